@@ -1,0 +1,293 @@
+//! The anim format: the common output of every command that produces animation.
+//!
+//! ```json
+//! {"format":"omote-anim","version":1,"fps":60,"duration":5.0,
+//!  "expressions":{"aa":[0.0,0.1,...],...},
+//!  "head":[[x,y,z,w],...],"leftEye":[...],"rightEye":[...],
+//!  "lookAt":[[yaw,pitch],...],"events":[{"t":1.2,"kind":"marker","name":"hello"}]}
+//! ```
+//! One value per frame for every rig expression, in rig order. Quaternions are x, y, z, w
+//! in the VRM frame (+Y up, +Z forward, +X the avatar's left); `head` is the head's full
+//! orientation relative to the body; the eyes are the eye bones' rotations relative to
+//! their rest pose; `lookAt` is gaze yaw/pitch in degrees (yaw > 0 left, pitch > 0 down).
+
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
+
+use crate::face::FaceState;
+use crate::rig::Rig;
+
+/// The value of the `format` field.
+pub const ANIM_FORMAT: &str = "omote-anim";
+/// The version this crate writes and reads.
+pub const ANIM_VERSION: u32 = 1;
+
+/// A baked animation (see the module docs for the JSON form).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Anim {
+    /// Always `"omote-anim"`.
+    pub format: String,
+    /// Format version, 1.
+    pub version: u32,
+    /// Frames per second.
+    pub fps: f32,
+    /// Length in seconds (`frames / fps`).
+    pub duration: f32,
+    /// Per-expression weight tracks in rig order.
+    pub expressions: ExpressionTracks,
+    /// Head orientation per frame, `[x, y, z, w]`.
+    pub head: Vec<[f32; 4]>,
+    /// Left eye bone rotation per frame.
+    pub left_eye: Vec<[f32; 4]>,
+    /// Right eye bone rotation per frame.
+    pub right_eye: Vec<[f32; 4]>,
+    /// Gaze `[yaw, pitch]` in degrees per frame.
+    pub look_at: Vec<[f32; 2]>,
+    /// Things that happened, in time order.
+    #[serde(default)]
+    pub events: Vec<AnimEvent>,
+}
+
+/// Expression tracks by name, kept in rig order (serialised as a JSON object).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExpressionTracks(pub Vec<(String, Vec<f32>)>);
+
+impl ExpressionTracks {
+    /// The track of one expression.
+    pub fn get(&self, name: &str) -> Option<&[f32]> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_slice())
+    }
+}
+
+impl Serialize for ExpressionTracks {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for ExpressionTracks {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ExpressionTracks;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of expression name → array of weights")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = m.next_entry::<String, Vec<f32>>()? {
+                    if out.iter().any(|(n, _): &(String, Vec<f32>)| *n == k) {
+                        return Err(de::Error::custom(format!("expression `{k}` appears twice")));
+                    }
+                    out.push((k, v));
+                }
+                Ok(ExpressionTracks(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// Something that happened at a time: a blink, a saccade, a timeline marker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum AnimEvent {
+    /// A named point in time (timeline cue, expression change).
+    Marker {
+        /// Seconds from the start.
+        t: f32,
+        /// What it marks.
+        name: String,
+    },
+}
+
+impl AnimEvent {
+    /// When it happened.
+    pub fn time(&self) -> f32 {
+        match self {
+            Self::Marker { t, .. } => *t,
+        }
+    }
+}
+
+/// Why an anim is not valid.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum AnimError {
+    /// `format` or `version` is not ours.
+    #[error(
+        "not an omote anim (format `{format}`, version {version}); expected format `omote-anim`, version 1"
+    )]
+    WrongFormat {
+        /// The format given.
+        format: String,
+        /// The version given.
+        version: u32,
+    },
+    /// `fps` is not a positive finite number.
+    #[error("fps must be positive and finite, got {0}")]
+    BadFps(f32),
+    /// A track's length differs from the frame count.
+    #[error("{field} has {len} frames, expected {expected}")]
+    LengthMismatch {
+        /// The track, e.g. `expressions.aa` or `head`.
+        field: String,
+        /// Its length.
+        len: usize,
+        /// The frame count (length of `head`).
+        expected: usize,
+    },
+    /// A value is NaN or infinite.
+    #[error("{field}[{frame}] is not finite")]
+    NonFinite {
+        /// The track.
+        field: String,
+        /// The frame.
+        frame: usize,
+    },
+}
+
+impl Anim {
+    /// Number of frames.
+    pub fn frames(&self) -> usize {
+        self.head.len()
+    }
+
+    /// Check the invariants readers rely on: our format, one value per frame in every
+    /// track, only finite numbers.
+    pub fn validate(&self) -> Result<(), AnimError> {
+        if self.format != ANIM_FORMAT || self.version != ANIM_VERSION {
+            return Err(AnimError::WrongFormat {
+                format: self.format.clone(),
+                version: self.version,
+            });
+        }
+        if !(self.fps.is_finite() && self.fps > 0.0) {
+            return Err(AnimError::BadFps(self.fps));
+        }
+        let n = self.frames();
+        let check_len = |field: String, len: usize| {
+            if len == n {
+                Ok(())
+            } else {
+                Err(AnimError::LengthMismatch {
+                    field,
+                    len,
+                    expected: n,
+                })
+            }
+        };
+        fn check_finite(
+            field: &str,
+            mut frames: impl Iterator<Item = bool>,
+        ) -> Result<(), AnimError> {
+            match frames.position(|ok| !ok) {
+                Some(frame) => Err(AnimError::NonFinite {
+                    field: field.to_string(),
+                    frame,
+                }),
+                None => Ok(()),
+            }
+        }
+        for (name, v) in &self.expressions.0 {
+            let field = format!("expressions.{name}");
+            check_len(field.clone(), v.len())?;
+            check_finite(&field, v.iter().map(|x| x.is_finite()))?;
+        }
+        for (field, q) in [
+            ("head", &self.head),
+            ("leftEye", &self.left_eye),
+            ("rightEye", &self.right_eye),
+        ] {
+            check_len(field.to_string(), q.len())?;
+            check_finite(field, q.iter().map(|x| x.iter().all(|c| c.is_finite())))?;
+        }
+        check_len("lookAt".to_string(), self.look_at.len())?;
+        check_finite(
+            "lookAt",
+            self.look_at.iter().map(|x| x.iter().all(|c| c.is_finite())),
+        )?;
+        Ok(())
+    }
+}
+
+/// Collects [`FaceState`]s frame by frame into an [`Anim`]. (Bakes allocate as they
+/// grow; keep recorders out of shipping per-frame paths.)
+#[derive(Clone, Debug)]
+pub struct AnimRecorder {
+    anim: Anim,
+}
+
+impl AnimRecorder {
+    /// A recorder for faces on `rig` sampled at `fps`.
+    pub fn new(rig: &Rig, fps: f32) -> Self {
+        Self {
+            anim: Anim {
+                format: ANIM_FORMAT.to_string(),
+                version: ANIM_VERSION,
+                fps,
+                duration: 0.0,
+                expressions: ExpressionTracks(
+                    rig.channels()
+                        .map(|(_, c)| (c.desc.name.clone(), Vec::new()))
+                        .collect(),
+                ),
+                head: Vec::new(),
+                left_eye: Vec::new(),
+                right_eye: Vec::new(),
+                look_at: Vec::new(),
+                events: Vec::new(),
+            },
+        }
+    }
+
+    /// Append one frame.
+    pub fn record(&mut self, state: &FaceState) {
+        for ((_, track), w) in self
+            .anim
+            .expressions
+            .0
+            .iter_mut()
+            .zip(state.expressions.iter())
+        {
+            track.push(*w);
+        }
+        self.anim.head.push(state.head.to_array());
+        self.anim.left_eye.push(state.left_eye.to_array());
+        self.anim.right_eye.push(state.right_eye.to_array());
+        self.anim
+            .look_at
+            .push([state.look_at_yaw_deg, state.look_at_pitch_deg]);
+    }
+
+    /// Add an event.
+    pub fn event(&mut self, event: AnimEvent) {
+        self.anim.events.push(event);
+    }
+
+    /// Frames recorded so far.
+    pub fn frames(&self) -> usize {
+        self.anim.head.len()
+    }
+
+    /// The finished anim (events sorted by time).
+    pub fn finish(mut self) -> Anim {
+        self.anim.duration = self.anim.head.len() as f32 / self.anim.fps;
+        self.anim
+            .events
+            .sort_by(|a, b| a.time().total_cmp(&b.time()));
+        self.anim
+    }
+}

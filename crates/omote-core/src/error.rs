@@ -1,0 +1,89 @@
+//! Errors of the core. The core fails only while things are built; per-frame code
+//! clamps and sanitises instead.
+
+use thiserror::Error;
+
+/// Why a rig could not be built. `field` names the offending field in rig-file terms.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum RigError {
+    /// Two expressions share a name.
+    #[error("expression name `{name}` appears more than once")]
+    DuplicateName {
+        /// The repeated name.
+        name: String,
+    },
+    /// An expression has an empty name.
+    #[error("expressions[{index}].name is empty")]
+    EmptyName {
+        /// Position in the expression list.
+        index: usize,
+    },
+    /// More channels than indices allow.
+    #[error("{count} expressions; at most {max} are supported")]
+    TooManyChannels {
+        /// How many were given.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A lookAt range map has a negative or non-finite number.
+    #[error(
+        "lookAt.{field} must be finite and non-negative (inputMaxValue {input_max_value}, outputScale {output_scale})"
+    )]
+    InvalidRangeMap {
+        /// `rangeMapHorizontalInner` etc.
+        field: &'static str,
+        /// The given input maximum.
+        input_max_value: f32,
+        /// The given output scale.
+        output_scale: f32,
+    },
+    /// A number is NaN or infinite.
+    #[error("{field} must be finite")]
+    NonFinite {
+        /// The field path.
+        field: String,
+    },
+    /// A number is outside its allowed range.
+    #[error("{field} = {value} is out of range")]
+    OutOfRange {
+        /// The field path.
+        field: String,
+        /// The value given.
+        value: f32,
+    },
+}
+
+/// Why a response curve could not be built.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum CurveError {
+    /// A curve needs at least one key.
+    #[error("a curve needs at least one key")]
+    NoKeys,
+    /// A key's number is NaN or infinite.
+    #[error("keys[{index}].{field} must be finite")]
+    NonFinite {
+        /// Key position.
+        index: usize,
+        /// `t`, `v`, `in` or `out`.
+        field: &'static str,
+    },
+    /// Key times must strictly increase.
+    #[error("keys[{index}].t = {t} is not after the previous key's time {previous}")]
+    NotIncreasing {
+        /// Key position.
+        index: usize,
+        /// Its time.
+        t: f32,
+        /// The previous key's time.
+        previous: f32,
+    },
+    /// An unknown preset name.
+    #[error(
+        "unknown curve preset `{name}` (known: linear, ease-in, ease-out, smoothstep, constant-zero, constant-one)"
+    )]
+    UnknownPreset {
+        /// The name given.
+        name: String,
+    },
+}

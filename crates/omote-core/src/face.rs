@@ -1,0 +1,319 @@
+//! `Face`: one character's runtime. Layers → mixer → gaze → VRM overrides → output.
+
+use std::sync::Arc;
+
+use glam::Quat;
+use serde::{Deserialize, Serialize};
+
+use crate::expression::ExpressionPreset;
+use crate::layer::{BlendMode, Layer, LayerId, Mixer};
+use crate::look_at::{EyeAngles, LookAtType};
+use crate::overrides::{OverrideMultipliers, apply_overrides};
+use crate::rig::{ChannelId, Rig};
+use crate::rng::Pcg32;
+use crate::smoothing::{OneEuroConfig, OneEuroFilter, OneEuroQuatFilter};
+
+/// Per-character settings. Defaults are sensible for a 30–144 fps game or avatar app.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct FaceConfig {
+    /// One Euro filter on the head rotation input; `None` passes it through.
+    pub head_filter: Option<OneEuroConfig>,
+    /// One Euro filter on the gaze yaw/pitch input (degrees); `None` passes it through.
+    pub gaze_filter: Option<OneEuroConfig>,
+    /// Half-life (s) of smoothing on the mixed expression weights; 0 disables it.
+    pub expression_half_life: f32,
+}
+
+impl Default for FaceConfig {
+    fn default() -> Self {
+        Self {
+            head_filter: Some(OneEuroConfig {
+                min_cutoff: 2.0,
+                beta: 0.01,
+                derivative_cutoff: 1.0,
+            }),
+            gaze_filter: Some(OneEuroConfig {
+                min_cutoff: 3.0,
+                beta: 0.05,
+                derivative_cutoff: 1.0,
+            }),
+            expression_half_life: 0.0,
+        }
+    }
+}
+
+impl FaceConfig {
+    /// No smoothing anywhere: output follows input exactly.
+    pub const fn raw() -> Self {
+        Self {
+            head_filter: None,
+            gaze_filter: None,
+            expression_half_life: 0.0,
+        }
+    }
+}
+
+/// What drives a face this frame besides its layers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FaceInputs {
+    /// Head orientation relative to the body (VRM frame: +Y up, +Z forward).
+    pub head: Quat,
+    /// Gaze target yaw in degrees (> 0: toward the avatar's left).
+    pub gaze_yaw_deg: f32,
+    /// Gaze target pitch in degrees (> 0: down).
+    pub gaze_pitch_deg: f32,
+}
+
+impl Default for FaceInputs {
+    fn default() -> Self {
+        Self {
+            head: Quat::IDENTITY,
+            gaze_yaw_deg: 0.0,
+            gaze_pitch_deg: 0.0,
+        }
+    }
+}
+
+/// A face's output for one frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaceState {
+    /// Final expression weights in [0, 1], one per rig channel (index by [`ChannelId`]).
+    pub expressions: Box<[f32]>,
+    /// Head orientation (smoothed).
+    pub head: Quat,
+    /// Left eye bone rotation relative to its rest pose (identity for expression gaze).
+    pub left_eye: Quat,
+    /// Right eye bone rotation relative to its rest pose.
+    pub right_eye: Quat,
+    /// Gaze yaw in degrees after smoothing and the lookAt override multiplier.
+    pub look_at_yaw_deg: f32,
+    /// Gaze pitch in degrees after smoothing and the lookAt override multiplier.
+    pub look_at_pitch_deg: f32,
+    /// The override multipliers of this frame.
+    pub multipliers: OverrideMultipliers,
+    /// Seconds since the face was created (sum of `dt`).
+    pub time: f64,
+}
+
+impl FaceState {
+    /// The weight of one channel.
+    pub fn weight(&self, channel: ChannelId) -> f32 {
+        self.expressions[channel.index()]
+    }
+}
+
+/// One character's face runtime.
+///
+/// ```
+/// use std::sync::Arc;
+/// use omote_core::{Face, FaceConfig, FaceInputs, Rig};
+/// let rig = Arc::new(Rig::standard());
+/// let mut face = Face::new(rig.clone(), FaceConfig::raw(), 42);
+/// let happy = rig.channel("happy").unwrap();
+/// face.layer_mut(Face::BASE).set(happy, 0.8);
+/// let state = face.update(1.0 / 60.0, &FaceInputs::default());
+/// assert_eq!(state.weight(happy), 0.8);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Face {
+    rig: Arc<Rig>,
+    config: FaceConfig,
+    rng: Pcg32,
+    mixer: Mixer,
+    raw: Box<[f32]>,
+    prev_raw: Box<[f32]>,
+    smoothed: Box<[f32]>,
+    head_filter: OneEuroQuatFilter,
+    yaw_filter: OneEuroFilter,
+    pitch_filter: OneEuroFilter,
+    look: [Option<ChannelId>; 4],
+    frames: u64,
+    state: FaceState,
+}
+
+impl Face {
+    /// The base acting layer (override, all channels).
+    pub const BASE: LayerId = LayerId(0);
+    /// The mouth layer (override, masked to aa ih ou ee oh): lip sync writes here.
+    pub const MOUTH: LayerId = LayerId(1);
+    /// The eyes layer (override, masked to blink blinkLeft blinkRight).
+    pub const EYES: LayerId = LayerId(2);
+    /// The additive picture-making layer (all channels).
+    pub const ADDITIVE: LayerId = LayerId(3);
+
+    /// A face for `rig` with its own RNG seeded by `seed`.
+    pub fn new(rig: Arc<Rig>, config: FaceConfig, seed: u64) -> Self {
+        let n = rig.len();
+        let presets = |ps: &[ExpressionPreset]| -> Vec<ChannelId> {
+            ps.iter().filter_map(|p| rig.preset(*p)).collect()
+        };
+        use ExpressionPreset as P;
+        let mut mixer = Mixer::new();
+        mixer.push(Layer::new("base", BlendMode::Override, n));
+        mixer.push(
+            Layer::new("mouth", BlendMode::Override, n).masked_to(&presets(&[
+                P::Aa,
+                P::Ih,
+                P::Ou,
+                P::Ee,
+                P::Oh,
+            ])),
+        );
+        mixer.push(
+            Layer::new("eyes", BlendMode::Override, n).masked_to(&presets(&[
+                P::Blink,
+                P::BlinkLeft,
+                P::BlinkRight,
+            ])),
+        );
+        mixer.push(Layer::new("additive", BlendMode::Additive, n));
+        // Start silent: only the base layer is on until someone writes elsewhere.
+        mixer.layer_mut(Self::MOUTH).set_weight(0.0);
+        mixer.layer_mut(Self::EYES).set_weight(0.0);
+        let look = [P::LookLeft, P::LookRight, P::LookUp, P::LookDown].map(|p| rig.preset(p));
+        let one_euro = |c: Option<OneEuroConfig>| OneEuroFilter::new(c.unwrap_or(PASS_THROUGH));
+        Self {
+            config,
+            rng: Pcg32::new(seed),
+            raw: vec![0.0; n].into_boxed_slice(),
+            prev_raw: vec![0.0; n].into_boxed_slice(),
+            smoothed: vec![0.0; n].into_boxed_slice(),
+            head_filter: OneEuroQuatFilter::new(config.head_filter.unwrap_or(PASS_THROUGH)),
+            yaw_filter: one_euro(config.gaze_filter),
+            pitch_filter: one_euro(config.gaze_filter),
+            look,
+            frames: 0,
+            state: FaceState {
+                expressions: vec![0.0; n].into_boxed_slice(),
+                head: Quat::IDENTITY,
+                left_eye: Quat::IDENTITY,
+                right_eye: Quat::IDENTITY,
+                look_at_yaw_deg: 0.0,
+                look_at_pitch_deg: 0.0,
+                multipliers: OverrideMultipliers::default(),
+                time: 0.0,
+            },
+            mixer,
+            rig,
+        }
+    }
+
+    /// The rig.
+    pub fn rig(&self) -> &Arc<Rig> {
+        &self.rig
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &FaceConfig {
+        &self.config
+    }
+
+    /// The face's RNG (procedural behaviours draw from it, in a fixed order).
+    pub fn rng_mut(&mut self) -> &mut Pcg32 {
+        &mut self.rng
+    }
+
+    /// Add a layer on top of the stack (setup time, allocates).
+    pub fn add_layer(&mut self, name: impl Into<String>, mode: BlendMode) -> LayerId {
+        self.mixer.push(Layer::new(name, mode, self.rig.len()))
+    }
+
+    /// A layer to write into.
+    pub fn layer_mut(&mut self, id: LayerId) -> &mut Layer {
+        self.mixer.layer_mut(id)
+    }
+
+    /// A layer.
+    pub fn layer(&self, id: LayerId) -> &Layer {
+        self.mixer.layer(id)
+    }
+
+    /// All layers.
+    pub fn mixer(&self) -> &Mixer {
+        &self.mixer
+    }
+
+    /// The last output.
+    pub fn state(&self) -> &FaceState {
+        &self.state
+    }
+
+    /// The last output weight of a channel by name.
+    pub fn weight(&self, name: &str) -> Option<f32> {
+        self.rig.channel(name).map(|c| self.state.weight(c))
+    }
+
+    /// Advance by `dt` seconds and compute the frame. Allocates nothing.
+    pub fn update(&mut self, dt: f32, inputs: &FaceInputs) -> &FaceState {
+        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        self.mixer.advance(dt);
+        self.mixer.mix_into(&mut self.raw);
+        self.smooth_expressions(dt);
+
+        // Gaze, smoothed; written into the look* channels for expression-type gaze.
+        let yaw = self.yaw_filter.update(finite(inputs.gaze_yaw_deg), dt);
+        let pitch = self.pitch_filter.update(finite(inputs.gaze_pitch_deg), dt);
+        let look_at = *self.rig.look_at();
+        let out = &mut self.state.expressions;
+        out.copy_from_slice(&self.smoothed);
+        if look_at.kind == LookAtType::Expression {
+            let w = look_at.expression_weights(yaw, pitch);
+            for (slot, v) in self.look.iter().zip([w.left, w.right, w.up, w.down]) {
+                if let Some(c) = slot {
+                    out[c.index()] += v;
+                }
+            }
+        }
+        let mult = apply_overrides(self.rig.plan(), out);
+
+        let (yaw, pitch) = (yaw * mult.look_at, pitch * mult.look_at);
+        let (left_eye, right_eye) = if look_at.kind == LookAtType::Bone {
+            look_at.eye_angles(yaw, pitch).rotations()
+        } else {
+            EyeAngles::default().rotations()
+        };
+        self.state.head = self.head_filter.update(inputs.head, dt);
+        self.state.left_eye = left_eye;
+        self.state.right_eye = right_eye;
+        self.state.look_at_yaw_deg = yaw;
+        self.state.look_at_pitch_deg = pitch;
+        self.state.multipliers = mult;
+        self.state.time += f64::from(dt);
+        self.frames += 1;
+        &self.state
+    }
+
+    fn smooth_expressions(&mut self, dt: f32) {
+        let half_life = self.config.expression_half_life;
+        if half_life <= 0.0 || self.frames == 0 || dt <= 0.0 {
+            self.smoothed.copy_from_slice(&self.raw);
+        } else {
+            // `low_pass_step` unrolled with its two coefficients hoisted out of the loop.
+            let tau = half_life / std::f32::consts::LN_2;
+            let a = (-dt / tau).exp();
+            let c = tau / dt;
+            for ((y, &x0), &x1) in self
+                .smoothed
+                .iter_mut()
+                .zip(&*self.prev_raw)
+                .zip(&*self.raw)
+            {
+                let k = (x1 - x0) * c;
+                *y = x1 - k + a * (*y - x0 + k);
+            }
+        }
+        self.prev_raw.copy_from_slice(&self.raw);
+    }
+}
+
+/// A One Euro filter that passes input through (infinite cutoff).
+const PASS_THROUGH: OneEuroConfig = OneEuroConfig {
+    min_cutoff: f32::INFINITY,
+    beta: 0.0,
+    derivative_cutoff: 1.0,
+};
+
+fn finite(v: f32) -> f32 {
+    if v.is_finite() { v } else { 0.0 }
+}

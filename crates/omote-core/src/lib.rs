@@ -1,0 +1,57 @@
+//! # omote-core
+//!
+//! The pure facial animation runtime of omote. It turns what a character should be
+//! doing (acting layers, gaze, head pose) into the expression weights and eye rotations a
+//! VRM face needs, every frame.
+//!
+//! Invariants: no I/O, no clocks, no threads, no global state; time enters as `dt`,
+//! randomness from a seeded [`Pcg32`] owned by each [`Face`]; [`Face::update`] allocates
+//! nothing. Names are interned to [`ChannelId`]s once, in the [`Rig`]; frames are flat
+//! `f32` arrays.
+//!
+//! Conventions: the VRM frame (+Y up, +Z forward, +X the avatar's left); gaze yaw > 0
+//! looks left, pitch > 0 looks down; angles in degrees at the API edge (`*_deg`).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use omote_core::{Face, FaceConfig, FaceInputs, Rig};
+//!
+//! let rig = Arc::new(Rig::standard());
+//! let mut face = Face::new(rig.clone(), FaceConfig::default(), 7);
+//! let happy = rig.channel("happy").unwrap();
+//! let blink = rig.channel("blink").unwrap();
+//! face.layer_mut(Face::BASE).set(happy, 1.0);
+//! face.layer_mut(Face::BASE).set(blink, 1.0);
+//! let state = face.update(1.0 / 60.0, &FaceInputs::default());
+//! // `happy` blends out blink in the standard rig (VRM overrideBlink = blend).
+//! assert_eq!(state.weight(blink), 0.0);
+//! ```
+
+pub mod anim;
+pub mod arkit;
+pub mod clip;
+pub mod curve;
+pub mod error;
+pub mod expression;
+pub mod face;
+pub mod layer;
+pub mod look_at;
+pub mod overrides;
+pub mod rig;
+pub mod rng;
+pub mod smoothing;
+
+pub use anim::{Anim, AnimError, AnimEvent, AnimRecorder, ExpressionTracks};
+pub use arkit::{ARKIT_52, is_arkit_name};
+pub use clip::{Clip, ClipDesc, UnknownChannel};
+pub use curve::{CurveSpec, Interp, Keyframe, ResponseCurve};
+pub use error::{CurveError, RigError};
+pub use expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
+pub use face::{Face, FaceConfig, FaceInputs, FaceState};
+pub use glam::{Quat, Vec3};
+pub use layer::{BlendMode, Layer, LayerId, Mixer};
+pub use look_at::{EyeAngles, LookAtDesc, LookAtRangeMap, LookAtType, LookWeights, eye_rotation};
+pub use overrides::OverrideMultipliers;
+pub use rig::{ChannelId, ChannelInfo, MAX_CHANNELS, Rig, RigDesc};
+pub use rng::Pcg32;
+pub use smoothing::{ExpSmoother, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step};
