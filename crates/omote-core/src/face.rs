@@ -248,15 +248,19 @@ impl Face {
     pub fn update(&mut self, dt: f32, inputs: &FaceInputs) -> &FaceState {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         self.mixer.advance(dt);
-        self.mixer.mix_into(&mut self.raw);
-        self.smooth_expressions(dt);
-
-        // Gaze, smoothed; written into the look* channels for expression-type gaze.
         let yaw = self.yaw_filter.update(finite(inputs.gaze_yaw_deg), dt);
         let pitch = self.pitch_filter.update(finite(inputs.gaze_pitch_deg), dt);
         let look_at = *self.rig.look_at();
+        let smoothing = self.config.expression_half_life > 0.0;
+        if smoothing {
+            self.mixer.mix_into(&mut self.raw);
+            self.smooth_expressions(dt);
+            self.state.expressions.copy_from_slice(&self.smoothed);
+        } else {
+            // No smoothing: mix straight into the output, no copies.
+            self.mixer.mix_into(&mut self.state.expressions);
+        }
         let out = &mut self.state.expressions;
-        out.copy_from_slice(&self.smoothed);
         if look_at.kind == LookAtType::Expression {
             let w = look_at.expression_weights(yaw, pitch);
             for (slot, v) in self.look.iter().zip([w.left, w.right, w.up, w.down]) {
@@ -286,9 +290,9 @@ impl Face {
 
     fn smooth_expressions(&mut self, dt: f32) {
         let half_life = self.config.expression_half_life;
-        if half_life <= 0.0 || self.frames == 0 || dt <= 0.0 {
+        if self.frames == 0 {
             self.smoothed.copy_from_slice(&self.raw);
-        } else {
+        } else if dt > 0.0 {
             // `low_pass_step` unrolled with its two coefficients hoisted out of the loop.
             let tau = half_life / std::f32::consts::LN_2;
             let a = (-dt / tau).exp();

@@ -48,10 +48,12 @@ pub use curve::{CurveSpec, Interp, Keyframe, ResponseCurve};
 pub use error::{CurveError, RigError};
 pub use expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
 pub use face::{Face, FaceConfig, FaceInputs, FaceState};
-pub use glam::{Quat, Vec3};
+pub use glam::{self, Quat, Vec3};
 pub use layer::{BlendMode, Layer, LayerId, Mixer};
 pub use look_at::{EyeAngles, LookAtDesc, LookAtRangeMap, LookAtType, LookWeights, eye_rotation};
 pub use overrides::OverrideMultipliers;
 pub use rig::{ChannelId, ChannelInfo, MAX_CHANNELS, Rig, RigDesc};
 pub use rng::Pcg32;
-pub use smoothing::{ExpSmoother, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step};
+pub use smoothing::{
+    ExpSmoother, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step, normalize_quat,
+};

@@ -1,0 +1,97 @@
+//! `Face::update` allocates nothing: checked with a counting global allocator.
+//!
+//! This file is its own test binary, so the allocator only wraps this test.
+#![allow(unsafe_code)] // a GlobalAlloc impl is unsafe by definition
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::Arc;
+
+use omote_core::{BlendMode, Face, FaceConfig, FaceInputs, LookAtDesc, Quat, Rig, RigDesc};
+
+struct Counting;
+
+thread_local! {
+    // Per thread, so the test harness and other tests running in parallel don't count.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+fn count() {
+    // `try_with`: the slot may already be gone while a thread shuts down.
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn update_allocates_nothing() {
+    // Both gaze types, smoothing on, every layer active.
+    let expression_rig = Rig::from_desc(&RigDesc {
+        presets: true,
+        arkit: true,
+        look_at: Some(LookAtDesc::default_expression()),
+        ..RigDesc::default()
+    })
+    .unwrap();
+    for rig in [Rig::standard(), expression_rig] {
+        let rig = Arc::new(rig);
+        let config = FaceConfig {
+            expression_half_life: 0.05,
+            ..FaceConfig::default()
+        };
+        let mut face = Face::new(rig.clone(), config, 11);
+        let extra = face.add_layer("extra", BlendMode::Additive);
+        for layer in [Face::MOUTH, Face::EYES, Face::ADDITIVE, extra] {
+            face.layer_mut(layer).fade_to(1.0, 0.3);
+        }
+        let happy = rig.channel("happy").unwrap();
+        let before = allocations();
+        let mut sum = 0.0;
+        for i in 0..2_000 {
+            let t = i as f32 / 60.0;
+            face.layer_mut(Face::BASE).set(happy, (t * 3.0).sin().abs());
+            let inputs = FaceInputs {
+                head: Quat::from_rotation_y(t.sin()),
+                gaze_yaw_deg: (t * 2.0).sin() * 30.0,
+                gaze_pitch_deg: (t * 3.0).cos() * 20.0,
+            };
+            sum += face.update(1.0 / 60.0, &inputs).expressions[0];
+        }
+        let after = allocations();
+        assert!(sum.is_finite());
+        assert_eq!(
+            after - before,
+            0,
+            "Face::update allocated {} times",
+            after - before
+        );
+    }
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    // Control: the allocator really counts (otherwise the test above proves nothing).
+    let before = allocations();
+    let v: Vec<u64> = std::hint::black_box(vec![1, 2, 3]);
+    assert!(allocations() > before);
+    drop(v);
+}
