@@ -1,0 +1,72 @@
+//! The `omote` binary end to end.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn omote() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_omote"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("omote-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn demo_writes_a_valid_anim_and_a_plot() {
+    let out = scratch("demo");
+    let status = omote().args(["demo", "--out"]).arg(&out).status().unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(out.join("demo.anim.json")).unwrap();
+    let anim: omote_core::Anim = serde_json::from_str(&text).unwrap();
+    anim.validate().unwrap();
+    assert_eq!(anim.fps, 60.0);
+    assert_eq!(anim.frames(), 480);
+    // Every channel of the built-in rig is present, one value per frame.
+    assert_eq!(anim.expressions.0.len(), omote_core::Rig::standard().len());
+    // The acting shows: a full smile, a spoken line, blinks, a glance.
+    let max = |name: &str| anim.expressions.get(name).unwrap().iter().copied().fold(0.0, f32::max);
+    assert!(max("happy") > 0.99);
+    for vowel in ["aa", "ih", "ou", "ee", "oh"] {
+        assert!(max(vowel) > 0.5, "{vowel} never opens");
+    }
+    assert!(max("blink") > 0.99);
+    assert!(anim.look_at.iter().any(|g| g[0] > 15.0));
+    // Overrides hold: while fully surprised (overrideMouth blend) the mouth is shut.
+    let surprised = anim.expressions.get("surprised").unwrap();
+    for (i, s) in surprised.iter().enumerate() {
+        if *s > 0.999 {
+            for vowel in ["aa", "ih", "ou", "ee", "oh"] {
+                assert_eq!(anim.expressions.get(vowel).unwrap()[i], 0.0);
+            }
+        }
+    }
+    let png = std::fs::read(out.join("demo.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    std::fs::remove_dir_all(&out).ok();
+}
+
+#[test]
+fn demo_is_deterministic() {
+    let (a, b) = (scratch("det-a"), scratch("det-b"));
+    for dir in [&a, &b] {
+        assert!(omote().args(["demo", "--seed", "3", "--out"]).arg(dir).status().unwrap().success());
+    }
+    let ja = std::fs::read(a.join("demo.anim.json")).unwrap();
+    let jb = std::fs::read(b.join("demo.anim.json")).unwrap();
+    assert_eq!(ja, jb);
+    std::fs::remove_dir_all(&a).ok();
+    std::fs::remove_dir_all(&b).ok();
+}
+
+#[test]
+fn bad_arguments_fail_with_a_message() {
+    let out = omote().args(["demo", "--fps", "0", "--out"]).arg(scratch("bad")).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--fps must be between"));
+    let out = omote().args(["demo", "--out", "/proc/omote-cannot-write-here"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/proc/omote-cannot-write-here"), "{err}");
+}
