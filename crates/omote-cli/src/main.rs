@@ -10,7 +10,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "omote", version, about = "Facial animation runtime for VRM avatars: tracking, lip sync, blinks, gaze.")]
+#[command(
+    name = "omote",
+    version,
+    about = "Facial animation runtime for VRM avatars: tracking, lip sync, blinks, gaze."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -8,12 +8,14 @@ use omote_plot::{Panel, Series, TimePlot};
 
 /// Create `dir` (and parents) if needed.
 pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create output folder {}", dir.display()))
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output folder {}", dir.display()))
 }
 
 /// Write `anim` as compact JSON after checking it.
 pub fn write_anim(anim: &Anim, path: &Path) -> anyhow::Result<()> {
-    anim.validate().with_context(|| format!("refusing to write an invalid anim to {}", path.display()))?;
+    anim.validate()
+        .with_context(|| format!("refusing to write an invalid anim to {}", path.display()))?;
     let json = serde_json::to_vec(anim).context("serialising the anim")?;
     std::fs::write(path, json).with_context(|| format!("cannot write {}", path.display()))
 }
@@ -36,24 +38,62 @@ pub fn anim_plot(anim: &Anim, title: &str, groups: &[(&str, &[&str])]) -> TimePl
         let mut panel = Panel::new(*name).y_range(-0.02, 1.05);
         for ch in *channels {
             if let Some(track) = anim.expressions.get(ch) {
-                panel = panel.series(Series::new(*ch, track.iter().enumerate().map(|(i, v)| (t(i), *v)).collect()));
+                panel = panel.series(Series::new(
+                    *ch,
+                    track.iter().enumerate().map(|(i, v)| (t(i), *v)).collect(),
+                ));
             }
         }
         plot = plot.panel(panel);
     }
     let gaze = Panel::new("gaze (degrees; yaw > 0 left, pitch > 0 down)")
-        .series(Series::new("yaw", anim.look_at.iter().enumerate().map(|(i, v)| (t(i), v[0])).collect()))
-        .series(Series::new("pitch", anim.look_at.iter().enumerate().map(|(i, v)| (t(i), v[1])).collect()));
+        .series(Series::new(
+            "yaw",
+            anim.look_at
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (t(i), v[0]))
+                .collect(),
+        ))
+        .series(Series::new(
+            "pitch",
+            anim.look_at
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (t(i), v[1]))
+                .collect(),
+        ));
     let angles: Vec<(f32, f32, f32)> = anim.head.iter().map(|q| head_angles(*q)).collect();
     let head = Panel::new("head (degrees)")
-        .series(Series::new("yaw", angles.iter().enumerate().map(|(i, a)| (t(i), a.0)).collect()))
-        .series(Series::new("pitch", angles.iter().enumerate().map(|(i, a)| (t(i), a.1)).collect()))
-        .series(Series::new("roll", angles.iter().enumerate().map(|(i, a)| (t(i), a.2)).collect()));
+        .series(Series::new(
+            "yaw",
+            angles
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (t(i), a.0))
+                .collect(),
+        ))
+        .series(Series::new(
+            "pitch",
+            angles
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (t(i), a.1))
+                .collect(),
+        ))
+        .series(Series::new(
+            "roll",
+            angles
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (t(i), a.2))
+                .collect(),
+        ));
     let mut plot = plot.panel(gaze).panel(head);
-    for e in &anim.events {
-        #[allow(irrefutable_let_patterns)] // more event kinds are coming
-        if let omote_core::AnimEvent::Marker { t, name } = e {
-            if let Some(first) = plot.panels.first_mut() {
+    if let Some(first) = plot.panels.first_mut() {
+        for e in &anim.events {
+            #[allow(irrefutable_let_patterns)] // more event kinds are coming
+            if let omote_core::AnimEvent::Marker { t, name } = e {
                 first.markers.push((*t, name.clone()));
             }
         }

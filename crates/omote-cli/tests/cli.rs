@@ -26,7 +26,14 @@ fn demo_writes_a_valid_anim_and_a_plot() {
     // Every channel of the built-in rig is present, one value per frame.
     assert_eq!(anim.expressions.0.len(), omote_core::Rig::standard().len());
     // The acting shows: a full smile, a spoken line, blinks, a glance.
-    let max = |name: &str| anim.expressions.get(name).unwrap().iter().copied().fold(0.0, f32::max);
+    let max = |name: &str| {
+        anim.expressions
+            .get(name)
+            .unwrap()
+            .iter()
+            .copied()
+            .fold(0.0, f32::max)
+    };
     assert!(max("happy") > 0.99);
     for vowel in ["aa", "ih", "ou", "ee", "oh"] {
         assert!(max(vowel) > 0.5, "{vowel} never opens");
@@ -51,7 +58,14 @@ fn demo_writes_a_valid_anim_and_a_plot() {
 fn demo_is_deterministic() {
     let (a, b) = (scratch("det-a"), scratch("det-b"));
     for dir in [&a, &b] {
-        assert!(omote().args(["demo", "--seed", "3", "--out"]).arg(dir).status().unwrap().success());
+        assert!(
+            omote()
+                .args(["demo", "--seed", "3", "--out"])
+                .arg(dir)
+                .status()
+                .unwrap()
+                .success()
+        );
     }
     let ja = std::fs::read(a.join("demo.anim.json")).unwrap();
     let jb = std::fs::read(b.join("demo.anim.json")).unwrap();
@@ -62,10 +76,17 @@ fn demo_is_deterministic() {
 
 #[test]
 fn bad_arguments_fail_with_a_message() {
-    let out = omote().args(["demo", "--fps", "0", "--out"]).arg(scratch("bad")).output().unwrap();
+    let out = omote()
+        .args(["demo", "--fps", "0", "--out"])
+        .arg(scratch("bad"))
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--fps must be between"));
-    let out = omote().args(["demo", "--out", "/proc/omote-cannot-write-here"]).output().unwrap();
+    let out = omote()
+        .args(["demo", "--out", "/proc/omote-cannot-write-here"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/proc/omote-cannot-write-here"), "{err}");

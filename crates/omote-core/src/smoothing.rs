@@ -264,7 +264,7 @@ mod tests {
 
     fn signal(t: f32) -> f32 {
         // A slow wave with a faster burst: exercises the adaptive cutoff.
-        (t * 1.3).sin() * 20.0 + (t * 7.0).sin() * 5.0 * (t - 2.0).max(0.0).min(1.0)
+        (t * 1.3).sin() * 20.0 + (t * 7.0).sin() * 5.0 * (t - 2.0).clamp(0.0, 1.0)
     }
 
     /// Run a filter over `seconds` at `fps` and return its output every 1/6 s.

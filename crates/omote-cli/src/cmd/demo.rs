@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use omote_core::{
-    AnimEvent, AnimRecorder, Clip, ClipDesc, Face, FaceConfig, FaceInputs, Keyframe, Quat, ResponseCurve, Rig,
+    AnimEvent, AnimRecorder, Clip, ClipDesc, Face, FaceConfig, FaceInputs, Keyframe, Quat,
+    ResponseCurve, Rig,
 };
 
 use crate::output::{anim_plot, ensure_dir, write_anim};
@@ -40,7 +41,10 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     let mut face = Face::new(rig.clone(), FaceConfig::default(), args.seed);
     let mut rec = AnimRecorder::new(&rig, args.fps);
     for (t, name) in DemoTimeline::MARKERS {
-        rec.event(AnimEvent::Marker { t, name: name.to_string() });
+        rec.event(AnimEvent::Marker {
+            t,
+            name: name.to_string(),
+        });
     }
     let dt = 1.0 / args.fps;
     let frames = (DEMO_SECONDS * args.fps).round() as usize;
@@ -59,14 +63,22 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         &anim,
         "omote demo: built-in character, built-in timeline",
         &[
-            ("emotions", &["happy", "surprised", "relaxed", "sad", "angry"]),
+            (
+                "emotions",
+                &["happy", "surprised", "relaxed", "sad", "angry"],
+            ),
             ("mouth (after overrides)", &["aa", "ih", "ou", "ee", "oh"]),
             ("eyes", &["blink", "blinkLeft", "blinkRight"]),
         ],
     )
     .render_png(&png)
     .with_context(|| format!("drawing {}", png.display()))?;
-    println!("wrote {} ({} frames at {} fps)", anim_path.display(), anim.frames(), args.fps);
+    println!(
+        "wrote {} ({} frames at {} fps)",
+        anim_path.display(),
+        anim.frames(),
+        args.fps
+    );
     println!("wrote {}", png.display());
     Ok(())
 }
@@ -80,13 +92,31 @@ struct DemoTimeline {
 
 impl DemoTimeline {
     /// Cues, for the anim's events and the plot.
-    const MARKERS: [(f32, &'static str); 4] = [(0.8, "smile"), (2.0, "talk"), (5.0, "surprise"), (6.4, "relax")];
+    const MARKERS: [(f32, &'static str); 4] = [
+        (0.8, "smile"),
+        (2.0, "talk"),
+        (5.0, "surprise"),
+        (6.4, "relax"),
+    ];
 
     fn new(rig: &Rig) -> anyhow::Result<Self> {
         let base = ClipDesc {
             tracks: [
-                ("happy", smooth(&[(0.8, 0.0), (1.3, 1.0), (2.2, 1.0), (2.7, 0.35), (4.8, 0.35), (5.1, 0.0)])?),
-                ("surprised", smooth(&[(5.0, 0.0), (5.2, 1.0), (5.8, 1.0), (6.3, 0.0)])?),
+                (
+                    "happy",
+                    smooth(&[
+                        (0.8, 0.0),
+                        (1.3, 1.0),
+                        (2.2, 1.0),
+                        (2.7, 0.35),
+                        (4.8, 0.35),
+                        (5.1, 0.0),
+                    ])?,
+                ),
+                (
+                    "surprised",
+                    smooth(&[(5.0, 0.0), (5.2, 1.0), (5.8, 1.0), (6.3, 0.0)])?,
+                ),
                 ("relaxed", smooth(&[(6.4, 0.0), (7.0, 0.8), (8.0, 0.8)])?),
                 ("blink", blinks(&[0.45, 3.1, 4.4, 6.9])?),
             ]
@@ -107,8 +137,10 @@ impl DemoTimeline {
     }
 
     fn drive(&self, face: &mut Face, t: f32) {
-        self.base.sample_into(t, face.layer_mut(Face::BASE).values_mut());
-        self.mouth.sample_into(t, face.layer_mut(Face::MOUTH).values_mut());
+        self.base
+            .sample_into(t, face.layer_mut(Face::BASE).values_mut());
+        self.mouth
+            .sample_into(t, face.layer_mut(Face::MOUTH).values_mut());
     }
 
     fn inputs(&self, t: f32) -> FaceInputs {
@@ -117,7 +149,9 @@ impl DemoTimeline {
         let yaw = (t * 0.8).sin() * 0.12;
         let pitch = (t * 7.0).sin() * 0.05 * (talking * (1.0 - talking) * 4.0) + 0.03;
         let roll = (t * 0.5).sin() * 0.05;
-        let glance = |from: f32, to: f32| ((t - from) * 8.0).clamp(0.0, 1.0) * ((to - t) * 8.0).clamp(0.0, 1.0);
+        let glance = |from: f32, to: f32| {
+            ((t - from) * 8.0).clamp(0.0, 1.0) * ((to - t) * 8.0).clamp(0.0, 1.0)
+        };
         FaceInputs {
             head: Quat::from_euler(omote_core::glam::EulerRot::YXZ, yaw, pitch, roll),
             gaze_yaw_deg: 25.0 * glance(1.4, 2.0) - 20.0 * glance(5.4, 6.2),
@@ -128,7 +162,12 @@ impl DemoTimeline {
 
 /// A curve through `(t, v)` points with flat tangents (eases in and out of each key).
 fn smooth(points: &[(f32, f32)]) -> anyhow::Result<ResponseCurve> {
-    Ok(ResponseCurve::new(points.iter().map(|&(t, v)| Keyframe::new(t, v, 0.0)).collect())?)
+    Ok(ResponseCurve::new(
+        points
+            .iter()
+            .map(|&(t, v)| Keyframe::new(t, v, 0.0))
+            .collect(),
+    )?)
 }
 
 /// Blinks at the given times: fast close, short hold, slower open.
@@ -146,7 +185,13 @@ fn blinks(times: &[f32]) -> anyhow::Result<ResponseCurve> {
 /// `N` closes the mouth, `.` is a short pause.
 fn speech(start: f32, vowels: &str) -> anyhow::Result<Vec<(&'static str, ResponseCurve)>> {
     const SYLLABLE: f32 = 0.2;
-    let channels = [('a', "aa"), ('i', "ih"), ('u', "ou"), ('e', "ee"), ('o', "oh")];
+    let channels = [
+        ('a', "aa"),
+        ('i', "ih"),
+        ('u', "ou"),
+        ('e', "ee"),
+        ('o', "oh"),
+    ];
     let mut out = Vec::new();
     for (letter, channel) in channels {
         let mut keys = vec![Keyframe::new(0.0, 0.0, 0.0)];
