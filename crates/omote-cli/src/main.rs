@@ -24,12 +24,15 @@ struct Cli {
 enum Command {
     /// Run the built-in character through a built-in timeline; write an anim and a plot.
     Demo(cmd::demo::DemoArgs),
+    /// Drive the rig from a face-tracking sequence (MediaPipe JSON lines); write an anim and a plot.
+    Retarget(cmd::retarget::RetargetArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo(args) => cmd::demo::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Retarget(args) => cmd::retarget::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

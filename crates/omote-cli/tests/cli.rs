@@ -91,3 +91,81 @@ fn bad_arguments_fail_with_a_message() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/proc/omote-cannot-write-here"), "{err}");
 }
+
+fn shared_tracking() -> Option<PathBuf> {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/tracking"
+    ));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("SKIP: {} not found", dir.display());
+        None
+    }
+}
+
+#[test]
+fn retarget_writes_anim_and_plot_from_a_real_sequence() {
+    let Some(dir) = shared_tracking() else { return };
+    let out = scratch("retarget");
+    let status = omote()
+        .arg("retarget")
+        .arg(dir.join("astronaut_sequence.jsonl"))
+        .args(["--calibrate", "1", "--out"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let anim: omote_core::Anim =
+        serde_json::from_str(&std::fs::read_to_string(out.join("retarget.anim.json")).unwrap())
+            .unwrap();
+    anim.validate().unwrap();
+    assert_eq!(anim.frames(), 300);
+    assert_eq!(anim.fps, 30.0);
+    // The astronaut smiles throughout.
+    let happy = anim.expressions.get("happy").unwrap();
+    assert!(happy[100] > 0.9, "{}", happy[100]);
+    let png = std::fs::read(out.join("retarget.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    std::fs::remove_dir_all(&out).ok();
+}
+
+#[test]
+fn retarget_reports_bad_input_with_file_and_line() {
+    let out = scratch("retarget-bad");
+    std::fs::create_dir_all(&out).unwrap();
+    let seq = out.join("bad.jsonl");
+    std::fs::write(
+        &seq,
+        "{\"width\":640,\"height\":480,\"faces\":[]}\nnot json\n",
+    )
+    .unwrap();
+    let o = omote()
+        .arg("retarget")
+        .arg(&seq)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.jsonl") && err.contains("line 2"), "{err}");
+    let o = omote()
+        .args(["retarget", "/nonexistent.jsonl"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent.jsonl"));
+    // No face at all: calibration has nothing to work with, and says so.
+    let empty = out.join("empty.jsonl");
+    std::fs::write(&empty, "{\"width\":640,\"height\":480,\"faces\":[]}\n").unwrap();
+    let o = omote()
+        .arg("retarget")
+        .arg(&empty)
+        .args(["--calibrate", "5", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no frame with a face"));
+    std::fs::remove_dir_all(&out).ok();
+}

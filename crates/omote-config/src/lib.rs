@@ -12,9 +12,11 @@
 
 mod error;
 mod read;
+mod tracking;
 
 pub use error::ConfigError;
 pub use read::{Format, load, parse};
+pub use tracking::{load_tracking_frame, load_tracking_sequence};
 
 use std::path::Path;
 

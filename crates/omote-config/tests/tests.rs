@@ -186,3 +186,50 @@ fn anims_are_validated() {
         "{msg}"
     );
 }
+
+#[test]
+fn tracking_sequences_report_the_bad_line() {
+    let good = r#"{"width":640,"height":480,"faces":[]}"#;
+    let path = write(
+        "seq.jsonl",
+        &format!("{good}\n\n{good}\n{{\"width\":640,\"height\":\"tall\",\"faces\":[]}}\n"),
+    );
+    let msg = err_text(omote_config::load_tracking_sequence(&path).unwrap_err());
+    assert!(
+        msg.contains("seq.jsonl") && msg.contains("line 4") && msg.contains("height"),
+        "{msg}"
+    );
+    let path = write("ok.jsonl", &format!("{good}\n{good}\n"));
+    assert_eq!(
+        omote_config::load_tracking_sequence(&path).unwrap().len(),
+        2
+    );
+    let path = write("empty.jsonl", "\n");
+    assert!(
+        err_text(omote_config::load_tracking_sequence(&path).unwrap_err()).contains("no frames")
+    );
+    let path = write("zero.json", r#"{"width":0,"height":480,"faces":[]}"#);
+    assert!(
+        err_text(omote_config::load_tracking_frame(&path).unwrap_err())
+            .contains("width and height")
+    );
+}
+
+#[test]
+fn real_mediapipe_output_loads() {
+    let dir = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/tracking"
+    ));
+    if !dir.is_dir() {
+        eprintln!("SKIP: {} not found", dir.display());
+        return;
+    }
+    let f = omote_config::load_tracking_frame(&dir.join("obama.mediapipe.json")).unwrap();
+    assert_eq!((f.width, f.height, f.faces.len()), (512, 640, 1));
+    assert_eq!(f.faces[0].landmarks.len(), 478);
+    assert!(f.faces[0].blendshapes.get("mouthSmileLeft") > 0.9);
+    let seq = omote_config::load_tracking_sequence(&dir.join("astronaut_sequence.jsonl")).unwrap();
+    assert_eq!(seq.len(), 300);
+    assert_eq!(seq.iter().filter(|f| !f.faces.is_empty()).count(), 253);
+}

@@ -37,9 +37,11 @@ pub mod face;
 pub mod layer;
 pub mod look_at;
 pub mod overrides;
+pub mod retarget;
 pub mod rig;
 pub mod rng;
 pub mod smoothing;
+pub mod tracking;
 
 pub use anim::{Anim, AnimError, AnimEvent, AnimRecorder, ExpressionTracks};
 pub use arkit::{ARKIT_52, is_arkit_name};
@@ -52,8 +54,14 @@ pub use glam::{self, Quat, Vec3};
 pub use layer::{BlendMode, Layer, LayerId, Mixer};
 pub use look_at::{EyeAngles, LookAtDesc, LookAtRangeMap, LookAtType, LookWeights, eye_rotation};
 pub use overrides::OverrideMultipliers;
+pub use retarget::{
+    Combine, EmotionRule, EyeMapping, GazeMapping, HeadLimits, HeadSource, LossConfig,
+    MouthMapping, RetargetConfig, RetargetError, RetargetOutput, Retargeter, ShapeSmoothing,
+    landmark_head, mirror_rotation, split_neck_head,
+};
 pub use rig::{ChannelId, ChannelInfo, MAX_CHANNELS, Rig, RigDesc};
 pub use rng::Pcg32;
 pub use smoothing::{
     ExpSmoother, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step, normalize_quat,
 };
+pub use tracking::{ArkitFrame, Blendshapes, TrackedFace, TrackingFrame};

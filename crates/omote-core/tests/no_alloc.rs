@@ -88,6 +88,45 @@ fn update_allocates_nothing() {
 }
 
 #[test]
+fn retargeting_allocates_nothing() {
+    use omote_core::{RetargetConfig, Retargeter, TrackedFace, TrackingFrame};
+    let rig = Arc::new(Rig::standard());
+    let mut rt = Retargeter::new(&rig, RetargetConfig::default()).unwrap();
+    let mut face = Face::new(rig.clone(), FaceConfig::default(), 1);
+    let mut tracked = TrackedFace {
+        landmarks: vec![[0.5, 0.5, 0.0]; 478],
+        ..TrackedFace::default()
+    };
+    tracked.landmarks[454] = [0.6, 0.5, 0.0];
+    tracked.landmarks[10] = [0.5, 0.3, 0.0];
+    tracked.landmarks[152] = [0.5, 0.7, 0.0];
+    tracked.blendshapes.set("jawOpen", 0.4);
+    let seen = TrackingFrame {
+        width: 640,
+        height: 480,
+        faces: vec![tracked],
+        ..TrackingFrame::default()
+    };
+    let lost = TrackingFrame {
+        width: 640,
+        height: 480,
+        ..TrackingFrame::default()
+    };
+    let before = allocations();
+    for i in 0..600 {
+        let frame = if (i / 100) % 2 == 0 { &seen } else { &lost };
+        let out = rt.update(1.0 / 60.0, frame, face.layer_mut(Face::BASE));
+        let inputs = FaceInputs {
+            head: out.head,
+            gaze_yaw_deg: out.gaze_yaw_deg,
+            gaze_pitch_deg: out.gaze_pitch_deg,
+        };
+        face.update(1.0 / 60.0, &inputs);
+    }
+    assert_eq!(allocations() - before, 0, "retargeting allocated");
+}
+
+#[test]
 fn the_counter_sees_allocations() {
     // Control: the allocator really counts (otherwise the test above proves nothing).
     let before = allocations();

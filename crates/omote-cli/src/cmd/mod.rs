@@ -1,3 +1,4 @@
 //! One module per subcommand.
 
 pub mod demo;
+pub mod retarget;
