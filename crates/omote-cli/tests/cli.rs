@@ -169,3 +169,41 @@ fn retarget_reports_bad_input_with_file_and_line() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("no frame with a face"));
     std::fs::remove_dir_all(&out).ok();
 }
+
+#[test]
+fn retarget_reads_arkit_frames() {
+    let out = scratch("arkit");
+    std::fs::create_dir_all(&out).unwrap();
+    let seq = out.join("arkit.jsonl");
+    let mut text = String::new();
+    for i in 0..60 {
+        let t = i as f32 / 30.0;
+        let yaw = (t * 2.0).sin() * 0.3;
+        let (s, c) = (yaw / 2.0).sin_cos();
+        text.push_str(&format!(
+            "{{\"t\":{t},\"blendshapes\":{{\"jawOpen\":0.5,\"mouthSmileLeft\":0.9,\"mouthSmileRight\":0.9}},\"head\":[0,{s},0,{c}]}}\n"
+        ));
+    }
+    std::fs::write(&seq, text).unwrap();
+    let status = omote()
+        .arg("retarget")
+        .arg(&seq)
+        .args(["--input", "arkit", "--out"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let anim: omote_core::Anim =
+        serde_json::from_str(&std::fs::read_to_string(out.join("retarget.anim.json")).unwrap())
+            .unwrap();
+    assert_eq!(anim.frames(), 60);
+    assert!(anim.expressions.get("happy").unwrap()[59] > 0.9);
+    assert!(anim.expressions.get("aa").unwrap()[59] > 0.3);
+    // The head turns: yaw follows the input within the smoothing lag.
+    let yaws: Vec<f32> = anim.head.iter().map(|q| 2.0 * q[1].atan2(q[3])).collect();
+    assert!(
+        yaws.iter().any(|y| *y > 0.2) && yaws.iter().any(|y| *y < -0.1),
+        "{yaws:?}"
+    );
+    std::fs::remove_dir_all(&out).ok();
+}

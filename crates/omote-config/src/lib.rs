@@ -16,7 +16,7 @@ mod tracking;
 
 pub use error::ConfigError;
 pub use read::{Format, load, parse};
-pub use tracking::{load_tracking_frame, load_tracking_sequence};
+pub use tracking::{load_arkit_sequence, load_tracking_frame, load_tracking_sequence};
 
 use std::path::Path;
 

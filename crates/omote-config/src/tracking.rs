@@ -2,7 +2,8 @@
 
 use std::path::Path;
 
-use omote_core::TrackingFrame;
+use omote_core::{ArkitFrame, TrackingFrame};
+use serde::de::DeserializeOwned;
 
 use crate::{ConfigError, Format, parse};
 
@@ -20,11 +21,46 @@ pub fn load_tracking_frame(path: &Path) -> Result<TrackingFrame, ConfigError> {
 /// Read a tracking sequence: one JSON frame per line (`*.jsonl`). Blank lines are
 /// skipped; an error names the file and the line.
 pub fn load_tracking_sequence(path: &Path) -> Result<Vec<TrackingFrame>, ConfigError> {
+    read_lines(path, |frame: &TrackingFrame, line| {
+        check(frame, path, Some(line))
+    })
+}
+
+/// Read an ARKit-52 sequence (one [`ArkitFrame`] per line) as tracking frames without
+/// landmarks; the head quaternion, when given, becomes the transform.
+pub fn load_arkit_sequence(path: &Path) -> Result<Vec<TrackingFrame>, ConfigError> {
+    let frames: Vec<ArkitFrame> = read_lines(path, |f: &ArkitFrame, line| {
+        if f.head
+            .is_some_and(|q| !q.iter().all(|v| v.is_finite()) || q.iter().all(|v| *v == 0.0))
+        {
+            return Err(ConfigError::invalid(
+                path,
+                format!("line {line}: head must be a finite, non-zero quaternion"),
+            ));
+        }
+        Ok(())
+    })?;
+    Ok(frames
+        .iter()
+        .map(|f| TrackingFrame {
+            frame: None,
+            t: f.t,
+            width: 1,
+            height: 1,
+            faces: vec![f.to_tracked_face()],
+        })
+        .collect())
+}
+
+fn read_lines<T: DeserializeOwned>(
+    path: &Path,
+    check_line: impl Fn(&T, usize) -> Result<(), ConfigError>,
+) -> Result<Vec<T>, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    let mut frames = Vec::new();
+    let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -41,14 +77,14 @@ pub fn load_tracking_sequence(path: &Path) -> Result<Vec<TrackingFrame>, ConfigE
             },
             other => other,
         };
-        let frame: TrackingFrame = parse(line, Format::Json, path).map_err(at_line)?;
-        check(&frame, path, Some(i + 1))?;
-        frames.push(frame);
+        let item: T = parse(line, Format::Json, path).map_err(at_line)?;
+        check_line(&item, i + 1)?;
+        out.push(item);
     }
-    if frames.is_empty() {
+    if out.is_empty() {
         return Err(ConfigError::invalid(path, "the sequence has no frames"));
     }
-    Ok(frames)
+    Ok(out)
 }
 
 /// Invariants the mapping relies on: finite numbers, a usable image size.

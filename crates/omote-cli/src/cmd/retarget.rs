@@ -12,8 +12,11 @@ use crate::output::{ensure_dir, head_angles, write_anim};
 /// Arguments of `omote retarget`.
 #[derive(clap::Args)]
 pub struct RetargetArgs {
-    /// Tracking sequence: JSON lines, one MediaPipe-style frame per line (`omote track --out SEQ.jsonl`).
+    /// Tracking sequence: JSON lines, one frame per line (`omote track --out SEQ.jsonl`).
     pub sequence: PathBuf,
+    /// What the lines are: MediaPipe FaceLandmarker frames or ARKit-52 frames.
+    #[arg(long, value_enum, default_value_t = InputKind::Mediapipe)]
+    pub input: InputKind,
     /// Rig file (.toml / .json); the built-in 18 presets + ARKit-52 rig when absent.
     #[arg(long)]
     pub rig: Option<PathBuf>,
@@ -34,6 +37,15 @@ pub struct RetargetArgs {
     pub out: PathBuf,
 }
 
+/// The kind of tracking lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputKind {
+    /// `{"width", "height", "faces": [{"landmarks", "blendshapes", "transform"}]}`.
+    Mediapipe,
+    /// `{"t", "blendshapes": {name: score}, "head": [x, y, z, w]}`.
+    Arkit,
+}
+
 /// Run it.
 pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
@@ -41,7 +53,10 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         "--fps must be positive, got {}",
         args.fps
     );
-    let frames = omote_config::load_tracking_sequence(&args.sequence)?;
+    let frames = match args.input {
+        InputKind::Mediapipe => omote_config::load_tracking_sequence(&args.sequence)?,
+        InputKind::Arkit => omote_config::load_arkit_sequence(&args.sequence)?,
+    };
     let rig = Arc::new(match &args.rig {
         Some(path) => omote_config::load_rig(path)?,
         None => Rig::standard(),
