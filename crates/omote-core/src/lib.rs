@@ -29,6 +29,8 @@
 
 pub mod anim;
 pub mod arkit;
+pub mod camera_angle;
+pub mod camera_correction;
 pub mod clip;
 pub mod curve;
 pub mod error;
@@ -36,6 +38,7 @@ pub mod expression;
 pub mod face;
 pub mod layer;
 pub mod look_at;
+pub mod motion_map;
 pub mod overrides;
 pub mod retarget;
 pub mod rig;
@@ -45,6 +48,8 @@ pub mod tracking;
 
 pub use anim::{Anim, AnimError, AnimEvent, AnimRecorder, ExpressionTracks};
 pub use arkit::{ARKIT_52, is_arkit_name};
+pub use camera_angle::CameraAngle;
+pub use camera_correction::CameraCorrection;
 pub use clip::{Clip, ClipDesc, UnknownChannel};
 pub use curve::{CurveSpec, Interp, Keyframe, ResponseCurve};
 pub use error::{CurveError, RigError};
@@ -53,6 +58,10 @@ pub use face::{Face, FaceConfig, FaceInputs, FaceState};
 pub use glam::{self, Quat, Vec3};
 pub use layer::{BlendMode, Layer, LayerId, Mixer};
 pub use look_at::{EyeAngles, LookAtDesc, LookAtRangeMap, LookAtType, LookWeights, eye_rotation};
+pub use motion_map::{
+    FadeDesc, MapCenter, MapRegion, MotionBlend, MotionMap, MotionMapDesc, MotionMapError,
+    MotionMapErrorKind, MotionPointDesc,
+};
 pub use overrides::OverrideMultipliers;
 pub use retarget::{
     Combine, EmotionRule, EyeMapping, GazeMapping, HeadLimits, HeadSource, LossConfig,
