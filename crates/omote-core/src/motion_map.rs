@@ -17,9 +17,11 @@
 //! whole (α, β) plane, never negative, sum to 1, and at most three are non-zero.
 //!
 //! The plane is not the sphere: it is cut at α = ±180 (behind the head) and squeezed at
-//! β = ±90 (straight above or below), where a tiny camera move can change α a lot. An
-//! optional [`FadeDesc`] fades the whole correction out with the camera's angle from the
-//! centre direction, measured on the sphere, which hides the cut behind the head.
+//! β = ±90 (straight above or below), where a tiny camera move can change α a lot, so the
+//! weights may jump across the cut and at the poles. An optional [`FadeDesc`] fades the
+//! whole correction out with the distance from the centre; with `end ≤ 180 − |centre α|`
+//! the correction is zero all along the cut, which hides it. Near the poles keep the
+//! motions similar, or accept that α is unstable there.
 //!
 //! Map math is `f64`; queries allocate nothing.
 //!
@@ -48,8 +50,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::camera_angle::CameraAngle;
-
 /// The most points a map may have.
 pub const MAX_MOTION_POINTS: usize = 1024;
 
@@ -66,8 +66,8 @@ pub const MIN_POINT_DISTANCE_DEG: f64 = 1e-6;
 /// beta = 0
 ///
 /// [fade]              # optional: fade the correction out away from the centre
-/// start = 120         # degrees on the sphere from the centre direction: full below …
-/// end = 160           # … and none beyond
+/// start = 110         # distance from the centre on the (α, β) plane: full below …
+/// end = 150           # … and none beyond
 ///
 /// [[point]]
 /// name = "left"
@@ -113,15 +113,16 @@ pub struct MapCenter {
     pub beta: f64,
 }
 
-/// Fade-out of the whole correction by the camera's angle from the centre direction,
-/// measured on the sphere ([`CameraAngle::angle_to`]): 1 up to `start`, 0 from `end` on,
-/// smoothstep between. To hide the cut at α = ±180, keep `end` ≤ 180 − |centre α|.
+/// Fade-out of the whole correction with the distance `r = |(α, β) − centre|` (degrees,
+/// on the plane): 1 up to `start`, 0 from `end` on, smoothstep between. With
+/// `end ≤ 180 − |centre α|` the correction is 0 all along the cut at α = ±180 (the camera
+/// behind the head), so it stays continuous as the camera circles the head.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FadeDesc {
-    /// Degrees from the centre direction where fading starts, in [0, 180).
+    /// Radius (degrees) where fading starts, in [0, 360).
     pub start: f64,
-    /// Degrees where the correction is gone, in (start, 180].
+    /// Radius (degrees) where the correction is gone, in (start, 360].
     pub end: f64,
 }
 
@@ -359,7 +360,6 @@ struct Wedge {
 pub struct MotionMap {
     desc: MotionMapDesc,
     center: [f64; 2],
-    center_dir: CameraAngle,
     fade: Option<FadeDesc>,
     /// Triangles, counter-clockwise, as point indices.
     triangles: Box<[[usize; 3]]>,
@@ -470,15 +470,15 @@ impl MotionMap {
         check_angle("center.alpha".into(), desc.center.alpha, 180.0)?;
         check_angle("center.beta".into(), desc.center.beta, 90.0)?;
         if let Some(f) = desc.fade {
-            check_angle("fade.start".into(), f.start, 180.0)?;
-            check_angle("fade.end".into(), f.end, 180.0)?;
+            check_angle("fade.start".into(), f.start, 360.0)?;
+            check_angle("fade.end".into(), f.end, 360.0)?;
             if f.start < 0.0 {
                 return Err(MotionMapError::new(
                     "fade.start",
                     K::OutOfRange {
                         value: f.start,
                         min: 0.0,
-                        max: 180.0,
+                        max: 360.0,
                     },
                 ));
             }
@@ -560,7 +560,6 @@ impl MotionMap {
         Ok(Self {
             desc: desc.clone(),
             center,
-            center_dir: CameraAngle::new(center[0], center[1]),
             fade: desc.fade,
             triangles: triangles.into_boxed_slice(),
             hull: hull.into_boxed_slice(),
@@ -664,15 +663,28 @@ impl MotionMap {
     }
 
     /// How much of the correction applies at (α, β): 1 without a fade, else 1 up to
-    /// `fade.start` degrees (on the sphere) from the centre direction, 0 from `fade.end`,
-    /// smoothstep between. Non-finite input gives 1.
+    /// `fade.start` degrees from the centre, 0 from `fade.end`, smoothstep between (see
+    /// [`FadeDesc`]). Non-finite input counts as the centre.
+    ///
+    /// ```
+    /// use omote_core::{FadeDesc, MotionMap, MotionMapDesc, MotionPointDesc};
+    /// let mut desc = MotionMapDesc::new(vec![
+    ///     MotionPointDesc::new("front", 0.0, -30.0),
+    ///     MotionPointDesc::new("left", 90.0, 20.0),
+    ///     MotionPointDesc::new("right", -90.0, 20.0),
+    /// ]);
+    /// desc.fade = Some(FadeDesc { start: 120.0, end: 160.0 });
+    /// let map = MotionMap::new(&desc).unwrap();
+    /// assert_eq!(map.fade(100.0, 0.0), 1.0);
+    /// assert_eq!(map.fade(140.0, 0.0), 0.5);
+    /// assert_eq!(map.fade(180.0, 45.0), 0.0); // behind the head
+    /// ```
     pub fn fade(&self, alpha: f64, beta: f64) -> f64 {
         let Some(f) = self.fade else { return 1.0 };
-        let angle = CameraAngle::new(alpha, beta);
-        if !angle.is_finite() {
+        if !(alpha.is_finite() && beta.is_finite()) {
             return 1.0;
         }
-        let d = self.center_dir.angle_to(angle);
+        let d = (alpha - self.center[0]).hypot(beta - self.center[1]);
         let x = ((d - f.start) / (f.end - f.start)).clamp(0.0, 1.0);
         1.0 - x * x * (3.0 - 2.0 * x)
     }

@@ -134,3 +134,48 @@ fn the_counter_sees_allocations() {
     assert!(allocations() > before);
     drop(v);
 }
+
+#[test]
+fn motion_map_queries_and_camera_correction_allocate_nothing() {
+    use omote_core::{
+        CameraAngle, CameraCorrection, Clip, ClipDesc, FadeDesc, Layer, MotionMap, MotionMapDesc,
+        MotionPointDesc,
+    };
+    let rig = Rig::standard();
+    let clip_desc: ClipDesc = serde_json::from_str(
+        r#"{"tracks":{"sad":{"keys":[{"t":0,"v":0,"interp":"linear"},{"t":1,"v":1}]}}}"#,
+    )
+    .unwrap();
+    let clip = Clip::new(&clip_desc, &rig).unwrap();
+    let mut desc = MotionMapDesc::new(vec![
+        MotionPointDesc::new("front", 0.0, 0.0).with("happy", 0.1),
+        MotionPointDesc::new("left", 90.0, 0.0).with("mouthLeft", 0.4),
+        MotionPointDesc::new("right", -90.0, 0.0).with("mouthRight", 0.4),
+        MotionPointDesc::new("high", 0.0, 60.0).with("eyeWideLeft", 0.2),
+        MotionPointDesc::new("low", 0.0, -60.0).with("jawOpen", -0.2),
+    ]);
+    desc.points[1].clip = Some("lean".into());
+    desc.fade = Some(FadeDesc {
+        start: 120.0,
+        end: 170.0,
+    });
+    let map = MotionMap::new(&desc).unwrap();
+    let mut correction =
+        CameraCorrection::with_clips(map.clone(), &rig, |n| (n == "lean").then_some(&clip))
+            .unwrap();
+    let mut layer = Layer::new("camera", BlendMode::Additive, rig.len());
+    let mut weights = [0.0f64; 5];
+    let before = allocations();
+    let mut sum = 0.0;
+    for i in 0..5_000 {
+        let t = f64::from(i) * 0.01;
+        let angle = CameraAngle::new((t * 37.0) % 360.0 - 180.0, (t * 1.3).sin() * 90.0);
+        map.weights_into(angle.alpha_deg, angle.beta_deg, &mut weights);
+        sum += weights[0] + map.blend(angle.alpha_deg, angle.beta_deg).weight(1);
+        correction.update(1.0 / 60.0);
+        sum += correction.apply_into(angle, &mut layer);
+    }
+    let after = allocations();
+    assert!(sum.is_finite());
+    assert_eq!(after - before, 0, "queries allocated {} times", after - before);
+}

@@ -303,11 +303,19 @@ fn off_centre_maps_and_fade() {
     check_continuity(&map);
     assert_eq!(map.fade(20.0, 10.0), 1.0);
     assert_eq!(map.fade(-160.0, -10.0), 0.0, "opposite the centre");
-    // Continuous across the cut behind the head and over the poles.
-    let f1 = map.fade(179.999, 0.0);
-    let f2 = map.fade(-179.999, 0.0);
-    assert!((f1 - f2).abs() < 1e-3);
-    assert!((map.fade(0.0, 90.0) - map.fade(180.0, 90.0)).abs() < 1e-9);
+    // end = 160 = 180 − |centre α|: zero all along the cut behind the head.
+    for beta in [-90.0, -45.0, 0.0, 10.0, 45.0, 90.0] {
+        assert_eq!(map.fade(180.0, beta), 0.0);
+        assert_eq!(map.fade(-180.0, beta), 0.0);
+    }
+    // Halfway through the fade band (r = 140) it is one half.
+    assert!((map.fade(20.0 + 140.0, 10.0) - 0.5).abs() < 1e-12);
+    let mut prev = 1.0;
+    for i in 0..=4000 {
+        let f = map.fade(20.0 + 100.0 + i as f64 * 0.01, 10.0);
+        assert!(f <= prev && prev - f < 0.001, "fade is monotone and continuous");
+        prev = f;
+    }
     assert_eq!(map.fade(f64::NAN, 0.0), 1.0);
     let no_fade = MotionMap::new(&nine()).unwrap();
     assert_eq!(no_fade.fade(180.0, 0.0), 1.0);
