@@ -96,16 +96,28 @@ mod tests {
     #[test]
     fn errors_name_the_file_and_the_field() {
         let nan = GOOD.replace("alpha = 80.5", "alpha = nan");
-        assert_eq!(check(&nan).unwrap_err(), "map.toml: point[1].alpha: must be finite");
+        assert_eq!(
+            check(&nan).unwrap_err(),
+            "map.toml: point[1].alpha: must be finite"
+        );
         let text = GOOD.replace("alpha = 80.5", r#"alpha = "left""#);
         let e = check(&text).unwrap_err();
-        assert!(e.starts_with("map.toml: point[1].alpha: invalid type"), "{e}");
+        assert!(
+            e.starts_with("map.toml: point[1].alpha: invalid type"),
+            "{e}"
+        );
         let text = GOOD.replace("beta = 50", "beta = 50\nbravo = 1");
         let e = check(&text).unwrap_err();
-        assert!(e.starts_with("map.toml: point[2]") && e.contains("bravo"), "{e}");
+        assert!(
+            e.starts_with("map.toml: point[2]") && e.contains("bravo"),
+            "{e}"
+        );
         let text = GOOD.replace("happy = 0.3", "happy = true");
         let e = check(&text).unwrap_err();
-        assert!(e.starts_with("map.toml: point[0].expressions.happy:"), "{e}");
+        assert!(
+            e.starts_with("map.toml: point[0].expressions.happy:"),
+            "{e}"
+        );
         let text = format!("[center]\nalpha = 170\n{GOOD}");
         assert_eq!(
             check(&text).unwrap_err(),
@@ -116,7 +128,11 @@ mod tests {
             check(&text).unwrap_err(),
             "map.toml: point[2].name: `left` is already the name of point[1]"
         );
-        assert!(check("[[point]]\nname = 'a'\n").unwrap_err().contains("missing field `alpha`"));
+        assert!(
+            check("[[point]]\nname = 'a'\n")
+                .unwrap_err()
+                .contains("missing field `alpha`")
+        );
         assert_eq!(
             check("").unwrap_err(),
             "map.toml: point: a motion map needs at least 3 points, found 0"
@@ -152,7 +168,9 @@ mod tests {
             )
         );
         std::fs::remove_dir_all(&dir).unwrap();
-        let e = load_motion_map(&dir.join("nope.toml")).unwrap_err().to_string();
+        let e = load_motion_map(&dir.join("nope.toml"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("nope.toml"), "{e}");
     }
 }

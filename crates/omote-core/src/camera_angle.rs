@@ -161,7 +161,10 @@ mod tests {
         };
         assert!(close(at(0.0, 0.0, 2.0), 0.0, 0.0), "front");
         assert!(close(at(2.0, 0.0, 0.0), 90.0, 0.0), "avatar's left is +α");
-        assert!(close(at(-2.0, 0.0, 0.0), -90.0, 0.0), "avatar's right is −α");
+        assert!(
+            close(at(-2.0, 0.0, 0.0), -90.0, 0.0),
+            "avatar's right is −α"
+        );
         assert!(close(at(0.0, 0.0, -2.0), 180.0, 0.0), "behind");
         assert!(close(at(0.0, 1.0, 1.0), 0.0, 45.0), "above is +β");
         assert!(close(at(0.0, -1.0, 1.0), 0.0, -45.0), "below is −β");
@@ -188,11 +191,7 @@ mod tests {
             CameraAngle::FRONT
         );
         let zero_q = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
-        assert!(close(
-            CameraAngle::from_head(Vec3::X, h, zero_q),
-            90.0,
-            0.0
-        ));
+        assert!(close(CameraAngle::from_head(Vec3::X, h, zero_q), 90.0, 0.0));
         assert_eq!(
             CameraAngle::from_head_matrix(Vec3::X, Mat4::ZERO),
             CameraAngle::FRONT

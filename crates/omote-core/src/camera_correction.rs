@@ -251,14 +251,18 @@ mod tests {
         let mut d = desc();
         d.points[1].clip = Some("lean".into());
         let map = MotionMap::new(&d).unwrap();
-        let mut c = CameraCorrection::with_clips(map, &rig, |n| (n == "lean").then_some(&clip))
-            .unwrap();
+        let mut c =
+            CameraCorrection::with_clips(map, &rig, |n| (n == "lean").then_some(&clip)).unwrap();
         let sad = rig.channel("sad").unwrap();
         assert!(c.channels().contains(&sad));
         let mut out = vec![0.0; rig.len()];
         c.update(1.5); // loops to 0.5
         c.write_into(CameraAngle::new(45.0, 0.0), &mut out);
-        assert!((out[sad.index()] - 0.25).abs() < 1e-6, "{}", out[sad.index()]);
+        assert!(
+            (out[sad.index()] - 0.25).abs() < 1e-6,
+            "{}",
+            out[sad.index()]
+        );
     }
 
     #[test]

@@ -423,7 +423,10 @@ impl MotionMap {
         }
         for (i, p) in desc.points.iter().enumerate() {
             if p.name.is_empty() {
-                return Err(MotionMapError::new(format!("point[{i}].name"), K::EmptyName));
+                return Err(MotionMapError::new(
+                    format!("point[{i}].name"),
+                    K::EmptyName,
+                ));
             }
             if let Some(first) = desc.points[..i].iter().position(|q| q.name == p.name) {
                 return Err(MotionMapError::new(
@@ -710,7 +713,8 @@ impl MotionMap {
         let w = &self.wedges[k];
         // t = (P × A) / (P × (A − B)) = (P × A) / (edge × P); both negative out here.
         let t = (cross(p, w.a) / cross(w.edge, p)).clamp(0.0, 1.0);
-        let t = if t.is_nan() { 0.0 } else { t };
+        // `+ 0.0` turns −0 into +0, so no weight prints as "-0".
+        let t = if t.is_nan() { 0.0 } else { t + 0.0 };
         MotionBlend {
             points: [w.points[0], w.points[1], 0],
             weights: [1.0 - t, t, 0.0],
@@ -736,7 +740,9 @@ impl MotionMap {
             }
         }
         let (min, i, mut l) = best;
-        if min < 0.0 {
+        if min >= 0.0 {
+            l = l.map(|v| v + 0.0); // −0 → +0
+        } else {
             for v in &mut l {
                 *v = v.max(0.0);
             }
@@ -758,9 +764,8 @@ impl MotionMap {
 /// points kept) of `points`, which are distinct. Checks that every point is used and that
 /// triangles and hull agree.
 fn triangulate(points: &[[f64; 2]]) -> Result<(Vec<[usize; 3]>, Vec<usize>), MotionMapError> {
-    let degenerate = |reason: String| {
-        MotionMapError::new("point", MotionMapErrorKind::Degenerate { reason })
-    };
+    let degenerate =
+        |reason: String| MotionMapError::new("point", MotionMapErrorKind::Degenerate { reason });
     let input: Vec<delaunator::Point> = points
         .iter()
         .map(|p| delaunator::Point { x: p[0], y: p[1] })
@@ -776,7 +781,10 @@ fn triangulate(points: &[[f64; 2]]) -> Result<(Vec<[usize; 3]>, Vec<usize>), Mot
         .collect();
     let mut area = 0.0;
     for t in &mut triangles {
-        let a = cross(sub(points[t[1]], points[t[0]]), sub(points[t[2]], points[t[0]]));
+        let a = cross(
+            sub(points[t[1]], points[t[0]]),
+            sub(points[t[2]], points[t[0]]),
+        );
         if a < 0.0 {
             t.swap(1, 2);
         }

@@ -177,5 +177,10 @@ fn motion_map_queries_and_camera_correction_allocate_nothing() {
     }
     let after = allocations();
     assert!(sum.is_finite());
-    assert_eq!(after - before, 0, "queries allocated {} times", after - before);
+    assert_eq!(
+        after - before,
+        0,
+        "queries allocated {} times",
+        after - before
+    );
 }

@@ -15,9 +15,11 @@
 //! ```
 
 mod font;
+mod motion_map;
 mod time_plot;
 
 pub use font::register_fonts;
+pub use motion_map::{MotionMapPlot, WeightGrid};
 pub use time_plot::{Panel, Series, TimePlot};
 
 use std::path::PathBuf;

@@ -38,7 +38,11 @@ fn grid() -> MotionMapDesc {
 fn assert_valid(w: &[f64], at: (f64, f64)) {
     let sum: f64 = w.iter().sum();
     assert!((sum - 1.0).abs() <= 1e-9, "sum {sum} at {at:?}: {w:?}");
-    assert!(w.iter().all(|&x| x >= 0.0 && x.is_finite()), "{w:?} at {at:?}");
+    assert!(
+        w.iter()
+            .all(|&x| x >= 0.0 && x.is_sign_positive() && x.is_finite()),
+        "{w:?} at {at:?}"
+    );
 }
 
 /// Barycentric coordinates of `p` in triangle `abc`, by signed areas (independent of the
@@ -164,7 +168,12 @@ fn inside_weights_are_barycentric() {
         let map = MotionMap::new(&desc).unwrap();
         for (ti, t) in map.triangles().iter().enumerate() {
             let (a, b, c) = (pos(&map, t[0]), pos(&map, t[1]), pos(&map, t[2]));
-            for l in [[1.0 / 3.0; 3], [0.7, 0.2, 0.1], [0.05, 0.05, 0.9], [0.5, 0.5, 0.0]] {
+            for l in [
+                [1.0 / 3.0; 3],
+                [0.7, 0.2, 0.1],
+                [0.05, 0.05, 0.9],
+                [0.5, 0.5, 0.0],
+            ] {
                 let p = [
                     l[0] * a[0] + l[1] * b[0] + l[2] * c[0],
                     l[0] * a[1] + l[1] * b[1] + l[2] * c[1],
@@ -284,7 +293,11 @@ fn a_jump_would_be_caught() {
     let bound = lipschitz(&map) * STEP;
     let a = map.weights(0.0, 0.0);
     let b = map.weights(100.0, 0.0);
-    let jump = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+    let jump = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max);
     assert!(jump > bound * 100.0);
 }
 
@@ -313,7 +326,10 @@ fn off_centre_maps_and_fade() {
     let mut prev = 1.0;
     for i in 0..=4000 {
         let f = map.fade(20.0 + 100.0 + i as f64 * 0.01, 10.0);
-        assert!(f <= prev && prev - f < 0.001, "fade is monotone and continuous");
+        assert!(
+            f <= prev && prev - f < 0.001,
+            "fade is monotone and continuous"
+        );
         prev = f;
     }
     assert_eq!(map.fade(f64::NAN, 0.0), 1.0);
@@ -330,10 +346,22 @@ mod validation {
 
     #[test]
     fn too_few_and_too_many_points() {
-        let e = err(&MotionMapDesc::new(vec![pt("a", 0.0, 0.0), pt("b", 1.0, 0.0)]));
-        assert_eq!(e.to_string(), "point: a motion map needs at least 3 points, found 2");
+        let e = err(&MotionMapDesc::new(vec![
+            pt("a", 0.0, 0.0),
+            pt("b", 1.0, 0.0),
+        ]));
+        assert_eq!(
+            e.to_string(),
+            "point: a motion map needs at least 3 points, found 2"
+        );
         let many = (0..=MAX_MOTION_POINTS)
-            .map(|i| pt(&i.to_string(), (i % 300) as f64 * 0.5 - 75.0, (i / 300) as f64))
+            .map(|i| {
+                pt(
+                    &i.to_string(),
+                    (i % 300) as f64 * 0.5 - 75.0,
+                    (i / 300) as f64,
+                )
+            })
             .collect();
         assert!(matches!(
             err(&MotionMapDesc::new(many)).kind,
@@ -347,7 +375,10 @@ mod validation {
         d.points[4].name = "left".into();
         let e = err(&d);
         assert_eq!(e.field, "point[4].name");
-        assert_eq!(e.to_string(), "point[4].name: `left` is already the name of point[1]");
+        assert_eq!(
+            e.to_string(),
+            "point[4].name: `left` is already the name of point[1]"
+        );
         let mut d = nine();
         d.points[7].alpha = 100.0;
         d.points[7].beta = 0.0;
@@ -411,10 +442,16 @@ mod validation {
         assert_eq!(err(&d).to_string(), "point[3].alpha: must be finite");
         let mut d = nine();
         d.points[2].beta = 95.0;
-        assert_eq!(err(&d).to_string(), "point[2].beta: 95 is outside [-90, 90]");
+        assert_eq!(
+            err(&d).to_string(),
+            "point[2].beta: 95 is outside [-90, 90]"
+        );
         let mut d = nine();
         d.points[0] = d.points[0].clone().with("happy", f32::INFINITY);
-        assert_eq!(err(&d).to_string(), "point[0].expressions.happy: must be finite");
+        assert_eq!(
+            err(&d).to_string(),
+            "point[0].expressions.happy: must be finite"
+        );
         let mut d = nine();
         d.points[0] = d.points[0].clone().with("happy", 1.5);
         assert_eq!(err(&d).field, "point[0].expressions.happy");
@@ -480,7 +517,7 @@ proptest! {
             map.weights_into(a, b, &mut w);
             let sum: f64 = w.iter().sum();
             prop_assert!((sum - 1.0).abs() <= 1e-9, "sum {} at ({}, {})", sum, a, b);
-            prop_assert!(w.iter().all(|&x| x >= 0.0), "{:?}", w);
+            prop_assert!(w.iter().all(|&x| x >= 0.0 && x.is_sign_positive()), "{:?}", w);
             prop_assert!(w.iter().filter(|&&x| x > 0.0).count() <= 3);
         }
     }
