@@ -26,6 +26,8 @@ enum Command {
     Demo(cmd::demo::DemoArgs),
     /// Drive the rig from a face-tracking sequence (MediaPipe JSON lines); write an anim and a plot.
     Retarget(cmd::retarget::RetargetArgs),
+    /// Weights of a camera motion map at camera angles, or a plot of the map.
+    MotionMap(cmd::motion_map::MotionMapArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo(args) => cmd::demo::run(args).map(|()| ExitCode::SUCCESS),
         Command::Retarget(args) => cmd::retarget::run(args).map(|()| ExitCode::SUCCESS),
+        Command::MotionMap(args) => cmd::motion_map::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

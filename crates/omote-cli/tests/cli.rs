@@ -207,3 +207,82 @@ fn retarget_reads_arkit_frames() {
     );
     std::fs::remove_dir_all(&out).ok();
 }
+
+fn repo_file(rel: &str) -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(rel)
+}
+
+#[test]
+fn motion_map_prints_weights_queries_and_plots() {
+    let map = repo_file("examples/maps/anime-face.toml");
+    let o = omote()
+        .arg("motion-map")
+        .arg(&map)
+        .args(["--alpha", "0", "--beta", "0"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        (v["weights"]["front"].as_f64().unwrap() - 1.0).abs() < 1e-9,
+        "{v}"
+    );
+    // Far to the avatar's left only left-side motions take part, and weights sum to 1.
+    let o = omote()
+        .arg("motion-map")
+        .arg(&map)
+        .args(["--alpha", "100", "--beta", "5"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let w = v["weights"].as_object().unwrap();
+    let sum: f64 = w.values().map(|x| x.as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-9);
+    assert!(w["left"].as_f64().unwrap() > 0.5);
+    assert_eq!(w["right"].as_f64().unwrap(), 0.0);
+
+    let out = scratch("motion-map");
+    std::fs::create_dir_all(&out).unwrap();
+    let q = out.join("angles.tsv");
+    std::fs::write(&q, "0\t0\n-45\t-20\n").unwrap();
+    let o = omote()
+        .arg("motion-map")
+        .arg(&map)
+        .arg("--query")
+        .arg(&q)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(o.stdout).unwrap();
+    let mut lines = text.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("alpha\tbeta\tfront\tleft\tright")
+    );
+    assert_eq!(lines.count(), 2);
+    std::fs::write(&q, "0\tabc\n").unwrap();
+    let o = omote()
+        .arg("motion-map")
+        .arg(&map)
+        .arg("--query")
+        .arg(&q)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("angles.tsv:1"));
+
+    let png = out.join("map.png");
+    assert!(
+        omote()
+            .arg("motion-map")
+            .arg(&map)
+            .arg("--plot")
+            .arg(&png)
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    std::fs::remove_dir_all(&out).ok();
+}

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// The file could not be read at all.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
+        /// The OS error (shown in the message, so not also chained as a source).
+        error: std::io::Error,
     },
     /// The extension is neither `.toml` nor `.json`.
     #[error("{path}: unknown file type (expected a .toml or .json file)")]

@@ -31,9 +31,9 @@ pub fn load<T: DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
     let format = Format::from_path(path).ok_or_else(|| ConfigError::UnknownFormat {
         path: path.to_path_buf(),
     })?;
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     parse(&text, format, path)
 }

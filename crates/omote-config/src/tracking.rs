@@ -9,9 +9,9 @@ use crate::{ConfigError, Format, parse};
 
 /// Read one tracking frame (`*.mediapipe.json`, the output of `omote track IMAGE`).
 pub fn load_tracking_frame(path: &Path) -> Result<TrackingFrame, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     let frame: TrackingFrame = parse(&text, Format::Json, path)?;
     check(&frame, path, None)?;
@@ -56,9 +56,9 @@ fn read_lines<T: DeserializeOwned>(
     path: &Path,
     check_line: impl Fn(&T, usize) -> Result<(), ConfigError>,
 ) -> Result<Vec<T>, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
