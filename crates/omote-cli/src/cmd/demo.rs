@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use omote_core::{
-    AnimEvent, AnimRecorder, Clip, ClipDesc, Face, FaceConfig, FaceInputs, Keyframe, Quat,
-    ResponseCurve, Rig,
+    AnimEvent, AnimRecorder, BlendMode, CameraAngle, CameraCorrection, Clip, ClipDesc, Face,
+    FaceConfig, FaceInputs, Keyframe, MotionMap, MotionMapDesc, Quat, ResponseCurve, Rig, Vec3,
 };
+use omote_plot::{Panel, Series};
 
 use crate::output::{anim_plot, ensure_dir, write_anim};
 
@@ -49,19 +50,28 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     let dt = 1.0 / args.fps;
     let frames = (DEMO_SECONDS * args.fps).round() as usize;
     face.layer_mut(Face::MOUTH).set_weight(1.0);
+    // The camera circles the character once; the motion map corrects the face for it.
+    let mut camera = demo_camera_correction(&rig)?;
+    let camera_layer = face.add_layer("camera correction", BlendMode::Additive);
+    let mut camera_track = Vec::with_capacity(frames);
     for i in 0..frames {
         let t = i as f32 * dt;
         timeline.drive(&mut face, t);
-        let state = face.update(dt, &timeline.inputs(t));
+        let inputs = timeline.inputs(t);
+        let angle = CameraAngle::from_head(orbit_camera(t), Vec3::ZERO, inputs.head);
+        camera.update(dt);
+        let fade = camera.apply_into(angle, face.layer_mut(camera_layer));
+        camera_track.push((t, angle, fade as f32));
+        let state = face.update(dt, &inputs);
         rec.record(state);
     }
     let anim = rec.finish();
     let anim_path = args.out.join("demo.anim.json");
     write_anim(&anim, &anim_path)?;
     let png = args.out.join("demo.png");
-    anim_plot(
+    let mut plot = anim_plot(
         &anim,
-        "omote demo: built-in character, built-in timeline",
+        "omote demo: built-in character, built-in timeline, orbiting camera",
         &[
             (
                 "emotions",
@@ -69,10 +79,29 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
             ),
             ("mouth (after overrides)", &["aa", "ih", "ou", "ee", "oh"]),
             ("eyes", &["blink", "blinkLeft", "blinkRight"]),
+            (
+                "camera correction (additive)",
+                &[
+                    "mouthSmileLeft",
+                    "mouthSmileRight",
+                    "cheekSquintLeft",
+                    "browInnerUp",
+                    "mouthLeft",
+                    "mouthRight",
+                ],
+            ),
         ],
-    )
-    .render_png(&png)
-    .with_context(|| format!("drawing {}", png.display()))?;
+    );
+    let track =
+        |f: fn(&(f32, CameraAngle, f32)) -> f32| camera_track.iter().map(|c| (c.0, f(c))).collect();
+    plot.panels.push(
+        Panel::new("camera around the face (degrees; α > 0 the avatar's left, β > 0 from above)")
+            .series(Series::new("α", track(|c| c.1.alpha_deg as f32)))
+            .series(Series::new("β", track(|c| c.1.beta_deg as f32)))
+            .series(Series::new("correction fade × 100", track(|c| c.2 * 100.0))),
+    );
+    plot.render_png(&png)
+        .with_context(|| format!("drawing {}", png.display()))?;
     println!(
         "wrote {} ({} frames at {} fps)",
         anim_path.display(),
@@ -81,6 +110,28 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     );
     println!("wrote {}", png.display());
     Ok(())
+}
+
+/// The example motion map shipped in `examples/maps/`, compiled in so the demo needs no files.
+const DEMO_MAP: &str = include_str!("../../../../examples/maps/anime-face.toml");
+
+fn demo_camera_correction(rig: &Rig) -> anyhow::Result<CameraCorrection> {
+    let path = std::path::Path::new("examples/maps/anime-face.toml");
+    let desc: MotionMapDesc = omote_config::parse(DEMO_MAP, omote_config::Format::Toml, path)?;
+    let map = MotionMap::new(&desc).map_err(|e| omote_config::motion_map_error(path, &e))?;
+    CameraCorrection::new(map, rig).map_err(|e| omote_config::motion_map_error(path, &e).into())
+}
+
+/// One slow orbit: the camera starts in front, passes the avatar's left, the back and
+/// its right, rising above the head and dipping below it on the way.
+fn orbit_camera(t: f32) -> Vec3 {
+    let around = std::f32::consts::TAU * t / DEMO_SECONDS;
+    let elevation = 0.5 * (2.0 * around).sin();
+    1.2 * Vec3::new(
+        around.sin() * elevation.cos(),
+        elevation.sin(),
+        around.cos() * elevation.cos(),
+    )
 }
 
 /// The built-in acting: emotions and blinks on the base layer, a spoken line on the
