@@ -40,6 +40,10 @@ fn demo_writes_a_valid_anim_and_a_plot() {
     }
     assert!(max("blink") > 0.99);
     assert!(anim.look_at.iter().any(|g| g[0] > 15.0));
+    // The orbiting camera's correction shows on both sides and vanishes behind the head.
+    assert!(max("mouthLeft") > 0.2 && max("mouthRight") > 0.2);
+    let behind = (4.0 * 60.0) as usize; // the camera is behind the head at t = 4 s
+    assert_eq!(anim.expressions.get("mouthLeft").unwrap()[behind], 0.0);
     // Overrides hold: while fully surprised (overrideMouth blend) the mouth is shut.
     let surprised = anim.expressions.get("surprised").unwrap();
     for (i, s) in surprised.iter().enumerate() {
