@@ -66,8 +66,7 @@ def japanese(out):
     texts = [t.strip() for t in open(os.path.join(HERE, "texts_ja.txt"), encoding="utf-8") if t.strip()]
     for vi, (alpha, fm, cents) in enumerate(JA_VARIANTS):
         for ti, text in enumerate(texts):
-            # Each variant speaks a different quarter of... no: every text, but variants
-            # alternate halves so the set stays small (20 texts per variant).
+            # Variants alternate halves of the texts so the set stays small (20 per variant).
             if (ti + vi) % 2:
                 continue
             name = f"ja_train_v{vi:02d}_t{ti:02d}"

@@ -52,7 +52,8 @@ pub fn resample(samples: &[f32], from: u32, to: u32) -> Result<Vec<f32>, AudioEr
         } else {
             let rest = &samples[pos.min(samples.len())..];
             pos = samples.len();
-            r.process_partial_into_buffer(Some(&[rest]), &mut outbuf, None)
+            let input: Option<&[&[f32]]> = if rest.is_empty() { None } else { Some(&[rest]) };
+            r.process_partial_into_buffer(input, &mut outbuf, None)
                 .map_err(|e| err(&e))?
         };
         out.extend_from_slice(&outbuf[0][..n]);
