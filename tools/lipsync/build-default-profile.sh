@@ -14,3 +14,6 @@ work="${1:-$root/target/lipsync-train}"
 python3 "$root/tools/lipsync/make_training_set.py" "$work"
 cargo run -q -p omote-cli -- lipsync calibrate --build --labelled-dir "$work" \
     ${OMOTE_PROFILE_FLAGS:-} -o "$root/crates/omote-lipsync/assets/default_profile.json"
+n=$(ls "$work"/*.lab.tsv | wc -l)
+sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants)\"|" \
+    "$root/crates/omote-lipsync/assets/default_profile.json"

@@ -86,12 +86,29 @@ def japanese(out):
             os.remove(trace)
 
 
+EN_SHIFTS = [-300, 250]
+
+
+def english_shifted(out):
+    """sox pitch shifts (formants move with pitch) of the espeak clips of variants 0-3."""
+    for name in sorted(os.listdir(out)):
+        if not (name.startswith("en_train_v0") and name.endswith(".wav")) or name[11] not in "0123":
+            continue
+        base = name[:-4]
+        for k, cents in enumerate(EN_SHIFTS):
+            dst = os.path.join(out, f"en_shift{k}_{base[9:]}")
+            subprocess.run(["sox", os.path.join(out, name), dst + ".wav", "pitch", str(cents)], check=True)
+            with open(os.path.join(out, base + ".lab.tsv")) as src, open(dst + ".lab.tsv", "w") as d:
+                d.write(src.read())
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     japanese(out)
     if os.path.exists(os.path.join(HERE, "espeak_events.py")):
         subprocess.run([sys.executable, os.path.join(HERE, "espeak_events.py"), out], check=True)
+        english_shifted(out)
 
 
 if __name__ == "__main__":

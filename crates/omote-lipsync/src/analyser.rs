@@ -21,7 +21,7 @@ pub struct AnalyserConfig {
 
 impl Default for AnalyserConfig {
     fn default() -> Self {
-        Self { voicing: VoicingConfig::default(), smooth_radius: 3, stream_alpha: 0.6, fade_db: 6.0 }
+        Self { voicing: VoicingConfig::default(), smooth_radius: 1, stream_alpha: 0.6, fade_db: 6.0 }
     }
 }
 

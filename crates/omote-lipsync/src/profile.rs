@@ -12,9 +12,10 @@ pub const PROFILE_FORMAT: &str = "omote-lipsync-profile/1";
 
 const DEFAULT_JSON: &str = include_str!("../assets/default_profile.json");
 
-/// Class profiles for the six visemes: a mean cepstrum per class and a pooled
-/// within-class variance. A frame's log-score for class *k* is
-/// `sharpness · (−½ Σ (x − μₖ)² / σ²) + bias[k]`; a softmax over the six gives weights.
+/// Class profiles for the six visemes: a mean cepstrum per class and the inverse of the
+/// pooled within-class covariance (a shared-covariance Gaussian classifier, i.e. linear
+/// discriminant analysis). A frame's log-score for class *k* is
+/// `sharpness · (−½ (x − μₖ)ᵀ P (x − μₖ)) + bias[k]`; a softmax over the six gives weights.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Profile {
     /// Always [`PROFILE_FORMAT`].
@@ -26,8 +27,8 @@ pub struct Profile {
     pub cmn: bool,
     /// Mean c1..c12 per class, in A I U E O N order.
     pub means: [[f32; N_CEPS]; 6],
-    /// Pooled within-class variance per coefficient.
-    pub variance: [f32; N_CEPS],
+    /// Inverse of the pooled within-class covariance (symmetric, positive definite).
+    pub precision: [[f32; N_CEPS]; N_CEPS],
     /// Mean of all voiced training frames before normalisation: the starting estimate of
     /// a stream's cepstral mean.
     pub global_mean: [f32; N_CEPS],
@@ -67,12 +68,12 @@ impl Profile {
         if self.format != PROFILE_FORMAT {
             return Err(bad(&format!("format is {:?}, expected {PROFILE_FORMAT:?}", self.format)));
         }
-        let finite = self.means.iter().flatten().chain(&self.variance).chain(&self.global_mean).chain(&self.bias);
+        let finite = self.means.iter().flatten().chain(self.precision.iter().flatten()).chain(&self.global_mean).chain(&self.bias);
         if !finite.into_iter().all(|v| v.is_finite()) || !self.sharpness.is_finite() {
             return Err(bad("non-finite number"));
         }
-        if self.variance.iter().any(|v| *v <= 0.0) {
-            return Err(bad("variance must be > 0"));
+        if (0..N_CEPS).any(|j| self.precision[j][j] <= 0.0) {
+            return Err(bad("precision diagonal must be > 0"));
         }
         if self.sharpness <= 0.0 {
             return Err(bad("sharpness must be > 0"));
@@ -86,10 +87,17 @@ impl Profile {
         let mut out = [0f32; 6];
         for (k, o) in out.iter_mut().enumerate() {
             let mu = &self.means[k];
-            let mut d = 0f32;
+            let mut t = [0f32; N_CEPS];
             for j in 0..N_CEPS {
-                let t = x[j] - mu[j];
-                d += t * t / self.variance[j];
+                t[j] = x[j] - mu[j];
+            }
+            let mut d = 0f32;
+            for (a, row) in self.precision.iter().enumerate() {
+                let mut r = 0f32;
+                for b in 0..N_CEPS {
+                    r += row[b] * t[b];
+                }
+                d += t[a] * r;
             }
             *o = -0.5 * self.sharpness * d + self.bias[k];
         }
@@ -144,7 +152,7 @@ impl Default for Profile {
 #[derive(Clone, Debug, Default)]
 pub struct ProfileBuilder {
     sum: [[f64; N_CEPS]; 6],
-    sum_sq: [[f64; N_CEPS]; 6],
+    sum_xx: [[[f64; N_CEPS]; N_CEPS]; 6],
     count: [u64; 6],
     voiced_sum: [f64; N_CEPS],
     voiced_count: u64,
@@ -162,7 +170,9 @@ impl ProfileBuilder {
         for j in 0..N_CEPS {
             let v = f64::from(x[j]);
             self.sum[k][j] += v;
-            self.sum_sq[k][j] += v * v;
+            for m in 0..N_CEPS {
+                self.sum_xx[k][j][m] += v * f64::from(x[m]);
+            }
         }
         self.count[k] += 1;
     }
@@ -185,7 +195,9 @@ impl ProfileBuilder {
         for k in 0..6 {
             for j in 0..N_CEPS {
                 self.sum[k][j] += other.sum[k][j];
-                self.sum_sq[k][j] += other.sum_sq[k][j];
+                for m in 0..N_CEPS {
+                    self.sum_xx[k][j][m] += other.sum_xx[k][j][m];
+                }
             }
             self.count[k] += other.count[k];
         }
@@ -208,20 +220,32 @@ impl ProfileBuilder {
             }
         }
         let mut means = [[0f32; N_CEPS]; 6];
-        let mut within = [0f64; N_CEPS];
+        let mut within = [[0f64; N_CEPS]; N_CEPS];
         let total: u64 = self.count.iter().sum();
         for k in 0..6 {
             let n = self.count[k] as f64;
+            let mu: Vec<f64> = (0..N_CEPS).map(|j| self.sum[k][j] / n).collect();
             for j in 0..N_CEPS {
-                let m = self.sum[k][j] / n;
-                means[k][j] = m as f32;
-                within[j] += self.sum_sq[k][j] - n * m * m;
+                means[k][j] = mu[j] as f32;
+                for m in 0..N_CEPS {
+                    within[j][m] += self.sum_xx[k][j][m] - n * mu[j] * mu[m];
+                }
             }
         }
-        let mut variance = [0f32; N_CEPS];
-        for j in 0..N_CEPS {
-            variance[j] = ((within[j] / total as f64) as f32).max(1e-4);
+        for row in &mut within {
+            for v in row.iter_mut() {
+                *v /= total as f64;
+            }
         }
+        // A small ridge keeps the inverse well conditioned.
+        let ridge = 1e-3 * (0..N_CEPS).map(|j| within[j][j]).sum::<f64>() / N_CEPS as f64;
+        for (j, row) in within.iter_mut().enumerate() {
+            row[j] += ridge.max(1e-9);
+        }
+        let precision = invert_spd(&within).ok_or_else(|| LipsyncError::Profile {
+            name: description.into(),
+            reason: "within-class covariance is singular".into(),
+        })?;
         let mut global_mean = [0f32; N_CEPS];
         if self.voiced_count > 0 {
             for j in 0..N_CEPS {
@@ -233,7 +257,7 @@ impl ProfileBuilder {
             description: description.into(),
             cmn,
             means,
-            variance,
+            precision,
             global_mean,
             sharpness,
             bias: [0.0; 6],
@@ -265,4 +289,44 @@ impl ProfileBuilder {
             self.add_raw_voiced(&feats.frames[i].ceps);
         }
     }
+}
+
+/// Inverse of a symmetric positive definite matrix (Gauss–Jordan with partial pivoting);
+/// `None` when singular.
+fn invert_spd(a: &[[f64; N_CEPS]; N_CEPS]) -> Option<[[f32; N_CEPS]; N_CEPS]> {
+    let n = N_CEPS;
+    let mut m = [[0f64; 2 * N_CEPS]; N_CEPS];
+    for i in 0..n {
+        m[i][..n].copy_from_slice(&a[i]);
+        m[i][n + i] = 1.0;
+    }
+    for c in 0..n {
+        let p = (c..n).max_by(|x, y| m[*x][c].abs().total_cmp(&m[*y][c].abs()))?;
+        if m[p][c].abs() < 1e-12 {
+            return None;
+        }
+        m.swap(c, p);
+        let d = m[c][c];
+        for v in m[c].iter_mut() {
+            *v /= d;
+        }
+        for r in 0..n {
+            if r != c {
+                let f = m[r][c];
+                if f != 0.0 {
+                    for k in 0..2 * n {
+                        m[r][k] -= f * m[c][k];
+                    }
+                }
+            }
+        }
+    }
+    let mut out = [[0f32; N_CEPS]; N_CEPS];
+    for i in 0..n {
+        for j in 0..n {
+            // Symmetrise against rounding.
+            out[i][j] = (0.5 * (m[i][n + j] + m[j][n + i])) as f32;
+        }
+    }
+    Some(out)
 }

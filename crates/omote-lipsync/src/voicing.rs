@@ -108,26 +108,44 @@ fn fill_runs(v: &mut [bool], value: bool, min_len: usize, inner_only: bool) {
     }
 }
 
-/// Streaming voicing: tracks the noise floor (follows dips at once, rises slowly) and the
-/// speech level (follows peaks at once, decays slowly) and applies the same threshold rule
-/// with hysteresis. No look-ahead: adds no latency.
+/// Streaming voicing. The noise floor is the minimum frame level over the last
+/// [`FLOOR_BLOCKS`] blocks of [`FLOOR_BLOCK_FRAMES`] frames (minimum statistics: it follows
+/// a new noise level within 1.5 s and is not pulled up by speech, whose consonants and
+/// gaps dip well below its vowels); the speech level follows peaks at once and decays
+/// slowly. The same threshold rule as offline, with hysteresis. No look-ahead: adds no
+/// latency.
 #[derive(Clone, Debug)]
 pub struct StreamVoicing {
     config: VoicingConfig,
+    block_min: [f32; FLOOR_BLOCKS],
+    block: usize,
+    in_block: usize,
     floor_db: f32,
     speech_db: f32,
     on: bool,
 }
 
-/// Noise floor rise per frame (dB): 3 dB/s.
-const FLOOR_RISE_DB: f32 = 0.03;
+/// Frames per noise-floor block (0.25 s).
+pub const FLOOR_BLOCK_FRAMES: usize = 25;
+/// Blocks remembered for the noise floor (1.5 s).
+pub const FLOOR_BLOCKS: usize = 6;
+/// A running minimum sits below the mean noise level; this moves it back up (dB).
+const MIN_STAT_BIAS_DB: f32 = 4.0;
 /// Speech level decay per frame (dB): 3 dB/s.
 const PEAK_DECAY_DB: f32 = 0.03;
 
 impl StreamVoicing {
-    /// A detector that starts assuming a −30 dBFS speech level and a −100 dBFS floor.
+    /// A detector that starts assuming a −20 dBFS speech level.
     pub fn new(config: VoicingConfig) -> Self {
-        Self { config, floor_db: FLOOR_DB, speech_db: -30.0, on: false }
+        Self {
+            config,
+            block_min: [f32::INFINITY; FLOOR_BLOCKS],
+            block: 0,
+            in_block: 0,
+            floor_db: FLOOR_DB,
+            speech_db: -20.0,
+            on: false,
+        }
     }
 
     /// Current speech level estimate (dBFS).
@@ -137,25 +155,23 @@ impl StreamVoicing {
 
     /// The threshold used for the last frame (dBFS).
     pub fn threshold_db(&self) -> f32 {
-        self.config.threshold(self.floor_db, self.speech_db)
+        self.config.threshold(self.floor_db + MIN_STAT_BIAS_DB, self.speech_db)
     }
 
     /// Feeds one frame level; returns whether the frame is voiced.
     pub fn update(&mut self, level_db: f32) -> bool {
-        let l = if level_db.is_finite() { level_db } else { FLOOR_DB };
-        if l < self.floor_db {
-            self.floor_db = l;
-        } else {
-            self.floor_db += FLOOR_RISE_DB;
+        let l = if level_db.is_finite() { level_db.max(FLOOR_DB) } else { FLOOR_DB };
+        if self.in_block == FLOOR_BLOCK_FRAMES {
+            self.block = (self.block + 1) % FLOOR_BLOCKS;
+            self.block_min[self.block] = f32::INFINITY;
+            self.in_block = 0;
         }
-        if l > self.speech_db {
-            self.speech_db = l;
-        } else {
-            self.speech_db -= PEAK_DECAY_DB;
-        }
+        self.in_block += 1;
+        self.block_min[self.block] = self.block_min[self.block].min(l);
+        self.floor_db = self.block_min.iter().copied().fold(f32::INFINITY, f32::min);
+        self.speech_db = if l > self.speech_db { l } else { self.speech_db - PEAK_DECAY_DB };
         self.speech_db = self.speech_db.max(self.floor_db + 20.0);
-        self.floor_db = self.floor_db.min(self.speech_db - 20.0);
-        let t = self.config.threshold(self.floor_db, self.speech_db);
+        let t = self.threshold_db();
         self.on = if self.on { l >= t - self.config.hysteresis_db } else { l >= t };
         self.on
     }

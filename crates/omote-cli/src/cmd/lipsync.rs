@@ -118,9 +118,12 @@ struct CalibrateArgs {
     /// Softmax sharpness for --build.
     #[arg(long, default_value_t = 1.0)]
     sharpness: f32,
-    /// Cepstral mean normalisation for --build.
+    /// No cepstral mean normalisation for --build (it is on by default).
     #[arg(long)]
-    cmn: bool,
+    no_cmn: bool,
+    /// Log-prior of N (closed mouth) relative to the vowels, for --build.
+    #[arg(long, default_value_t = -0.5, allow_negative_numbers = true)]
+    n_bias: f32,
     /// Output profile JSON.
     #[arg(short = 'O', long = "output", visible_short_alias = 'o')]
     output: PathBuf,
@@ -340,7 +343,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     let base = load_profile(args.profile.as_deref())?;
     let mut feature_profile = base.clone();
     if args.build {
-        feature_profile.cmn = args.cmn;
+        feature_profile.cmn = !args.no_cmn;
     }
     let mut pairs: Vec<(PathBuf, PathBuf)> = args.labelled.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect();
     if let Some(dir) = &args.labelled_dir {
@@ -364,7 +367,9 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     }
     let profile = if args.build {
         let desc = format!("built from {} labelled clips", pairs.len());
-        builder.build(&desc, args.cmn, args.sharpness)?
+        let mut p = builder.build(&desc, !args.no_cmn, args.sharpness)?;
+        p.bias[Viseme::N.index()] = args.n_bias;
+        p
     } else {
         base.calibrated(&builder, 20)?
     };
@@ -409,7 +414,6 @@ fn plot(args: PlotArgs) -> anyhow::Result<()> {
 }
 
 struct Clip {
-    name: String,
     group: String,
     wav: PathBuf,
     lab: PathBuf,
@@ -429,7 +433,7 @@ fn read_manifest(data: &Path) -> anyhow::Result<Vec<Clip>> {
         let c: Vec<&str> = line.split('\t').collect();
         let name = c.get(ci).copied().unwrap_or_default().trim_end_matches(".wav").to_string();
         let group = format!("{}/{}", c.get(li).copied().unwrap_or("?"), c.get(si).copied().unwrap_or("?"));
-        out.push(Clip { wav: data.join(format!("{name}.wav")), lab: data.join(format!("{name}.lab.tsv")), name, group });
+        out.push(Clip { wav: data.join(format!("{name}.wav")), lab: data.join(format!("{name}.lab.tsv")), group });
     }
     Ok(out)
 }
