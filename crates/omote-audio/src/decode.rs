@@ -32,7 +32,11 @@ pub fn decode_file(path: &Path) -> Result<MonoAudio, AudioError> {
 
 /// Decodes in-memory file bytes; `ext` is an optional extension hint and `name` is used in
 /// errors.
-pub fn decode_bytes(bytes: Vec<u8>, ext: Option<&str>, name: &Path) -> Result<MonoAudio, AudioError> {
+pub fn decode_bytes(
+    bytes: Vec<u8>,
+    ext: Option<&str>,
+    name: &Path,
+) -> Result<MonoAudio, AudioError> {
     let path: PathBuf = name.to_path_buf();
     if bytes.is_empty() {
         return Err(AudioError::EmptyFile { path });
@@ -43,7 +47,12 @@ pub fn decode_bytes(bytes: Vec<u8>, ext: Option<&str>, name: &Path) -> Result<Mo
         hint.with_extension(ext);
     }
     let probed = symphonia::default::get_probe()
-        .format(&hint, mss, &FormatOptions::default(), &MetadataOptions::default())
+        .format(
+            &hint,
+            mss,
+            &FormatOptions::default(),
+            &MetadataOptions::default(),
+        )
         .map_err(|e| AudioError::UnsupportedFormat {
             path: path.clone(),
             reason: e.to_string(),
@@ -82,7 +91,10 @@ pub fn decode_bytes(bytes: Vec<u8>, ext: Option<&str>, name: &Path) -> Result<Mo
             Err(SymError::DecodeError(e)) => {
                 bad_in_a_row += 1;
                 if bad_in_a_row > MAX_BAD_PACKETS {
-                    return Err(AudioError::Corrupt { path, reason: e.to_string() });
+                    return Err(AudioError::Corrupt {
+                        path,
+                        reason: e.to_string(),
+                    });
                 }
                 continue;
             }
@@ -91,7 +103,10 @@ pub fn decode_bytes(bytes: Vec<u8>, ext: Option<&str>, name: &Path) -> Result<Mo
                     // A truncated tail: keep what decoded.
                     break;
                 }
-                return Err(AudioError::Corrupt { path, reason: e.to_string() });
+                return Err(AudioError::Corrupt {
+                    path,
+                    reason: e.to_string(),
+                });
             }
         };
         if packet.track_id() != track_id {
@@ -116,25 +131,48 @@ pub fn decode_bytes(bytes: Vec<u8>, ext: Option<&str>, name: &Path) -> Result<Mo
                 let scale = 1.0 / channels as f32;
                 for frame in inter.chunks_exact(channels) {
                     let s: f32 = frame.iter().sum::<f32>() * scale;
-                    samples.push(if s.is_finite() { s.clamp(-1.0, 1.0) } else { 0.0 });
+                    samples.push(if s.is_finite() {
+                        s.clamp(-1.0, 1.0)
+                    } else {
+                        0.0
+                    });
                 }
             }
             Err(SymError::DecodeError(e)) => {
                 bad_in_a_row += 1;
                 if bad_in_a_row > MAX_BAD_PACKETS {
-                    return Err(AudioError::Corrupt { path, reason: e.to_string() });
+                    return Err(AudioError::Corrupt {
+                        path,
+                        reason: e.to_string(),
+                    });
                 }
             }
             Err(SymError::IoError(_)) if decoded_any => break,
-            Err(e) => return Err(AudioError::Corrupt { path, reason: e.to_string() }),
+            Err(e) => {
+                return Err(AudioError::Corrupt {
+                    path,
+                    reason: e.to_string(),
+                });
+            }
         }
     }
     if rate == 0 && samples.is_empty() {
         // Header-only file without a declared rate: nothing to analyse, nothing wrong.
-        return Ok(MonoAudio { samples, sample_rate: 0 });
+        return Ok(MonoAudio {
+            samples,
+            sample_rate: 0,
+        });
     }
     if !(MIN_RATE..=MAX_RATE).contains(&rate) {
-        return Err(AudioError::SampleRate { path, rate, min: MIN_RATE, max: MAX_RATE });
+        return Err(AudioError::SampleRate {
+            path,
+            rate,
+            min: MIN_RATE,
+            max: MAX_RATE,
+        });
     }
-    Ok(MonoAudio { samples, sample_rate: rate })
+    Ok(MonoAudio {
+        samples,
+        sample_rate: rate,
+    })
 }

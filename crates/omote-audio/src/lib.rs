@@ -49,7 +49,10 @@ impl MonoAudio {
 /// Decodes `path` to mono and resamples it to `rate` Hz.
 pub fn load_mono(path: &std::path::Path, rate: u32) -> Result<MonoAudio, AudioError> {
     let audio = decode_file(path)?;
-    let samples = resample(&audio.samples, audio.sample_rate, rate)
-        .map_err(|e| e.with_path(path))?;
-    Ok(MonoAudio { samples, sample_rate: rate })
+    let samples =
+        resample(&audio.samples, audio.sample_rate, rate).map_err(|e| e.with_path(path))?;
+    Ok(MonoAudio {
+        samples,
+        sample_rate: rate,
+    })
 }

@@ -14,7 +14,12 @@ fn check_rate(rate: u32) -> Result<(), AudioError> {
     if (MIN_RATE..=MAX_RATE).contains(&rate) {
         Ok(())
     } else {
-        Err(AudioError::SampleRate { path: memory(), rate, min: MIN_RATE, max: MAX_RATE })
+        Err(AudioError::SampleRate {
+            path: memory(),
+            rate,
+            min: MIN_RATE,
+            max: MAX_RATE,
+        })
     }
 }
 
@@ -34,10 +39,11 @@ pub fn resample(samples: &[f32], from: u32, to: u32) -> Result<Vec<f32>, AudioEr
         reason: e.to_string(),
     };
     let chunk = 1024;
-    let mut r = FftFixedIn::<f32>::new(from as usize, to as usize, chunk, 2, 1)
-        .map_err(|e| err(&e))?;
+    let mut r =
+        FftFixedIn::<f32>::new(from as usize, to as usize, chunk, 2, 1).map_err(|e| err(&e))?;
     let delay = r.output_delay();
-    let want = ((samples.len() as u64 * u64::from(to) + u64::from(from) / 2) / u64::from(from)) as usize;
+    let want =
+        ((samples.len() as u64 * u64::from(to) + u64::from(from) / 2) / u64::from(from)) as usize;
     let mut out: Vec<f32> = Vec::with_capacity(want + delay + r.output_frames_max());
     let mut outbuf = r.output_buffer_allocate(true);
     let mut pos = 0;
@@ -86,17 +92,36 @@ impl StreamResampler {
         check_rate(from)?;
         check_rate(to)?;
         if from == to {
-            return Ok(Self { inner: None, pending: Vec::new(), chunk: 0, outbuf: Vec::new(), to_skip: 0, delay_s: 0.0 });
+            return Ok(Self {
+                inner: None,
+                pending: Vec::new(),
+                chunk: 0,
+                outbuf: Vec::new(),
+                to_skip: 0,
+                delay_s: 0.0,
+            });
         }
         let chunk = (from as usize / 100).max(1);
         let r = FftFixedIn::<f32>::new(from as usize, to as usize, chunk, 1, 1).map_err(|e| {
-            AudioError::Resample { path: memory(), from, to, reason: e.to_string() }
+            AudioError::Resample {
+                path: memory(),
+                from,
+                to,
+                reason: e.to_string(),
+            }
         })?;
         let chunk = r.input_frames_next();
         let to_skip = r.output_delay();
         let outbuf = r.output_buffer_allocate(true);
         let delay_s = to_skip as f64 / f64::from(to) + chunk as f64 / f64::from(from);
-        Ok(Self { inner: Some(r), pending: Vec::with_capacity(chunk), chunk, outbuf, to_skip, delay_s })
+        Ok(Self {
+            inner: Some(r),
+            pending: Vec::with_capacity(chunk),
+            chunk,
+            outbuf,
+            to_skip,
+            delay_s,
+        })
     }
 
     /// Algorithmic latency in seconds (buffering plus filter delay).
@@ -117,10 +142,15 @@ impl StreamResampler {
             rest = &rest[take..];
             if self.pending.len() == self.chunk {
                 // Buffers have the sizes rubato asked for, so this cannot fail.
-                if let Ok((_, n)) = r.process_into_buffer(&[&self.pending], &mut self.outbuf, None) {
+                if let Ok((_, n)) = r.process_into_buffer(&[&self.pending], &mut self.outbuf, None)
+                {
                     let skip = self.to_skip.min(n);
                     self.to_skip -= skip;
-                    out.extend(self.outbuf[0][skip..n].iter().map(|s| if s.is_finite() { *s } else { 0.0 }));
+                    out.extend(
+                        self.outbuf[0][skip..n]
+                            .iter()
+                            .map(|s| if s.is_finite() { *s } else { 0.0 }),
+                    );
                 }
                 self.pending.clear();
             }

@@ -1,7 +1,9 @@
 //! Offline analysis of a whole clip: centred windows, clip-wide voicing and cepstral mean,
 //! and posterior smoothing in both directions.
 
-use crate::features::{FeatureExtractor, FrameFeatures, HOP, N_CEPS, WINDOW, FRAME_RATE, SAMPLE_RATE};
+use crate::features::{
+    FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, N_CEPS, SAMPLE_RATE, WINDOW,
+};
 use crate::profile::Profile;
 use crate::voicing::{Voicing, VoicingConfig};
 use crate::{VowelFrame, VowelTrack};
@@ -21,7 +23,12 @@ pub struct AnalyserConfig {
 
 impl Default for AnalyserConfig {
     fn default() -> Self {
-        Self { voicing: VoicingConfig::default(), smooth_radius: 1, stream_alpha: 0.6, fade_db: 6.0 }
+        Self {
+            voicing: VoicingConfig::default(),
+            smooth_radius: 1,
+            stream_alpha: 0.6,
+            fade_db: 6.0,
+        }
     }
 }
 
@@ -82,7 +89,12 @@ impl Analyser {
 
     /// An analyser with explicit settings.
     pub fn with_config(profile: Profile, config: AnalyserConfig) -> Self {
-        Self { extractor: FeatureExtractor::new(), profile, config, window: vec![0.0; WINDOW] }
+        Self {
+            extractor: FeatureExtractor::new(),
+            profile,
+            config,
+            window: vec![0.0; WINDOW],
+        }
     }
 
     /// The profile in use.
@@ -115,7 +127,11 @@ impl Analyser {
         let levels: Vec<f32> = frames.iter().map(|f| f.level_db).collect();
         let voicing = self.config.voicing.offline(&levels);
         let normalised = self.normalise(&frames, &voicing.voiced);
-        ClipFeatures { frames, voicing, normalised }
+        ClipFeatures {
+            frames,
+            voicing,
+            normalised,
+        }
     }
 
     fn normalise(&self, frames: &[FrameFeatures], voiced: &[bool]) -> Vec<[f32; N_CEPS]> {
@@ -137,7 +153,8 @@ impl Analyser {
         }
         let mut mean = [0f32; N_CEPS];
         for j in 0..N_CEPS {
-            mean[j] = ((sum[j] + prior * f64::from(self.profile.global_mean[j])) / (n + prior)) as f32;
+            mean[j] =
+                ((sum[j] + prior * f64::from(self.profile.global_mean[j])) / (n + prior)) as f32;
         }
         frames
             .iter()
@@ -161,13 +178,20 @@ impl Analyser {
     /// Classifies precomputed clip features.
     pub fn classify(&self, feats: &ClipFeatures, len_samples: usize) -> VowelTrack {
         let n = feats.frames.len();
-        let scores: Vec<[f32; 6]> = feats.normalised.iter().map(|x| self.profile.log_scores(x)).collect();
+        let scores: Vec<[f32; 6]> = feats
+            .normalised
+            .iter()
+            .map(|x| self.profile.log_scores(x))
+            .collect();
         let r = self.config.smooth_radius as isize;
         let v = &feats.voicing;
         let mut frames = Vec::with_capacity(n);
         for i in 0..n {
             if !v.voiced[i] {
-                frames.push(VowelFrame { volume: volume(feats.frames[i].level_db, v.speech_db), ..VowelFrame::SILENT });
+                frames.push(VowelFrame {
+                    volume: volume(feats.frames[i].level_db, v.speech_db),
+                    ..VowelFrame::SILENT
+                });
                 continue;
             }
             // Triangular smoothing over voiced neighbours only (speech is not smeared
@@ -195,7 +219,11 @@ impl Analyser {
             for k in 0..6 {
                 weights[k] = p[k] * g;
             }
-            frames.push(VowelFrame { weights, volume: volume(level, v.speech_db), silent: false });
+            frames.push(VowelFrame {
+                weights,
+                volume: volume(level, v.speech_db),
+                silent: false,
+            });
         }
         let mut track = VowelTrack {
             fps: FRAME_RATE,

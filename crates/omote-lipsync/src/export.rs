@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::{VowelFrame, VowelTrack, Viseme};
+use crate::{Viseme, VowelFrame, VowelTrack};
 
 /// TSV header, exactly.
 pub const TSV_HEADER: &str = "time\tA\tI\tU\tE\tO\tN\tvolume\tsilent";
@@ -86,12 +86,24 @@ pub fn to_json(track: &VowelTrack, source: &str) -> String {
 pub fn rhubarb_shape(f: &VowelFrame) -> char {
     match f.class() {
         None => 'X',
-        Some(Viseme::A) => if f.volume >= 0.35 { 'D' } else { 'C' },
+        Some(Viseme::A) => {
+            if f.volume >= 0.35 {
+                'D'
+            } else {
+                'C'
+            }
+        }
         Some(Viseme::I) => 'B',
         Some(Viseme::U) => 'F',
         Some(Viseme::E) => 'C',
         Some(Viseme::O) => 'E',
-        Some(Viseme::N) => if f.volume < 0.2 { 'A' } else { 'B' },
+        Some(Viseme::N) => {
+            if f.volume < 0.2 {
+                'A'
+            } else {
+                'B'
+            }
+        }
     }
 }
 
@@ -101,7 +113,10 @@ pub fn rhubarb_cues(track: &VowelTrack) -> Vec<(f64, f64, char)> {
     let dt = 1.0 / f64::from(track.fps);
     for (i, f) in track.frames.iter().enumerate() {
         let shape = rhubarb_shape(f);
-        let (a, b) = (i as f64 * dt, ((i + 1) as f64 * dt).min(track.duration_s.max((i + 1) as f64 * dt)));
+        let (a, b) = (
+            i as f64 * dt,
+            ((i + 1) as f64 * dt).min(track.duration_s.max((i + 1) as f64 * dt)),
+        );
         match cues.last_mut() {
             Some(last) if last.2 == shape => last.1 = b,
             _ => cues.push((a, b, shape)),

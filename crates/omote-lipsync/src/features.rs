@@ -75,7 +75,9 @@ impl FeatureExtractor {
     pub fn new() -> Self {
         let fft = RealFftPlanner::<f32>::new().plan_fft_forward(NFFT);
         let window = (0..WINDOW)
-            .map(|n| 0.5 - 0.5 * (2.0 * std::f32::consts::PI * (n as f32 + 0.5) / WINDOW as f32).cos())
+            .map(|n| {
+                0.5 - 0.5 * (2.0 * std::f32::consts::PI * (n as f32 + 0.5) / WINDOW as f32).cos()
+            })
             .collect();
         let input = fft.make_input_vec();
         let spectrum = fft.make_output_vec();
@@ -95,7 +97,11 @@ impl FeatureExtractor {
             let mut w = Vec::new();
             for k in first..=last {
                 let f = k as f32 * bin_hz;
-                let v = if f <= mid { (f - lo) / (mid - lo) } else { (hi - f) / (hi - mid) };
+                let v = if f <= mid {
+                    (f - lo) / (mid - lo)
+                } else {
+                    (hi - f) / (hi - mid)
+                };
                 w.push(v.max(0.0));
             }
             mel_start[b] = first;
@@ -104,7 +110,8 @@ impl FeatureExtractor {
         let mut dct = [[0f32; N_MEL]; N_CEPS];
         for (c, row) in dct.iter_mut().enumerate() {
             for (m, v) in row.iter_mut().enumerate() {
-                *v = (std::f32::consts::PI * (c + 1) as f32 * (m as f32 + 0.5) / N_MEL as f32).cos()
+                *v = (std::f32::consts::PI * (c + 1) as f32 * (m as f32 + 0.5) / N_MEL as f32)
+                    .cos()
                     * (2.0 / N_MEL as f32).sqrt();
             }
         }
@@ -128,18 +135,26 @@ impl FeatureExtractor {
         let mut sum_sq = 0f32;
         let mut prev = 0f32;
         for i in 0..WINDOW {
-            let x = if i < n && frame[i].is_finite() { frame[i] } else { 0.0 };
+            let x = if i < n && frame[i].is_finite() {
+                frame[i]
+            } else {
+                0.0
+            };
             sum_sq += x * x;
-            let pe = if i == 0 { x * (1.0 - PRE_EMPHASIS) } else { x - PRE_EMPHASIS * prev };
+            let pe = if i == 0 {
+                x * (1.0 - PRE_EMPHASIS)
+            } else {
+                x - PRE_EMPHASIS * prev
+            };
             prev = x;
             self.input[i] = pe * self.window[i];
         }
         self.input[WINDOW..].fill(0.0);
         let level_db = (10.0 * (sum_sq / WINDOW as f32 + 1e-10).log10()).max(FLOOR_DB);
         // Lengths are fixed at construction, so the transform cannot fail.
-        let _ = self
-            .fft
-            .process_with_scratch(&mut self.input, &mut self.spectrum, &mut self.scratch);
+        let _ =
+            self.fft
+                .process_with_scratch(&mut self.input, &mut self.spectrum, &mut self.scratch);
         for (p, c) in self.power.iter_mut().zip(&self.spectrum) {
             *p = c.norm_sqr();
         }

@@ -24,7 +24,14 @@ pub enum Viseme {
 
 impl Viseme {
     /// All six, in weight-array order.
-    pub const ALL: [Viseme; 6] = [Viseme::A, Viseme::I, Viseme::U, Viseme::E, Viseme::O, Viseme::N];
+    pub const ALL: [Viseme; 6] = [
+        Viseme::A,
+        Viseme::I,
+        Viseme::U,
+        Viseme::E,
+        Viseme::O,
+        Viseme::N,
+    ];
 
     /// Index into a weight array.
     pub const fn index(self) -> usize {
@@ -55,7 +62,11 @@ pub struct VowelFrame {
 
 impl VowelFrame {
     /// The silent frame: all weights 0.
-    pub const SILENT: VowelFrame = VowelFrame { weights: [0.0; 6], volume: 0.0, silent: true };
+    pub const SILENT: VowelFrame = VowelFrame {
+        weights: [0.0; 6],
+        volume: 0.0,
+        silent: true,
+    };
 
     /// The class the scorer uses: `None` when silent, else the argmax viseme.
     pub fn class(&self) -> Option<Viseme> {
@@ -118,7 +129,10 @@ impl VowelTrack {
     /// is silent when the nearest source frame is). Frame *k* of the result is at
     /// `(k + 0.5) / fps`.
     pub fn resampled(&self, fps: f32) -> VowelTrack {
-        if !(fps.is_finite() && fps > 0.0) || (fps - self.fps).abs() < 1e-6 || self.frames.is_empty() {
+        if !(fps.is_finite() && fps > 0.0)
+            || (fps - self.fps).abs() < 1e-6
+            || self.frames.is_empty()
+        {
             return self.clone();
         }
         let n = ((self.duration_s * f64::from(fps)).floor() as usize).max(1);
@@ -143,6 +157,11 @@ impl VowelTrack {
                 out
             })
             .collect();
-        VowelTrack { fps, frames, voiced_span: self.voiced_span, duration_s: self.duration_s }
+        VowelTrack {
+            fps,
+            frames,
+            voiced_span: self.voiced_span,
+            duration_s: self.duration_s,
+        }
     }
 }

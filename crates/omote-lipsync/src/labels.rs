@@ -27,13 +27,26 @@ pub fn parse_labels(text: &str, name: &str) -> Result<Vec<LabelSegment>, Lipsync
         if line.trim().is_empty() {
             continue;
         }
-        let err = |reason: String| LipsyncError::Labels { name: name.into(), line: i + 1, reason };
+        let err = |reason: String| LipsyncError::Labels {
+            name: name.into(),
+            line: i + 1,
+            reason,
+        };
         let cols: Vec<&str> = line.split('\t').collect();
         if cols.len() < 3 {
-            return Err(err(format!("expected 4 tab-separated columns, got {}", cols.len())));
+            return Err(err(format!(
+                "expected 4 tab-separated columns, got {}",
+                cols.len()
+            )));
         }
-        let start_s: f64 = cols[0].trim().parse().map_err(|_| err(format!("bad start {:?}", cols[0])))?;
-        let end_s: f64 = cols[1].trim().parse().map_err(|_| err(format!("bad end {:?}", cols[1])))?;
+        let start_s: f64 = cols[0]
+            .trim()
+            .parse()
+            .map_err(|_| err(format!("bad start {:?}", cols[0])))?;
+        let end_s: f64 = cols[1]
+            .trim()
+            .parse()
+            .map_err(|_| err(format!("bad end {:?}", cols[1])))?;
         if !(start_s.is_finite() && end_s.is_finite() && end_s >= start_s) {
             return Err(err(format!("bad span {start_s}..{end_s}")));
         }
@@ -48,14 +61,23 @@ pub fn parse_labels(text: &str, name: &str) -> Result<Vec<LabelSegment>, Lipsync
                     .ok_or_else(|| err(format!("unknown class {c:?} (expected A I U E O N S)")))?,
             ),
         };
-        out.push(LabelSegment { start_s, end_s, class, phone: cols.get(3).unwrap_or(&"").trim().to_string() });
+        out.push(LabelSegment {
+            start_s,
+            end_s,
+            class,
+            phone: cols.get(3).unwrap_or(&"").trim().to_string(),
+        });
     }
     Ok(out)
 }
 
 /// Frames (10 ms) of a labelled clip usable for training: frames whose centre lies at
 /// least `margin_s` inside a segment. Returns `(frame index, class)`; silence is `None`.
-pub fn training_frames(labels: &[LabelSegment], n_frames: usize, margin_s: f64) -> Vec<(usize, Option<Viseme>)> {
+pub fn training_frames(
+    labels: &[LabelSegment],
+    n_frames: usize,
+    margin_s: f64,
+) -> Vec<(usize, Option<Viseme>)> {
     let mut out = Vec::new();
     for seg in labels {
         let first = ((seg.start_s + margin_s) * 100.0 - 0.5).ceil().max(0.0) as usize;

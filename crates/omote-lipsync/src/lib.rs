@@ -37,8 +37,8 @@ mod voicing;
 pub use analyser::{Analyser, AnalyserConfig, ClipFeatures, frame_count};
 pub use error::LipsyncError;
 pub use features::{
-    FLOOR_DB, FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, MEL_F_MAX_HZ, MEL_F_MIN_HZ, N_CEPS, N_MEL,
-    SAMPLE_RATE, WINDOW,
+    FLOOR_DB, FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, MEL_F_MAX_HZ, MEL_F_MIN_HZ, N_CEPS,
+    N_MEL, SAMPLE_RATE, WINDOW,
 };
 pub use frame::{Viseme, VoicedSpan, VowelFrame, VowelTrack};
 pub use profile::{PROFILE_FORMAT, Profile, ProfileBuilder};

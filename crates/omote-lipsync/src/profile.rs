@@ -64,11 +64,23 @@ impl Profile {
     }
 
     fn validate(&self, name: &str) -> Result<(), LipsyncError> {
-        let bad = |reason: &str| LipsyncError::Profile { name: name.into(), reason: reason.into() };
+        let bad = |reason: &str| LipsyncError::Profile {
+            name: name.into(),
+            reason: reason.into(),
+        };
         if self.format != PROFILE_FORMAT {
-            return Err(bad(&format!("format is {:?}, expected {PROFILE_FORMAT:?}", self.format)));
+            return Err(bad(&format!(
+                "format is {:?}, expected {PROFILE_FORMAT:?}",
+                self.format
+            )));
         }
-        let finite = self.means.iter().flatten().chain(self.precision.iter().flatten()).chain(&self.global_mean).chain(&self.bias);
+        let finite = self
+            .means
+            .iter()
+            .flatten()
+            .chain(self.precision.iter().flatten())
+            .chain(&self.global_mean)
+            .chain(&self.bias);
         if !finite.into_iter().all(|v| v.is_finite()) || !self.sharpness.is_finite() {
             return Err(bad("non-finite number"));
         }
@@ -107,7 +119,11 @@ impl Profile {
     /// This profile adapted to one speaker: each class with at least `min_frames` frames
     /// in `speaker` gets the speaker's mean (shrunk toward this profile's mean by a prior
     /// of 10 frames); variance, sharpness and biases are kept.
-    pub fn calibrated(&self, speaker: &ProfileBuilder, min_frames: u64) -> Result<Profile, LipsyncError> {
+    pub fn calibrated(
+        &self,
+        speaker: &ProfileBuilder,
+        min_frames: u64,
+    ) -> Result<Profile, LipsyncError> {
         let mut p = self.clone();
         let mut any = false;
         for k in 0..6 {
@@ -119,7 +135,8 @@ impl Profile {
             let prior = 10.0;
             for j in 0..N_CEPS {
                 let m = speaker.sum[k][j] / n as f64;
-                p.means[k][j] = ((m * n as f64 + f64::from(self.means[k][j]) * prior) / (n as f64 + prior)) as f32;
+                p.means[k][j] = ((m * n as f64 + f64::from(self.means[k][j]) * prior)
+                    / (n as f64 + prior)) as f32;
             }
             p.frames[k] = n;
         }
@@ -136,7 +153,11 @@ impl Profile {
                 p.global_mean[j] = (speaker.voiced_sum[j] / speaker.voiced_count as f64) as f32;
             }
         }
-        p.description = format!("{} + calibrated on {} frames", self.description, speaker.count.iter().sum::<u64>());
+        p.description = format!(
+            "{} + calibrated on {} frames",
+            self.description,
+            speaker.count.iter().sum::<u64>()
+        );
         Ok(p)
     }
 }
@@ -209,7 +230,12 @@ impl ProfileBuilder {
 
     /// Builds a profile: class means, pooled variance, equal biases. Every class needs at
     /// least `min_frames` frames.
-    pub fn build(&self, description: &str, cmn: bool, sharpness: f32) -> Result<Profile, LipsyncError> {
+    pub fn build(
+        &self,
+        description: &str,
+        cmn: bool,
+        sharpness: f32,
+    ) -> Result<Profile, LipsyncError> {
         for k in 0..6 {
             if self.count[k] < 20 {
                 return Err(LipsyncError::TooFewFrames {
@@ -270,9 +296,15 @@ impl ProfileBuilder {
     /// Adds the labelled frames of one clip: every voiced frame at least 15 ms inside a
     /// segment labelled A I U E O or N (the scorer's margin), with the features the
     /// classifier would see.
-    pub fn add_labelled_clip(&mut self, feats: &crate::ClipFeatures, labels: &[crate::labels::LabelSegment]) {
+    pub fn add_labelled_clip(
+        &mut self,
+        feats: &crate::ClipFeatures,
+        labels: &[crate::labels::LabelSegment],
+    ) {
         for (i, class) in crate::labels::training_frames(labels, feats.frames.len(), 0.015) {
-            let (Some(v), true) = (class, feats.voicing.voiced[i]) else { continue };
+            let (Some(v), true) = (class, feats.voicing.voiced[i]) else {
+                continue;
+            };
             self.add(v, &feats.normalised[i]);
             self.add_raw_voiced(&feats.frames[i].ceps);
         }
@@ -282,9 +314,15 @@ impl ProfileBuilder {
     /// `A.wav`, `I.wav`, ...), skipping the first and last 10 % of the voiced span
     /// (onset and release).
     pub fn add_sustained(&mut self, feats: &crate::ClipFeatures, class: crate::Viseme) {
-        let idx: Vec<usize> = (0..feats.frames.len()).filter(|i| feats.voicing.voiced[*i]).collect();
+        let idx: Vec<usize> = (0..feats.frames.len())
+            .filter(|i| feats.voicing.voiced[*i])
+            .collect();
         let skip = idx.len() / 10;
-        for &i in idx.iter().skip(skip).take(idx.len().saturating_sub(2 * skip)) {
+        for &i in idx
+            .iter()
+            .skip(skip)
+            .take(idx.len().saturating_sub(2 * skip))
+        {
             self.add(class, &feats.normalised[i]);
             self.add_raw_voiced(&feats.frames[i].ceps);
         }

@@ -4,7 +4,7 @@
 //! else the argmax of A I U E O N.
 
 use crate::labels::LabelSegment;
-use crate::{VowelTrack, Viseme};
+use crate::{Viseme, VowelTrack};
 
 /// Scored frame counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -48,12 +48,16 @@ impl ScoreCounts {
 
 /// The time of frame `i` as the TSV export writes it (and the scorer reads it back).
 pub fn written_time(track: &VowelTrack, i: usize) -> f64 {
-    crate::export::format_time(track.time_of(i)).parse().unwrap_or(0.0)
+    crate::export::format_time(track.time_of(i))
+        .parse()
+        .unwrap_or(0.0)
 }
 
 /// Scores one clip's track against its labels.
 pub fn score_clip(track: &VowelTrack, labels: &[LabelSegment]) -> ScoreCounts {
-    let times: Vec<f64> = (0..track.frames.len()).map(|i| written_time(track, i)).collect();
+    let times: Vec<f64> = (0..track.frames.len())
+        .map(|i| written_time(track, i))
+        .collect();
     let mut c = ScoreCounts::default();
     if times.is_empty() {
         return c;

@@ -108,7 +108,10 @@ impl StreamAnalyser {
         let vol = volume(f.level_db, speech_db);
         if !voiced {
             self.smoothing = false;
-            return VowelFrame { volume: vol, ..VowelFrame::SILENT };
+            return VowelFrame {
+                volume: vol,
+                ..VowelFrame::SILENT
+            };
         }
         let mut x = f.ceps;
         if self.profile.cmn {
@@ -135,7 +138,11 @@ impl StreamAnalyser {
         for k in 0..6 {
             weights[k] = p[k] * g;
         }
-        VowelFrame { weights, volume: vol, silent: false }
+        VowelFrame {
+            weights,
+            volume: vol,
+            silent: false,
+        }
     }
 
     /// Ends the stream: pads with zeros so every frame of the `floor(len / HOP)` frames of
@@ -151,7 +158,12 @@ impl StreamAnalyser {
 
     /// Convenience: streams a whole clip in chunks of `chunk` samples and returns the track
     /// (what `omote lipsync --stream` does).
-    pub fn analyse_in_chunks(profile: Profile, config: AnalyserConfig, samples: &[f32], chunk: usize) -> VowelTrack {
+    pub fn analyse_in_chunks(
+        profile: Profile,
+        config: AnalyserConfig,
+        samples: &[f32],
+        chunk: usize,
+    ) -> VowelTrack {
         let mut a = StreamAnalyser::with_config(profile, config);
         let mut frames = Vec::with_capacity(samples.len() / HOP + 1);
         for c in samples.chunks(chunk.max(1)) {

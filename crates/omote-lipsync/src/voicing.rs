@@ -31,7 +31,7 @@ impl Default for VoicingConfig {
             peak_percentile: 0.97,
             above_floor_db: 12.0,
             below_peak_db: 38.0,
-            absolute_min_db: -80.0,
+            absolute_min_db: -90.0,
             hysteresis_db: 3.0,
             min_pause_frames: 4,
             min_voiced_frames: 3,
@@ -70,7 +70,10 @@ impl VoicingConfig {
 
     /// Offline voicing of a whole clip from its frame levels (dBFS).
     pub fn offline(&self, levels: &[f32]) -> Voicing {
-        let mut sorted: Vec<f32> = levels.iter().map(|l| if l.is_finite() { *l } else { FLOOR_DB }).collect();
+        let mut sorted: Vec<f32> = levels
+            .iter()
+            .map(|l| if l.is_finite() { *l } else { FLOOR_DB })
+            .collect();
         sorted.sort_by(|a, b| a.total_cmp(b));
         let floor_db = percentile(&sorted, self.floor_percentile);
         let speech_db = percentile(&sorted, self.peak_percentile);
@@ -84,7 +87,12 @@ impl VoicingConfig {
         }
         fill_runs(&mut voiced, false, self.min_pause_frames, true);
         fill_runs(&mut voiced, true, self.min_voiced_frames, false);
-        Voicing { voiced, speech_db, floor_db, threshold_db }
+        Voicing {
+            voiced,
+            speech_db,
+            floor_db,
+            threshold_db,
+        }
     }
 }
 
@@ -155,12 +163,17 @@ impl StreamVoicing {
 
     /// The threshold used for the last frame (dBFS).
     pub fn threshold_db(&self) -> f32 {
-        self.config.threshold(self.floor_db + MIN_STAT_BIAS_DB, self.speech_db)
+        self.config
+            .threshold(self.floor_db + MIN_STAT_BIAS_DB, self.speech_db)
     }
 
     /// Feeds one frame level; returns whether the frame is voiced.
     pub fn update(&mut self, level_db: f32) -> bool {
-        let l = if level_db.is_finite() { level_db.max(FLOOR_DB) } else { FLOOR_DB };
+        let l = if level_db.is_finite() {
+            level_db.max(FLOOR_DB)
+        } else {
+            FLOOR_DB
+        };
         if self.in_block == FLOOR_BLOCK_FRAMES {
             self.block = (self.block + 1) % FLOOR_BLOCKS;
             self.block_min[self.block] = f32::INFINITY;
@@ -169,10 +182,18 @@ impl StreamVoicing {
         self.in_block += 1;
         self.block_min[self.block] = self.block_min[self.block].min(l);
         self.floor_db = self.block_min.iter().copied().fold(f32::INFINITY, f32::min);
-        self.speech_db = if l > self.speech_db { l } else { self.speech_db - PEAK_DECAY_DB };
+        self.speech_db = if l > self.speech_db {
+            l
+        } else {
+            self.speech_db - PEAK_DECAY_DB
+        };
         self.speech_db = self.speech_db.max(self.floor_db + 20.0);
         let t = self.threshold_db();
-        self.on = if self.on { l >= t - self.config.hysteresis_db } else { l >= t };
+        self.on = if self.on {
+            l >= t - self.config.hysteresis_db
+        } else {
+            l >= t
+        };
         self.on
     }
 }

@@ -20,7 +20,10 @@ use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::score::{ScoreCounts, score_clip};
-use omote_lipsync::{Analyser, AnalyserConfig, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser, Viseme, VowelTrack, export};
+use omote_lipsync::{
+    Analyser, AnalyserConfig, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser, Viseme,
+    VowelTrack, export,
+};
 use rayon::prelude::*;
 
 /// Audio file extensions picked up when walking folders.
@@ -174,7 +177,8 @@ fn load_profile(path: Option<&Path>) -> anyhow::Result<Profile> {
     match path {
         None => Ok(Profile::builtin()),
         Some(p) => {
-            let text = std::fs::read_to_string(p).with_context(|| format!("{}: cannot read profile", p.display()))?;
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("{}: cannot read profile", p.display()))?;
             Ok(Profile::from_json(&text, &p.display().to_string())?)
         }
     }
@@ -186,7 +190,12 @@ fn load_16k(path: &Path) -> Result<Vec<f32>, omote_audio::AudioError> {
 
 fn analyse_samples(profile: &Profile, samples: &[f32], stream: bool) -> VowelTrack {
     if stream {
-        StreamAnalyser::analyse_in_chunks(profile.clone(), AnalyserConfig::default(), samples, STREAM_CHUNK)
+        StreamAnalyser::analyse_in_chunks(
+            profile.clone(),
+            AnalyserConfig::default(),
+            samples,
+            STREAM_CHUNK,
+        )
     } else {
         Analyser::new(profile.clone()).analyse(samples)
     }
@@ -225,12 +234,17 @@ fn collect_inputs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 fn output_path(input: &Path, out_dir: Option<&Path>, format: Format) -> PathBuf {
-    let stem = input.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "audio".into());
+    let stem = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "audio".into());
     let ext = match format {
         Format::Json | Format::RhubarbJson => "lipsync.json",
         Format::Tsv | Format::RhubarbTsv => "lipsync.tsv",
     };
-    let dir = out_dir.map(Path::to_path_buf).unwrap_or_else(|| input.parent().map(Path::to_path_buf).unwrap_or_default());
+    let dir = out_dir
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| input.parent().map(Path::to_path_buf).unwrap_or_default());
     dir.join(format!("{stem}.{ext}"))
 }
 
@@ -251,10 +265,14 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
         bail!("no audio files found in {:?}", args.paths);
     }
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create output folder", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create output folder", dir.display()))?;
     }
     let jobs = args.jobs.unwrap_or(0);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().context("cannot start worker threads")?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("cannot start worker threads")?;
     let bar = ProgressBar::new(inputs.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} (eta {eta}) {wide_msg}")
@@ -291,12 +309,21 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let failed = failures.into_inner().unwrap_or_default();
     let ok = inputs.len() - failed.len();
-    eprintln!("lipsync: {ok} of {} files analysed, {} failed", inputs.len(), failed.len());
-    Ok(if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    eprintln!(
+        "lipsync: {ok} of {} files analysed, {} failed",
+        inputs.len(),
+        failed.len()
+    );
+    Ok(if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 fn read_labels(path: &Path) -> anyhow::Result<Vec<LabelSegment>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read labels", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("{}: cannot read labels", path.display()))?;
     Ok(parse_labels(&text, &path.display().to_string())?)
 }
 
@@ -319,7 +346,10 @@ fn labelled_pairs_in(dir: &Path) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
 }
 
 /// Accumulates labelled clips into a builder (in parallel).
-fn labelled_builder(profile: &Profile, pairs: &[(PathBuf, PathBuf)]) -> anyhow::Result<ProfileBuilder> {
+fn labelled_builder(
+    profile: &Profile,
+    pairs: &[(PathBuf, PathBuf)],
+) -> anyhow::Result<ProfileBuilder> {
     let builders: Vec<anyhow::Result<ProfileBuilder>> = pairs
         .par_iter()
         .map(|(wav, lab)| {
@@ -345,12 +375,23 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     if args.build {
         feature_profile.cmn = !args.no_cmn;
     }
-    let mut pairs: Vec<(PathBuf, PathBuf)> = args.labelled.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect();
+    let mut pairs: Vec<(PathBuf, PathBuf)> = args
+        .labelled
+        .chunks(2)
+        .map(|c| (c[0].clone(), c[1].clone()))
+        .collect();
     if let Some(dir) = &args.labelled_dir {
         pairs.extend(labelled_pairs_in(dir)?);
     }
     let mut builder = labelled_builder(&feature_profile, &pairs)?;
-    let sustained = [(&args.a, Viseme::A), (&args.i, Viseme::I), (&args.u, Viseme::U), (&args.e, Viseme::E), (&args.o, Viseme::O), (&args.n, Viseme::N)];
+    let sustained = [
+        (&args.a, Viseme::A),
+        (&args.i, Viseme::I),
+        (&args.u, Viseme::U),
+        (&args.e, Viseme::E),
+        (&args.o, Viseme::O),
+        (&args.n, Viseme::N),
+    ];
     let mut analyser = Analyser::new(feature_profile.clone());
     for (path, class) in sustained {
         let Some(path) = path else { continue };
@@ -359,7 +400,11 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         let before = builder.counts()[class.index()];
         builder.add_sustained(&feats, class);
         if builder.counts()[class.index()] == before {
-            bail!("{}: no voiced frames found for {}", path.display(), class.letter());
+            bail!(
+                "{}: no voiced frames found for {}",
+                path.display(),
+                class.letter()
+            );
         }
     }
     if pairs.is_empty() && sustained.iter().all(|(p, _)| p.is_none()) {
@@ -373,8 +418,13 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     } else {
         base.calibrated(&builder, 20)?
     };
-    std::fs::write(&args.output, profile.to_json()).with_context(|| format!("{}: cannot write profile", args.output.display()))?;
-    eprintln!("profile written to {} (frames per class A I U E O N: {:?})", args.output.display(), builder.counts());
+    std::fs::write(&args.output, profile.to_json())
+        .with_context(|| format!("{}: cannot write profile", args.output.display()))?;
+    eprintln!(
+        "profile written to {} (frames per class A I U E O N: {:?})",
+        args.output.display(),
+        builder.counts()
+    );
     Ok(())
 }
 
@@ -392,15 +442,28 @@ fn plot(args: PlotArgs) -> anyhow::Result<()> {
         hi.push((t, c.iter().copied().fold(0.0f32, f32::max)));
         lo.push((t, c.iter().copied().fold(0.0f32, f32::min)));
     }
-    let mut wave = Panel::new("waveform").y_range(-1.0, 1.0).series(Series::new("max", hi)).series(Series::new("min", lo));
+    let mut wave = Panel::new("waveform")
+        .y_range(-1.0, 1.0)
+        .series(Series::new("max", hi))
+        .series(Series::new("min", lo));
     let mut weights = Panel::new("weights").y_range(0.0, 1.0);
     for v in Viseme::ALL {
-        let pts = track.frames.iter().enumerate().map(|(i, f)| (track.time_of(i) as f32, f.weights[v.index()])).collect();
+        let pts = track
+            .frames
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (track.time_of(i) as f32, f.weights[v.index()]))
+            .collect();
         weights = weights.series(Series::new(v.letter().to_string(), pts));
     }
     let mut vol = Panel::new("volume").y_range(0.0, 1.0).series(Series::new(
         "volume",
-        track.frames.iter().enumerate().map(|(i, f)| (track.time_of(i) as f32, f.volume)).collect(),
+        track
+            .frames
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (track.time_of(i) as f32, f.volume))
+            .collect(),
     ));
     if let Some(span) = track.voiced_span {
         wave = wave.span(span.start_s as f32, span.end_s as f32);
@@ -408,7 +471,11 @@ fn plot(args: PlotArgs) -> anyhow::Result<()> {
         vol = vol.span(span.start_s as f32, span.end_s as f32);
     }
     let title = format!("lip sync: {}", args.input.display());
-    TimePlot::new(title).panel(wave).panel(weights).panel(vol).render_png(&args.output)?;
+    TimePlot::new(title)
+        .panel(wave)
+        .panel(weights)
+        .panel(vol)
+        .render_png(&args.output)?;
     eprintln!("plot written to {}", args.output.display());
     Ok(())
 }
@@ -421,19 +488,36 @@ struct Clip {
 
 fn read_manifest(data: &Path) -> anyhow::Result<Vec<Clip>> {
     let path = data.join("manifest.tsv");
-    let text = std::fs::read_to_string(&path).with_context(|| format!("{}: cannot read manifest", path.display()))?;
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("{}: cannot read manifest", path.display()))?;
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
     let col = |name: &str| header.iter().position(|h| *h == name);
     let (Some(ci), Some(li), Some(si)) = (col("clip"), col("language"), col("source")) else {
-        bail!("{}: manifest needs columns clip, language, source", path.display());
+        bail!(
+            "{}: manifest needs columns clip, language, source",
+            path.display()
+        );
     };
     let mut out = Vec::new();
     for line in lines.filter(|l| !l.trim().is_empty()) {
         let c: Vec<&str> = line.split('\t').collect();
-        let name = c.get(ci).copied().unwrap_or_default().trim_end_matches(".wav").to_string();
-        let group = format!("{}/{}", c.get(li).copied().unwrap_or("?"), c.get(si).copied().unwrap_or("?"));
-        out.push(Clip { wav: data.join(format!("{name}.wav")), lab: data.join(format!("{name}.lab.tsv")), group });
+        let name = c
+            .get(ci)
+            .copied()
+            .unwrap_or_default()
+            .trim_end_matches(".wav")
+            .to_string();
+        let group = format!(
+            "{}/{}",
+            c.get(li).copied().unwrap_or("?"),
+            c.get(si).copied().unwrap_or("?")
+        );
+        out.push(Clip {
+            wav: data.join(format!("{name}.wav")),
+            lab: data.join(format!("{name}.lab.tsv")),
+            group,
+        });
     }
     Ok(out)
 }
@@ -445,13 +529,17 @@ fn pct(x: Option<f64>) -> String {
 fn eval(args: EvalArgs) -> anyhow::Result<()> {
     let profile = load_profile(args.profile.as_deref())?;
     let clips = read_manifest(&args.data)?;
-    let loaded: Vec<anyhow::Result<(Vec<f32>, Vec<LabelSegment>)>> =
-        clips.par_iter().map(|c| Ok((load_16k(&c.wav)?, read_labels(&c.lab)?))).collect();
+    let loaded: Vec<anyhow::Result<(Vec<f32>, Vec<LabelSegment>)>> = clips
+        .par_iter()
+        .map(|c| Ok((load_16k(&c.wav)?, read_labels(&c.lab)?)))
+        .collect();
     let mut data = Vec::new();
     for (c, l) in clips.iter().zip(loaded) {
         data.push((c, l?));
     }
-    let score_all = |profile: &Profile, items: &[&(&Clip, (Vec<f32>, Vec<LabelSegment>))]| -> BTreeMap<String, ScoreCounts> {
+    let score_all = |profile: &Profile,
+                     items: &[&(&Clip, (Vec<f32>, Vec<LabelSegment>))]|
+     -> BTreeMap<String, ScoreCounts> {
         let per: Vec<(String, ScoreCounts)> = items
             .par_iter()
             .map(|(c, (samples, labels))| {
@@ -466,7 +554,10 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
         groups
     };
     let mode = if args.stream { "streaming" } else { "offline" };
-    println!("omote lipsync eval ({mode}, profile: {})", profile.description);
+    println!(
+        "omote lipsync eval ({mode}, profile: {})",
+        profile.description
+    );
     let all: Vec<_> = data.iter().collect();
     let groups = score_all(&profile, &all);
     for (g, s) in &groups {
@@ -487,7 +578,8 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
     }
     if let Some(k) = args.calibrate_first {
         println!("calibration: per source, calibrate on the first {k} clips, score the rest");
-        let mut by_group: BTreeMap<String, Vec<&(&Clip, (Vec<f32>, Vec<LabelSegment>))>> = BTreeMap::new();
+        let mut by_group: BTreeMap<String, Vec<&(&Clip, (Vec<f32>, Vec<LabelSegment>))>> =
+            BTreeMap::new();
         for d in &data {
             by_group.entry(d.0.group.clone()).or_default().push(d);
         }
