@@ -22,6 +22,8 @@
 //! ```
 
 #![deny(missing_docs)]
+// DSP loops index several fixed-size arrays in parallel; index form reads clearest.
+#![allow(clippy::needless_range_loop)]
 
 mod analyser;
 mod error;

@@ -480,6 +480,9 @@ fn plot(args: PlotArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A loaded evaluation clip: manifest entry, 16 kHz samples, labels.
+type LoadedClip<'a> = (&'a Clip, (Vec<f32>, Vec<LabelSegment>));
+
 struct Clip {
     group: String,
     wav: PathBuf,
@@ -537,9 +540,7 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
     for (c, l) in clips.iter().zip(loaded) {
         data.push((c, l?));
     }
-    let score_all = |profile: &Profile,
-                     items: &[&(&Clip, (Vec<f32>, Vec<LabelSegment>))]|
-     -> BTreeMap<String, ScoreCounts> {
+    let score_all = |profile: &Profile, items: &[&LoadedClip]| -> BTreeMap<String, ScoreCounts> {
         let per: Vec<(String, ScoreCounts)> = items
             .par_iter()
             .map(|(c, (samples, labels))| {
@@ -578,8 +579,7 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
     }
     if let Some(k) = args.calibrate_first {
         println!("calibration: per source, calibrate on the first {k} clips, score the rest");
-        let mut by_group: BTreeMap<String, Vec<&(&Clip, (Vec<f32>, Vec<LabelSegment>))>> =
-            BTreeMap::new();
+        let mut by_group: BTreeMap<String, Vec<&LoadedClip>> = BTreeMap::new();
         for d in &data {
             by_group.entry(d.0.group.clone()).or_default().push(d);
         }
