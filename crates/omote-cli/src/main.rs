@@ -28,6 +28,8 @@ enum Command {
     Retarget(cmd::retarget::RetargetArgs),
     /// Weights of a camera motion map at camera angles, or a plot of the map.
     MotionMap(cmd::motion_map::MotionMapArgs),
+    /// Lip sync: analyse voice files into A I U E O N weights per frame; calibrate, plot, eval.
+    Lipsync(cmd::lipsync::LipsyncArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => cmd::demo::run(args).map(|()| ExitCode::SUCCESS),
         Command::Retarget(args) => cmd::retarget::run(args).map(|()| ExitCode::SUCCESS),
         Command::MotionMap(args) => cmd::motion_map::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Lipsync(args) => cmd::lipsync::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
 pub mod demo;
+pub mod lipsync;
 pub mod motion_map;
 pub mod retarget;

@@ -1,0 +1,178 @@
+//! Container probing and decoding to mono (symphonia).
+
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+use symphonia::core::audio::SampleBuffer;
+use symphonia::core::codecs::{CODEC_TYPE_NULL, DecoderOptions};
+use symphonia::core::errors::Error as SymError;
+use symphonia::core::formats::FormatOptions;
+use symphonia::core::io::MediaSourceStream;
+use symphonia::core::meta::MetadataOptions;
+use symphonia::core::probe::Hint;
+
+use crate::{AudioError, MAX_RATE, MIN_RATE, MonoAudio};
+
+/// How many undecodable packets in a row we skip before calling the file corrupt.
+const MAX_BAD_PACKETS: usize = 16;
+
+/// Reads and decodes an audio file to mono at its own sample rate.
+///
+/// Errors name the file: unreadable, empty, not audio, corrupt, or a rate outside
+/// [`MIN_RATE`]..=[`MAX_RATE`]. A valid file with no samples (a header-only WAV) gives an
+/// empty [`MonoAudio`], not an error.
+pub fn decode_file(path: &Path) -> Result<MonoAudio, AudioError> {
+    let bytes = std::fs::read(path).map_err(|source| AudioError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let ext = path.extension().and_then(|e| e.to_str());
+    decode_bytes(bytes, ext, path)
+}
+
+/// Decodes in-memory file bytes; `ext` is an optional extension hint and `name` is used in
+/// errors.
+pub fn decode_bytes(
+    bytes: Vec<u8>,
+    ext: Option<&str>,
+    name: &Path,
+) -> Result<MonoAudio, AudioError> {
+    let path: PathBuf = name.to_path_buf();
+    if bytes.is_empty() {
+        return Err(AudioError::EmptyFile { path });
+    }
+    let mss = MediaSourceStream::new(Box::new(Cursor::new(bytes)), Default::default());
+    let mut hint = Hint::new();
+    if let Some(ext) = ext {
+        hint.with_extension(ext);
+    }
+    let probed = symphonia::default::get_probe()
+        .format(
+            &hint,
+            mss,
+            &FormatOptions::default(),
+            &MetadataOptions::default(),
+        )
+        .map_err(|e| AudioError::UnsupportedFormat {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+    let mut format = probed.format;
+    let track = format
+        .tracks()
+        .iter()
+        .find(|t| t.codec_params.codec != CODEC_TYPE_NULL)
+        .ok_or_else(|| AudioError::UnsupportedFormat {
+            path: path.clone(),
+            reason: "no audio track".into(),
+        })?;
+    let track_id = track.id;
+    let params = track.codec_params.clone();
+    let mut decoder = symphonia::default::get_codecs()
+        .make(&params, &DecoderOptions::default())
+        .map_err(|e| AudioError::UnsupportedFormat {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+    let mut rate = params.sample_rate.unwrap_or(0);
+    let mut samples: Vec<f32> = Vec::new();
+    if let Some(n) = params.n_frames {
+        // Trust the header only for a modest pre-allocation (a hostile header can lie).
+        samples.reserve((n as usize).min(1 << 24));
+    }
+    let mut buf: Option<SampleBuffer<f32>> = None;
+    let mut bad_in_a_row = 0usize;
+    let mut decoded_any = false;
+    loop {
+        let packet = match format.next_packet() {
+            Ok(p) => p,
+            Err(SymError::IoError(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(SymError::ResetRequired) => break,
+            Err(SymError::DecodeError(e)) => {
+                bad_in_a_row += 1;
+                if bad_in_a_row > MAX_BAD_PACKETS {
+                    return Err(AudioError::Corrupt {
+                        path,
+                        reason: e.to_string(),
+                    });
+                }
+                continue;
+            }
+            Err(e) => {
+                if decoded_any {
+                    // A truncated tail: keep what decoded.
+                    break;
+                }
+                return Err(AudioError::Corrupt {
+                    path,
+                    reason: e.to_string(),
+                });
+            }
+        };
+        if packet.track_id() != track_id {
+            continue;
+        }
+        match decoder.decode(&packet) {
+            Ok(decoded) => {
+                bad_in_a_row = 0;
+                decoded_any = true;
+                let spec = *decoded.spec();
+                if rate == 0 {
+                    rate = spec.rate;
+                }
+                let channels = spec.channels.count().max(1);
+                let frames = decoded.frames();
+                let sb = match &mut buf {
+                    Some(b) if b.capacity() >= frames * channels => b,
+                    _ => buf.insert(SampleBuffer::<f32>::new(decoded.capacity() as u64, spec)),
+                };
+                sb.copy_interleaved_ref(decoded);
+                let inter = sb.samples();
+                let scale = 1.0 / channels as f32;
+                for frame in inter.chunks_exact(channels) {
+                    let s: f32 = frame.iter().sum::<f32>() * scale;
+                    samples.push(if s.is_finite() {
+                        s.clamp(-1.0, 1.0)
+                    } else {
+                        0.0
+                    });
+                }
+            }
+            Err(SymError::DecodeError(e)) => {
+                bad_in_a_row += 1;
+                if bad_in_a_row > MAX_BAD_PACKETS {
+                    return Err(AudioError::Corrupt {
+                        path,
+                        reason: e.to_string(),
+                    });
+                }
+            }
+            Err(SymError::IoError(_)) if decoded_any => break,
+            Err(e) => {
+                return Err(AudioError::Corrupt {
+                    path,
+                    reason: e.to_string(),
+                });
+            }
+        }
+    }
+    if rate == 0 && samples.is_empty() {
+        // Header-only file without a declared rate: nothing to analyse, nothing wrong.
+        return Ok(MonoAudio {
+            samples,
+            sample_rate: 0,
+        });
+    }
+    if !(MIN_RATE..=MAX_RATE).contains(&rate) {
+        return Err(AudioError::SampleRate {
+            path,
+            rate,
+            min: MIN_RATE,
+            max: MAX_RATE,
+        });
+    }
+    Ok(MonoAudio {
+        samples,
+        sample_rate: rate,
+    })
+}

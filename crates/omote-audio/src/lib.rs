@@ -1,0 +1,58 @@
+//! Audio file decoding for omote: any WAV, FLAC, OGG/Vorbis or MP3 file to mono `f32`
+//! samples, optionally resampled to the rate an analyser wants.
+//!
+//! Decoding uses `symphonia` (the container is probed from the bytes; the file extension
+//! is only a hint, so a WAV named `.mp3` still decodes), channels are averaged to mono,
+//! and resampling uses `rubato`'s FFT resampler with its delay removed, so sample *n* of
+//! the output is at the same time as sample *n·from/to* of the input. Accepted input
+//! rates are [`MIN_RATE`]..=[`MAX_RATE`].
+//!
+//! ```no_run
+//! let audio = omote_audio::load_mono(std::path::Path::new("voice.wav"), 16_000)?;
+//! assert_eq!(audio.sample_rate, 16_000);
+//! # Ok::<(), omote_audio::AudioError>(())
+//! ```
+
+mod decode;
+mod error;
+mod resample;
+
+pub use decode::{decode_bytes, decode_file};
+pub use error::AudioError;
+pub use resample::{StreamResampler, resample};
+
+/// Lowest input sample rate accepted (Hz).
+pub const MIN_RATE: u32 = 4_000;
+/// Highest input sample rate accepted (Hz).
+pub const MAX_RATE: u32 = 384_000;
+
+/// Mono audio: samples in −1..1 at `sample_rate` Hz.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MonoAudio {
+    /// The samples, channels already averaged.
+    pub samples: Vec<f32>,
+    /// Samples per second.
+    pub sample_rate: u32,
+}
+
+impl MonoAudio {
+    /// Duration in seconds.
+    pub fn duration_s(&self) -> f64 {
+        if self.sample_rate == 0 {
+            0.0
+        } else {
+            self.samples.len() as f64 / f64::from(self.sample_rate)
+        }
+    }
+}
+
+/// Decodes `path` to mono and resamples it to `rate` Hz.
+pub fn load_mono(path: &std::path::Path, rate: u32) -> Result<MonoAudio, AudioError> {
+    let audio = decode_file(path)?;
+    let samples =
+        resample(&audio.samples, audio.sample_rate, rate).map_err(|e| e.with_path(path))?;
+    Ok(MonoAudio {
+        samples,
+        sample_rate: rate,
+    })
+}

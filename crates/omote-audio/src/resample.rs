@@ -1,0 +1,159 @@
+//! Sample-rate conversion (rubato's synchronous FFT resampler), whole buffers or streamed.
+
+use std::path::PathBuf;
+
+use rubato::{FftFixedIn, Resampler};
+
+use crate::{AudioError, MAX_RATE, MIN_RATE};
+
+fn memory() -> PathBuf {
+    PathBuf::from("<memory>")
+}
+
+fn check_rate(rate: u32) -> Result<(), AudioError> {
+    if (MIN_RATE..=MAX_RATE).contains(&rate) {
+        Ok(())
+    } else {
+        Err(AudioError::SampleRate {
+            path: memory(),
+            rate,
+            min: MIN_RATE,
+            max: MAX_RATE,
+        })
+    }
+}
+
+/// Resamples mono `samples` from `from` Hz to `to` Hz, delay-compensated: the output has
+/// `round(len · to / from)` samples aligned in time with the input. Equal rates copy.
+/// Errors carry the path `<memory>`; use [`AudioError::with_path`] to name the file.
+pub fn resample(samples: &[f32], from: u32, to: u32) -> Result<Vec<f32>, AudioError> {
+    if from == to || samples.is_empty() {
+        return Ok(samples.to_vec());
+    }
+    check_rate(from)?;
+    check_rate(to)?;
+    let err = |e: &dyn std::fmt::Display| AudioError::Resample {
+        path: memory(),
+        from,
+        to,
+        reason: e.to_string(),
+    };
+    let chunk = 1024;
+    let mut r =
+        FftFixedIn::<f32>::new(from as usize, to as usize, chunk, 2, 1).map_err(|e| err(&e))?;
+    let delay = r.output_delay();
+    let want =
+        ((samples.len() as u64 * u64::from(to) + u64::from(from) / 2) / u64::from(from)) as usize;
+    let mut out: Vec<f32> = Vec::with_capacity(want + delay + r.output_frames_max());
+    let mut outbuf = r.output_buffer_allocate(true);
+    let mut pos = 0;
+    while out.len() < want + delay {
+        let need = r.input_frames_next();
+        let (_, n) = if pos + need <= samples.len() {
+            let res = r
+                .process_into_buffer(&[&samples[pos..pos + need]], &mut outbuf, None)
+                .map_err(|e| err(&e))?;
+            pos += need;
+            res
+        } else {
+            let rest = &samples[pos.min(samples.len())..];
+            pos = samples.len();
+            let input: Option<&[&[f32]]> = if rest.is_empty() { None } else { Some(&[rest]) };
+            r.process_partial_into_buffer(input, &mut outbuf, None)
+                .map_err(|e| err(&e))?
+        };
+        out.extend_from_slice(&outbuf[0][..n]);
+    }
+    let mut out = out.split_off(delay.min(out.len()));
+    out.truncate(want);
+    for s in &mut out {
+        if !s.is_finite() {
+            *s = 0.0;
+        }
+    }
+    Ok(out)
+}
+
+/// A streaming resampler for live input: push chunks of any size, get resampled samples
+/// appended to a caller's `Vec`. Latency is one internal chunk (10 ms of input) plus the
+/// FFT resampler's delay ([`StreamResampler::delay_s`]).
+pub struct StreamResampler {
+    inner: Option<FftFixedIn<f32>>,
+    pending: Vec<f32>,
+    chunk: usize,
+    outbuf: Vec<Vec<f32>>,
+    to_skip: usize,
+    delay_s: f64,
+}
+
+impl StreamResampler {
+    /// A resampler from `from` Hz to `to` Hz.
+    pub fn new(from: u32, to: u32) -> Result<Self, AudioError> {
+        check_rate(from)?;
+        check_rate(to)?;
+        if from == to {
+            return Ok(Self {
+                inner: None,
+                pending: Vec::new(),
+                chunk: 0,
+                outbuf: Vec::new(),
+                to_skip: 0,
+                delay_s: 0.0,
+            });
+        }
+        let chunk = (from as usize / 100).max(1);
+        let r = FftFixedIn::<f32>::new(from as usize, to as usize, chunk, 1, 1).map_err(|e| {
+            AudioError::Resample {
+                path: memory(),
+                from,
+                to,
+                reason: e.to_string(),
+            }
+        })?;
+        let chunk = r.input_frames_next();
+        let to_skip = r.output_delay();
+        let outbuf = r.output_buffer_allocate(true);
+        let delay_s = to_skip as f64 / f64::from(to) + chunk as f64 / f64::from(from);
+        Ok(Self {
+            inner: Some(r),
+            pending: Vec::with_capacity(chunk),
+            chunk,
+            outbuf,
+            to_skip,
+            delay_s,
+        })
+    }
+
+    /// Algorithmic latency in seconds (buffering plus filter delay).
+    pub fn delay_s(&self) -> f64 {
+        self.delay_s
+    }
+
+    /// Resamples `input`, appending whatever output is ready to `out`.
+    pub fn push(&mut self, input: &[f32], out: &mut Vec<f32>) {
+        let Some(r) = self.inner.as_mut() else {
+            out.extend_from_slice(input);
+            return;
+        };
+        let mut rest = input;
+        while !rest.is_empty() {
+            let take = (self.chunk - self.pending.len()).min(rest.len());
+            self.pending.extend_from_slice(&rest[..take]);
+            rest = &rest[take..];
+            if self.pending.len() == self.chunk {
+                // Buffers have the sizes rubato asked for, so this cannot fail.
+                if let Ok((_, n)) = r.process_into_buffer(&[&self.pending], &mut self.outbuf, None)
+                {
+                    let skip = self.to_skip.min(n);
+                    self.to_skip -= skip;
+                    out.extend(
+                        self.outbuf[0][skip..n]
+                            .iter()
+                            .map(|s| if s.is_finite() { *s } else { 0.0 }),
+                    );
+                }
+                self.pending.clear();
+            }
+        }
+    }
+}

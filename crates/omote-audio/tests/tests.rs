@@ -1,0 +1,189 @@
+//! Decoding and resampling, including hostile and degenerate files.
+
+use std::path::{Path, PathBuf};
+
+use omote_audio::{AudioError, decode_file, load_mono, resample};
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("omote-audio-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// A 16-bit PCM WAV.
+fn wav_bytes(samples: &[i16], rate: u32, channels: u16) -> Vec<u8> {
+    let data_len = (samples.len() * 2) as u32;
+    let mut b = Vec::new();
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&(36 + data_len).to_le_bytes());
+    b.extend_from_slice(b"WAVEfmt ");
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&channels.to_le_bytes());
+    b.extend_from_slice(&rate.to_le_bytes());
+    b.extend_from_slice(&(rate * 2 * u32::from(channels)).to_le_bytes());
+    b.extend_from_slice(&(2 * channels).to_le_bytes());
+    b.extend_from_slice(&16u16.to_le_bytes());
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&data_len.to_le_bytes());
+    for s in samples {
+        b.extend_from_slice(&s.to_le_bytes());
+    }
+    b
+}
+
+fn write(name: &str, bytes: &[u8]) -> PathBuf {
+    let p = tmp(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn names_file(e: &AudioError, p: &Path) {
+    let msg = e.to_string();
+    assert!(
+        msg.contains(&p.display().to_string()),
+        "error does not name the file: {msg}"
+    );
+}
+
+#[test]
+fn empty_file_is_a_clear_error() {
+    let p = write("empty.wav", &[]);
+    let e = decode_file(&p).unwrap_err();
+    assert!(matches!(e, AudioError::EmptyFile { .. }));
+    names_file(&e, &p);
+}
+
+#[test]
+fn missing_file_names_the_file() {
+    let p = tmp("does-not-exist.wav");
+    let e = decode_file(&p).unwrap_err();
+    names_file(&e, &p);
+}
+
+#[test]
+fn header_only_wav_is_empty_audio() {
+    let p = write("header-only.wav", &wav_bytes(&[], 16_000, 1));
+    let a = decode_file(&p).unwrap();
+    assert!(a.samples.is_empty());
+    let a = load_mono(&p, 16_000).unwrap();
+    assert!(a.samples.is_empty());
+}
+
+#[test]
+fn one_sample_decodes() {
+    let p = write("one.wav", &wav_bytes(&[1000], 44_100, 1));
+    let a = load_mono(&p, 16_000).unwrap();
+    assert!(a.samples.len() <= 1);
+}
+
+#[test]
+fn wrong_extension_still_decodes_by_content() {
+    let p = write(
+        "really-a-wav.mp3",
+        &wav_bytes(&[0, 100, -100, 0], 16_000, 1),
+    );
+    assert_eq!(decode_file(&p).unwrap().samples.len(), 4);
+}
+
+#[test]
+fn text_file_is_a_clear_error() {
+    let p = write("notes.wav", b"this is not audio at all, just some text\n");
+    let e = decode_file(&p).unwrap_err();
+    assert!(matches!(e, AudioError::UnsupportedFormat { .. }), "{e}");
+    names_file(&e, &p);
+}
+
+#[test]
+fn corrupt_data_never_panics() {
+    // A valid header followed by garbage, a truncated header, and random bytes.
+    let mut b = wav_bytes(&[0; 64], 16_000, 1);
+    b.truncate(30);
+    let p = write("truncated.wav", &b);
+    if let Err(e) = decode_file(&p) {
+        names_file(&e, &p);
+    }
+    let mut x: u32 = 12345;
+    let noise: Vec<u8> = (0..4096)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        })
+        .collect();
+    let mut b = b"RIFF\x00\x10\x00\x00WAVE".to_vec();
+    b.extend_from_slice(&noise);
+    let p = write("garbage.wav", &b);
+    if let Err(e) = decode_file(&p) {
+        names_file(&e, &p);
+    }
+    let p = write("noise.ogg", &noise);
+    let e = decode_file(&p).unwrap_err();
+    names_file(&e, &p);
+}
+
+#[test]
+fn stereo_is_mixed_down() {
+    let p = write(
+        "stereo.wav",
+        &wav_bytes(&[16384, -16384, 16384, 0], 16_000, 2),
+    );
+    let a = decode_file(&p).unwrap();
+    assert_eq!(a.samples.len(), 2);
+    assert!(a.samples[0].abs() < 1e-4 && (a.samples[1] - 0.25).abs() < 1e-3);
+}
+
+#[test]
+fn every_rate_from_8_to_96_khz_resamples_in_time() {
+    for rate in [
+        8_000u32, 11_025, 16_000, 22_050, 32_000, 44_100, 48_000, 96_000,
+    ] {
+        // 0.5 s of a 440 Hz tone after 0.25 s of silence: the onset must stay at 0.25 s.
+        let n = rate as usize * 3 / 4;
+        let x: Vec<f32> = (0..n)
+            .map(|i| {
+                let t = i as f32 / rate as f32;
+                if t < 0.25 {
+                    0.0
+                } else {
+                    0.5 * (2.0 * std::f32::consts::PI * 440.0 * t).sin()
+                }
+            })
+            .collect();
+        let y = resample(&x, rate, 16_000).unwrap();
+        let want = ((n as u64 * 16_000 + u64::from(rate) / 2) / u64::from(rate)) as usize;
+        assert_eq!(y.len(), want, "rate {rate}");
+        let onset = y.iter().position(|v| v.abs() > 0.1).unwrap();
+        assert!(
+            (onset as i64 - 4_000).abs() < 40,
+            "rate {rate}: onset at {onset}"
+        );
+        let rms = (y[6000..10000].iter().map(|v| v * v).sum::<f32>() / 4000.0).sqrt();
+        assert!((rms - 0.354).abs() < 0.03, "rate {rate}: rms {rms}");
+    }
+}
+
+#[test]
+fn out_of_range_rate_is_an_error() {
+    assert!(matches!(
+        resample(&[0.0; 10], 1_000, 16_000),
+        Err(AudioError::SampleRate { .. })
+    ));
+}
+
+#[test]
+fn stream_resampler_matches_length() {
+    let mut r = omote_audio::StreamResampler::new(48_000, 16_000).unwrap();
+    let mut out = Vec::new();
+    for _ in 0..100 {
+        r.push(&[0.1; 480 + 7], &mut out);
+    }
+    let expected = 100 * 487 / 3;
+    assert!(
+        out.len() <= expected && out.len() + 400 >= expected,
+        "{}",
+        out.len()
+    );
+    assert!(r.delay_s() < 0.05);
+}

@@ -1,0 +1,615 @@
+//! `omote lipsync`: batch analysis of voice files, calibration, plots and evaluation.
+//!
+//! ```text
+//! omote lipsync PATH... [--out DIR] [--format json|tsv|rhubarb-json|rhubarb-tsv] [--fps 60]
+//!                       [--profile P] [--jobs N] [--stream]
+//! omote lipsync calibrate --a A.wav --i I.wav --u U.wav --e E.wav --o O.wav [--n N.wav] -o PROFILE.json
+//! omote lipsync calibrate --labelled CLIP.wav CLIP.lab.tsv [...] -o PROFILE.json
+//! omote lipsync calibrate --build --labelled-dir DIR -o PROFILE.json   (a new speaker-independent profile)
+//! omote lipsync plot VOICE.wav -o OUT.png
+//! omote lipsync eval DATA_DIR [--stream] [--profile P] [--calibrate-first K]
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use omote_lipsync::labels::{LabelSegment, parse_labels};
+use omote_lipsync::score::{ScoreCounts, score_clip};
+use omote_lipsync::{
+    Analyser, AnalyserConfig, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser, Viseme,
+    VowelTrack, export,
+};
+use rayon::prelude::*;
+
+/// Audio file extensions picked up when walking folders.
+const AUDIO_EXTS: [&str; 6] = ["wav", "flac", "ogg", "oga", "mp3", "wave"];
+/// Chunk size (samples at 16 kHz) used by `--stream`: 10 ms, like a live audio callback.
+const STREAM_CHUNK: usize = 160;
+
+/// Lip sync: analyse voice files into per-frame A I U E O N weights (default), or
+/// calibrate, plot, evaluate.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct LipsyncArgs {
+    #[command(subcommand)]
+    command: Option<LipsyncCommand>,
+    #[command(flatten)]
+    analyse: AnalyseArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum LipsyncCommand {
+    /// Make a speaker profile from sustained vowels or labelled clips.
+    Calibrate(CalibrateArgs),
+    /// Plot waveform, vowel weights and voiced span of one file to PNG.
+    Plot(PlotArgs),
+    /// Score the analyser on a labelled data set (same metric as score-lipsync.py).
+    Eval(EvalArgs),
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum Format {
+    Json,
+    Tsv,
+    RhubarbJson,
+    RhubarbTsv,
+}
+
+#[derive(Args, Debug)]
+struct AnalyseArgs {
+    /// Audio files and folders (searched recursively for .wav .flac .ogg .mp3).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Output folder (default: next to each input). Output is NAME.lipsync.json / .tsv.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    format: Format,
+    /// Output frame rate (the analyser runs at 100 fps; other rates interpolate).
+    #[arg(long, default_value_t = 100.0)]
+    fps: f32,
+    /// Profile JSON (default: the built-in speaker-independent profile).
+    #[arg(long)]
+    profile: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Use the streaming analyser (10 ms chunks, 12.5 ms latency) instead of offline.
+    #[arg(long)]
+    stream: bool,
+}
+
+#[derive(Args, Debug)]
+struct CalibrateArgs {
+    /// Sustained "a" recording.
+    #[arg(long = "a")]
+    a: Option<PathBuf>,
+    /// Sustained "i" recording.
+    #[arg(long = "i")]
+    i: Option<PathBuf>,
+    /// Sustained "u" recording.
+    #[arg(long = "u")]
+    u: Option<PathBuf>,
+    /// Sustained "e" recording.
+    #[arg(long = "e")]
+    e: Option<PathBuf>,
+    /// Sustained "o" recording.
+    #[arg(long = "o")]
+    o: Option<PathBuf>,
+    /// Closed-mouth hum ("n"/"m") recording.
+    #[arg(long = "n")]
+    n: Option<PathBuf>,
+    /// A labelled clip: CLIP.wav CLIP.lab.tsv (start end class phone). Repeatable.
+    #[arg(long, num_args = 2, value_names = ["WAV", "LAB"], action = clap::ArgAction::Append)]
+    labelled: Vec<PathBuf>,
+    /// Every NAME.wav with a NAME.lab.tsv in this folder.
+    #[arg(long)]
+    labelled_dir: Option<PathBuf>,
+    /// Build a new speaker-independent profile from all frames (how the built-in profile
+    /// is made) instead of adapting a base profile.
+    #[arg(long)]
+    build: bool,
+    /// Base profile to adapt (default: built-in).
+    #[arg(long)]
+    profile: Option<PathBuf>,
+    /// Softmax sharpness for --build.
+    #[arg(long, default_value_t = 1.0)]
+    sharpness: f32,
+    /// No cepstral mean normalisation for --build (it is on by default).
+    #[arg(long)]
+    no_cmn: bool,
+    /// Log-prior of N (closed mouth) relative to the vowels, for --build.
+    #[arg(long, default_value_t = -0.5, allow_negative_numbers = true)]
+    n_bias: f32,
+    /// Output profile JSON.
+    #[arg(short = 'O', long = "output", visible_short_alias = 'o')]
+    output: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct PlotArgs {
+    /// Voice file.
+    input: PathBuf,
+    /// Output PNG.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Profile JSON (default: built-in).
+    #[arg(long)]
+    profile: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct EvalArgs {
+    /// Folder with NAME.wav, NAME.lab.tsv and manifest.tsv.
+    data: PathBuf,
+    /// Profile JSON (default: built-in).
+    #[arg(long)]
+    profile: Option<PathBuf>,
+    /// Use the streaming analyser.
+    #[arg(long)]
+    stream: bool,
+    /// Also evaluate speaker calibration: per source, calibrate on the first K clips
+    /// (labelled) and score the rest with the built-in and the calibrated profile.
+    #[arg(long)]
+    calibrate_first: Option<usize>,
+    /// Print the vowel confusion matrix per source.
+    #[arg(long)]
+    confusion: bool,
+}
+
+/// Runs `omote lipsync ...`.
+pub fn run(args: LipsyncArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        Some(LipsyncCommand::Calibrate(a)) => calibrate(a).map(|()| ExitCode::SUCCESS),
+        Some(LipsyncCommand::Plot(a)) => plot(a).map(|()| ExitCode::SUCCESS),
+        Some(LipsyncCommand::Eval(a)) => eval(a).map(|()| ExitCode::SUCCESS),
+        None => analyse(args.analyse),
+    }
+}
+
+fn load_profile(path: Option<&Path>) -> anyhow::Result<Profile> {
+    match path {
+        None => Ok(Profile::builtin()),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("{}: cannot read profile", p.display()))?;
+            Ok(Profile::from_json(&text, &p.display().to_string())?)
+        }
+    }
+}
+
+fn load_16k(path: &Path) -> Result<Vec<f32>, omote_audio::AudioError> {
+    Ok(omote_audio::load_mono(path, SAMPLE_RATE)?.samples)
+}
+
+fn analyse_samples(profile: &Profile, samples: &[f32], stream: bool) -> VowelTrack {
+    if stream {
+        StreamAnalyser::analyse_in_chunks(
+            profile.clone(),
+            AnalyserConfig::default(),
+            samples,
+            STREAM_CHUNK,
+        )
+    } else {
+        Analyser::new(profile.clone()).analyse(samples)
+    }
+}
+
+fn collect_inputs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .with_context(|| format!("{}: cannot list folder", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out)?;
+            } else if p
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| AUDIO_EXTS.contains(&e.to_ascii_lowercase().as_str()))
+            {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)?;
+        } else {
+            // Named files are always tried, whatever their extension.
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn output_path(input: &Path, out_dir: Option<&Path>, format: Format) -> PathBuf {
+    let stem = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "audio".into());
+    let ext = match format {
+        Format::Json | Format::RhubarbJson => "lipsync.json",
+        Format::Tsv | Format::RhubarbTsv => "lipsync.tsv",
+    };
+    let dir = out_dir
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| input.parent().map(Path::to_path_buf).unwrap_or_default());
+    dir.join(format!("{stem}.{ext}"))
+}
+
+fn render(track: &VowelTrack, input: &Path, format: Format) -> String {
+    let name = input.display().to_string();
+    match format {
+        Format::Json => export::to_json(track, &name),
+        Format::Tsv => export::to_tsv(track),
+        Format::RhubarbJson => export::to_rhubarb_json(track, &name),
+        Format::RhubarbTsv => export::to_rhubarb_tsv(track),
+    }
+}
+
+fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
+    let profile = load_profile(args.profile.as_deref())?;
+    let inputs = collect_inputs(&args.paths)?;
+    if inputs.is_empty() {
+        bail!("no audio files found in {:?}", args.paths);
+    }
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create output folder", dir.display()))?;
+    }
+    let jobs = args.jobs.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("cannot start worker threads")?;
+    let bar = ProgressBar::new(inputs.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} (eta {eta}) {wide_msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    pool.install(|| {
+        inputs.par_iter().for_each_init(
+            || Analyser::new(profile.clone()),
+            |analyser, input| {
+                let result = (|| -> anyhow::Result<()> {
+                    let samples = load_16k(input)?;
+                    let track = if args.stream {
+                        analyse_samples(&profile, &samples, true)
+                    } else {
+                        analyser.analyse(&samples)
+                    };
+                    let track = track.resampled(args.fps);
+                    let out = output_path(input, args.out.as_deref(), args.format);
+                    std::fs::write(&out, render(&track, input, args.format))
+                        .with_context(|| format!("{}: cannot write output", out.display()))?;
+                    Ok(())
+                })();
+                if let Err(e) = result {
+                    bar.suspend(|| eprintln!("error: {e:#}"));
+                    if let Ok(mut f) = failures.lock() {
+                        f.push(input.display().to_string());
+                    }
+                }
+                bar.inc(1);
+            },
+        );
+    });
+    bar.finish_and_clear();
+    let failed = failures.into_inner().unwrap_or_default();
+    let ok = inputs.len() - failed.len();
+    eprintln!(
+        "lipsync: {ok} of {} files analysed, {} failed",
+        inputs.len(),
+        failed.len()
+    );
+    Ok(if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn read_labels(path: &Path) -> anyhow::Result<Vec<LabelSegment>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("{}: cannot read labels", path.display()))?;
+    Ok(parse_labels(&text, &path.display().to_string())?)
+}
+
+fn labelled_pairs_in(dir: &Path) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
+    let mut out = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("{}: cannot list folder", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.extension().and_then(|e| e.to_str()) == Some("wav") {
+            let lab = p.with_extension("lab.tsv");
+            if lab.exists() {
+                out.push((p, lab));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Accumulates labelled clips into a builder (in parallel).
+fn labelled_builder(
+    profile: &Profile,
+    pairs: &[(PathBuf, PathBuf)],
+) -> anyhow::Result<ProfileBuilder> {
+    let builders: Vec<anyhow::Result<ProfileBuilder>> = pairs
+        .par_iter()
+        .map(|(wav, lab)| {
+            let labels = read_labels(lab)?;
+            let samples = load_16k(wav)?;
+            let mut analyser = Analyser::new(profile.clone());
+            let feats = analyser.features(&samples);
+            let mut b = ProfileBuilder::new();
+            b.add_labelled_clip(&feats, &labels);
+            Ok(b)
+        })
+        .collect();
+    let mut total = ProfileBuilder::new();
+    for b in builders {
+        total.merge(&b?);
+    }
+    Ok(total)
+}
+
+fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
+    let base = load_profile(args.profile.as_deref())?;
+    let mut feature_profile = base.clone();
+    if args.build {
+        feature_profile.cmn = !args.no_cmn;
+    }
+    let mut pairs: Vec<(PathBuf, PathBuf)> = args
+        .labelled
+        .chunks(2)
+        .map(|c| (c[0].clone(), c[1].clone()))
+        .collect();
+    if let Some(dir) = &args.labelled_dir {
+        pairs.extend(labelled_pairs_in(dir)?);
+    }
+    let mut builder = labelled_builder(&feature_profile, &pairs)?;
+    let sustained = [
+        (&args.a, Viseme::A),
+        (&args.i, Viseme::I),
+        (&args.u, Viseme::U),
+        (&args.e, Viseme::E),
+        (&args.o, Viseme::O),
+        (&args.n, Viseme::N),
+    ];
+    let mut analyser = Analyser::new(feature_profile.clone());
+    for (path, class) in sustained {
+        let Some(path) = path else { continue };
+        let samples = load_16k(path)?;
+        let feats = analyser.features(&samples);
+        let before = builder.counts()[class.index()];
+        builder.add_sustained(&feats, class);
+        if builder.counts()[class.index()] == before {
+            bail!(
+                "{}: no voiced frames found for {}",
+                path.display(),
+                class.letter()
+            );
+        }
+    }
+    if pairs.is_empty() && sustained.iter().all(|(p, _)| p.is_none()) {
+        bail!("nothing to calibrate from: give --a/--i/--u/--e/--o, --labelled or --labelled-dir");
+    }
+    let profile = if args.build {
+        let desc = format!("built from {} labelled clips", pairs.len());
+        let mut p = builder.build(&desc, !args.no_cmn, args.sharpness)?;
+        p.bias[Viseme::N.index()] = args.n_bias;
+        p
+    } else {
+        base.calibrated(&builder, 20)?
+    };
+    std::fs::write(&args.output, profile.to_json())
+        .with_context(|| format!("{}: cannot write profile", args.output.display()))?;
+    eprintln!(
+        "profile written to {} (frames per class A I U E O N: {:?})",
+        args.output.display(),
+        builder.counts()
+    );
+    Ok(())
+}
+
+fn plot(args: PlotArgs) -> anyhow::Result<()> {
+    use omote_plot::{Panel, Series, TimePlot};
+    let profile = load_profile(args.profile.as_deref())?;
+    let samples = load_16k(&args.input)?;
+    let track = Analyser::new(profile).analyse(&samples);
+    omote_plot::register_fonts();
+    // Waveform as a min/max envelope per 10 ms.
+    let mut hi = Vec::new();
+    let mut lo = Vec::new();
+    for (i, c) in samples.chunks(160).enumerate() {
+        let t = (i as f32 + 0.5) * 0.01;
+        hi.push((t, c.iter().copied().fold(0.0f32, f32::max)));
+        lo.push((t, c.iter().copied().fold(0.0f32, f32::min)));
+    }
+    let mut wave = Panel::new("waveform")
+        .y_range(-1.0, 1.0)
+        .series(Series::new("max", hi))
+        .series(Series::new("min", lo));
+    let mut weights = Panel::new("weights").y_range(0.0, 1.0);
+    for v in Viseme::ALL {
+        let pts = track
+            .frames
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (track.time_of(i) as f32, f.weights[v.index()]))
+            .collect();
+        weights = weights.series(Series::new(v.letter().to_string(), pts));
+    }
+    let mut vol = Panel::new("volume").y_range(0.0, 1.0).series(Series::new(
+        "volume",
+        track
+            .frames
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (track.time_of(i) as f32, f.volume))
+            .collect(),
+    ));
+    if let Some(span) = track.voiced_span {
+        wave = wave.span(span.start_s as f32, span.end_s as f32);
+        weights = weights.span(span.start_s as f32, span.end_s as f32);
+        vol = vol.span(span.start_s as f32, span.end_s as f32);
+    }
+    let title = format!("lip sync: {}", args.input.display());
+    TimePlot::new(title)
+        .panel(wave)
+        .panel(weights)
+        .panel(vol)
+        .render_png(&args.output)?;
+    eprintln!("plot written to {}", args.output.display());
+    Ok(())
+}
+
+/// A loaded evaluation clip: manifest entry, 16 kHz samples, labels.
+type LoadedClip<'a> = (&'a Clip, (Vec<f32>, Vec<LabelSegment>));
+
+struct Clip {
+    group: String,
+    wav: PathBuf,
+    lab: PathBuf,
+}
+
+fn read_manifest(data: &Path) -> anyhow::Result<Vec<Clip>> {
+    let path = data.join("manifest.tsv");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("{}: cannot read manifest", path.display()))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name);
+    let (Some(ci), Some(li), Some(si)) = (col("clip"), col("language"), col("source")) else {
+        bail!(
+            "{}: manifest needs columns clip, language, source",
+            path.display()
+        );
+    };
+    let mut out = Vec::new();
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let c: Vec<&str> = line.split('\t').collect();
+        let name = c
+            .get(ci)
+            .copied()
+            .unwrap_or_default()
+            .trim_end_matches(".wav")
+            .to_string();
+        let group = format!(
+            "{}/{}",
+            c.get(li).copied().unwrap_or("?"),
+            c.get(si).copied().unwrap_or("?")
+        );
+        out.push(Clip {
+            wav: data.join(format!("{name}.wav")),
+            lab: data.join(format!("{name}.lab.tsv")),
+            group,
+        });
+    }
+    Ok(out)
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or("n/a".into(), |v| format!("{:.1}%", 100.0 * v))
+}
+
+fn eval(args: EvalArgs) -> anyhow::Result<()> {
+    let profile = load_profile(args.profile.as_deref())?;
+    let clips = read_manifest(&args.data)?;
+    let loaded: Vec<anyhow::Result<(Vec<f32>, Vec<LabelSegment>)>> = clips
+        .par_iter()
+        .map(|c| Ok((load_16k(&c.wav)?, read_labels(&c.lab)?)))
+        .collect();
+    let mut data = Vec::new();
+    for (c, l) in clips.iter().zip(loaded) {
+        data.push((c, l?));
+    }
+    let score_all = |profile: &Profile, items: &[&LoadedClip]| -> BTreeMap<String, ScoreCounts> {
+        let per: Vec<(String, ScoreCounts)> = items
+            .par_iter()
+            .map(|(c, (samples, labels))| {
+                let track = analyse_samples(profile, samples, args.stream);
+                (c.group.clone(), score_clip(&track, labels))
+            })
+            .collect();
+        let mut groups: BTreeMap<String, ScoreCounts> = BTreeMap::new();
+        for (g, s) in per {
+            groups.entry(g).or_default().add(&s);
+        }
+        groups
+    };
+    let mode = if args.stream { "streaming" } else { "offline" };
+    println!(
+        "omote lipsync eval ({mode}, profile: {})",
+        profile.description
+    );
+    let all: Vec<_> = data.iter().collect();
+    let groups = score_all(&profile, &all);
+    for (g, s) in &groups {
+        println!(
+            "{g:40} vowel {:>6} ({} fr)  silence {:>6} ({} fr)",
+            pct(s.vowel_accuracy()),
+            s.vowel_n,
+            pct(s.silence_accuracy()),
+            s.silence_n
+        );
+        if args.confusion {
+            println!("    label\\pred    A     I     U     E     O     N     S");
+            for (k, row) in s.confusion.iter().enumerate() {
+                let cells: String = row.iter().map(|v| format!("{v:6}")).collect();
+                println!("    {}        {cells}", Viseme::ALL[k].letter());
+            }
+        }
+    }
+    if let Some(k) = args.calibrate_first {
+        println!("calibration: per source, calibrate on the first {k} clips, score the rest");
+        let mut by_group: BTreeMap<String, Vec<&LoadedClip>> = BTreeMap::new();
+        for d in &data {
+            by_group.entry(d.0.group.clone()).or_default().push(d);
+        }
+        for (g, items) in by_group {
+            if items.len() <= k {
+                continue;
+            }
+            let (cal, rest) = items.split_at(k);
+            let mut b = ProfileBuilder::new();
+            let mut an = Analyser::new(profile.clone());
+            for (_, (samples, labels)) in cal.iter().map(|d| (&d.0, &d.1)) {
+                let feats = an.features(samples);
+                b.add_labelled_clip(&feats, labels);
+            }
+            let calibrated = match profile.calibrated(&b, 20) {
+                Ok(p) => p,
+                Err(e) => {
+                    println!("{g:40} cannot calibrate: {e}");
+                    continue;
+                }
+            };
+            let before = score_all(&profile, rest).remove(&g).unwrap_or_default();
+            let after = score_all(&calibrated, rest).remove(&g).unwrap_or_default();
+            println!(
+                "{g:40} built-in vowel {:>6} -> calibrated {:>6} ({} clips held out)",
+                pct(before.vowel_accuracy()),
+                pct(after.vowel_accuracy()),
+                rest.len()
+            );
+        }
+    }
+    Ok(())
+}

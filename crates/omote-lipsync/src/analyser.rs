@@ -1,0 +1,237 @@
+//! Offline analysis of a whole clip: centred windows, clip-wide voicing and cepstral mean,
+//! and posterior smoothing in both directions.
+
+use crate::features::{
+    FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, N_CEPS, SAMPLE_RATE, WINDOW,
+};
+use crate::profile::Profile;
+use crate::voicing::{Voicing, VoicingConfig};
+use crate::{VowelFrame, VowelTrack};
+
+/// Analyser settings shared by the offline and streaming paths.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnalyserConfig {
+    /// Silence detection.
+    pub voicing: VoicingConfig,
+    /// Offline: half-width (frames) of the triangular smoothing of log-scores.
+    pub smooth_radius: usize,
+    /// Streaming: weight of the newest frame in the exponential smoothing of log-scores.
+    pub stream_alpha: f32,
+    /// Level range (dB) over which weights fade in above the voicing threshold.
+    pub fade_db: f32,
+}
+
+impl Default for AnalyserConfig {
+    fn default() -> Self {
+        Self {
+            voicing: VoicingConfig::default(),
+            smooth_radius: 1,
+            stream_alpha: 0.6,
+            fade_db: 6.0,
+        }
+    }
+}
+
+/// Features of a whole clip, before classification (used to build and calibrate profiles).
+#[derive(Clone, Debug, Default)]
+pub struct ClipFeatures {
+    /// Raw per-frame features.
+    pub frames: Vec<FrameFeatures>,
+    /// Voicing of each frame.
+    pub voicing: Voicing,
+    /// Cepstra as the classifier sees them (mean-normalised when the profile says so).
+    pub normalised: Vec<[f32; N_CEPS]>,
+}
+
+/// Offline analyser: owns the FFT plan and a profile; reuse it across clips.
+pub struct Analyser {
+    extractor: FeatureExtractor,
+    profile: Profile,
+    config: AnalyserConfig,
+    window: Vec<f32>,
+}
+
+/// Number of frames of a clip of `len` samples: `floor(len / HOP)`.
+pub fn frame_count(len: usize) -> usize {
+    len / HOP
+}
+
+/// Softmax of log-scores into `out`.
+pub(crate) fn softmax(s: &[f32; 6]) -> [f32; 6] {
+    let m = s.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut out = [0f32; 6];
+    let mut sum = 0f32;
+    for (o, v) in out.iter_mut().zip(s) {
+        *o = (v - m).exp();
+        sum += *o;
+    }
+    for o in &mut out {
+        *o /= sum;
+    }
+    out
+}
+
+/// Weight gain of a voiced frame from its level above the threshold.
+pub(crate) fn fade(level_db: f32, threshold_db: f32, fade_db: f32) -> f32 {
+    ((level_db - threshold_db) / fade_db.max(1e-3) + 0.5).clamp(0.05, 1.0)
+}
+
+/// Voice-level volume 0..1 relative to the speech level.
+pub(crate) fn volume(level_db: f32, speech_db: f32) -> f32 {
+    10f32.powf((level_db - speech_db) / 20.0).clamp(0.0, 1.0)
+}
+
+impl Analyser {
+    /// An analyser using `profile` with default settings.
+    pub fn new(profile: Profile) -> Self {
+        Self::with_config(profile, AnalyserConfig::default())
+    }
+
+    /// An analyser with explicit settings.
+    pub fn with_config(profile: Profile, config: AnalyserConfig) -> Self {
+        Self {
+            extractor: FeatureExtractor::new(),
+            profile,
+            config,
+            window: vec![0.0; WINDOW],
+        }
+    }
+
+    /// The profile in use.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// Features of a clip (mono, [`SAMPLE_RATE`] Hz): frame *i*'s window is centred at
+    /// sample `i·HOP + HOP/2`, zero-padded at the ends.
+    pub fn features(&mut self, samples: &[f32]) -> ClipFeatures {
+        let n = frame_count(samples.len());
+        let mut frames = Vec::with_capacity(n);
+        let half = (WINDOW / 2) as isize;
+        for i in 0..n {
+            let c = (i * HOP + HOP / 2) as isize;
+            let (a, b) = (c - half, c + half);
+            let src_a = a.max(0) as usize;
+            let src_b = (b.max(0) as usize).min(samples.len());
+            if a >= 0 && b as usize <= samples.len() {
+                frames.push(self.extractor.compute(&samples[src_a..src_b]));
+            } else {
+                self.window.fill(0.0);
+                let off = (src_a as isize - a) as usize;
+                if src_b > src_a {
+                    self.window[off..off + (src_b - src_a)].copy_from_slice(&samples[src_a..src_b]);
+                }
+                frames.push(self.extractor.compute(&self.window));
+            }
+        }
+        let levels: Vec<f32> = frames.iter().map(|f| f.level_db).collect();
+        let voicing = self.config.voicing.offline(&levels);
+        let normalised = self.normalise(&frames, &voicing.voiced);
+        ClipFeatures {
+            frames,
+            voicing,
+            normalised,
+        }
+    }
+
+    fn normalise(&self, frames: &[FrameFeatures], voiced: &[bool]) -> Vec<[f32; N_CEPS]> {
+        if !self.profile.cmn {
+            return frames.iter().map(|f| f.ceps).collect();
+        }
+        // Clip cepstral mean over voiced frames, shrunk toward the profile's global mean
+        // when the clip has little speech (prior of 50 frames).
+        let prior = 50.0f64;
+        let mut sum = [0f64; N_CEPS];
+        let mut n = 0f64;
+        for (f, v) in frames.iter().zip(voiced) {
+            if *v {
+                for j in 0..N_CEPS {
+                    sum[j] += f64::from(f.ceps[j]);
+                }
+                n += 1.0;
+            }
+        }
+        let mut mean = [0f32; N_CEPS];
+        for j in 0..N_CEPS {
+            mean[j] =
+                ((sum[j] + prior * f64::from(self.profile.global_mean[j])) / (n + prior)) as f32;
+        }
+        frames
+            .iter()
+            .map(|f| {
+                let mut x = f.ceps;
+                for j in 0..N_CEPS {
+                    x[j] -= mean[j];
+                }
+                x
+            })
+            .collect()
+    }
+
+    /// Analyses a whole clip (mono, [`SAMPLE_RATE`] Hz) into a 100 fps [`VowelTrack`].
+    /// Never fails: empty input gives an empty track, silence an all-silent one.
+    pub fn analyse(&mut self, samples: &[f32]) -> VowelTrack {
+        let feats = self.features(samples);
+        self.classify(&feats, samples.len())
+    }
+
+    /// Classifies precomputed clip features.
+    pub fn classify(&self, feats: &ClipFeatures, len_samples: usize) -> VowelTrack {
+        let n = feats.frames.len();
+        let scores: Vec<[f32; 6]> = feats
+            .normalised
+            .iter()
+            .map(|x| self.profile.log_scores(x))
+            .collect();
+        let r = self.config.smooth_radius as isize;
+        let v = &feats.voicing;
+        let mut frames = Vec::with_capacity(n);
+        for i in 0..n {
+            if !v.voiced[i] {
+                frames.push(VowelFrame {
+                    volume: volume(feats.frames[i].level_db, v.speech_db),
+                    ..VowelFrame::SILENT
+                });
+                continue;
+            }
+            // Triangular smoothing over voiced neighbours only (speech is not smeared
+            // into silence and back).
+            let mut acc = [0f32; 6];
+            let mut wsum = 0f32;
+            for d in -r..=r {
+                let j = i as isize + d;
+                if j < 0 || j >= n as isize || !v.voiced[j as usize] {
+                    continue;
+                }
+                let w = (r + 1 - d.abs()) as f32;
+                for k in 0..6 {
+                    acc[k] += w * scores[j as usize][k];
+                }
+                wsum += w;
+            }
+            for a in &mut acc {
+                *a /= wsum;
+            }
+            let p = softmax(&acc);
+            let level = feats.frames[i].level_db;
+            let g = fade(level, v.threshold_db, self.config.fade_db);
+            let mut weights = [0f32; 6];
+            for k in 0..6 {
+                weights[k] = p[k] * g;
+            }
+            frames.push(VowelFrame {
+                weights,
+                volume: volume(level, v.speech_db),
+                silent: false,
+            });
+        }
+        let mut track = VowelTrack {
+            fps: FRAME_RATE,
+            frames,
+            voiced_span: None,
+            duration_s: len_samples as f64 / f64::from(SAMPLE_RATE),
+        };
+        track.update_voiced_span();
+        track
+    }
+}

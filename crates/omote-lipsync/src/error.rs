@@ -1,0 +1,35 @@
+//! The one error type of omote-lipsync. The analyser itself cannot fail once built; only
+//! profiles (parsing, building) and label files can be wrong.
+
+/// What went wrong with a profile or a label file.
+#[derive(Debug, thiserror::Error)]
+pub enum LipsyncError {
+    /// A profile's JSON could not be parsed or has the wrong shape.
+    #[error("{name}: invalid lip sync profile: {reason}")]
+    Profile {
+        /// Where the profile came from (file name or `built-in`).
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A label file (`start end class phone`) is malformed.
+    #[error("{name}:{line}: invalid label line: {reason}")]
+    Labels {
+        /// Label file name.
+        name: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Not enough frames of some class to build or calibrate a profile.
+    #[error("not enough voiced frames to calibrate {class}: {frames} (need {need})")]
+    TooFewFrames {
+        /// The class (`A`..`N`).
+        class: char,
+        /// Frames found.
+        frames: usize,
+        /// Frames needed.
+        need: usize,
+    },
+}

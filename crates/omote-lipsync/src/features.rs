@@ -1,0 +1,177 @@
+//! Per-frame features: mel-frequency cepstral coefficients of a 25 ms Hann window, plus
+//! level.
+//!
+//! The mel filterbank covers [`MEL_F_MIN_HZ`]..[`MEL_F_MAX_HZ`] only: vowel identity lives in
+//! the first three formants (below ~3.5 kHz), and a band that ends at 4 kHz makes features
+//! from 8 kHz telephone audio (upsampled to 16 kHz) the same as from studio audio. `c0`
+//! (overall level) is left out of the cepstrum so recording level does not move the
+//! features; level is reported separately for voicing and volume.
+
+use std::sync::Arc;
+
+use realfft::num_complex::Complex;
+use realfft::{RealFftPlanner, RealToComplex};
+
+/// The analyser's sample rate (Hz). Decode and resample to it first (omote-audio).
+pub const SAMPLE_RATE: u32 = 16_000;
+/// Hop between frames in samples (10 ms: 100 frames per second).
+pub const HOP: usize = 160;
+/// Analysis window length in samples (25 ms), centred on the frame time.
+pub const WINDOW: usize = 400;
+/// Frames per second of the analyser's native output.
+pub const FRAME_RATE: f32 = 100.0;
+const NFFT: usize = 512;
+/// Number of mel bands.
+pub const N_MEL: usize = 24;
+/// Number of cepstral coefficients used (c1..=c12).
+pub const N_CEPS: usize = 12;
+/// Lowest mel band edge (Hz).
+pub const MEL_F_MIN_HZ: f32 = 100.0;
+/// Highest mel band edge (Hz).
+pub const MEL_F_MAX_HZ: f32 = 4_000.0;
+const PRE_EMPHASIS: f32 = 0.97;
+/// Level reported for digital silence (dBFS).
+pub const FLOOR_DB: f32 = -100.0;
+
+/// Features of one frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameFeatures {
+    /// Cepstral coefficients c1..=c12 of the log mel spectrum.
+    pub ceps: [f32; N_CEPS],
+    /// Frame level in dBFS (RMS of the unweighted window; [`FLOOR_DB`] at most quiet).
+    pub level_db: f32,
+}
+
+/// Computes [`FrameFeatures`] from windows of [`WINDOW`] samples at [`SAMPLE_RATE`].
+/// Holds its FFT plan and scratch buffers: [`FeatureExtractor::compute`] does not allocate.
+pub struct FeatureExtractor {
+    fft: Arc<dyn RealToComplex<f32>>,
+    window: Vec<f32>,
+    input: Vec<f32>,
+    spectrum: Vec<Complex<f32>>,
+    scratch: Vec<Complex<f32>>,
+    power: Vec<f32>,
+    mel_start: [usize; N_MEL],
+    mel_weights: Vec<Vec<f32>>,
+    dct: [[f32; N_MEL]; N_CEPS],
+}
+
+fn hz_to_mel(f: f32) -> f32 {
+    2595.0 * (1.0 + f / 700.0).log10()
+}
+
+fn mel_to_hz(m: f32) -> f32 {
+    700.0 * (10f32.powf(m / 2595.0) - 1.0)
+}
+
+impl Default for FeatureExtractor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FeatureExtractor {
+    /// Plans the FFT and builds the mel filterbank and DCT tables.
+    pub fn new() -> Self {
+        let fft = RealFftPlanner::<f32>::new().plan_fft_forward(NFFT);
+        let window = (0..WINDOW)
+            .map(|n| {
+                0.5 - 0.5 * (2.0 * std::f32::consts::PI * (n as f32 + 0.5) / WINDOW as f32).cos()
+            })
+            .collect();
+        let input = fft.make_input_vec();
+        let spectrum = fft.make_output_vec();
+        let scratch = fft.make_scratch_vec();
+        let bins = NFFT / 2 + 1;
+        let bin_hz = SAMPLE_RATE as f32 / NFFT as f32;
+        let (m0, m1) = (hz_to_mel(MEL_F_MIN_HZ), hz_to_mel(MEL_F_MAX_HZ));
+        let edges: Vec<f32> = (0..N_MEL + 2)
+            .map(|i| mel_to_hz(m0 + (m1 - m0) * i as f32 / (N_MEL + 1) as f32))
+            .collect();
+        let mut mel_start = [0usize; N_MEL];
+        let mut mel_weights = Vec::with_capacity(N_MEL);
+        for b in 0..N_MEL {
+            let (lo, mid, hi) = (edges[b], edges[b + 1], edges[b + 2]);
+            let first = ((lo / bin_hz).ceil() as usize).min(bins - 1);
+            let last = ((hi / bin_hz).floor() as usize).min(bins - 1);
+            let mut w = Vec::new();
+            for k in first..=last {
+                let f = k as f32 * bin_hz;
+                let v = if f <= mid {
+                    (f - lo) / (mid - lo)
+                } else {
+                    (hi - f) / (hi - mid)
+                };
+                w.push(v.max(0.0));
+            }
+            mel_start[b] = first;
+            mel_weights.push(w);
+        }
+        let mut dct = [[0f32; N_MEL]; N_CEPS];
+        for (c, row) in dct.iter_mut().enumerate() {
+            for (m, v) in row.iter_mut().enumerate() {
+                *v = (std::f32::consts::PI * (c + 1) as f32 * (m as f32 + 0.5) / N_MEL as f32)
+                    .cos()
+                    * (2.0 / N_MEL as f32).sqrt();
+            }
+        }
+        Self {
+            fft,
+            window,
+            input,
+            spectrum,
+            scratch,
+            power: vec![0.0; bins],
+            mel_start,
+            mel_weights,
+            dct,
+        }
+    }
+
+    /// Features of `frame` (exactly [`WINDOW`] samples; a shorter slice is zero-padded at
+    /// the end). Non-finite samples count as 0.
+    pub fn compute(&mut self, frame: &[f32]) -> FrameFeatures {
+        let n = frame.len().min(WINDOW);
+        let mut sum_sq = 0f32;
+        let mut prev = 0f32;
+        for i in 0..WINDOW {
+            let x = if i < n && frame[i].is_finite() {
+                frame[i]
+            } else {
+                0.0
+            };
+            sum_sq += x * x;
+            let pe = if i == 0 {
+                x * (1.0 - PRE_EMPHASIS)
+            } else {
+                x - PRE_EMPHASIS * prev
+            };
+            prev = x;
+            self.input[i] = pe * self.window[i];
+        }
+        self.input[WINDOW..].fill(0.0);
+        let level_db = (10.0 * (sum_sq / WINDOW as f32 + 1e-10).log10()).max(FLOOR_DB);
+        // Lengths are fixed at construction, so the transform cannot fail.
+        let _ =
+            self.fft
+                .process_with_scratch(&mut self.input, &mut self.spectrum, &mut self.scratch);
+        for (p, c) in self.power.iter_mut().zip(&self.spectrum) {
+            *p = c.norm_sqr();
+        }
+        let mut logmel = [0f32; N_MEL];
+        for (b, lm) in logmel.iter_mut().enumerate() {
+            let s = self.mel_start[b];
+            let e: f32 = self.mel_weights[b]
+                .iter()
+                .zip(&self.power[s..])
+                .map(|(w, p)| w * p)
+                .sum();
+            *lm = (e + 1e-9).ln();
+        }
+        let mut ceps = [0f32; N_CEPS];
+        for (c, out) in ceps.iter_mut().enumerate() {
+            *out = self.dct[c].iter().zip(&logmel).map(|(d, l)| d * l).sum();
+        }
+        FrameFeatures { ceps, level_db }
+    }
+}

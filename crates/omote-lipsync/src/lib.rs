@@ -1,0 +1,48 @@
+//! Lip sync analysis for omote: mono audio at 16 kHz in, one [`VowelFrame`] per 10 ms out —
+//! weights for the mouth classes A I U E O and N (closed / consonant), a volume, and
+//! silent/voiced — plus the clip's voiced span.
+//!
+//! Pure DSP: no I/O, no threads, no clocks. Decode and resample with `omote-audio`.
+//!
+//! * [`Analyser`] — offline: centred 25 ms windows, clip-adaptive silence detection,
+//!   cepstral mean normalisation over the clip, smoothing in both directions.
+//! * [`StreamAnalyser`] — live: chunks of any size in, frames out 12.5 ms after their
+//!   centre, causal everything, no allocation per frame.
+//! * [`Profile`] — per-class cepstral profiles; [`Profile::builtin`] works on unseen
+//!   voices, [`Profile::calibrated`] adapts it to one speaker.
+//!
+//! Features and classifier are explained in this crate's `README.md`.
+//!
+//! ```
+//! use omote_lipsync::{Analyser, Profile, SAMPLE_RATE};
+//! let samples = vec![0.0f32; SAMPLE_RATE as usize]; // one second of silence
+//! let track = Analyser::new(Profile::builtin()).analyse(&samples);
+//! assert_eq!(track.frames.len(), 100);
+//! assert!(track.frames.iter().all(|f| f.silent) && track.voiced_span.is_none());
+//! ```
+
+#![deny(missing_docs)]
+// DSP loops index several fixed-size arrays in parallel; index form reads clearest.
+#![allow(clippy::needless_range_loop)]
+
+mod analyser;
+mod error;
+pub mod export;
+mod features;
+mod frame;
+pub mod labels;
+mod profile;
+pub mod score;
+mod stream;
+mod voicing;
+
+pub use analyser::{Analyser, AnalyserConfig, ClipFeatures, frame_count};
+pub use error::LipsyncError;
+pub use features::{
+    FLOOR_DB, FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, MEL_F_MAX_HZ, MEL_F_MIN_HZ, N_CEPS,
+    N_MEL, SAMPLE_RATE, WINDOW,
+};
+pub use frame::{Viseme, VoicedSpan, VowelFrame, VowelTrack};
+pub use profile::{PROFILE_FORMAT, Profile, ProfileBuilder};
+pub use stream::StreamAnalyser;
+pub use voicing::{StreamVoicing, Voicing, VoicingConfig};

@@ -1,0 +1,183 @@
+//! Streaming analysis: push chunks of any size, get frames as soon as their window is
+//! complete. Same features and profile as offline, causal voicing, running cepstral mean
+//! and one-sided smoothing.
+
+use crate::analyser::{AnalyserConfig, fade, softmax, volume};
+use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_CEPS, SAMPLE_RATE, WINDOW};
+use crate::profile::Profile;
+use crate::voicing::StreamVoicing;
+use crate::{VowelFrame, VowelTrack};
+
+const RING: usize = 512;
+/// Frames of the running cepstral mean's memory (3 s).
+const CMN_FRAMES: f32 = 300.0;
+/// Weight (in frames) of the profile's global mean at the start of a stream.
+const CMN_PRIOR_FRAMES: f32 = 50.0;
+
+/// Live analyser. Frame *i* is centred at `(i + 0.5) · 10 ms` of the stream and is emitted
+/// once the stream reaches the end of its window, [`StreamAnalyser::LATENCY_S`] later.
+/// No allocation per frame: output goes into the caller's `Vec`.
+pub struct StreamAnalyser {
+    extractor: FeatureExtractor,
+    profile: Profile,
+    config: AnalyserConfig,
+    voicing: StreamVoicing,
+    ring: [f32; RING],
+    /// Samples of the virtual stream seen so far (the stream starts with WINDOW/2 − HOP/2
+    /// zeros so frame 0 is centred at 5 ms).
+    pos: u64,
+    next_frame: u64,
+    window: [f32; WINDOW],
+    smoothed: [f32; 6],
+    smoothing: bool,
+    cmn_mean: [f32; N_CEPS],
+    cmn_n: f32,
+    zero_run: usize,
+}
+
+const LEAD: usize = WINDOW / 2 - HOP / 2;
+
+impl StreamAnalyser {
+    /// Algorithmic latency: from a frame's centre time to the last sample it needs
+    /// (half a window, 12.5 ms). Smoothing is causal and adds none.
+    pub const LATENCY_S: f32 = (WINDOW / 2) as f32 / SAMPLE_RATE as f32;
+
+    /// A streaming analyser with default settings.
+    pub fn new(profile: Profile) -> Self {
+        Self::with_config(profile, AnalyserConfig::default())
+    }
+
+    /// A streaming analyser with explicit settings.
+    pub fn with_config(profile: Profile, config: AnalyserConfig) -> Self {
+        let cmn_mean = profile.global_mean;
+        Self {
+            extractor: FeatureExtractor::new(),
+            voicing: StreamVoicing::new(config.voicing),
+            profile,
+            config,
+            ring: [0.0; RING],
+            pos: LEAD as u64,
+            next_frame: 0,
+            window: [0.0; WINDOW],
+            smoothed: [0.0; 6],
+            smoothing: false,
+            cmn_mean,
+            cmn_n: CMN_PRIOR_FRAMES,
+            zero_run: LEAD,
+        }
+    }
+
+    /// Frames emitted so far.
+    pub fn frames_emitted(&self) -> u64 {
+        self.next_frame
+    }
+
+    /// Feeds samples (mono, [`SAMPLE_RATE`] Hz) and appends every completed frame to `out`.
+    pub fn push(&mut self, chunk: &[f32], out: &mut Vec<VowelFrame>) {
+        for &s in chunk {
+            let s = if s.is_finite() { s } else { 0.0 };
+            self.ring[(self.pos as usize) % RING] = s;
+            self.pos += 1;
+            if s == 0.0 {
+                self.zero_run += 1;
+            } else {
+                self.zero_run = 0;
+            }
+            if self.pos == self.next_frame * HOP as u64 + WINDOW as u64 {
+                let frame = self.process_frame();
+                out.push(frame);
+                self.next_frame += 1;
+            }
+        }
+    }
+
+    fn process_frame(&mut self) -> VowelFrame {
+        if self.zero_run >= WINDOW {
+            // Digital silence: skip the transform (keeps hours of silence cheap).
+            self.voicing.update(crate::features::FLOOR_DB);
+            self.smoothing = false;
+            return VowelFrame::SILENT;
+        }
+        let start = self.pos as usize - WINDOW;
+        for (i, w) in self.window.iter_mut().enumerate() {
+            *w = self.ring[(start + i) % RING];
+        }
+        let f = self.extractor.compute(&self.window);
+        let voiced = self.voicing.update(f.level_db);
+        let speech_db = self.voicing.speech_db();
+        let vol = volume(f.level_db, speech_db);
+        if !voiced {
+            self.smoothing = false;
+            return VowelFrame {
+                volume: vol,
+                ..VowelFrame::SILENT
+            };
+        }
+        let mut x = f.ceps;
+        if self.profile.cmn {
+            self.cmn_n = (self.cmn_n + 1.0).min(CMN_FRAMES);
+            for j in 0..N_CEPS {
+                self.cmn_mean[j] += (x[j] - self.cmn_mean[j]) / self.cmn_n;
+                x[j] -= self.cmn_mean[j];
+            }
+        }
+        let s = self.profile.log_scores(&x);
+        if self.smoothing {
+            let a = self.config.stream_alpha;
+            for k in 0..6 {
+                self.smoothed[k] = a * s[k] + (1.0 - a) * self.smoothed[k];
+            }
+        } else {
+            self.smoothed = s;
+            self.smoothing = true;
+        }
+        let p = softmax(&self.smoothed);
+        let threshold = self.voicing.threshold_db();
+        let g = fade(f.level_db, threshold, self.config.fade_db);
+        let mut weights = [0f32; 6];
+        for k in 0..6 {
+            weights[k] = p[k] * g;
+        }
+        VowelFrame {
+            weights,
+            volume: vol,
+            silent: false,
+        }
+    }
+
+    /// Ends the stream: pads with zeros so every frame of the `floor(len / HOP)` frames of
+    /// the pushed audio is emitted, and appends them to `out`.
+    pub fn finish(&mut self, out: &mut Vec<VowelFrame>) {
+        let pushed = self.pos - LEAD as u64;
+        let total = pushed / HOP as u64;
+        let pad = [0f32; HOP];
+        while self.next_frame < total {
+            self.push(&pad, out);
+        }
+    }
+
+    /// Convenience: streams a whole clip in chunks of `chunk` samples and returns the track
+    /// (what `omote lipsync --stream` does).
+    pub fn analyse_in_chunks(
+        profile: Profile,
+        config: AnalyserConfig,
+        samples: &[f32],
+        chunk: usize,
+    ) -> VowelTrack {
+        let mut a = StreamAnalyser::with_config(profile, config);
+        let mut frames = Vec::with_capacity(samples.len() / HOP + 1);
+        for c in samples.chunks(chunk.max(1)) {
+            a.push(c, &mut frames);
+        }
+        a.finish(&mut frames);
+        frames.truncate(samples.len() / HOP);
+        let mut t = VowelTrack {
+            fps: FRAME_RATE,
+            frames,
+            voiced_span: None,
+            duration_s: samples.len() as f64 / f64::from(SAMPLE_RATE),
+        };
+        t.update_voiced_span();
+        t
+    }
+}

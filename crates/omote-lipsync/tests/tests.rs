@@ -1,0 +1,306 @@
+//! Behaviour of the analyser: accuracy floors on the held-out speech set, streaming vs
+//! offline, silence, calibration, degenerate and hostile input.
+
+use std::path::{Path, PathBuf};
+
+use omote_lipsync::labels::{LabelSegment, parse_labels};
+use omote_lipsync::score::{ScoreCounts, score_clip};
+use omote_lipsync::{
+    Analyser, AnalyserConfig, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser, Viseme,
+    VowelFrame, export,
+};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/speech");
+
+fn data_dir() -> Option<PathBuf> {
+    let p = PathBuf::from(DATA);
+    if p.join("manifest.tsv").exists() {
+        Some(p)
+    } else {
+        println!(
+            "SKIPPED: speech data not found at {DATA} (expected shared/data next to the repo)"
+        );
+        None
+    }
+}
+
+fn load(dir: &Path, name: &str) -> (Vec<f32>, Vec<LabelSegment>) {
+    let samples = omote_audio::load_mono(&dir.join(format!("{name}.wav")), SAMPLE_RATE)
+        .unwrap()
+        .samples;
+    let text = std::fs::read_to_string(dir.join(format!("{name}.lab.tsv"))).unwrap();
+    (samples, parse_labels(&text, name).unwrap())
+}
+
+fn score(names: &[String], dir: &Path, stream: bool, profile: &Profile) -> ScoreCounts {
+    let mut total = ScoreCounts::default();
+    let mut analyser = Analyser::new(profile.clone());
+    for n in names {
+        let (samples, labels) = load(dir, n);
+        let track = if stream {
+            StreamAnalyser::analyse_in_chunks(
+                profile.clone(),
+                AnalyserConfig::default(),
+                &samples,
+                333,
+            )
+        } else {
+            analyser.analyse(&samples)
+        };
+        total.add(&score_clip(&track, &labels));
+    }
+    total
+}
+
+/// Every 4th Japanese clip: a quick held-out subset (the built-in profile never saw the
+/// nitech default voice nor these texts).
+fn ja_subset() -> Vec<String> {
+    (1..=40)
+        .step_by(4)
+        .map(|i| format!("ja_ojt_{i:03}"))
+        .collect()
+}
+
+fn librivox() -> Vec<String> {
+    ["0870", "0880", "0890"]
+        .iter()
+        .map(|s| format!("en_librivox_{s}"))
+        .collect()
+}
+
+#[test]
+fn japanese_unseen_speaker_offline_and_streaming() {
+    let Some(dir) = data_dir() else { return };
+    let p = Profile::builtin();
+    let off = score(&ja_subset(), &dir, false, &p);
+    let str_ = score(&ja_subset(), &dir, true, &p);
+    let (vo, so) = (
+        off.vowel_accuracy().unwrap(),
+        off.silence_accuracy().unwrap(),
+    );
+    let (vs, ss) = (
+        str_.vowel_accuracy().unwrap(),
+        str_.silence_accuracy().unwrap(),
+    );
+    println!(
+        "ja subset: offline vowel {vo:.3} silence {so:.3}; streaming vowel {vs:.3} silence {ss:.3}"
+    );
+    assert!(vo >= 0.85, "offline vowel {vo}");
+    assert!(so >= 0.97, "offline silence {so}");
+    assert!(vo - vs <= 0.08, "streaming {vs} vs offline {vo}");
+    assert!(ss >= 0.97, "streaming silence {ss}");
+}
+
+#[test]
+fn english_read_speech_floors() {
+    let Some(dir) = data_dir() else { return };
+    let p = Profile::builtin();
+    let off = score(&librivox(), &dir, false, &p);
+    let str_ = score(&librivox(), &dir, true, &p);
+    let (vo, so) = (
+        off.vowel_accuracy().unwrap(),
+        off.silence_accuracy().unwrap(),
+    );
+    let vs = str_.vowel_accuracy().unwrap();
+    println!("librivox: offline vowel {vo:.3} silence {so:.3}; streaming vowel {vs:.3}");
+    // Measured 59.0 % (target 60 %, missed; see README): this floor guards regressions.
+    assert!(vo >= 0.57, "offline vowel {vo}");
+    assert!(so >= 0.95, "offline silence {so}");
+    assert!(vo - vs <= 0.08, "streaming {vs} vs offline {vo}");
+}
+
+#[test]
+fn calibration_on_one_speaker_helps_held_out_clips() {
+    let Some(dir) = data_dir() else { return };
+    let base = Profile::builtin();
+    let mut b = ProfileBuilder::new();
+    let mut an = Analyser::new(base.clone());
+    for i in [2, 6, 10, 14, 18] {
+        let (s, l) = load(&dir, &format!("ja_ojt_{i:03}"));
+        b.add_labelled_clip(&an.features(&s), &l);
+    }
+    let cal = base.calibrated(&b, 20).unwrap();
+    let before = score(&ja_subset(), &dir, false, &base)
+        .vowel_accuracy()
+        .unwrap();
+    let after = score(&ja_subset(), &dir, false, &cal)
+        .vowel_accuracy()
+        .unwrap();
+    println!("calibration: {before:.3} -> {after:.3}");
+    assert!(after >= before, "calibrated {after} < built-in {before}");
+}
+
+#[test]
+fn voiced_span_is_found_at_any_level() {
+    let Some(dir) = data_dir() else { return };
+    let (samples, labels) = load(&dir, "ja_ojt_005");
+    let speech_start = labels.iter().find(|l| l.class.is_some()).unwrap().start_s;
+    let speech_end = labels
+        .iter()
+        .rev()
+        .find(|l| l.class.is_some())
+        .unwrap()
+        .end_s;
+    let mut an = Analyser::new(Profile::builtin());
+    for gain_db in [-30.0f32, -15.0, 0.0] {
+        let g = 10f32.powf(gain_db / 20.0);
+        // Quiet pink-ish noise floor under the scaled voice, 50 dB below its peak.
+        let mut x: u32 = 7;
+        let noisy: Vec<f32> = samples
+            .iter()
+            .map(|s| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                s * g + g * 0.003 * ((x as f32 / u32::MAX as f32) - 0.5)
+            })
+            .collect();
+        let span = an.analyse(&noisy).voiced_span.unwrap();
+        println!(
+            "gain {gain_db} dB: span {:.2}..{:.2}, labels {speech_start:.2}..{speech_end:.2}",
+            span.start_s, span.end_s
+        );
+        assert!(
+            (span.start_s - speech_start).abs() < 0.06,
+            "gain {gain_db}: start {} vs {speech_start}",
+            span.start_s
+        );
+        assert!(
+            (span.end_s - speech_end).abs() < 0.12,
+            "gain {gain_db}: end {} vs {speech_end}",
+            span.end_s
+        );
+    }
+}
+
+#[test]
+fn empty_and_one_sample_inputs() {
+    let mut an = Analyser::new(Profile::builtin());
+    let t = an.analyse(&[]);
+    assert!(t.frames.is_empty() && t.voiced_span.is_none());
+    let t = an.analyse(&[0.5]);
+    assert!(t.frames.is_empty());
+    let mut s = StreamAnalyser::new(Profile::builtin());
+    let mut out = Vec::new();
+    s.push(&[], &mut out);
+    s.push(&[0.5], &mut out);
+    s.finish(&mut out);
+    assert!(out.is_empty());
+    assert_eq!(export::to_tsv(&t).lines().next(), Some(export::TSV_HEADER));
+}
+
+#[test]
+fn ten_hours_of_silence_streamed_is_all_silent_and_cheap() {
+    let mut s = StreamAnalyser::new(Profile::builtin());
+    let chunk = vec![0f32; SAMPLE_RATE as usize]; // one second
+    let mut out: Vec<VowelFrame> = Vec::with_capacity(200);
+    let mut frames = 0u64;
+    for _ in 0..10 * 3600 {
+        out.clear();
+        s.push(&chunk, &mut out);
+        frames += out.len() as u64;
+        assert!(out.iter().all(|f| f.silent && f.weights == [0.0; 6]));
+    }
+    assert!(frames >= 10 * 3600 * 100 - 2);
+}
+
+#[test]
+fn long_zero_buffer_offline_is_silent() {
+    let samples = vec![0f32; SAMPLE_RATE as usize * 60];
+    let t = Analyser::new(Profile::builtin()).analyse(&samples);
+    assert_eq!(t.frames.len(), 6000);
+    assert!(t.frames.iter().all(|f| f.silent) && t.voiced_span.is_none());
+}
+
+#[test]
+fn clipping_noise_and_non_finite_samples_give_valid_frames() {
+    let mut x: u32 = 99;
+    let mut samples: Vec<f32> = (0..SAMPLE_RATE as usize * 2)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            if x & 1 == 0 { 1.0 } else { -1.0 }
+        })
+        .collect();
+    samples[100] = f32::NAN;
+    samples[200] = f32::INFINITY;
+    for t in [
+        Analyser::new(Profile::builtin()).analyse(&samples),
+        StreamAnalyser::analyse_in_chunks(
+            Profile::builtin(),
+            AnalyserConfig::default(),
+            &samples,
+            1000,
+        ),
+    ] {
+        assert_eq!(t.frames.len(), 200);
+        for f in &t.frames {
+            let sum: f32 = f.weights.iter().sum();
+            assert!(f.weights.iter().all(|w| w.is_finite() && *w >= 0.0) && sum <= 1.0 + 1e-5);
+            assert!(f.volume.is_finite() && (0.0..=1.0).contains(&f.volume));
+        }
+    }
+}
+
+#[test]
+fn streaming_is_chunk_size_independent() {
+    let mut x: u32 = 3;
+    let samples: Vec<f32> = (0..SAMPLE_RATE as usize)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let t = i as f32 / SAMPLE_RATE as f32;
+            0.3 * (2.0 * std::f32::consts::PI * 150.0 * t).sin() * (t * 3.0).sin().abs()
+                + 0.001 * (x as f32 / u32::MAX as f32)
+        })
+        .collect();
+    let a = StreamAnalyser::analyse_in_chunks(
+        Profile::builtin(),
+        AnalyserConfig::default(),
+        &samples,
+        1,
+    );
+    let b = StreamAnalyser::analyse_in_chunks(
+        Profile::builtin(),
+        AnalyserConfig::default(),
+        &samples,
+        4097,
+    );
+    assert_eq!(a, b);
+    assert_eq!(a.frames.len(), 100);
+}
+
+#[test]
+fn builtin_profile_round_trips_and_bad_profiles_are_named() {
+    let p = Profile::builtin();
+    assert_eq!(Profile::from_json(&p.to_json(), "x").unwrap(), p);
+    let e = Profile::from_json("{}", "mine.json").unwrap_err();
+    assert!(e.to_string().contains("mine.json"));
+}
+
+#[test]
+fn rhubarb_exports_use_rhubarb_shapes() {
+    let mut t = Analyser::new(Profile::builtin()).analyse(&[0.0; 16_000]);
+    t.frames[10] = VowelFrame {
+        weights: [0.9, 0.0, 0.0, 0.0, 0.0, 0.1],
+        volume: 1.0,
+        silent: false,
+    };
+    let cues = export::rhubarb_cues(&t);
+    assert_eq!(cues.iter().map(|c| c.2).collect::<String>(), "XDX");
+    let json: serde_json::Value =
+        serde_json::from_str(&export::to_rhubarb_json(&t, "a.wav")).unwrap();
+    assert_eq!(json["mouthCues"][1]["value"], "D");
+    assert!(export::to_rhubarb_tsv(&t).ends_with("1.00\tX\n"));
+    assert_eq!(Viseme::from_letter('O'), Some(Viseme::O));
+}
+
+#[test]
+fn resampled_track_keeps_duration() {
+    let t = Analyser::new(Profile::builtin()).analyse(&[0.0; 32_000]);
+    let r = t.resampled(60.0);
+    assert_eq!(r.frames.len(), 120);
+    assert!((r.time_of(0) - 0.5 / 60.0).abs() < 1e-9);
+}
