@@ -507,7 +507,11 @@ impl SaccadeGenerator {
             .pick(candidates, need, pick)
             .or_else(|| self.pick(&D::ALL, need, pick))?;
         let turn = rng.range_f32(-c.angle_jitter_deg, c.angle_jitter_deg);
-        let unit = dir.unit(turn);
+        let mut unit = dir.unit(turn);
+        if self.room(unit) < amplitude && self.room(dir.unit(0.0)) > self.room(unit) {
+            // Turned, the move would run into the limits (at an edge): go straight.
+            unit = dir.unit(0.0);
+        }
         let amplitude = amplitude.min(self.room(unit));
         let duration = c.duration(amplitude);
         Some(SaccadeEvent {
