@@ -475,6 +475,7 @@ impl BlinkGenerator {
         if !t_from_now.is_finite() {
             return false;
         }
+        self.eye_changes.drop_before(self.time);
         self.eye_changes
             .push(self.time + f64::from(t_from_now.max(0.0)))
     }
@@ -494,9 +495,25 @@ impl BlinkGenerator {
         self.window >= 0.0 && self.eye_changes.any_in(t, t + self.window)
     }
 
+    /// Whether advancing by `dt` with a gaze shift of `gaze_shift_deg` can neither
+    /// continue nor start a blink: [`update`](Self::update) would then give zero
+    /// whatever the face, so callers may skip measuring it. (Most frames are quiet.)
+    pub fn is_quiet(&self, dt: f32, gaze_shift_deg: f32) -> bool {
+        let t1 = self.time + f64::from(dt);
+        self.active.is_none()
+            && self.next_spontaneous.is_some_and(|n| n > t1)
+            && self.double_at.is_none_or(|d| d > t1)
+            && self.requests.peek().is_none_or(|r| r > t1)
+            && !(gaze_shift_deg > 0.0 && gaze_shift_deg >= self.config.gaze_blink_min_deg)
+    }
+
     /// Advance by `dt` seconds: maybe start a blink, and give this frame's blink weight.
     pub fn update(&mut self, dt: f32, rng: &mut Pcg32, input: &BlinkInput) -> BlinkOutput {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        if self.is_quiet(dt, input.gaze_shift_deg) {
+            self.time += f64::from(dt);
+            return BlinkOutput::default();
+        }
         let t0 = self.time;
         let t1 = t0 + f64::from(dt);
         self.time = t1;

@@ -115,8 +115,8 @@ pub struct BlinkMotion {
     pub min_weight: f32,
     /// Replaces the blink's shape, if the motion has a `blink` track.
     blink_track: Option<ResponseCurve>,
-    /// The other tracks, added on top.
-    extra: Clip,
+    /// The other tracks, added on top (resolved like a [`Clip`]'s).
+    extra: Vec<(ChannelId, ResponseCurve)>,
 }
 
 impl BlinkMotion {
@@ -164,7 +164,11 @@ impl BlinkMotion {
         if !strict && blink_track.is_none() && extra.tracks.is_empty() {
             return Ok(None);
         }
-        let extra = Clip::new(&extra, rig).expect("names were resolved above");
+        let clip = Clip::new(&extra, rig).expect("names were resolved above");
+        let extra = clip
+            .channels()
+            .map(|id| (id, extra.tracks[rig.channel_name(id)].clone()))
+            .collect();
         Ok(Some(Self {
             expression,
             min_weight: desc.min_weight,
@@ -180,10 +184,8 @@ impl BlinkMotion {
 
     /// Add the extra tracks at `phase`, times `scale`, into `weights` (one per channel).
     pub fn add_into(&self, phase: f32, scale: f32, weights: &mut [f32]) {
-        for id in self.extra.channels() {
-            if let Some(v) = self.extra.sample(id, phase) {
-                weights[id.index()] += v * scale;
-            }
+        for (id, curve) in &self.extra {
+            weights[id.index()] += curve.eval(phase) * scale;
         }
     }
 }

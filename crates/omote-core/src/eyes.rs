@@ -115,18 +115,12 @@ impl Eyes {
 
     /// How closed the expressions in `weights` leave the eyes (0 open, 1 shut).
     pub fn closure(&self, weights: &[f32]) -> f32 {
-        let mut c: f32 = self
-            .closure
-            .iter()
-            .map(|&(id, k)| clamp01(weights[id.index()]) * k)
-            .sum();
-        if let Some(b) = self.blink_channel {
-            c += clamp01(weights[b.index()]);
-        }
-        for s in self.blink_sides.iter().flatten() {
-            c += 0.5 * clamp01(weights[s.index()]);
-        }
-        clamp01(c)
+        closure(
+            &self.closure,
+            self.blink_channel,
+            &self.blink_sides,
+            weights,
+        )
     }
 
     /// One frame: advance both generators, add the blink (and its motion) into
@@ -152,16 +146,23 @@ impl Eyes {
                 shift = shift.max(e.amplitude_deg);
             }
         }
-        let input = BlinkInput {
-            closure: if self.blink.is_some() {
-                self.closure(weights)
-            } else {
-                0.0
-            },
-            visibility: blink_visibility,
-            gaze_shift_deg: shift,
-        };
-        if let Some(out) = self.blink.as_mut().map(|b| b.update(dt, rng, &input)) {
+        if let Some(b) = &mut self.blink {
+            let quiet = b.is_quiet(dt, shift);
+            let input = BlinkInput {
+                closure: if quiet {
+                    0.0
+                } else {
+                    closure(
+                        &self.closure,
+                        self.blink_channel,
+                        &self.blink_sides,
+                        weights,
+                    )
+                },
+                visibility: blink_visibility,
+                gaze_shift_deg: shift,
+            };
+            let out = b.update(dt, rng, &input);
             if let Some(e) = out.started {
                 events.push(FaceEvent::Blink(e));
                 self.motion = dominant(&self.motions, weights);
@@ -219,7 +220,8 @@ impl GazeShift {
             return 0.0;
         }
         let d = (gaze.0 - last.0, gaze.1 - last.1);
-        if d.0.hypot(d.1) >= GAZE_SHIFT_SPEED_DEG_S * dt {
+        let fast = GAZE_SHIFT_SPEED_DEG_S * dt;
+        if d.0 * d.0 + d.1 * d.1 >= fast * fast {
             self.moved = (self.moved.0 + d.0, self.moved.1 + d.1);
             self.moving = true;
             0.0
@@ -232,6 +234,27 @@ impl GazeShift {
             0.0
         }
     }
+}
+
+/// Closure of the eyes from `weights`: each listed channel's weight × its closure, plus
+/// the blink channel's weight, plus half of each side's.
+fn closure(
+    list: &[(ChannelId, f32)],
+    blink: Option<ChannelId>,
+    sides: &[Option<ChannelId>; 2],
+    weights: &[f32],
+) -> f32 {
+    let mut c = 0.0;
+    for &(id, k) in list {
+        c += clamp01(weights[id.index()]) * k;
+    }
+    if let Some(b) = blink {
+        c += clamp01(weights[b.index()]);
+    }
+    for s in sides.iter().flatten() {
+        c += 0.5 * clamp01(weights[s.index()]);
+    }
+    clamp01(c)
 }
 
 fn clamp01(v: f32) -> f32 {

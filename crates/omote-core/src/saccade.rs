@@ -428,6 +428,14 @@ impl SaccadeGenerator {
         let t0 = self.time;
         let t1 = t0 + f64::from(dt);
         self.time = t1;
+        if self.jump.is_none() && self.next_jump.is_some_and(|n| n > t1) {
+            // Holding still (most frames).
+            return SaccadeOutput {
+                yaw_deg: self.offset.0,
+                pitch_deg: self.offset.1,
+                started: None,
+            };
+        }
         let next = match self.next_jump {
             Some(n) => n,
             None => {

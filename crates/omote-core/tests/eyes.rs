@@ -115,6 +115,28 @@ fn blink_rate_and_interval_cv_match_the_config_in_every_mode() {
 }
 
 #[test]
+fn a_face_blinks_at_the_configured_rate_with_saccades_on() {
+    let rig = Arc::new(Rig::standard());
+    for (mode, seed) in [(EyeMode::Talking, 11), (EyeMode::Listening, 12)] {
+        let mut face = Face::new(rig.clone(), FaceConfig::default(), seed);
+        face.set_eye_mode(mode);
+        let seconds = 3600.0;
+        let mut n = 0;
+        for _ in 0..frames(seconds) {
+            let s = face.update(DT, &FaceInputs::default());
+            n += s
+                .events()
+                .iter()
+                .filter(|e| matches!(e, FaceEvent::Blink(_)))
+                .count();
+        }
+        let ratio = n as f32 * BlinkConfig::default().interval.get(mode) / seconds;
+        eprintln!("face {mode}: {n} blinks in an hour, rate ratio {ratio:.3}");
+        assert!((ratio - 1.0).abs() <= 0.1, "{mode}: {ratio}");
+    }
+}
+
+#[test]
 fn skip_probability_thins_draws_but_keeps_the_rate() {
     let config = BlinkConfig {
         skip_probability: 0.7,
