@@ -9,6 +9,10 @@
 //! nothing. Names are interned to [`ChannelId`]s once, in the [`Rig`]; frames are flat
 //! `f32` arrays.
 //!
+//! Eyes come alive on their own: each face blinks and makes saccades (see [`eyes`],
+//! [`blink`], [`saccade`]; turned off by [`FaceConfig::raw`]), and reports what started
+//! each frame in [`FaceState::events`].
+//!
 //! Conventions: the VRM frame (+Y up, +Z forward, +X the avatar's left); gaze yaw > 0
 //! looks left, pitch > 0 looks down; angles in degrees at the API edge (`*_deg`).
 //!

@@ -15,9 +15,9 @@
 //!
 //! The output is a gaze offset (yaw, pitch in degrees, yaw > 0 left, pitch > 0 down)
 //! that the face adds to its gaze target before the lookAt range maps. Offsets stay
-//! within `maxYawDeg` / `maxPitchDeg`: a jump uses at most half the room left towards
-//! them, and directions pointing back to the target are preferred the further out the
-//! eyes are.
+//! within `maxYawDeg` / `maxPitchDeg`: a jump away from the target uses at most half the
+//! room left towards them, and directions pointing back to the target are preferred the
+//! further out the eyes are.
 //!
 //! ```
 //! use omote_core::{Pcg32, SaccadeConfig, SaccadeGenerator};
@@ -222,7 +222,8 @@ impl SaccadeConfig {
 
 /// How strongly jumps prefer to go back towards the gaze target (see `pick`).
 const CENTRE_PULL: f32 = 3.0;
-/// The largest share of the room towards the offset limits one jump may use.
+/// The largest share of the room towards the offset limits that a jump away from the
+/// target may use.
 const ROOM_SHARE: f32 = 0.5;
 
 /// `v` clamped to `[lo, hi]`, or `default` when `v` is NaN.
@@ -515,20 +516,20 @@ impl SaccadeGenerator {
         } else {
             &[D::Up, D::Down]
         };
-        let need = amplitude.min(c.amplitude_min_deg).max(1e-3) / ROOM_SHARE;
+        let need = amplitude.min(c.amplitude_min_deg).max(1e-3);
         let pick = rng.next_f32();
         let dir = self
             .pick(candidates, need, pick)
             .or_else(|| self.pick(&D::ALL, need, pick))?;
         let turn = rng.range_f32(-c.angle_jitter_deg, c.angle_jitter_deg);
         let mut unit = dir.unit(turn);
-        if self.room(unit) * ROOM_SHARE < amplitude && self.room(dir.unit(0.0)) > self.room(unit) {
+        let straight = dir.unit(0.0);
+        if self.usable_room(unit) < amplitude && self.usable_room(straight) > self.usable_room(unit)
+        {
             // Turned, the move would run into the limits (at an edge): go straight.
-            unit = dir.unit(0.0);
+            unit = straight;
         }
-        // A jump covers at most half the room left towards the limits, so the eyes
-        // approach them only gradually and spend most of the time near the target.
-        let amplitude = amplitude.min(self.room(unit) * ROOM_SHARE);
+        let amplitude = amplitude.min(self.usable_room(unit));
         let duration = c.duration(amplitude);
         Some(SaccadeEvent {
             t,
@@ -550,7 +551,7 @@ impl SaccadeGenerator {
         let norm = (oy / c.max_yaw_deg.max(1e-3), op / c.max_pitch_deg.max(1e-3));
         let last = self.last.map(|l| l.direction);
         let weight = |d: SaccadeDirection| {
-            if Some(d) == last || self.room(d.unit(0.0)) < need {
+            if Some(d) == last || self.usable_room(d.unit(0.0)) < need {
                 return 0.0;
             }
             let (uy, up) = d.unit(0.0);
@@ -573,6 +574,18 @@ impl SaccadeGenerator {
             }
         }
         chosen
+    }
+
+    /// How far (degrees) one jump may go along `unit`: the room to the limits, or only
+    /// a share of it when the jump leads further away from the target, so that the eyes
+    /// approach the limits gradually and spend most of their time near the target.
+    fn usable_room(&self, unit: (f32, f32)) -> f32 {
+        let room = self.room(unit);
+        if self.offset.0 * unit.0 + self.offset.1 * unit.1 > 0.0 {
+            room * ROOM_SHARE
+        } else {
+            room
+        }
     }
 
     /// How far (degrees) the offset can move along `unit` before leaving its limits.
