@@ -601,9 +601,8 @@ impl SaccadeGenerator {
             }
         };
         let (oy, op) = self.offset;
-        axis(oy, unit.0, c.max_yaw_deg)
-            .min(axis(op, unit.1, c.max_pitch_deg))
-            .max(0.0)
+        // A hair less than the exact room, so that rounding never leaves the limits.
+        (axis(oy, unit.0, c.max_yaw_deg).min(axis(op, unit.1, c.max_pitch_deg)) - 1e-3).max(0.0)
     }
 
     /// The offset at time `t` during `jump` (minimum-jerk path).

@@ -397,8 +397,8 @@ fn saccades(config: &SaccadeConfig, mode: EyeMode, seed: u64, seconds: f32) -> V
     let mut out = Vec::new();
     for _ in 0..frames(seconds) {
         let o = g.update(DT, &mut rng);
-        assert!(o.yaw_deg.abs() <= config.max_yaw_deg + 1e-3);
-        assert!(o.pitch_deg.abs() <= config.max_pitch_deg + 1e-3);
+        assert!(o.yaw_deg.abs() <= config.max_yaw_deg);
+        assert!(o.pitch_deg.abs() <= config.max_pitch_deg);
         out.extend(o.started);
     }
     out
