@@ -38,6 +38,10 @@ pub struct SimulateArgs {
     /// Frames per second.
     #[arg(long, default_value_t = 60.0)]
     pub fps: f32,
+    /// Hold an expression during the whole run, e.g. `--expression happy=0.5`
+    /// (repeatable): blinks follow its eye closure, overrides and blink motion.
+    #[arg(long, value_name = "NAME=WEIGHT", value_parser = parse_expression)]
+    pub expression: Vec<(String, f32)>,
     /// Output folder (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -60,6 +64,12 @@ pub fn run(args: SimulateArgs) -> Result<()> {
     });
     let mut face = Face::new(rig.clone(), FaceConfig::default(), args.seed);
     face.set_eye_mode(args.mode);
+    for (name, weight) in &args.expression {
+        let Some(id) = rig.channel(name) else {
+            bail!("--expression {name}: the rig `{}` has no such expression", rig.name());
+        };
+        face.layer_mut(Face::BASE).set(id, *weight);
+    }
     let mut recorder = AnimRecorder::new(&rig, args.fps);
     let frames = (args.seconds * args.fps).round().max(1.0) as usize;
     let dt = 1.0 / args.fps;
@@ -104,6 +114,20 @@ pub fn run(args: SimulateArgs) -> Result<()> {
     println!("{title}");
     println!("wrote {} and {}", json_path.display(), png_path.display());
     Ok(())
+}
+
+/// `NAME=WEIGHT` with a weight in [0, 1].
+fn parse_expression(s: &str) -> Result<(String, f32), String> {
+    let (name, weight) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=WEIGHT"))?;
+    let weight: f32 = weight
+        .parse()
+        .map_err(|_| format!("`{weight}` is not a number"))?;
+    if !(0.0..=1.0).contains(&weight) {
+        return Err(format!("weight {weight} is not between 0 and 1"));
+    }
+    Ok((name.to_string(), weight))
 }
 
 /// Read a JSON rig description.
