@@ -66,7 +66,10 @@ pub fn run(args: SimulateArgs) -> Result<()> {
     face.set_eye_mode(args.mode);
     for (name, weight) in &args.expression {
         let Some(id) = rig.channel(name) else {
-            bail!("--expression {name}: the rig `{}` has no such expression", rig.name());
+            bail!(
+                "--expression {name}: the rig `{}` has no such expression",
+                rig.name()
+            );
         };
         face.layer_mut(Face::BASE).set(id, *weight);
     }
