@@ -1,1 +1,50 @@
-//! x
+//! # omote-config
+//!
+//! Reads omote's data files — rigs, curves, clips, anims — from TOML or JSON. Every
+//! error names the file and, for content errors, the field (`expressions[2].isBinary`).
+//! The core's types are plain serde data; this crate is where files meet them.
+//!
+//! ```no_run
+//! let rig = omote_config::load_rig(std::path::Path::new("my-rig.toml"))?;
+//! println!("{} channels", rig.len());
+//! # Ok::<(), omote_config::ConfigError>(())
+//! ```
+
+mod error;
+mod motion_map;
+mod read;
+mod tracking;
+
+pub use error::ConfigError;
+pub use motion_map::{load_camera_correction, load_motion_map, motion_map_error, read_motion_map};
+pub use read::{Format, load, parse};
+pub use tracking::{load_arkit_sequence, load_tracking_frame, load_tracking_sequence};
+
+use std::path::Path;
+
+use omote_core::{Anim, Clip, ClipDesc, ResponseCurve, Rig, RigDesc};
+
+/// Read a rig file (TOML or JSON, see [`RigDesc`]) and build the rig.
+pub fn load_rig(path: &Path) -> Result<Rig, ConfigError> {
+    let desc: RigDesc = load(path)?;
+    Rig::from_desc(&desc).map_err(|e| ConfigError::invalid(path, e.to_string()))
+}
+
+/// Read a response curve file: a preset name or `{keys = [...]}`.
+pub fn load_curve(path: &Path) -> Result<ResponseCurve, ConfigError> {
+    load(path)
+}
+
+/// Read a clip file and resolve its tracks against `rig`.
+pub fn load_clip(path: &Path, rig: &Rig) -> Result<Clip, ConfigError> {
+    let desc: ClipDesc = load(path)?;
+    Clip::new(&desc, rig).map_err(|e| ConfigError::invalid(path, format!("tracks.{}: {e}", e.name)))
+}
+
+/// Read an anim JSON file and check its invariants.
+pub fn load_anim(path: &Path) -> Result<Anim, ConfigError> {
+    let anim: Anim = load(path)?;
+    anim.validate()
+        .map_err(|e| ConfigError::invalid(path, e.to_string()))?;
+    Ok(anim)
+}

@@ -219,7 +219,8 @@ mod tests {
 
     #[test]
     fn presets_match_their_formulas() {
-        let cases: [(&str, fn(f32) -> f32); 4] = [
+        type Formula = fn(f32) -> f32;
+        let cases: [(&str, Formula); 4] = [
             ("linear", |t| t),
             ("ease-in", |t| t * t),
             ("ease-out", |t| 2.0 * t - t * t),

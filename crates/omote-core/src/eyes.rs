@@ -13,8 +13,12 @@
 //!    rig has no `blink`) and plays the blink motion of the dominant expression.
 //!
 //! The override pass then runs over the result, so blocking, blending and binary
-//! expressions treat the automatic blink like any other blink. Randomness comes from
-//! the face's RNG: saccade draws first, then blink draws, only when something happens.
+//! expressions treat the automatic blink like any other blink.
+//!
+//! Randomness: when the face is built, two numbers drawn from the face's RNG seed one
+//! PCG stream for the blink and one for the saccades. Each generator draws from its own
+//! stream only when something happens, so the eyes do the same at 30 or 144 fps, and
+//! other procedural behaviours drawing from the face's RNG do not change them.
 
 use crate::blink::{BlinkConfig, BlinkGenerator, BlinkInput};
 use crate::blink_motion::{BlinkMotion, dominant, resolve_motions};
@@ -41,12 +45,28 @@ pub struct Eyes {
     motions: Box<[BlinkMotion]>,
     motion: Option<usize>,
     gaze: GazeShift,
+    blink_rng: Pcg32,
+    saccade_rng: Pcg32,
 }
+
+/// PCG stream of the blink generator.
+const BLINK_STREAM: u64 = 0x0062_6c69_6e6b;
+/// PCG stream of the saccade generator.
+const SACCADE_STREAM: u64 = 0x7361_6363_6164;
 
 impl Eyes {
     /// Eyes for `rig`; `None` turns a behaviour off. The blink is off, too, on a rig
-    /// with none of `blink`, `blinkLeft`, `blinkRight`.
-    pub fn new(rig: &Rig, blink: Option<&BlinkConfig>, saccade: Option<&SaccadeConfig>) -> Self {
+    /// with none of `blink`, `blinkLeft`, `blinkRight`. Draws the two generators' seeds
+    /// from `rng` (always two draws, whatever is on).
+    pub fn new(
+        rig: &Rig,
+        blink: Option<&BlinkConfig>,
+        saccade: Option<&SaccadeConfig>,
+        rng: &mut Pcg32,
+    ) -> Self {
+        let mut seed = || (u64::from(rng.next_u32()) << 32) | u64::from(rng.next_u32());
+        let blink_rng = Pcg32::with_stream(seed(), BLINK_STREAM);
+        let saccade_rng = Pcg32::with_stream(seed(), SACCADE_STREAM);
         let blink_channel = rig.preset(ExpressionPreset::Blink);
         let blink_sides = [
             rig.preset(ExpressionPreset::BlinkLeft),
@@ -74,6 +94,8 @@ impl Eyes {
             closure,
             motion: None,
             gaze: GazeShift::default(),
+            blink_rng,
+            saccade_rng,
         }
     }
 
@@ -130,7 +152,6 @@ impl Eyes {
     pub(crate) fn update(
         &mut self,
         dt: f32,
-        rng: &mut Pcg32,
         gaze_input: (f32, f32),
         weights: &mut [f32],
         blink_visibility: f32,
@@ -139,7 +160,7 @@ impl Eyes {
         let mut shift = self.gaze.update(dt, gaze_input);
         let mut offset = (0.0, 0.0);
         if let Some(s) = &mut self.saccade {
-            let out = s.update(dt, rng);
+            let out = s.update(dt, &mut self.saccade_rng);
             offset = (out.yaw_deg, out.pitch_deg);
             if let Some(e) = out.started {
                 events.push(FaceEvent::Saccade(e));
@@ -162,7 +183,7 @@ impl Eyes {
                 visibility: blink_visibility,
                 gaze_shift_deg: shift,
             };
-            let out = b.update(dt, rng, &input);
+            let out = b.update(dt, &mut self.blink_rng, &input);
             if let Some(e) = out.started {
                 events.push(FaceEvent::Blink(e));
                 self.motion = dominant(&self.motions, weights);
@@ -288,7 +309,12 @@ mod tests {
     #[test]
     fn closure_counts_expressions_and_blink_channels() {
         let rig = Rig::standard();
-        let eyes = Eyes::new(&rig, Some(&BlinkConfig::default()), None);
+        let eyes = Eyes::new(
+            &rig,
+            Some(&BlinkConfig::default()),
+            None,
+            &mut Pcg32::new(1),
+        );
         let mut w = vec![0.0; rig.len()];
         w[rig.channel("happy").unwrap().index()] = 1.0;
         assert!((eyes.closure(&w) - 0.3).abs() < 1e-6);

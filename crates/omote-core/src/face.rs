@@ -195,9 +195,15 @@ impl Face {
         mixer.layer_mut(Self::EYES).set_weight(0.0);
         let look = [P::LookLeft, P::LookRight, P::LookUp, P::LookDown].map(|p| rig.preset(p));
         let one_euro = |c: Option<OneEuroConfig>| OneEuroFilter::new(c.unwrap_or(PASS_THROUGH));
-        let eyes = Eyes::new(&rig, config.blink.as_ref(), config.saccade.as_ref());
+        let mut rng = Pcg32::new(seed);
+        let eyes = Eyes::new(
+            &rig,
+            config.blink.as_ref(),
+            config.saccade.as_ref(),
+            &mut rng,
+        );
         Self {
-            rng: Pcg32::new(seed),
+            rng,
             raw: vec![0.0; n].into_boxed_slice(),
             prev_raw: vec![0.0; n].into_boxed_slice(),
             smoothed: vec![0.0; n].into_boxed_slice(),
@@ -274,19 +280,22 @@ impl Face {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         self.state.events.clear();
         self.mixer.advance(dt);
-        self.mixer.mix_into(&mut self.raw);
-        self.smooth_expressions(dt);
-
-        // Gaze, smoothed; written into the look* channels for expression-type gaze.
         let yaw = self.yaw_filter.update(finite(inputs.gaze_yaw_deg), dt);
         let pitch = self.pitch_filter.update(finite(inputs.gaze_pitch_deg), dt);
         let look_at = *self.rig.look_at();
+        let smoothing = self.config.expression_half_life > 0.0;
+        if smoothing {
+            self.mixer.mix_into(&mut self.raw);
+            self.smooth_expressions(dt);
+            self.state.expressions.copy_from_slice(&self.smoothed);
+        } else {
+            // No smoothing: mix straight into the output, no copies.
+            self.mixer.mix_into(&mut self.state.expressions);
+        }
         let out = &mut self.state.expressions;
-        out.copy_from_slice(&self.smoothed);
         // Automatic blink into `out` (before the override pass) and saccade gaze offset.
         let (saccade_yaw, saccade_pitch) = self.eyes.update(
             dt,
-            &mut self.rng,
             (inputs.gaze_yaw_deg, inputs.gaze_pitch_deg),
             out,
             self.state.multipliers.blink,
@@ -322,9 +331,9 @@ impl Face {
 
     fn smooth_expressions(&mut self, dt: f32) {
         let half_life = self.config.expression_half_life;
-        if half_life <= 0.0 || self.frames == 0 || dt <= 0.0 {
+        if self.frames == 0 {
             self.smoothed.copy_from_slice(&self.raw);
-        } else {
+        } else if dt > 0.0 {
             // `low_pass_step` unrolled with its two coefficients hoisted out of the loop.
             let tau = half_life / std::f32::consts::LN_2;
             let a = (-dt / tau).exp();

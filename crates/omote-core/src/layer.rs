@@ -145,18 +145,17 @@ impl Layer {
         if w <= 0.0 {
             return;
         }
-        let n = out.len().min(self.values.len());
-        let (out, values, mask) = (&mut out[..n], &self.values[..n], &self.mask[..n]);
+        // Zipped iterators (no indexing) so the loops vectorise.
+        let lanes = out.iter_mut().zip(self.values.iter()).zip(self.mask.iter());
         match self.mode {
             BlendMode::Override => {
-                for i in 0..n {
-                    let v = finite_or_zero(values[i]);
-                    out[i] += (v - out[i]) * (w * mask[i]);
+                for ((o, &v), &m) in lanes {
+                    *o += (finite_or_zero(v) - *o) * (w * m);
                 }
             }
             BlendMode::Additive => {
-                for i in 0..n {
-                    out[i] += finite_or_zero(values[i]) * (w * mask[i]);
+                for ((o, &v), &m) in lanes {
+                    *o += finite_or_zero(v) * (w * m);
                 }
             }
         }

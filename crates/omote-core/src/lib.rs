@@ -35,6 +35,8 @@ pub mod anim;
 pub mod arkit;
 pub mod blink;
 pub mod blink_motion;
+pub mod camera_angle;
+pub mod camera_correction;
 pub mod clip;
 pub mod curve;
 pub mod error;
@@ -45,18 +47,23 @@ pub mod face;
 pub mod face_event;
 pub mod layer;
 pub mod look_at;
+pub mod motion_map;
 pub mod overrides;
+pub mod retarget;
 pub mod rig;
 pub mod rng;
 pub mod saccade;
 pub mod smoothing;
 pub mod span;
 mod time_queue;
+pub mod tracking;
 
 pub use anim::{Anim, AnimError, AnimEvent, AnimRecorder, ExpressionTracks};
 pub use arkit::{ARKIT_52, is_arkit_name};
 pub use blink::{BlinkCause, BlinkConfig, BlinkEvent, BlinkGenerator, BlinkInput, BlinkOutput};
 pub use blink_motion::{BlinkMotion, BlinkMotionDesc, preset_blink_motions};
+pub use camera_angle::CameraAngle;
+pub use camera_correction::CameraCorrection;
 pub use clip::{Clip, ClipDesc, UnknownChannel};
 pub use curve::{CurveSpec, Interp, Keyframe, ResponseCurve};
 pub use error::{CurveError, EyesConfigError, RigError};
@@ -65,12 +72,24 @@ pub use eye_mode::{EyeMode, PerMode, UnknownEyeMode};
 pub use eyes::Eyes;
 pub use face::{Face, FaceConfig, FaceInputs, FaceState};
 pub use face_event::{FaceEvent, FaceEvents};
-pub use glam::{Quat, Vec3};
+pub use glam::{self, Quat, Vec3};
 pub use layer::{BlendMode, Layer, LayerId, Mixer};
 pub use look_at::{EyeAngles, LookAtDesc, LookAtRangeMap, LookAtType, LookWeights, eye_rotation};
+pub use motion_map::{
+    FadeDesc, MapCenter, MapRegion, MotionBlend, MotionMap, MotionMapDesc, MotionMapError,
+    MotionMapErrorKind, MotionPointDesc,
+};
 pub use overrides::OverrideMultipliers;
+pub use retarget::{
+    Combine, EmotionRule, EyeMapping, GazeMapping, HeadLimits, HeadSource, LossConfig,
+    MouthMapping, RetargetConfig, RetargetError, RetargetOutput, Retargeter, ShapeSmoothing,
+    landmark_head, mirror_rotation, split_neck_head,
+};
 pub use rig::{ChannelId, ChannelInfo, MAX_CHANNELS, Rig, RigDesc};
 pub use rng::Pcg32;
 pub use saccade::{SaccadeConfig, SaccadeDirection, SaccadeEvent, SaccadeGenerator, SaccadeOutput};
-pub use smoothing::{ExpSmoother, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step};
+pub use smoothing::{
+    ExpSmoother, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step, normalize_quat,
+};
 pub use span::Span;
+pub use tracking::{ArkitFrame, Blendshapes, TrackedFace, TrackingFrame};

@@ -302,6 +302,26 @@ impl OverridePlan {
     }
 }
 
+impl Rig {
+    /// Apply the VRM 1.0 override rules in place to one frame of weights (one per
+    /// channel), clamping everything to [0, 1]. See [`crate::overrides`].
+    ///
+    /// ```
+    /// use omote_core::{ExpressionDesc, LookAtDesc, OverrideMode, Rig};
+    /// let rig = Rig::new("x", vec![
+    ///     ExpressionDesc::new("happy").overrides(OverrideMode::Blend, OverrideMode::None, OverrideMode::None),
+    ///     ExpressionDesc::new("blink"),
+    /// ], LookAtDesc::default()).unwrap();
+    /// let mut w = [0.25, 1.0];
+    /// let m = rig.apply_overrides(&mut w);
+    /// assert_eq!((w[1], m.blink), (0.75, 0.75));
+    /// ```
+    pub fn apply_overrides(&self, weights: &mut [f32]) -> crate::OverrideMultipliers {
+        assert_eq!(weights.len(), self.len(), "one weight per channel");
+        crate::overrides::apply_overrides(&self.plan, weights)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,25 +385,5 @@ mod tests {
         )
         .unwrap();
         assert_eq!(rig.plan().overriders[0], vec![(1, OverrideMode::Blend)]);
-    }
-}
-
-impl Rig {
-    /// Apply the VRM 1.0 override rules in place to one frame of weights (one per
-    /// channel), clamping everything to [0, 1]. See [`crate::overrides`].
-    ///
-    /// ```
-    /// use omote_core::{ExpressionDesc, LookAtDesc, OverrideMode, Rig};
-    /// let rig = Rig::new("x", vec![
-    ///     ExpressionDesc::new("happy").overrides(OverrideMode::Blend, OverrideMode::None, OverrideMode::None),
-    ///     ExpressionDesc::new("blink"),
-    /// ], LookAtDesc::default()).unwrap();
-    /// let mut w = [0.25, 1.0];
-    /// let m = rig.apply_overrides(&mut w);
-    /// assert_eq!((w[1], m.blink), (0.75, 0.75));
-    /// ```
-    pub fn apply_overrides(&self, weights: &mut [f32]) -> crate::OverrideMultipliers {
-        assert_eq!(weights.len(), self.len(), "one weight per channel");
-        crate::overrides::apply_overrides(&self.plan, weights)
     }
 }

@@ -152,6 +152,10 @@ impl OneEuroFilter {
         if !(x.is_finite() && dt > 0.0 && dt.is_finite()) {
             return y0;
         }
+        if self.config.min_cutoff == f32::INFINITY {
+            self.state = Some((x, x, 0.0));
+            return x;
+        }
         let slope = (x - x0) / dt;
         // Over the step the slope is constant, so the speed filter's exact step is the
         // zero-order one.
@@ -194,16 +198,19 @@ impl OneEuroQuatFilter {
 
     /// Feed the rotation `q` taken `dt` seconds after the previous one.
     pub fn update(&mut self, q: Quat, dt: f32) -> Quat {
-        if !q.is_finite() || q.length_squared() < 1e-12 {
+        let Some(mut x) = normalize_quat(q) else {
             return self.state.map_or(Quat::IDENTITY, |s| s.0);
-        }
-        let mut x = q.normalize();
+        };
         let Some((y0, x0, s0)) = self.state else {
             self.state = Some((x, x, 0.0));
             return x;
         };
         if !(dt > 0.0 && dt.is_finite()) {
             return y0;
+        }
+        if self.config.min_cutoff == f32::INFINITY {
+            self.state = Some((x, x, 0.0));
+            return x;
         }
         // Stay in x0's hemisphere so the difference is the short way round.
         if x.dot(x0) < 0.0 {
@@ -239,13 +246,25 @@ impl OneEuroQuatFilter {
     }
 }
 
+/// `q` scaled to unit length, or `None` when it has no direction (zero, NaN, infinite).
+/// Scales by the largest component first so huge finite inputs do not overflow.
+pub fn normalize_quat(q: Quat) -> Option<Quat> {
+    let v = glam::Vec4::from(q);
+    let m = v.abs().max_element();
+    if !(m.is_finite() && m > 0.0) {
+        return None;
+    }
+    let u = (v / m).normalize();
+    u.is_finite().then(|| Quat::from_vec4(u))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn signal(t: f32) -> f32 {
         // A slow wave with a faster burst: exercises the adaptive cutoff.
-        (t * 1.3).sin() * 20.0 + (t * 7.0).sin() * 5.0 * (t - 2.0).max(0.0).min(1.0)
+        (t * 1.3).sin() * 20.0 + (t * 7.0).sin() * 5.0 * (t - 2.0).clamp(0.0, 1.0)
     }
 
     /// Run a filter over `seconds` at `fps` and return its output every 1/6 s.

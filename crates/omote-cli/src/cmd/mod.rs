@@ -1,3 +1,4 @@
-//! The subcommands, one module each.
+//! One module per subcommand.
 
-pub mod simulate;
+pub mod demo;
+pub mod retarget;

@@ -1,0 +1,216 @@
+//! `omote demo`: the built-in character acts a built-in 8-second timeline.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use omote_core::{
+    AnimEvent, AnimRecorder, Clip, ClipDesc, Face, FaceConfig, FaceInputs, Keyframe, Quat,
+    ResponseCurve, Rig,
+};
+
+use crate::output::{anim_plot, ensure_dir, write_anim};
+
+/// Arguments of `omote demo`.
+#[derive(clap::Args)]
+pub struct DemoArgs {
+    /// Output folder.
+    #[arg(long, default_value = "demo-out")]
+    pub out: PathBuf,
+    /// Frames per second of the written anim.
+    #[arg(long, default_value_t = 60.0)]
+    pub fps: f32,
+    /// Seed of the character's procedural behaviour.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Length of the built-in timeline in seconds.
+pub const DEMO_SECONDS: f32 = 8.0;
+
+/// Run the demo.
+pub fn run(args: DemoArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.fps.is_finite() && (1.0..=1000.0).contains(&args.fps),
+        "--fps must be between 1 and 1000, got {}",
+        args.fps
+    );
+    ensure_dir(&args.out)?;
+    let rig = Arc::new(Rig::standard());
+    let timeline = DemoTimeline::new(&rig)?;
+    let mut face = Face::new(rig.clone(), FaceConfig::default(), args.seed);
+    let mut rec = AnimRecorder::new(&rig, args.fps);
+    for (t, name) in DemoTimeline::MARKERS {
+        rec.event(AnimEvent::Marker {
+            t,
+            name: name.to_string(),
+        });
+    }
+    let dt = 1.0 / args.fps;
+    let frames = (DEMO_SECONDS * args.fps).round() as usize;
+    face.layer_mut(Face::MOUTH).set_weight(1.0);
+    for i in 0..frames {
+        let t = i as f32 * dt;
+        timeline.drive(&mut face, t);
+        let state = face.update(dt, &timeline.inputs(t));
+        rec.record(state);
+    }
+    let anim = rec.finish();
+    let anim_path = args.out.join("demo.anim.json");
+    write_anim(&anim, &anim_path)?;
+    let png = args.out.join("demo.png");
+    anim_plot(
+        &anim,
+        "omote demo: built-in character, built-in timeline",
+        &[
+            (
+                "emotions",
+                &["happy", "surprised", "relaxed", "sad", "angry"],
+            ),
+            ("mouth (after overrides)", &["aa", "ih", "ou", "ee", "oh"]),
+            ("eyes", &["blink", "blinkLeft", "blinkRight"]),
+        ],
+    )
+    .render_png(&png)
+    .with_context(|| format!("drawing {}", png.display()))?;
+    println!(
+        "wrote {} ({} frames at {} fps)",
+        anim_path.display(),
+        anim.frames(),
+        args.fps
+    );
+    println!("wrote {}", png.display());
+    Ok(())
+}
+
+/// The built-in acting: emotions and blinks on the base layer, a spoken line on the
+/// mouth layer, head sway and glances as inputs.
+struct DemoTimeline {
+    base: Clip,
+    mouth: Clip,
+}
+
+impl DemoTimeline {
+    /// Cues, for the anim's events and the plot.
+    const MARKERS: [(f32, &'static str); 4] = [
+        (0.8, "smile"),
+        (2.0, "talk"),
+        (5.0, "surprise"),
+        (6.4, "relax"),
+    ];
+
+    fn new(rig: &Rig) -> anyhow::Result<Self> {
+        let base = ClipDesc {
+            tracks: [
+                (
+                    "happy",
+                    smooth(&[
+                        (0.8, 0.0),
+                        (1.3, 1.0),
+                        (2.2, 1.0),
+                        (2.7, 0.35),
+                        (4.8, 0.35),
+                        (5.1, 0.0),
+                    ])?,
+                ),
+                (
+                    "surprised",
+                    smooth(&[(5.0, 0.0), (5.2, 1.0), (5.8, 1.0), (6.3, 0.0)])?,
+                ),
+                ("relaxed", smooth(&[(6.4, 0.0), (7.0, 0.8), (8.0, 0.8)])?),
+                ("blink", blinks(&[0.45, 3.1, 4.4, 6.9])?),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        };
+        let mouth = ClipDesc {
+            tracks: speech(2.0, "o.niiaoeNieua")?
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        };
+        Ok(Self {
+            base: Clip::new(&base, rig).context("built-in timeline")?,
+            mouth: Clip::new(&mouth, rig).context("built-in timeline")?,
+        })
+    }
+
+    fn drive(&self, face: &mut Face, t: f32) {
+        self.base
+            .sample_into(t, face.layer_mut(Face::BASE).values_mut());
+        self.mouth
+            .sample_into(t, face.layer_mut(Face::MOUTH).values_mut());
+    }
+
+    fn inputs(&self, t: f32) -> FaceInputs {
+        // Slow sway, a nod while talking, a glance left then down-right.
+        let talking = ((t - 2.0) / 2.6).clamp(0.0, 1.0);
+        let yaw = (t * 0.8).sin() * 0.12;
+        let pitch = (t * 7.0).sin() * 0.05 * (talking * (1.0 - talking) * 4.0) + 0.03;
+        let roll = (t * 0.5).sin() * 0.05;
+        let glance = |from: f32, to: f32| {
+            ((t - from) * 8.0).clamp(0.0, 1.0) * ((to - t) * 8.0).clamp(0.0, 1.0)
+        };
+        FaceInputs {
+            head: Quat::from_euler(omote_core::glam::EulerRot::YXZ, yaw, pitch, roll),
+            gaze_yaw_deg: 25.0 * glance(1.4, 2.0) - 20.0 * glance(5.4, 6.2),
+            gaze_pitch_deg: 15.0 * glance(5.4, 6.2),
+        }
+    }
+}
+
+/// A curve through `(t, v)` points with flat tangents (eases in and out of each key).
+fn smooth(points: &[(f32, f32)]) -> anyhow::Result<ResponseCurve> {
+    Ok(ResponseCurve::new(
+        points
+            .iter()
+            .map(|&(t, v)| Keyframe::new(t, v, 0.0))
+            .collect(),
+    )?)
+}
+
+/// Blinks at the given times: fast close, short hold, slower open.
+fn blinks(times: &[f32]) -> anyhow::Result<ResponseCurve> {
+    let mut keys = vec![Keyframe::new(0.0, 0.0, 0.0)];
+    for &t in times {
+        for (dt, v) in [(0.0, 0.0), (0.07, 1.0), (0.1, 1.0), (0.26, 0.0)] {
+            keys.push(Keyframe::new(t + dt, v, 0.0));
+        }
+    }
+    Ok(ResponseCurve::new(keys)?)
+}
+
+/// A spoken line from `start`: one syllable every 0.2 s; `a i u e o` open that vowel,
+/// `N` closes the mouth, `.` is a short pause.
+fn speech(start: f32, vowels: &str) -> anyhow::Result<Vec<(&'static str, ResponseCurve)>> {
+    const SYLLABLE: f32 = 0.2;
+    let channels = [
+        ('a', "aa"),
+        ('i', "ih"),
+        ('u', "ou"),
+        ('e', "ee"),
+        ('o', "oh"),
+    ];
+    let mut out = Vec::new();
+    for (letter, channel) in channels {
+        let mut keys = vec![Keyframe::new(0.0, 0.0, 0.0)];
+        for (k, c) in vowels.chars().enumerate() {
+            if c != letter {
+                continue;
+            }
+            let t0 = start + k as f32 * SYLLABLE;
+            for (dt, v) in [(0.0, 0.0), (0.07, 0.85), (0.13, 0.7), (0.2, 0.0)] {
+                let t = t0 + dt;
+                let last = keys.last_mut().expect("starts with a key");
+                if t <= last.t + 1e-4 {
+                    last.v = last.v.max(v);
+                } else {
+                    keys.push(Keyframe::new(t, v, 0.0));
+                }
+            }
+        }
+        out.push((channel, ResponseCurve::new(keys)?));
+    }
+    Ok(out)
+}

@@ -1,0 +1,250 @@
+//! `omote retarget`: a tracking sequence drives the rig; writes an anim and a plot.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Context;
+use omote_core::{AnimRecorder, Face, FaceConfig, FaceInputs, RetargetConfig, Retargeter, Rig};
+use omote_plot::{Panel, Series, TimePlot};
+
+use crate::output::{ensure_dir, head_angles, write_anim};
+
+/// Arguments of `omote retarget`.
+#[derive(clap::Args)]
+pub struct RetargetArgs {
+    /// Tracking sequence: JSON lines, one frame per line (`omote track --out SEQ.jsonl`).
+    pub sequence: PathBuf,
+    /// What the lines are: MediaPipe FaceLandmarker frames or ARKit-52 frames.
+    #[arg(long, value_enum, default_value_t = InputKind::Mediapipe)]
+    pub input: InputKind,
+    /// Rig file (.toml / .json); the built-in 18 presets + ARKit-52 rig when absent.
+    #[arg(long)]
+    pub rig: Option<PathBuf>,
+    /// Retarget settings file (.toml / .json, fields of `RetargetConfig`).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Take the mean head pose of the first N frames with a face as the neutral pose.
+    #[arg(long, default_value_t = 0)]
+    pub calibrate: usize,
+    /// Mirror the user: their left drives the avatar's right.
+    #[arg(long)]
+    pub mirror: bool,
+    /// Frame rate when the frames carry no `t`.
+    #[arg(long, default_value_t = 30.0)]
+    pub fps: f32,
+    /// Output folder.
+    #[arg(long, default_value = "retarget-out")]
+    pub out: PathBuf,
+}
+
+/// The kind of tracking lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputKind {
+    /// `{"width", "height", "faces": [{"landmarks", "blendshapes", "transform"}]}`.
+    Mediapipe,
+    /// `{"t", "blendshapes": {name: score}, "head": [x, y, z, w]}`.
+    Arkit,
+}
+
+/// Run it.
+pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.fps.is_finite() && args.fps > 0.0,
+        "--fps must be positive, got {}",
+        args.fps
+    );
+    let frames = match args.input {
+        InputKind::Mediapipe => omote_config::load_tracking_sequence(&args.sequence)?,
+        InputKind::Arkit => omote_config::load_arkit_sequence(&args.sequence)?,
+    };
+    let rig = Arc::new(match &args.rig {
+        Some(path) => omote_config::load_rig(path)?,
+        None => Rig::standard(),
+    });
+    let mut config: RetargetConfig = match &args.config {
+        Some(path) => omote_config::load(path)?,
+        None => RetargetConfig::default(),
+    };
+    config.mirror |= args.mirror;
+    let mut retargeter = Retargeter::new(&rig, config).with_context(|| match &args.config {
+        Some(p) => format!("{}: invalid retarget settings", p.display()),
+        None => "invalid retarget settings".to_string(),
+    })?;
+    if args.calibrate > 0 {
+        let faces = frames
+            .iter()
+            .filter_map(|f| {
+                f.faces
+                    .first()
+                    .map(|face| (face, f.width as f32 / f.height as f32))
+            })
+            .take(args.calibrate);
+        let used = retargeter.calibrate(faces);
+        anyhow::ensure!(
+            used > 0,
+            "--calibrate {}: no frame with a face to calibrate on",
+            args.calibrate
+        );
+        eprintln!("calibrated the neutral pose on {used} frames");
+    }
+    // The retargeter smooths head and gaze itself; the face must not filter them again.
+    // Tracking drives blinks and gaze, so no automatic blink or saccades either.
+    let face_config = FaceConfig {
+        head_filter: None,
+        gaze_filter: None,
+        blink: None,
+        saccade: None,
+        ..FaceConfig::default()
+    };
+    let mut face = Face::new(rig.clone(), face_config, 1);
+    let fps = sequence_fps(&frames).unwrap_or(args.fps);
+    let mut rec = AnimRecorder::new(&rig, fps);
+    let mut weights = Vec::with_capacity(frames.len());
+    let mut prev_t: Option<f64> = None;
+    for (i, frame) in frames.iter().enumerate() {
+        let t = frame.t.unwrap_or(i as f64 / f64::from(fps));
+        let dt = prev_t.map_or(1.0 / fps, |p| (t - p) as f32);
+        prev_t = Some(t);
+        let out = retargeter.update(dt, frame, face.layer_mut(Face::BASE));
+        let inputs = FaceInputs {
+            head: out.head,
+            gaze_yaw_deg: out.gaze_yaw_deg,
+            gaze_pitch_deg: out.gaze_pitch_deg,
+        };
+        rec.record(face.update(dt, &inputs));
+        weights.push((out.face_present, out.tracking_weight));
+    }
+    let anim = rec.finish();
+    ensure_dir(&args.out)?;
+    let anim_path = args.out.join("retarget.anim.json");
+    write_anim(&anim, &anim_path)?;
+    let png = args.out.join("retarget.png");
+    plot(&anim, &weights, &args.sequence, &png)?;
+    let lost = weights.iter().filter(|w| !w.0).count();
+    println!(
+        "wrote {} ({} frames at {fps} fps; {lost} frames without a face)",
+        anim_path.display(),
+        anim.frames()
+    );
+    println!("wrote {}", png.display());
+    Ok(())
+}
+
+/// The sequence's frame rate from its timestamps (median step), if it has them.
+fn sequence_fps(frames: &[omote_core::TrackingFrame]) -> Option<f32> {
+    let mut steps: Vec<f64> = frames
+        .windows(2)
+        .filter_map(|w| Some(w[1].t? - w[0].t?))
+        .filter(|d| *d > 0.0)
+        .collect();
+    if steps.is_empty() {
+        return None;
+    }
+    steps.sort_by(f64::total_cmp);
+    let fps = 1.0 / steps[steps.len() / 2];
+    // Timestamps are often rounded (0.033333): snap to a whole rate when that close.
+    Some(if (fps - fps.round()).abs() < 0.01 {
+        fps.round()
+    } else {
+        fps
+    } as f32)
+}
+
+fn plot(
+    anim: &omote_core::Anim,
+    weights: &[(bool, f32)],
+    source: &Path,
+    png: &Path,
+) -> anyhow::Result<()> {
+    let dt = 1.0 / anim.fps;
+    let t = |i: usize| i as f32 * dt;
+    // Spans without a face, shaded in every panel.
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (i, (present, _)) in weights.iter().enumerate() {
+        match (present, start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                spans.push((t(s), t(i)));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        spans.push((t(s), t(weights.len())));
+    }
+    let series = |name: &str| {
+        anim.expressions.get(name).map(|v| {
+            Series::new(
+                name,
+                v.iter().enumerate().map(|(i, x)| (t(i), *x)).collect(),
+            )
+        })
+    };
+    let angles: Vec<(f32, f32, f32)> = anim.head.iter().map(|q| head_angles(*q)).collect();
+    let mut head = Panel::new("head (degrees; shaded: no face)");
+    for (k, name) in ["yaw", "pitch", "roll"].into_iter().enumerate() {
+        let pts = angles
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (t(i), [a.0, a.1, a.2][k]))
+            .collect();
+        head = head.series(Series::new(name, pts));
+    }
+    let mut eyes = Panel::new("eyes").y_range(-0.02, 1.05);
+    let mut mouth = Panel::new("mouth").y_range(-0.02, 1.05);
+    let mut emotion = Panel::new("emotions and tracking weight").y_range(-0.02, 1.05);
+    for n in ["blink", "blinkLeft", "blinkRight"] {
+        eyes.series.extend(series(n));
+    }
+    for n in ["aa", "ih", "ou", "ee", "oh"] {
+        mouth.series.extend(series(n));
+    }
+    for n in ["happy", "angry", "sad", "surprised"] {
+        emotion.series.extend(series(n));
+    }
+    emotion.series.push(
+        Series::new(
+            "tracking weight",
+            weights
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (t(i), w.1))
+                .collect(),
+        )
+        .color([0, 0, 0]),
+    );
+    let gaze = Panel::new("gaze (degrees; yaw > 0 left, pitch > 0 down)")
+        .series(Series::new(
+            "yaw",
+            anim.look_at
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (t(i), v[0]))
+                .collect(),
+        ))
+        .series(Series::new(
+            "pitch",
+            anim.look_at
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (t(i), v[1]))
+                .collect(),
+        ));
+    let mut panels = vec![head, eyes, mouth, emotion, gaze];
+    for p in &mut panels {
+        p.spans = spans.clone();
+    }
+    let title = format!(
+        "omote retarget: {}",
+        source.file_name().map_or_else(
+            || source.display().to_string(),
+            |n| n.to_string_lossy().into_owned()
+        )
+    );
+    let mut plot = TimePlot::new(title);
+    plot.panels = panels;
+    plot.render_png(png)
+        .with_context(|| format!("drawing {}", png.display()))
+}

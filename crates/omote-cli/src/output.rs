@@ -1,0 +1,102 @@
+//! Writing result files with context-rich errors.
+
+use std::path::Path;
+
+use anyhow::Context;
+use omote_core::Anim;
+use omote_plot::{Panel, Series, TimePlot};
+
+/// Create `dir` (and parents) if needed.
+pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output folder {}", dir.display()))
+}
+
+/// Write `anim` as compact JSON after checking it.
+pub fn write_anim(anim: &Anim, path: &Path) -> anyhow::Result<()> {
+    anim.validate()
+        .with_context(|| format!("refusing to write an invalid anim to {}", path.display()))?;
+    let json = serde_json::to_vec(anim).context("serialising the anim")?;
+    std::fs::write(path, json).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Head orientation as YXZ Euler angles (yaw about +Y, pitch about +X, roll about +Z)
+/// in degrees, in the VRM frame: yaw > 0 turns toward the avatar's left, pitch > 0 nods
+/// down.
+pub fn head_angles(q: [f32; 4]) -> (f32, f32, f32) {
+    let q = omote_core::Quat::from_array(q);
+    let (y, x, z) = q.to_euler(omote_core::glam::EulerRot::YXZ);
+    (y.to_degrees(), x.to_degrees(), z.to_degrees())
+}
+
+/// The standard overview plot of an anim: chosen expression groups, gaze and head.
+pub fn anim_plot(anim: &Anim, title: &str, groups: &[(&str, &[&str])]) -> TimePlot {
+    let dt = 1.0 / anim.fps;
+    let t = |i: usize| i as f32 * dt;
+    let mut plot = TimePlot::new(title);
+    for (name, channels) in groups {
+        let mut panel = Panel::new(*name).y_range(-0.02, 1.05);
+        for ch in *channels {
+            if let Some(track) = anim.expressions.get(ch) {
+                panel = panel.series(Series::new(
+                    *ch,
+                    track.iter().enumerate().map(|(i, v)| (t(i), *v)).collect(),
+                ));
+            }
+        }
+        plot = plot.panel(panel);
+    }
+    let gaze = Panel::new("gaze (degrees; yaw > 0 left, pitch > 0 down)")
+        .series(Series::new(
+            "yaw",
+            anim.look_at
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (t(i), v[0]))
+                .collect(),
+        ))
+        .series(Series::new(
+            "pitch",
+            anim.look_at
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (t(i), v[1]))
+                .collect(),
+        ));
+    let angles: Vec<(f32, f32, f32)> = anim.head.iter().map(|q| head_angles(*q)).collect();
+    let head = Panel::new("head (degrees)")
+        .series(Series::new(
+            "yaw",
+            angles
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (t(i), a.0))
+                .collect(),
+        ))
+        .series(Series::new(
+            "pitch",
+            angles
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (t(i), a.1))
+                .collect(),
+        ))
+        .series(Series::new(
+            "roll",
+            angles
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (t(i), a.2))
+                .collect(),
+        ));
+    let mut plot = plot.panel(gaze).panel(head);
+    if let Some(first) = plot.panels.first_mut() {
+        for e in &anim.events {
+            #[allow(irrefutable_let_patterns)] // more event kinds are coming
+            if let omote_core::AnimEvent::Marker { t, name } = e {
+                first.markers.push((*t, name.clone()));
+            }
+        }
+    }
+    plot
+}

@@ -1,0 +1,235 @@
+//! Reading data files: good files load, bad files give errors naming file and field.
+
+use std::path::{Path, PathBuf};
+
+use omote_config::{ConfigError, load_anim, load_clip, load_curve, load_rig};
+use omote_core::{ExpressionPreset, LookAtType, OverrideMode, Rig};
+
+/// A scratch directory unique to this test process.
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("omote-config-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(name: &str, text: &str) -> PathBuf {
+    let path = scratch().join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn err_text(e: ConfigError) -> String {
+    e.to_string()
+}
+
+#[test]
+fn toml_rig_loads_with_vrm_field_names() {
+    let path = write(
+        "good.toml",
+        r#"
+name = "chibi"
+presets = true
+arkit = true
+
+[[expressions]]
+name = "happy"
+overrideBlink = "blend"
+eyeClosure = 0.3
+
+[[expressions]]
+name = "wink"
+isBinary = true
+overrideBlink = "block"
+
+[lookAt]
+type = "expression"
+rangeMapHorizontalInner = { inputMaxValue = 90, outputScale = 1 }
+rangeMapHorizontalOuter = { inputMaxValue = 90, outputScale = 1 }
+rangeMapVerticalDown = { inputMaxValue = 45, outputScale = 1 }
+rangeMapVerticalUp = { inputMaxValue = 45, outputScale = 1 }
+"#,
+    );
+    let rig = load_rig(&path).unwrap();
+    assert_eq!(rig.len(), 18 + 52 + 1);
+    let happy = rig.info(rig.preset(ExpressionPreset::Happy).unwrap());
+    assert_eq!(happy.desc.override_blink, OverrideMode::Blend);
+    assert!(rig.info(rig.channel("wink").unwrap()).desc.is_binary);
+    assert_eq!(rig.look_at().kind, LookAtType::Expression);
+    assert_eq!(rig.look_at().range_map_vertical_up.input_max_value, 45.0);
+}
+
+#[test]
+fn json_rig_round_trips_through_to_desc() {
+    let rig = Rig::standard();
+    let path = write(
+        "standard.json",
+        &serde_json::to_string_pretty(&rig.to_desc()).unwrap(),
+    );
+    let back = load_rig(&path).unwrap();
+    assert_eq!(back.len(), rig.len());
+    for ((_, a), (_, b)) in rig.channels().zip(back.channels()) {
+        assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn wrong_type_names_file_and_field() {
+    let path = write(
+        "bad-type.toml",
+        "presets = true\n[[expressions]]\nname = \"a\"\n[[expressions]]\nname = \"b\"\nisBinary = \"yes\"\n",
+    );
+    let msg = err_text(load_rig(&path).unwrap_err());
+    assert!(msg.contains("bad-type.toml"), "{msg}");
+    assert!(msg.contains("expressions[1].isBinary"), "{msg}");
+}
+
+#[test]
+fn unknown_override_mode_and_unknown_field_are_reported() {
+    let path = write(
+        "bad-mode.json",
+        r#"{"expressions":[{"name":"a","overrideMouth":"sometimes"}]}"#,
+    );
+    let msg = err_text(load_rig(&path).unwrap_err());
+    assert!(
+        msg.contains("expressions[0].overrideMouth") && msg.contains("sometimes"),
+        "{msg}"
+    );
+    let path = write(
+        "typo.json",
+        r#"{"expressions":[{"name":"a","isBinnary":true}]}"#,
+    );
+    let msg = err_text(load_rig(&path).unwrap_err());
+    assert!(msg.contains("isBinnary"), "{msg}");
+}
+
+#[test]
+fn invalid_content_is_reported() {
+    let path = write("dup.json", r#"{"expressions":[{"name":"a"},{"name":"a"}]}"#);
+    let msg = err_text(load_rig(&path).unwrap_err());
+    assert!(
+        msg.contains("dup.json") && msg.contains("`a` appears more than once"),
+        "{msg}"
+    );
+    let m = r#"{"inputMaxValue": 90, "outputScale": -3}"#;
+    let ok = r#"{"inputMaxValue": 90, "outputScale": 10}"#;
+    let path = write(
+        "range.json",
+        &format!(
+            r#"{{"lookAt":{{"type":"bone","rangeMapHorizontalInner":{ok},"rangeMapHorizontalOuter":{m},"rangeMapVerticalDown":{ok},"rangeMapVerticalUp":{ok}}}}}"#
+        ),
+    );
+    let msg = err_text(load_rig(&path).unwrap_err());
+    assert!(msg.contains("lookAt.rangeMapHorizontalOuter"), "{msg}");
+    let path = write(
+        "closure.json",
+        r#"{"expressions":[{"name":"a","eyeClosure":1.5}]}"#,
+    );
+    let msg = err_text(load_rig(&path).unwrap_err());
+    assert!(msg.contains("expressions[0].eyeClosure"), "{msg}");
+}
+
+#[test]
+fn syntax_errors_missing_files_and_unknown_extensions() {
+    let path = write("broken.toml", "name = \n");
+    let msg = err_text(load_rig(&path).unwrap_err());
+    assert!(msg.starts_with(&path.display().to_string()), "{msg}");
+    let path = write("broken.json", "{\"name\": ");
+    assert!(err_text(load_rig(&path).unwrap_err()).contains("broken.json"));
+    let msg = err_text(load_rig(Path::new("/nonexistent/rig.toml")).unwrap_err());
+    assert!(msg.contains("/nonexistent/rig.toml"), "{msg}");
+    let path = write("rig.yaml", "name: x");
+    assert!(err_text(load_rig(&path).unwrap_err()).contains("unknown file type"));
+    let path = write("empty.json", "");
+    assert!(err_text(load_rig(&path).unwrap_err()).contains("empty.json"));
+}
+
+#[test]
+fn bad_curves_name_the_key() {
+    let path = write(
+        "c.json",
+        r#"{"keys":[{"t":0,"v":0},{"t":0.5,"v":1},{"t":0.5,"v":0}]}"#,
+    );
+    let msg = err_text(load_curve(&path).unwrap_err());
+    assert!(msg.contains("c.json") && msg.contains("keys[2].t"), "{msg}");
+    let path = write("p.toml", "keys = [{t = 0, v = 0}, {t = 1, v = \"high\"}]");
+    let msg = err_text(load_curve(&path).unwrap_err());
+    assert!(msg.contains("p.toml"), "{msg}");
+    let path = write(
+        "ok.toml",
+        "keys = [{t = 0, v = 0, out = 0}, {t = 1, v = 1, in = 2}]",
+    );
+    let c = load_curve(&path).unwrap();
+    assert!((c.eval(0.5) - 0.25).abs() < 1e-6);
+}
+
+#[test]
+fn clips_resolve_against_the_rig() {
+    let rig = Rig::standard();
+    let path = write(
+        "clip.toml",
+        "[tracks]\nhappy = \"smoothstep\"\nnotAChannel = \"linear\"\n",
+    );
+    let msg = err_text(load_clip(&path, &rig).unwrap_err());
+    assert!(msg.contains("tracks.notAChannel"), "{msg}");
+}
+
+#[test]
+fn anims_are_validated() {
+    let path = write(
+        "a.json",
+        r#"{"format":"omote-anim","version":1,"fps":30,"duration":0.1,"expressions":{"aa":[0,1]},
+            "head":[[0,0,0,1],[0,0,0,1],[0,0,0,1]],"leftEye":[],"rightEye":[],"lookAt":[]}"#,
+    );
+    let msg = err_text(load_anim(&path).unwrap_err());
+    assert!(
+        msg.contains("expressions.aa has 2 frames, expected 3"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn tracking_sequences_report_the_bad_line() {
+    let good = r#"{"width":640,"height":480,"faces":[]}"#;
+    let path = write(
+        "seq.jsonl",
+        &format!("{good}\n\n{good}\n{{\"width\":640,\"height\":\"tall\",\"faces\":[]}}\n"),
+    );
+    let msg = err_text(omote_config::load_tracking_sequence(&path).unwrap_err());
+    assert!(
+        msg.contains("seq.jsonl") && msg.contains("line 4") && msg.contains("height"),
+        "{msg}"
+    );
+    let path = write("ok.jsonl", &format!("{good}\n{good}\n"));
+    assert_eq!(
+        omote_config::load_tracking_sequence(&path).unwrap().len(),
+        2
+    );
+    let path = write("empty.jsonl", "\n");
+    assert!(
+        err_text(omote_config::load_tracking_sequence(&path).unwrap_err()).contains("no frames")
+    );
+    let path = write("zero.json", r#"{"width":0,"height":480,"faces":[]}"#);
+    assert!(
+        err_text(omote_config::load_tracking_frame(&path).unwrap_err())
+            .contains("width and height")
+    );
+}
+
+#[test]
+fn real_mediapipe_output_loads() {
+    let dir = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/tracking"
+    ));
+    if !dir.is_dir() {
+        eprintln!("SKIP: {} not found", dir.display());
+        return;
+    }
+    let f = omote_config::load_tracking_frame(&dir.join("obama.mediapipe.json")).unwrap();
+    assert_eq!((f.width, f.height, f.faces.len()), (512, 640, 1));
+    assert_eq!(f.faces[0].landmarks.len(), 478);
+    assert!(f.faces[0].blendshapes.get("mouthSmileLeft") > 0.9);
+    let seq = omote_config::load_tracking_sequence(&dir.join("astronaut_sequence.jsonl")).unwrap();
+    assert_eq!(seq.len(), 300);
+    assert_eq!(seq.iter().filter(|f| !f.faces.is_empty()).count(), 253);
+}

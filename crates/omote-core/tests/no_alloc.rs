@@ -1,0 +1,186 @@
+//! `Face::update` allocates nothing: checked with a counting global allocator.
+//!
+//! This file is its own test binary, so the allocator only wraps this test.
+#![allow(unsafe_code)] // a GlobalAlloc impl is unsafe by definition
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::Arc;
+
+use omote_core::{BlendMode, Face, FaceConfig, FaceInputs, LookAtDesc, Quat, Rig, RigDesc};
+
+struct Counting;
+
+thread_local! {
+    // Per thread, so the test harness and other tests running in parallel don't count.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+fn count() {
+    // `try_with`: the slot may already be gone while a thread shuts down.
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn update_allocates_nothing() {
+    // Both gaze types, smoothing on, every layer active.
+    let expression_rig = Rig::from_desc(&RigDesc {
+        presets: true,
+        arkit: true,
+        look_at: Some(LookAtDesc::default_expression()),
+        ..RigDesc::default()
+    })
+    .unwrap();
+    for rig in [Rig::standard(), expression_rig] {
+        let rig = Arc::new(rig);
+        let config = FaceConfig {
+            expression_half_life: 0.05,
+            ..FaceConfig::default()
+        };
+        let mut face = Face::new(rig.clone(), config, 11);
+        let extra = face.add_layer("extra", BlendMode::Additive);
+        for layer in [Face::MOUTH, Face::EYES, Face::ADDITIVE, extra] {
+            face.layer_mut(layer).fade_to(1.0, 0.3);
+        }
+        let happy = rig.channel("happy").unwrap();
+        let before = allocations();
+        let mut sum = 0.0;
+        for i in 0..2_000 {
+            let t = i as f32 / 60.0;
+            face.layer_mut(Face::BASE).set(happy, (t * 3.0).sin().abs());
+            let inputs = FaceInputs {
+                head: Quat::from_rotation_y(t.sin()),
+                gaze_yaw_deg: (t * 2.0).sin() * 30.0,
+                gaze_pitch_deg: (t * 3.0).cos() * 20.0,
+            };
+            sum += face.update(1.0 / 60.0, &inputs).expressions[0];
+        }
+        let after = allocations();
+        assert!(sum.is_finite());
+        assert_eq!(
+            after - before,
+            0,
+            "Face::update allocated {} times",
+            after - before
+        );
+    }
+}
+
+#[test]
+fn retargeting_allocates_nothing() {
+    use omote_core::{RetargetConfig, Retargeter, TrackedFace, TrackingFrame};
+    let rig = Arc::new(Rig::standard());
+    let mut rt = Retargeter::new(&rig, RetargetConfig::default()).unwrap();
+    let mut face = Face::new(rig.clone(), FaceConfig::default(), 1);
+    let mut tracked = TrackedFace {
+        landmarks: vec![[0.5, 0.5, 0.0]; 478],
+        ..TrackedFace::default()
+    };
+    tracked.landmarks[454] = [0.6, 0.5, 0.0];
+    tracked.landmarks[10] = [0.5, 0.3, 0.0];
+    tracked.landmarks[152] = [0.5, 0.7, 0.0];
+    tracked.blendshapes.set("jawOpen", 0.4);
+    let seen = TrackingFrame {
+        width: 640,
+        height: 480,
+        faces: vec![tracked],
+        ..TrackingFrame::default()
+    };
+    let lost = TrackingFrame {
+        width: 640,
+        height: 480,
+        ..TrackingFrame::default()
+    };
+    let before = allocations();
+    for i in 0..600 {
+        let frame = if (i / 100) % 2 == 0 { &seen } else { &lost };
+        let out = rt.update(1.0 / 60.0, frame, face.layer_mut(Face::BASE));
+        let inputs = FaceInputs {
+            head: out.head,
+            gaze_yaw_deg: out.gaze_yaw_deg,
+            gaze_pitch_deg: out.gaze_pitch_deg,
+        };
+        face.update(1.0 / 60.0, &inputs);
+    }
+    assert_eq!(allocations() - before, 0, "retargeting allocated");
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    // Control: the allocator really counts (otherwise the test above proves nothing).
+    let before = allocations();
+    let v: Vec<u64> = std::hint::black_box(vec![1, 2, 3]);
+    assert!(allocations() > before);
+    drop(v);
+}
+
+#[test]
+fn motion_map_queries_and_camera_correction_allocate_nothing() {
+    use omote_core::{
+        CameraAngle, CameraCorrection, Clip, ClipDesc, FadeDesc, Layer, MotionMap, MotionMapDesc,
+        MotionPointDesc,
+    };
+    let rig = Rig::standard();
+    let clip_desc: ClipDesc = serde_json::from_str(
+        r#"{"tracks":{"sad":{"keys":[{"t":0,"v":0,"interp":"linear"},{"t":1,"v":1}]}}}"#,
+    )
+    .unwrap();
+    let clip = Clip::new(&clip_desc, &rig).unwrap();
+    let mut desc = MotionMapDesc::new(vec![
+        MotionPointDesc::new("front", 0.0, 0.0).with("happy", 0.1),
+        MotionPointDesc::new("left", 90.0, 0.0).with("mouthLeft", 0.4),
+        MotionPointDesc::new("right", -90.0, 0.0).with("mouthRight", 0.4),
+        MotionPointDesc::new("high", 0.0, 60.0).with("eyeWideLeft", 0.2),
+        MotionPointDesc::new("low", 0.0, -60.0).with("jawOpen", -0.2),
+    ]);
+    desc.points[1].clip = Some("lean".into());
+    desc.fade = Some(FadeDesc {
+        start: 120.0,
+        end: 170.0,
+    });
+    let map = MotionMap::new(&desc).unwrap();
+    let mut correction =
+        CameraCorrection::with_clips(map.clone(), &rig, |n| (n == "lean").then_some(&clip))
+            .unwrap();
+    let mut layer = Layer::new("camera", BlendMode::Additive, rig.len());
+    let mut weights = [0.0f64; 5];
+    let before = allocations();
+    let mut sum = 0.0;
+    for i in 0..5_000 {
+        let t = f64::from(i) * 0.01;
+        let angle = CameraAngle::new((t * 37.0) % 360.0 - 180.0, (t * 1.3).sin() * 90.0);
+        map.weights_into(angle.alpha_deg, angle.beta_deg, &mut weights);
+        sum += weights[0] + map.blend(angle.alpha_deg, angle.beta_deg).weight(1);
+        correction.update(1.0 / 60.0);
+        sum += correction.apply_into(angle, &mut layer);
+    }
+    let after = allocations();
+    assert!(sum.is_finite());
+    assert_eq!(
+        after - before,
+        0,
+        "queries allocated {} times",
+        after - before
+    );
+}
