@@ -554,3 +554,19 @@ fn saccades_move_the_eyes_through_the_look_at_maps_and_overrides() {
     let (yaw, rot) = run(1.0);
     assert_eq!((yaw, rot), (0.0, 0.0));
 }
+
+#[test]
+fn face_config_reads_and_writes_the_eye_settings() {
+    let c: FaceConfig = serde_json::from_str(
+        r#"{"blink": null, "saccade": {"horizontalShare": 0.8, "diagonalShare": 0.1}}"#,
+    )
+    .unwrap();
+    assert!(c.blink.is_none());
+    assert_eq!(c.saccade.as_ref().unwrap().horizontal_share, 0.8);
+    let d = FaceConfig::default();
+    let back: FaceConfig = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+    assert_eq!(back, d);
+    assert!(serde_json::from_str::<FaceConfig>(r#"{"blink": {"blinkRate": 3}}"#).is_err());
+    let raw = FaceConfig::raw();
+    assert!(raw.blink.is_none() && raw.saccade.is_none());
+}
