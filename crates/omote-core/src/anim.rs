@@ -6,6 +6,9 @@
 //!  "head":[[x,y,z,w],...],"leftEye":[...],"rightEye":[...],
 //!  "lookAt":[[yaw,pitch],...],"events":[{"t":1.2,"kind":"marker","name":"hello"}]}
 //! ```
+//! Events also record blinks (`{"kind":"blink","t":..,"closeDuration":..,
+//! "holdDuration":..,"openDuration":..,"depth":..,"cause":"spontaneous"}`) and saccades
+//! (`{"kind":"saccade","t":..,"duration":..,"yaw":Δdeg,"pitch":Δdeg,"direction":"up-left"}`).
 //! One value per frame for every rig expression, in rig order. Quaternions are x, y, z, w
 //! in the VRM frame (+Y up, +Z forward, +X the avatar's left); `head` is the head's full
 //! orientation relative to the body; the eyes are the eye bones' rotations relative to
@@ -15,8 +18,11 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
+use crate::blink::BlinkCause;
 use crate::face::FaceState;
+use crate::face_event::FaceEvent;
 use crate::rig::Rig;
+use crate::saccade::SaccadeDirection;
 
 /// The value of the `format` field.
 pub const ANIM_FORMAT: &str = "omote-anim";
@@ -112,13 +118,63 @@ pub enum AnimEvent {
         /// What it marks.
         name: String,
     },
+    /// A blink started (see [`BlinkEvent`](crate::BlinkEvent)).
+    Blink {
+        /// Seconds from the start.
+        t: f32,
+        /// Time from open to closed (s).
+        close_duration: f32,
+        /// Time closed (s).
+        hold_duration: f32,
+        /// Time from closed to open (s).
+        open_duration: f32,
+        /// How far it closes the eyes on top of the expression (0–1).
+        depth: f32,
+        /// Why it happened.
+        cause: BlinkCause,
+    },
+    /// A saccade started (see [`SaccadeEvent`](crate::SaccadeEvent)).
+    Saccade {
+        /// Seconds from the start.
+        t: f32,
+        /// How long the jump takes (s).
+        duration: f32,
+        /// Change of gaze yaw in degrees (> 0: left).
+        yaw: f32,
+        /// Change of gaze pitch in degrees (> 0: down).
+        pitch: f32,
+        /// Compass direction.
+        direction: SaccadeDirection,
+    },
 }
 
 impl AnimEvent {
     /// When it happened.
     pub fn time(&self) -> f32 {
         match self {
-            Self::Marker { t, .. } => *t,
+            Self::Marker { t, .. } | Self::Blink { t, .. } | Self::Saccade { t, .. } => *t,
+        }
+    }
+}
+
+impl From<FaceEvent> for AnimEvent {
+    fn from(e: FaceEvent) -> Self {
+        match e {
+            FaceEvent::Blink(b) => Self::Blink {
+                t: b.t as f32,
+                close_duration: b.close_duration,
+                hold_duration: b.hold_duration,
+                open_duration: b.open_duration,
+                depth: b.depth,
+                cause: b.cause,
+            },
+            FaceEvent::Saccade(s) => Self::Saccade {
+                t: s.t as f32,
+                duration: s.duration,
+                yaw: s.yaw_deg,
+                pitch: s.pitch_deg,
+                direction: s.direction,
+            },
         }
     }
 }
@@ -253,8 +309,11 @@ impl AnimRecorder {
         }
     }
 
-    /// Append one frame.
+    /// Append one frame, and the events that started in it.
     pub fn record(&mut self, state: &FaceState) {
+        self.anim
+            .events
+            .extend(state.events.iter().map(|e| AnimEvent::from(*e)));
         for ((_, track), w) in self
             .anim
             .expressions
@@ -289,5 +348,44 @@ impl AnimRecorder {
             .events
             .sort_by(|a, b| a.time().total_cmp(&b.time()));
         self.anim
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blink_and_saccade_events_use_the_documented_json() {
+        let blink = AnimEvent::Blink {
+            t: 1.5,
+            close_duration: 0.07,
+            hold_duration: 0.02,
+            open_duration: 0.15,
+            depth: 1.0,
+            cause: BlinkCause::Double,
+        };
+        let json = serde_json::to_string(&blink).unwrap();
+        assert_eq!(
+            json,
+            r#"{"kind":"blink","t":1.5,"closeDuration":0.07,"holdDuration":0.02,"openDuration":0.15,"depth":1.0,"cause":"double"}"#
+        );
+        let saccade = AnimEvent::Saccade {
+            t: 2.0,
+            duration: 0.05,
+            yaw: -3.0,
+            pitch: 1.0,
+            direction: SaccadeDirection::DownRight,
+        };
+        let json = serde_json::to_string(&saccade).unwrap();
+        assert_eq!(
+            json,
+            r#"{"kind":"saccade","t":2.0,"duration":0.05,"yaw":-3.0,"pitch":1.0,"direction":"down-right"}"#
+        );
+        for e in [blink, saccade] {
+            let back: AnimEvent =
+                serde_json::from_str(&serde_json::to_string(&e).unwrap()).unwrap();
+            assert_eq!(back, e);
+        }
     }
 }

@@ -87,3 +87,48 @@ pub enum CurveError {
         name: String,
     },
 }
+
+/// Why a blink or saccade setting is not usable. `field` names it in config-file terms
+/// (`closeDuration.max`, `motions[0].expression`).
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum EyesConfigError {
+    /// A number is NaN, infinite or outside its allowed range.
+    #[error("{field} = {value} is out of range ({expected})")]
+    OutOfRange {
+        /// The field path.
+        field: String,
+        /// The value given.
+        value: f32,
+        /// What is allowed.
+        expected: &'static str,
+    },
+    /// A name that the rig has no channel for.
+    #[error("{field}: the rig has no channel `{name}`")]
+    UnknownChannel {
+        /// The field path.
+        field: String,
+        /// The name given.
+        name: String,
+    },
+}
+
+impl EyesConfigError {
+    /// Check that `value` is finite and in `[lo, hi]`.
+    pub(crate) fn check(
+        field: &str,
+        value: f32,
+        lo: f32,
+        hi: f32,
+        expected: &'static str,
+    ) -> Result<(), Self> {
+        if value.is_finite() && (lo..=hi).contains(&value) {
+            Ok(())
+        } else {
+            Err(Self::OutOfRange {
+                field: field.to_string(),
+                value,
+                expected,
+            })
+        }
+    }
+}

@@ -5,16 +5,21 @@ use std::sync::Arc;
 use glam::Quat;
 use serde::{Deserialize, Serialize};
 
+use crate::blink::BlinkConfig;
 use crate::expression::ExpressionPreset;
+use crate::eye_mode::EyeMode;
+use crate::eyes::Eyes;
+use crate::face_event::FaceEvents;
 use crate::layer::{BlendMode, Layer, LayerId, Mixer};
 use crate::look_at::{EyeAngles, LookAtType};
 use crate::overrides::{OverrideMultipliers, apply_overrides};
 use crate::rig::{ChannelId, Rig};
 use crate::rng::Pcg32;
+use crate::saccade::SaccadeConfig;
 use crate::smoothing::{OneEuroConfig, OneEuroFilter, OneEuroQuatFilter};
 
 /// Per-character settings. Defaults are sensible for a 30–144 fps game or avatar app.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct FaceConfig {
     /// One Euro filter on the head rotation input; `None` passes it through.
@@ -23,6 +28,10 @@ pub struct FaceConfig {
     pub gaze_filter: Option<OneEuroConfig>,
     /// Half-life (s) of smoothing on the mixed expression weights; 0 disables it.
     pub expression_half_life: f32,
+    /// Automatic blink (see [`crate::blink`]); `None` turns it off.
+    pub blink: Option<BlinkConfig>,
+    /// Automatic saccades (see [`crate::saccade`]); `None` turns them off.
+    pub saccade: Option<SaccadeConfig>,
 }
 
 impl Default for FaceConfig {
@@ -39,17 +48,22 @@ impl Default for FaceConfig {
                 derivative_cutoff: 1.0,
             }),
             expression_half_life: 0.0,
+            blink: Some(BlinkConfig::default()),
+            saccade: Some(SaccadeConfig::default()),
         }
     }
 }
 
 impl FaceConfig {
-    /// No smoothing anywhere: output follows input exactly.
+    /// No smoothing anywhere and no automatic blink or saccades: output follows input
+    /// exactly.
     pub const fn raw() -> Self {
         Self {
             head_filter: None,
             gaze_filter: None,
             expression_half_life: 0.0,
+            blink: None,
+            saccade: None,
         }
     }
 }
@@ -94,12 +108,19 @@ pub struct FaceState {
     pub multipliers: OverrideMultipliers,
     /// Seconds since the face was created (sum of `dt`).
     pub time: f64,
+    /// What started during this frame (blinks, saccades).
+    pub events: FaceEvents,
 }
 
 impl FaceState {
     /// The weight of one channel.
     pub fn weight(&self, channel: ChannelId) -> f32 {
         self.expressions[channel.index()]
+    }
+
+    /// What started during this frame (blinks, saccades), in order.
+    pub fn events(&self) -> &FaceEvents {
+        &self.events
     }
 }
 
@@ -130,6 +151,7 @@ pub struct Face {
     look: [Option<ChannelId>; 4],
     frames: u64,
     state: FaceState,
+    eyes: Eyes,
 }
 
 impl Face {
@@ -173,9 +195,15 @@ impl Face {
         mixer.layer_mut(Self::EYES).set_weight(0.0);
         let look = [P::LookLeft, P::LookRight, P::LookUp, P::LookDown].map(|p| rig.preset(p));
         let one_euro = |c: Option<OneEuroConfig>| OneEuroFilter::new(c.unwrap_or(PASS_THROUGH));
+        let mut rng = Pcg32::new(seed);
+        let eyes = Eyes::new(
+            &rig,
+            config.blink.as_ref(),
+            config.saccade.as_ref(),
+            &mut rng,
+        );
         Self {
-            config,
-            rng: Pcg32::new(seed),
+            rng,
             raw: vec![0.0; n].into_boxed_slice(),
             prev_raw: vec![0.0; n].into_boxed_slice(),
             smoothed: vec![0.0; n].into_boxed_slice(),
@@ -193,9 +221,12 @@ impl Face {
                 look_at_pitch_deg: 0.0,
                 multipliers: OverrideMultipliers::default(),
                 time: 0.0,
+                events: FaceEvents::new(),
             },
             mixer,
             rig,
+            config,
+            eyes,
         }
     }
 
@@ -247,6 +278,7 @@ impl Face {
     /// Advance by `dt` seconds and compute the frame. Allocates nothing.
     pub fn update(&mut self, dt: f32, inputs: &FaceInputs) -> &FaceState {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        self.state.events.clear();
         self.mixer.advance(dt);
         let yaw = self.yaw_filter.update(finite(inputs.gaze_yaw_deg), dt);
         let pitch = self.pitch_filter.update(finite(inputs.gaze_pitch_deg), dt);
@@ -261,6 +293,15 @@ impl Face {
             self.mixer.mix_into(&mut self.state.expressions);
         }
         let out = &mut self.state.expressions;
+        // Automatic blink into `out` (before the override pass) and saccade gaze offset.
+        let (saccade_yaw, saccade_pitch) = self.eyes.update(
+            dt,
+            (inputs.gaze_yaw_deg, inputs.gaze_pitch_deg),
+            out,
+            self.state.multipliers.blink,
+            &mut self.state.events,
+        );
+        let (yaw, pitch) = (yaw + saccade_yaw, pitch + saccade_pitch);
         if look_at.kind == LookAtType::Expression {
             let w = look_at.expression_weights(yaw, pitch);
             for (slot, v) in self.look.iter().zip([w.left, w.right, w.up, w.down]) {
@@ -320,4 +361,52 @@ const PASS_THROUGH: OneEuroConfig = OneEuroConfig {
 
 fn finite(v: f32) -> f32 {
     if v.is_finite() { v } else { 0.0 }
+}
+
+/// Eye behaviours: automatic blink and saccades (see [`crate::eyes`]).
+impl Face {
+    /// The eye behaviours (blink and saccade generators, eye mode).
+    pub fn eyes(&self) -> &Eyes {
+        &self.eyes
+    }
+
+    /// The current eye mode.
+    pub fn eye_mode(&self) -> EyeMode {
+        self.eyes.mode()
+    }
+
+    /// Set what the eyes are doing (idle, talking, listening, focused): blink rates and
+    /// saccade holds follow.
+    pub fn set_eye_mode(&mut self, mode: EyeMode) {
+        self.eyes.set_mode(mode);
+    }
+
+    /// Blink as soon as the eyes are free (an API call or a timeline event). `false` if
+    /// the automatic blink is off or too many requests are waiting.
+    pub fn request_blink(&mut self) -> bool {
+        self.request_blink_in(0.0)
+    }
+
+    /// Blink `seconds` from now. `false` if the automatic blink is off or too many
+    /// requests are waiting.
+    pub fn request_blink_in(&mut self, seconds: f32) -> bool {
+        self.eyes.blink_mut().is_some_and(|b| b.request(seconds))
+    }
+
+    /// Announce an eye-area expression change `t_from_now` seconds ahead (the scene
+    /// timeline's look-ahead): no automatic blink starts shortly before it (seed 002).
+    /// `false` if the automatic blink is off or the queue
+    /// ([`MAX_EYE_CHANGES`](crate::blink::MAX_EYE_CHANGES)) is full.
+    pub fn schedule_eye_change(&mut self, t_from_now: f32) -> bool {
+        self.eyes
+            .blink_mut()
+            .is_some_and(|b| b.schedule_eye_change(t_from_now))
+    }
+
+    /// Forget all announced eye-area changes.
+    pub fn clear_eye_changes(&mut self) {
+        if let Some(b) = self.eyes.blink_mut() {
+            b.clear_eye_changes();
+        }
+    }
 }

@@ -9,6 +9,10 @@
 //! nothing. Names are interned to [`ChannelId`]s once, in the [`Rig`]; frames are flat
 //! `f32` arrays.
 //!
+//! Eyes come alive on their own: each face blinks and makes saccades (see [`eyes`],
+//! [`blink`], [`saccade`]; turned off by [`FaceConfig::raw`]), and reports what started
+//! each frame in [`FaceState::events`].
+//!
 //! Conventions: the VRM frame (+Y up, +Z forward, +X the avatar's left); gaze yaw > 0
 //! looks left, pitch > 0 looks down; angles in degrees at the API edge (`*_deg`).
 //!
@@ -29,13 +33,18 @@
 
 pub mod anim;
 pub mod arkit;
+pub mod blink;
+pub mod blink_motion;
 pub mod camera_angle;
 pub mod camera_correction;
 pub mod clip;
 pub mod curve;
 pub mod error;
 pub mod expression;
+pub mod eye_mode;
+pub mod eyes;
 pub mod face;
+pub mod face_event;
 pub mod layer;
 pub mod look_at;
 pub mod motion_map;
@@ -43,18 +52,26 @@ pub mod overrides;
 pub mod retarget;
 pub mod rig;
 pub mod rng;
+pub mod saccade;
 pub mod smoothing;
+pub mod span;
+mod time_queue;
 pub mod tracking;
 
 pub use anim::{Anim, AnimError, AnimEvent, AnimRecorder, ExpressionTracks};
 pub use arkit::{ARKIT_52, is_arkit_name};
+pub use blink::{BlinkCause, BlinkConfig, BlinkEvent, BlinkGenerator, BlinkInput, BlinkOutput};
+pub use blink_motion::{BlinkMotion, BlinkMotionDesc, preset_blink_motions};
 pub use camera_angle::CameraAngle;
 pub use camera_correction::CameraCorrection;
 pub use clip::{Clip, ClipDesc, UnknownChannel};
 pub use curve::{CurveSpec, Interp, Keyframe, ResponseCurve};
-pub use error::{CurveError, RigError};
+pub use error::{CurveError, EyesConfigError, RigError};
 pub use expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
+pub use eye_mode::{EyeMode, PerMode, UnknownEyeMode};
+pub use eyes::Eyes;
 pub use face::{Face, FaceConfig, FaceInputs, FaceState};
+pub use face_event::{FaceEvent, FaceEvents};
 pub use glam::{self, Quat, Vec3};
 pub use layer::{BlendMode, Layer, LayerId, Mixer};
 pub use look_at::{EyeAngles, LookAtDesc, LookAtRangeMap, LookAtType, LookWeights, eye_rotation};
@@ -70,7 +87,9 @@ pub use retarget::{
 };
 pub use rig::{ChannelId, ChannelInfo, MAX_CHANNELS, Rig, RigDesc};
 pub use rng::Pcg32;
+pub use saccade::{SaccadeConfig, SaccadeDirection, SaccadeEvent, SaccadeGenerator, SaccadeOutput};
 pub use smoothing::{
     ExpSmoother, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step, normalize_quat,
 };
+pub use span::Span;
 pub use tracking::{ArkitFrame, Blendshapes, TrackedFace, TrackingFrame};

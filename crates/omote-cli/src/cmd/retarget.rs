@@ -88,9 +88,12 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         eprintln!("calibrated the neutral pose on {used} frames");
     }
     // The retargeter smooths head and gaze itself; the face must not filter them again.
+    // Tracking drives blinks and gaze, so no automatic blink or saccades either.
     let face_config = FaceConfig {
         head_filter: None,
         gaze_filter: None,
+        blink: None,
+        saccade: None,
         ..FaceConfig::default()
     };
     let mut face = Face::new(rig.clone(), face_config, 1);

@@ -1,0 +1,215 @@
+//! `omote simulate`: a face with nothing but its automatic eyes (blink, saccades) for a
+//! while, written as an anim file and a timeline plot.
+//!
+//! ```text
+//! omote simulate --seconds 60 --mode talking --seed 3 --out demo-out/sim
+//! ```
+//! writes `demo-out/sim/simulate.anim.json` (every expression, the gaze, and one event
+//! per blink and saccade) and `demo-out/sim/simulate.png`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use omote_core::{
+    Anim, AnimEvent, AnimRecorder, BlinkCause, EyeMode, Face, FaceConfig, FaceInputs, Rig,
+    SaccadeDirection,
+};
+use omote_plot::{Panel, Series, TimePlot};
+
+use crate::output::{ensure_dir, write_anim};
+
+/// Longest simulation accepted (one day).
+const MAX_SECONDS: f32 = 86_400.0;
+
+/// Arguments of `omote simulate`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SimulateArgs {
+    /// Simulated time in seconds.
+    #[arg(long, default_value_t = 30.0)]
+    pub seconds: f32,
+    /// Eye mode: idle, talking, listening or focused.
+    #[arg(long, default_value_t = EyeMode::Idle)]
+    pub mode: EyeMode,
+    /// Seed of the face's random numbers (same seed, same output).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rig file (TOML or JSON); the built-in standard rig when absent.
+    #[arg(long, value_name = "FILE")]
+    pub rig: Option<PathBuf>,
+    /// Frames per second.
+    #[arg(long, default_value_t = 60.0)]
+    pub fps: f32,
+    /// Hold an expression during the whole run, e.g. `--expression happy=0.5`
+    /// (repeatable): blinks follow its eye closure, overrides and blink motion.
+    #[arg(long, value_name = "NAME=WEIGHT", value_parser = parse_expression)]
+    pub expression: Vec<(String, f32)>,
+    /// Output folder (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+/// Run `omote simulate`.
+pub fn run(args: SimulateArgs) -> Result<()> {
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= MAX_SECONDS) {
+        bail!(
+            "--seconds must be between 0 and {MAX_SECONDS}, got {}",
+            args.seconds
+        );
+    }
+    if !(args.fps.is_finite() && (1.0..=1000.0).contains(&args.fps)) {
+        bail!("--fps must be between 1 and 1000, got {}", args.fps);
+    }
+    let rig = Arc::new(match &args.rig {
+        Some(path) => omote_config::load_rig(path)?,
+        None => Rig::standard(),
+    });
+    let mut face = Face::new(rig.clone(), FaceConfig::default(), args.seed);
+    face.set_eye_mode(args.mode);
+    for (name, weight) in &args.expression {
+        let Some(id) = rig.channel(name) else {
+            bail!(
+                "--expression {name}: the rig `{}` has no such expression",
+                rig.name()
+            );
+        };
+        face.layer_mut(Face::BASE).set(id, *weight);
+    }
+    let mut recorder = AnimRecorder::new(&rig, args.fps);
+    let frames = (args.seconds * args.fps).round().max(1.0) as usize;
+    let dt = 1.0 / args.fps;
+    let inputs = FaceInputs::default();
+    for _ in 0..frames {
+        recorder.record(face.update(dt, &inputs));
+    }
+    let anim = recorder.finish();
+
+    ensure_dir(&args.out)?;
+    let anim_path = args.out.join("simulate.anim.json");
+    write_anim(&anim, &anim_path)?;
+    let blinks = count(&anim, |e| matches!(e, AnimEvent::Blink { .. }));
+    let saccades = count(&anim, |e| matches!(e, AnimEvent::Saccade { .. }));
+    let title = format!(
+        "omote simulate: {} mode, seed {}, {:.0} s, rig {}: {blinks} blinks ({:.1}/min), {saccades} saccades",
+        args.mode,
+        args.seed,
+        anim.duration,
+        rig.name(),
+        blinks as f32 * 60.0 / anim.duration,
+    );
+    let png = args.out.join("simulate.png");
+    timeline_plot(&anim, &title)
+        .render_png(&png)
+        .with_context(|| format!("drawing {}", png.display()))?;
+    println!("{title}");
+    println!("wrote {}", anim_path.display());
+    println!("wrote {}", png.display());
+    Ok(())
+}
+
+fn count(anim: &Anim, pred: impl Fn(&AnimEvent) -> bool) -> usize {
+    anim.events.iter().filter(|e| pred(e)).count()
+}
+
+/// Blink weight with a marker per blink start; gaze with a marker per saccade; and any
+/// other channel that moved (held expressions, blink motions).
+fn timeline_plot(anim: &Anim, title: &str) -> TimePlot {
+    let dt = 1.0 / anim.fps;
+    let track = |name: &str| -> Option<Vec<(f32, f32)>> {
+        anim.expressions.get(name).map(|v| {
+            v.iter()
+                .enumerate()
+                .map(|(i, w)| (i as f32 * dt, *w))
+                .collect()
+        })
+    };
+    let mut blink =
+        Panel::new("blink after overrides (markers: blink starts; 2× double)").y_range(-0.02, 1.08);
+    for name in ["blink", "blinkLeft", "blinkRight"] {
+        if let Some(points) = track(name).filter(|p| p.iter().any(|x| x.1 != 0.0)) {
+            blink = blink.series(Series::new(name, points));
+        }
+    }
+    let mut gaze = Panel::new("gaze in degrees, yaw > 0 left, pitch > 0 down (markers: saccades)")
+        .series(Series::new(
+            "yaw",
+            anim.look_at
+                .iter()
+                .enumerate()
+                .map(|(i, g)| (i as f32 * dt, g[0]))
+                .collect(),
+        ))
+        .series(Series::new(
+            "pitch",
+            anim.look_at
+                .iter()
+                .enumerate()
+                .map(|(i, g)| (i as f32 * dt, g[1]))
+                .collect(),
+        ));
+    for e in &anim.events {
+        match e {
+            AnimEvent::Blink { t, cause, .. } => {
+                blink = blink.marker(*t, cause_label(*cause));
+            }
+            AnimEvent::Saccade { t, direction, .. } => {
+                gaze = gaze.marker(*t, direction_label(*direction));
+            }
+            AnimEvent::Marker { t, name } => blink = blink.marker(*t, name.clone()),
+        }
+    }
+    let mut plot = TimePlot::new(title).panel(blink).panel(gaze);
+    plot.width = 1600;
+    plot.panel_height = 280;
+    let skip = |n: &str| n.starts_with("blink") || n.starts_with("look");
+    let mut others = Panel::new("other channels that moved (held expressions, blink motions)")
+        .y_range(-0.02, 1.05);
+    for (name, values) in &anim.expressions.0 {
+        if !skip(name)
+            && values.iter().any(|v| *v != 0.0)
+            && let Some(points) = track(name)
+        {
+            others = others.series(Series::new(name.clone(), points));
+        }
+    }
+    if !others.series.is_empty() {
+        plot = plot.panel(others);
+    }
+    plot
+}
+
+fn cause_label(cause: BlinkCause) -> &'static str {
+    match cause {
+        BlinkCause::Spontaneous => "",
+        BlinkCause::Double => "2×",
+        BlinkCause::Gaze => "gaze",
+        BlinkCause::Requested => "req",
+    }
+}
+
+fn direction_label(d: SaccadeDirection) -> &'static str {
+    match d {
+        SaccadeDirection::Left => "L",
+        SaccadeDirection::UpLeft => "UL",
+        SaccadeDirection::Up => "U",
+        SaccadeDirection::UpRight => "UR",
+        SaccadeDirection::Right => "R",
+        SaccadeDirection::DownRight => "DR",
+        SaccadeDirection::Down => "D",
+        SaccadeDirection::DownLeft => "DL",
+    }
+}
+
+/// `NAME=WEIGHT` with a weight in [0, 1].
+fn parse_expression(s: &str) -> Result<(String, f32), String> {
+    let (name, weight) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=WEIGHT"))?;
+    let weight: f32 = weight
+        .parse()
+        .map_err(|_| format!("`{weight}` is not a number"))?;
+    if !(0.0..=1.0).contains(&weight) {
+        return Err(format!("weight {weight} is not between 0 and 1"));
+    }
+    Ok((name.to_string(), weight))
+}

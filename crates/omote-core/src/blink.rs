@@ -1,0 +1,836 @@
+//! Automatic blinking: when to blink, how deep, and the shape of one blink.
+//!
+//! **When.** Spontaneous blinks come at random intervals drawn from a log-normal
+//! distribution with a mean per [`EyeMode`] and a coefficient of variation, never closer
+//! than a minimum gap. As in seed 001, a due blink may be skipped with a probability, and
+//! a spontaneous blink may be followed by a second one (a double blink). The generator
+//! spaces its draws so that the blinks you see, doubles included and skips left out,
+//! come on average every `interval` seconds. Large gaze shifts trigger extra blinks with
+//! a probability that rises with the shift's amplitude, and blinks can be requested.
+//!
+//! **Never before acting changes** (seed 002). The timeline announces when the eye
+//! area's acting will change ([`BlinkGenerator::schedule_eye_change`]); no spontaneous,
+//! double or gaze blink starts within `suppressWindow` seconds (or one blink's longest
+//! duration, if that is longer) before such a change. A due blink waits until the change
+//! has passed. A blink in progress is never cut: it always plays to its end.
+//!
+//! **Shape.** A blink closes, holds and opens; each moving phase is eased by a curve and
+//! closing is always faster than opening. Seed 001's keys (half-closed, closed,
+//! half-open, open) are the midpoints and ends of these phases. A configured share of
+//! blinks are partial.
+//!
+//! **Depth follows the expression** (seed 001's modulation). The caller says how closed
+//! the face already leaves the eyes ([`BlinkInput::closure`]); the blink adds only what
+//! is left, so an eyes-closed expression gets no blink at all and a squint a shallow one.
+//! The output is added to the blink channel *before* the VRM override pass, so that
+//! overriding and binary expressions act on it exactly as the rules say.
+//!
+//! ```
+//! use omote_core::{BlinkConfig, BlinkGenerator, BlinkInput, Pcg32};
+//! let mut blink = BlinkGenerator::new(&BlinkConfig::default());
+//! let mut rng = Pcg32::new(1);
+//! let mut starts = 0;
+//! for _ in 0..60 * 60 {
+//!     let out = blink.update(1.0 / 60.0, &mut rng, &BlinkInput::default());
+//!     starts += usize::from(out.started.is_some());
+//!     assert!((0.0..=1.0).contains(&out.weight));
+//! }
+//! assert!((8..=30).contains(&starts), "{starts} blinks in a minute");
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::blink_motion::BlinkMotionDesc;
+use crate::curve::ResponseCurve;
+use crate::error::EyesConfigError;
+use crate::eye_mode::{EyeMode, PerMode};
+use crate::rng::Pcg32;
+use crate::span::Span;
+use crate::time_queue::TimeQueue;
+
+/// Settings of the automatic blink. Defaults follow DESIGN.md's human data
+/// (Bentivoglio 1997, Doughty 2001, Evinger 1994). Durations are in seconds.
+///
+/// ```
+/// use omote_core::BlinkConfig;
+/// let c: BlinkConfig = serde_json::from_str(r#"{"intervalCv": 0.4, "doubleProbability": 0}"#).unwrap();
+/// assert_eq!(c.interval_cv, 0.4);
+/// assert_eq!(c.interval.talking, 2.3);
+/// c.check().unwrap();
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct BlinkConfig {
+    /// Mean time between visible blinks, per eye mode (doubles count as blinks; skipped
+    /// ones do not).
+    pub interval: PerMode<f32>,
+    /// Coefficient of variation (std / mean) of the log-normal interval draws.
+    pub interval_cv: f32,
+    /// No interval draw is shorter than this.
+    pub min_gap: f32,
+    /// Probability that a due spontaneous blink is skipped (seed 001's
+    /// `randomThreshold`); the draws are spaced closer to keep `interval`.
+    pub skip_probability: f32,
+    /// Time from open to closed.
+    pub close_duration: Span,
+    /// Time the eyes stay closed.
+    pub hold_duration: Span,
+    /// Time from closed to open (at least 1.25 × the blink's closing time).
+    pub open_duration: Span,
+    /// Easing of the closing phase on [0, 1] → [0, 1] (0 open, 1 closed).
+    pub close_easing: ResponseCurve,
+    /// Easing of the opening phase on [0, 1] → [0, 1] (0 closed, 1 open).
+    pub open_easing: ResponseCurve,
+    /// Share of blinks that do not close fully.
+    pub partial_share: f32,
+    /// Depth of a partial blink.
+    pub partial_depth: Span,
+    /// Probability that a spontaneous blink is followed by a second one.
+    pub double_probability: f32,
+    /// Time from the end of the first blink of a double to the start of the second.
+    pub double_gap: Span,
+    /// Gaze shifts smaller than this (degrees) never trigger a blink.
+    pub gaze_blink_min_deg: f32,
+    /// Gaze shifts at least this large (degrees) trigger a blink with
+    /// `gazeBlinkProbability`; in between, the probability rises linearly.
+    pub gaze_blink_full_deg: f32,
+    /// Probability of a blink for a gaze shift of `gazeBlinkFullDeg` or more.
+    pub gaze_blink_probability: f32,
+    /// No blink starts this long before a scheduled eye-area expression change; 0
+    /// turns the suppression off.
+    pub suppress_window: f32,
+    /// A blink that would close the eyes less than this much (after the expression's
+    /// closure and the override rules) is not started at all.
+    pub min_visible_depth: f32,
+    /// Use the built-in blink motions for the emotion presets
+    /// ([`preset_blink_motions`](crate::preset_blink_motions)).
+    pub preset_motions: bool,
+    /// Custom blink motions; they take precedence over built-in ones for the same
+    /// expression.
+    pub motions: Vec<BlinkMotionDesc>,
+}
+
+impl Default for BlinkConfig {
+    fn default() -> Self {
+        Self {
+            interval: PerMode::new(3.5, 2.3, 4.0, 6.0),
+            interval_cv: 0.6,
+            min_gap: 0.8,
+            skip_probability: 0.0,
+            close_duration: Span::new(0.06, 0.08),
+            hold_duration: Span::new(0.01, 0.04),
+            open_duration: Span::new(0.12, 0.2),
+            close_easing: ResponseCurve::preset("ease-in").expect("preset exists"),
+            open_easing: ResponseCurve::preset("ease-out").expect("preset exists"),
+            partial_share: 0.15,
+            partial_depth: Span::new(0.6, 0.85),
+            double_probability: 0.15,
+            double_gap: Span::new(0.04, 0.12),
+            gaze_blink_min_deg: 15.0,
+            gaze_blink_full_deg: 35.0,
+            gaze_blink_probability: 1.0,
+            suppress_window: 0.4,
+            min_visible_depth: 0.05,
+            preset_motions: true,
+            motions: Vec::new(),
+        }
+    }
+}
+
+impl BlinkConfig {
+    /// Check every number (the rig-dependent parts are checked by
+    /// [`check_rig`](Self::check_rig)). The generator also runs on unchecked settings,
+    /// clamping them, so loaders should call this to report mistakes.
+    pub fn check(&self) -> Result<(), EyesConfigError> {
+        for (mode, v) in self.interval.iter() {
+            let field = format!("interval.{}", mode.name());
+            EyesConfigError::check(&field, v, 0.05, 3600.0, "0.05 to 3600 s")?;
+        }
+        EyesConfigError::check("intervalCv", self.interval_cv, 0.0, 3.0, "0 to 3")?;
+        EyesConfigError::check("minGap", self.min_gap, 0.0, 60.0, "0 to 60 s")?;
+        let p = "a probability below 1";
+        EyesConfigError::check("skipProbability", self.skip_probability, 0.0, 0.99, p)?;
+        self.close_duration.check("closeDuration", 0.001, 5.0)?;
+        self.hold_duration.check("holdDuration", 0.0, 5.0)?;
+        self.open_duration.check("openDuration", 0.001, 5.0)?;
+        let p = "a probability";
+        EyesConfigError::check("partialShare", self.partial_share, 0.0, 1.0, p)?;
+        self.partial_depth.check("partialDepth", 0.0, 1.0)?;
+        EyesConfigError::check("doubleProbability", self.double_probability, 0.0, 1.0, p)?;
+        self.double_gap.check("doubleGap", 0.0, 5.0)?;
+        let deg = "0 to 180 degrees";
+        EyesConfigError::check("gazeBlinkMinDeg", self.gaze_blink_min_deg, 0.0, 180.0, deg)?;
+        EyesConfigError::check(
+            "gazeBlinkFullDeg",
+            self.gaze_blink_full_deg,
+            self.gaze_blink_min_deg,
+            180.0,
+            "gazeBlinkMinDeg to 180 degrees",
+        )?;
+        let prob = self.gaze_blink_probability;
+        EyesConfigError::check("gazeBlinkProbability", prob, 0.0, 1.0, p)?;
+        let w = self.suppress_window;
+        EyesConfigError::check("suppressWindow", w, 0.0, 60.0, "0 to 60 s")?;
+        EyesConfigError::check(
+            "minVisibleDepth",
+            self.min_visible_depth,
+            0.0,
+            1.0,
+            "0 to 1",
+        )?;
+        Ok(())
+    }
+
+    /// The same settings with every number forced into its allowed range (NaN takes the
+    /// default).
+    pub fn sanitized(&self) -> Self {
+        let d = Self::default();
+        let mut interval = self.interval;
+        for m in EyeMode::ALL {
+            *interval.get_mut(m) = fix(interval.get(m), 0.05, 3600.0, d.interval.get(m));
+        }
+        let partial_depth = self.partial_depth.sanitized(0.0, 1.0, d.partial_depth);
+        let gaze_min = fix(self.gaze_blink_min_deg, 0.0, 180.0, d.gaze_blink_min_deg);
+        Self {
+            interval,
+            interval_cv: fix(self.interval_cv, 0.0, 3.0, d.interval_cv),
+            min_gap: fix(self.min_gap, 0.0, 60.0, d.min_gap),
+            skip_probability: fix(self.skip_probability, 0.0, 0.99, 0.0),
+            close_duration: self.close_duration.sanitized(0.001, 5.0, d.close_duration),
+            hold_duration: self.hold_duration.sanitized(0.0, 5.0, d.hold_duration),
+            open_duration: self.open_duration.sanitized(0.001, 5.0, d.open_duration),
+            close_easing: self.close_easing.clone(),
+            open_easing: self.open_easing.clone(),
+            partial_share: fix(self.partial_share, 0.0, 1.0, d.partial_share),
+            partial_depth,
+            double_probability: fix(self.double_probability, 0.0, 1.0, d.double_probability),
+            double_gap: self.double_gap.sanitized(0.0, 5.0, d.double_gap),
+            gaze_blink_min_deg: gaze_min,
+            gaze_blink_full_deg: fix(self.gaze_blink_full_deg, gaze_min, 180.0, 180.0),
+            gaze_blink_probability: fix(self.gaze_blink_probability, 0.0, 1.0, 0.0),
+            suppress_window: fix(self.suppress_window, 0.0, 60.0, d.suppress_window),
+            min_visible_depth: fix(self.min_visible_depth, 0.0, 1.0, d.min_visible_depth),
+            preset_motions: self.preset_motions,
+            motions: self.motions.clone(),
+        }
+    }
+
+    /// The longest a single blink can take with these settings.
+    pub fn longest_blink(&self) -> f32 {
+        let c = self.close_duration.max;
+        c + self.hold_duration.max + self.open_duration.max.max(c * OPEN_OVER_CLOSE)
+    }
+
+    /// Probability that a gaze shift of `amplitude_deg` triggers a blink.
+    pub fn gaze_blink_chance(&self, amplitude_deg: f32) -> f32 {
+        let (lo, hi) = (self.gaze_blink_min_deg, self.gaze_blink_full_deg);
+        if amplitude_deg.is_nan() || amplitude_deg < lo || amplitude_deg <= 0.0 {
+            return 0.0;
+        }
+        let ramp = if hi > lo {
+            ((amplitude_deg - lo) / (hi - lo)).min(1.0)
+        } else {
+            1.0
+        };
+        ramp * self.gaze_blink_probability
+    }
+
+    /// Mean of the spontaneous draws in `mode`: shorter than `interval` by the share of
+    /// skipped draws and longer by the doubles, so that visible blinks average `interval`.
+    fn draw_mean(&self, mode: EyeMode) -> f64 {
+        f64::from(self.interval.get(mode))
+            * f64::from(1.0 - self.skip_probability)
+            * f64::from(1.0 + self.double_probability)
+    }
+}
+
+/// Opening always takes at least this many times the closing time.
+const OPEN_OVER_CLOSE: f32 = 1.25;
+
+/// `v` clamped to `[lo, hi]`, or `default` when `v` is NaN.
+fn fix(v: f32, lo: f32, hi: f32, default: f32) -> f32 {
+    if v.is_nan() { default } else { v.clamp(lo, hi) }
+}
+
+/// Why a blink happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum BlinkCause {
+    /// A random blink of the blink generator.
+    Spontaneous,
+    /// The second blink of a double blink.
+    Double,
+    /// Triggered by a large gaze shift.
+    Gaze,
+    /// Asked for through [`BlinkGenerator::request`] (an API call or a timeline event).
+    Requested,
+}
+
+impl BlinkCause {
+    /// The name used in anim files (`"spontaneous"`, `"double"`, `"gaze"`, `"requested"`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Spontaneous => "spontaneous",
+            Self::Double => "double",
+            Self::Gaze => "gaze",
+            Self::Requested => "requested",
+        }
+    }
+}
+
+/// One blink, as reported when it starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlinkEvent {
+    /// Start time in seconds since the generator (the face) was created.
+    pub t: f64,
+    /// Time from open to closed (s).
+    pub close_duration: f32,
+    /// Time closed (s).
+    pub hold_duration: f32,
+    /// Time from closed to open (s); always longer than `close_duration`.
+    pub open_duration: f32,
+    /// How far the blink closes the eyes on top of the expression at its start, after
+    /// the expression's closure and the override rules (0–1).
+    pub depth: f32,
+    /// Why it happened.
+    pub cause: BlinkCause,
+}
+
+impl BlinkEvent {
+    /// Close + hold + open.
+    pub fn duration(&self) -> f32 {
+        self.close_duration + self.hold_duration + self.open_duration
+    }
+
+    /// End time.
+    pub fn end(&self) -> f64 {
+        self.t + f64::from(self.duration())
+    }
+
+    /// Phase time at time `t`: 0–1 while closing, 1–2 while closed, 2–3 while opening
+    /// (clamped to [0, 3]). Blink motion clips are keyed on this axis.
+    pub fn phase_time(&self, t: f64) -> f32 {
+        let e = (t - self.t).max(0.0) as f32;
+        let (c, h, o) = (self.close_duration, self.hold_duration, self.open_duration);
+        if e < c {
+            e / c
+        } else if e < c + h {
+            1.0 + (e - c) / h
+        } else if e < c + h + o {
+            2.0 + (e - c - h) / o
+        } else {
+            3.0
+        }
+    }
+}
+
+/// What the blink generator needs to know about the face each frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlinkInput {
+    /// How closed the current expression already leaves the eyes, 0 (open) to 1 (shut).
+    pub closure: f32,
+    /// How much of a blink the override rules let through (the last frame's blink
+    /// multiplier, 1 when nothing overrides blink).
+    pub visibility: f32,
+    /// Amplitude in degrees of a gaze shift seen this frame, 0 for none.
+    pub gaze_shift_deg: f32,
+}
+
+impl Default for BlinkInput {
+    fn default() -> Self {
+        Self {
+            closure: 0.0,
+            visibility: 1.0,
+            gaze_shift_deg: 0.0,
+        }
+    }
+}
+
+/// The blink generator's output for one frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BlinkOutput {
+    /// Weight to add to the blink channel: the blink's shape × its depth × what the
+    /// expression leaves open. 0 between blinks.
+    pub weight: f32,
+    /// Phase time of the blink in progress at the end of the frame (see
+    /// [`BlinkEvent::phase_time`]); `None` between blinks.
+    pub phase: Option<f32>,
+    /// Depth of the blink in progress on top of the expression: its own depth × what
+    /// the expression leaves open (`weight` is the blink's shape × this).
+    pub depth: f32,
+    /// Scale for a blink motion's extra channels: the blink's depth × the visibility.
+    pub motion_scale: f32,
+    /// A blink that started during this frame.
+    pub started: Option<BlinkEvent>,
+}
+
+/// The most explicit blink requests waiting at once.
+pub const MAX_BLINK_REQUESTS: usize = 4;
+/// The most announced eye-area expression changes waiting at once.
+pub const MAX_EYE_CHANGES: usize = 8;
+
+/// Decides when the eyes blink and how each blink moves. Plain data; draws randomness
+/// only from the [`Pcg32`] it is given, and only when something happens; allocates
+/// nothing after construction. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct BlinkGenerator {
+    config: BlinkConfig,
+    mode: EyeMode,
+    time: f64,
+    next_spontaneous: Option<f64>,
+    active: Option<Active>,
+    double_at: Option<f64>,
+    requests: TimeQueue<MAX_BLINK_REQUESTS>,
+    eye_changes: TimeQueue<MAX_EYE_CHANGES>,
+    window: f64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Active {
+    event: BlinkEvent,
+    /// Depth before the expression's closure and the override rules.
+    nominal: f32,
+}
+
+impl BlinkGenerator {
+    /// A generator in [`EyeMode::Idle`] at time 0 (settings are sanitized first).
+    pub fn new(config: &BlinkConfig) -> Self {
+        let config = config.sanitized();
+        let window = if config.suppress_window > 0.0 {
+            f64::from(config.suppress_window.max(config.longest_blink()))
+        } else {
+            -1.0
+        };
+        Self {
+            config,
+            mode: EyeMode::Idle,
+            time: 0.0,
+            next_spontaneous: None,
+            active: None,
+            double_at: None,
+            requests: TimeQueue::new(),
+            eye_changes: TimeQueue::new(),
+            window,
+        }
+    }
+
+    /// The (sanitized) settings.
+    pub fn config(&self) -> &BlinkConfig {
+        &self.config
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> EyeMode {
+        self.mode
+    }
+
+    /// Switch mode. The wait for the next spontaneous blink is stretched or shrunk by
+    /// the ratio of the two modes' mean intervals (no random draw).
+    pub fn set_mode(&mut self, mode: EyeMode) {
+        if mode == self.mode {
+            return;
+        }
+        if let Some(next) = self.next_spontaneous
+            && next > self.time
+        {
+            let ratio = self.config.draw_mean(mode) / self.config.draw_mean(self.mode);
+            self.next_spontaneous = Some(self.time + (next - self.time) * ratio);
+        }
+        self.mode = mode;
+    }
+
+    /// Seconds since creation (the sum of `dt`).
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// The blink in progress, if any.
+    pub fn active(&self) -> Option<&BlinkEvent> {
+        self.active.as_ref().map(|a| &a.event)
+    }
+
+    /// When the next spontaneous blink is due (before skipping and suppression), once
+    /// the first update has drawn it.
+    pub fn next_spontaneous(&self) -> Option<f64> {
+        self.next_spontaneous
+    }
+
+    /// Ask for a blink `delay` seconds from now (0 = as soon as the eyes are free). A
+    /// requested blink ignores the minimum gap and the suppression windows, but waits
+    /// for a blink in progress to end and still follows the expression's depth.
+    /// `false` if [`MAX_BLINK_REQUESTS`] are already waiting.
+    pub fn request(&mut self, delay: f32) -> bool {
+        let delay = if delay.is_finite() {
+            delay.max(0.0)
+        } else {
+            0.0
+        };
+        self.requests.push(self.time + f64::from(delay))
+    }
+
+    /// Announce an eye-area expression change `t_from_now` seconds ahead (the scene
+    /// timeline's look-ahead): no blink will start shortly before it. `false` if
+    /// [`MAX_EYE_CHANGES`] changes are already waiting or the time is not finite.
+    pub fn schedule_eye_change(&mut self, t_from_now: f32) -> bool {
+        if !t_from_now.is_finite() {
+            return false;
+        }
+        self.eye_changes.drop_before(self.time);
+        self.eye_changes
+            .push(self.time + f64::from(t_from_now.max(0.0)))
+    }
+
+    /// Forget every announced eye-area change (e.g. the scene was skipped).
+    pub fn clear_eye_changes(&mut self) {
+        self.eye_changes.clear();
+    }
+
+    /// The announced eye-area changes still ahead, as absolute times, earliest first.
+    pub fn eye_changes(&self) -> &[f64] {
+        self.eye_changes.as_slice()
+    }
+
+    /// Whether a blink starting at `t` would come too close before an announced change.
+    pub fn is_suppressed(&self, t: f64) -> bool {
+        self.window >= 0.0 && self.eye_changes.any_in(t, t + self.window)
+    }
+
+    /// Whether advancing by `dt` with a gaze shift of `gaze_shift_deg` can neither
+    /// continue nor start a blink: [`update`](Self::update) would then give zero
+    /// whatever the face, so callers may skip measuring it. (Most frames are quiet.)
+    pub fn is_quiet(&self, dt: f32, gaze_shift_deg: f32) -> bool {
+        let t1 = self.time + f64::from(dt);
+        self.active.is_none()
+            && self.next_spontaneous.is_some_and(|n| n > t1)
+            && self.double_at.is_none_or(|d| d > t1)
+            && self.requests.peek().is_none_or(|r| r > t1)
+            && !(gaze_shift_deg > 0.0 && gaze_shift_deg >= self.config.gaze_blink_min_deg)
+    }
+
+    /// Advance by `dt` seconds: maybe start a blink, and give this frame's blink weight.
+    pub fn update(&mut self, dt: f32, rng: &mut Pcg32, input: &BlinkInput) -> BlinkOutput {
+        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        if self.is_quiet(dt, input.gaze_shift_deg) {
+            self.time += f64::from(dt);
+            return BlinkOutput::default();
+        }
+        let t0 = self.time;
+        let t1 = t0 + f64::from(dt);
+        self.time = t1;
+        let closure = clamp01(input.closure);
+        let visibility = clamp01(input.visibility);
+        if self.next_spontaneous.is_none() {
+            let first = self.draw_interval(rng);
+            self.next_spontaneous = Some(t0 + first);
+        }
+        self.eye_changes.drop_before(t0);
+
+        let free_at = match self.active {
+            Some(a) if a.event.end() > t1 => None,
+            Some(a) => Some(a.event.end().max(t0)),
+            None => Some(t0),
+        };
+        let mut started = None;
+        if let Some(free) = free_at {
+            self.active = None;
+            let gaze = input.gaze_shift_deg;
+            started = self.try_start(free, t1, rng, closure, visibility, gaze);
+        }
+
+        match self.active {
+            Some(a) if a.event.end() > t1 => {
+                let shape = self.shape(&a.event, t1);
+                let depth = a.nominal * (1.0 - closure);
+                BlinkOutput {
+                    weight: clamp01(shape * depth),
+                    phase: Some(a.event.phase_time(t1)),
+                    depth,
+                    motion_scale: a.nominal * visibility,
+                    started,
+                }
+            }
+            _ => {
+                self.active = None;
+                BlinkOutput {
+                    started,
+                    ..BlinkOutput::default()
+                }
+            }
+        }
+    }
+
+    /// Start at most one blink in `[free, t1]`; the first of: the second blink of a
+    /// double, a request, a gaze blink, a spontaneous blink.
+    fn try_start(
+        &mut self,
+        free: f64,
+        t1: f64,
+        rng: &mut Pcg32,
+        closure: f32,
+        visibility: f32,
+        gaze_shift_deg: f32,
+    ) -> Option<BlinkEvent> {
+        if let Some(d) = self.double_at {
+            let s = d.max(free);
+            if s <= t1 {
+                self.double_at = None;
+                if !self.is_suppressed(s)
+                    && let Some(e) = self.start(s, BlinkCause::Double, rng, closure, visibility)
+                {
+                    return Some(e);
+                }
+            }
+        }
+        if let Some(r) = self.requests.peek() {
+            let s = r.max(free);
+            if s <= t1 {
+                self.requests.pop();
+                let e = self.start(s, BlinkCause::Requested, rng, closure, visibility);
+                if let Some(e) = e {
+                    self.push_back_spontaneous(e.t);
+                    return Some(e);
+                }
+            }
+        }
+        let p = self.config.gaze_blink_chance(gaze_shift_deg);
+        if p > 0.0 && rng.chance(p) && !self.is_suppressed(free) {
+            let e = self.start(free, BlinkCause::Gaze, rng, closure, visibility);
+            if let Some(e) = e {
+                self.push_back_spontaneous(e.t);
+                return Some(e);
+            }
+        }
+        let due = self.next_spontaneous?;
+        let s = due.max(free);
+        if s > t1 || self.is_suppressed(s) {
+            return None;
+        }
+        let next = s + self.draw_interval(rng);
+        self.next_spontaneous = Some(next);
+        if self.config.skip_probability > 0.0 && rng.chance(self.config.skip_probability) {
+            return None;
+        }
+        let e = self.start(s, BlinkCause::Spontaneous, rng, closure, visibility)?;
+        if self.config.double_probability > 0.0 && rng.chance(self.config.double_probability) {
+            self.double_at = Some(e.end() + f64::from(self.config.double_gap.draw(rng)));
+        }
+        Some(e)
+    }
+
+    /// Draw a blink's depth and timing and start it at `t`, unless it would not show.
+    fn start(
+        &mut self,
+        t: f64,
+        cause: BlinkCause,
+        rng: &mut Pcg32,
+        closure: f32,
+        visibility: f32,
+    ) -> Option<BlinkEvent> {
+        let c = &self.config;
+        let nominal = if c.partial_share > 0.0 && rng.chance(c.partial_share) {
+            c.partial_depth.draw(rng)
+        } else {
+            1.0
+        };
+        let close = c.close_duration.draw(rng);
+        let hold = c.hold_duration.draw(rng);
+        let open = c.open_duration.draw(rng).max(close * OPEN_OVER_CLOSE);
+        let depth = nominal * (1.0 - closure) * visibility;
+        if depth < c.min_visible_depth || depth <= 0.0 {
+            return None;
+        }
+        let event = BlinkEvent {
+            t,
+            close_duration: close,
+            hold_duration: hold,
+            open_duration: open,
+            depth,
+            cause,
+        };
+        self.active = Some(Active { event, nominal });
+        Some(event)
+    }
+
+    /// After a blink that was not planned, keep the next spontaneous one at least the
+    /// minimum gap away.
+    fn push_back_spontaneous(&mut self, t: f64) {
+        let earliest = t + f64::from(self.config.min_gap);
+        if let Some(n) = &mut self.next_spontaneous {
+            *n = n.max(earliest);
+        }
+    }
+
+    fn draw_interval(&self, rng: &mut Pcg32) -> f64 {
+        let mean = self.config.draw_mean(self.mode);
+        let cv = f64::from(self.config.interval_cv);
+        let x = if cv > 0.0 {
+            rng.log_normal(mean, cv)
+        } else {
+            mean
+        };
+        x.max(f64::from(self.config.min_gap))
+    }
+
+    /// The blink's closure (0–1, before depth) at time `t`.
+    fn shape(&self, b: &BlinkEvent, t: f64) -> f32 {
+        let e = (t - b.t).max(0.0) as f32;
+        let (c, h, o) = (b.close_duration, b.hold_duration, b.open_duration);
+        let v = if e < c {
+            self.config.close_easing.eval(e / c)
+        } else if e < c + h {
+            1.0
+        } else if e < c + h + o {
+            1.0 - self.config.open_easing.eval((e - c - h) / o)
+        } else {
+            0.0
+        };
+        clamp01(v)
+    }
+}
+
+fn clamp01(v: f32) -> f32 {
+    if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DT: f32 = 1.0 / 60.0;
+
+    fn run(
+        g: &mut BlinkGenerator,
+        rng: &mut Pcg32,
+        seconds: f32,
+        input: &BlinkInput,
+    ) -> Vec<(BlinkEvent, f32)> {
+        let mut out = Vec::new();
+        let mut peak = 0.0f32;
+        for _ in 0..(seconds / DT) as usize {
+            let o = g.update(DT, rng, input);
+            if let Some(e) = o.started {
+                out.push((e, 0.0));
+            }
+            peak = peak.max(o.weight);
+            if o.phase.is_none()
+                && let Some(last) = out.last_mut()
+                && last.1 == 0.0
+            {
+                last.1 = peak;
+                peak = 0.0;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn shape_closes_holds_and_opens_with_seed_001_midpoints() {
+        let g = BlinkGenerator::new(&BlinkConfig::default());
+        let b = BlinkEvent {
+            t: 1.0,
+            close_duration: 0.1,
+            hold_duration: 0.05,
+            open_duration: 0.2,
+            depth: 1.0,
+            cause: BlinkCause::Requested,
+        };
+        assert_eq!(g.shape(&b, 1.0), 0.0);
+        // Half-way through closing, ease-in: a quarter closed (seed 001: ~0.3).
+        assert!((g.shape(&b, 1.05) - 0.25).abs() < 1e-3);
+        assert_eq!(g.shape(&b, 1.12), 1.0);
+        // Half-way through opening, ease-out: a quarter closed still.
+        assert!((g.shape(&b, 1.25) - 0.25).abs() < 1e-3);
+        assert_eq!(g.shape(&b, 1.36), 0.0);
+        assert_eq!(b.phase_time(1.05), 0.5);
+        assert!((b.phase_time(1.125) - 1.5).abs() < 1e-4);
+        assert_eq!(b.phase_time(9.0), 3.0);
+    }
+
+    #[test]
+    fn depth_adds_only_what_the_expression_leaves_open() {
+        let config = BlinkConfig {
+            partial_share: 0.0,
+            double_probability: 0.0,
+            ..BlinkConfig::default()
+        };
+        let mut rng = Pcg32::new(5);
+        let mut g = BlinkGenerator::new(&config);
+        let squint = BlinkInput {
+            closure: 0.4,
+            ..BlinkInput::default()
+        };
+        let blinks = run(&mut g, &mut rng, 60.0, &squint);
+        assert!(blinks.len() > 5);
+        for (e, peak) in &blinks {
+            assert!((e.depth - 0.6).abs() < 1e-6);
+            assert!(*peak <= 0.6 + 1e-6 && *peak > 0.3, "{peak}");
+        }
+        let shut = BlinkInput {
+            closure: 1.0,
+            ..BlinkInput::default()
+        };
+        assert!(run(&mut g, &mut rng, 60.0, &shut).is_empty());
+        let blocked = BlinkInput {
+            visibility: 0.0,
+            ..BlinkInput::default()
+        };
+        assert!(run(&mut g, &mut rng, 60.0, &blocked).is_empty());
+    }
+
+    #[test]
+    fn requests_wait_for_the_blink_in_progress_and_ignore_suppression() {
+        let mut g = BlinkGenerator::new(&BlinkConfig::default());
+        let mut rng = Pcg32::new(1);
+        assert!(g.schedule_eye_change(0.2));
+        assert!(g.request(0.0) && g.request(0.0));
+        let blinks = run(&mut g, &mut rng, 1.0, &BlinkInput::default());
+        assert_eq!(blinks.len(), 2);
+        assert!(blinks.iter().all(|(e, _)| e.cause == BlinkCause::Requested));
+        assert!(blinks[1].0.t >= blinks[0].0.end() - 1e-9);
+        for _ in 0..MAX_BLINK_REQUESTS {
+            assert!(g.request(10.0));
+        }
+        assert!(!g.request(10.0));
+    }
+
+    #[test]
+    fn gaze_shift_probability_ramps_with_amplitude() {
+        let c = BlinkConfig::default();
+        assert_eq!(c.gaze_blink_chance(10.0), 0.0);
+        assert_eq!(c.gaze_blink_chance(f32::NAN), 0.0);
+        assert!((c.gaze_blink_chance(25.0) - 0.5).abs() < 1e-6);
+        assert_eq!(c.gaze_blink_chance(50.0), 1.0);
+    }
+
+    #[test]
+    fn mode_change_rescales_the_wait() {
+        let mut g = BlinkGenerator::new(&BlinkConfig::default());
+        let mut rng = Pcg32::new(9);
+        g.update(DT, &mut rng, &BlinkInput::default());
+        let now = g.time();
+        let wait = g.next_spontaneous().unwrap() - now;
+        g.set_mode(EyeMode::Focused);
+        let stretched = g.next_spontaneous().unwrap() - now;
+        assert!((stretched / wait - 6.0 / 3.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn check_names_bad_fields_and_sanitize_fixes_them() {
+        let mut c = BlinkConfig::default();
+        c.interval.talking = -1.0;
+        assert!(
+            c.check()
+                .unwrap_err()
+                .to_string()
+                .contains("interval.talking")
+        );
+        c.interval.talking = 2.3;
+        c.open_duration = Span::new(0.2, 0.1);
+        assert!(c.check().unwrap_err().to_string().contains("openDuration"));
+        c.skip_probability = f32::NAN;
+        let s = c.sanitized();
+        assert_eq!(s.skip_probability, 0.0);
+        assert!(s.open_duration.min <= s.open_duration.max);
+        assert!(BlinkConfig::default().check().is_ok());
+    }
+}

@@ -1,0 +1,326 @@
+//! `Eyes`: the automatic blink and the saccades wired into one [`Face`](crate::Face).
+//!
+//! Every frame, after the layers are mixed (and smoothed) and before the VRM override
+//! pass, the face hands its weights to its `Eyes`, which
+//!
+//! 1. advances the [`SaccadeGenerator`] and returns its gaze offset, which the face adds
+//!    to the (filtered) gaze target before the lookAt override and range maps;
+//! 2. measures how closed the mixed expressions leave the eyes (each channel's
+//!    `eyeClosure` × its weight, plus what the blink channels already hold), and
+//!    advances the [`BlinkGenerator`] with it, the last frame's blink override
+//!    multiplier, and any large gaze shift (of the input gaze or of a saccade);
+//! 3. adds the blink to the `blink` channel (or to `blinkLeft` and `blinkRight` when the
+//!    rig has no `blink`) and plays the blink motion of the dominant expression.
+//!
+//! The override pass then runs over the result, so blocking, blending and binary
+//! expressions treat the automatic blink like any other blink.
+//!
+//! Randomness: when the face is built, two numbers drawn from the face's RNG seed one
+//! PCG stream for the blink and one for the saccades. Each generator draws from its own
+//! stream only when something happens, so the eyes do the same at 30 or 144 fps, and
+//! other procedural behaviours drawing from the face's RNG do not change them.
+
+use crate::blink::{BlinkConfig, BlinkGenerator, BlinkInput};
+use crate::blink_motion::{BlinkMotion, dominant, resolve_motions};
+use crate::expression::{ExpressionCategory, ExpressionPreset};
+use crate::eye_mode::EyeMode;
+use crate::face_event::{FaceEvent, FaceEvents};
+use crate::rig::{ChannelId, Rig};
+use crate::rng::Pcg32;
+use crate::saccade::{SaccadeConfig, SaccadeGenerator};
+
+/// Gaze input moving at least this fast (degrees per second) counts as a gaze shift.
+pub const GAZE_SHIFT_SPEED_DEG_S: f32 = 100.0;
+
+/// The eye behaviours of one face: blink and saccade generators (either may be off),
+/// the eye mode, and what they need to know about the rig.
+#[derive(Clone, Debug)]
+pub struct Eyes {
+    mode: EyeMode,
+    blink: Option<BlinkGenerator>,
+    saccade: Option<SaccadeGenerator>,
+    blink_channel: Option<ChannelId>,
+    blink_sides: [Option<ChannelId>; 2],
+    closure: Box<[(ChannelId, f32)]>,
+    motions: Box<[BlinkMotion]>,
+    motion: Option<usize>,
+    gaze: GazeShift,
+    blink_rng: Pcg32,
+    saccade_rng: Pcg32,
+}
+
+/// PCG stream of the blink generator.
+const BLINK_STREAM: u64 = 0x0062_6c69_6e6b;
+/// PCG stream of the saccade generator.
+const SACCADE_STREAM: u64 = 0x7361_6363_6164;
+
+impl Eyes {
+    /// Eyes for `rig`; `None` turns a behaviour off. The blink is off, too, on a rig
+    /// with none of `blink`, `blinkLeft`, `blinkRight`. Draws the two generators' seeds
+    /// from `rng` (always two draws, whatever is on).
+    pub fn new(
+        rig: &Rig,
+        blink: Option<&BlinkConfig>,
+        saccade: Option<&SaccadeConfig>,
+        rng: &mut Pcg32,
+    ) -> Self {
+        let mut seed = || (u64::from(rng.next_u32()) << 32) | u64::from(rng.next_u32());
+        let blink_rng = Pcg32::with_stream(seed(), BLINK_STREAM);
+        let saccade_rng = Pcg32::with_stream(seed(), SACCADE_STREAM);
+        let blink_channel = rig.preset(ExpressionPreset::Blink);
+        let blink_sides = [
+            rig.preset(ExpressionPreset::BlinkLeft),
+            rig.preset(ExpressionPreset::BlinkRight),
+        ];
+        let has_blink = blink_channel.is_some() || blink_sides.iter().any(Option::is_some);
+        let blink = blink.filter(|_| has_blink);
+        let closure = rig
+            .channels()
+            .filter(|(_, c)| {
+                c.desc.eye_closure > 0.0 && c.category() != Some(ExpressionCategory::Blink)
+            })
+            .map(|(id, c)| (id, c.desc.eye_closure))
+            .collect();
+        Self {
+            mode: EyeMode::Idle,
+            motions: blink
+                .map(|c| resolve_motions(c, rig))
+                .unwrap_or_default()
+                .into_boxed_slice(),
+            blink: blink.map(BlinkGenerator::new),
+            saccade: saccade.map(SaccadeGenerator::new),
+            blink_channel,
+            blink_sides,
+            closure,
+            motion: None,
+            gaze: GazeShift::default(),
+            blink_rng,
+            saccade_rng,
+        }
+    }
+
+    /// The current eye mode.
+    pub fn mode(&self) -> EyeMode {
+        self.mode
+    }
+
+    /// Switch the eye mode of both generators.
+    pub fn set_mode(&mut self, mode: EyeMode) {
+        self.mode = mode;
+        if let Some(b) = &mut self.blink {
+            b.set_mode(mode);
+        }
+        if let Some(s) = &mut self.saccade {
+            s.set_mode(mode);
+        }
+    }
+
+    /// The blink generator, if the blink is on.
+    pub fn blink(&self) -> Option<&BlinkGenerator> {
+        self.blink.as_ref()
+    }
+
+    /// The blink generator, to request blinks or announce eye-area changes.
+    pub fn blink_mut(&mut self) -> Option<&mut BlinkGenerator> {
+        self.blink.as_mut()
+    }
+
+    /// The saccade generator, if saccades are on.
+    pub fn saccade(&self) -> Option<&SaccadeGenerator> {
+        self.saccade.as_ref()
+    }
+
+    /// The blink motions in use (resolved against the rig).
+    pub fn motions(&self) -> &[BlinkMotion] {
+        &self.motions
+    }
+
+    /// How closed the expressions in `weights` leave the eyes (0 open, 1 shut).
+    pub fn closure(&self, weights: &[f32]) -> f32 {
+        closure(
+            &self.closure,
+            self.blink_channel,
+            &self.blink_sides,
+            weights,
+        )
+    }
+
+    /// One frame: advance both generators, add the blink (and its motion) into
+    /// `weights`, report what started into `events`, and return the gaze offset
+    /// (yaw, pitch in degrees). `gaze_input` is this frame's raw gaze target;
+    /// `blink_visibility` the last frame's blink override multiplier.
+    pub(crate) fn update(
+        &mut self,
+        dt: f32,
+        gaze_input: (f32, f32),
+        weights: &mut [f32],
+        blink_visibility: f32,
+        events: &mut FaceEvents,
+    ) -> (f32, f32) {
+        let mut shift = self.gaze.update(dt, gaze_input);
+        let mut offset = (0.0, 0.0);
+        if let Some(s) = &mut self.saccade {
+            let out = s.update(dt, &mut self.saccade_rng);
+            offset = (out.yaw_deg, out.pitch_deg);
+            if let Some(e) = out.started {
+                events.push(FaceEvent::Saccade(e));
+                shift = shift.max(e.amplitude_deg);
+            }
+        }
+        if let Some(b) = &mut self.blink {
+            let quiet = b.is_quiet(dt, shift);
+            let input = BlinkInput {
+                closure: if quiet {
+                    0.0
+                } else {
+                    closure(
+                        &self.closure,
+                        self.blink_channel,
+                        &self.blink_sides,
+                        weights,
+                    )
+                },
+                visibility: blink_visibility,
+                gaze_shift_deg: shift,
+            };
+            let out = b.update(dt, &mut self.blink_rng, &input);
+            if let Some(e) = out.started {
+                events.push(FaceEvent::Blink(e));
+                self.motion = dominant(&self.motions, weights);
+            }
+            match out.phase {
+                Some(phase) => {
+                    let motion = self.motion.map(|i| &self.motions[i]);
+                    let weight = match motion.and_then(|m| m.blink_shape(phase)) {
+                        Some(shape) => clamp01(shape) * out.depth,
+                        None => out.weight,
+                    };
+                    self.add_blink(weight, weights);
+                    if let Some(m) = motion {
+                        m.add_into(phase, out.motion_scale, weights);
+                    }
+                }
+                None => self.motion = None,
+            }
+        }
+        offset
+    }
+
+    fn add_blink(&self, weight: f32, weights: &mut [f32]) {
+        if weight <= 0.0 {
+            return;
+        }
+        match self.blink_channel {
+            Some(b) => weights[b.index()] += weight,
+            None => {
+                for s in self.blink_sides.iter().flatten() {
+                    weights[s.index()] += weight;
+                }
+            }
+        }
+    }
+}
+
+/// Finds fast shifts of the input gaze target: consecutive frames moving faster than
+/// [`GAZE_SHIFT_SPEED_DEG_S`] add up to one shift, reported (its amplitude in degrees)
+/// on the first slower frame.
+#[derive(Clone, Copy, Debug, Default)]
+struct GazeShift {
+    last: Option<(f32, f32)>,
+    moved: (f32, f32),
+    moving: bool,
+}
+
+impl GazeShift {
+    fn update(&mut self, dt: f32, gaze: (f32, f32)) -> f32 {
+        let gaze = (finite(gaze.0), finite(gaze.1));
+        let Some(last) = self.last.replace(gaze) else {
+            return 0.0;
+        };
+        if dt <= 0.0 {
+            return 0.0;
+        }
+        let d = (gaze.0 - last.0, gaze.1 - last.1);
+        let fast = GAZE_SHIFT_SPEED_DEG_S * dt;
+        if d.0 * d.0 + d.1 * d.1 >= fast * fast {
+            self.moved = (self.moved.0 + d.0, self.moved.1 + d.1);
+            self.moving = true;
+            0.0
+        } else if self.moving {
+            let amplitude = self.moved.0.hypot(self.moved.1);
+            self.moved = (0.0, 0.0);
+            self.moving = false;
+            amplitude
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Closure of the eyes from `weights`: each listed channel's weight × its closure, plus
+/// the blink channel's weight, plus half of each side's.
+fn closure(
+    list: &[(ChannelId, f32)],
+    blink: Option<ChannelId>,
+    sides: &[Option<ChannelId>; 2],
+    weights: &[f32],
+) -> f32 {
+    let mut c = 0.0;
+    for &(id, k) in list {
+        c += clamp01(weights[id.index()]) * k;
+    }
+    if let Some(b) = blink {
+        c += clamp01(weights[b.index()]);
+    }
+    for s in sides.iter().flatten() {
+        c += 0.5 * clamp01(weights[s.index()]);
+    }
+    clamp01(c)
+}
+
+fn clamp01(v: f32) -> f32 {
+    if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
+}
+
+fn finite(v: f32) -> f32 {
+    if v.is_finite() { v } else { 0.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gaze_shifts_add_up_while_fast_and_report_once() {
+        let mut g = GazeShift::default();
+        let dt = 1.0 / 60.0;
+        assert_eq!(g.update(dt, (0.0, 0.0)), 0.0);
+        // Slow drift: never a shift.
+        for i in 1..30 {
+            assert_eq!(g.update(dt, (i as f32 * 0.5, 0.0)), 0.0);
+        }
+        let base = 14.5;
+        assert_eq!(g.update(dt, (base + 20.0, 0.0)), 0.0);
+        assert_eq!(g.update(dt, (base + 30.0, 0.0)), 0.0);
+        assert!((g.update(dt, (base + 30.0, 0.0)) - 30.0).abs() < 1e-4);
+        assert_eq!(g.update(dt, (base + 30.0, 0.0)), 0.0);
+    }
+
+    #[test]
+    fn closure_counts_expressions_and_blink_channels() {
+        let rig = Rig::standard();
+        let eyes = Eyes::new(
+            &rig,
+            Some(&BlinkConfig::default()),
+            None,
+            &mut Pcg32::new(1),
+        );
+        let mut w = vec![0.0; rig.len()];
+        w[rig.channel("happy").unwrap().index()] = 1.0;
+        assert!((eyes.closure(&w) - 0.3).abs() < 1e-6);
+        w[rig.channel("relaxed").unwrap().index()] = 0.5;
+        assert!((eyes.closure(&w) - 0.55).abs() < 1e-6);
+        w[rig.channel("blink").unwrap().index()] = 0.9;
+        assert_eq!(eyes.closure(&w), 1.0);
+    }
+}

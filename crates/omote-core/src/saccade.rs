@@ -1,0 +1,673 @@
+//! Saccades: random eye jumps under seed 002's constraints.
+//!
+//! The eyes hold still for a while (per [`EyeMode`]: long holds while listening, short
+//! jittery ones when idle), then jump. Each jump's amplitude is drawn from an
+//! exponential distribution and clamped; its duration follows the main sequence
+//! (`durationBase + durationPerDeg × amplitude`, ≈ 25 ms + 2.4 ms/°) and its path a
+//! minimum-jerk profile (bell-shaped velocity, no overshoot). Seed 002's constraints:
+//!
+//! - horizontal jumps are more frequent than vertical ones (`horizontalShare`, with
+//!   `diagonalShare` for the four diagonals; the rest are vertical);
+//! - never the same direction (of eight) twice in a row;
+//! - jumps in quick succession get smaller: a jump that follows the previous one after
+//!   less than `runResetHold` seconds is at most `shrink` × the previous amplitude; a
+//!   longer hold starts a fresh run.
+//!
+//! The output is a gaze offset (yaw, pitch in degrees, yaw > 0 left, pitch > 0 down)
+//! that the face adds to its gaze target before the lookAt range maps. Offsets stay
+//! within `maxYawDeg` / `maxPitchDeg`: a jump away from the target uses at most half the
+//! room left towards them, and directions pointing back to the target are preferred the
+//! further out the eyes are.
+//!
+//! ```
+//! use omote_core::{Pcg32, SaccadeConfig, SaccadeGenerator};
+//! let mut s = SaccadeGenerator::new(&SaccadeConfig::default());
+//! let mut rng = Pcg32::new(3);
+//! let mut jumps = 0;
+//! for _ in 0..60 * 60 {
+//!     let out = s.update(1.0 / 60.0, &mut rng);
+//!     jumps += usize::from(out.started.is_some());
+//!     assert!(out.yaw_deg.abs() <= 15.0 && out.pitch_deg.abs() <= 10.0);
+//! }
+//! assert!(jumps > 20, "{jumps} saccades in an idle minute");
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::EyesConfigError;
+use crate::eye_mode::{EyeMode, PerMode};
+use crate::rng::Pcg32;
+use crate::span::Span;
+
+/// Settings of the saccade generator. Defaults follow DESIGN.md (amplitude mean 7°,
+/// clamp 15°; holds about 3 s talking, 8 s listening, 0.4–2 s idle). Times in seconds,
+/// angles in degrees.
+///
+/// ```
+/// use omote_core::SaccadeConfig;
+/// let c: SaccadeConfig = serde_json::from_str(r#"{"horizontalShare": 0.8, "diagonalShare": 0.1}"#).unwrap();
+/// c.check().unwrap();
+/// assert_eq!(c.amplitude_max_deg, 15.0);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct SaccadeConfig {
+    /// Hold between the end of one jump and the start of the next, per mode.
+    pub hold: PerMode<Span>,
+    /// Probability that a jump is followed quickly by a smaller one (a run).
+    pub follow_up_probability: f32,
+    /// Hold before such a follow-up jump (keep it below `runResetHold`).
+    pub follow_up_hold: Span,
+    /// A hold at least this long ends a run: the next jump is not shrunk.
+    pub run_reset_hold: f32,
+    /// Within a run each jump is at most this times the previous one (< 1).
+    pub shrink: f32,
+    /// Mean of the exponential amplitude draw.
+    pub amplitude_mean_deg: f32,
+    /// Smallest amplitude of a run's first jump; runs end before jumps get smaller.
+    pub amplitude_min_deg: f32,
+    /// Largest amplitude.
+    pub amplitude_max_deg: f32,
+    /// Share of jumps that go left or right.
+    pub horizontal_share: f32,
+    /// Share of jumps that go diagonally; the rest go up or down.
+    pub diagonal_share: f32,
+    /// Random turn of a jump away from its compass direction (at most 20°).
+    pub angle_jitter_deg: f32,
+    /// The offset stays within ± this yaw.
+    pub max_yaw_deg: f32,
+    /// The offset stays within ± this pitch.
+    pub max_pitch_deg: f32,
+    /// Duration of a jump of 0° (main sequence intercept).
+    pub duration_base: f32,
+    /// Extra duration per degree of amplitude (main sequence slope).
+    pub duration_per_deg: f32,
+}
+
+impl Default for SaccadeConfig {
+    fn default() -> Self {
+        Self {
+            hold: PerMode::new(
+                Span::new(0.4, 2.0),
+                Span::new(1.5, 4.5),
+                Span::new(5.0, 11.0),
+                Span::new(2.0, 6.0),
+            ),
+            follow_up_probability: 0.25,
+            follow_up_hold: Span::new(0.12, 0.35),
+            run_reset_hold: 0.6,
+            shrink: 0.6,
+            amplitude_mean_deg: 7.0,
+            amplitude_min_deg: 0.5,
+            amplitude_max_deg: 15.0,
+            horizontal_share: 0.7,
+            diagonal_share: 0.15,
+            angle_jitter_deg: 10.0,
+            max_yaw_deg: 15.0,
+            max_pitch_deg: 10.0,
+            duration_base: 0.025,
+            duration_per_deg: 0.0024,
+        }
+    }
+}
+
+impl SaccadeConfig {
+    /// Check every number. The generator also runs on unchecked settings, clamping
+    /// them, so loaders should call this to report mistakes.
+    pub fn check(&self) -> Result<(), EyesConfigError> {
+        for (mode, span) in self.hold.iter() {
+            span.check(&format!("hold.{}", mode.name()), 0.0, 3600.0)?;
+        }
+        let p = "a probability";
+        let c = EyesConfigError::check;
+        c(
+            "followUpProbability",
+            self.follow_up_probability,
+            0.0,
+            1.0,
+            p,
+        )?;
+        self.follow_up_hold.check("followUpHold", 0.0, 60.0)?;
+        c("runResetHold", self.run_reset_hold, 0.0, 60.0, "0 to 60 s")?;
+        c("shrink", self.shrink, 0.0, 0.99, "0 to 0.99")?;
+        c(
+            "amplitudeMeanDeg",
+            self.amplitude_mean_deg,
+            0.01,
+            90.0,
+            "0.01 to 90",
+        )?;
+        c(
+            "amplitudeMinDeg",
+            self.amplitude_min_deg,
+            0.0,
+            90.0,
+            "0 to 90",
+        )?;
+        c(
+            "amplitudeMaxDeg",
+            self.amplitude_max_deg,
+            self.amplitude_min_deg.max(0.01),
+            90.0,
+            "amplitudeMinDeg to 90",
+        )?;
+        c("horizontalShare", self.horizontal_share, 0.0, 1.0, p)?;
+        c(
+            "diagonalShare",
+            self.diagonal_share,
+            0.0,
+            1.0 - self.horizontal_share,
+            "0 to 1 - horizontalShare",
+        )?;
+        c(
+            "angleJitterDeg",
+            self.angle_jitter_deg,
+            0.0,
+            20.0,
+            "0 to 20",
+        )?;
+        c("maxYawDeg", self.max_yaw_deg, 0.0, 90.0, "0 to 90")?;
+        c("maxPitchDeg", self.max_pitch_deg, 0.0, 90.0, "0 to 90")?;
+        c(
+            "durationBase",
+            self.duration_base,
+            0.001,
+            1.0,
+            "0.001 to 1 s",
+        )?;
+        c(
+            "durationPerDeg",
+            self.duration_per_deg,
+            0.0,
+            0.1,
+            "0 to 0.1 s",
+        )?;
+        Ok(())
+    }
+
+    /// The same settings with every number forced into its allowed range (NaN takes the
+    /// default).
+    pub fn sanitized(&self) -> Self {
+        let d = Self::default();
+        let mut hold = self.hold;
+        for m in EyeMode::ALL {
+            *hold.get_mut(m) = hold.get(m).sanitized(0.0, 3600.0, d.hold.get(m));
+        }
+        let amp_min = fix(self.amplitude_min_deg, 0.0, 90.0, d.amplitude_min_deg);
+        let horizontal = fix(self.horizontal_share, 0.0, 1.0, d.horizontal_share);
+        Self {
+            hold,
+            follow_up_probability: fix(self.follow_up_probability, 0.0, 1.0, 0.0),
+            follow_up_hold: self.follow_up_hold.sanitized(0.0, 60.0, d.follow_up_hold),
+            run_reset_hold: fix(self.run_reset_hold, 0.0, 60.0, d.run_reset_hold),
+            shrink: fix(self.shrink, 0.0, 0.99, d.shrink),
+            amplitude_mean_deg: fix(self.amplitude_mean_deg, 0.01, 90.0, d.amplitude_mean_deg),
+            amplitude_min_deg: amp_min,
+            amplitude_max_deg: fix(self.amplitude_max_deg, amp_min.max(0.01), 90.0, 90.0),
+            horizontal_share: horizontal,
+            diagonal_share: fix(self.diagonal_share, 0.0, 1.0 - horizontal, 0.0),
+            angle_jitter_deg: fix(self.angle_jitter_deg, 0.0, 20.0, 0.0),
+            max_yaw_deg: fix(self.max_yaw_deg, 0.0, 90.0, d.max_yaw_deg),
+            max_pitch_deg: fix(self.max_pitch_deg, 0.0, 90.0, d.max_pitch_deg),
+            duration_base: fix(self.duration_base, 0.001, 1.0, d.duration_base),
+            duration_per_deg: fix(self.duration_per_deg, 0.0, 0.1, d.duration_per_deg),
+        }
+    }
+
+    /// The main-sequence duration of a jump of `amplitude_deg`.
+    pub fn duration(&self, amplitude_deg: f32) -> f32 {
+        self.duration_base + self.duration_per_deg * amplitude_deg
+    }
+}
+
+/// How strongly jumps prefer to go back towards the gaze target (see `pick`).
+const CENTRE_PULL: f32 = 3.0;
+/// The largest share of the room towards the offset limits that a jump away from the
+/// target may use.
+const ROOM_SHARE: f32 = 0.5;
+
+/// `v` clamped to `[lo, hi]`, or `default` when `v` is NaN.
+fn fix(v: f32, lo: f32, hi: f32, default: f32) -> f32 {
+    if v.is_nan() { default } else { v.clamp(lo, hi) }
+}
+
+/// One of eight compass directions of a jump, as seen by the character (left = the
+/// avatar's left, yaw > 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[allow(missing_docs)]
+pub enum SaccadeDirection {
+    Left,
+    UpLeft,
+    Up,
+    UpRight,
+    Right,
+    DownRight,
+    Down,
+    DownLeft,
+}
+
+impl SaccadeDirection {
+    /// All eight, counter-clockwise from left (as seen from behind the character).
+    pub const ALL: [Self; 8] = [
+        Self::Left,
+        Self::UpLeft,
+        Self::Up,
+        Self::UpRight,
+        Self::Right,
+        Self::DownRight,
+        Self::Down,
+        Self::DownLeft,
+    ];
+
+    /// The name used in anim files (`"left"`, `"up-left"`, …).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Left => "left",
+            Self::UpLeft => "up-left",
+            Self::Up => "up",
+            Self::UpRight => "up-right",
+            Self::Right => "right",
+            Self::DownRight => "down-right",
+            Self::Down => "down",
+            Self::DownLeft => "down-left",
+        }
+    }
+
+    /// Angle in degrees in the (left, up) plane: left 0°, up 90°, right 180°, down 270°.
+    pub const fn angle_deg(self) -> f32 {
+        45.0 * self as u8 as f32
+    }
+
+    /// The direction whose 45° sector contains the move (Δyaw, Δpitch) in degrees.
+    pub fn of(d_yaw: f32, d_pitch: f32) -> Self {
+        let a = (-d_pitch).atan2(d_yaw).to_degrees().rem_euclid(360.0);
+        Self::ALL[(((a + 22.5) / 45.0) as usize) % 8]
+    }
+
+    /// Left or right.
+    pub const fn is_horizontal(self) -> bool {
+        matches!(self, Self::Left | Self::Right)
+    }
+
+    /// Up or down.
+    pub const fn is_vertical(self) -> bool {
+        matches!(self, Self::Up | Self::Down)
+    }
+
+    /// One of the four diagonals.
+    pub const fn is_diagonal(self) -> bool {
+        !self.is_horizontal() && !self.is_vertical()
+    }
+
+    /// Unit move (Δyaw, Δpitch) for this direction turned by `turn_deg`.
+    fn unit(self, turn_deg: f32) -> (f32, f32) {
+        let (s, c) = (self.angle_deg() + turn_deg).to_radians().sin_cos();
+        (c, -s)
+    }
+}
+
+/// One jump, as reported when it starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SaccadeEvent {
+    /// Start time in seconds since the generator (the face) was created.
+    pub t: f64,
+    /// How long the jump takes (s), on the main sequence.
+    pub duration: f32,
+    /// Change of gaze yaw in degrees (> 0: to the left).
+    pub yaw_deg: f32,
+    /// Change of gaze pitch in degrees (> 0: down).
+    pub pitch_deg: f32,
+    /// Length of the move in degrees.
+    pub amplitude_deg: f32,
+    /// Compass direction.
+    pub direction: SaccadeDirection,
+}
+
+impl SaccadeEvent {
+    /// End time.
+    pub fn end(&self) -> f64 {
+        self.t + f64::from(self.duration)
+    }
+}
+
+/// The saccade generator's output for one frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SaccadeOutput {
+    /// Gaze yaw offset in degrees at the end of the frame.
+    pub yaw_deg: f32,
+    /// Gaze pitch offset in degrees at the end of the frame.
+    pub pitch_deg: f32,
+    /// A jump that started during this frame.
+    pub started: Option<SaccadeEvent>,
+}
+
+/// Makes the eyes jump. Plain data; draws randomness only from the [`Pcg32`] it is
+/// given, and only when a jump starts; allocates nothing. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct SaccadeGenerator {
+    config: SaccadeConfig,
+    mode: EyeMode,
+    time: f64,
+    next_jump: Option<f64>,
+    offset: (f32, f32),
+    jump: Option<Jump>,
+    last: Option<SaccadeEvent>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Jump {
+    event: SaccadeEvent,
+    from: (f32, f32),
+}
+
+impl SaccadeGenerator {
+    /// A generator in [`EyeMode::Idle`] at time 0 with the eyes centred (settings are
+    /// sanitized first).
+    pub fn new(config: &SaccadeConfig) -> Self {
+        Self {
+            config: config.sanitized(),
+            mode: EyeMode::Idle,
+            time: 0.0,
+            next_jump: None,
+            offset: (0.0, 0.0),
+            jump: None,
+            last: None,
+        }
+    }
+
+    /// The (sanitized) settings.
+    pub fn config(&self) -> &SaccadeConfig {
+        &self.config
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> EyeMode {
+        self.mode
+    }
+
+    /// Switch mode. The current hold is stretched or shrunk by the ratio of the two
+    /// modes' mean holds (no random draw).
+    pub fn set_mode(&mut self, mode: EyeMode) {
+        if mode == self.mode {
+            return;
+        }
+        if let Some(next) = self.next_jump {
+            let rest_from = self
+                .jump
+                .map_or(self.time, |j| j.event.end())
+                .max(self.time);
+            let old = f64::from(self.config.hold.get(self.mode).mean()).max(1e-3);
+            let new = f64::from(self.config.hold.get(mode).mean());
+            if next > rest_from {
+                self.next_jump = Some(rest_from + (next - rest_from) * new / old);
+            }
+        }
+        self.mode = mode;
+    }
+
+    /// Seconds since creation (the sum of `dt`).
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// The current offset (yaw, pitch) in degrees.
+    pub fn offset(&self) -> (f32, f32) {
+        self.jump
+            .map_or(self.offset, |j| self.position(&j, self.time))
+    }
+
+    /// The last jump started, if any.
+    pub fn last(&self) -> Option<&SaccadeEvent> {
+        self.last.as_ref()
+    }
+
+    /// Advance by `dt` seconds: maybe start a jump, and give the offset at the end of
+    /// the frame.
+    pub fn update(&mut self, dt: f32, rng: &mut Pcg32) -> SaccadeOutput {
+        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let t0 = self.time;
+        let t1 = t0 + f64::from(dt);
+        self.time = t1;
+        if self.jump.is_none() && self.next_jump.is_some_and(|n| n > t1) {
+            // Holding still (most frames).
+            return SaccadeOutput {
+                yaw_deg: self.offset.0,
+                pitch_deg: self.offset.1,
+                started: None,
+            };
+        }
+        let next = match self.next_jump {
+            Some(n) => n,
+            None => {
+                let n = t0 + f64::from(self.config.hold.get(self.mode).draw(rng));
+                self.next_jump = Some(n);
+                n
+            }
+        };
+        if let Some(j) = self.jump
+            && j.event.end() <= t1
+        {
+            self.offset = (j.from.0 + j.event.yaw_deg, j.from.1 + j.event.pitch_deg);
+            self.jump = None;
+        }
+        let mut started = None;
+        if self.jump.is_none() && next <= t1 {
+            let start = self.last.map_or(next, |l| next.max(l.end()));
+            match self.choose(start, rng) {
+                Some(event) => {
+                    self.jump = Some(Jump {
+                        event,
+                        from: self.offset,
+                    });
+                    self.last = Some(event);
+                    started = Some(event);
+                    let hold = self.draw_hold(event.amplitude_deg, rng);
+                    self.next_jump = Some(event.end() + f64::from(hold));
+                }
+                None => {
+                    let hold = self.config.hold.get(self.mode).draw(rng);
+                    self.next_jump = Some(start + f64::from(hold.max(self.config.run_reset_hold)));
+                }
+            }
+        }
+        let (yaw_deg, pitch_deg) = self.offset();
+        SaccadeOutput {
+            yaw_deg,
+            pitch_deg,
+            started,
+        }
+    }
+
+    /// The hold after a jump of `amplitude`: a short follow-up hold now and then (the
+    /// next jump continues the run), else the mode's hold; a run that cannot shrink
+    /// further gets at least `runResetHold`.
+    fn draw_hold(&self, amplitude: f32, rng: &mut Pcg32) -> f32 {
+        let c = &self.config;
+        let can_follow = amplitude * c.shrink >= c.amplitude_min_deg;
+        if can_follow && c.follow_up_probability > 0.0 && rng.chance(c.follow_up_probability) {
+            return c.follow_up_hold.draw(rng);
+        }
+        let hold = c.hold.get(self.mode).draw(rng);
+        if can_follow {
+            hold
+        } else {
+            hold.max(c.run_reset_hold)
+        }
+    }
+
+    /// Draw the jump starting at `t`: amplitude, class (horizontal, diagonal, vertical),
+    /// direction, turn. `None` if no direction has room (tiny offset limits).
+    fn choose(&self, t: f64, rng: &mut Pcg32) -> Option<SaccadeEvent> {
+        let c = &self.config;
+        let mut amplitude = (rng.exponential(f64::from(c.amplitude_mean_deg)) as f32)
+            .clamp(c.amplitude_min_deg, c.amplitude_max_deg);
+        if let Some(last) = self.last
+            && ((t - last.end()) as f32) < c.run_reset_hold
+        {
+            amplitude = amplitude.min(last.amplitude_deg * c.shrink);
+        }
+        let class = rng.next_f32();
+        use SaccadeDirection as D;
+        let candidates: &[D] = if class < c.horizontal_share {
+            &[D::Left, D::Right]
+        } else if class < c.horizontal_share + c.diagonal_share {
+            &[D::UpLeft, D::UpRight, D::DownRight, D::DownLeft]
+        } else {
+            &[D::Up, D::Down]
+        };
+        let need = amplitude.min(c.amplitude_min_deg).max(1e-3);
+        let pick = rng.next_f32();
+        let dir = self
+            .pick(candidates, need, pick)
+            .or_else(|| self.pick(&D::ALL, need, pick))?;
+        let turn = rng.range_f32(-c.angle_jitter_deg, c.angle_jitter_deg);
+        let mut unit = dir.unit(turn);
+        let straight = dir.unit(0.0);
+        if self.usable_room(unit) < amplitude && self.usable_room(straight) > self.usable_room(unit)
+        {
+            // Turned, the move would run into the limits (at an edge): go straight.
+            unit = straight;
+        }
+        let amplitude = amplitude.min(self.usable_room(unit));
+        let duration = c.duration(amplitude);
+        Some(SaccadeEvent {
+            t,
+            duration,
+            yaw_deg: unit.0 * amplitude,
+            pitch_deg: unit.1 * amplitude,
+            amplitude_deg: amplitude,
+            direction: dir,
+        })
+    }
+
+    /// Choose among `candidates` with `u` in [0, 1): never the last direction, only
+    /// directions with at least `need` degrees of room, favouring those that point back
+    /// towards the centre (weight `exp(-CENTRE_PULL · offset·direction)` with the offset
+    /// normalised by the limits: at half the limit, 95 % of horizontal jumps go back).
+    fn pick(&self, candidates: &[SaccadeDirection], need: f32, u: f32) -> Option<SaccadeDirection> {
+        let c = &self.config;
+        let (oy, op) = self.offset;
+        let norm = (oy / c.max_yaw_deg.max(1e-3), op / c.max_pitch_deg.max(1e-3));
+        let last = self.last.map(|l| l.direction);
+        let weight = |d: SaccadeDirection| {
+            if Some(d) == last || self.usable_room(d.unit(0.0)) < need {
+                return 0.0;
+            }
+            let (uy, up) = d.unit(0.0);
+            (-CENTRE_PULL * (norm.0 * uy + norm.1 * up)).exp()
+        };
+        let total: f32 = candidates.iter().map(|&d| weight(d)).sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut x = u * total;
+        let mut chosen = None;
+        for &d in candidates {
+            let w = weight(d);
+            if w > 0.0 {
+                chosen = Some(d);
+                if x < w {
+                    break;
+                }
+                x -= w;
+            }
+        }
+        chosen
+    }
+
+    /// How far (degrees) one jump may go along `unit`: the room to the limits, or only
+    /// a share of it when the jump leads further away from the target, so that the eyes
+    /// approach the limits gradually and spend most of their time near the target.
+    fn usable_room(&self, unit: (f32, f32)) -> f32 {
+        let room = self.room(unit);
+        if self.offset.0 * unit.0 + self.offset.1 * unit.1 > 0.0 {
+            room * ROOM_SHARE
+        } else {
+            room
+        }
+    }
+
+    /// How far (degrees) the offset can move along `unit` before leaving its limits.
+    fn room(&self, unit: (f32, f32)) -> f32 {
+        let c = &self.config;
+        let axis = |pos: f32, u: f32, max: f32| {
+            if u > 1e-6 {
+                (max - pos) / u
+            } else if u < -1e-6 {
+                (max + pos) / -u
+            } else {
+                f32::INFINITY
+            }
+        };
+        let (oy, op) = self.offset;
+        // A hair less than the exact room, so that rounding never leaves the limits.
+        (axis(oy, unit.0, c.max_yaw_deg).min(axis(op, unit.1, c.max_pitch_deg)) - 1e-3).max(0.0)
+    }
+
+    /// The offset at time `t` during `jump` (minimum-jerk path).
+    fn position(&self, jump: &Jump, t: f64) -> (f32, f32) {
+        let s = (((t - jump.event.t) / f64::from(jump.event.duration)) as f32).clamp(0.0, 1.0);
+        let p = s * s * s * (10.0 + s * (-15.0 + 6.0 * s));
+        (
+            jump.from.0 + jump.event.yaw_deg * p,
+            jump.from.1 + jump.event.pitch_deg * p,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directions_name_their_sectors() {
+        use SaccadeDirection as D;
+        assert_eq!(D::of(1.0, 0.0), D::Left);
+        assert_eq!(D::of(-1.0, 0.0), D::Right);
+        assert_eq!(D::of(0.0, -1.0), D::Up);
+        assert_eq!(D::of(0.0, 1.0), D::Down);
+        assert_eq!(D::of(1.0, -1.0), D::UpLeft);
+        assert_eq!(D::of(-1.0, 1.0), D::DownRight);
+        for d in D::ALL {
+            for turn in [-20.0, 0.0, 20.0] {
+                let (y, p) = d.unit(turn);
+                assert_eq!(D::of(y, p), d, "{d:?} turned {turn}");
+            }
+            let json = serde_json::to_string(&d).unwrap();
+            assert_eq!(json, format!("\"{}\"", d.name()));
+        }
+    }
+
+    #[test]
+    fn jumps_follow_a_smooth_path_to_their_target() {
+        let mut g = SaccadeGenerator::new(&SaccadeConfig::default());
+        let mut rng = Pcg32::new(11);
+        let mut prev = (0.0f32, 0.0f32);
+        let dt = 1.0 / 1000.0;
+        let mut seen = 0;
+        for _ in 0..20_000 {
+            let o = g.update(dt, &mut rng);
+            // At most the peak speed of a minimum-jerk move of 15° in its duration.
+            let step = ((o.yaw_deg - prev.0).powi(2) + (o.pitch_deg - prev.1).powi(2)).sqrt();
+            let c = g.config();
+            let peak = 1.875 * 15.0 / c.duration(15.0);
+            assert!(step <= peak * dt * 1.05 + 1e-4, "{step}");
+            prev = (o.yaw_deg, o.pitch_deg);
+            seen += usize::from(o.started.is_some());
+        }
+        assert!(seen > 5);
+    }
+
+    #[test]
+    fn check_names_bad_fields() {
+        let c = SaccadeConfig {
+            diagonal_share: 0.5,
+            ..SaccadeConfig::default()
+        };
+        assert!(c.check().unwrap_err().to_string().contains("diagonalShare"));
+        let s = c.sanitized();
+        assert!((s.diagonal_share - 0.3).abs() < 1e-6);
+        assert!(SaccadeConfig::default().check().is_ok());
+    }
+}
