@@ -31,6 +31,8 @@ enum Command {
     MotionMap(cmd::motion_map::MotionMapArgs),
     /// Lip sync: analyse voice files into A I U E O N weights per frame; calibrate, plot, eval.
     Lipsync(cmd::lipsync::LipsyncArgs),
+    /// Simulate the automatic blink and saccades of a face; write an anim and a plot.
+    Simulate(cmd::simulate::SimulateArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Command::Retarget(args) => cmd::retarget::run(args).map(|()| ExitCode::SUCCESS),
         Command::MotionMap(args) => cmd::motion_map::run(args).map(|()| ExitCode::SUCCESS),
         Command::Lipsync(args) => cmd::lipsync::run(args),
+        Command::Simulate(args) => cmd::simulate::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

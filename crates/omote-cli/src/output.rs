@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use omote_core::Anim;
+use omote_core::{Anim, AnimEvent};
 use omote_plot::{Panel, Series, TimePlot};
 
 /// Create `dir` (and parents) if needed.
@@ -90,12 +90,19 @@ pub fn anim_plot(anim: &Anim, title: &str, groups: &[(&str, &[&str])]) -> TimePl
                 .collect(),
         ));
     let mut plot = plot.panel(gaze).panel(head);
-    if let Some(first) = plot.panels.first_mut() {
-        for e in &anim.events {
-            #[allow(irrefutable_let_patterns)] // more event kinds are coming
-            if let omote_core::AnimEvent::Marker { t, name } = e {
-                first.markers.push((*t, name.clone()));
-            }
+    // Cues on the first panel, blinks on the eyes panel, saccades on the gaze panel.
+    let find = |plot: &TimePlot, prefix: &str| {
+        plot.panels.iter().position(|p| p.title.starts_with(prefix))
+    };
+    let (eyes, gaze) = (find(&plot, "eyes"), find(&plot, "gaze"));
+    for e in &anim.events {
+        let (panel, label) = match e {
+            AnimEvent::Marker { name, .. } => (Some(0), name.clone()),
+            AnimEvent::Blink { cause, .. } => (eyes, format!("{cause:?}").to_lowercase()),
+            AnimEvent::Saccade { direction, .. } => (gaze, format!("{direction:?}").to_lowercase()),
+        };
+        if let Some(p) = panel.and_then(|i| plot.panels.get_mut(i)) {
+            p.markers.push((e.time(), label));
         }
     }
     plot

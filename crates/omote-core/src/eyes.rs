@@ -47,6 +47,9 @@ pub struct Eyes {
     gaze: GazeShift,
     blink_rng: Pcg32,
     saccade_rng: Pcg32,
+    /// How much of the procedural eyes shows (1 normally; `1 − tracking weight` while a
+    /// tracker drives the eyes).
+    visibility: f32,
 }
 
 /// PCG stream of the blink generator.
@@ -96,7 +99,24 @@ impl Eyes {
             gaze: GazeShift::default(),
             blink_rng,
             saccade_rng,
+            visibility: 1.0,
         }
+    }
+
+    /// How much of the automatic blink and saccades shows, in [0, 1]. At 0 the
+    /// generators pause (no events); in between their output is scaled, so a tracker
+    /// can hand the eyes over smoothly.
+    pub fn set_visibility(&mut self, visibility: f32) {
+        self.visibility = if visibility.is_nan() {
+            0.0
+        } else {
+            visibility.clamp(0.0, 1.0)
+        };
+    }
+
+    /// The current visibility.
+    pub fn visibility(&self) -> f32 {
+        self.visibility
     }
 
     /// The current eye mode.
@@ -159,9 +179,13 @@ impl Eyes {
     ) -> (f32, f32) {
         let mut shift = self.gaze.update(dt, gaze_input);
         let mut offset = (0.0, 0.0);
+        let visibility = self.visibility;
+        if visibility <= 0.0 {
+            return offset;
+        }
         if let Some(s) = &mut self.saccade {
             let out = s.update(dt, &mut self.saccade_rng);
-            offset = (out.yaw_deg, out.pitch_deg);
+            offset = (out.yaw_deg * visibility, out.pitch_deg * visibility);
             if let Some(e) = out.started {
                 events.push(FaceEvent::Saccade(e));
                 shift = shift.max(e.amplitude_deg);
@@ -195,9 +219,9 @@ impl Eyes {
                         Some(shape) => clamp01(shape) * out.depth,
                         None => out.weight,
                     };
-                    self.add_blink(weight, weights);
+                    self.add_blink(weight * visibility, weights);
                     if let Some(m) = motion {
-                        m.add_into(phase, out.motion_scale, weights);
+                        m.add_into(phase, out.motion_scale * visibility, weights);
                     }
                 }
                 None => self.motion = None,

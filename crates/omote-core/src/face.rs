@@ -403,6 +403,13 @@ impl Face {
             .is_some_and(|b| b.schedule_eye_change(t_from_now))
     }
 
+    /// How much of the automatic blink and saccades shows, in [0, 1]: give it
+    /// `1 − tracking weight` while a tracker drives the eyes, so they take over smoothly
+    /// when the face is lost.
+    pub fn set_procedural_eyes(&mut self, visibility: f32) {
+        self.eyes.set_visibility(visibility);
+    }
+
     /// Forget all announced eye-area changes.
     pub fn clear_eye_changes(&mut self) {
         if let Some(b) = self.eyes.blink_mut() {

@@ -310,3 +310,66 @@ fn same_motion_at_30_and_60_fps_gives_the_same_curves() {
         }
     }
 }
+
+#[test]
+fn automatic_eyes_take_over_when_the_face_is_lost() {
+    let rig = Arc::new(Rig::standard());
+    let mut face = Face::new(rig.clone(), FaceConfig::default(), 4);
+    let mut rt = Retargeter::new(&rig, RetargetConfig::default()).unwrap();
+    let seen = TrackingFrame {
+        width: 640,
+        height: 480,
+        faces: vec![omote_core::TrackedFace::default()],
+        ..TrackingFrame::default()
+    };
+    let lost = TrackingFrame {
+        width: 640,
+        height: 480,
+        ..TrackingFrame::default()
+    };
+    let blink = rig.channel("blink").unwrap();
+    let dt = 1.0 / 60.0;
+    let (mut tracked_blinks, mut lost_blinks, mut lost_peak) = (0, 0, 0.0f32);
+    let mut lost_gaze: Vec<f32> = Vec::new();
+    for i in 0..(60 * 40) {
+        let tracking = i < 60 * 20;
+        let frame = if tracking { &seen } else { &lost };
+        let out = rt.update(dt, frame, face.layer_mut(Face::BASE));
+        face.set_procedural_eyes(1.0 - out.tracking_weight);
+        let inputs = FaceInputs {
+            head: out.head,
+            gaze_yaw_deg: out.gaze_yaw_deg,
+            gaze_pitch_deg: out.gaze_pitch_deg,
+        };
+        let s = face.update(dt, &inputs);
+        let blinks = s
+            .events()
+            .iter()
+            .filter(|e| matches!(e, omote_core::FaceEvent::Blink(_)))
+            .count();
+        if tracking && i > 60 {
+            // The tracked eyes are open and the tracker owns them: no automatic blinks.
+            tracked_blinks += blinks;
+            assert_eq!(s.weight(blink), 0.0, "frame {i}");
+        } else if !tracking && i > 60 * 22 {
+            lost_blinks += blinks;
+            lost_peak = lost_peak.max(s.weight(blink));
+            lost_gaze.push(s.look_at_yaw_deg);
+        }
+    }
+    assert_eq!(tracked_blinks, 0);
+    assert!(
+        lost_blinks >= 2,
+        "only {lost_blinks} automatic blinks in 18 s without a face"
+    );
+    assert!(
+        lost_peak > 0.5,
+        "automatic blinks must be visible: {lost_peak}"
+    );
+    let moved = lost_gaze.iter().copied().fold(f32::NEG_INFINITY, f32::max)
+        - lost_gaze.iter().copied().fold(f32::INFINITY, f32::min);
+    assert!(
+        moved > 1.0,
+        "saccades move the gaze while the face is lost: {moved}"
+    );
+}

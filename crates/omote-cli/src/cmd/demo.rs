@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use omote_core::{
-    AnimEvent, AnimRecorder, BlendMode, CameraAngle, CameraCorrection, Clip, ClipDesc, Face,
-    FaceConfig, FaceInputs, Keyframe, MotionMap, MotionMapDesc, Quat, ResponseCurve, Rig, Vec3,
+    AnimEvent, AnimRecorder, BlendMode, CameraAngle, CameraCorrection, Clip, ClipDesc, EyeMode,
+    Face, FaceConfig, FaceInputs, Keyframe, MotionMap, MotionMapDesc, Quat, ResponseCurve, Rig,
+    Vec3,
 };
 use omote_plot::{Panel, Series};
 
@@ -54,6 +55,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     let mut camera = demo_camera_correction(&rig)?;
     let camera_layer = face.add_layer("camera correction", BlendMode::Additive);
     let mut camera_track = Vec::with_capacity(frames);
+    timeline.cue(&mut face);
     for i in 0..frames {
         let t = i as f32 * dt;
         timeline.drive(&mut face, t);
@@ -134,8 +136,8 @@ fn orbit_camera(t: f32) -> Vec3 {
     )
 }
 
-/// The built-in acting: emotions and blinks on the base layer, a spoken line on the
-/// mouth layer, head sway and glances as inputs.
+/// The built-in acting: emotions on the base layer, a spoken line on the mouth layer,
+/// head sway and glances as inputs. Blinks and saccades are the face's own.
 struct DemoTimeline {
     base: Clip,
     mouth: Clip,
@@ -169,7 +171,6 @@ impl DemoTimeline {
                     smooth(&[(5.0, 0.0), (5.2, 1.0), (5.8, 1.0), (6.3, 0.0)])?,
                 ),
                 ("relaxed", smooth(&[(6.4, 0.0), (7.0, 0.8), (8.0, 0.8)])?),
-                ("blink", blinks(&[0.45, 3.1, 4.4, 6.9])?),
             ]
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
@@ -187,7 +188,28 @@ impl DemoTimeline {
         })
     }
 
+    /// Seconds of speech (the eyes switch to their talking behaviour).
+    const TALKING: (f32, f32) = (2.0, 4.6);
+
+    /// What the face is told before the timeline starts: one explicit blink, and the
+    /// look-ahead of every eye-area expression change, so that no automatic blink fights
+    /// them (seed 002).
+    fn cue(&self, face: &mut Face) {
+        face.request_blink_in(0.45);
+        for (t, _) in Self::MARKERS {
+            if t != Self::TALKING.0 {
+                face.schedule_eye_change(t);
+            }
+        }
+    }
+
     fn drive(&self, face: &mut Face, t: f32) {
+        let talking = (Self::TALKING.0..Self::TALKING.1).contains(&t);
+        face.set_eye_mode(if talking {
+            EyeMode::Talking
+        } else {
+            EyeMode::Idle
+        });
         self.base
             .sample_into(t, face.layer_mut(Face::BASE).values_mut());
         self.mouth
@@ -219,17 +241,6 @@ fn smooth(points: &[(f32, f32)]) -> anyhow::Result<ResponseCurve> {
             .map(|&(t, v)| Keyframe::new(t, v, 0.0))
             .collect(),
     )?)
-}
-
-/// Blinks at the given times: fast close, short hold, slower open.
-fn blinks(times: &[f32]) -> anyhow::Result<ResponseCurve> {
-    let mut keys = vec![Keyframe::new(0.0, 0.0, 0.0)];
-    for &t in times {
-        for (dt, v) in [(0.0, 0.0), (0.07, 1.0), (0.1, 1.0), (0.26, 0.0)] {
-            keys.push(Keyframe::new(t + dt, v, 0.0));
-        }
-    }
-    Ok(ResponseCurve::new(keys)?)
 }
 
 /// A spoken line from `start`: one syllable every 0.2 s; `a i u e o` open that vowel,

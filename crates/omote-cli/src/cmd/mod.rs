@@ -4,3 +4,4 @@ pub mod demo;
 pub mod lipsync;
 pub mod motion_map;
 pub mod retarget;
+pub mod simulate;

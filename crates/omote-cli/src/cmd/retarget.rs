@@ -89,11 +89,11 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     }
     // The retargeter smooths head and gaze itself; the face must not filter them again.
     // Tracking drives blinks and gaze, so no automatic blink or saccades either.
+    // The automatic blink and saccades stay on: they show as the tracking weight falls
+    // (`set_procedural_eyes` below), so a lost face keeps blinking and looking around.
     let face_config = FaceConfig {
         head_filter: None,
         gaze_filter: None,
-        blink: None,
-        saccade: None,
         ..FaceConfig::default()
     };
     let mut face = Face::new(rig.clone(), face_config, 1);
@@ -106,6 +106,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         let dt = prev_t.map_or(1.0 / fps, |p| (t - p) as f32);
         prev_t = Some(t);
         let out = retargeter.update(dt, frame, face.layer_mut(Face::BASE));
+        face.set_procedural_eyes(1.0 - out.tracking_weight);
         let inputs = FaceInputs {
             head: out.head,
             gaze_yaw_deg: out.gaze_yaw_deg,
