@@ -290,3 +290,134 @@ fn motion_map_prints_weights_queries_and_plots() {
     assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
     std::fs::remove_dir_all(&out).ok();
 }
+
+#[test]
+fn simulate_writes_blink_and_saccade_events() {
+    let out = scratch("simulate");
+    let status = omote()
+        .args([
+            "simulate",
+            "--seconds",
+            "60",
+            "--mode",
+            "talking",
+            "--seed",
+            "9",
+            "--out",
+        ])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(out.join("simulate.anim.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let events = v["events"].as_array().unwrap();
+    let blinks: Vec<_> = events.iter().filter(|e| e["kind"] == "blink").collect();
+    let saccades: Vec<_> = events.iter().filter(|e| e["kind"] == "saccade").collect();
+    // Talking: one blink every ~2.3 s on average, saccades every few seconds.
+    assert!(
+        (15..=45).contains(&blinks.len()),
+        "{} blinks in 60 s",
+        blinks.len()
+    );
+    assert!(saccades.len() >= 8, "{} saccades", saccades.len());
+    for b in &blinks {
+        for field in [
+            "t",
+            "closeDuration",
+            "holdDuration",
+            "openDuration",
+            "depth",
+            "cause",
+        ] {
+            assert!(!b[field].is_null(), "blink event lacks {field}: {b}");
+        }
+        assert!(b["closeDuration"].as_f64().unwrap() < b["openDuration"].as_f64().unwrap());
+    }
+    for s in &saccades {
+        for field in ["t", "duration", "yaw", "pitch", "direction"] {
+            assert!(!s[field].is_null(), "saccade event lacks {field}: {s}");
+        }
+    }
+    assert_eq!(
+        &std::fs::read(out.join("simulate.png")).unwrap()[1..4],
+        b"PNG"
+    );
+    std::fs::remove_dir_all(&out).ok();
+}
+
+#[test]
+fn lipsync_analyses_a_file_and_reports_a_bad_one() {
+    let out = scratch("lipsync");
+    std::fs::create_dir_all(&out).unwrap();
+    // A synthetic "voice": 0.3 s silence, 0.6 s of a vowel-like buzz, 0.3 s silence.
+    let rate = 16_000u32;
+    let mut samples = Vec::new();
+    for i in 0..(rate as usize * 12 / 10) {
+        let t = i as f32 / rate as f32;
+        let voiced = (0.3..0.9).contains(&t);
+        let s = if voiced {
+            (0..30)
+                .map(|k| {
+                    ((k + 1) as f32 * 120.0 * std::f32::consts::TAU * t).sin() / (k + 1) as f32
+                })
+                .sum::<f32>()
+                * 0.2
+        } else {
+            0.0
+        };
+        samples.push((s.clamp(-1.0, 1.0) * 32767.0) as i16);
+    }
+    let wav = out.join("voice.wav");
+    let mut bytes = Vec::new();
+    let data_len = (samples.len() * 2) as u32;
+    bytes.extend_from_slice(b"RIFF");
+    bytes.extend_from_slice(&(36 + data_len).to_le_bytes());
+    bytes.extend_from_slice(b"WAVEfmt ");
+    bytes.extend_from_slice(&16u32.to_le_bytes());
+    bytes.extend_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(&rate.to_le_bytes());
+    bytes.extend_from_slice(&(rate * 2).to_le_bytes());
+    bytes.extend_from_slice(&2u16.to_le_bytes());
+    bytes.extend_from_slice(&16u16.to_le_bytes());
+    bytes.extend_from_slice(b"data");
+    bytes.extend_from_slice(&data_len.to_le_bytes());
+    for s in &samples {
+        bytes.extend_from_slice(&s.to_le_bytes());
+    }
+    std::fs::write(&wav, bytes).unwrap();
+    let bad = out.join("broken.wav");
+    std::fs::write(&bad, b"RIFF....WAVEjunk").unwrap();
+    let o = omote()
+        .arg("lipsync")
+        .arg(&wav)
+        .arg(&bad)
+        .args(["--format", "tsv", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        !o.status.success(),
+        "a failed input makes the exit status non-zero"
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("broken.wav"));
+    let tsv = std::fs::read_to_string(out.join("voice.lipsync.tsv")).unwrap();
+    let mut lines = tsv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "time\tA\tI\tU\tE\tO\tN\tvolume\tsilent"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    let silent_at = |t: f32| {
+        let r = rows.iter().min_by(|a, b| {
+            let da = (a[0].parse::<f32>().unwrap() - t).abs();
+            let db = (b[0].parse::<f32>().unwrap() - t).abs();
+            da.total_cmp(&db)
+        });
+        r.unwrap()[8] == "1" || r.unwrap()[8] == "true"
+    };
+    assert!(silent_at(0.1) && silent_at(1.1), "the padding is silence");
+    assert!(!silent_at(0.6), "the buzz is voiced");
+    std::fs::remove_dir_all(&out).ok();
+}
