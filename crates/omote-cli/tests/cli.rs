@@ -421,3 +421,40 @@ fn lipsync_analyses_a_file_and_reports_a_bad_one() {
     assert!(!silent_at(0.6), "the buzz is voiced");
     std::fs::remove_dir_all(&out).ok();
 }
+
+#[test]
+fn retarget_mixes_a_voice_into_the_mouth() {
+    let Some(dir) = shared_tracking() else { return };
+    let voice = dir.join("../speech/ja_ojt_001.wav");
+    let vowels = |mix: &str| -> f32 {
+        let out = scratch(&format!("voice-{mix}"));
+        let status = omote()
+            .arg("retarget")
+            .arg(dir.join("astronaut_sequence.jsonl"))
+            .arg("--voice")
+            .arg(&voice)
+            .args(["--mouth", mix, "--out"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let anim: omote_core::Anim =
+            serde_json::from_str(&std::fs::read_to_string(out.join("retarget.anim.json")).unwrap())
+                .unwrap();
+        std::fs::remove_dir_all(&out).ok();
+        ["aa", "ih", "ou", "ee", "oh"]
+            .iter()
+            .map(|v| {
+                anim.expressions
+                    .get(v)
+                    .unwrap()
+                    .iter()
+                    .copied()
+                    .fold(0.0, f32::max)
+            })
+            .fold(0.0, f32::max)
+    };
+    // The astronaut keeps her mouth shut; the voice opens it.
+    assert!(vowels("tracking") < 0.15);
+    assert!(vowels("voice-first") > 0.5);
+}

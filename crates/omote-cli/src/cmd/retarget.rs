@@ -29,6 +29,17 @@ pub struct RetargetArgs {
     /// Mirror the user: their left drives the avatar's right.
     #[arg(long)]
     pub mirror: bool,
+    /// A voice recording played with the sequence: its lip sync drives the mouth
+    /// according to `--mouth`.
+    #[arg(long)]
+    pub voice: Option<PathBuf>,
+    /// Who drives the vowels when there is a voice: `voice-first` (the voice while it is
+    /// voiced, the tracked mouth in its silences), `voice`, `tracking`, or `blend`.
+    #[arg(long, value_enum, default_value_t = MouthMix::VoiceFirst)]
+    pub mouth: MouthMix,
+    /// With `--mouth blend`: the voice's share of the vowels, 0–1.
+    #[arg(long, default_value_t = 0.5)]
+    pub mouth_blend: f32,
     /// Frame rate when the frames carry no `t`.
     #[arg(long, default_value_t = 30.0)]
     pub fps: f32,
@@ -44,6 +55,19 @@ pub enum InputKind {
     Mediapipe,
     /// `{"t", "blendshapes": {name: score}, "head": [x, y, z, w]}`.
     Arkit,
+}
+
+/// Who drives the mouth's vowels when a voice is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MouthMix {
+    /// The voice while it is voiced; the tracked mouth in its silences (eased over 0.1 s).
+    VoiceFirst,
+    /// Always the voice.
+    Voice,
+    /// Always the tracked mouth.
+    Tracking,
+    /// A fixed mix: `--mouth-blend` of the voice.
+    Blend,
 }
 
 /// Run it.
@@ -97,6 +121,27 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         ..FaceConfig::default()
     };
     let mut face = Face::new(rig.clone(), face_config, 1);
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&args.mouth_blend),
+        "--mouth-blend must be between 0 and 1, got {}",
+        args.mouth_blend
+    );
+    let voice = match &args.voice {
+        Some(path) => {
+            let audio = omote_audio::load_mono(path, omote_lipsync::SAMPLE_RATE)?;
+            let track = omote_lipsync::Analyser::new(omote_lipsync::Profile::builtin())
+                .analyse(&audio.samples);
+            eprintln!(
+                "{}: {:.1} s of voice analysed",
+                path.display(),
+                track.duration_s
+            );
+            Some(track)
+        }
+        None => None,
+    };
+    let vowel_channels = ["aa", "ih", "ou", "ee", "oh"].map(|n| rig.channel(n));
+    let mut was_voiced: Option<bool> = None;
     let fps = sequence_fps(&frames).unwrap_or(args.fps);
     let mut rec = AnimRecorder::new(&rig, fps);
     let mut weights = Vec::with_capacity(frames.len());
@@ -106,6 +151,33 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         let dt = prev_t.map_or(1.0 / fps, |p| (t - p) as f32);
         prev_t = Some(t);
         let out = retargeter.update(dt, frame, face.layer_mut(Face::BASE));
+        if let Some(track) = &voice {
+            // The voice goes to the mouth layer (masked to the vowels) over the tracked mouth.
+            let k = ((t * f64::from(track.fps)) as usize).min(track.frames.len().saturating_sub(1));
+            let v = track
+                .frames
+                .get(k)
+                .copied()
+                .unwrap_or(omote_lipsync::VowelFrame::SILENT);
+            let mouth = face.layer_mut(Face::MOUTH);
+            for (c, w) in vowel_channels.iter().zip(v.weights) {
+                if let Some(c) = c {
+                    mouth.set(*c, w);
+                }
+            }
+            let voiced = !v.silent && t <= track.duration_s;
+            match args.mouth {
+                MouthMix::VoiceFirst => {
+                    if was_voiced != Some(voiced) {
+                        mouth.fade_to(if voiced { 1.0 } else { 0.0 }, 0.1);
+                        was_voiced = Some(voiced);
+                    }
+                }
+                MouthMix::Voice => mouth.set_weight(1.0),
+                MouthMix::Tracking => mouth.set_weight(0.0),
+                MouthMix::Blend => mouth.set_weight(args.mouth_blend),
+            }
+        }
         face.set_procedural_eyes(1.0 - out.tracking_weight);
         let inputs = FaceInputs {
             head: out.head,
