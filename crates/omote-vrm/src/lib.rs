@@ -19,6 +19,7 @@
 //! Module map, one VRM concept per module: [`expressions`], [`look_at`], [`humanoid`],
 //! [`meta`], the JSON mirror in [`schema`], the container in [`glb`].
 
+pub mod avatar;
 pub mod error;
 pub mod expressions;
 pub mod glb;
@@ -28,8 +29,10 @@ pub mod meta;
 pub mod model;
 pub mod report;
 pub mod schema;
+pub mod skeleton;
 
 mod document;
+mod gltf_writer;
 
 pub use error::VrmError;
 pub use expressions::{
