@@ -76,12 +76,19 @@ impl GltfBuilder {
     }
 
     fn floats<const N: usize>(data: &[[f32; N]]) -> Vec<u8> {
-        data.iter().flatten().flat_map(|f| f.to_le_bytes()).collect()
+        data.iter()
+            .flatten()
+            .flat_map(|f| f.to_le_bytes())
+            .collect()
     }
 
     /// A float accessor of `N` components (with min/max, as POSITION and animation
     /// inputs require).
-    pub fn floats_accessor<const N: usize>(&mut self, data: &[[f32; N]], target: Option<Target>) -> Index<Accessor> {
+    pub fn floats_accessor<const N: usize>(
+        &mut self,
+        data: &[[f32; N]],
+        target: Option<Target>,
+    ) -> Index<Accessor> {
         let view = self.view(&Self::floats(data), target);
         let (min, max) = min_max(data);
         self.root.push(Accessor {
@@ -104,7 +111,10 @@ impl GltfBuilder {
     pub fn index_accessor(&mut self, indices: &[u32]) -> Index<Accessor> {
         let small = indices.iter().all(|&i| i < u16::MAX as u32);
         let bytes: Vec<u8> = if small {
-            indices.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect()
+            indices
+                .iter()
+                .flat_map(|&i| (i as u16).to_le_bytes())
+                .collect()
         } else {
             indices.iter().flat_map(|i| i.to_le_bytes()).collect()
         };
@@ -131,7 +141,12 @@ impl GltfBuilder {
 
     /// A VEC3 float accessor of `count` elements, zero except at `indices` (glTF sparse
     /// storage; morph targets touch few vertices). `indices` must increase.
-    pub fn sparse_vec3_accessor(&mut self, count: usize, indices: &[u32], values: &[[f32; 3]]) -> Index<Accessor> {
+    pub fn sparse_vec3_accessor(
+        &mut self,
+        count: usize,
+        indices: &[u32],
+        values: &[[f32; 3]],
+    ) -> Index<Accessor> {
         let mut all = values.to_vec();
         if indices.len() < count {
             all.push([0.0; 3]); // untouched vertices are zero
@@ -140,7 +155,13 @@ impl GltfBuilder {
         let sparse = if indices.is_empty() {
             None
         } else {
-            let iv = self.view(&indices.iter().flat_map(|i| i.to_le_bytes()).collect::<Vec<u8>>(), None);
+            let iv = self.view(
+                &indices
+                    .iter()
+                    .flat_map(|i| i.to_le_bytes())
+                    .collect::<Vec<u8>>(),
+                None,
+            );
             let vv = self.view(&Self::floats(values), None);
             Some(sparse::Sparse {
                 count: USize64::from(indices.len()),
@@ -184,11 +205,19 @@ impl GltfBuilder {
 
     /// Make `child` a child of `parent`.
     pub fn add_child(&mut self, parent: Index<Node>, child: Index<Node>) {
-        self.root.nodes[parent.value()].children.get_or_insert_with(Vec::new).push(child);
+        self.root.nodes[parent.value()]
+            .children
+            .get_or_insert_with(Vec::new)
+            .push(child);
     }
 
     /// Finish: root extensions (name → JSON), `extensionsUsed`, GLB bytes.
-    pub fn finish(mut self, extensions: Map<String, Value>, used: &[&str], file: &str) -> Result<Vec<u8>, VrmError> {
+    pub fn finish(
+        mut self,
+        extensions: Map<String, Value>,
+        used: &[&str],
+        file: &str,
+    ) -> Result<Vec<u8>, VrmError> {
         self.align();
         if !self.bin.is_empty() {
             self.root.buffers = vec![Buffer {

@@ -30,6 +30,7 @@ pub mod model;
 pub mod report;
 pub mod schema;
 pub mod skeleton;
+pub mod vrma;
 
 mod document;
 mod gltf_writer;
@@ -42,3 +43,4 @@ pub use humanoid::{FaceBones, HumanBone, Humanoid};
 pub use meta::{License, License0, License1, Meta};
 pub use model::{VrmModel, VrmVersion};
 pub use report::InspectReport;
+pub use vrma::write_vrma;

@@ -42,7 +42,11 @@ pub const SKELETON: [SkeletonBone; 19] = [
     b("neck", Some(2), [0.0, 0.2, 0.0]),
     b("head", Some(3), [0.0, 0.08, 0.0]),
     b("leftEye", Some(4), EYE_OFFSET),
-    b("rightEye", Some(4), [-EYE_OFFSET[0], EYE_OFFSET[1], EYE_OFFSET[2]]),
+    b(
+        "rightEye",
+        Some(4),
+        [-EYE_OFFSET[0], EYE_OFFSET[1], EYE_OFFSET[2]],
+    ),
     b("leftUpperLeg", Some(0), [0.085, -0.05, 0.0]),
     b("leftLowerLeg", Some(7), [0.0, -0.41, 0.0]),
     b("leftFoot", Some(8), [0.0, -0.4, 0.0]),

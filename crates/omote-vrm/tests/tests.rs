@@ -7,3 +7,5 @@ mod support;
 mod errors;
 #[path = "it/samples.rs"]
 mod samples;
+#[path = "it/three_vrm.rs"]
+mod three_vrm;

@@ -78,7 +78,12 @@ pub enum Tag {
     /// Head skin at this rest position.
     Skin(Vec3),
     /// Upper (`upper`) or lower lid of eye `side`; `t` 0 at the pole, 1 at the edge.
-    Lid { side: usize, upper: bool, t: f32, az: f32 },
+    Lid {
+        side: usize,
+        upper: bool,
+        t: f32,
+        az: f32,
+    },
     /// Lash line along the upper lid edge; `k` 0 on the edge, 1 just above.
     Lash { side: usize, az: f32, k: f32 },
     /// Brow of `side`: `u` 0 inner → 1 outer, `row` 0 lower edge, 1 upper edge.
@@ -131,7 +136,11 @@ fn side_sign(side: usize) -> f32 {
 }
 
 fn eye_centre(side: usize) -> Vec3 {
-    Vec3::new(side_sign(side) * EYE_OFFSET[0], EYE_OFFSET[1], EYE_OFFSET[2])
+    Vec3::new(
+        side_sign(side) * EYE_OFFSET[0],
+        EYE_OFFSET[1],
+        EYE_OFFSET[2],
+    )
 }
 
 fn on_sphere(c: Vec3, r: f32, el_deg: f32, az_deg: f32) -> Vec3 {
@@ -180,13 +189,19 @@ pub fn pose(tag: Tag, p: &FaceParams) -> Vec3 {
             let (pole, edge) = if upper {
                 (88.0, upper_edge(p, side))
             } else {
-                (-88.0, LOWER_OPEN + (LOWER_CLOSED - LOWER_OPEN) * p.lid_lower[side])
+                (
+                    -88.0,
+                    LOWER_OPEN + (LOWER_CLOSED - LOWER_OPEN) * p.lid_lower[side],
+                )
             };
             on_sphere(eye_centre(side), LID_RADIUS, pole + (edge - pole) * t, az)
         }
-        Tag::Lash { side, az, k } => {
-            on_sphere(eye_centre(side), LID_RADIUS + 0.0009, upper_edge(p, side) + 7.0 * k, az)
-        }
+        Tag::Lash { side, az, k } => on_sphere(
+            eye_centre(side),
+            LID_RADIUS + 0.0009,
+            upper_edge(p, side) + 7.0 * k,
+            az,
+        ),
         Tag::Brow { side, u, row } => {
             let s = side_sign(side);
             let x = s * (EYE_OFFSET[0] + (-0.014 + 0.032 * u));
@@ -199,7 +214,11 @@ pub fn pose(tag: Tag, p: &FaceParams) -> Vec3 {
         Tag::Lip { a, k } => {
             let (x, y) = lip_xy(a, k, p);
             let (rx, ry) = lip_xy(a, k, &rest);
-            Vec3::new(x, y, surface_z(rx, ry) + 0.0025 + 0.001 * k + mouth_forward(a, p))
+            Vec3::new(
+                x,
+                y,
+                surface_z(rx, ry) + 0.0025 + 0.001 * k + mouth_forward(a, p),
+            )
         }
         Tag::Mouth { a: Some(a) } => {
             let (x, y) = lip_xy(a, 0.0, p);
@@ -208,7 +227,11 @@ pub fn pose(tag: Tag, p: &FaceParams) -> Vec3 {
         }
         Tag::Mouth { a: None } => {
             let (x, y) = mouth_centre(p);
-            Vec3::new(x, y, surface_z(0.0, MOUTH_Y) + 0.0012 + mouth_forward(FRAC_PI_2, p) * 0.5)
+            Vec3::new(
+                x,
+                y,
+                surface_z(0.0, MOUTH_Y) + 0.0012 + mouth_forward(FRAC_PI_2, p) * 0.5,
+            )
         }
         Tag::Tongue { a, r } => {
             let (cx, cy) = mouth_centre(p);
@@ -216,12 +239,15 @@ pub fn pose(tag: Tag, p: &FaceParams) -> Vec3 {
             let (rx, ry) = lip_xy(a, 0.0, &rest);
             let f = 0.8 * r;
             let x = cx + (lx - cx) * f;
-            let y = cy - 0.2 * (cy - ly) + (ly - cy) * f * 0.8 - p.tongue_out * 0.016 * (0.6 + 0.4 * r);
+            let y =
+                cy - 0.2 * (cy - ly) + (ly - cy) * f * 0.8 - p.tongue_out * 0.016 * (0.6 + 0.4 * r);
             let z = surface_z(rx, ry) + 0.0018 + mouth_forward(a, p) + p.tongue_out * 0.007;
             Vec3::new(x, y, z)
         }
         Tag::Nose(q) => {
-            let lift = 0.004 * (p.sneer[0] * falloff((q.x - 0.01).abs(), 0.012) + p.sneer[1] * falloff((q.x + 0.01).abs(), 0.012));
+            let lift = 0.004
+                * (p.sneer[0] * falloff((q.x - 0.01).abs(), 0.012)
+                    + p.sneer[1] * falloff((q.x + 0.01).abs(), 0.012));
             q + Vec3::Y * lift
         }
     }
@@ -295,7 +321,12 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
             for i in 0..=n_t {
                 for j in 0..=n_a {
                     let az = -85.0 + 170.0 * j as f32 / n_a as f32;
-                    let tag = Tag::Lid { side, upper, t: i as f32 / n_t as f32, az };
+                    let tag = Tag::Lid {
+                        side,
+                        upper,
+                        t: i as f32 / n_t as f32,
+                        az,
+                    };
                     let p = pose(tag, &FaceParams::default());
                     skin.tags.push(tag);
                     skin.normals.push((p - eye_centre(side)).normalize());
@@ -313,9 +344,17 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
     let tip = Vec3::new(0.0, NOSE_Y - 0.004, z + 0.013);
     let ring = [
         Vec3::new(0.0, NOSE_Y + 0.018, surface_z(0.0, NOSE_Y + 0.018) - 0.001),
-        Vec3::new(-0.01, NOSE_Y - 0.006, surface_z(-0.01, NOSE_Y - 0.006) - 0.001),
+        Vec3::new(
+            -0.01,
+            NOSE_Y - 0.006,
+            surface_z(-0.01, NOSE_Y - 0.006) - 0.001,
+        ),
         Vec3::new(0.0, NOSE_Y - 0.009, surface_z(0.0, NOSE_Y - 0.009) - 0.001),
-        Vec3::new(0.01, NOSE_Y - 0.006, surface_z(0.01, NOSE_Y - 0.006) - 0.001),
+        Vec3::new(
+            0.01,
+            NOSE_Y - 0.006,
+            surface_z(0.01, NOSE_Y - 0.006) - 0.001,
+        ),
     ];
     for k in 0..4 {
         let (a, b) = (ring[k], ring[(k + 1) % 4]);
@@ -342,7 +381,10 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
     }
     for j in 0..n_lip as u32 {
         let (i0, o0) = (2 * j, 2 * j + 1);
-        let (i1, o1) = (2 * ((j + 1) % n_lip as u32), 2 * ((j + 1) % n_lip as u32) + 1);
+        let (i1, o1) = (
+            2 * ((j + 1) % n_lip as u32),
+            2 * ((j + 1) % n_lip as u32) + 1,
+        );
         lips.indices.extend([i0, o0, o1, i0, o1, i1]);
     }
 
@@ -351,7 +393,9 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
     mouth.tags.push(Tag::Mouth { a: None });
     mouth.normals.push(Vec3::Z);
     for j in 0..n_lip {
-        mouth.tags.push(Tag::Mouth { a: Some(TAU * j as f32 / n_lip as f32) });
+        mouth.tags.push(Tag::Mouth {
+            a: Some(TAU * j as f32 / n_lip as f32),
+        });
         mouth.normals.push(Vec3::Z);
     }
     for j in 0..n_lip as u32 {
@@ -364,7 +408,10 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
     for i in 0..=n_r {
         for j in 0..=n_a {
             let a = PI + 0.15 + (PI - 0.3) * j as f32 / n_a as f32;
-            tongue.tags.push(Tag::Tongue { a, r: i as f32 / n_r as f32 });
+            tongue.tags.push(Tag::Tongue {
+                a,
+                r: i as f32 / n_r as f32,
+            });
             tongue.normals.push(Vec3::Z);
         }
     }
@@ -377,7 +424,11 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
         let base = brows.tags.len() as u32;
         for i in 0..=1 {
             for j in 0..=n {
-                let tag = Tag::Brow { side, u: j as f32 / n as f32, row: i as f32 };
+                let tag = Tag::Brow {
+                    side,
+                    u: j as f32 / n as f32,
+                    row: i as f32,
+                };
                 let p = pose(tag, &FaceParams::default());
                 brows.tags.push(tag);
                 brows.normals.push(head_normal(p));
@@ -388,7 +439,11 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
         let base = brows.tags.len() as u32;
         for i in 0..=1 {
             for j in 0..=n {
-                let tag = Tag::Lash { side, az: -85.0 + 170.0 * j as f32 / n as f32, k: 1.0 - i as f32 };
+                let tag = Tag::Lash {
+                    side,
+                    az: -85.0 + 170.0 * j as f32 / n as f32,
+                    k: 1.0 - i as f32,
+                };
                 let p = pose(tag, &FaceParams::default());
                 brows.tags.push(tag);
                 brows.normals.push((p - eye_centre(side)).normalize());
@@ -465,13 +520,46 @@ mod tests {
             ..FaceParams::default()
         };
         // Upper lid edge at the eye's front goes below the lower lid edge: the eye is covered.
-        let edge = |p: &FaceParams| pose(Tag::Lid { side: 0, upper: true, t: 1.0, az: 0.0 }, p).y;
-        let lower = pose(Tag::Lid { side: 0, upper: false, t: 1.0, az: 0.0 }, &closed).y;
+        let edge = |p: &FaceParams| {
+            pose(
+                Tag::Lid {
+                    side: 0,
+                    upper: true,
+                    t: 1.0,
+                    az: 0.0,
+                },
+                p,
+            )
+            .y
+        };
+        let lower = pose(
+            Tag::Lid {
+                side: 0,
+                upper: false,
+                t: 1.0,
+                az: 0.0,
+            },
+            &closed,
+        )
+        .y;
         let rest = FaceParams::default();
         assert!(edge(&rest) > EYE_OFFSET[1] + 0.005, "open at rest");
-        assert!(edge(&closed) < lower, "closed: {} vs {lower}", edge(&closed));
+        assert!(
+            edge(&closed) < lower,
+            "closed: {} vs {lower}",
+            edge(&closed)
+        );
         // The other eye stays open.
-        let other = pose(Tag::Lid { side: 1, upper: true, t: 1.0, az: 0.0 }, &closed).y;
+        let other = pose(
+            Tag::Lid {
+                side: 1,
+                upper: true,
+                t: 1.0,
+                az: 0.0,
+            },
+            &closed,
+        )
+        .y;
         assert!(other > EYE_OFFSET[1]);
     }
 
@@ -485,7 +573,11 @@ mod tests {
         assert!(gap(&FaceParams::default()) < 0.001);
         assert!(gap(&open) > 0.03);
         // The chin follows.
-        let chin = Tag::Skin(Vec3::new(0.0, MOUTH_Y - 0.02, surface_z(0.0, MOUTH_Y - 0.02)));
+        let chin = Tag::Skin(Vec3::new(
+            0.0,
+            MOUTH_Y - 0.02,
+            surface_z(0.0, MOUTH_Y - 0.02),
+        ));
         assert!(pose(chin, &open).y < pose(chin, &FaceParams::default()).y - 0.01);
     }
 }

@@ -153,10 +153,19 @@ fn build() -> Result<Vec<u8>, crate::VrmError> {
             .map(|l| eye_offsets(&geo.positions, side, *l))
             .collect();
         let prim = primitive(&mut g, &geo, EYE, &morphs);
-        let m = mesh(&mut g, if side == 0 { "eyeLeft" } else { "eyeRight" }, vec![prim], &EYE_TARGETS);
+        let m = mesh(
+            &mut g,
+            if side == 0 { "eyeLeft" } else { "eyeRight" },
+            vec![prim],
+            &EYE_TARGETS,
+        );
         let n = g.node(Node {
             mesh: Some(m),
-            ..named_node(if side == 0 { "eyeballLeft" } else { "eyeballRight" })
+            ..named_node(if side == 0 {
+                "eyeballLeft"
+            } else {
+                "eyeballRight"
+            })
         });
         g.add_child(bones[bone], n);
         eye_nodes[side] = n;
@@ -166,7 +175,10 @@ fn build() -> Result<Vec<u8>, crate::VrmError> {
     let hair = hair();
     let prim = primitive(&mut g, &hair, HAIR, &[]);
     let m = mesh(&mut g, "hair", vec![prim], &[]);
-    let n = g.node(Node { mesh: Some(m), ..named_node("hair") });
+    let n = g.node(Node {
+        mesh: Some(m),
+        ..named_node("hair")
+    });
     g.add_child(bones[HEAD], n);
     for (i, b) in SKELETON.iter().enumerate() {
         let (lo, hi, material) = match b.name {
@@ -179,14 +191,19 @@ fn build() -> Result<Vec<u8>, crate::VrmError> {
             "leftHand" => ([0.0, -0.012, -0.04], [0.14, 0.012, 0.04], SKIN),
             "rightHand" => ([-0.14, -0.012, -0.04], [0.0, 0.012, 0.04], SKIN),
             "leftUpperLeg" | "rightUpperLeg" => ([-0.06, -0.41, -0.06], [0.06, 0.0, 0.06], CLOTHES),
-            "leftLowerLeg" | "rightLowerLeg" => ([-0.045, -0.4, -0.045], [0.045, 0.0, 0.045], CLOTHES),
+            "leftLowerLeg" | "rightLowerLeg" => {
+                ([-0.045, -0.4, -0.045], [0.045, 0.0, 0.045], CLOTHES)
+            }
             "leftFoot" | "rightFoot" => ([-0.045, -0.06, -0.05], [0.045, 0.0, 0.16], CLOTHES),
             _ => continue,
         };
         let geo = cuboid(lo, hi);
         let prim = primitive(&mut g, &geo, material, &[]);
         let m = mesh(&mut g, &format!("{}Mesh", b.name), vec![prim], &[]);
-        let n = g.node(Node { mesh: Some(m), ..named_node(&format!("{}Mesh", b.name)) });
+        let n = g.node(Node {
+            mesh: Some(m),
+            ..named_node(&format!("{}Mesh", b.name))
+        });
         g.add_child(bones[i], n);
     }
 
@@ -202,11 +219,19 @@ fn build() -> Result<Vec<u8>, crate::VrmError> {
     g.finish(ext, &["VRMC_vrm"], "avatar")
 }
 
-fn vrmc_vrm(bones: &[Index<Node>], face: Index<Node>, eyes: [Index<Node>; 2], targets: &[&str]) -> vrmc_vrm::Vrm {
+fn vrmc_vrm(
+    bones: &[Index<Node>],
+    face: Index<Node>,
+    eyes: [Index<Node>; 2],
+    targets: &[&str],
+) -> vrmc_vrm::Vrm {
     let bind = |b: &Bind| match b {
         Bind::Face(name) => vrmc_vrm::MorphTargetBind {
             node: face.value(),
-            index: targets.iter().position(|t| t == name).expect("target exists"),
+            index: targets
+                .iter()
+                .position(|t| t == name)
+                .expect("target exists"),
             weight: 1.0,
         },
         Bind::Eye(side, look) => vrmc_vrm::MorphTargetBind {
@@ -223,7 +248,14 @@ fn vrmc_vrm(bones: &[Index<Node>], face: Index<Node>, eyes: [Index<Node>; 2], ta
     for p in ExpressionPreset::ALL {
         let mut e = expression(shapes::preset_binds(p.name()));
         // Typical VRM settings: emotions blend out blink; surprise also the mouth.
-        if matches!(p, ExpressionPreset::Happy | ExpressionPreset::Angry | ExpressionPreset::Sad | ExpressionPreset::Relaxed | ExpressionPreset::Surprised) {
+        if matches!(
+            p,
+            ExpressionPreset::Happy
+                | ExpressionPreset::Angry
+                | ExpressionPreset::Sad
+                | ExpressionPreset::Relaxed
+                | ExpressionPreset::Surprised
+        ) {
             e.override_blink = Some("blend".into());
         }
         if p == ExpressionPreset::Surprised {
@@ -241,7 +273,12 @@ fn vrmc_vrm(bones: &[Index<Node>], face: Index<Node>, eyes: [Index<Node>; 2], ta
     }
     let mut human_bones = OrderedMap::default();
     for (i, b) in SKELETON.iter().enumerate() {
-        human_bones.0.push((b.name.to_string(), vrmc_vrm::HumanBone { node: bones[i].value() }));
+        human_bones.0.push((
+            b.name.to_string(),
+            vrmc_vrm::HumanBone {
+                node: bones[i].value(),
+            },
+        ));
     }
     let map = |m: LookAtRangeMap| vrmc_vrm::RangeMap {
         input_max_value: Some(m.input_max_value),
@@ -253,7 +290,9 @@ fn vrmc_vrm(bones: &[Index<Node>], face: Index<Node>, eyes: [Index<Node>; 2], ta
             name: NAME.into(),
             version: Some(env!("CARGO_PKG_VERSION").into()),
             authors: vec!["omote contributors".into()],
-            copyright_information: Some("Generated by omote; dedicated to the public domain (CC0 1.0)".into()),
+            copyright_information: Some(
+                "Generated by omote; dedicated to the public domain (CC0 1.0)".into(),
+            ),
             license_url: "https://vrm.dev/licenses/1.0/".into(),
             avatar_permission: Some("everyone".into()),
             allow_excessively_violent_usage: Some(true),
@@ -284,7 +323,12 @@ fn vrmc_vrm(bones: &[Index<Node>], face: Index<Node>, eyes: [Index<Node>; 2], ta
 }
 
 /// A primitive with sparse morph targets `(vertices, offsets)`.
-fn primitive(g: &mut GltfBuilder, geo: &Geometry, material: usize, morphs: &[(Vec<u32>, Vec<[f32; 3]>)]) -> Primitive {
+fn primitive(
+    g: &mut GltfBuilder,
+    geo: &Geometry,
+    material: usize,
+    morphs: &[(Vec<u32>, Vec<[f32; 3]>)],
+) -> Primitive {
     let mut attributes = std::collections::BTreeMap::new();
     let pos = g.floats_accessor(&geo.positions, Some(Target::ArrayBuffer));
     let nrm = g.floats_accessor(&geo.normals, Some(Target::ArrayBuffer));
@@ -310,11 +354,20 @@ fn primitive(g: &mut GltfBuilder, geo: &Geometry, material: usize, morphs: &[(Ve
         indices: Some(indices),
         material: Some(Index::new(material as u32)),
         mode: Checked::Valid(Mode::Triangles),
-        targets: if targets.is_empty() { None } else { Some(targets) },
+        targets: if targets.is_empty() {
+            None
+        } else {
+            Some(targets)
+        },
     }
 }
 
-fn mesh(g: &mut GltfBuilder, name: &str, primitives: Vec<Primitive>, target_names: &[&str]) -> Index<Mesh> {
+fn mesh(
+    g: &mut GltfBuilder,
+    name: &str,
+    primitives: Vec<Primitive>,
+    target_names: &[&str],
+) -> Index<Mesh> {
     let extras = if target_names.is_empty() {
         None
     } else {
@@ -376,7 +429,8 @@ fn eyeball() -> Geometry {
     for i in 0..rings.len() as u32 - 1 {
         for j in 0..n as u32 {
             let a = i * w + j;
-            geo.indices.extend([a, a + 1, a + w, a + 1, a + w + 1, a + w]);
+            geo.indices
+                .extend([a, a + 1, a + w, a + 1, a + w + 1, a + w]);
         }
     }
     geo
@@ -429,14 +483,16 @@ fn hair() -> Geometry {
             let d = Vec3::new(az.sin() * el.cos(), el.sin(), az.cos() * el.cos());
             let p = c + d * r;
             geo.positions.push(p.to_array());
-            geo.normals.push(((p - c) / (r * r)).normalize_or(Vec3::Y).to_array());
+            geo.normals
+                .push(((p - c) / (r * r)).normalize_or(Vec3::Y).to_array());
         }
     }
     let w = n_a as u32 + 1;
     for i in 0..n_t as u32 {
         for j in 0..n_a as u32 {
             let a = i * w + j;
-            geo.indices.extend([a, a + w, a + 1, a + 1, a + w, a + w + 1]);
+            geo.indices
+                .extend([a, a + w, a + 1, a + 1, a + w, a + w + 1]);
         }
     }
     geo
@@ -466,9 +522,11 @@ fn cuboid(lo: [f32; 3], hi: [f32; 3]) -> Geometry {
                 geo.normals.push(n.to_array());
             }
             if sign > 0.0 {
-                geo.indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+                geo.indices
+                    .extend([base, base + 1, base + 2, base, base + 2, base + 3]);
             } else {
-                geo.indices.extend([base, base + 2, base + 1, base, base + 3, base + 2]);
+                geo.indices
+                    .extend([base, base + 2, base + 1, base, base + 3, base + 2]);
             }
         }
     }
@@ -488,7 +546,10 @@ mod tests {
         assert_eq!(m.expressions.len(), 70);
         for p in ExpressionPreset::ALL {
             let e = m.expression(p.name()).unwrap();
-            assert_eq!(e.morph_target_binds.is_empty(), p == ExpressionPreset::Neutral);
+            assert_eq!(
+                e.morph_target_binds.is_empty(),
+                p == ExpressionPreset::Neutral
+            );
         }
         for n in ARKIT_52 {
             let e = m.expression(n).unwrap();
@@ -497,7 +558,9 @@ mod tests {
         }
         assert!(m.humanoid.missing_required().is_empty());
         let f = m.humanoid.face_bones();
-        assert!(f.head.is_some() && f.neck.is_some() && f.left_eye.is_some() && f.right_eye.is_some());
+        assert!(
+            f.head.is_some() && f.neck.is_some() && f.left_eye.is_some() && f.right_eye.is_some()
+        );
         assert_eq!(m.look_at, Some(LOOK_AT));
         assert!(m.meta.allows_redistribution());
         let rig = m.to_rig().unwrap();

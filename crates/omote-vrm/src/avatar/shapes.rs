@@ -42,76 +42,106 @@ pub fn face_targets() -> Vec<(&'static str, FaceParams)> {
     let right = |v: f32| [0.0, v];
     vec![
         // Vowels: a mouth that really opens, in five shapes.
-        ("aa", fp(|p| {
-            p.lower_open = 0.026;
-            p.upper_open = 0.004;
-            p.mouth_width = -0.05;
-        })),
-        ("ih", fp(|p| {
-            p.lower_open = 0.007;
-            p.upper_open = 0.002;
-            p.mouth_width = 0.18;
-            p.corner_up = both(0.002);
-        })),
-        ("ou", fp(|p| {
-            p.lower_open = 0.009;
-            p.upper_open = 0.004;
-            p.mouth_width = -0.42;
-            p.pucker = 0.01;
-        })),
-        ("ee", fp(|p| {
-            p.lower_open = 0.011;
-            p.upper_open = 0.004;
-            p.mouth_width = 0.28;
-            p.corner_up = both(0.002);
-        })),
-        ("oh", fp(|p| {
-            p.lower_open = 0.02;
-            p.upper_open = 0.006;
-            p.mouth_width = -0.24;
-            p.pucker = 0.005;
-        })),
+        (
+            "aa",
+            fp(|p| {
+                p.lower_open = 0.026;
+                p.upper_open = 0.004;
+                p.mouth_width = -0.05;
+            }),
+        ),
+        (
+            "ih",
+            fp(|p| {
+                p.lower_open = 0.007;
+                p.upper_open = 0.002;
+                p.mouth_width = 0.18;
+                p.corner_up = both(0.002);
+            }),
+        ),
+        (
+            "ou",
+            fp(|p| {
+                p.lower_open = 0.009;
+                p.upper_open = 0.004;
+                p.mouth_width = -0.42;
+                p.pucker = 0.01;
+            }),
+        ),
+        (
+            "ee",
+            fp(|p| {
+                p.lower_open = 0.011;
+                p.upper_open = 0.004;
+                p.mouth_width = 0.28;
+                p.corner_up = both(0.002);
+            }),
+        ),
+        (
+            "oh",
+            fp(|p| {
+                p.lower_open = 0.02;
+                p.upper_open = 0.006;
+                p.mouth_width = -0.24;
+                p.pucker = 0.005;
+            }),
+        ),
         // Emotions.
-        ("happy", fp(|p| {
-            p.lid_upper = both(0.45);
-            p.lid_lower = both(0.55);
-            p.corner_up = both(0.009);
-            p.corner_out = both(0.003);
-            p.mouth_width = 0.12;
-            p.lower_open = 0.004;
-            p.cheek_up = both(1.0);
-            p.brow_inner_up = both(0.3);
-            p.brow_outer_up = both(0.3);
-        })),
-        ("angry", fp(|p| {
-            p.brow_down = both(1.0);
-            p.brow_outer_up = both(0.4);
-            p.lid_upper = both(0.2);
-            p.corner_up = both(-0.005);
-            p.mouth_width = -0.1;
-            p.press = both(0.6);
-        })),
-        ("sad", fp(|p| {
-            p.brow_inner_up = both(1.0);
-            p.brow_outer_up = both(-0.5);
-            p.lid_upper = both(0.3);
-            p.corner_up = both(-0.007);
-            p.shrug_lower = 0.002;
-        })),
-        ("relaxed", fp(|p| {
-            p.lid_upper = both(0.55);
-            p.corner_up = both(0.005);
-            p.brow_inner_up = both(0.2);
-        })),
-        ("surprised", fp(|p| {
-            p.lid_upper = both(-0.6);
-            p.brow_inner_up = both(1.0);
-            p.brow_outer_up = both(1.0);
-            p.lower_open = 0.02;
-            p.upper_open = 0.006;
-            p.mouth_width = -0.25;
-            p.pucker = 0.003;
-        })),
+        (
+            "happy",
+            fp(|p| {
+                p.lid_upper = both(0.45);
+                p.lid_lower = both(0.55);
+                p.corner_up = both(0.009);
+                p.corner_out = both(0.003);
+                p.mouth_width = 0.12;
+                p.lower_open = 0.004;
+                p.cheek_up = both(1.0);
+                p.brow_inner_up = both(0.3);
+                p.brow_outer_up = both(0.3);
+            }),
+        ),
+        (
+            "angry",
+            fp(|p| {
+                p.brow_down = both(1.0);
+                p.brow_outer_up = both(0.4);
+                p.lid_upper = both(0.2);
+                p.corner_up = both(-0.005);
+                p.mouth_width = -0.1;
+                p.press = both(0.6);
+            }),
+        ),
+        (
+            "sad",
+            fp(|p| {
+                p.brow_inner_up = both(1.0);
+                p.brow_outer_up = both(-0.5);
+                p.lid_upper = both(0.3);
+                p.corner_up = both(-0.007);
+                p.shrug_lower = 0.002;
+            }),
+        ),
+        (
+            "relaxed",
+            fp(|p| {
+                p.lid_upper = both(0.55);
+                p.corner_up = both(0.005);
+                p.brow_inner_up = both(0.2);
+            }),
+        ),
+        (
+            "surprised",
+            fp(|p| {
+                p.lid_upper = both(-0.6);
+                p.brow_inner_up = both(1.0);
+                p.brow_outer_up = both(1.0);
+                p.lower_open = 0.02;
+                p.upper_open = 0.006;
+                p.mouth_width = -0.25;
+                p.pucker = 0.003;
+            }),
+        ),
         // ARKit face shapes (the eyeLook* ones are on the eyeballs).
         ("browDownLeft", fp(|p| p.brow_down = left(1.0))),
         ("browDownRight", fp(|p| p.brow_down = right(1.0))),
@@ -119,24 +149,36 @@ pub fn face_targets() -> Vec<(&'static str, FaceParams)> {
         ("browOuterUpLeft", fp(|p| p.brow_outer_up = left(1.0))),
         ("browOuterUpRight", fp(|p| p.brow_outer_up = right(1.0))),
         ("cheekPuff", fp(|p| p.cheek_puff = 1.0)),
-        ("cheekSquintLeft", fp(|p| {
-            p.cheek_up = left(1.0);
-            p.lid_lower = left(0.15);
-        })),
-        ("cheekSquintRight", fp(|p| {
-            p.cheek_up = right(1.0);
-            p.lid_lower = right(0.15);
-        })),
+        (
+            "cheekSquintLeft",
+            fp(|p| {
+                p.cheek_up = left(1.0);
+                p.lid_lower = left(0.15);
+            }),
+        ),
+        (
+            "cheekSquintRight",
+            fp(|p| {
+                p.cheek_up = right(1.0);
+                p.lid_lower = right(0.15);
+            }),
+        ),
         ("eyeBlinkLeft", fp(|p| p.lid_upper = left(1.0))),
         ("eyeBlinkRight", fp(|p| p.lid_upper = right(1.0))),
-        ("eyeSquintLeft", fp(|p| {
-            p.lid_lower = left(0.5);
-            p.lid_upper = left(0.15);
-        })),
-        ("eyeSquintRight", fp(|p| {
-            p.lid_lower = right(0.5);
-            p.lid_upper = right(0.15);
-        })),
+        (
+            "eyeSquintLeft",
+            fp(|p| {
+                p.lid_lower = left(0.5);
+                p.lid_upper = left(0.15);
+            }),
+        ),
+        (
+            "eyeSquintRight",
+            fp(|p| {
+                p.lid_lower = right(0.5);
+                p.lid_upper = right(0.15);
+            }),
+        ),
         ("eyeWideLeft", fp(|p| p.lid_upper = left(-0.6))),
         ("eyeWideRight", fp(|p| p.lid_upper = right(-0.6))),
         ("jawForward", fp(|p| p.jaw_forward = 0.008)),
@@ -148,42 +190,60 @@ pub fn face_targets() -> Vec<(&'static str, FaceParams)> {
         ("mouthDimpleRight", fp(|p| p.corner_out = right(0.003))),
         ("mouthFrownLeft", fp(|p| p.corner_up = left(-0.007))),
         ("mouthFrownRight", fp(|p| p.corner_up = right(-0.007))),
-        ("mouthFunnel", fp(|p| {
-            p.mouth_width = -0.3;
-            p.upper_open = 0.006;
-            p.lower_open = 0.006;
-            p.pucker = 0.008;
-        })),
+        (
+            "mouthFunnel",
+            fp(|p| {
+                p.mouth_width = -0.3;
+                p.upper_open = 0.006;
+                p.lower_open = 0.006;
+                p.pucker = 0.008;
+            }),
+        ),
         ("mouthLeft", fp(|p| p.mouth_shift = 0.01)),
         ("mouthLowerDownLeft", fp(|p| p.lower_down = left(0.008))),
         ("mouthLowerDownRight", fp(|p| p.lower_down = right(0.008))),
         ("mouthPressLeft", fp(|p| p.press = left(1.0))),
         ("mouthPressRight", fp(|p| p.press = right(1.0))),
-        ("mouthPucker", fp(|p| {
-            p.mouth_width = -0.45;
-            p.pucker = 0.012;
-        })),
+        (
+            "mouthPucker",
+            fp(|p| {
+                p.mouth_width = -0.45;
+                p.pucker = 0.012;
+            }),
+        ),
         ("mouthRight", fp(|p| p.mouth_shift = -0.01)),
         ("mouthRollLower", fp(|p| p.roll_lower = 1.0)),
         ("mouthRollUpper", fp(|p| p.roll_upper = 1.0)),
         ("mouthShrugLower", fp(|p| p.shrug_lower = 0.004)),
         ("mouthShrugUpper", fp(|p| p.shrug_upper = 0.003)),
-        ("mouthSmileLeft", fp(|p| {
-            p.corner_up = left(0.009);
-            p.corner_out = left(0.003);
-        })),
-        ("mouthSmileRight", fp(|p| {
-            p.corner_up = right(0.009);
-            p.corner_out = right(0.003);
-        })),
-        ("mouthStretchLeft", fp(|p| {
-            p.corner_out = left(0.007);
-            p.corner_up = left(-0.002);
-        })),
-        ("mouthStretchRight", fp(|p| {
-            p.corner_out = right(0.007);
-            p.corner_up = right(-0.002);
-        })),
+        (
+            "mouthSmileLeft",
+            fp(|p| {
+                p.corner_up = left(0.009);
+                p.corner_out = left(0.003);
+            }),
+        ),
+        (
+            "mouthSmileRight",
+            fp(|p| {
+                p.corner_up = right(0.009);
+                p.corner_out = right(0.003);
+            }),
+        ),
+        (
+            "mouthStretchLeft",
+            fp(|p| {
+                p.corner_out = left(0.007);
+                p.corner_up = left(-0.002);
+            }),
+        ),
+        (
+            "mouthStretchRight",
+            fp(|p| {
+                p.corner_out = right(0.007);
+                p.corner_up = right(-0.002);
+            }),
+        ),
         ("mouthUpperUpLeft", fp(|p| p.upper_up = left(0.005))),
         ("mouthUpperUpRight", fp(|p| p.upper_up = right(0.005))),
         ("noseSneerLeft", fp(|p| p.sneer = left(1.0))),
