@@ -71,6 +71,12 @@ pub enum VrmError {
         /// The file.
         file: String,
     },
+    /// The file is a VRM Animation (`VRMC_vrm_animation`), not an avatar.
+    #[error("{file}: this is a VRM Animation (.vrma, `VRMC_vrm_animation`), not a VRM model")]
+    IsVrma {
+        /// The file.
+        file: String,
+    },
     /// `VRMC_vrm.specVersion` is not one this crate knows.
     #[error("{file}: VRMC_vrm.specVersion `{version}` is not supported (expected 1.0)")]
     SpecVersion {
@@ -162,6 +168,7 @@ impl VrmError {
             | Self::BadChunk { file, .. }
             | Self::Json { file, .. }
             | Self::NoVrmExtension { file }
+            | Self::IsVrma { file }
             | Self::SpecVersion { file, .. }
             | Self::BadReference { file, .. }
             | Self::BadName { file, .. }

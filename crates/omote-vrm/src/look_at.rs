@@ -109,7 +109,11 @@ pub(crate) fn from_v0(
         }
     };
     let offset = match s.first_person_bone_offset {
-        Some(o) => [o.x.unwrap_or(0.0), o.y.unwrap_or(0.06), -o.z.unwrap_or(0.0)],
+        Some(o) => [
+            o.x.unwrap_or(0.0),
+            o.y.unwrap_or(0.06),
+            0.0 - o.z.unwrap_or(0.0),
+        ],
         None => DEFAULT_OFFSET_FROM_HEAD_BONE,
     };
     doc.finite("VRM.firstPerson.firstPersonBoneOffset", &offset)?;

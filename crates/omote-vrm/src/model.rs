@@ -72,6 +72,8 @@ struct RootExtensions<'a> {
     vrmc_vrm: Option<&'a RawValue>,
     #[serde(borrow, rename = "VRM", default)]
     vrm0: Option<&'a RawValue>,
+    #[serde(borrow, rename = "VRMC_vrm_animation", default)]
+    vrma: Option<&'a RawValue>,
 }
 
 /// Parse JSON with the path of the offending field in the error.
@@ -196,6 +198,8 @@ impl VrmModel {
                 humanoid,
                 warnings,
             })
+        } else if ext.vrma.is_some() {
+            Err(VrmError::IsVrma { file })
         } else {
             Err(VrmError::NoVrmExtension { file })
         }

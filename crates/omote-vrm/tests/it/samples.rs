@@ -296,9 +296,6 @@ fn readme_facts() {
 
     // The VRMA is not a VRM.
     let e = VrmModel::read(dir.join("test.vrma")).unwrap_err();
-    assert!(
-        matches!(e, omote_vrm::VrmError::NoVrmExtension { .. }),
-        "{e}"
-    );
+    assert!(matches!(e, omote_vrm::VrmError::IsVrma { .. }), "{e}");
     assert!(e.to_string().contains("test.vrma"));
 }
