@@ -53,7 +53,7 @@ impl GltfBuilder {
     }
 
     fn align(&mut self) {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
     }
@@ -230,10 +230,14 @@ impl GltfBuilder {
         }
         self.root.extensions_used = used.iter().map(|s| s.to_string()).collect();
         if !extensions.is_empty() {
-            self.root.extensions = Some(gltf_json::extensions::root::Root {
+            // Other fields of the root extensions object exist only with features we
+            // do not enable.
+            #[allow(clippy::needless_update)]
+            let root_ext = gltf_json::extensions::root::Root {
                 others: extensions,
                 ..Default::default()
-            });
+            };
+            self.root.extensions = Some(root_ext);
         }
         let json = self.root.to_vec().map_err(|e| VrmError::Write {
             file: file.to_string(),

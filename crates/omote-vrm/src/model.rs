@@ -76,14 +76,18 @@ struct RootExtensions<'a> {
     vrma: Option<&'a RawValue>,
 }
 
-/// Parse JSON with the path of the offending field in the error.
+/// Parse JSON; on failure, parse again tracking the path so the error names the field
+/// (path tracking allocates per key, so the valid, common case goes without it).
 fn parse<'de, T: Deserialize<'de>>(
     json: &'de [u8],
     file: &str,
     prefix: &str,
 ) -> Result<T, VrmError> {
+    if let Ok(value) = serde_json::from_slice(json) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_slice(json);
-    let value =
+    let value: T =
         serde_path_to_error::deserialize(&mut de).map_err(|e| json_error(file, prefix, &e))?;
     de.end().map_err(|e| VrmError::Json {
         file: file.to_string(),
@@ -115,6 +119,21 @@ fn json_error(
         (true, p) => p.to_string(),
         (false, ".") => prefix.to_string(),
         (false, p) => format!("{prefix}.{p}"),
+    };
+    // Hostile nesting makes paths huge; keep the start and the end.
+    let field = if field.chars().count() > 160 {
+        let head: String = field.chars().take(80).collect();
+        let tail: String = field
+            .chars()
+            .rev()
+            .take(60)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        format!("{head}…{tail}")
+    } else {
+        field
     };
     VrmError::Json {
         file: file.to_string(),
@@ -255,19 +274,25 @@ fn bone(
     node: usize,
 ) -> Result<HumanBone, VrmError> {
     let n = doc.node(field, node)?;
-    let (rotation, translation) = match n.matrix {
+    let (rotation, translation, what) = match n.matrix {
         Some(m) => {
             doc.finite(&format!("nodes[{node}].matrix"), &m)?;
             let (_, r, t) = glam::Mat4::from_cols_array(&m).to_scale_rotation_translation();
-            (r.to_array(), t.to_array())
+            (r.to_array(), t.to_array(), "matrix")
         }
         None => (
             n.rotation.map_or([0.0, 0.0, 0.0, 1.0], |r| r.0),
             n.translation.unwrap_or([0.0; 3]),
+            "rotation",
         ),
     };
-    doc.finite(&format!("nodes[{node}].rotation"), &rotation)?;
-    doc.finite(&format!("nodes[{node}].translation"), &translation)?;
+    doc.finite(&format!("nodes[{node}].{what}"), &rotation)?;
+    let what = if what == "matrix" {
+        what
+    } else {
+        "translation"
+    };
+    doc.finite(&format!("nodes[{node}].{what}"), &translation)?;
     Ok(HumanBone {
         name,
         node,

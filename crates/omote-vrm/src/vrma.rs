@@ -159,7 +159,10 @@ pub fn write_vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, VrmError> {
         .head
         .iter()
         .map(|q| {
-            let q = Quat::from_array(*q).normalize();
+            // A zero quaternion (not a rotation) becomes identity rather than NaN.
+            let q = glam::Vec4::from_array(*q)
+                .try_normalize()
+                .map_or(Quat::IDENTITY, Quat::from_vec4);
             let q = if split {
                 Quat::IDENTITY.slerp(q, 0.5)
             } else {
@@ -224,7 +227,7 @@ mod tests {
         let mut face = Face::new(rig.clone(), FaceConfig::default(), 3);
         let mut rec = AnimRecorder::new(&rig, 30.0);
         for _ in 0..frames {
-            rec.record(&face.update(1.0 / 30.0, &FaceInputs::default()));
+            rec.record(face.update(1.0 / 30.0, &FaceInputs::default()));
         }
         rec.finish()
     }

@@ -12,6 +12,7 @@
 //! ```
 
 pub mod face;
+mod large;
 pub mod shapes;
 
 use std::f32::consts::{PI, TAU};
@@ -31,6 +32,8 @@ use crate::schema::{OrderedMap, vrmc_vrm};
 use crate::skeleton::{EYE_OFFSET, HEAD, LEFT_EYE, RIGHT_EYE, SKELETON};
 use face::EYE_RADIUS;
 use shapes::{Bind, EYE_TARGETS, EyeLook};
+
+pub use large::generate_large;
 
 /// The avatar's display name.
 pub const NAME: &str = "omote test face";
