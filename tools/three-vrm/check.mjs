@@ -17,8 +17,16 @@ const warnings = [];
 const origWarn = console.warn;
 console.warn = (...args) => { warnings.push(args.map(String).join(' ')); };
 
+// Node has no DOM to decode images: textures load as empty placeholders (we check
+// structure and animation, not pixels).
+class StubTextures {
+  constructor() { this.name = 'omote_stub_textures'; }
+  loadTexture() { return Promise.resolve(new THREE.Texture()); }
+}
+
 async function load(path) {
   const loader = new GLTFLoader();
+  loader.register(() => new StubTextures());
   loader.register((p) => new VRMLoaderPlugin(p));
   loader.register((p) => new VRMAnimationLoaderPlugin(p));
   const buf = readFileSync(path);
@@ -41,7 +49,7 @@ async function avatar(path) {
   const presets = new Set(Object.values(VRMExpressionPresetName));
   const em = vrm.expressionManager;
   const expressions = [];
-  for (const e of em.expressions) {
+  for (const e of em ? em.expressions : []) {
     for (const x of em.expressions) em.setValue(x.expressionName, 0);
     em.setValue(e.expressionName, 1);
     em.update();
@@ -102,7 +110,7 @@ async function vrma(modelPath, animPath, times) {
   for (const t of times) {
     mixer.setTime(t);
     const expressions = {};
-    for (const e of em.expressions) expressions[e.expressionName] = em.getValue(e.expressionName);
+    for (const e of em ? em.expressions : []) expressions[e.expressionName] = em.getValue(e.expressionName);
     const q = (bone) => {
       const n = vrm.humanoid.getNormalizedBoneNode(bone);
       return n ? n.quaternion.toArray() : null;

@@ -268,3 +268,84 @@ fn vrma_plays_in_three_vrm_animation_with_our_values() {
     }
     eprintln!("largest expression difference vs three-vrm: {worst:e}");
 }
+
+/// The expression and gaze content of the real `test.vrma`, rebuilt as an anim and
+/// written by us for `debug_robot.vrm`, plays in three-vrm exactly as three-vrm played
+/// the original (`three-vrm-output/test.vrma+debug_robot.vrm.json`): happy 0.6667 at
+/// t = 1.333, gaze yaw 60° at t = 2.333.
+#[test]
+fn vrma_matches_three_vrm_reference_for_test_vrma() {
+    let Some(dir) = crate::support::vrm_data_dir() else {
+        return;
+    };
+    let model_path = dir.join("debug_robot.vrm");
+    let model = omote_vrm::VrmModel::read(&model_path).unwrap();
+    let reference: Value = serde_json::from_slice(
+        &std::fs::read(dir.join("three-vrm-output/test.vrma+debug_robot.vrm.json")).unwrap(),
+    )
+    .unwrap();
+    let frames = 7;
+    let mut expressions = omote_core::ExpressionTracks::default();
+    for e in &model.expressions {
+        let track = if e.name == "happy" {
+            vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+        } else {
+            vec![0.0; frames]
+        };
+        expressions.0.push((e.name.clone(), track));
+    }
+    let id = [0.0, 0.0, 0.0, 1.0];
+    let anim = Anim {
+        format: omote_core::anim::ANIM_FORMAT.into(),
+        version: omote_core::anim::ANIM_VERSION,
+        fps: 2.0,
+        duration: 3.5,
+        expressions,
+        head: vec![id; frames],
+        left_eye: vec![id; frames],
+        right_eye: vec![id; frames],
+        look_at: vec![
+            [0.0, 0.0],
+            [0.0, 0.0],
+            [0.0, 0.0],
+            [0.0, 0.0],
+            [0.0, 0.0],
+            [90.0, 0.0],
+            [0.0, 0.0],
+        ],
+        events: vec![],
+    };
+    let anim_path = temp_file(
+        "test-like.vrma",
+        &omote_vrm::write_vrma(&anim, &model).unwrap(),
+    );
+    let samples = reference["withModel"]["samples"].as_array().unwrap();
+    let mut args = vec![
+        "vrma".to_string(),
+        model_path.display().to_string(),
+        anim_path.display().to_string(),
+    ];
+    args.extend(samples.iter().map(|s| s["time"].to_string()));
+    let Some(r) = node_check(&args) else { return };
+    let _ = std::fs::remove_file(&anim_path);
+    let ours = r["samples"].as_array().unwrap();
+    assert_eq!(ours.len(), samples.len());
+    let mut seen_happy = false;
+    for (o, t) in ours.iter().zip(samples) {
+        let time = t["time"].as_f64().unwrap();
+        let want = t["expressions"]["happy"]["weight"].as_f64().unwrap();
+        let got = o["expressions"]["happy"].as_f64().unwrap();
+        assert!(
+            (want - got).abs() < 1e-3,
+            "t={time}: happy {got} vs reference {want}"
+        );
+        seen_happy |= want > 0.5;
+        let want = t["lookAt"]["yawDeg"].as_f64().unwrap();
+        let got = o["yaw"].as_f64().unwrap();
+        assert!(
+            (want - got).abs() < 1e-2,
+            "t={time}: yaw {got} vs reference {want}"
+        );
+    }
+    assert!(seen_happy, "the reference has happy > 0.5 somewhere");
+}
