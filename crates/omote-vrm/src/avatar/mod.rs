@@ -74,6 +74,30 @@ pub fn model() -> VrmModel {
     VrmModel::from_slice(&generate(), "omote-avatar.vrm").expect("the built-in avatar is valid")
 }
 
+/// The avatar's rig: [`model`]'s rig with each expression's `eyeClosure` taken from its
+/// shape (how far its upper lids come down), so blinks add only what is left.
+pub fn rig() -> omote_core::Rig {
+    let model = model();
+    let targets = shapes::face_targets();
+    let descs = model
+        .expressions
+        .iter()
+        .map(|e| {
+            let closure = shapes::preset_binds(&e.name)
+                .iter()
+                .filter_map(|b| match b {
+                    Bind::Face(n) => targets.iter().find(|(t, _)| t == n),
+                    Bind::Eye(..) => None,
+                })
+                .filter(|(n, _)| !n.starts_with("eyeBlink"))
+                .map(|(_, p)| ((p.lid_upper[0] + p.lid_upper[1]) / 2.0).clamp(0.0, 1.0))
+                .fold(0.0f32, f32::max);
+            e.to_desc().eye_closure(closure)
+        })
+        .collect();
+    omote_core::Rig::new(NAME, descs, LOOK_AT).expect("the built-in avatar's rig is valid")
+}
+
 struct Geometry {
     positions: Vec<[f32; 3]>,
     normals: Vec<[f32; 3]>,
@@ -569,5 +593,17 @@ mod tests {
         let rig = m.to_rig().unwrap();
         assert_eq!(rig.len(), 70);
         assert!(bytes.len() < 1_000_000, "small: {} bytes", bytes.len());
+    }
+
+    #[test]
+    fn rig_knows_how_closed_each_expression_leaves_the_eyes() {
+        let rig = rig();
+        let closure = |n: &str| rig.info(rig.channel(n).unwrap()).desc.eye_closure;
+        assert!((closure("happy") - 0.45).abs() < 1e-6);
+        assert!((closure("relaxed") - 0.55).abs() < 1e-6);
+        assert_eq!(closure("surprised"), 0.0);
+        assert_eq!(closure("blink"), 0.0);
+        assert_eq!(closure("aa"), 0.0);
+        assert_eq!(rig.len(), 70);
     }
 }
