@@ -33,6 +33,12 @@ enum Command {
     Lipsync(cmd::lipsync::LipsyncArgs),
     /// Simulate the automatic blink and saccades of a face; write an anim and a plot.
     Simulate(cmd::simulate::SimulateArgs),
+    /// Show what a VRM (0.x or 1.0) or VRMA file holds: meta, expressions, lookAt, face bones.
+    Inspect(cmd::inspect::InspectArgs),
+    /// Convert an anim (`*.anim.json`) to a VRM Animation (`.vrma`) for a model.
+    Convert(cmd::convert::ConvertArgs),
+    /// Write the built-in test avatar: a small VRM 1.0 head with all 18 presets and the 52 ARKit shapes.
+    Avatar(cmd::avatar::AvatarArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +49,9 @@ fn main() -> ExitCode {
         Command::MotionMap(args) => cmd::motion_map::run(args).map(|()| ExitCode::SUCCESS),
         Command::Lipsync(args) => cmd::lipsync::run(args),
         Command::Simulate(args) => cmd::simulate::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Inspect(args) => cmd::inspect::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Convert(args) => cmd::convert::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Avatar(args) => cmd::avatar::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

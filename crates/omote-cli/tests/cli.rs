@@ -55,6 +55,11 @@ fn demo_writes_a_valid_anim_and_a_plot() {
     }
     let png = std::fs::read(out.join("demo.png")).unwrap();
     assert_eq!(&png[1..4], b"PNG");
+    // The avatar and a VRM Animation of the demo that plays on it.
+    let avatar = omote_vrm::VrmModel::read(out.join("avatar.vrm")).unwrap();
+    assert_eq!(avatar.expressions.len(), anim.expressions.0.len());
+    let vrma = std::fs::read(out.join("demo.vrma")).unwrap();
+    assert_eq!(&vrma[0..4], b"glTF");
     std::fs::remove_dir_all(&out).ok();
 }
 
@@ -130,6 +135,33 @@ fn retarget_writes_anim_and_plot_from_a_real_sequence() {
     // The astronaut smiles throughout.
     let happy = anim.expressions.get("happy").unwrap();
     assert!(happy[100] > 0.9, "{}", happy[100]);
+    std::fs::remove_dir_all(&out).ok();
+
+    // With a VRM model, the rig is the model's and a VRMA is written for it.
+    let avatar = out.join("avatar.vrm");
+    std::fs::create_dir_all(&out).unwrap();
+    assert!(
+        omote()
+            .args(["avatar", "-o"])
+            .arg(&avatar)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = omote()
+        .arg("retarget")
+        .arg(dir.join("astronaut_sequence.jsonl"))
+        .arg("--rig")
+        .arg(&avatar)
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(
+        &std::fs::read(out.join("retarget.vrma")).unwrap()[0..4],
+        b"glTF"
+    );
     let png = std::fs::read(out.join("retarget.png")).unwrap();
     assert_eq!(&png[1..4], b"PNG");
     std::fs::remove_dir_all(&out).ok();

@@ -38,7 +38,9 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         args.fps
     );
     ensure_dir(&args.out)?;
-    let rig = Arc::new(Rig::standard());
+    // The built-in character is the generated test avatar (18 presets + 52 ARKit shapes).
+    let avatar = omote_vrm::avatar::model();
+    let rig = Arc::new(omote_vrm::avatar::rig());
     let timeline = DemoTimeline::new(&rig)?;
     let mut face = Face::new(rig.clone(), FaceConfig::default(), args.seed);
     let mut rec = AnimRecorder::new(&rig, args.fps);
@@ -104,6 +106,14 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     );
     plot.render_png(&png)
         .with_context(|| format!("drawing {}", png.display()))?;
+    let avatar_path = args.out.join("avatar.vrm");
+    std::fs::write(&avatar_path, omote_vrm::avatar::generate())
+        .with_context(|| format!("cannot write {}", avatar_path.display()))?;
+    let vrma_path = args.out.join("demo.vrma");
+    let vrma =
+        omote_vrm::write_vrma(&anim, &avatar).context("writing the demo as VRM Animation")?;
+    std::fs::write(&vrma_path, vrma)
+        .with_context(|| format!("cannot write {}", vrma_path.display()))?;
     println!(
         "wrote {} ({} frames at {} fps)",
         anim_path.display(),
@@ -111,6 +121,11 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         args.fps
     );
     println!("wrote {}", png.display());
+    println!(
+        "wrote {} (plays on {})",
+        vrma_path.display(),
+        avatar_path.display()
+    );
     Ok(())
 }
 

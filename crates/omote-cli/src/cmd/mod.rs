@@ -1,6 +1,9 @@
 //! One module per subcommand.
 
+pub mod avatar;
+pub mod convert;
 pub mod demo;
+pub mod inspect;
 pub mod lipsync;
 pub mod motion_map;
 pub mod retarget;

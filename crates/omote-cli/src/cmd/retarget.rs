@@ -17,7 +17,8 @@ pub struct RetargetArgs {
     /// What the lines are: MediaPipe FaceLandmarker frames or ARKit-52 frames.
     #[arg(long, value_enum, default_value_t = InputKind::Mediapipe)]
     pub input: InputKind,
-    /// Rig file (.toml / .json); the built-in 18 presets + ARKit-52 rig when absent.
+    /// The avatar: a VRM model (.vrm; then `retarget.vrma` is written too) or a rig file
+    /// (.toml / .json); the built-in 18 presets + ARKit-52 rig when absent.
     #[arg(long)]
     pub rig: Option<PathBuf>,
     /// Retarget settings file (.toml / .json, fields of `RetargetConfig`).
@@ -81,9 +82,15 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         InputKind::Mediapipe => omote_config::load_tracking_sequence(&args.sequence)?,
         InputKind::Arkit => omote_config::load_arkit_sequence(&args.sequence)?,
     };
-    let rig = Arc::new(match &args.rig {
-        Some(path) => omote_config::load_rig(path)?,
-        None => Rig::standard(),
+    let is_vrm = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
+    let model = match &args.rig {
+        Some(path) if is_vrm(path) => Some(omote_vrm::VrmModel::read(path)?),
+        _ => None,
+    };
+    let rig = Arc::new(match (&args.rig, &model) {
+        (_, Some(model)) => model.to_rig()?,
+        (Some(path), None) => omote_config::load_rig(path)?,
+        (None, None) => Rig::standard(),
     });
     let mut config: RetargetConfig = match &args.config {
         Some(path) => omote_config::load(path)?,
@@ -193,6 +200,13 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     write_anim(&anim, &anim_path)?;
     let png = args.out.join("retarget.png");
     plot(&anim, &weights, &args.sequence, &png)?;
+    if let Some(model) = &model {
+        let vrma_path = args.out.join("retarget.vrma");
+        let bytes = omote_vrm::write_vrma(&anim, model).context("writing the VRM Animation")?;
+        std::fs::write(&vrma_path, bytes)
+            .with_context(|| format!("cannot write {}", vrma_path.display()))?;
+        println!("wrote {}", vrma_path.display());
+    }
     let lost = weights.iter().filter(|w| !w.0).count();
     println!(
         "wrote {} ({} frames at {fps} fps; {lost} frames without a face)",

@@ -1,0 +1,27 @@
+//! `omote avatar -o FACE.vrm`: write the generated test avatar.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+/// Write omote's test avatar: a small VRM 1.0 model with all 18 presets and the 52
+/// ARKit shapes, bone lookAt, CC0 (redistribution allowed).
+#[derive(Debug, clap::Args)]
+pub struct AvatarArgs {
+    /// Output `.vrm` file.
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+/// Run `omote avatar`.
+pub fn run(args: AvatarArgs) -> anyhow::Result<()> {
+    let bytes = omote_vrm::avatar::generate();
+    std::fs::write(&args.output, &bytes).with_context(|| format!("{}", args.output.display()))?;
+    eprintln!(
+        "wrote {} ({} bytes, VRM 1.0, {} expressions)",
+        args.output.display(),
+        bytes.len(),
+        18 + omote_core::ARKIT_52.len()
+    );
+    Ok(())
+}

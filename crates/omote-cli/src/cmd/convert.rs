@@ -1,0 +1,78 @@
+//! `omote convert IN.anim.json [--rig MODEL.vrm] -o OUT.vrma`: an omote anim as a VRM
+//! Animation for a model.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use omote_core::Anim;
+use omote_vrm::VrmModel;
+
+/// Convert an anim (omote-anim JSON) to VRMA.
+#[derive(Debug, clap::Args)]
+pub struct ConvertArgs {
+    /// The anim to convert (`omote-anim` JSON).
+    pub input: PathBuf,
+    /// The model the animation is for: decides which expressions are written and the
+    /// lookAt offset. Default: the generated test avatar (`omote avatar`).
+    #[arg(long)]
+    pub rig: Option<PathBuf>,
+    /// Output file; `.vrma` (VRMC_vrm_animation 1.0).
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+/// Run `omote convert`.
+pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
+    let ext = args
+        .output
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("");
+    if !ext.eq_ignore_ascii_case("vrma") {
+        bail!(
+            "{}: unsupported output format `.{ext}` (supported: .vrma)",
+            args.output.display()
+        );
+    }
+    let text = std::fs::read(&args.input).with_context(|| format!("{}", args.input.display()))?;
+    let anim: Anim = serde_path_to_json(&text)
+        .with_context(|| format!("{}: not an omote anim", args.input.display()))?;
+    anim.validate()
+        .with_context(|| format!("{}", args.input.display()))?;
+    let model = match &args.rig {
+        Some(p) => VrmModel::read(p)?,
+        None => omote_vrm::avatar::model(),
+    };
+    let skipped: Vec<&str> = anim
+        .expressions
+        .0
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| model.expression(n).is_none())
+        .collect();
+    if !skipped.is_empty() {
+        eprintln!(
+            "note: {} has no expression named {}; not written",
+            model.file,
+            skipped.join(", ")
+        );
+    }
+    let bytes = omote_vrm::write_vrma(&anim, &model)
+        .with_context(|| format!("{}", args.input.display()))?;
+    std::fs::write(&args.output, &bytes).with_context(|| format!("{}", args.output.display()))?;
+    eprintln!(
+        "wrote {} ({} frames at {} fps, {} bytes)",
+        args.output.display(),
+        anim.frames(),
+        anim.fps,
+        bytes.len()
+    );
+    Ok(())
+}
+
+/// Parse JSON, naming the offending field in the error.
+fn serde_path_to_json(bytes: &[u8]) -> anyhow::Result<Anim> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(&mut de)
+        .map_err(|e| anyhow::anyhow!("at `{}`: {}", e.path(), e.inner()))
+}

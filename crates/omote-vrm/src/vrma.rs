@@ -1,0 +1,288 @@
+//! The VRMA writer: an [`Anim`] as a `.vrma` file (`VRMC_vrm_animation` 1.0).
+//!
+//! What goes in (facts from the VRMA 1.0 specification):
+//! - a humanoid rest skeleton in VRM T-pose ([`crate::skeleton`], identity rotations),
+//!   every bone VRM 1.0 requires, and never `leftEye` / `rightEye` (the spec forbids
+//!   animating them: gaze goes through the lookAt node);
+//! - one node per expression; the x of its translation is the weight (clamped to 0..1).
+//!   `lookUp` / `lookDown` / `lookLeft` / `lookRight` are never written (the spec
+//!   forbids them; gaze goes through the lookAt node). Only expressions the target model
+//!   has are written;
+//! - a lookAt node (child of the head, at `offsetFromHeadBone`) whose rotation is the
+//!   gaze: `rotY(yaw) · rotX(pitch)` (extrinsic ZXY with no roll; yaw > 0 looks to the
+//!   avatar's left, pitch > 0 down);
+//! - the head's rotation; when the model has a neck, the anim's head orientation (which
+//!   is relative to the body) is split evenly: neck = head = its square root;
+//! - one LINEAR key per anim frame at `frame / fps` seconds.
+//!
+//! The anim's expression values are written as they are. An anim recorded from a
+//! [`Face`](omote_core::Face) holds weights *after* the VRM override rules; a player
+//! applies the rules again, which changes nothing for `block` and for un-overridden
+//! expressions but attenuates a `blend`-overridden one a second time.
+
+use glam::Quat;
+use gltf_json::animation::{Channel, Interpolation, Property, Sampler, Target};
+use gltf_json::validation::Checked;
+use gltf_json::{Animation, Index, Node};
+use omote_core::{Anim, ExpressionCategory, ExpressionPreset};
+use serde_json::Map;
+
+use crate::error::VrmError;
+use crate::gltf_writer::{GltfBuilder, named_node};
+use crate::look_at::DEFAULT_OFFSET_FROM_HEAD_BONE;
+use crate::model::VrmModel;
+use crate::schema::{OrderedMap, vrmc_vrm_animation as schema};
+use crate::skeleton::{HEAD, LEFT_EYE, NECK, RIGHT_EYE, SKELETON};
+
+/// The label used in errors of [`write_vrma`].
+const LABEL: &str = "<vrma>";
+
+/// The gaze rotation of the VRMA lookAt node for a yaw and pitch in degrees.
+pub fn look_at_rotation(yaw_deg: f32, pitch_deg: f32) -> Quat {
+    Quat::from_rotation_y(yaw_deg.to_radians()) * Quat::from_rotation_x(pitch_deg.to_radians())
+}
+
+/// Write `anim` as VRMA bytes for playback on `model`.
+pub fn write_vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, VrmError> {
+    anim.validate().map_err(|source| VrmError::Anim {
+        file: LABEL.into(),
+        source,
+    })?;
+    let frames = anim.frames();
+    if frames == 0 {
+        return Err(VrmError::Write {
+            file: LABEL.into(),
+            message: "the anim has no frames".into(),
+        });
+    }
+    let mut g = GltfBuilder::new(concat!("omote ", env!("CARGO_PKG_VERSION")));
+
+    // Rest skeleton without the eyes.
+    let mut bone_nodes: Vec<Option<Index<Node>>> = vec![None; SKELETON.len()];
+    let mut human_bones = OrderedMap::default();
+    for (i, b) in SKELETON.iter().enumerate() {
+        if i == LEFT_EYE || i == RIGHT_EYE {
+            continue;
+        }
+        let n = g.node(Node {
+            translation: Some(b.translation),
+            ..named_node(b.name)
+        });
+        if let Some(p) = b.parent.and_then(|p| bone_nodes[p]) {
+            g.add_child(p, n);
+        }
+        bone_nodes[i] = Some(n);
+        human_bones
+            .0
+            .push((b.name.to_string(), schema::NodeRef { node: n.value() }));
+    }
+    let hips = bone_nodes[0].expect("hips");
+    let head = bone_nodes[HEAD].expect("head");
+    let neck = bone_nodes[NECK].expect("neck");
+    let mut scene_nodes = vec![hips];
+
+    let offset = model
+        .look_at
+        .map_or(DEFAULT_OFFSET_FROM_HEAD_BONE, |l| l.offset_from_head_bone);
+    let look_at = g.node(Node {
+        translation: Some(offset),
+        ..named_node("lookAt")
+    });
+    g.add_child(head, look_at);
+
+    // Shared key times.
+    let times: Vec<[f32; 1]> = (0..frames).map(|i| [i as f32 / anim.fps]).collect();
+    let input = g.floats_accessor(&times, None);
+    let mut channels = Vec::new();
+    let mut samplers = Vec::new();
+    let mut add = |node: Index<Node>, path: Property, output| {
+        let sampler = Index::new(samplers.len() as u32);
+        samplers.push(Sampler {
+            extensions: None,
+            extras: None,
+            input,
+            interpolation: Checked::Valid(Interpolation::Linear),
+            output,
+        });
+        channels.push(Channel {
+            sampler,
+            target: Target {
+                extensions: None,
+                extras: None,
+                node,
+                path: Checked::Valid(path),
+            },
+            extensions: None,
+            extras: None,
+        });
+    };
+
+    // Expressions.
+    let mut preset = OrderedMap::default();
+    let mut custom = OrderedMap::default();
+    for (name, track) in &anim.expressions.0 {
+        let p = ExpressionPreset::from_name(name);
+        if p.and_then(ExpressionPreset::category) == Some(ExpressionCategory::LookAt) {
+            continue;
+        }
+        if model.expression(name).is_none() {
+            continue;
+        }
+        let node = g.node(named_node(&format!("expression:{name}")));
+        scene_nodes.push(node);
+        let values: Vec<[f32; 3]> = track
+            .iter()
+            .map(|w| [w.clamp(0.0, 1.0), 0.0, 0.0])
+            .collect();
+        let out = g.floats_accessor(&values, None);
+        add(node, Property::Translation, out);
+        let entry = (name.clone(), schema::NodeRef { node: node.value() });
+        if p.is_some() {
+            preset.0.push(entry);
+        } else {
+            custom.0.push(entry);
+        }
+    }
+
+    // Gaze.
+    let gaze: Vec<[f32; 4]> = anim
+        .look_at
+        .iter()
+        .map(|[yaw, pitch]| look_at_rotation(*yaw, *pitch).to_array())
+        .collect();
+    let out = g.floats_accessor(&gaze, None);
+    add(look_at, Property::Rotation, out);
+
+    // Head (and neck).
+    let split = model.humanoid.bone("neck").is_some();
+    let head_rot: Vec<[f32; 4]> = anim
+        .head
+        .iter()
+        .map(|q| {
+            // A zero quaternion (not a rotation) becomes identity rather than NaN.
+            let q = glam::Vec4::from_array(*q)
+                .try_normalize()
+                .map_or(Quat::IDENTITY, Quat::from_vec4);
+            let q = if split {
+                Quat::IDENTITY.slerp(q, 0.5)
+            } else {
+                q
+            };
+            q.to_array()
+        })
+        .collect();
+    let out = g.floats_accessor(&head_rot, None);
+    add(head, Property::Rotation, out);
+    if split {
+        let out = g.floats_accessor(&head_rot, None);
+        add(neck, Property::Rotation, out);
+    }
+
+    g.root.push(Animation {
+        extensions: None,
+        extras: None,
+        channels,
+        name: Some("omote".into()),
+        samplers,
+    });
+    g.root.push(gltf_json::Scene {
+        extensions: None,
+        extras: None,
+        name: Some("vrma".into()),
+        nodes: scene_nodes,
+    });
+    g.root.scene = Some(Index::new(0));
+
+    let ext = schema::VrmAnimation {
+        spec_version: "1.0".into(),
+        humanoid: Some(schema::Humanoid { human_bones }),
+        expressions: Some(schema::Expressions {
+            preset: Some(preset),
+            custom: Some(custom),
+        }),
+        look_at: Some(schema::LookAt {
+            node: look_at.value(),
+            offset_from_head_bone: Some(offset),
+        }),
+    };
+    let mut map = Map::new();
+    map.insert(
+        "VRMC_vrm_animation".into(),
+        serde_json::to_value(&ext).map_err(|e| VrmError::Write {
+            file: LABEL.into(),
+            message: e.to_string(),
+        })?,
+    );
+    g.finish(map, &["VRMC_vrm_animation"], LABEL)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use omote_core::{AnimRecorder, Face, FaceConfig, FaceInputs};
+    use std::sync::Arc;
+
+    fn anim(model: &VrmModel, frames: usize) -> Anim {
+        let rig = Arc::new(model.to_rig().unwrap());
+        let mut face = Face::new(rig.clone(), FaceConfig::default(), 3);
+        let mut rec = AnimRecorder::new(&rig, 30.0);
+        for _ in 0..frames {
+            rec.record(face.update(1.0 / 30.0, &FaceInputs::default()));
+        }
+        rec.finish()
+    }
+
+    #[test]
+    fn gaze_rotation_signs() {
+        // Yaw > 0 turns +Z toward +X (the avatar's left); pitch > 0 turns it down.
+        let d = look_at_rotation(30.0, 0.0) * glam::Vec3::Z;
+        assert!(d.x > 0.4);
+        let d = look_at_rotation(0.0, 30.0) * glam::Vec3::Z;
+        assert!(d.y < -0.4);
+        // three-vrm reads yaw/pitch back with Euler order YXZ.
+        let (y, x, _) = look_at_rotation(20.0, -10.0).to_euler(glam::EulerRot::YXZ);
+        assert!((y.to_degrees() - 20.0).abs() < 1e-4 && (x.to_degrees() + 10.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn writes_a_vrma_with_the_allowed_parts() {
+        let model = crate::avatar::model();
+        let a = anim(&model, 10);
+        let bytes = write_vrma(&a, &model).unwrap();
+        let chunks = crate::glb::split(&bytes, "t").unwrap();
+        let v: serde_json::Value = serde_json::from_slice(chunks.json).unwrap();
+        let ext = &v["extensions"]["VRMC_vrm_animation"];
+        assert_eq!(ext["specVersion"], "1.0");
+        let bones = ext["humanoid"]["humanBones"].as_object().unwrap();
+        assert!(bones.contains_key("head") && bones.contains_key("hips"));
+        assert!(!bones.contains_key("leftEye") && !bones.contains_key("rightEye"));
+        let preset = ext["expressions"]["preset"].as_object().unwrap();
+        assert!(preset.contains_key("blink") && !preset.contains_key("lookLeft"));
+        assert_eq!(ext["expressions"]["custom"].as_object().unwrap().len(), 52);
+        // 14 presets + 52 custom + lookAt + head + neck.
+        assert_eq!(
+            v["animations"][0]["channels"].as_array().unwrap().len(),
+            14 + 52 + 3
+        );
+        assert_eq!(v["accessors"][0]["count"], 10);
+        assert!(
+            v["extensionsUsed"]
+                .as_array()
+                .unwrap()
+                .contains(&"VRMC_vrm_animation".into())
+        );
+    }
+
+    #[test]
+    fn bad_anims_are_errors() {
+        let model = crate::avatar::model();
+        let mut a = anim(&model, 3);
+        a.fps = 0.0;
+        assert!(matches!(write_vrma(&a, &model), Err(VrmError::Anim { .. })));
+        let a = anim(&model, 0);
+        assert!(matches!(
+            write_vrma(&a, &model),
+            Err(VrmError::Write { .. })
+        ));
+    }
+}

@@ -1,0 +1,11 @@
+//! Integration tests of omote-vrm (one binary; modules in `it/`).
+
+#[path = "it/support.rs"]
+mod support;
+
+#[path = "it/errors.rs"]
+mod errors;
+#[path = "it/samples.rs"]
+mod samples;
+#[path = "it/three_vrm.rs"]
+mod three_vrm;
