@@ -48,6 +48,7 @@ mod model;
 pub mod models;
 pub mod nms;
 pub mod overlay;
+mod prelu;
 pub mod procrustes;
 pub mod rgb;
 pub mod roi;

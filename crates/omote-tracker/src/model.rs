@@ -4,8 +4,18 @@
 use std::io::Cursor;
 
 use tract_onnx::prelude::*;
+use tract_onnx::tract_hir::ops::binary::BinIntoHir;
 
 use crate::error::{Result, TrackerError};
+use crate::prelu::PreluOp;
+
+/// tract's ONNX front end with `PRelu` mapped to the one-pass [`PreluOp`].
+fn onnx_frontend() -> tract_onnx::Onnx {
+    let mut onnx = tract_onnx::onnx();
+    onnx.op_register
+        .insert("PRelu", |_, _| Ok((PreluOp.into_hir(), vec![])));
+    onnx
+}
 
 /// A loaded, optimised, runnable ONNX model with one `f32` input of fixed shape.
 pub(crate) struct OnnxModel {
@@ -33,7 +43,7 @@ impl OnnxModel {
             file,
             message: format!("{e:#}"),
         };
-        let model = tract_onnx::onnx()
+        let model = onnx_frontend()
             .model_for_read(&mut Cursor::new(bytes))
             .map_err(err)?
             .with_input_fact(0, f32::fact(input_shape).into())
