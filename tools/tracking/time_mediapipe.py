@@ -32,6 +32,7 @@ def main():
     task, shared = sys.argv[1], sys.argv[2]
     sys.path.insert(0, os.path.join(shared, 'tools', 'tracking'))
     import make_sequence as ms
+    ms.OUT = os.path.join(shared, 'data', 'tracking')   # where astronaut.png is
     src = ms.source()
     frames = [mp.Image(image_format=mp.ImageFormat.SRGB, data=ms.render_frame(src, i)) for i in range(30)]
     lm = landmarker(task, video=False)

@@ -66,7 +66,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("tracking_mode", |b| {
         b.iter(|| {
             // Forward then backward through the clip so the motion stays smooth.
-            let j = if (k / views.len()) % 2 == 0 {
+            let j = if (k / views.len()).is_multiple_of(2) {
                 k % views.len()
             } else {
                 views.len() - 1 - k % views.len()

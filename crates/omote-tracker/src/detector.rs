@@ -112,7 +112,7 @@ impl FaceDetector {
         let scale = DETECTOR_INPUT as f32;
         for (i, (&logit, anchor)) in cls.iter().zip(&self.anchors).enumerate() {
             let score = 1.0 / (1.0 + (-logit.clamp(-100.0, 100.0)).exp());
-            if !(score >= self.config.min_score) {
+            if score.is_nan() || score < self.config.min_score {
                 continue;
             }
             let r = &reg[i * 16..i * 16 + 16];

@@ -81,14 +81,14 @@ impl FaceGeometry {
         }
         let mut weights = vec![0.0; NUM_MESH_VERTICES];
         for &(i, w) in &g.procrustes_landmark_basis {
-            if i >= NUM_MESH_VERTICES || !(w >= 0.0) || !w.is_finite() {
+            if i >= NUM_MESH_VERTICES || !w.is_finite() || w < 0.0 {
                 return Err(bad(format!(
                     "bad procrustes_landmark_basis entry ({i}, {w})"
                 )));
             }
             weights[i] = w;
         }
-        if !(weights.iter().sum::<f64>() > 0.0) {
+        if weights.iter().sum::<f64>() <= 0.0 {
             return Err(bad("procrustes_landmark_basis is empty".into()));
         }
         Ok(Self {

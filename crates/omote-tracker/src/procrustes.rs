@@ -3,6 +3,9 @@
 //! error, with `R` a proper rotation. Includes the small 3x3 symmetric
 //! eigen-solver it needs. All in `f64`.
 
+// Small fixed-size matrix code reads best with explicit indices.
+#![allow(clippy::needless_range_loop)]
+
 /// A 3x3 matrix, row-major: `m[row][column]`.
 pub type Mat3 = [[f64; 3]; 3];
 
@@ -124,7 +127,7 @@ pub fn nearest_rotation(a: &Mat3) -> Option<Mat3> {
     let (_, v) = symmetric_eigen(&ata);
     let av1 = mul_vec(a, v[0]);
     let n1 = norm(av1);
-    if !(n1 > 0.0) {
+    if n1.is_nan() || n1 <= 0.0 {
         return None;
     }
     let u1 = av1.map(|x| x / n1);
@@ -165,7 +168,7 @@ pub fn weighted_procrustes(
 ) -> Option<Similarity> {
     let n = source.len().min(target.len()).min(weights.len());
     let total: f64 = weights[..n].iter().sum();
-    if !(total > 0.0) {
+    if total.is_nan() || total <= 0.0 {
         return None;
     }
     // Weighted centres.
@@ -207,7 +210,7 @@ pub fn weighted_procrustes(
             num += rotation[r][c] * a[r][c];
         }
     }
-    if !(spread > 0.0) {
+    if spread.is_nan() || spread <= 0.0 {
         return None;
     }
     let scale = num / spread;

@@ -115,7 +115,7 @@ impl FaceTracker {
                 continue;
             }
             let lm = self.landmarks.run(image, &roi)?;
-            if !(lm.presence > self.config.min_presence) {
+            if lm.presence.is_nan() || lm.presence <= self.config.min_presence {
                 continue;
             }
             if let Some(face) = self.finish(lm.points, image)? {

@@ -152,7 +152,7 @@ fn inside_run(c0: f64, dc: f64, extent: i64, size: usize) -> Run {
         // u in [a, b]; integer u from ceil(a) to floor(b) inclusive.
         (a.ceil().max(0.0), (b.floor() + 1.0).min(n))
     };
-    if !(start < end) {
+    if start.is_nan() || end.is_nan() || start >= end {
         return Run(0, 0);
     }
     Run(start as usize, end as usize)
