@@ -241,3 +241,14 @@ impl FaceTracker {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tracker_can_move_to_another_thread() {
+        fn assert_send<T: Send>() {}
+        assert_send::<FaceTracker>();
+    }
+}
