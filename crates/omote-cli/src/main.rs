@@ -39,6 +39,8 @@ enum Command {
     Convert(cmd::convert::ConvertArgs),
     /// Write the built-in test avatar: a small VRM 1.0 head with all 18 presets and the 52 ARKit shapes.
     Avatar(cmd::avatar::AvatarArgs),
+    /// Track faces in images, an image sequence or raw video on stdin (MediaPipe FaceLandmarker in pure Rust).
+    Track(cmd::track::TrackArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Inspect(args) => cmd::inspect::run(args).map(|()| ExitCode::SUCCESS),
         Command::Convert(args) => cmd::convert::run(args).map(|()| ExitCode::SUCCESS),
         Command::Avatar(args) => cmd::avatar::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Track(args) => cmd::track::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

@@ -8,3 +8,4 @@ pub mod lipsync;
 pub mod motion_map;
 pub mod retarget;
 pub mod simulate;
+pub mod track;
