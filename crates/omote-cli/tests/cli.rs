@@ -490,3 +490,32 @@ fn retarget_mixes_a_voice_into_the_mouth() {
     assert!(vowels("tracking") < 0.15);
     assert!(vowels("voice-first") > 0.5);
 }
+
+#[test]
+fn track_then_retarget_a_photo() {
+    let Some(dir) = shared_tracking() else { return };
+    let out = scratch("track");
+    let o = omote()
+        .arg("track")
+        .arg(dir.join("astronaut.png"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let frame: omote_core::TrackingFrame =
+        serde_json::from_str(&std::fs::read_to_string(out.join("astronaut.json")).unwrap())
+            .unwrap();
+    assert_eq!(frame.faces.len(), 1);
+    assert_eq!(frame.faces[0].landmarks.len(), 478);
+    // Our tracker's output is what retarget reads: the smile comes through.
+    assert!(frame.faces[0].blendshapes.get("mouthSmileLeft") > 0.7);
+    let o = omote()
+        .args(["track", "/nonexistent.png", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent.png"));
+    std::fs::remove_dir_all(&out).ok();
+}
