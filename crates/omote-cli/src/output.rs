@@ -46,50 +46,9 @@ pub fn anim_plot(anim: &Anim, title: &str, groups: &[(&str, &[&str])]) -> TimePl
         }
         plot = plot.panel(panel);
     }
-    let gaze = Panel::new("gaze (degrees; yaw > 0 left, pitch > 0 down)")
-        .series(Series::new(
-            "yaw",
-            anim.look_at
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (t(i), v[0]))
-                .collect(),
-        ))
-        .series(Series::new(
-            "pitch",
-            anim.look_at
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (t(i), v[1]))
-                .collect(),
-        ));
-    let angles: Vec<(f32, f32, f32)> = anim.head.iter().map(|q| head_angles(*q)).collect();
-    let head = Panel::new("head (degrees)")
-        .series(Series::new(
-            "yaw",
-            angles
-                .iter()
-                .enumerate()
-                .map(|(i, a)| (t(i), a.0))
-                .collect(),
-        ))
-        .series(Series::new(
-            "pitch",
-            angles
-                .iter()
-                .enumerate()
-                .map(|(i, a)| (t(i), a.1))
-                .collect(),
-        ))
-        .series(Series::new(
-            "roll",
-            angles
-                .iter()
-                .enumerate()
-                .map(|(i, a)| (t(i), a.2))
-                .collect(),
-        ));
-    let mut plot = plot.panel(gaze).panel(head);
+    let mut plot = plot
+        .panel(gaze_panel(anim))
+        .panel(head_panel(anim, "head (degrees)"));
     // Cues on the first panel, blinks on the eyes panel, saccades on the gaze panel.
     let find = |plot: &TimePlot, prefix: &str| {
         plot.panels.iter().position(|p| p.title.starts_with(prefix))
@@ -106,4 +65,43 @@ pub fn anim_plot(anim: &Anim, title: &str, groups: &[(&str, &[&str])]) -> TimePl
         }
     }
     plot
+}
+
+/// Gaze yaw and pitch over time.
+pub fn gaze_panel(anim: &Anim) -> Panel {
+    let dt = 1.0 / anim.fps;
+    let axis = |k: usize| {
+        anim.look_at
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i as f32 * dt, v[k]))
+            .collect()
+    };
+    Panel::new("gaze (degrees; yaw > 0 left, pitch > 0 down)")
+        .series(Series::new("yaw", axis(0)))
+        .series(Series::new("pitch", axis(1)))
+}
+
+/// Head yaw, pitch and roll over time.
+pub fn head_panel(anim: &Anim, title: &str) -> Panel {
+    let dt = 1.0 / anim.fps;
+    let angles: Vec<[f32; 3]> = anim
+        .head
+        .iter()
+        .map(|q| {
+            let (y, p, r) = head_angles(*q);
+            [y, p, r]
+        })
+        .collect();
+    let axis = |k: usize| {
+        angles
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (i as f32 * dt, a[k]))
+            .collect()
+    };
+    Panel::new(title)
+        .series(Series::new("yaw", axis(0)))
+        .series(Series::new("pitch", axis(1)))
+        .series(Series::new("roll", axis(2)))
 }

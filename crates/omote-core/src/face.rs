@@ -16,7 +16,7 @@ use crate::overrides::{OverrideMultipliers, apply_overrides};
 use crate::rig::{ChannelId, Rig};
 use crate::rng::Pcg32;
 use crate::saccade::SaccadeConfig;
-use crate::smoothing::{OneEuroConfig, OneEuroFilter, OneEuroQuatFilter};
+use crate::smoothing::{LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter};
 
 /// Per-character settings. Defaults are sensible for a 30–144 fps game or avatar app.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -333,19 +333,14 @@ impl Face {
         let half_life = self.config.expression_half_life;
         if self.frames == 0 {
             self.smoothed.copy_from_slice(&self.raw);
-        } else if dt > 0.0 {
-            // `low_pass_step` unrolled with its two coefficients hoisted out of the loop.
-            let tau = half_life / std::f32::consts::LN_2;
-            let a = (-dt / tau).exp();
-            let c = tau / dt;
+        } else if let Some(step) = LowPassStep::new(half_life, dt) {
             for ((y, &x0), &x1) in self
                 .smoothed
                 .iter_mut()
                 .zip(&*self.prev_raw)
                 .zip(&*self.raw)
             {
-                let k = (x1 - x0) * c;
-                *y = x1 - k + a * (*y - x0 + k);
+                *y = step.apply(*y, x0, x1);
             }
         }
         self.prev_raw.copy_from_slice(&self.raw);

@@ -89,7 +89,8 @@ pub use rig::{ChannelId, ChannelInfo, MAX_CHANNELS, Rig, RigDesc};
 pub use rng::Pcg32;
 pub use saccade::{SaccadeConfig, SaccadeDirection, SaccadeEvent, SaccadeGenerator, SaccadeOutput};
 pub use smoothing::{
-    ExpSmoother, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step, normalize_quat,
+    ExpSmoother, LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step,
+    normalize_quat,
 };
 pub use span::Span;
 pub use tracking::{ArkitFrame, Blendshapes, TrackedFace, TrackingFrame};

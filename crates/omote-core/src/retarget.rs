@@ -31,7 +31,9 @@ use crate::curve::{Keyframe, ResponseCurve};
 use crate::expression::ExpressionPreset;
 use crate::layer::Layer;
 use crate::rig::{ChannelId, Rig};
-use crate::smoothing::{OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, normalize_quat};
+use crate::smoothing::{
+    LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, normalize_quat,
+};
 use crate::tracking::{Blendshapes, TrackedFace, TrackingFrame};
 
 /// Where the head rotation comes from.
@@ -778,23 +780,13 @@ impl Retargeter {
         }
         // One exponential per group per frame, not one per channel.
         let sm = &self.config.smoothing;
-        let coefficients = [sm.eyes, sm.mouth, sm.emotions, sm.perfect_sync].map(|hl| {
-            if hl > 0.0 && dt > 0.0 {
-                let tau = hl / std::f32::consts::LN_2;
-                Some(((-dt / tau).exp(), tau / dt))
-            } else {
-                None
-            }
-        });
+        let steps =
+            [sm.eyes, sm.mouth, sm.emotions, sm.perfect_sync].map(|hl| LowPassStep::new(hl, dt));
         for i in 0..self.values.len() {
             let Some(group) = self.group[i] else { continue };
             let (x0, x1) = (self.prev_targets[i], self.targets[i]);
-            self.values[i] = match coefficients[group as usize] {
-                // `low_pass_step` with its coefficients hoisted.
-                Some((a, c)) => {
-                    let k = (x1 - x0) * c;
-                    x1 - k + a * (self.values[i] - x0 + k)
-                }
+            self.values[i] = match steps[group as usize] {
+                Some(step) => step.apply(self.values[i], x0, x1),
                 None => x1,
             };
         }

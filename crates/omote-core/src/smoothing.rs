@@ -21,6 +21,35 @@ pub fn low_pass_step(y0: f32, x0: f32, x1: f32, dt: f32, tau: f32) -> f32 {
     x1 - k_tau + a * (y0 - x0 + k_tau)
 }
 
+/// [`low_pass_step`] with its two coefficients computed once, for applying the same
+/// half-life to many channels in one frame (one `exp` per frame, not per channel).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LowPassStep {
+    a: f32,
+    c: f32,
+}
+
+impl LowPassStep {
+    /// Coefficients for `half_life` seconds over a step of `dt`; `None` when either is
+    /// not positive (pass the input through).
+    pub fn new(half_life: f32, dt: f32) -> Option<Self> {
+        (half_life > 0.0 && dt > 0.0).then(|| {
+            let tau = half_life / std::f32::consts::LN_2;
+            Self {
+                a: (-dt / tau).exp(),
+                c: tau / dt,
+            }
+        })
+    }
+
+    /// One step from output `y0`, for an input moving linearly from `x0` to `x1`.
+    #[inline]
+    pub fn apply(self, y0: f32, x0: f32, x1: f32) -> f32 {
+        let k = (x1 - x0) * self.c;
+        x1 - k + self.a * (y0 - x0 + k)
+    }
+}
+
 /// Exponential smoothing by half-life: after `half_life` seconds a step is half done.
 ///
 /// ```

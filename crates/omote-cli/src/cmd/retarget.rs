@@ -7,7 +7,7 @@ use anyhow::Context;
 use omote_core::{AnimRecorder, Face, FaceConfig, FaceInputs, RetargetConfig, Retargeter, Rig};
 use omote_plot::{Panel, Series, TimePlot};
 
-use crate::output::{ensure_dir, head_angles, write_anim};
+use crate::output::{ensure_dir, gaze_panel, head_panel, write_anim};
 
 /// Arguments of `omote retarget`.
 #[derive(clap::Args)]
@@ -269,16 +269,7 @@ fn plot(
             )
         })
     };
-    let angles: Vec<(f32, f32, f32)> = anim.head.iter().map(|q| head_angles(*q)).collect();
-    let mut head = Panel::new("head (degrees; shaded: no face)");
-    for (k, name) in ["yaw", "pitch", "roll"].into_iter().enumerate() {
-        let pts = angles
-            .iter()
-            .enumerate()
-            .map(|(i, a)| (t(i), [a.0, a.1, a.2][k]))
-            .collect();
-        head = head.series(Series::new(name, pts));
-    }
+    let head = head_panel(anim, "head (degrees; shaded: no face)");
     let mut eyes = Panel::new("eyes").y_range(-0.02, 1.05);
     let mut mouth = Panel::new("mouth").y_range(-0.02, 1.05);
     let mut emotion = Panel::new("emotions and tracking weight").y_range(-0.02, 1.05);
@@ -302,23 +293,7 @@ fn plot(
         )
         .color([0, 0, 0]),
     );
-    let gaze = Panel::new("gaze (degrees; yaw > 0 left, pitch > 0 down)")
-        .series(Series::new(
-            "yaw",
-            anim.look_at
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (t(i), v[0]))
-                .collect(),
-        ))
-        .series(Series::new(
-            "pitch",
-            anim.look_at
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (t(i), v[1]))
-                .collect(),
-        ));
+    let gaze = gaze_panel(anim);
     let mut panels = vec![head, eyes, mouth, emotion, gaze];
     for p in &mut panels {
         p.spans = spans.clone();
