@@ -5,15 +5,17 @@
 #
 # 1. make_training_set.py synthesises labelled clips (Open JTalk nitech m001 with changed
 #    all-pass alpha / pitch / sox pitch shift, espeak-ng voice variants) into WORK_DIR
-#    (default target/lipsync-train; a few hundred MB, never committed).
+#    (default target/lipsync-train; a few hundred MB, never committed); mbrola_set.py adds
+#    English clips from the MBROLA diphone voices us1/us2/us3/en1 (real speakers' diphones).
 # 2. `omote lipsync calibrate --build` pools their labelled frames into class profiles.
 # Deterministic: same packages, same output. None of shared/data/speech is used.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="${1:-$root/target/lipsync-train}"
 python3 "$root/tools/lipsync/make_training_set.py" "$work"
+python3 "$root/tools/lipsync/mbrola_set.py" "$work"
 cargo run -q -p omote-cli -- lipsync calibrate --build --labelled-dir "$work" \
     ${OMOTE_PROFILE_FLAGS:-} -o "$root/crates/omote-lipsync/assets/default_profile.json"
 n=$(ls "$work"/*.lab.tsv | wc -l)
-sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants)\"|" \
+sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1)\"|" \
     "$root/crates/omote-lipsync/assets/default_profile.json"

@@ -1,6 +1,6 @@
 //! The `omote` binary end to end.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn omote() -> Command {
@@ -378,29 +378,28 @@ fn simulate_writes_blink_and_saccade_events() {
     std::fs::remove_dir_all(&out).ok();
 }
 
-#[test]
-fn lipsync_analyses_a_file_and_reports_a_bad_one() {
-    let out = scratch("lipsync");
-    std::fs::create_dir_all(&out).unwrap();
-    // A synthetic "voice": 0.3 s silence, 0.6 s of a vowel-like buzz, 0.3 s silence.
-    let rate = 16_000u32;
-    let mut samples = Vec::new();
-    for i in 0..(rate as usize * 12 / 10) {
-        let t = i as f32 / rate as f32;
-        let voiced = (0.3..0.9).contains(&t);
-        let s = if voiced {
-            (0..30)
-                .map(|k| {
-                    ((k + 1) as f32 * 120.0 * std::f32::consts::TAU * t).sin() / (k + 1) as f32
-                })
-                .sum::<f32>()
-                * 0.2
-        } else {
-            0.0
-        };
-        samples.push((s.clamp(-1.0, 1.0) * 32767.0) as i16);
-    }
-    let wav = out.join("voice.wav");
+/// A vowel-like buzz (120 Hz, 30 harmonics) inside `voiced`, digital silence elsewhere.
+fn buzz(rate: u32, seconds: f32, voiced: std::ops::Range<f32>) -> Vec<i16> {
+    (0..(rate as f32 * seconds) as usize)
+        .map(|i| {
+            let t = i as f32 / rate as f32;
+            let s = if voiced.contains(&t) {
+                (0..30)
+                    .map(|k| {
+                        ((k + 1) as f32 * 120.0 * std::f32::consts::TAU * t).sin() / (k + 1) as f32
+                    })
+                    .sum::<f32>()
+                    * 0.2
+            } else {
+                0.0
+            };
+            (s.clamp(-1.0, 1.0) * 32767.0) as i16
+        })
+        .collect()
+}
+
+/// Writes a 16-bit mono PCM WAV.
+fn write_wav16(path: &Path, rate: u32, samples: &[i16]) {
     let mut bytes = Vec::new();
     let data_len = (samples.len() * 2) as u32;
     bytes.extend_from_slice(b"RIFF");
@@ -415,10 +414,69 @@ fn lipsync_analyses_a_file_and_reports_a_bad_one() {
     bytes.extend_from_slice(&16u16.to_le_bytes());
     bytes.extend_from_slice(b"data");
     bytes.extend_from_slice(&data_len.to_le_bytes());
-    for s in &samples {
+    for s in samples {
         bytes.extend_from_slice(&s.to_le_bytes());
     }
-    std::fs::write(&wav, bytes).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn lipsync_calibrates_from_sustained_recordings() {
+    let out = scratch("lipsync-calibrate");
+    std::fs::create_dir_all(&out).unwrap();
+    // Held "a" with no silence at all (the clip-adaptive silence detector would find
+    // no voice in it), at 44.1 kHz.
+    let a = out.join("a.wav");
+    write_wav16(&a, 44_100, &buzz(44_100, 2.0, 0.0..2.0));
+    let short = out.join("i.wav");
+    write_wav16(&short, 16_000, &buzz(16_000, 0.3, 0.05..0.25));
+    let profile = out.join("me.json");
+    let o = omote()
+        .args(["lipsync", "calibrate", "--a"])
+        .arg(&a)
+        .arg("-o")
+        .arg(&profile)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = std::fs::read_to_string(&profile).unwrap();
+    assert!(json.contains("calibrated on sustained A"), "{json}");
+    // The profile is usable.
+    let o = omote()
+        .args(["lipsync", "--profile"])
+        .arg(&profile)
+        .arg(&a)
+        .args(["--format", "tsv", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Too short a recording is named with the problem.
+    let o = omote()
+        .args(["lipsync", "calibrate", "--a"])
+        .arg(&a)
+        .arg("--i")
+        .arg(&short)
+        .arg("-o")
+        .arg(out.join("no.json"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("i.wav") && err.contains("voiced frames"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&out).ok();
+}
+
+#[test]
+fn lipsync_analyses_a_file_and_reports_a_bad_one() {
+    let out = scratch("lipsync");
+    std::fs::create_dir_all(&out).unwrap();
+    // A synthetic "voice": 0.3 s silence, 0.6 s of a vowel-like buzz, 0.3 s silence.
+    let wav = out.join("voice.wav");
+    write_wav16(&wav, 16_000, &buzz(16_000, 1.2, 0.3..0.9));
     let bad = out.join("broken.wav");
     std::fs::write(&bad, b"RIFF....WAVEjunk").unwrap();
     let o = omote()
@@ -518,4 +576,111 @@ fn track_then_retarget_a_photo() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent.png"));
     std::fs::remove_dir_all(&out).ok();
+}
+
+/// Runs `omote lipsync live ARGS` with `stdin_bytes` piped in; returns (status, stdout).
+fn lipsync_live(args: &[&str], stdin_bytes: Vec<u8>) -> (std::process::ExitStatus, String) {
+    use std::io::Write;
+    let mut child = omote()
+        .args(["lipsync", "live"])
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Feed in 10 ms pieces from another thread, like a capture tool would.
+    let feeder = std::thread::spawn(move || {
+        for piece in stdin_bytes.chunks(1764) {
+            if stdin.write_all(piece).is_err() {
+                break;
+            }
+        }
+    });
+    let o = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    (o.status, String::from_utf8(o.stdout).unwrap())
+}
+
+#[test]
+fn lipsync_live_reads_raw_pcm_from_stdin() {
+    // 1.2 s at 44.1 kHz, stereo s16le: silence, a buzz from 0.3 to 0.9 s, silence.
+    let mono = buzz(44_100, 1.2, 0.3..0.9);
+    let bytes: Vec<u8> = mono
+        .iter()
+        .flat_map(|s| {
+            let b = s.to_le_bytes();
+            [b[0], b[1], b[0], b[1]]
+        })
+        .collect();
+    let (_, tsv) = lipsync_live(&["--rate", "44100", "--channels", "2"], bytes);
+    let mut lines = tsv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "time\tA\tI\tU\tE\tO\tN\tvolume\tsilent"
+    );
+    let rows: Vec<(f64, bool)> = lines
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            assert_eq!(c.len(), 9, "{l}");
+            (c[0].parse().unwrap(), c[8] == "1")
+        })
+        .collect();
+    assert!(
+        (118..=121).contains(&rows.len()),
+        "one row per 10 ms: {}",
+        rows.len()
+    );
+    let voiced: Vec<f64> = rows.iter().filter(|r| !r.1).map(|r| r.0).collect();
+    let (first, last) = (voiced[0], *voiced.last().unwrap());
+    assert!((first - 0.3).abs() < 0.05, "voice starts at {first}");
+    assert!((last - 0.9).abs() < 0.06, "voice ends at {last}");
+
+    // JSON Lines: every line parses, weights sum to at most 1.
+    let bytes: Vec<u8> = mono.iter().flat_map(|s| s.to_le_bytes()).collect();
+    let (_, jsonl) = lipsync_live(&["--rate", "44100", "--format", "jsonl"], bytes);
+    for l in jsonl.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let sum: f64 = v["w"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_f64().unwrap())
+            .sum();
+        assert!(sum <= 1.0 + 1e-3, "{l}");
+    }
+}
+
+#[test]
+fn lipsync_live_finds_the_voice_in_real_speech() {
+    let Some(dir) = shared_tracking() else { return };
+    let wav = std::fs::read(dir.join("../speech/ja_ojt_001.wav")).unwrap();
+    // The PCM after the "data" chunk header (48 kHz mono s16le).
+    let at = wav.windows(4).position(|w| w == b"data").unwrap() + 8;
+    let (_, tsv) = lipsync_live(&["--rate", "48000"], wav[at..].to_vec());
+    let labels = std::fs::read_to_string(dir.join("../speech/ja_ojt_001.lab.tsv")).unwrap();
+    let speech: Vec<(f64, f64)> = labels
+        .lines()
+        .skip(1)
+        .filter(|l| !l.contains("\tS\t"))
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (c[0].parse().unwrap(), c[1].parse().unwrap())
+        })
+        .collect();
+    let voiced: Vec<f64> = tsv
+        .lines()
+        .skip(1)
+        .filter(|l| l.ends_with("\t0"))
+        .map(|l| l.split('\t').next().unwrap().parse().unwrap())
+        .collect();
+    let start = speech[0].0;
+    assert!(
+        (voiced[0] - start).abs() < 0.05,
+        "live voice starts at {}, labels at {start}",
+        voiced[0]
+    );
+    assert!(*voiced.last().unwrap() <= speech.last().unwrap().1 + 0.05);
 }

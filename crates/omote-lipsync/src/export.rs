@@ -21,13 +21,34 @@ pub fn to_tsv(track: &VowelTrack) -> String {
     s.push_str(TSV_HEADER);
     s.push('\n');
     for (i, f) in track.frames.iter().enumerate() {
-        let _ = write!(s, "{}", format_time(track.time_of(i)));
-        for w in f.weights {
-            let _ = write!(s, "\t{w:.4}");
-        }
-        let _ = writeln!(s, "\t{:.4}\t{}", f.volume, u8::from(f.silent));
+        write_tsv_row(&mut s, track.time_of(i), f);
     }
     s
+}
+
+/// Appends one TSV row (`time A I U E O N volume silent`, newline-terminated).
+pub fn write_tsv_row(out: &mut String, time_s: f64, f: &VowelFrame) {
+    let _ = write!(out, "{}", format_time(time_s));
+    for w in f.weights {
+        let _ = write!(out, "\t{w:.4}");
+    }
+    let _ = writeln!(out, "\t{:.4}\t{}", f.volume, u8::from(f.silent));
+}
+
+/// Appends one frame as a JSON object on its own line (`{"t","w","volume","silent"}`, the
+/// same fields as a frame of [`to_json`]): the live stream's JSON Lines format.
+pub fn write_json_line(out: &mut String, time_s: f64, f: &VowelFrame) {
+    let frame = json_frame(time_s, f);
+    let _ = writeln!(out, "{}", serde_json::to_string(&frame).unwrap_or_default());
+}
+
+fn json_frame(time_s: f64, f: &VowelFrame) -> JsonFrame {
+    JsonFrame {
+        t: (time_s * 10_000.0).round() / 10_000.0,
+        w: f.weights.map(round4),
+        volume: round4(f.volume),
+        silent: f.silent,
+    }
 }
 
 #[derive(Serialize)]
@@ -66,12 +87,7 @@ pub fn to_json(track: &VowelTrack, source: &str) -> String {
             .frames
             .iter()
             .enumerate()
-            .map(|(i, f)| JsonFrame {
-                t: (track.time_of(i) * 10_000.0).round() / 10_000.0,
-                w: f.weights.map(round4),
-                volume: round4(f.volume),
-                silent: f.silent,
-            })
+            .map(|(i, f)| json_frame(track.time_of(i), f))
             .collect(),
     };
     serde_json::to_string(&j).unwrap_or_default()

@@ -9,7 +9,8 @@
 //! * [`StreamAnalyser`] — live: chunks of any size in, frames out 12.5 ms after their
 //!   centre, causal everything, no allocation per frame.
 //! * [`Profile`] — per-class cepstral profiles; [`Profile::builtin`] works on unseen
-//!   voices, [`Profile::calibrated`] adapts it to one speaker.
+//!   voices, [`Profile::calibrated`] adapts it to one speaker from labelled speech,
+//!   [`Profile::calibrated_from_sustained`] from held vowels ([`SustainedRecordings`]).
 //!
 //! Features and classifier are explained in this crate's `README.md`.
 //!
@@ -34,6 +35,7 @@ pub mod labels;
 mod profile;
 pub mod score;
 mod stream;
+mod sustained;
 mod voicing;
 
 pub use analyser::{Analyser, AnalyserConfig, ClipFeatures, frame_count};
@@ -45,4 +47,5 @@ pub use features::{
 pub use frame::{Viseme, VoicedSpan, VowelFrame, VowelTrack};
 pub use profile::{PROFILE_FORMAT, Profile, ProfileBuilder};
 pub use stream::StreamAnalyser;
+pub use sustained::SustainedRecordings;
 pub use voicing::{StreamVoicing, Voicing, VoicingConfig};

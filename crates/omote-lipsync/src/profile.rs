@@ -309,24 +309,6 @@ impl ProfileBuilder {
             self.add_raw_voiced(&feats.frames[i].ceps);
         }
     }
-
-    /// Adds every voiced frame of a recording of one sustained class (calibration from
-    /// `A.wav`, `I.wav`, ...), skipping the first and last 10 % of the voiced span
-    /// (onset and release).
-    pub fn add_sustained(&mut self, feats: &crate::ClipFeatures, class: crate::Viseme) {
-        let idx: Vec<usize> = (0..feats.frames.len())
-            .filter(|i| feats.voicing.voiced[*i])
-            .collect();
-        let skip = idx.len() / 10;
-        for &i in idx
-            .iter()
-            .skip(skip)
-            .take(idx.len().saturating_sub(2 * skip))
-        {
-            self.add(class, &feats.normalised[i]);
-            self.add_raw_voiced(&feats.frames[i].ceps);
-        }
-    }
 }
 
 /// Inverse of a symmetric positive definite matrix (Gauss–Jordan with partial pivoting);

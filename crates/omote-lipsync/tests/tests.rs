@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::score::{ScoreCounts, score_clip};
 use omote_lipsync::{
-    Analyser, AnalyserConfig, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser, Viseme,
-    VowelFrame, export,
+    Analyser, AnalyserConfig, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser,
+    SustainedRecordings, Viseme, VowelFrame, export,
 };
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/speech");
@@ -61,6 +61,15 @@ fn ja_subset() -> Vec<String> {
         .collect()
 }
 
+/// The Japanese clips not in [`ja_subset`]: the same speaker, other sentences.
+fn ja_calibration_clips() -> Vec<String> {
+    let held_out = ja_subset();
+    (1..=40)
+        .map(|i| format!("ja_ojt_{i:03}"))
+        .filter(|n| !held_out.contains(n))
+        .collect()
+}
+
 fn librivox() -> Vec<String> {
     ["0870", "0880", "0890"]
         .iter()
@@ -103,8 +112,8 @@ fn english_read_speech_floors() {
     );
     let vs = str_.vowel_accuracy().unwrap();
     println!("librivox: offline vowel {vo:.3} silence {so:.3}; streaming vowel {vs:.3}");
-    // Measured 59.0 % (target 60 %, missed; see README): this floor guards regressions.
-    assert!(vo >= 0.57, "offline vowel {vo}");
+    // Measured 61.0 % (README); the floor is 60 %.
+    assert!(vo >= 0.60, "offline vowel {vo}");
     assert!(so >= 0.95, "offline silence {so}");
     assert!(vo - vs <= 0.08, "streaming {vs} vs offline {vo}");
 }
@@ -115,8 +124,8 @@ fn calibration_on_one_speaker_helps_held_out_clips() {
     let base = Profile::builtin();
     let mut b = ProfileBuilder::new();
     let mut an = Analyser::new(base.clone());
-    for i in [2, 6, 10, 14, 18] {
-        let (s, l) = load(&dir, &format!("ja_ojt_{i:03}"));
+    for name in ja_calibration_clips() {
+        let (s, l) = load(&dir, &name);
         b.add_labelled_clip(&an.features(&s), &l);
     }
     let cal = base.calibrated(&b, 20).unwrap();
@@ -128,6 +137,68 @@ fn calibration_on_one_speaker_helps_held_out_clips() {
         .unwrap();
     println!("calibration: {before:.3} -> {after:.3}");
     assert!(after >= before, "calibrated {after} < built-in {before}");
+}
+
+/// "Sustained vowel" recordings of one speaker: per vowel, the inner parts (15 ms in from
+/// each boundary) of every segment of that vowel in `names`, joined end to end.
+fn sustained_from(dir: &Path, names: &[String]) -> SustainedRecordings {
+    let mut per_class: Vec<Vec<f32>> = vec![Vec::new(); 5];
+    for n in names {
+        let (samples, labels) = load(dir, n);
+        for seg in &labels {
+            let Some(v) = seg.class else { continue };
+            if v == Viseme::N {
+                continue;
+            }
+            let a = ((seg.start_s + 0.015) * SAMPLE_RATE as f64) as usize;
+            let b = (((seg.end_s - 0.015) * SAMPLE_RATE as f64) as usize).min(samples.len());
+            if b > a {
+                per_class[v.index()].extend_from_slice(&samples[a..b]);
+            }
+        }
+    }
+    let mut an = Analyser::new(Profile::builtin());
+    let mut rec = SustainedRecordings::new();
+    for (k, samples) in per_class.iter().enumerate() {
+        rec.add(Viseme::ALL[k], &an.features(samples));
+    }
+    rec
+}
+
+#[test]
+fn calibration_from_sustained_vowels_helps_held_out_clips() {
+    let Some(dir) = data_dir() else { return };
+    let base = Profile::builtin();
+    let rec = sustained_from(&dir, &ja_calibration_clips());
+    assert!(
+        rec.counts()[..5].iter().all(|&n| n >= 40),
+        "{:?}",
+        rec.counts()
+    );
+    let cal = base.calibrated_from_sustained(&rec, 40).unwrap();
+    let before = score(&ja_subset(), &dir, false, &base);
+    let after = score(&ja_subset(), &dir, false, &cal);
+    let after_stream = score(&ja_subset(), &dir, true, &cal);
+    let (b, a, s) = (
+        before.vowel_accuracy().unwrap(),
+        after.vowel_accuracy().unwrap(),
+        after_stream.vowel_accuracy().unwrap(),
+    );
+    println!("sustained calibration: {b:.3} -> {a:.3} (streaming {s:.3})");
+    assert!(a >= b + 0.01, "calibrated {a} vs built-in {b}");
+    assert!(a - s <= 0.08, "streaming {s} vs offline {a}");
+    assert!(after.silence_accuracy().unwrap() >= 0.97);
+    // One vowel alone only tells the speaker's offset: the class means keep their shape.
+    let mut only_a = SustainedRecordings::new();
+    let mut an = Analyser::new(base.clone());
+    let (samples, _) = load(&dir, "ja_ojt_002");
+    only_a.add(Viseme::A, &an.features(&samples));
+    let one = base.calibrated_from_sustained(&only_a, 40).unwrap();
+    for k in 0..6 {
+        for j in 0..omote_lipsync::N_CEPS {
+            assert!((one.means[k][j] - base.means[k][j]).abs() < 1e-4);
+        }
+    }
 }
 
 #[test]

@@ -8,6 +8,7 @@
 //! omote lipsync calibrate --build --labelled-dir DIR -o PROFILE.json   (a new speaker-independent profile)
 //! omote lipsync plot VOICE.wav -o OUT.png
 //! omote lipsync eval DATA_DIR [--stream] [--profile P] [--calibrate-first K]
+//! arecord -q -f S16_LE -r 16000 -c 1 -t raw | omote lipsync live [--format tsv|jsonl]
 //! ```
 
 use std::collections::BTreeMap;
@@ -21,10 +22,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::score::{ScoreCounts, score_clip};
 use omote_lipsync::{
-    Analyser, AnalyserConfig, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser, Viseme,
-    VowelTrack, export,
+    Analyser, AnalyserConfig, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser,
+    SustainedRecordings, Viseme, VowelTrack, export,
 };
 use rayon::prelude::*;
+
+mod live;
 
 /// Audio file extensions picked up when walking folders.
 const AUDIO_EXTS: [&str; 6] = ["wav", "flac", "ogg", "oga", "mp3", "wave"];
@@ -50,6 +53,8 @@ enum LipsyncCommand {
     Plot(PlotArgs),
     /// Score the analyser on a labelled data set (same metric as score-lipsync.py).
     Eval(EvalArgs),
+    /// Live: raw PCM from a microphone on stdin → one line per 10 ms frame on stdout.
+    Live(live::LiveArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -169,6 +174,7 @@ pub fn run(args: LipsyncArgs) -> anyhow::Result<ExitCode> {
         Some(LipsyncCommand::Calibrate(a)) => calibrate(a).map(|()| ExitCode::SUCCESS),
         Some(LipsyncCommand::Plot(a)) => plot(a).map(|()| ExitCode::SUCCESS),
         Some(LipsyncCommand::Eval(a)) => eval(a).map(|()| ExitCode::SUCCESS),
+        Some(LipsyncCommand::Live(a)) => live::live(a).map(|()| ExitCode::SUCCESS),
         None => analyse(args.analyse),
     }
 }
@@ -369,6 +375,9 @@ fn labelled_builder(
     Ok(total)
 }
 
+/// Voiced frames (10 ms) a sustained recording must give after trimming its ends.
+const SUSTAINED_MIN_FRAMES: u64 = 40;
+
 fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     let base = load_profile(args.profile.as_deref())?;
     let mut feature_profile = base.clone();
@@ -383,7 +392,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.labelled_dir {
         pairs.extend(labelled_pairs_in(dir)?);
     }
-    let mut builder = labelled_builder(&feature_profile, &pairs)?;
+    let builder = labelled_builder(&feature_profile, &pairs)?;
     let sustained = [
         (&args.a, Viseme::A),
         (&args.i, Viseme::I),
@@ -392,23 +401,31 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         (&args.o, Viseme::O),
         (&args.n, Viseme::N),
     ];
+    let any_sustained = sustained.iter().any(|(p, _)| p.is_some());
+    if pairs.is_empty() && !any_sustained {
+        bail!("nothing to calibrate from: give --a/--i/--u/--e/--o, --labelled or --labelled-dir");
+    }
+    if args.build && any_sustained {
+        bail!(
+            "--build makes a profile from labelled clips only; calibrate sustained vowels against it afterwards with --profile"
+        );
+    }
+    let mut recordings = SustainedRecordings::new();
     let mut analyser = Analyser::new(feature_profile.clone());
     for (path, class) in sustained {
         let Some(path) = path else { continue };
         let samples = load_16k(path)?;
         let feats = analyser.features(&samples);
-        let before = builder.counts()[class.index()];
-        builder.add_sustained(&feats, class);
-        if builder.counts()[class.index()] == before {
+        let before = recordings.counts()[class.index()];
+        recordings.add(class, &feats);
+        let got = recordings.counts()[class.index()] - before;
+        if got < SUSTAINED_MIN_FRAMES {
             bail!(
-                "{}: no voiced frames found for {}",
+                "{}: only {got} voiced frames of {} (need {SUSTAINED_MIN_FRAMES}, about half a second of the held sound)",
                 path.display(),
                 class.letter()
             );
         }
-    }
-    if pairs.is_empty() && sustained.iter().all(|(p, _)| p.is_none()) {
-        bail!("nothing to calibrate from: give --a/--i/--u/--e/--o, --labelled or --labelled-dir");
     }
     let profile = if args.build {
         let desc = format!("built from {} labelled clips", pairs.len());
@@ -416,14 +433,24 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         p.bias[Viseme::N.index()] = args.n_bias;
         p
     } else {
-        base.calibrated(&builder, 20)?
+        let labelled = if pairs.is_empty() {
+            base
+        } else {
+            base.calibrated(&builder, 20)?
+        };
+        if any_sustained {
+            labelled.calibrated_from_sustained(&recordings, SUSTAINED_MIN_FRAMES)?
+        } else {
+            labelled
+        }
     };
     std::fs::write(&args.output, profile.to_json())
         .with_context(|| format!("{}: cannot write profile", args.output.display()))?;
     eprintln!(
-        "profile written to {} (frames per class A I U E O N: {:?})",
+        "profile written to {} (frames per class A I U E O N: labelled {:?}, sustained {:?})",
         args.output.display(),
-        builder.counts()
+        builder.counts(),
+        recordings.counts()
     );
     Ok(())
 }

@@ -1,0 +1,190 @@
+//! `omote lipsync live`: raw PCM from a microphone on stdin (or any pipe/file) → one line
+//! per 10 ms frame on stdout, written and flushed as soon as the frame exists.
+//!
+//! Capturing is left to the tools that already do it well on every platform:
+//!
+//! ```text
+//! arecord -q -f S16_LE -r 16000 -c 1 -t raw | omote lipsync live
+//! ffmpeg -loglevel quiet -f pulse -i default -ac 1 -ar 48000 -f s16le - | omote lipsync live --rate 48000
+//! ```
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use omote_audio::StreamResampler;
+use omote_lipsync::{SAMPLE_RATE, StreamAnalyser, VowelFrame, export};
+
+use super::load_profile;
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum SampleFormat {
+    /// Signed 16-bit little-endian integers.
+    S16le,
+    /// 32-bit little-endian floats in -1..1.
+    F32le,
+}
+
+impl SampleFormat {
+    fn bytes(self) -> usize {
+        match self {
+            SampleFormat::S16le => 2,
+            SampleFormat::F32le => 4,
+        }
+    }
+
+    fn decode(self, b: &[u8]) -> f32 {
+        match self {
+            SampleFormat::S16le => f32::from(i16::from_le_bytes([b[0], b[1]])) / 32768.0,
+            SampleFormat::F32le => {
+                let x = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                if x.is_finite() {
+                    x.clamp(-1.0, 1.0)
+                } else {
+                    0.0
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum LiveFormat {
+    /// `time A I U E O N volume silent` rows after a header line.
+    Tsv,
+    /// One JSON object per line: `{"t","w":[A,I,U,E,O,N],"volume","silent"}`.
+    Jsonl,
+}
+
+/// Live lip sync from a raw PCM stream (a microphone through arecord/ffmpeg).
+#[derive(Args, Debug)]
+pub struct LiveArgs {
+    /// Raw interleaved PCM to read; `-` is stdin.
+    #[arg(default_value = "-")]
+    input: PathBuf,
+    /// Sample rate of the input in Hz (8000–96000).
+    #[arg(long, default_value_t = 16_000)]
+    rate: u32,
+    /// Interleaved channels in the input (mixed down to mono).
+    #[arg(long, default_value_t = 1)]
+    channels: u16,
+    /// Sample encoding of the input.
+    #[arg(long, value_enum, default_value = "s16le")]
+    sample_format: SampleFormat,
+    /// Output line format.
+    #[arg(long, value_enum, default_value = "tsv")]
+    format: LiveFormat,
+    /// Profile JSON (default: built-in; a calibrated one from `lipsync calibrate` is better).
+    #[arg(long)]
+    profile: Option<PathBuf>,
+}
+
+pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
+    if args.channels == 0 {
+        bail!("--channels must be at least 1");
+    }
+    let profile = load_profile(args.profile.as_deref())?;
+    let mut resampler = StreamResampler::new(args.rate, SAMPLE_RATE)
+        .with_context(|| format!("--rate {}", args.rate))?;
+    let mut analyser = StreamAnalyser::new(profile);
+    let name = if args.input.as_os_str() == "-" {
+        "stdin".to_string()
+    } else {
+        args.input.display().to_string()
+    };
+    let mut input: Box<dyn Read> = if args.input.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(
+            std::fs::File::open(&args.input)
+                .with_context(|| format!("{name}: cannot open input"))?,
+        )
+    };
+    eprintln!(
+        "live: {name}, {} Hz × {} ch {:?} → 16 kHz; latency {:.1} ms (analysis 12.5 ms + resampling {:.1} ms) plus the capture buffer",
+        args.rate,
+        args.channels,
+        args.sample_format,
+        12.5 + resampler.delay_s() * 1e3,
+        resampler.delay_s() * 1e3
+    );
+
+    let frame_bytes = args.sample_format.bytes() * usize::from(args.channels);
+    // Read at most 10 ms at a time so frames leave as soon as their audio arrives.
+    let mut buf = vec![0u8; (args.rate as usize / 100).max(1) * frame_bytes];
+    let mut carry: Vec<u8> = Vec::with_capacity(frame_bytes);
+    let mut mono: Vec<f32> = Vec::with_capacity(buf.len() / frame_bytes + 1);
+    let mut resampled: Vec<f32> = Vec::with_capacity(2 * mono.capacity() + 64);
+    let mut frames: Vec<VowelFrame> = Vec::with_capacity(16);
+    let mut text = String::with_capacity(4096);
+    let mut emitted = 0u64;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.format == LiveFormat::Tsv {
+        text.push_str(export::TSV_HEADER);
+        text.push('\n');
+    }
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).with_context(|| format!("{name}: read failed")),
+        };
+        carry.extend_from_slice(&buf[..n]);
+        let whole = carry.len() / frame_bytes * frame_bytes;
+        mono.clear();
+        for frame in carry[..whole].chunks_exact(frame_bytes) {
+            let sum: f32 = frame
+                .chunks_exact(args.sample_format.bytes())
+                .map(|b| args.sample_format.decode(b))
+                .sum();
+            mono.push(sum / f32::from(args.channels));
+        }
+        carry.drain(..whole);
+        resampled.clear();
+        resampler.push(&mono, &mut resampled);
+        frames.clear();
+        analyser.push(&resampled, &mut frames);
+        if !write_frames(&mut out, &mut text, &frames, &mut emitted, args.format)? {
+            return Ok(()); // the reader went away
+        }
+    }
+    frames.clear();
+    analyser.finish(&mut frames);
+    write_frames(&mut out, &mut text, &frames, &mut emitted, args.format)?;
+    eprintln!(
+        "live: {name} ended after {:.2} s ({emitted} frames)",
+        emitted as f64 / 100.0
+    );
+    Ok(())
+}
+
+/// Writes and flushes `frames`; `false` when stdout was closed (e.g. `| head`).
+fn write_frames(
+    out: &mut impl Write,
+    text: &mut String,
+    frames: &[VowelFrame],
+    emitted: &mut u64,
+    format: LiveFormat,
+) -> anyhow::Result<bool> {
+    for f in frames {
+        let t = (*emitted as f64 + 0.5) / 100.0;
+        match format {
+            LiveFormat::Tsv => export::write_tsv_row(text, t, f),
+            LiveFormat::Jsonl => export::write_json_line(text, t, f),
+        }
+        *emitted += 1;
+    }
+    if text.is_empty() {
+        return Ok(true);
+    }
+    let result = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    text.clear();
+    match result {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(e).context("stdout: write failed"),
+    }
+}
