@@ -32,7 +32,31 @@ pub fn decode_file(path: &Path) -> Result<MonoAudio, AudioError> {
 
 /// Decodes in-memory file bytes; `ext` is an optional extension hint and `name` is used in
 /// errors.
+///
+/// Symphonia 0.5 still asserts on some hostile headers (fuzzing found a WAV with sample
+/// rate 0 reaching `TimeBase::new`'s assert), so a panic inside the decoder is caught and
+/// reported as [`AudioError::Corrupt`] instead of taking the caller down. The default
+/// panic hook still prints the assert to stderr.
 pub fn decode_bytes(
+    bytes: Vec<u8>,
+    ext: Option<&str>,
+    name: &Path,
+) -> Result<MonoAudio, AudioError> {
+    let run = std::panic::AssertUnwindSafe(|| decode_unguarded(bytes, ext, name));
+    std::panic::catch_unwind(run).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        Err(AudioError::Corrupt {
+            path: name.to_path_buf(),
+            reason: format!("the decoder rejected the header ({what})"),
+        })
+    })
+}
+
+fn decode_unguarded(
     bytes: Vec<u8>,
     ext: Option<&str>,
     name: &Path,

@@ -187,3 +187,15 @@ fn stream_resampler_matches_length() {
     );
     assert!(r.delay_s() < 0.05);
 }
+
+/// Found by `fuzz/fuzz_targets/audio_decode.rs`: a WAV header with sample rate 0 made
+/// symphonia 0.5.5 assert inside `TimeBase::new`.
+#[test]
+fn wav_with_sample_rate_zero_is_a_clear_error() {
+    let samples: Vec<i16> = (0..1600).map(|i| (i * 37 % 2000) as i16).collect();
+    let p = write("rate-zero.wav", &wav_bytes(&samples, 0, 1));
+    let e = decode_file(&p).unwrap_err();
+    assert!(matches!(e, AudioError::Corrupt { .. }), "{e}");
+    names_file(&e, &p);
+    assert!(load_mono(&p, 16_000).is_err());
+}

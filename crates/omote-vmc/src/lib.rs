@@ -1,0 +1,29 @@
+//! The [VMC protocol](https://protocol.vmc.info/) for omote: the OSC-over-UDP messages
+//! that VTuber tools (VSeeFace, VMagicMirror, Warudo, EVMC4U …) exchange to drive an
+//! avatar. omote sends as a *performer* (blend shape values, head and eye bones) and can
+//! listen as a *marionette*.
+//!
+//! Codec only — no sockets, threads or clocks; the `omote` CLI owns the UDP socket.
+//!
+//! * [`osc`] — the OSC 1.0 subset VMC uses: [`osc::OscWriter`], [`osc::parse_packet`].
+//! * [`VmcFrameWriter`] — one face frame → one bundle, allocation-free once warm.
+//! * [`VmcReceiver`] — decoded messages → the latest blend values and bones.
+//! * [`BlendNames`] — VRM 0.x clip names (`Joy`) or VRM 1.0 names (`happy`) on the wire.
+//! * [`coords`] — glTF ↔ Unity axes (VMC values are Unity's).
+
+#![deny(missing_docs)]
+
+pub mod coords;
+mod error;
+mod names;
+pub mod osc;
+mod receiver;
+mod sender;
+
+pub use error::VmcError;
+pub use names::{BlendNames, channel_from_wire};
+pub use receiver::VmcReceiver;
+pub use sender::{BonePose, BoneRest, VmcFrameWriter};
+
+/// The port VMC marionettes listen on by default.
+pub const DEFAULT_PORT: u16 = 39539;

@@ -1,0 +1,77 @@
+//! Expression names on the wire. VMC marionettes built on UniVRM 0.x look blend shape
+//! clips up by their VRM 0.x preset names (`A`, `Joy`, `Blink_L`, …); VRM 1.0-based ones use
+//! the 1.0 names (`aa`, `happy`, `blinkLeft`, …). Custom and ARKit channels keep their own
+//! names either way (perfect-sync receivers expect `jawOpen`, `eyeBlinkLeft`, …).
+
+use omote_core::ExpressionPreset;
+
+/// Which preset names to send.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BlendNames {
+    /// VRM 0.x clip names (`A I U E O Blink Joy Angry Sorrow Fun …`): what most VMC
+    /// receivers (VSeeFace, VMagicMirror, EVMC4U on VRM 0.x) expect. The default.
+    #[default]
+    Vrm0,
+    /// VRM 1.0 expression names, unchanged.
+    Vrm1,
+}
+
+/// (VRM 1.0 preset, VRM 0.x clip name). `surprised` has no 0.x preset; `Surprised` is the
+/// custom clip name 0.x models use for it.
+const PRESET_V0: [(ExpressionPreset, &str); 18] = [
+    (ExpressionPreset::Neutral, "Neutral"),
+    (ExpressionPreset::Aa, "A"),
+    (ExpressionPreset::Ih, "I"),
+    (ExpressionPreset::Ou, "U"),
+    (ExpressionPreset::Ee, "E"),
+    (ExpressionPreset::Oh, "O"),
+    (ExpressionPreset::Blink, "Blink"),
+    (ExpressionPreset::BlinkLeft, "Blink_L"),
+    (ExpressionPreset::BlinkRight, "Blink_R"),
+    (ExpressionPreset::Happy, "Joy"),
+    (ExpressionPreset::Angry, "Angry"),
+    (ExpressionPreset::Sad, "Sorrow"),
+    (ExpressionPreset::Relaxed, "Fun"),
+    (ExpressionPreset::Surprised, "Surprised"),
+    (ExpressionPreset::LookUp, "LookUp"),
+    (ExpressionPreset::LookDown, "LookDown"),
+    (ExpressionPreset::LookLeft, "LookLeft"),
+    (ExpressionPreset::LookRight, "LookRight"),
+];
+
+impl BlendNames {
+    /// The name to send for an omote channel (VRM 1.0 / custom name).
+    ///
+    /// ```
+    /// use omote_vmc::BlendNames;
+    /// assert_eq!(BlendNames::Vrm0.to_wire("happy"), "Joy");
+    /// assert_eq!(BlendNames::Vrm1.to_wire("happy"), "happy");
+    /// assert_eq!(BlendNames::Vrm0.to_wire("jawOpen"), "jawOpen");
+    /// ```
+    pub fn to_wire(self, channel: &str) -> &str {
+        match self {
+            BlendNames::Vrm1 => channel,
+            BlendNames::Vrm0 => PRESET_V0
+                .iter()
+                .find(|(p, _)| p.name() == channel)
+                .map_or(channel, |(_, v0)| v0),
+        }
+    }
+}
+
+/// The omote channel name for a received blend name: VRM 0.x preset names (any case, as
+/// receivers disagree) become VRM 1.0 names; everything else is kept.
+///
+/// ```
+/// use omote_vmc::channel_from_wire;
+/// assert_eq!(channel_from_wire("Joy"), "happy");
+/// assert_eq!(channel_from_wire("BLINK_L"), "blinkLeft");
+/// assert_eq!(channel_from_wire("aa"), "aa");
+/// assert_eq!(channel_from_wire("mouthSmileLeft"), "mouthSmileLeft");
+/// ```
+pub fn channel_from_wire(name: &str) -> &str {
+    PRESET_V0
+        .iter()
+        .find(|(_, v0)| v0.eq_ignore_ascii_case(name))
+        .map_or(name, |(p, _)| p.name())
+}

@@ -1,0 +1,268 @@
+//! The codec against an independent OSC implementation (rosc), round trips, and hostile
+//! packets.
+
+use glam::Quat;
+use omote_vmc::osc::{OscArg, OscValue, OscWriter, parse_packet};
+use omote_vmc::{BlendNames, BonePose, VmcError, VmcFrameWriter, VmcReceiver, channel_from_wire};
+use rosc::{OscBundle, OscMessage, OscPacket, OscTime, OscType};
+
+const CHANNELS: [&str; 8] = [
+    "aa",
+    "ih",
+    "blink",
+    "happy",
+    "sad",
+    "surprised",
+    "jawOpen",
+    "eyeBlinkLeft",
+];
+
+fn frame() -> (Vec<f32>, BonePose) {
+    (
+        vec![0.1, 0.2, 0.3, 0.9, 0.0, 0.5, 0.75, 1.0],
+        BonePose {
+            head: Quat::from_euler(glam::EulerRot::YXZ, 0.3, -0.2, 0.1),
+            left_eye: Some(Quat::from_rotation_y(0.1)),
+            right_eye: Some(Quat::from_rotation_y(0.12)),
+        },
+    )
+}
+
+#[test]
+fn rosc_reads_our_bundle_with_vrm0_names() {
+    let (w, pose) = frame();
+    let mut writer = VmcFrameWriter::new(CHANNELS, BlendNames::Vrm0);
+    let bytes = writer.write(1.25, &w, &pose).to_vec();
+    let (rest, packet) = rosc::decoder::decode_udp(&bytes).expect("rosc decodes it");
+    assert!(rest.is_empty());
+    let OscPacket::Bundle(b) = packet else {
+        panic!("not a bundle")
+    };
+    let msgs: Vec<OscMessage> = b
+        .content
+        .into_iter()
+        .map(|p| match p {
+            OscPacket::Message(m) => m,
+            OscPacket::Bundle(_) => panic!("nested"),
+        })
+        .collect();
+    assert_eq!(msgs[0].addr, "/VMC/Ext/OK");
+    assert_eq!(msgs[1].args, vec![OscType::Float(1.25)]);
+    let blends: Vec<(String, f32)> = msgs
+        .iter()
+        .filter(|m| m.addr == "/VMC/Ext/Blend/Val")
+        .map(|m| match (&m.args[0], &m.args[1]) {
+            (OscType::String(s), OscType::Float(v)) => (s.clone(), *v),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let names: Vec<&str> = blends.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "A",
+            "I",
+            "Blink",
+            "Joy",
+            "Sorrow",
+            "Surprised",
+            "jawOpen",
+            "eyeBlinkLeft"
+        ]
+    );
+    for ((_, v), w) in blends.iter().zip(&w) {
+        assert_eq!(v, w);
+    }
+    let apply = msgs
+        .iter()
+        .position(|m| m.addr == "/VMC/Ext/Blend/Apply")
+        .unwrap();
+    assert!(apply > 1 + CHANNELS.len());
+    let head = msgs
+        .iter()
+        .find(|m| m.addr == "/VMC/Ext/Bone/Pos" && m.args[0] == OscType::String("Head".into()))
+        .unwrap();
+    assert_eq!(head.args.len(), 8);
+    let f: Vec<f32> = head.args[1..]
+        .iter()
+        .map(|a| match a {
+            OscType::Float(x) => *x,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    // Unity space: X mirrored, so the quaternion's y and z flip.
+    let expected = [pose.head.x, -pose.head.y, -pose.head.z, pose.head.w];
+    for (got, want) in f[3..].iter().zip(expected) {
+        assert!((got - want).abs() < 1e-6, "{f:?} vs {expected:?}");
+    }
+}
+
+#[test]
+fn our_receiver_reads_rosc_packets() {
+    let msg = |addr: &str, args: Vec<OscType>| {
+        OscPacket::Message(OscMessage {
+            addr: addr.into(),
+            args,
+        })
+    };
+    let q = Quat::from_rotation_x(0.4);
+    let inner = OscPacket::Bundle(OscBundle {
+        timetag: OscTime::from((0, 1)),
+        content: vec![
+            msg(
+                "/VMC/Ext/Blend/Val",
+                vec![OscType::String("Joy".into()), OscType::Float(0.7)],
+            ),
+            msg(
+                "/VMC/Ext/Blend/Val",
+                vec![OscType::String("jawOpen".into()), OscType::Float(0.2)],
+            ),
+        ],
+    });
+    let packet = OscPacket::Bundle(OscBundle {
+        timetag: OscTime::from((0, 1)),
+        content: vec![
+            msg("/VMC/Ext/T", vec![OscType::Float(3.5)]),
+            inner,
+            msg("/VMC/Ext/Blend/Apply", vec![]),
+            msg(
+                "/VMC/Ext/Bone/Pos",
+                vec![
+                    OscType::String("Head".into()),
+                    OscType::Float(0.0),
+                    OscType::Float(0.1),
+                    OscType::Float(0.0),
+                    OscType::Float(q.x),
+                    OscType::Float(-q.y),
+                    OscType::Float(-q.z),
+                    OscType::Float(q.w),
+                ],
+            ),
+            // Types VMC does not use must not derail the rest.
+            msg(
+                "/VMC/Ext/Cam",
+                vec![
+                    OscType::Double(1.0),
+                    OscType::Bool(true),
+                    OscType::Blob(vec![1, 2, 3]),
+                ],
+            ),
+        ],
+    });
+    let bytes = rosc::encoder::encode(&packet).unwrap();
+    let msgs = parse_packet(&bytes).unwrap();
+    assert_eq!(msgs.len(), 6, "nested bundles are flattened");
+    let mut r = VmcReceiver::new();
+    assert_eq!(r.apply(&msgs).unwrap(), 1);
+    assert_eq!(r.time(), Some(3.5));
+    assert_eq!(r.blend("Joy"), Some(0.7));
+    assert_eq!(channel_from_wire("Joy"), "happy");
+    let (_, head) = r.bone("Head").unwrap();
+    assert!(head.dot(q).abs() > 1.0 - 1e-6);
+}
+
+#[test]
+fn blend_values_wait_for_apply() {
+    let mut w = OscWriter::new();
+    w.begin_bundle();
+    w.message(
+        "/VMC/Ext/Blend/Val",
+        &[OscArg::Str("A"), OscArg::Float(0.4)],
+    );
+    let mut r = VmcReceiver::new();
+    r.apply(&parse_packet(w.bytes()).unwrap()).unwrap();
+    assert_eq!(r.blend("A"), None);
+    w.clear();
+    w.message("/VMC/Ext/Blend/Apply", &[]);
+    r.apply(&parse_packet(w.bytes()).unwrap()).unwrap();
+    assert_eq!(r.blend("A"), Some(0.4));
+}
+
+#[test]
+fn round_trip_every_channel_and_vrm1_names() {
+    let (w, pose) = frame();
+    let mut writer = VmcFrameWriter::new(CHANNELS, BlendNames::Vrm1);
+    let mut r = VmcReceiver::new();
+    r.apply(&parse_packet(writer.write(0.0, &w, &pose)).unwrap())
+        .unwrap();
+    for (c, v) in CHANNELS.iter().zip(&w) {
+        assert_eq!(r.blend(c), Some(*v), "{c}");
+    }
+    for (name, q) in [
+        ("Head", pose.head),
+        ("LeftEye", pose.left_eye.unwrap()),
+        ("RightEye", pose.right_eye.unwrap()),
+    ] {
+        let (_, got) = r.bone(name).unwrap();
+        assert!(got.dot(q) > 1.0 - 1e-6, "{name}");
+    }
+}
+
+#[test]
+fn bad_values_are_sanitised_not_sent() {
+    let mut writer = VmcFrameWriter::new(["aa", "ih"], BlendNames::Vrm1);
+    let pose = BonePose {
+        head: Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0),
+        ..BonePose::default()
+    };
+    let msgs = parse_packet(writer.write(f32::NAN, &[f32::NAN, 7.0], &pose)).unwrap();
+    for m in &msgs {
+        for a in &m.args {
+            if let OscValue::Float(x) = a {
+                assert!(x.is_finite(), "{m:?}");
+            }
+        }
+    }
+    let mut r = VmcReceiver::new();
+    r.apply(&msgs).unwrap();
+    assert_eq!(r.blend("aa"), Some(0.0));
+    assert_eq!(r.blend("ih"), Some(1.0));
+}
+
+#[test]
+fn hostile_packets_give_errors_not_panics() {
+    let (w, pose) = frame();
+    let mut writer = VmcFrameWriter::new(CHANNELS, BlendNames::Vrm0);
+    let good = writer.write(0.0, &w, &pose).to_vec();
+    // Every truncation and every single-byte corruption of a real packet.
+    for n in 0..good.len() {
+        let _ = parse_packet(&good[..n]);
+        let mut bad = good.clone();
+        bad[n] ^= 0xA5;
+        if let Ok(msgs) = parse_packet(&bad) {
+            let _ = VmcReceiver::new().apply(&msgs);
+        }
+    }
+    // Deeply nested bundles.
+    let mut nested = Vec::new();
+    for _ in 0..100 {
+        let mut b = b"#bundle\0".to_vec();
+        b.extend_from_slice(&1u64.to_be_bytes());
+        b.extend_from_slice(&(nested.len() as u32).to_be_bytes());
+        b.extend_from_slice(&nested);
+        nested = b;
+    }
+    assert!(matches!(
+        parse_packet(&nested),
+        Err(VmcError::Malformed {
+            reason: "bundles nested too deep",
+            ..
+        })
+    ));
+    // A known address with the wrong arguments names the address.
+    let mut w = OscWriter::new();
+    w.clear();
+    w.message("/VMC/Ext/Blend/Val", &[OscArg::Float(1.0)]);
+    let err = VmcReceiver::new()
+        .apply(&parse_packet(w.bytes()).unwrap())
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "/VMC/Ext/Blend/Val: expected arguments sf, got f"
+    );
+    // An element size that overflows.
+    let mut b = b"#bundle\0".to_vec();
+    b.extend_from_slice(&1u64.to_be_bytes());
+    b.extend_from_slice(&u32::MAX.to_be_bytes());
+    assert!(parse_packet(&b).is_err());
+}
