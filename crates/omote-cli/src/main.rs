@@ -41,6 +41,8 @@ enum Command {
     Avatar(cmd::avatar::AvatarArgs),
     /// Track faces in images, an image sequence or raw video on stdin (MediaPipe FaceLandmarker in pure Rust).
     Track(cmd::track::TrackArgs),
+    /// VMC protocol (OSC/UDP): play an anim to VSeeFace/VMagicMirror/Warudo, or listen to a performer.
+    Vmc(cmd::vmc::VmcArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Convert(args) => cmd::convert::run(args).map(|()| ExitCode::SUCCESS),
         Command::Avatar(args) => cmd::avatar::run(args).map(|()| ExitCode::SUCCESS),
         Command::Track(args) => cmd::track::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Vmc(args) => cmd::vmc::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

@@ -684,3 +684,148 @@ fn lipsync_live_finds_the_voice_in_real_speech() {
     );
     assert!(*voiced.last().unwrap() <= speech.last().unwrap().1 + 0.05);
 }
+
+/// A UDP port that was free a moment ago.
+fn free_udp_port() -> u16 {
+    std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn vmc_send_to_listen_round_trips_the_demo() {
+    let out = scratch("vmc");
+    std::fs::create_dir_all(&out).unwrap();
+    let o = omote().arg("demo").arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let port = free_udp_port();
+    let addr = format!("127.0.0.1:{port}");
+    let rec = out.join("rec.anim.json");
+    let listener = omote()
+        .args([
+            "vmc", "listen", "--bind", &addr, "--fps", "60", "--idle", "1.5",
+        ])
+        .args(["--seconds", "60", "--record"])
+        .arg(&rec)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let o = omote()
+        .args(["vmc", "send"])
+        .arg(out.join("demo.anim.json"))
+        .args(["--to", &addr, "--speed", "4"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let l = listener.wait_with_output().unwrap();
+    assert!(l.status.success(), "{}", String::from_utf8_lossy(&l.stderr));
+    let sent: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("demo.anim.json")).unwrap())
+            .unwrap();
+    let got: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let n = sent["head"].as_array().unwrap().len();
+    let m = got["head"].as_array().unwrap().len();
+    assert!(m + 2 >= n && m <= n, "recorded {m} of {n} frames");
+    // Every expression comes back under its VRM 1.0 name, frame for frame (UDP on
+    // loopback may drop a packet under load: then that frame holds the previous value).
+    let sent_x = sent["expressions"].as_object().unwrap();
+    let got_x = got["expressions"].as_object().unwrap();
+    assert_eq!(sent_x.len(), got_x.len());
+    let (mut equal, mut total) = (0usize, 0usize);
+    for (name, track) in sent_x {
+        let back = got_x[name]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name} missing"));
+        for (a, b) in track.as_array().unwrap().iter().zip(back) {
+            total += 1;
+            if (a.as_f64().unwrap() - b.as_f64().unwrap()).abs() < 1e-6 {
+                equal += 1;
+            }
+        }
+    }
+    assert!(
+        equal as f64 >= 0.98 * total as f64,
+        "{equal} of {total} values equal"
+    );
+    // The head comes back through the Unity axis conversion and out again.
+    let (sh, gh) = (&sent["head"][n / 2], &got["head"][n / 2]);
+    let dot: f64 = (0..4)
+        .map(|k| sh[k].as_f64().unwrap() * gh[k].as_f64().unwrap())
+        .sum();
+    assert!(dot.abs() > 1.0 - 1e-5, "head {sh} vs {gh}");
+    std::fs::remove_dir_all(&out).ok();
+}
+
+#[test]
+fn vmc_listen_reports_a_busy_port_and_send_a_bad_anim() {
+    let busy = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let addr = busy.local_addr().unwrap().to_string();
+    let o = omote()
+        .args(["vmc", "listen", "--bind", &addr, "--seconds", "1"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains(&addr));
+    let out = scratch("vmc-bad");
+    std::fs::create_dir_all(&out).unwrap();
+    let bad = out.join("bad.anim.json");
+    std::fs::write(&bad, "{\"format\": \"omote-anim\"").unwrap();
+    let o = omote()
+        .args(["vmc", "send"])
+        .arg(&bad)
+        .args(["--to", "127.0.0.1:9"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bad.anim.json"));
+    std::fs::remove_dir_all(&out).ok();
+}
+
+#[test]
+fn lipsync_live_drives_a_vmc_marionette() {
+    let out = scratch("live-vmc");
+    std::fs::create_dir_all(&out).unwrap();
+    let addr = format!("127.0.0.1:{}", free_udp_port());
+    let rec = out.join("mouth.anim.json");
+    let listener = omote()
+        .args([
+            "vmc", "listen", "--bind", &addr, "--fps", "100", "--idle", "1",
+        ])
+        .args(["--seconds", "30", "--record"])
+        .arg(&rec)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let bytes: Vec<u8> = buzz(16_000, 1.2, 0.3..0.9)
+        .iter()
+        .flat_map(|s| s.to_le_bytes())
+        .collect();
+    lipsync_live(&["--vmc", &addr], bytes);
+    let l = listener.wait_with_output().unwrap();
+    assert!(l.status.success(), "{}", String::from_utf8_lossy(&l.stderr));
+    let got: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let x = got["expressions"].as_object().unwrap();
+    let names: Vec<&str> = x.keys().map(String::as_str).collect();
+    for v in ["aa", "ih", "ou", "ee", "oh"] {
+        assert!(names.contains(&v), "{v} not received: {names:?}");
+    }
+    let mouth = |i: usize| -> f64 {
+        ["aa", "ih", "ou", "ee", "oh"]
+            .iter()
+            .map(|v| x[*v][i].as_f64().unwrap())
+            .sum()
+    };
+    let frames = got["head"].as_array().unwrap().len();
+    assert!((115..=121).contains(&frames), "{frames} frames");
+    assert_eq!(mouth(10), 0.0, "silence keeps the mouth shut");
+    assert!(mouth(60) > 0.3, "the buzz opens the mouth: {}", mouth(60));
+    std::fs::remove_dir_all(&out).ok();
+}

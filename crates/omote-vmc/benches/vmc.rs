@@ -11,7 +11,7 @@ fn bench(c: &mut Criterion) {
     let mut w = VmcFrameWriter::new(names.iter().map(String::as_str), BlendNames::Vrm0);
     let weights: Vec<f32> = (0..70).map(|i| i as f32 / 70.0).collect();
     let pose = BonePose {
-        head: Quat::from_rotation_y(0.2),
+        head: Some(Quat::from_rotation_y(0.2)),
         left_eye: Some(Quat::from_rotation_x(0.05)),
         right_eye: Some(Quat::from_rotation_x(0.05)),
     };

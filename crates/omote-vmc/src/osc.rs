@@ -191,7 +191,7 @@ fn parse_into(
             let size =
                 read_u32(bytes, at).ok_or_else(|| malformed(base + at, "truncated size"))? as usize;
             at += 4;
-            if size % 4 != 0 {
+            if !size.is_multiple_of(4) {
                 return Err(malformed(base + at, "element size not a multiple of 4"));
             }
             let end = at

@@ -7,24 +7,15 @@ use crate::names::BlendNames;
 use crate::osc::{OscArg, OscWriter};
 
 /// Head and eye bones of one frame, glTF space, local rotations relative to the rest pose.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The default sends no bones (blend values only).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BonePose {
-    /// Head rotation.
-    pub head: Quat,
+    /// Head rotation (`None`: not sent, so another performer can own the head).
+    pub head: Option<Quat>,
     /// Left eye rotation (`None`: not sent, e.g. a model whose gaze is expressions).
     pub left_eye: Option<Quat>,
     /// Right eye rotation.
     pub right_eye: Option<Quat>,
-}
-
-impl Default for BonePose {
-    fn default() -> Self {
-        Self {
-            head: Quat::IDENTITY,
-            left_eye: None,
-            right_eye: None,
-        }
-    }
 }
 
 /// Local rest positions of the bones VMC carries (glTF space, metres). VMC's bone message
@@ -54,8 +45,8 @@ impl Default for BoneRest {
 /// frame once warm).
 ///
 /// A bundle holds `/VMC/Ext/OK 1`, `/VMC/Ext/T time`, one `/VMC/Ext/Blend/Val name value`
-/// per channel, `/VMC/Ext/Blend/Apply`, and `/VMC/Ext/Bone/Pos` for `Head` (and the eyes
-/// when given).
+/// per channel, `/VMC/Ext/Blend/Apply`, and `/VMC/Ext/Bone/Pos` for the head and eyes that
+/// the [`BonePose`] has.
 ///
 /// ```
 /// use omote_vmc::{BlendNames, BonePose, VmcFrameWriter, VmcReceiver, osc::parse_packet};
@@ -117,7 +108,9 @@ impl VmcFrameWriter {
             o.message("/VMC/Ext/Blend/Val", &[OscArg::Str(name), OscArg::Float(w)]);
         }
         o.message("/VMC/Ext/Blend/Apply", &[]);
-        bone(o, "Head", self.rest.head, pose.head);
+        if let Some(q) = pose.head {
+            bone(o, "Head", self.rest.head, q);
+        }
         if let Some(q) = pose.left_eye {
             bone(o, "LeftEye", self.rest.left_eye, q);
         }

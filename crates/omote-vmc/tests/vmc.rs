@@ -21,7 +21,7 @@ fn frame() -> (Vec<f32>, BonePose) {
     (
         vec![0.1, 0.2, 0.3, 0.9, 0.0, 0.5, 0.75, 1.0],
         BonePose {
-            head: Quat::from_euler(glam::EulerRot::YXZ, 0.3, -0.2, 0.1),
+            head: Some(Quat::from_euler(glam::EulerRot::YXZ, 0.3, -0.2, 0.1)),
             left_eye: Some(Quat::from_rotation_y(0.1)),
             right_eye: Some(Quat::from_rotation_y(0.12)),
         },
@@ -91,7 +91,8 @@ fn rosc_reads_our_bundle_with_vrm0_names() {
         })
         .collect();
     // Unity space: X mirrored, so the quaternion's y and z flip.
-    let expected = [pose.head.x, -pose.head.y, -pose.head.z, pose.head.w];
+    let h = pose.head.unwrap();
+    let expected = [h.x, -h.y, -h.z, h.w];
     for (got, want) in f[3..].iter().zip(expected) {
         assert!((got - want).abs() < 1e-6, "{f:?} vs {expected:?}");
     }
@@ -189,7 +190,7 @@ fn round_trip_every_channel_and_vrm1_names() {
         assert_eq!(r.blend(c), Some(*v), "{c}");
     }
     for (name, q) in [
-        ("Head", pose.head),
+        ("Head", pose.head.unwrap()),
         ("LeftEye", pose.left_eye.unwrap()),
         ("RightEye", pose.right_eye.unwrap()),
     ] {
@@ -202,7 +203,7 @@ fn round_trip_every_channel_and_vrm1_names() {
 fn bad_values_are_sanitised_not_sent() {
     let mut writer = VmcFrameWriter::new(["aa", "ih"], BlendNames::Vrm1);
     let pose = BonePose {
-        head: Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0),
+        head: Some(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
         ..BonePose::default()
     };
     let msgs = parse_packet(writer.write(f32::NAN, &[f32::NAN, 7.0], &pose)).unwrap();

@@ -9,3 +9,4 @@ pub mod motion_map;
 pub mod retarget;
 pub mod simulate;
 pub mod track;
+pub mod vmc;

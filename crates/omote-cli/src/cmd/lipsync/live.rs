@@ -6,7 +6,10 @@
 //! ```text
 //! arecord -q -f S16_LE -r 16000 -c 1 -t raw | omote lipsync live
 //! ffmpeg -loglevel quiet -f pulse -i default -ac 1 -ar 48000 -f s16le - | omote lipsync live --rate 48000
+//! arecord -q -f S16_LE -r 16000 -c 1 -t raw | omote lipsync live --vmc 127.0.0.1:39539 > /dev/null
 //! ```
+//!
+//! With `--vmc` the mouth also goes to a VMC marionette (VSeeFace, VMagicMirror …).
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -15,6 +18,7 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use omote_audio::StreamResampler;
 use omote_lipsync::{SAMPLE_RATE, StreamAnalyser, VowelFrame, export};
+use omote_vmc::{BonePose, VmcFrameWriter};
 
 use super::load_profile;
 
@@ -78,6 +82,13 @@ pub struct LiveArgs {
     /// Profile JSON (default: built-in; a calibrated one from `lipsync calibrate` is better).
     #[arg(long)]
     profile: Option<PathBuf>,
+    /// Also send the mouth to a VMC marionette at this address (e.g. 127.0.0.1:39539):
+    /// A I U E O blend values every 10 ms; the closed mouth is all zero.
+    #[arg(long)]
+    vmc: Option<std::net::SocketAddr>,
+    /// Expression names for --vmc.
+    #[arg(long, value_enum, default_value = "vrm0")]
+    vmc_names: crate::cmd::vmc::WireNames,
 }
 
 pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
@@ -119,6 +130,14 @@ pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
     let mut frames: Vec<VowelFrame> = Vec::with_capacity(16);
     let mut text = String::with_capacity(4096);
     let mut emitted = 0u64;
+    let mut vmc = match args.vmc {
+        Some(to) => Some((
+            crate::cmd::vmc::sender_socket(to)?,
+            to,
+            VmcFrameWriter::new(["aa", "ih", "ou", "ee", "oh"], args.vmc_names.into()),
+        )),
+        None => None,
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.format == LiveFormat::Tsv {
@@ -147,6 +166,13 @@ pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
         resampler.push(&mono, &mut resampled);
         frames.clear();
         analyser.push(&resampled, &mut frames);
+        if let Some((socket, to, writer)) = vmc.as_mut() {
+            for (k, f) in frames.iter().enumerate() {
+                let t = (emitted + k as u64) as f32 / 100.0;
+                let packet = writer.write(t, &f.weights[..5], &BonePose::default());
+                crate::cmd::vmc::send_packet(socket, *to, packet)?;
+            }
+        }
         if !write_frames(&mut out, &mut text, &frames, &mut emitted, args.format)? {
             return Ok(()); // the reader went away
         }
