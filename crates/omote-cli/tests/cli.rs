@@ -829,3 +829,71 @@ fn lipsync_live_drives_a_vmc_marionette() {
     assert!(mouth(60) > 0.3, "the buzz opens the mouth: {}", mouth(60));
     std::fs::remove_dir_all(&out).ok();
 }
+
+#[test]
+fn speak_hands_the_mouth_over_and_ramps_the_afterglow() {
+    let out = scratch("speak");
+    std::fs::create_dir_all(&out).unwrap();
+    // Voice from 0.3 to 0.9 s of the file; the scene starts the file at 0.3 s.
+    let wav = out.join("line.wav");
+    write_wav16(&wav, 22_050, &buzz(22_050, 1.2, 0.3..0.9));
+    let o = omote()
+        .arg("speak")
+        .arg(&wav)
+        .args(["--expression", "relaxed=0.5", "--then", "happy=1"])
+        .args(["--afterglow", "mouthSmileLeft=0.3", "--fps", "100", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.join("speak.png").is_file());
+    let anim: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("speak.anim.json")).unwrap())
+            .unwrap();
+    let track = |name: &str| -> Vec<f64> {
+        anim["expressions"][name]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    let vowels: Vec<Vec<f64>> = ["aa", "ih", "ou", "ee", "oh"].map(track).to_vec();
+    let mouth = |i: usize| vowels.iter().map(|v| v[i]).sum::<f64>();
+    let (smile, happy, relaxed) = (track("mouthSmileLeft"), track("happy"), track("relaxed"));
+    let at = |t: f64| (t * 100.0).round() as usize;
+    // Closed before the voice (scene 0.6 s), open while it is voiced.
+    assert_eq!(mouth(at(0.5)), 0.0);
+    assert!(mouth(at(0.8)) > 0.3, "{}", mouth(at(0.8)));
+    // Hand-over from 0.2 s before the voice ends (scene 1.2 s): still open at 1.05 s,
+    // gone by 1.25 s, never a jump (the layer fades over 0.2 s).
+    assert!(mouth(at(1.05)) > 0.1);
+    assert!(mouth(at(1.25)) < 1e-3);
+    for i in at(0.95)..at(1.3) {
+        assert!(
+            (mouth(i + 1) - mouth(i)).abs() < 0.08,
+            "jump at {} s: {} -> {}",
+            i as f64 / 100.0,
+            mouth(i),
+            mouth(i + 1)
+        );
+    }
+    // The acting crossfades relaxed → happy over the hand-over.
+    assert!((relaxed[at(0.8)] - 0.5).abs() < 1e-3 && happy[at(0.8)] < 1e-3);
+    assert!(happy[at(1.25)] > 0.99 && relaxed[at(1.25)] < 1e-3);
+    // The afterglow is 0 until the hand-over, ramps over 0.5 s, then holds its value.
+    assert_eq!(smile[at(0.95)], 0.0);
+    assert!(smile[at(1.25)] > 0.05 && smile[at(1.25)] < 0.25);
+    assert!((smile[anim["head"].as_array().unwrap().len() - 1] - 0.3).abs() < 1e-3);
+    // An unknown expression is named.
+    let o = omote()
+        .arg("speak")
+        .arg(&wav)
+        .args(["--then", "smug=1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("smug"));
+    std::fs::remove_dir_all(&out).ok();
+}

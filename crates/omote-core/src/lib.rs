@@ -55,6 +55,7 @@ pub mod rng;
 pub mod saccade;
 pub mod smoothing;
 pub mod span;
+pub mod speech;
 mod time_queue;
 pub mod tracking;
 
@@ -93,4 +94,5 @@ pub use smoothing::{
     normalize_quat,
 };
 pub use span::Span;
+pub use speech::{SpeechConfig, SpeechError, SpeechPlayer, SpeechTrack};
 pub use tracking::{ArkitFrame, Blendshapes, TrackedFace, TrackingFrame};

@@ -184,3 +184,33 @@ fn motion_map_queries_and_camera_correction_allocate_nothing() {
         after - before
     );
 }
+
+#[test]
+fn voice_lines_allocate_nothing_per_frame() {
+    use omote_core::{SpeechConfig, SpeechPlayer, SpeechTrack};
+    let rig = Arc::new(Rig::standard());
+    let mut face = Face::new(rig.clone(), FaceConfig::default(), 3);
+    let glow = face.add_layer("afterglow", BlendMode::Additive);
+    let mut speech = SpeechPlayer::new(&rig, SpeechConfig::default());
+    let frames = (0..300)
+        .map(|i| [((i as f32) * 0.1).sin().abs(), 0.1, 0.0, 0.2, 0.0])
+        .collect();
+    let line = Arc::new(SpeechTrack::new(100.0, frames, Some((0.4, 2.6))).unwrap());
+    let smile = [(rig.channel("mouthSmileLeft").unwrap(), 0.3)];
+    // Warm up once: the first `say` may size the afterglow buffer.
+    speech.say(line.clone(), &smile);
+    let before = allocations();
+    let mut sum = 0.0;
+    for k in 0..5 {
+        if k > 0 {
+            speech.say(line.clone(), &smile);
+        }
+        for _ in 0..200 {
+            speech.advance(1.0 / 60.0, face.layer_mut(Face::MOUTH));
+            speech.apply_afterglow(face.layer_mut(glow));
+            sum += face.update(1.0 / 60.0, &FaceInputs::default()).expressions[0];
+        }
+    }
+    assert!(sum.is_finite());
+    assert_eq!(allocations() - before, 0, "voice lines allocated");
+}

@@ -8,5 +8,6 @@ pub mod lipsync;
 pub mod motion_map;
 pub mod retarget;
 pub mod simulate;
+pub mod speak;
 pub mod track;
 pub mod vmc;
