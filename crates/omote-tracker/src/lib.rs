@@ -53,6 +53,7 @@ pub mod procrustes;
 pub mod rgb;
 pub mod roi;
 pub mod smoothing;
+pub mod to_core;
 pub mod tracker;
 pub mod warp;
 
