@@ -1,0 +1,147 @@
+//! The executor against tract (the reference) on real face crops.
+
+use std::path::PathBuf;
+
+use crate::landmarks::{LANDMARKS_FILE, LANDMARKS_INPUT};
+use crate::model::{EnginePref, OnnxModel};
+use crate::warp::{Border, PixelRect, warp_into};
+use crate::{FaceDetector, RgbView, Roi, load_rgb, models};
+
+/// Shared reference photos, if present.
+fn photos() -> Vec<PathBuf> {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/tracking"
+    ));
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!("skipped: no reference data at {}", dir.display());
+        return vec![];
+    };
+    let mut v: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Max |a - b| over all outputs of the two models after a run on `input`.
+fn max_diff(a: &mut OnnxModel, b: &mut OnnxModel, input: &[f32], lens: &[usize]) -> f32 {
+    a.run(input).unwrap();
+    b.run(input).unwrap();
+    let mut worst = 0f32;
+    for (i, &len) in lens.iter().enumerate() {
+        let (x, y) = (
+            a.output_slice(i, len).unwrap(),
+            b.output_slice(i, len).unwrap(),
+        );
+        for (x, y) in x.iter().zip(y) {
+            worst = worst.max((x - y).abs());
+        }
+    }
+    worst
+}
+
+#[test]
+fn landmark_network_matches_tract_on_real_faces() {
+    let shape = [1, LANDMARKS_INPUT, LANDMARKS_INPUT, 3];
+    let bytes = models::FACE_LANDMARKS_ONNX;
+    let load = |pref| OnnxModel::load_with(LANDMARKS_FILE, bytes, &shape, pref).unwrap();
+    let mut tract = load(EnginePref::Tract);
+    let mut own = load(EnginePref::Auto);
+    let mut generic = load(EnginePref::Auto);
+    assert!(own.uses_own_executor() && !tract.uses_own_executor());
+    if let crate::model::Engine::Cnn(net) = generic.engine_mut() {
+        net.force_isa(crate::cnn::Isa::Generic);
+    }
+    // Outputs: 1434 landmark coordinates (0..256 px), presence logit, tongue score.
+    let lens = [1434, 1, 1];
+    let mut det =
+        FaceDetector::from_onnx_bytes(models::FACE_DETECTOR_ONNX, Default::default()).unwrap();
+    let mut input = vec![0f32; LANDMARKS_INPUT * LANDMARKS_INPUT * 3];
+    let mut checked = 0;
+    for path in photos() {
+        let img = load_rgb(&path).unwrap();
+        let view = RgbView::from_image("photo", &img).unwrap();
+        let Some(d) = det.detect(&view).unwrap().first().copied() else {
+            continue;
+        };
+        let roi = Roi::from_detection(&d, img.width(), img.height());
+        let (w, h) = (f64::from(img.width()), f64::from(img.height()));
+        let rect = PixelRect {
+            cx: f64::from(roi.cx) * w,
+            cy: f64::from(roi.cy) * h,
+            width: f64::from(roi.width) * w,
+            height: f64::from(roi.height) * h,
+            rotation: f64::from(roi.rotation),
+        };
+        warp_into(
+            &view,
+            &rect,
+            LANDMARKS_INPUT,
+            Border::Replicate,
+            0.0,
+            1.0,
+            &mut input,
+        );
+        let d_own = max_diff(&mut tract, &mut own, &input, &lens);
+        let d_gen = max_diff(&mut tract, &mut generic, &input, &lens);
+        println!(
+            "{}: max |own - tract| {d_own:.2e}, generic {d_gen:.2e}",
+            path.display()
+        );
+        // tract itself differs from onnxruntime by 1.1e-4 on these outputs.
+        assert!(
+            d_own < 2e-3 && d_gen < 2e-3,
+            "{}: {d_own} {d_gen}",
+            path.display()
+        );
+        checked += 1;
+    }
+    println!("{checked} faces checked");
+}
+
+#[test]
+#[ignore]
+fn time_isas() {
+    use crate::cnn::Isa;
+    let shape = [1, LANDMARKS_INPUT, LANDMARKS_INPUT, 3];
+    let input: Vec<f32> = (0..shape.iter().product::<usize>())
+        .map(|i| (i % 255) as f32 / 255.0)
+        .collect();
+    for isa in [Isa::detect(), Isa::Generic] {
+        let mut m = OnnxModel::load_with(
+            LANDMARKS_FILE,
+            models::FACE_LANDMARKS_ONNX,
+            &shape,
+            EnginePref::Auto,
+        )
+        .unwrap();
+        if let crate::model::Engine::Cnn(net) = m.engine_mut() {
+            net.force_isa(isa);
+        }
+        m.run(&input).unwrap();
+        let t = std::time::Instant::now();
+        for _ in 0..20 {
+            m.run(&input).unwrap();
+        }
+        println!("{isa:?}: {:.3} ms", t.elapsed().as_secs_f64() * 1e3 / 20.0);
+        if std::env::var("PROFILE").is_ok()
+            && let crate::model::Engine::Cnn(net) = m.engine_mut()
+        {
+            {
+                let mut agg: std::collections::BTreeMap<String, (f64, usize)> = Default::default();
+                for (d, t) in net.profile(&input, 20) {
+                    let e = agg.entry(d).or_default();
+                    e.0 += t;
+                    e.1 += 1;
+                }
+                let mut v: Vec<_> = agg.into_iter().collect();
+                v.sort_by(|a, b| b.1.0.total_cmp(&a.1.0));
+                for (d, (t, c)) in v {
+                    println!("  {t:7.3} ms x{c:2} {d}");
+                }
+            }
+        }
+    }
+}
