@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::internal::{bail, ensure, format_err};
-use tract_onnx::tract_core::ops::array::{Pad as TractPad, PadMode};
+use tract_onnx::tract_core::ops::array::{Pad as TractPad, PadMode, TypedConcat};
 use tract_onnx::tract_core::ops::binary::TypedBinOp;
 use tract_onnx::tract_core::ops::change_axes::AxisOp;
 use tract_onnx::tract_core::ops::cnn::{Conv, KernelFormat, MaxPool as TractMaxPool, PaddingSpec};
@@ -198,10 +198,16 @@ impl Builder<'_> {
                     layout: Layout::ChannelsFirst,
                     ..v
                 },
-                AxisOp::Add(_) | AxisOp::Rm(_) if v.h * v.w == 1 || v.c == 1 => Val {
-                    layout: Layout::Flat,
-                    ..v
-                },
+                // Storage order is the logical row-major order: only the shape
+                // changes.
+                AxisOp::Add(_) | AxisOp::Rm(_) | AxisOp::Reshape(..)
+                    if v.layout != Layout::ChannelsFirst || v.h * v.w == 1 || v.c == 1 =>
+                {
+                    Val {
+                        layout: Layout::Flat,
+                        ..v
+                    }
+                }
                 _ => bail!("unsupported axis op {axis:?} on {v:?}"),
             };
             self.vals.insert(out, v);
@@ -280,6 +286,39 @@ impl Builder<'_> {
                     ..v
                 },
             );
+            return Ok(());
+        }
+        if let Some(cat) = node.op_as::<TypedConcat>() {
+            let shape = model
+                .outlet_fact(out)?
+                .shape
+                .as_concrete()
+                .map(|s| s.to_vec());
+            let shape = shape.ok_or_else(|| format_err!("concat of symbolic shape"))?;
+            ensure!(
+                shape[..cat.axis].iter().all(|d| *d == 1),
+                "concat along axis {} of {shape:?} is not a plain append",
+                cat.axis
+            );
+            let mut inputs = vec![];
+            for i in &node.inputs {
+                let v = self.val(*i)?;
+                ensure!(
+                    v.layout != Layout::ChannelsFirst || v.h * v.w == 1 || v.c == 1,
+                    "concat input {i:?} would need a transpose"
+                );
+                inputs.push(v.tensor);
+            }
+            let len: usize = inputs.iter().map(|t| self.tensor_len[*t]).sum();
+            let t = self.push(|output| Layer::Concat { inputs, output }, len);
+            let v = Val {
+                tensor: t,
+                c: len,
+                h: 1,
+                w: 1,
+                layout: Layout::Flat,
+            };
+            self.vals.insert(out, v);
             return Ok(());
         }
         if let Some(ew) = node.op_as::<ElementWiseOp>()
@@ -412,7 +451,7 @@ impl Builder<'_> {
         ensure!(
             matches!(
                 expr.as_str(),
-                "NIHW,OI->NOHW" | "NIHW,OI->OHW" | "IHW,OI->NOHW" | "IHW,OI->OHW"
+                "NIHW,OI->NOHW" | "NIHW,OI->OHW" | "IHW,OI->NOHW" | "IHW,OI->OHW" | "NIHW,OI->NHWO"
             ) && es.q_params.is_none(),
             "unsupported einsum {expr}"
         );
@@ -444,24 +483,35 @@ impl Builder<'_> {
             Val {
                 tensor: t,
                 c: cout,
+                layout: if expr.ends_with("NHWO") {
+                    Layout::Nhwc
+                } else {
+                    Layout::ChannelsFirst
+                },
                 ..v
             },
         );
         Ok(())
     }
 
-    /// Per-channel constant of a channels-first value with `c` channels, if `k`
-    /// broadcasts that way (or is a scalar).
-    fn per_channel(k: &Tensor, c: usize, rank: usize) -> TractResult<Option<Vec<f32>>> {
-        let shape = k.shape();
+    /// Per-channel constant of a value with `c` channels on axis `axis` of
+    /// `rank`, if `k` broadcasts that way (or is a scalar).
+    fn per_channel(
+        k: &Tensor,
+        c: usize,
+        axis: usize,
+        rank: usize,
+    ) -> TractResult<Option<Vec<f32>>> {
         let vals = floats(k)?;
         if vals.len() == 1 {
             return Ok(Some(vec![vals[0]; c]));
         }
+        // Align `k`'s shape to the value's rank (leading unit axes).
+        let shape = k.shape();
         let ok = shape.len() <= rank
-            && shape.len() >= 3
-            && shape[shape.len() - 3] == c
-            && shape.iter().product::<usize>() == c;
+            && rank - shape.len() <= axis
+            && shape[axis - (rank - shape.len())] == c
+            && vals.len() == c;
         Ok(ok.then_some(vals))
     }
 
@@ -477,10 +527,17 @@ impl Builder<'_> {
             (None, None) => (a, None),
             _ => bail!("unsupported {name} operands"),
         };
-        let v = self.spatial(x)?;
+        let v = self.val(x)?;
+        ensure!(v.layout != Layout::Flat, "{name} on a flattened value");
+        // The channel axis: last for NHWC, third from last for (N)CHW.
+        let axis = if v.layout == Layout::Nhwc {
+            rank - 1
+        } else {
+            rank - 3
+        };
         match (name, k) {
             ("Add", Some(k)) => {
-                let bias = Self::per_channel(&k, v.c, rank)?
+                let bias = Self::per_channel(&k, v.c, axis, rank)?
                     .ok_or_else(|| format_err!("Add of a non per-channel constant"))?;
                 let l = self
                     .fusable_producer(x)
@@ -530,7 +587,7 @@ impl Builder<'_> {
                     ensure!(floats(&k)?.iter().all(|x| *x == 0.0), "Max with non-zero");
                     vec![0.0; v.c]
                 } else {
-                    Self::per_channel(&k, v.c, rank)?
+                    Self::per_channel(&k, v.c, axis, rank)?
                         .ok_or_else(|| format_err!("PRelu slope is not per channel"))?
                 };
                 let l = self

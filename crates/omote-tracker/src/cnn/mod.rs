@@ -76,6 +76,9 @@ pub(crate) enum Layer {
     },
     /// Logistic sigmoid, element-wise.
     Sigmoid { input: usize, output: usize },
+    /// Concatenation of whole tensors, one after the other (a concatenation along
+    /// the first axis longer than 1, in row-major storage).
+    Concat { inputs: Vec<usize>, output: usize },
 }
 
 impl Layer {
@@ -85,21 +88,24 @@ impl Layer {
             | Layer::Depthwise { output, .. }
             | Layer::MaxPool { output, .. }
             | Layer::Pad { output, .. }
-            | Layer::Sigmoid { output, .. } => *output,
+            | Layer::Sigmoid { output, .. }
+            | Layer::Concat { output, .. } => *output,
         }
     }
 
-    fn inputs(&self) -> impl Iterator<Item = usize> {
-        let (a, b) = match self {
+    fn inputs(&self) -> Vec<usize> {
+        match self {
             Layer::Conv {
                 input, residual, ..
-            } => (*input, residual.map(|r| r.0)),
+            } => std::iter::once(*input)
+                .chain(residual.map(|r| r.0))
+                .collect(),
             Layer::Depthwise { input, .. }
             | Layer::MaxPool { input, .. }
             | Layer::Pad { input, .. }
-            | Layer::Sigmoid { input, .. } => (*input, None),
-        };
-        std::iter::once(a).chain(b)
+            | Layer::Sigmoid { input, .. } => vec![*input],
+            Layer::Concat { inputs, .. } => inputs.clone(),
+        }
     }
 }
 
@@ -265,6 +271,7 @@ impl Network {
                     Layer::MaxPool { op, .. } => format!("maxpool {}x{}x{}", op.oh, op.ow, op.c),
                     Layer::Pad { op, .. } => format!("pad {}x{}x{}", op.h, op.w, op.c),
                     Layer::Sigmoid { .. } => "sigmoid".into(),
+                    Layer::Concat { .. } => "concat".into(),
                 };
                 (d, t)
             })
@@ -342,6 +349,14 @@ impl Ctx<'_> {
                 Layer::Sigmoid { input, .. } => {
                     for (o, i) in o.iter_mut().zip(slot(*input)) {
                         *o = 1.0 / (1.0 + (-*i).exp());
+                    }
+                }
+                Layer::Concat { inputs, .. } => {
+                    let mut at = 0;
+                    for &t in inputs {
+                        let src = slot(t);
+                        o[at..at + src.len()].copy_from_slice(src);
+                        at += src.len();
                     }
                 }
             }

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::anchors::DETECTOR_INPUT;
+use crate::detector::DETECTOR_FILE;
 use crate::landmarks::{LANDMARKS_FILE, LANDMARKS_INPUT};
 use crate::model::{EnginePref, OnnxModel};
 use crate::warp::{Border, PixelRect, warp_into};
@@ -25,7 +27,7 @@ fn photos() -> Vec<PathBuf> {
     v
 }
 
-/// Max |a - b| over all outputs of the two models after a run on `input`.
+/// Max |a - b| / max(|a|, 1) over all outputs of the two models after a run on `input`.
 fn max_diff(a: &mut OnnxModel, b: &mut OnnxModel, input: &[f32], lens: &[usize]) -> f32 {
     a.run(input).unwrap();
     b.run(input).unwrap();
@@ -36,7 +38,9 @@ fn max_diff(a: &mut OnnxModel, b: &mut OnnxModel, input: &[f32], lens: &[usize])
             b.output_slice(i, len).unwrap(),
         );
         for (x, y) in x.iter().zip(y) {
-            worst = worst.max((x - y).abs());
+            // Relative above 1: large outputs (regressors up to ~150 px, logits
+            // down to -100) carry proportionally larger rounding differences.
+            worst = worst.max((x - y).abs() / x.abs().max(1.0));
         }
     }
     worst
@@ -99,6 +103,40 @@ fn landmark_network_matches_tract_on_real_faces() {
         checked += 1;
     }
     println!("{checked} faces checked");
+}
+
+#[test]
+fn detector_network_matches_tract_on_real_photos() {
+    let n = DETECTOR_INPUT;
+    let shape = [1, n, n, 3];
+    let bytes = models::FACE_DETECTOR_ONNX;
+    let load = |pref| OnnxModel::load_with(DETECTOR_FILE, bytes, &shape, pref).unwrap();
+    let mut tract = load(EnginePref::Tract);
+    let mut own = load(EnginePref::Auto);
+    assert!(own.uses_own_executor());
+    // Outputs: 896 x 16 box/keypoint regressors (128 px scale), 896 logits.
+    let lens = [896 * 16, 896];
+    let mut input = vec![0f32; n * n * 3];
+    let mut checked = 0;
+    for path in photos() {
+        let img = load_rgb(&path).unwrap();
+        let view = RgbView::from_image("photo", &img).unwrap();
+        let (w, h) = (f64::from(img.width()), f64::from(img.height()));
+        let side = w.max(h);
+        let rect = PixelRect {
+            cx: w / 2.0,
+            cy: h / 2.0,
+            width: side,
+            height: side,
+            rotation: 0.0,
+        };
+        warp_into(&view, &rect, n, Border::Zero, -1.0, 1.0, &mut input);
+        let d = max_diff(&mut tract, &mut own, &input, &lens);
+        println!("{}: max |own - tract| {d:.2e}", path.display());
+        assert!(d < 2e-3, "{}: {d}", path.display());
+        checked += 1;
+    }
+    println!("{checked} photos checked");
 }
 
 #[test]
