@@ -48,7 +48,16 @@ impl Im2col {
                     let dst = &mut row[(ky * self.kw + kx) * c..][..c];
                     if iy >= 0 && (iy as usize) < self.h && ix >= 0 && (ix as usize) < self.w {
                         let src = (iy as usize * self.w + ix as usize) * c;
-                        dst.copy_from_slice(&input[src..src + c]);
+                        let src = &input[src..src + c];
+                        if let (Ok(d), Ok(s)) = (
+                            <&mut [f32; 3]>::try_from(&mut *dst),
+                            <&[f32; 3]>::try_from(src),
+                        ) {
+                            // RGB input: a fixed-size copy, not a `memcpy` call per tap.
+                            *d = *s;
+                        } else {
+                            dst.copy_from_slice(src);
+                        }
                     } else {
                         dst.fill(0.0);
                     }

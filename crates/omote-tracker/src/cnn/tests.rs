@@ -147,23 +147,30 @@ fn time_isas() {
     let input: Vec<f32> = (0..shape.iter().product::<usize>())
         .map(|i| (i % 255) as f32 / 255.0)
         .collect();
-    for isa in [Isa::detect(), Isa::Generic] {
-        let mut m = OnnxModel::load_with(
-            LANDMARKS_FILE,
-            models::FACE_LANDMARKS_ONNX,
-            &shape,
-            EnginePref::Auto,
-        )
-        .unwrap();
-        if let crate::model::Engine::Cnn(net) = m.engine_mut() {
+    for (name, isa) in [
+        ("tract", None),
+        ("own", Some(Isa::detect())),
+        ("own generic", Some(Isa::Generic)),
+    ] {
+        let pref = if isa.is_some() {
+            EnginePref::Auto
+        } else {
+            EnginePref::Tract
+        };
+        let mut m = OnnxModel::load_with(LANDMARKS_FILE, models::FACE_LANDMARKS_ONNX, &shape, pref)
+            .unwrap();
+        if let (crate::model::Engine::Cnn(net), Some(isa)) = (m.engine_mut(), isa) {
             net.force_isa(isa);
         }
         m.run(&input).unwrap();
-        let t = std::time::Instant::now();
-        for _ in 0..20 {
+        let mut times = vec![];
+        for _ in 0..30 {
+            let t = std::time::Instant::now();
             m.run(&input).unwrap();
+            times.push(t.elapsed().as_secs_f64() * 1e3);
         }
-        println!("{isa:?}: {:.3} ms", t.elapsed().as_secs_f64() * 1e3 / 20.0);
+        times.sort_by(f64::total_cmp);
+        println!("{name}: min {:.3} ms, median {:.3} ms", times[0], times[15]);
         if std::env::var("PROFILE").is_ok()
             && let crate::model::Engine::Cnn(net) = m.engine_mut()
         {
