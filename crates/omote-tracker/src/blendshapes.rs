@@ -62,8 +62,8 @@ impl BlendshapeModel {
             dst[0] = landmarks[i][0] * w;
             dst[1] = landmarks[i][1] * h;
         }
-        let outputs = self.model.run(&self.input)?;
-        let scores = self.model.output_slice(&outputs, 0, NUM_BLENDSHAPES)?;
+        self.model.run(&self.input)?;
+        let scores = self.model.output_slice(0, NUM_BLENDSHAPES)?;
         let mut out = Blendshapes::default();
         for (o, s) in out.0.iter_mut().zip(scores) {
             *o = if s.is_nan() { 0.0 } else { s.clamp(0.0, 1.0) };

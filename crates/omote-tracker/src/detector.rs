@@ -101,13 +101,9 @@ impl FaceDetector {
             1.0,
             &mut self.input,
         );
-        let outputs = self.model.run(&self.input)?;
-        let reg = self
-            .model
-            .output_slice(&outputs, self.regressors, NUM_ANCHORS * 16)?;
-        let cls = self
-            .model
-            .output_slice(&outputs, self.classificators, NUM_ANCHORS)?;
+        self.model.run(&self.input)?;
+        let reg = self.model.output_slice(self.regressors, NUM_ANCHORS * 16)?;
+        let cls = self.model.output_slice(self.classificators, NUM_ANCHORS)?;
         let mut dets = Vec::new();
         let scale = DETECTOR_INPUT as f32;
         for (i, (&logit, anchor)) in cls.iter().zip(&self.anchors).enumerate() {

@@ -68,11 +68,9 @@ impl LandmarkModel {
             1.0,
             &mut self.input,
         );
-        let outputs = self.model.run(&self.input)?;
-        let raw = self
-            .model
-            .output_slice(&outputs, self.landmarks, NUM_LANDMARKS * 3)?;
-        let logit = self.model.output_slice(&outputs, self.presence, 1)?[0];
+        self.model.run(&self.input)?;
+        let raw = self.model.output_slice(self.landmarks, NUM_LANDMARKS * 3)?;
+        let logit = self.model.output_slice(self.presence, 1)?[0];
         let presence = 1.0 / (1.0 + (-logit).exp());
         let (w, h) = (w as f32, h as f32);
         let (a, b) = (roi.width * w, roi.height * h);

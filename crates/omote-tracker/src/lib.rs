@@ -39,6 +39,7 @@
 
 pub mod anchors;
 pub mod blendshapes;
+mod cnn;
 pub mod detector;
 pub mod error;
 pub mod frame;

@@ -1,0 +1,68 @@
+//! Gathering receptive fields into rows, so that a convolution larger than 1x1
+//! becomes a matrix product ([`super::gemm`]).
+//!
+//! Row `p` (output pixel `p`) holds, for each kernel tap `(ky, kx)` in order, the
+//! `c` channels of the input pixel under that tap (zeros in the padding): in
+//! channels-last layout each tap is one contiguous copy. Rows are produced a block
+//! at a time into a small scratch buffer that stays in cache.
+
+/// Convolution geometry for the gather.
+#[derive(Debug, Clone)]
+pub(crate) struct Im2col {
+    /// Input channels.
+    pub c: usize,
+    /// Input height.
+    pub h: usize,
+    /// Input width.
+    pub w: usize,
+    /// Kernel height.
+    pub kh: usize,
+    /// Kernel width.
+    pub kw: usize,
+    /// Stride (both axes).
+    pub stride: usize,
+    /// Zero rows above the input.
+    pub pad_top: usize,
+    /// Zero columns left of the input.
+    pub pad_left: usize,
+    /// Output width (the output height is implied by the row count).
+    pub ow: usize,
+}
+
+impl Im2col {
+    /// Row length: `kh · kw · c`.
+    pub fn k(&self) -> usize {
+        self.kh * self.kw * self.c
+    }
+
+    /// Writes rows `[p0, p0 + rows)` into `out` (`rows x k`).
+    pub fn gather(&self, input: &[f32], p0: usize, rows: usize, out: &mut [f32]) {
+        let (c, k) = (self.c, self.k());
+        for (r, row) in out[..rows * k].chunks_exact_mut(k).enumerate() {
+            let p = p0 + r;
+            let (oy, ox) = (p / self.ow, p % self.ow);
+            for ky in 0..self.kh {
+                let iy = (oy * self.stride + ky) as isize - self.pad_top as isize;
+                for kx in 0..self.kw {
+                    let ix = (ox * self.stride + kx) as isize - self.pad_left as isize;
+                    let dst = &mut row[(ky * self.kw + kx) * c..][..c];
+                    if iy >= 0 && (iy as usize) < self.h && ix >= 0 && (ix as usize) < self.w {
+                        let src = (iy as usize * self.w + ix as usize) * c;
+                        let src = &input[src..src + c];
+                        if let (Ok(d), Ok(s)) = (
+                            <&mut [f32; 3]>::try_from(&mut *dst),
+                            <&[f32; 3]>::try_from(src),
+                        ) {
+                            // RGB input: a fixed-size copy, not a `memcpy` call per tap.
+                            *d = *s;
+                        } else {
+                            dst.copy_from_slice(src);
+                        }
+                    } else {
+                        dst.fill(0.0);
+                    }
+                }
+            }
+        }
+    }
+}
