@@ -41,6 +41,8 @@ enum Command {
     Avatar(cmd::avatar::AvatarArgs),
     /// Track faces in images, an image sequence or raw video on stdin (MediaPipe FaceLandmarker in pure Rust).
     Track(cmd::track::TrackArgs),
+    /// Camera in, avatar out: raw video on stdin → tracker → retarget → face → VMC and/or an anim.
+    Live(cmd::live::LiveArgs),
     /// A dialogue of voice lines on one character: lip sync, hand-over to the next expression, afterglow mouth, talking/listening eyes.
     Speak(cmd::speak::SpeakArgs),
     /// VMC protocol (OSC/UDP): play an anim to VSeeFace/VMagicMirror/Warudo, or listen to a performer.
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Command::Convert(args) => cmd::convert::run(args).map(|()| ExitCode::SUCCESS),
         Command::Avatar(args) => cmd::avatar::run(args).map(|()| ExitCode::SUCCESS),
         Command::Track(args) => cmd::track::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Live(args) => cmd::live::run(args).map(|()| ExitCode::SUCCESS),
         Command::Speak(args) => cmd::speak::run(args).map(|()| ExitCode::SUCCESS),
         Command::Vmc(args) => cmd::vmc::run(args).map(|()| ExitCode::SUCCESS),
     };

@@ -897,3 +897,101 @@ fn speak_hands_the_mouth_over_and_ramps_the_afterglow() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("smug"));
     std::fs::remove_dir_all(&out).ok();
 }
+
+/// `n` raw rgb24 640x480 frames: the astronaut photo drifting right, then lost (grey).
+fn raw_astronaut_frames(dir: &Path, n: usize, lost_after: usize) -> Vec<u8> {
+    let img = image::open(dir.join("astronaut.png")).unwrap().to_rgb8();
+    let (w, h) = (640u32, 480u32);
+    let mut out = Vec::with_capacity(n * (w * h * 3) as usize);
+    for k in 0..n {
+        let dx = 40 + 3 * k as i64;
+        for y in 0..h as i64 {
+            for x in 0..w as i64 {
+                let (sx, sy) = (x - dx, y + 16);
+                let px = if k < lost_after
+                    && (0..img.width() as i64).contains(&sx)
+                    && (0..img.height() as i64).contains(&sy)
+                {
+                    img.get_pixel(sx as u32, sy as u32).0
+                } else {
+                    [90, 90, 90]
+                };
+                out.extend_from_slice(&px);
+            }
+        }
+    }
+    out
+}
+
+fn run_with_stdin(cmd: &mut Command, input: Vec<u8>) -> std::process::Output {
+    use std::io::Write;
+    let mut child = cmd
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let o = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    o
+}
+
+#[test]
+fn live_equals_track_then_retarget() {
+    let Some(dir) = shared_tracking() else { return };
+    let out = scratch("live");
+    std::fs::create_dir_all(&out).unwrap();
+    let frames = raw_astronaut_frames(&dir, 12, 9);
+    let seq = out.join("seq.jsonl");
+    let o = run_with_stdin(
+        omote()
+            .args(["track", "--stdin", "640x480", "--fps", "30", "--out"])
+            .arg(&seq),
+        frames.clone(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = omote()
+        .arg("retarget")
+        .arg(&seq)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let live = out.join("live.anim.json");
+    let port = free_udp_port();
+    let o = run_with_stdin(
+        omote()
+            .args(["live", "--stdin", "640x480", "--fps", "30", "--record"])
+            .arg(&live)
+            .args(["--vmc", &format!("127.0.0.1:{port}")]),
+        frames,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read = |p: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let (a, b) = (read(&out.join("retarget.anim.json")), read(&live));
+    assert_eq!(a["head"].as_array().unwrap().len(), 12);
+    assert_eq!(b["head"].as_array().unwrap().len(), 12);
+    let close = |x: &serde_json::Value, y: &serde_json::Value| {
+        let (x, y) = (x.as_array().unwrap(), y.as_array().unwrap());
+        x.iter()
+            .zip(y)
+            .all(|(p, q)| (p.as_f64().unwrap() - q.as_f64().unwrap()).abs() < 1e-4)
+    };
+    for (name, track) in a["expressions"].as_object().unwrap() {
+        assert!(close(track, &b["expressions"][name]), "{name} differs");
+    }
+    for i in 0..12 {
+        assert!(close(&a["head"][i], &b["head"][i]), "head {i}");
+    }
+    // The face turned the head: not the identity while tracked.
+    let w = b["head"][5][3].as_f64().unwrap();
+    assert!(w < 0.99999, "head did not move: {}", b["head"][5]);
+    std::fs::remove_dir_all(&out).ok();
+}

@@ -5,6 +5,7 @@ pub mod convert;
 pub mod demo;
 pub mod inspect;
 pub mod lipsync;
+pub mod live;
 pub mod motion_map;
 pub mod retarget;
 pub mod simulate;

@@ -1,10 +1,9 @@
 //! `omote retarget`: a tracking sequence drives the rig; writes an anim and a plot.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::Context;
-use omote_core::{AnimRecorder, Face, FaceConfig, FaceInputs, RetargetConfig, Retargeter, Rig};
+use omote_core::{AnimRecorder, Face, FaceConfig, FaceInputs, RetargetConfig, Retargeter};
 use omote_plot::{Panel, Series, TimePlot};
 
 use crate::output::{ensure_dir, gaze_panel, head_panel, write_anim};
@@ -82,16 +81,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         InputKind::Mediapipe => omote_config::load_tracking_sequence(&args.sequence)?,
         InputKind::Arkit => omote_config::load_arkit_sequence(&args.sequence)?,
     };
-    let is_vrm = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
-    let model = match &args.rig {
-        Some(path) if is_vrm(path) => Some(omote_vrm::VrmModel::read(path)?),
-        _ => None,
-    };
-    let rig = Arc::new(match (&args.rig, &model) {
-        (_, Some(model)) => model.to_rig()?,
-        (Some(path), None) => omote_config::load_rig(path)?,
-        (None, None) => Rig::standard(),
-    });
+    let (rig, model) = crate::output::load_avatar(args.rig.as_deref())?;
     let mut config: RetargetConfig = match &args.config {
         Some(path) => omote_config::load(path)?,
         None => RetargetConfig::default(),

@@ -21,7 +21,7 @@ use omote_core::{
 };
 use omote_lipsync::{Analyser, Profile, SAMPLE_RATE};
 
-use crate::output::{anim_plot, ensure_dir, write_anim};
+use crate::output::{anim_plot, ensure_dir, load_avatar, write_anim};
 
 /// Arguments of `omote speak`.
 #[derive(clap::Args, Debug, Clone)]
@@ -130,17 +130,7 @@ pub fn run(args: SpeakArgs) -> Result<()> {
     if !(args.afterglow_ramp.is_finite() && (0.0..=10.0).contains(&args.afterglow_ramp)) {
         bail!("--afterglow-ramp must be between 0 and 10 seconds");
     }
-    let model = match &args.rig {
-        Some(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("vrm")) => {
-            Some(omote_vrm::VrmModel::read(p)?)
-        }
-        _ => None,
-    };
-    let rig = Arc::new(match (&args.rig, &model) {
-        (_, Some(m)) => m.to_rig()?,
-        (Some(p), None) => omote_config::load_rig(p)?,
-        (None, None) => Rig::standard(),
-    });
+    let (rig, model) = load_avatar(args.rig.as_deref())?;
     let expression = resolve(&rig, "expression", &args.expression)?;
     let then = resolve(&rig, "then", &args.then)?;
     let afterglow = resolve(&rig, "afterglow", &args.afterglow)?;

@@ -84,7 +84,7 @@ pub struct FrameSize {
     pub height: u32,
 }
 
-fn parse_size(s: &str) -> Result<FrameSize, String> {
+pub(crate) fn parse_size(s: &str) -> Result<FrameSize, String> {
     let (w, h) = s
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("`{s}` is not WIDTHxHEIGHT (e.g. 640x480)"))?;
@@ -218,7 +218,7 @@ fn frame_files(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// Reads one `size` RGB frame; `None` at a clean end of input.
-fn read_raw_frame(
+pub(crate) fn read_raw_frame(
     input: &mut impl Read,
     size: FrameSize,
     index: u64,
