@@ -43,6 +43,8 @@ enum Command {
     Track(cmd::track::TrackArgs),
     /// VMC protocol (OSC/UDP): play an anim to VSeeFace/VMagicMirror/Warudo, or listen to a performer.
     Vmc(cmd::vmc::VmcArgs),
+    /// Play an anim on a VRM in the browser (three.js + three-vrm, served on 127.0.0.1).
+    View(cmd::view::ViewArgs),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
         Command::Avatar(args) => cmd::avatar::run(args).map(|()| ExitCode::SUCCESS),
         Command::Track(args) => cmd::track::run(args).map(|()| ExitCode::SUCCESS),
         Command::Vmc(args) => cmd::vmc::run(args).map(|()| ExitCode::SUCCESS),
+        Command::View(args) => cmd::view::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

@@ -9,4 +9,5 @@ pub mod motion_map;
 pub mod retarget;
 pub mod simulate;
 pub mod track;
+pub mod view;
 pub mod vmc;
