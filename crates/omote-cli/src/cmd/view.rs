@@ -105,7 +105,11 @@ const ASSETS: &[Asset] = &[
         "vendor/three-vrm/three-vrm.module.min.js"
     ),
     asset!("/vendor/three/LICENSE", TEXT, "vendor/three/LICENSE"),
-    asset!("/vendor/three-vrm/LICENSE", TEXT, "vendor/three-vrm/LICENSE"),
+    asset!(
+        "/vendor/three-vrm/LICENSE",
+        TEXT,
+        "vendor/three-vrm/LICENSE"
+    ),
 ];
 
 /// Largest request head we read (request line + headers).
@@ -460,7 +464,11 @@ mod tests {
     fn every_asset_route_is_unique_and_non_empty() {
         for (i, a) in ASSETS.iter().enumerate() {
             assert!(!a.body.is_empty(), "{}", a.route);
-            assert!(ASSETS[..i].iter().all(|b| b.route != a.route), "{}", a.route);
+            assert!(
+                ASSETS[..i].iter().all(|b| b.route != a.route),
+                "{}",
+                a.route
+            );
         }
     }
 }
