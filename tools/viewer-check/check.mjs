@@ -3,6 +3,8 @@
 //
 //   node check.mjs URL ANIM.json OUT.png [FRAME ...]
 //
+// Then it plays from 1 s for a moment, pauses, and compares the held values with the
+// anim at the time reached; and checks that two frames render differently.
 // Prints one JSON report on stdout (crates/omote-cli/tests/view.rs asserts on it) and
 // exits 1 when a check fails. Frames default to 0, the last frame and, for a few
 // channels, the frame where each peaks. Per frame:
@@ -150,8 +152,32 @@ try {
     report.frames.push(r);
   }
 
+  // Playback runs: play for a moment from 1 s, pause; the held pose is the anim's at
+  // the time reached (between frames: linear, like the player).
+  await page.evaluate(() => { window.omoteViewer.seek(1); window.omoteViewer.play(); });
+  await page.waitForTimeout(600);
+  const played = await page.evaluate(() => { window.omoteViewer.pause(); return window.omoteViewer.time(); });
+  await page.waitForTimeout(200); // paused frames keep applying the held pose
+  const held = await page.evaluate(() => window.omoteViewer.expressions());
+  const x = played * anim.fps;
+  const i0 = Math.min(Math.floor(x), frames - 1);
+  const i1 = Math.min(i0 + 1, frames - 1);
+  const f = i1 === i0 ? 0 : x - i0;
+  report.playback = { from: 1, to: played, weightMaxErr: 0 };
+  if (!(played > 1.05)) failures.push(`playback did not advance: t = ${played} after 0.6 s from 1 s`);
+  for (const e of held) {
+    const track = anim.expressions[e.name];
+    if (!track) continue;
+    const expected = clamp01(track[i0] + (track[i1] - track[i0]) * f);
+    const err = Math.abs(e.weight - expected);
+    report.playback.weightMaxErr = Math.max(report.playback.weightMaxErr, err);
+    if (!(err <= TOL)) failures.push(`playback paused at ${played} s: ${e.name} is ${e.weight}, anim ${expected}`);
+  }
+
   // The picture changes with the face: the most expressive chosen frame against frame 0.
-  const busiest = report.frames.reduce((a, b) => (b.morphsNonZero > a.morphsNonZero ? b : a), report.frames[0]);
+  const later = report.frames.filter((r) => r.frame !== 0);
+  const busiest = later.reduce((a, b) => (b.morphsNonZero > a.morphsNonZero ? b : a),
+    later[0] || { frame: Math.min(frames - 1, Math.round(anim.fps)) });
   const shot = async (frame) => {
     await page.evaluate((t) => window.omoteViewer.seek(t), frame / anim.fps);
     return page.screenshot({ type: 'png' });

@@ -117,27 +117,31 @@ ui.canvas.addEventListener('wheel', (e) => {
 }, { passive: false });
 ui.canvas.addEventListener('dblclick', () => { if (orbit.home) Object.assign(orbit, orbit.home); placeCamera(); });
 
-/** Aim the camera at the face: the head bone (plus the lookAt offset), face-sized view. */
+/** Aim the camera at the face: from the head bone to the top of the model is about half
+ *  a head; frame one and a half of those around a point a little above the head bone. */
 function frameFace(vrm) {
   vrm.scene.updateMatrixWorld(true);
   const box = new THREE.Box3().setFromObject(vrm.scene);
   const size = box.getSize(new THREE.Vector3());
   const head = vrm.humanoid.getRawBoneNode('head');
   const target = new THREE.Vector3();
+  let extent = Math.max(size.x, size.y);
   if (head) {
     head.getWorldPosition(target);
-    const offset = vrm.lookAt ? vrm.lookAt.offsetFromHeadBone.y : 0.06;
-    target.y += offset;
+    const above = box.max.y - target.y;
+    if (above > 0.05) {
+      extent = Math.min(extent, 1.5 * above);
+      target.y += 0.45 * above;
+    }
   } else {
     box.getCenter(target);
   }
-  // About 0.4 m around the face (less when the whole model is smaller).
-  const extent = Math.min(0.4, Math.max(size.x, size.y));
   const fov = THREE.MathUtils.degToRad(camera.fov);
   orbit.target.copy(target);
-  orbit.distance = (1.25 * extent) / (2 * Math.tan(fov / 2));
+  orbit.distance = (1.1 * extent) / (2 * Math.tan(fov / 2));
   orbit.yaw = 0;
   orbit.pitch = 0;
+  player.framing = { box: [box.min.toArray(), box.max.toArray()], target: target.toArray(), distance: orbit.distance };
   orbit.home = { target: target.clone(), distance: orbit.distance, yaw: 0, pitch: 0 };
   placeCamera();
 }
@@ -313,7 +317,10 @@ async function main() {
     else unknown.push(name);
   }
   if (unknown.length) {
-    ui.unknown.textContent = `not in the model (${unknown.length}): ${unknown.join(', ')}`;
+    const shown = unknown.slice(0, 6).join(', ');
+    const more = unknown.length > 6 ? `, … (+${unknown.length - 6}, all in the console)` : '';
+    ui.unknown.textContent = `${unknown.length} anim channels not in the model: ${shown}${more}`;
+    console.info(`omote view: anim channels not in the model: ${unknown.join(', ')}`);
   }
   let meshId = 0;
   vrm.scene.traverse((o) => {
@@ -346,7 +353,7 @@ Object.assign(hook, {
       fps: anim.fps, frames: anim.head.length, duration: duration(),
       metaVersion: vrm.meta ? vrm.meta.metaVersion : null,
       unknown: player.unknown.slice(), eyesMove: player.eyesMove,
-      neck: !!player.bones.neck,
+      neck: !!player.bones.neck, framing: player.framing,
     };
   },
   /** Pause and pose the model at time t (seconds); renders once. */
@@ -359,6 +366,8 @@ Object.assign(hook, {
     render();
     return player.t;
   },
+  /** The playback time in seconds. */
+  time() { return player.t; },
   play() { setPlaying(true); },
   pause() { setPlaying(false); },
   /** Every expression of the model as three-vrm holds it: the value set (`weight`,
@@ -393,11 +402,13 @@ Object.assign(hook, {
     }
     return out;
   },
-  /** Bone rotations: normalised (what we set) and raw bones' world rotation relative to
-   *  their rest, in the VRM scene frame (what three-vrm made of it). */
+  /** Bone rotations in the VRM frame (+Z forward, also for VRM 0.x models): normalised
+   *  (what we set) and the raw bones' rotation relative to their rest in the VRM scene
+   *  (what three-vrm made of it). */
   bones() {
     const out = { normalized: {}, raw: {} };
-    for (const [name, b] of Object.entries(player.bones)) out.normalized[name] = arr(b.node.quaternion);
+    const unflip = (q) => (player.flip ? [-q[0], q[1], -q[2], q[3]] : q);
+    for (const [name, b] of Object.entries(player.bones)) out.normalized[name] = unflip(arr(b.node.quaternion));
     const inv = new THREE.Quaternion();
     player.vrm.scene.updateMatrixWorld(true);
     player.vrm.scene.getWorldQuaternion(inv).invert();
