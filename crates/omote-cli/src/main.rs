@@ -47,6 +47,8 @@ enum Command {
     Speak(cmd::speak::SpeakArgs),
     /// VMC protocol (OSC/UDP): play an anim to VSeeFace/VMagicMirror/Warudo, or listen to a performer.
     Vmc(cmd::vmc::VmcArgs),
+    /// Play an anim on a VRM in the browser (three.js + three-vrm, served on 127.0.0.1).
+    View(cmd::view::ViewArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         Command::Live(args) => cmd::live::run(args).map(|()| ExitCode::SUCCESS),
         Command::Speak(args) => cmd::speak::run(args).map(|()| ExitCode::SUCCESS),
         Command::Vmc(args) => cmd::vmc::run(args).map(|()| ExitCode::SUCCESS),
+        Command::View(args) => cmd::view::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

@@ -11,4 +11,5 @@ pub mod retarget;
 pub mod simulate;
 pub mod speak;
 pub mod track;
+pub mod view;
 pub mod vmc;

@@ -1,0 +1,505 @@
+//! `omote view`: the HTTP server (routes, 404s, no traversal, loopback `Host` check,
+//! clear errors for bad inputs), the vendored modules against the pinned npm packages,
+//! and the page itself in headless Chromium through `tools/viewer-check/check.mjs`
+//! (three-vrm's values compared with the anim). The browser test needs Node,
+//! `npm ci` in `tools/viewer-check` and `/usr/bin/chromium`; without them it prints
+//! SKIP and passes, except under `CI`, where it fails.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+fn omote() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_omote"))
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("omote-view-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `omote demo --out DIR`: the demo anim and the avatar.
+fn demo(dir: &Path) -> PathBuf {
+    let out = omote().args(["demo", "--out"]).arg(dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir.join("demo.anim.json")
+}
+
+/// A running `omote view`, killed when dropped (also when a test panics).
+struct Server {
+    child: Child,
+    url: String,
+    port: u16,
+}
+
+impl Server {
+    fn start(args: &[&std::ffi::OsStr]) -> Server {
+        let mut child = omote()
+            .arg("view")
+            .args(args)
+            .args(["--bind", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let Some(url) = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .map(str::to_string)
+        else {
+            let _ = child.kill();
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            panic!("omote view printed no URL: {line:?}\n{err}");
+        };
+        let port = url
+            .trim_end_matches('/')
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+        Server { child, url, port }
+    }
+
+    /// Send `request` (a raw request head); status, headers and body of the answer.
+    fn raw(&self, request: &str) -> (u16, String, Vec<u8>) {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut bytes = Vec::new();
+        s.read_to_end(&mut bytes).unwrap();
+        let end = bytes
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .expect("a response head");
+        let head = String::from_utf8(bytes[..end].to_vec()).unwrap();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        let body = bytes[end + 4..].to_vec();
+        let is_head = request.starts_with("HEAD ");
+        if let Some(len) = header(&head, "content-length").filter(|_| !is_head) {
+            assert_eq!(len.parse::<usize>().unwrap(), body.len(), "{head}");
+        }
+        (status, head, body)
+    }
+
+    fn get(&self, path: &str) -> (u16, String, Vec<u8>) {
+        self.raw(&format!(
+            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+            self.port
+        ))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines().find_map(|l| {
+        let (n, v) = l.split_once(':')?;
+        n.eq_ignore_ascii_case(name).then(|| v.trim())
+    })
+}
+
+#[test]
+fn serves_the_page_the_anim_the_model_and_the_modules_and_nothing_else() {
+    let dir = scratch("routes");
+    let anim_path = demo(&dir);
+    let server = Server::start(&[anim_path.as_os_str()]);
+    assert!(server.url.ends_with('/'));
+
+    let (status, head, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(
+        header(&head, "content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let page = String::from_utf8(page).unwrap();
+    assert!(page.contains(r#"<script type="importmap">"#));
+    assert!(page.contains("/vendor/three-vrm/three-vrm.module.min.js"));
+
+    // The anim as served is the file's anim, validated.
+    let (status, head, body) = server.get("/anim.json");
+    assert_eq!(status, 200);
+    assert_eq!(header(&head, "content-type"), Some("application/json"));
+    let served: omote_core::Anim = serde_json::from_slice(&body).unwrap();
+    let file = omote_config::load_anim(&anim_path).unwrap();
+    assert_eq!(served.frames(), file.frames());
+    assert_eq!(served.expressions.0, file.expressions.0);
+    assert_eq!(served.head, file.head);
+
+    // Without --model: the built-in avatar, a GLB that reads as VRM 1.0.
+    let (status, _, glb) = server.get("/model.vrm");
+    assert_eq!(status, 200);
+    assert_eq!(&glb[..4], b"glTF");
+    assert_eq!(glb, omote_vrm::avatar::generate());
+    let vrm = omote_vrm::VrmModel::from_slice(&glb, "served").unwrap();
+    assert_eq!(vrm.expressions.len(), file.expressions.0.len());
+
+    // Every module the page imports, with a JavaScript type (browsers refuse others).
+    for path in [
+        "/viewer.js",
+        "/vendor/three/three.module.min.js",
+        "/vendor/three/three.core.min.js",
+        "/vendor/three/examples/jsm/loaders/GLTFLoader.js",
+        "/vendor/three/examples/jsm/utils/BufferGeometryUtils.js",
+        "/vendor/three-vrm/three-vrm.module.min.js",
+    ] {
+        let (status, head, body) = server.get(path);
+        assert_eq!(status, 200, "{path}");
+        assert!(
+            header(&head, "content-type")
+                .unwrap()
+                .starts_with("text/javascript"),
+            "{path}: {head}"
+        );
+        assert!(body.len() > 1000, "{path}");
+    }
+    let (status, _, body) = server.get("/vendor/three-vrm/LICENSE");
+    assert_eq!(status, 200);
+    assert!(String::from_utf8(body).unwrap().contains("MIT License"));
+    // The query string does not matter.
+    assert_eq!(server.get("/anim.json?t=1").0, 200);
+    // HEAD: the head only.
+    let (status, head, body) = server.raw(&format!(
+        "HEAD /model.vrm HTTP/1.1\r\nHost: localhost:{}\r\n\r\n",
+        server.port
+    ));
+    assert_eq!(status, 200);
+    assert_eq!(
+        header(&head, "content-length").unwrap(),
+        glb.len().to_string()
+    );
+    assert!(body.is_empty());
+
+    // Anything else: 404, traversal included; no file is ever read from a request path.
+    for path in [
+        "/nope",
+        "/index.html",
+        "/../Cargo.toml",
+        "/%2e%2e/",
+        "/%2e%2e/Cargo.toml",
+        "/vendor/../../Cargo.toml",
+        "/vendor/",
+        "/vendor/three/",
+        "/viewer.js/",
+        "//etc/passwd",
+        "/anim.json/..",
+    ] {
+        let (status, _, body) = server.get(path);
+        assert_eq!(status, 404, "{path}");
+        assert_eq!(body, b"not found\n", "{path}");
+    }
+    // Other methods, bad requests and foreign Host names are refused.
+    let port = server.port;
+    let (status, head, _) = server.raw(&format!(
+        "POST /anim.json HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\n\r\n"
+    ));
+    assert_eq!(status, 405);
+    assert_eq!(header(&head, "allow"), Some("GET, HEAD"));
+    assert_eq!(server.raw("nonsense\r\n\r\n").0, 400);
+    assert_eq!(server.raw("GET / HTTP/1.1\r\n\r\n").0, 400, "no Host");
+    let rebinding = "GET /anim.json HTTP/1.1\r\nHost: attacker.example\r\n\r\n";
+    assert_eq!(server.raw(rebinding).0, 403);
+    let huge = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(40_000));
+    assert_eq!(server.raw(&huge).0, 431);
+    // A client that connects and says nothing does not block others.
+    let _idle = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    assert_eq!(server.get("/").0, 200);
+}
+
+#[test]
+fn the_anim_is_reread_on_every_request_and_a_broken_one_is_a_500_naming_it() {
+    let dir = scratch("reread");
+    let anim_path = demo(&dir);
+    let server = Server::start(&[anim_path.as_os_str()]);
+    assert_eq!(server.get("/anim.json").0, 200);
+    std::fs::write(&anim_path, b"{ not json").unwrap();
+    let (status, _, body) = server.get("/anim.json");
+    assert_eq!(status, 500);
+    let msg = String::from_utf8(body).unwrap();
+    assert!(msg.contains("demo.anim.json"), "{msg}");
+    // The rest still works.
+    assert_eq!(server.get("/").0, 200);
+}
+
+#[test]
+fn serves_a_given_model() {
+    let dir = scratch("model");
+    let anim_path = demo(&dir);
+    let model = dir.join("avatar.vrm");
+    let server = Server::start(&[anim_path.as_os_str(), "--model".as_ref(), model.as_os_str()]);
+    let (status, _, glb) = server.get("/model.vrm");
+    assert_eq!(status, 200);
+    assert_eq!(glb, std::fs::read(&model).unwrap());
+    let (_, _, info) = server.get("/info.json");
+    let info: serde_json::Value = serde_json::from_slice(&info).unwrap();
+    assert!(info["model"].as_str().unwrap().ends_with("avatar.vrm"));
+}
+
+/// `omote view ARGS` must fail at once with a message containing each of `needles`.
+fn fails_naming(args: &[&std::ffi::OsStr], needles: &[&str]) {
+    let out = omote()
+        .arg("view")
+        .args(args)
+        .args(["--bind", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(out.stdout.is_empty(), "no URL for a failed start");
+    for n in needles {
+        assert!(err.contains(n), "{n:?} not in: {err}");
+    }
+}
+
+#[test]
+fn bad_inputs_fail_with_errors_naming_the_file() {
+    let dir = scratch("bad");
+    let anim_path = demo(&dir);
+    let bad = dir.join("broken.anim.json");
+    std::fs::write(
+        &bad,
+        br#"{"format": "omote-anim", "version": 1, "fps": 60}"#,
+    )
+    .unwrap();
+    fails_naming(&[bad.as_os_str()], &["broken.anim.json"]);
+    let missing = dir.join("missing.anim.json");
+    fails_naming(&[missing.as_os_str()], &["missing.anim.json"]);
+    // Valid JSON, but one track is a frame short: `Anim::validate` refuses it.
+    let mut anim: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&anim_path).unwrap()).unwrap();
+    anim["head"].as_array_mut().unwrap().pop();
+    let short = dir.join("short.anim.json");
+    std::fs::write(&short, serde_json::to_vec(&anim).unwrap()).unwrap();
+    fails_naming(&[short.as_os_str()], &["short.anim.json"]);
+    // Models: not a VRM, not there.
+    let not_vrm = dir.join("not-a-model.vrm");
+    std::fs::write(&not_vrm, b"hello").unwrap();
+    fails_naming(
+        &[
+            anim_path.as_os_str(),
+            "--model".as_ref(),
+            not_vrm.as_os_str(),
+        ],
+        &["not-a-model.vrm"],
+    );
+    let gone = dir.join("gone.vrm");
+    fails_naming(
+        &[anim_path.as_os_str(), "--model".as_ref(), gone.as_os_str()],
+        &["gone.vrm"],
+    );
+}
+
+#[test]
+fn vendored_modules_equal_the_pinned_npm_packages() {
+    let nm = repo().join("tools/three-vrm/node_modules");
+    if !nm.join("three/package.json").is_file() {
+        if std::env::var_os("CI").is_some() {
+            panic!("{} is missing under CI (run `npm ci` there)", nm.display());
+        }
+        eprintln!("SKIP vendored-module check: {} is missing", nm.display());
+        return;
+    }
+    let vendor = repo().join("crates/omote-cli/assets/viewer/vendor");
+    for (ours, theirs) in [
+        (
+            "three/three.module.min.js",
+            "three/build/three.module.min.js",
+        ),
+        ("three/three.core.min.js", "three/build/three.core.min.js"),
+        (
+            "three/examples/jsm/loaders/GLTFLoader.js",
+            "three/examples/jsm/loaders/GLTFLoader.js",
+        ),
+        (
+            "three/examples/jsm/utils/BufferGeometryUtils.js",
+            "three/examples/jsm/utils/BufferGeometryUtils.js",
+        ),
+        ("three/LICENSE", "three/LICENSE"),
+        (
+            "three-vrm/three-vrm.module.min.js",
+            "@pixiv/three-vrm/lib/three-vrm.module.min.js",
+        ),
+        ("three-vrm/LICENSE", "@pixiv/three-vrm/LICENSE"),
+    ] {
+        let a = std::fs::read(vendor.join(ours)).unwrap();
+        let b = std::fs::read(nm.join(theirs)).unwrap();
+        assert!(a == b, "vendored {ours} differs from node_modules/{theirs}");
+    }
+}
+
+/// Node, the Playwright package and Chromium; `None` (after saying why) when one is
+/// missing outside CI.
+fn browser_tools() -> Option<PathBuf> {
+    let dir = repo().join("tools/viewer-check");
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    let node_ok = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let why = if !node_ok {
+        "node is not installed".to_string()
+    } else if !dir.join("node_modules/playwright-core").is_dir() {
+        format!(
+            "{}/node_modules is missing (run `npm ci` there)",
+            dir.display()
+        )
+    } else if !chromium.is_file() {
+        format!(
+            "{} is missing (apt-get install chromium)",
+            chromium.display()
+        )
+    } else {
+        return Some(dir);
+    };
+    if std::env::var_os("CI").is_some() {
+        panic!("viewer browser check cannot run under CI: {why}");
+    }
+    eprintln!("SKIP viewer browser check: {why}");
+    None
+}
+
+/// Run `check.mjs` against a server; its report (after asserting it found no failure).
+fn browser_check(tool: &Path, server: &Server, anim: &Path, png: &Path) -> serde_json::Value {
+    let out = Command::new("node")
+        .arg(tool.join("check.mjs"))
+        .arg(&server.url)
+        .arg(anim)
+        .arg(png)
+        .current_dir(tool)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "check.mjs printed no report ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert!(
+        out.status.success() && report["failures"].as_array().unwrap().is_empty(),
+        "viewer check failed: {:#}\n{}",
+        report["failures"],
+        String::from_utf8_lossy(&out.stderr)
+    );
+    report
+}
+
+#[test]
+fn three_vrm_in_chromium_shows_the_anim() {
+    let Some(tool) = browser_tools() else {
+        return;
+    };
+    let dir = scratch("browser");
+    let anim_path = demo(&dir);
+    let server = Server::start(&[anim_path.as_os_str()]);
+    let png = dir.join("viewer.png");
+    let report = browser_check(&tool, &server, &anim_path, &png);
+    // The demo's channels are all the avatar's, and the eyes and neck are driven.
+    assert_eq!(report["info"]["unknown"], serde_json::json!([]));
+    assert_eq!(report["info"]["frames"], 480);
+    assert_eq!(report["info"]["eyesMove"], true);
+    assert_eq!(report["info"]["neck"], true);
+    // Not vacuous: several frames, every channel compared, many moving morph targets
+    // compared (some with an override active), bones compared, the eyes turned.
+    let frames = report["frames"].as_array().unwrap();
+    assert!(frames.len() >= 5, "{frames:?}");
+    let sum = |key: &str| frames.iter().map(|f| f[key].as_u64().unwrap()).sum::<u64>();
+    assert!(frames.iter().all(|f| f["weightsCompared"] == 70));
+    assert!(sum("morphsNonZero") >= 100, "{}", sum("morphsNonZero"));
+    assert!(sum("morphsSkipped") > 0, "no frame with an override");
+    let max = |key: &str| {
+        frames
+            .iter()
+            .map(|f| f[key].as_f64().unwrap())
+            .fold(0.0, f64::max)
+    };
+    for key in ["weightMaxErr", "morphMaxErr", "headErr", "eyeErr"] {
+        assert!(max(key) <= 1e-3, "{key} = {}", max(key));
+    }
+    let eye_yaw = frames
+        .iter()
+        .filter_map(|f| f["eyeYawDeg"].as_f64())
+        .fold(0.0, |m: f64, y| m.max(y.abs()));
+    assert!(eye_yaw > 1.0, "the eyes never turn ({eye_yaw}°)");
+    assert_eq!(report["screenshotsDiffer"], true);
+    let png = std::fs::read(&png).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+}
+
+/// Other models from the shared samples: a VRM 1.0 robot whose eye bones have a rotated
+/// rest pose and no ARKit shapes, and a VRM 0.x model (three-vrm turns it to face +Z;
+/// the viewer mirrors the rotations to match).
+#[test]
+fn three_vrm_in_chromium_plays_on_shared_models() {
+    let shared = repo().join("../shared/data/vrm");
+    if !shared.is_dir() {
+        eprintln!(
+            "SKIP shared-model viewer check: {} is absent",
+            shared.display()
+        );
+        return;
+    }
+    let Some(tool) = browser_tools() else {
+        return;
+    };
+    let dir = scratch("browser-shared");
+    let anim_path = demo(&dir);
+    for (file, meta_version, eyes) in [
+        ("debug_robot.vrm", "1", true),
+        ("simple_morph.vrm", "0", false),
+    ] {
+        let model = shared.join(file);
+        let server = Server::start(&[anim_path.as_os_str(), "--model".as_ref(), model.as_os_str()]);
+        let png = dir.join(format!("{file}.png"));
+        let report = browser_check(&tool, &server, &anim_path, &png);
+        assert_eq!(report["info"]["metaVersion"], meta_version, "{file}");
+        // The ARKit channels are not in these models: listed, not fatal.
+        assert!(
+            report["info"]["unknown"].as_array().unwrap().len() >= 52,
+            "{file}"
+        );
+        let frames = report["frames"].as_array().unwrap();
+        let turned = frames
+            .iter()
+            .filter_map(|f| f["eyeYawDeg"].as_f64())
+            .any(|y| y.abs() > 1.0);
+        assert_eq!(turned, eyes, "{file}: eyes turned");
+        assert!(
+            frames
+                .iter()
+                .all(|f| f["headErr"].as_f64().unwrap() <= 1e-3)
+        );
+    }
+}
