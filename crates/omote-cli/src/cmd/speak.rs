@@ -174,7 +174,8 @@ pub fn run(args: SpeakArgs) -> Result<()> {
         .map_or(starts[last] + lines[last].duration(), |(_, e)| {
             starts[last] + e - config.end_lead_s
         });
-    let total = t - args.gap + 1.5;
+    // Run on until the afterglow has fully ramped in, and a little longer.
+    let total = t - args.gap + (args.afterglow_ramp + 0.5).max(1.5);
 
     let dt = 1.0 / args.fps;
     let frames = (total * args.fps).ceil() as usize;
