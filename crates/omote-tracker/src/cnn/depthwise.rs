@@ -73,25 +73,69 @@ impl Depthwise {
 
     #[inline(always)]
     fn run_with<const FMA: bool>(&self, input: &[f32], out: &mut [f32]) {
-        let c = self.c;
-        let full = c / LANES * LANES;
+        // The usual kernels get a fixed-size loop for the interior (all taps inside
+        // the input): unrolled, no per-pixel tap bounds. Borders and other shapes
+        // take the general path.
+        if self.c.is_multiple_of(LANES) {
+            match (self.kh, self.kw) {
+                (3, 3) => return self.run_k::<3, 3, FMA>(input, out),
+                (5, 5) => return self.run_k::<5, 5, FMA>(input, out),
+                _ => {}
+            }
+        }
         for oy in 0..self.oh {
-            let (ky0, ky1, iy) = self.taps(oy, self.pad_top, self.kh, self.h);
             for ox in 0..self.ow {
-                let (kx0, kx1, ix) = self.taps(ox, self.pad_left, self.kw, self.w);
+                self.pixel::<FMA>(oy, ox, input, out);
+            }
+        }
+    }
+
+    /// Output columns `[lo, hi)` whose taps all fall inside the input.
+    fn interior_columns(&self, kw: usize) -> (usize, usize) {
+        let lo = self.pad_left.div_ceil(self.stride);
+        let hi = if self.w + self.pad_left >= kw {
+            ((self.w + self.pad_left - kw) / self.stride + 1).min(self.ow)
+        } else {
+            0
+        };
+        (lo.min(hi), hi)
+    }
+
+    #[inline(always)]
+    fn run_k<const KH: usize, const KW: usize, const FMA: bool>(
+        &self,
+        input: &[f32],
+        out: &mut [f32],
+    ) {
+        let c = self.c;
+        let (lo, hi) = self.interior_columns(KW);
+        for oy in 0..self.oh {
+            let iy = (oy * self.stride) as isize - self.pad_top as isize;
+            if iy < 0 || iy as usize + KH > self.h {
+                for ox in 0..self.ow {
+                    self.pixel::<FMA>(oy, ox, input, out);
+                }
+                continue;
+            }
+            let iy = iy as usize;
+            for ox in 0..lo {
+                self.pixel::<FMA>(oy, ox, input, out);
+            }
+            for ox in lo..hi {
+                let ix = ox * self.stride - self.pad_left;
                 let o = &mut out[(oy * self.ow + ox) * c..][..c];
-                for c0 in (0..full).step_by(LANES) {
+                for c0 in (0..c).step_by(LANES) {
                     let mut acc: [f32; LANES] =
                         self.bias[c0..c0 + LANES].try_into().expect("lanes");
-                    for ky in ky0..ky1 {
-                        let row = (iy + ky as isize) as usize * self.w;
-                        for kx in kx0..kx1 {
-                            let px = row + (ix + kx as isize) as usize;
+                    for ky in 0..KH {
+                        let base = ((iy + ky) * self.w + ix) * c + c0;
+                        let taps = &input[base..base + (KW - 1) * c + LANES];
+                        let wrow = &self.weights[ky * KW * c + c0..];
+                        for kx in 0..KW {
                             let i: &[f32; LANES] =
-                                input[px * c + c0..][..LANES].try_into().expect("lanes");
-                            let t = (ky * self.kw + kx) * c + c0;
+                                taps[kx * c..kx * c + LANES].try_into().expect("lanes");
                             let wt: &[f32; LANES] =
-                                self.weights[t..t + LANES].try_into().expect("lanes");
+                                wrow[kx * c..kx * c + LANES].try_into().expect("lanes");
                             for j in 0..LANES {
                                 acc[j] = madd::<FMA>(i[j], wt[j], acc[j]);
                             }
@@ -100,20 +144,52 @@ impl Depthwise {
                     self.act.apply_panel(&mut acc, c0);
                     o[c0..c0 + LANES].copy_from_slice(&acc);
                 }
-                for ch in full..c {
-                    let mut acc = self.bias[ch];
-                    for ky in ky0..ky1 {
-                        let row = (iy + ky as isize) as usize * self.w;
-                        for kx in kx0..kx1 {
-                            let px = row + (ix + kx as isize) as usize;
-                            let wt = self.weights[(ky * self.kw + kx) * c + ch];
-                            acc = madd::<FMA>(input[px * c + ch], wt, acc);
-                        }
-                    }
-                    o[ch] = acc;
-                }
-                self.act.apply(&mut o[full..], full);
+            }
+            for ox in hi.max(lo)..self.ow {
+                self.pixel::<FMA>(oy, ox, input, out);
             }
         }
+    }
+
+    /// One output pixel, any kernel, taps in the padding skipped.
+    #[inline(always)]
+    fn pixel<const FMA: bool>(&self, oy: usize, ox: usize, input: &[f32], out: &mut [f32]) {
+        let c = self.c;
+        let full = c / LANES * LANES;
+        let (ky0, ky1, iy) = self.taps(oy, self.pad_top, self.kh, self.h);
+        let (kx0, kx1, ix) = self.taps(ox, self.pad_left, self.kw, self.w);
+        let o = &mut out[(oy * self.ow + ox) * c..][..c];
+        for c0 in (0..full).step_by(LANES) {
+            let mut acc: [f32; LANES] = self.bias[c0..c0 + LANES].try_into().expect("lanes");
+            for ky in ky0..ky1 {
+                let row = (iy + ky as isize) as usize * self.w;
+                for kx in kx0..kx1 {
+                    let px = row + (ix + kx as isize) as usize;
+                    let i: &[f32; LANES] =
+                        input[px * c + c0..][..LANES].try_into().expect("lanes");
+                    let t = (ky * self.kw + kx) * c + c0;
+                    let wt: &[f32; LANES] =
+                        self.weights[t..t + LANES].try_into().expect("lanes");
+                    for j in 0..LANES {
+                        acc[j] = madd::<FMA>(i[j], wt[j], acc[j]);
+                    }
+                }
+            }
+            self.act.apply_panel(&mut acc, c0);
+            o[c0..c0 + LANES].copy_from_slice(&acc);
+        }
+        for ch in full..c {
+            let mut acc = self.bias[ch];
+            for ky in ky0..ky1 {
+                let row = (iy + ky as isize) as usize * self.w;
+                for kx in kx0..kx1 {
+                    let px = row + (ix + kx as isize) as usize;
+                    let wt = self.weights[(ky * self.kw + kx) * c + ch];
+                    acc = madd::<FMA>(input[px * c + ch], wt, acc);
+                }
+            }
+            o[ch] = acc;
+        }
+        self.act.apply(&mut o[full..], full);
     }
 }
