@@ -75,17 +75,20 @@ PY
 done
 
 "$PY_MP" - <<'PY'
+import hashlib
 import json
 from mediapipe.tasks.cc.vision.face_geometry.proto import geometry_pipeline_metadata_pb2 as gpm
 
+raw = open("task/geometry_pipeline_metadata_landmarks.binarypb", "rb").read()
 meta = gpm.GeometryPipelineMetadata()
-meta.ParseFromString(open("task/geometry_pipeline_metadata_landmarks.binarypb", "rb").read())
+meta.ParseFromString(raw)
 mesh = meta.canonical_mesh
 vb, ib = list(mesh.vertex_buffer), list(mesh.index_buffer)
 n = len(vb) // 5          # VERTEX_PT: x, y, z (cm), u, v
 g9 = lambda v: float("%.9g" % v)
 doc = {
-    "source": "geometry_pipeline_metadata_landmarks.binarypb from face_landmarker.task",
+    "source": "geometry_pipeline_metadata_landmarks.binarypb from face_landmarker.task"
+    f" (sha256 {hashlib.sha256(raw).hexdigest()})",
     "input_source": gpm.InputSource.Name(meta.input_source),
     "procrustes_landmark_basis": [[b.landmark_id, g9(b.weight)] for b in meta.procrustes_landmark_basis],
     "canonical_mesh": {
