@@ -995,3 +995,52 @@ fn live_equals_track_then_retarget() {
     assert!(w < 0.99999, "head did not move: {}", b["head"][5]);
     std::fs::remove_dir_all(&out).ok();
 }
+
+#[test]
+fn live_takes_a_microphone_for_the_mouth() {
+    let Some(dir) = shared_tracking() else { return };
+    let out = scratch("live-voice");
+    std::fs::create_dir_all(&out).unwrap();
+    // 0.6 s of camera (18 frames at 30 fps) and a "voice" from 0.2 to 0.45 s.
+    let frames = raw_astronaut_frames(&dir, 18, 18);
+    let pcm = out.join("mic.raw");
+    let voice: Vec<u8> = buzz(16_000, 0.6, 0.2..0.45)
+        .iter()
+        .flat_map(|s| s.to_le_bytes())
+        .collect();
+    std::fs::write(&pcm, voice).unwrap();
+    let rec = out.join("live.anim.json");
+    let o = run_with_stdin(
+        omote()
+            .args(["live", "--stdin", "640x480", "--fps", "30", "--voice"])
+            .arg(&pcm)
+            .arg("--record")
+            .arg(&rec),
+        frames,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let anim: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let mouth = |i: usize| -> f64 {
+        ["aa", "ih", "ou", "ee", "oh"]
+            .iter()
+            .map(|v| anim["expressions"][*v][i].as_f64().unwrap())
+            .sum()
+    };
+    println!("mouth: {:.3} {:.3} {:.3}", mouth(3), mouth(11), mouth(17));
+    // The astronaut smiles with a closed mouth: before the voice the mouth is (almost)
+    // shut; while the voice sounds it opens; after it, it closes again.
+    assert!(mouth(3) < 0.1, "before the voice: {}", mouth(3));
+    assert!(mouth(11) > 0.3, "during the voice: {}", mouth(11));
+    assert!(mouth(17) < mouth(11) * 0.5, "after the voice: {}", mouth(17));
+    // A voice file that is not there is named.
+    let o = run_with_stdin(
+        omote()
+            .args(["live", "--stdin", "640x480", "--voice"])
+            .arg(out.join("missing.raw")),
+        Vec::new(),
+    );
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing.raw"));
+    std::fs::remove_dir_all(&out).ok();
+}

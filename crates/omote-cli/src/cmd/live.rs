@@ -12,6 +12,10 @@
 //! `--drop-late` a frame that arrives while the tracker is still busy replaces the waiting
 //! one (the avatar stays current on a slow machine); without it every frame is processed
 //! in order, so a recorded input gives the same output as `omote track` + `omote retarget`.
+//!
+//! With `--voice PCM` a microphone drives the mouth too (voice first, the tracked mouth in
+//! its silences), e.g. `mkfifo mic; arecord -q -f S16_LE -r 16000 -c 1 -t raw > mic &`
+//! then `… | omote live --stdin 640x480 --voice mic --vmc 127.0.0.1:39539`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -60,6 +64,74 @@ pub struct LiveArgs {
     /// falling behind).
     #[arg(long)]
     pub drop_late: bool,
+    /// A microphone as raw mono s16le PCM (a named pipe fed by `arecord`, or a file):
+    /// its lip sync drives the mouth while the voice is voiced, the tracked mouth in
+    /// its silences.
+    #[arg(long, value_name = "PCM")]
+    pub voice: Option<PathBuf>,
+    /// Sample rate of --voice.
+    #[arg(long, default_value_t = 16_000)]
+    pub voice_rate: u32,
+}
+
+/// Lip sync frames (100 per second) of the --voice stream, in arrival order.
+type VoiceFrames = std::sync::Arc<std::sync::Mutex<Vec<omote_lipsync::VowelFrame>>>;
+
+/// Reads raw s16le mono PCM from `path` and appends its lip sync frames to `frames`.
+fn spawn_voice(
+    path: PathBuf,
+    rate: u32,
+) -> Result<(VoiceFrames, std::thread::JoinHandle<Result<()>>)> {
+    use std::io::Read;
+    let mut resampler = omote_audio::StreamResampler::new(rate, omote_lipsync::SAMPLE_RATE)
+        .with_context(|| format!("--voice-rate {rate}"))?;
+    let mut file = std::fs::File::open(&path)
+        .with_context(|| format!("{}: cannot open the voice input", path.display()))?;
+    let frames: VoiceFrames = Default::default();
+    let shared = frames.clone();
+    let handle = std::thread::spawn(move || -> Result<()> {
+        let mut analyser = omote_lipsync::StreamAnalyser::new(omote_lipsync::Profile::builtin());
+        let mut buf = vec![0u8; (rate as usize / 100).max(1) * 2];
+        let (mut carry, mut mono, mut resampled, mut out) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        loop {
+            let n = match file.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(e).with_context(|| format!("{}: read failed", path.display()));
+                }
+            };
+            carry.extend_from_slice(&buf[..n]);
+            let whole = carry.len() / 2 * 2;
+            mono.clear();
+            mono.extend(
+                carry[..whole]
+                    .chunks_exact(2)
+                    .map(|b| f32::from(i16::from_le_bytes([b[0], b[1]])) / 32768.0),
+            );
+            carry.drain(..whole);
+            resampled.clear();
+            resampler.push(&mono, &mut resampled);
+            out.clear();
+            analyser.push(&resampled, &mut out);
+            if !out.is_empty() {
+                shared
+                    .lock()
+                    .map_err(|_| anyhow::anyhow!("voice buffer poisoned"))?
+                    .extend_from_slice(&out);
+            }
+        }
+        out.clear();
+        analyser.finish(&mut out);
+        shared
+            .lock()
+            .map_err(|_| anyhow::anyhow!("voice buffer poisoned"))?
+            .extend_from_slice(&out);
+        Ok(())
+    });
+    Ok((frames, handle))
 }
 
 /// Frames from the reader thread: index, image; or the read error.
@@ -154,6 +226,12 @@ pub fn run(args: LiveArgs) -> Result<()> {
             ""
         }
     );
+    let voice = match &args.voice {
+        Some(path) => Some(spawn_voice(path.clone(), args.voice_rate)?),
+        None => None,
+    };
+    let vowel_channels = ["aa", "ih", "ou", "ee", "oh"].map(|n| rig.channel(n));
+    let mut was_voiced: Option<bool> = None;
     let (rx, reader) = spawn_reader(args.stdin, args.drop_late);
     let started = Instant::now();
     let mut last_report = Instant::now();
@@ -173,6 +251,44 @@ pub fn run(args: LiveArgs) -> Result<()> {
             (prev_index.map_or(1, |p| index.saturating_sub(p).max(1)) as f64 / args.fps) as f32;
         prev_index = Some(index);
         let out = retargeter.update(dt, &frame, face.layer_mut(Face::BASE));
+        if let Some((frames, handle)) = &voice {
+            // The lip sync frame of this video frame's time: waited for up to 30 ms
+            // (a file is analysed far ahead; a microphone is about in step with the
+            // camera), else the newest one there is.
+            let k = (index as f64 / args.fps * 100.0) as usize;
+            let waited = Instant::now();
+            let v = loop {
+                let got = {
+                    let frames = frames
+                        .lock()
+                        .map_err(|_| anyhow::anyhow!("voice buffer poisoned"))?;
+                    match frames.get(k) {
+                        Some(f) => Some(Some(*f)),
+                        None if handle.is_finished()
+                            || waited.elapsed() >= Duration::from_millis(30) =>
+                        {
+                            Some(frames.last().copied())
+                        }
+                        None => None,
+                    }
+                };
+                match got {
+                    Some(v) => break v,
+                    None => std::thread::sleep(Duration::from_millis(1)),
+                }
+            };
+            let v = v.unwrap_or(omote_lipsync::VowelFrame::SILENT);
+            let mouth = face.layer_mut(Face::MOUTH);
+            for (c, w) in vowel_channels.iter().zip(v.weights) {
+                if let Some(c) = c {
+                    mouth.set(*c, w);
+                }
+            }
+            if was_voiced != Some(!v.silent) {
+                mouth.fade_to(if v.silent { 0.0 } else { 1.0 }, 0.1);
+                was_voiced = Some(!v.silent);
+            }
+        }
         face.set_procedural_eyes(1.0 - out.tracking_weight);
         let inputs = FaceInputs {
             head: out.head,
@@ -205,6 +321,16 @@ pub fn run(args: LiveArgs) -> Result<()> {
         }
     }
     let dropped = reader.join().unwrap_or(0);
+    if let Some((_, handle)) = voice {
+        // The voice input may be a live pipe that never ends: do not wait for it.
+        if handle.is_finished() {
+            match handle.join() {
+                Ok(Err(e)) => return Err(e),
+                Err(_) => bail!("the voice reader crashed"),
+                Ok(Ok(())) => {}
+            }
+        }
+    }
     eprintln!(
         "live: input ended: {done} frames in {:.1} s ({:.1} ms of work per frame), {dropped} dropped, a face in {with_face}",
         started.elapsed().as_secs_f64(),

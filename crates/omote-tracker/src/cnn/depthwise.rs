@@ -165,11 +165,9 @@ impl Depthwise {
                 let row = (iy + ky as isize) as usize * self.w;
                 for kx in kx0..kx1 {
                     let px = row + (ix + kx as isize) as usize;
-                    let i: &[f32; LANES] =
-                        input[px * c + c0..][..LANES].try_into().expect("lanes");
+                    let i: &[f32; LANES] = input[px * c + c0..][..LANES].try_into().expect("lanes");
                     let t = (ky * self.kw + kx) * c + c0;
-                    let wt: &[f32; LANES] =
-                        self.weights[t..t + LANES].try_into().expect("lanes");
+                    let wt: &[f32; LANES] = self.weights[t..t + LANES].try_into().expect("lanes");
                     for j in 0..LANES {
                         acc[j] = madd::<FMA>(i[j], wt[j], acc[j]);
                     }
