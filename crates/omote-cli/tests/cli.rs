@@ -1032,7 +1032,11 @@ fn live_takes_a_microphone_for_the_mouth() {
     // shut; while the voice sounds it opens; after it, it closes again.
     assert!(mouth(3) < 0.1, "before the voice: {}", mouth(3));
     assert!(mouth(11) > 0.3, "during the voice: {}", mouth(11));
-    assert!(mouth(17) < mouth(11) * 0.5, "after the voice: {}", mouth(17));
+    assert!(
+        mouth(17) < mouth(11) * 0.5,
+        "after the voice: {}",
+        mouth(17)
+    );
     // A voice file that is not there is named.
     let o = run_with_stdin(
         omote()
