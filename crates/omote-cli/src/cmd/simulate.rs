@@ -201,7 +201,8 @@ fn direction_label(d: SaccadeDirection) -> &'static str {
 }
 
 /// `NAME=WEIGHT` with a weight in [0, 1].
-fn parse_expression(s: &str) -> Result<(String, f32), String> {
+/// `NAME=WEIGHT` with the weight in 0..=1 (command-line expression values).
+pub(crate) fn parse_expression(s: &str) -> Result<(String, f32), String> {
     let (name, weight) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}` is not NAME=WEIGHT"))?;

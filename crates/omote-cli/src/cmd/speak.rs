@@ -19,7 +19,10 @@ use omote_core::{
     AnimEvent, AnimRecorder, BlendMode, ChannelId, EyeMode, Face, FaceConfig, FaceInputs, Rig,
     SpeechConfig, SpeechPlayer, SpeechTrack,
 };
-use omote_lipsync::{Analyser, Profile, SAMPLE_RATE};
+use omote_lipsync::{Analyser, SAMPLE_RATE};
+
+use crate::cmd::lipsync::load_profile;
+use crate::cmd::simulate::parse_expression;
 
 use crate::output::{anim_plot, ensure_dir, load_avatar, write_anim};
 
@@ -33,15 +36,15 @@ pub struct SpeakArgs {
     #[arg(long, default_value_t = 0.5)]
     pub gap: f32,
     /// The character's expression while speaking (repeatable NAME=WEIGHT).
-    #[arg(long, value_name = "NAME=WEIGHT", value_parser = parse_weight)]
+    #[arg(long, value_name = "NAME=WEIGHT", value_parser = parse_expression)]
     pub expression: Vec<(String, f32)>,
     /// The expression the scene asks for after the last line (repeatable NAME=WEIGHT);
     /// the mouth blends into it from 0.2 s before the voice ends.
-    #[arg(long, value_name = "NAME=WEIGHT", value_parser = parse_weight)]
+    #[arg(long, value_name = "NAME=WEIGHT", value_parser = parse_expression)]
     pub then: Vec<(String, f32)>,
     /// Additive afterglow mouth (余韻口) that ramps in as each line ends (repeatable
     /// NAME=WEIGHT, e.g. mouthSmileLeft=0.3).
-    #[arg(long, value_name = "NAME=WEIGHT", value_parser = parse_weight)]
+    #[arg(long, value_name = "NAME=WEIGHT", value_parser = parse_expression)]
     pub afterglow: Vec<(String, f32)>,
     /// Seconds the afterglow takes to ramp in.
     #[arg(long, default_value_t = 0.5)]
@@ -62,19 +65,6 @@ pub struct SpeakArgs {
     /// Output folder (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-}
-
-fn parse_weight(s: &str) -> Result<(String, f32), String> {
-    let (name, weight) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=WEIGHT"))?;
-    let weight: f32 = weight
-        .parse()
-        .map_err(|_| format!("`{weight}` is not a number"))?;
-    if !(0.0..=1.0).contains(&weight) {
-        return Err(format!("weight {weight} is not between 0 and 1"));
-    }
-    Ok((name.to_string(), weight))
 }
 
 /// `--flag NAME=W` pairs resolved against the rig.
@@ -135,14 +125,7 @@ pub fn run(args: SpeakArgs) -> Result<()> {
     let then = resolve(&rig, "then", &args.then)?;
     let afterglow = resolve(&rig, "afterglow", &args.afterglow)?;
 
-    let profile = match &args.profile {
-        None => Profile::builtin(),
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("{}: cannot read profile", p.display()))?;
-            Profile::from_json(&text, &p.display().to_string())?
-        }
-    };
+    let profile = load_profile(args.profile.as_deref())?;
     let mut analyser = Analyser::new(profile);
     let lines: Vec<Arc<SpeechTrack>> = args
         .voices

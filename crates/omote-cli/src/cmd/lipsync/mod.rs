@@ -179,7 +179,8 @@ pub fn run(args: LipsyncArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn load_profile(path: Option<&Path>) -> anyhow::Result<Profile> {
+/// The built-in profile, or the one in `path` (errors name the file).
+pub(crate) fn load_profile(path: Option<&Path>) -> anyhow::Result<Profile> {
     match path {
         None => Ok(Profile::builtin()),
         Some(p) => {
