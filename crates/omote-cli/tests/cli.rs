@@ -694,6 +694,23 @@ fn free_udp_port() -> u16 {
         .port()
 }
 
+/// `omote vmc listen` recording into `rec` at `fps` until `idle` seconds without
+/// packets; returns once it has had time to bind.
+fn spawn_vmc_listener(addr: &str, fps: &str, idle: &str, rec: &Path) -> std::process::Child {
+    let child = omote()
+        .args([
+            "vmc", "listen", "--bind", addr, "--fps", fps, "--idle", idle,
+        ])
+        .args(["--seconds", "60", "--record"])
+        .arg(rec)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    child
+}
+
 #[test]
 fn vmc_send_to_listen_round_trips_the_demo() {
     let out = scratch("vmc");
@@ -703,17 +720,7 @@ fn vmc_send_to_listen_round_trips_the_demo() {
     let port = free_udp_port();
     let addr = format!("127.0.0.1:{port}");
     let rec = out.join("rec.anim.json");
-    let listener = omote()
-        .args([
-            "vmc", "listen", "--bind", &addr, "--fps", "60", "--idle", "1.5",
-        ])
-        .args(["--seconds", "60", "--record"])
-        .arg(&rec)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    let listener = spawn_vmc_listener(&addr, "60", "1.5", &rec);
     let o = omote()
         .args(["vmc", "send"])
         .arg(out.join("demo.anim.json"))
@@ -792,17 +799,7 @@ fn lipsync_live_drives_a_vmc_marionette() {
     std::fs::create_dir_all(&out).unwrap();
     let addr = format!("127.0.0.1:{}", free_udp_port());
     let rec = out.join("mouth.anim.json");
-    let listener = omote()
-        .args([
-            "vmc", "listen", "--bind", &addr, "--fps", "100", "--idle", "1",
-        ])
-        .args(["--seconds", "30", "--record"])
-        .arg(&rec)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    let listener = spawn_vmc_listener(&addr, "100", "1", &rec);
     let bytes: Vec<u8> = buzz(16_000, 1.2, 0.3..0.9)
         .iter()
         .flat_map(|s| s.to_le_bytes())

@@ -26,12 +26,14 @@ use anyhow::{Context, Result, bail};
 use omote_core::{
     AnimRecorder, Face, FaceConfig, FaceInputs, LookAtType, RetargetConfig, Retargeter,
 };
+use omote_lipsync::{Profile, VowelFrame};
 use omote_tracker::{FaceTracker, RgbImage, RgbView};
 use omote_vmc::{BonePose, VmcFrameWriter};
 
+use crate::cmd::lipsync::pcm::{PcmLipsync, SampleFormat};
 use crate::cmd::track::{FrameSize, parse_size, read_raw_frame};
 use crate::cmd::vmc::{WireNames, send_packet, sender_socket};
-use crate::output::{load_avatar, write_anim};
+use crate::output::{VoiceMouth, load_avatar, write_anim};
 
 /// Arguments of `omote live`.
 #[derive(clap::Args, Debug)]
@@ -75,7 +77,7 @@ pub struct LiveArgs {
 }
 
 /// Lip sync frames (100 per second) of the --voice stream, in arrival order.
-type VoiceFrames = std::sync::Arc<std::sync::Mutex<Vec<omote_lipsync::VowelFrame>>>;
+type VoiceFrames = std::sync::Arc<std::sync::Mutex<Vec<VowelFrame>>>;
 
 /// Reads raw s16le mono PCM from `path` and appends its lip sync frames to `frames`.
 fn spawn_voice(
@@ -83,17 +85,22 @@ fn spawn_voice(
     rate: u32,
 ) -> Result<(VoiceFrames, std::thread::JoinHandle<Result<()>>)> {
     use std::io::Read;
-    let mut resampler = omote_audio::StreamResampler::new(rate, omote_lipsync::SAMPLE_RATE)
+    let mut pipeline = PcmLipsync::new(SampleFormat::S16le, 1, rate, Profile::builtin())
         .with_context(|| format!("--voice-rate {rate}"))?;
     let mut file = std::fs::File::open(&path)
         .with_context(|| format!("{}: cannot open the voice input", path.display()))?;
     let frames: VoiceFrames = Default::default();
     let shared = frames.clone();
     let handle = std::thread::spawn(move || -> Result<()> {
-        let mut analyser = omote_lipsync::StreamAnalyser::new(omote_lipsync::Profile::builtin());
-        let mut buf = vec![0u8; (rate as usize / 100).max(1) * 2];
-        let (mut carry, mut mono, mut resampled, mut out) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut buf = vec![0u8; pipeline.chunk_bytes(rate)];
+        let mut out = Vec::new();
+        let publish = |out: &[VowelFrame]| -> Result<()> {
+            shared
+                .lock()
+                .map_err(|_| anyhow::anyhow!("voice buffer poisoned"))?
+                .extend_from_slice(out);
+            Ok(())
+        };
         loop {
             let n = match file.read(&mut buf) {
                 Ok(0) => break,
@@ -103,33 +110,15 @@ fn spawn_voice(
                     return Err(e).with_context(|| format!("{}: read failed", path.display()));
                 }
             };
-            carry.extend_from_slice(&buf[..n]);
-            let whole = carry.len() / 2 * 2;
-            mono.clear();
-            mono.extend(
-                carry[..whole]
-                    .chunks_exact(2)
-                    .map(|b| f32::from(i16::from_le_bytes([b[0], b[1]])) / 32768.0),
-            );
-            carry.drain(..whole);
-            resampled.clear();
-            resampler.push(&mono, &mut resampled);
             out.clear();
-            analyser.push(&resampled, &mut out);
+            pipeline.push(&buf[..n], &mut out);
             if !out.is_empty() {
-                shared
-                    .lock()
-                    .map_err(|_| anyhow::anyhow!("voice buffer poisoned"))?
-                    .extend_from_slice(&out);
+                publish(&out)?;
             }
         }
         out.clear();
-        analyser.finish(&mut out);
-        shared
-            .lock()
-            .map_err(|_| anyhow::anyhow!("voice buffer poisoned"))?
-            .extend_from_slice(&out);
-        Ok(())
+        pipeline.finish(&mut out);
+        publish(&out)
     });
     Ok((frames, handle))
 }
@@ -230,8 +219,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
         Some(path) => Some(spawn_voice(path.clone(), args.voice_rate)?),
         None => None,
     };
-    let vowel_channels = ["aa", "ih", "ou", "ee", "oh"].map(|n| rig.channel(n));
-    let mut was_voiced: Option<bool> = None;
+    let mut voice_mouth = VoiceMouth::new(&rig);
     let (rx, reader) = spawn_reader(args.stdin, args.drop_late);
     let started = Instant::now();
     let mut last_report = Instant::now();
@@ -277,17 +265,10 @@ pub fn run(args: LiveArgs) -> Result<()> {
                     None => std::thread::sleep(Duration::from_millis(1)),
                 }
             };
-            let v = v.unwrap_or(omote_lipsync::VowelFrame::SILENT);
+            let v = v.unwrap_or(VowelFrame::SILENT);
             let mouth = face.layer_mut(Face::MOUTH);
-            for (c, w) in vowel_channels.iter().zip(v.weights) {
-                if let Some(c) = c {
-                    mouth.set(*c, w);
-                }
-            }
-            if was_voiced != Some(!v.silent) {
-                mouth.fade_to(if v.silent { 0.0 } else { 1.0 }, 0.1);
-                was_voiced = Some(!v.silent);
-            }
+            voice_mouth.set_vowels(mouth, &v);
+            voice_mouth.follow_voicing(mouth, !v.silent);
         }
         face.set_procedural_eyes(1.0 - out.tracking_weight);
         let inputs = FaceInputs {

@@ -6,7 +6,7 @@ use anyhow::Context;
 use omote_core::{AnimRecorder, Face, FaceConfig, FaceInputs, RetargetConfig, Retargeter};
 use omote_plot::{Panel, Series, TimePlot};
 
-use crate::output::{ensure_dir, gaze_panel, head_panel, write_anim};
+use crate::output::{VoiceMouth, ensure_dir, gaze_panel, head_panel, write_anim};
 
 /// Arguments of `omote retarget`.
 #[derive(clap::Args)]
@@ -137,8 +137,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let vowel_channels = ["aa", "ih", "ou", "ee", "oh"].map(|n| rig.channel(n));
-    let mut was_voiced: Option<bool> = None;
+    let mut voice_mouth = VoiceMouth::new(&rig);
     let fps = sequence_fps(&frames).unwrap_or(args.fps);
     let mut rec = AnimRecorder::new(&rig, fps);
     let mut weights = Vec::with_capacity(frames.len());
@@ -157,19 +156,10 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
                 .copied()
                 .unwrap_or(omote_lipsync::VowelFrame::SILENT);
             let mouth = face.layer_mut(Face::MOUTH);
-            for (c, w) in vowel_channels.iter().zip(v.weights) {
-                if let Some(c) = c {
-                    mouth.set(*c, w);
-                }
-            }
+            voice_mouth.set_vowels(mouth, &v);
             let voiced = !v.silent && t <= track.duration_s;
             match args.mouth {
-                MouthMix::VoiceFirst => {
-                    if was_voiced != Some(voiced) {
-                        mouth.fade_to(if voiced { 1.0 } else { 0.0 }, 0.1);
-                        was_voiced = Some(voiced);
-                    }
-                }
+                MouthMix::VoiceFirst => voice_mouth.follow_voicing(mouth, voiced),
                 MouthMix::Voice => mouth.set_weight(1.0),
                 MouthMix::Tracking => mouth.set_weight(0.0),
                 MouthMix::Blend => mouth.set_weight(args.mouth_blend),

@@ -16,42 +16,11 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use omote_audio::StreamResampler;
-use omote_lipsync::{SAMPLE_RATE, StreamAnalyser, VowelFrame, export};
+use omote_lipsync::{VowelFrame, export};
 use omote_vmc::{BonePose, VmcFrameWriter};
 
 use super::load_profile;
-
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-enum SampleFormat {
-    /// Signed 16-bit little-endian integers.
-    S16le,
-    /// 32-bit little-endian floats in -1..1.
-    F32le,
-}
-
-impl SampleFormat {
-    fn bytes(self) -> usize {
-        match self {
-            SampleFormat::S16le => 2,
-            SampleFormat::F32le => 4,
-        }
-    }
-
-    fn decode(self, b: &[u8]) -> f32 {
-        match self {
-            SampleFormat::S16le => f32::from(i16::from_le_bytes([b[0], b[1]])) / 32768.0,
-            SampleFormat::F32le => {
-                let x = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                if x.is_finite() {
-                    x.clamp(-1.0, 1.0)
-                } else {
-                    0.0
-                }
-            }
-        }
-    }
-}
+use super::pcm::{PcmLipsync, SampleFormat};
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 enum LiveFormat {
@@ -96,9 +65,8 @@ pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
         bail!("--channels must be at least 1");
     }
     let profile = load_profile(args.profile.as_deref())?;
-    let mut resampler = StreamResampler::new(args.rate, SAMPLE_RATE)
-        .with_context(|| format!("--rate {}", args.rate))?;
-    let mut analyser = StreamAnalyser::new(profile);
+    let mut pipeline = PcmLipsync::new(args.sample_format, args.channels, args.rate, profile)
+        .with_context(|| format!("--rate {} --channels {}", args.rate, args.channels))?;
     let name = if args.input.as_os_str() == "-" {
         "stdin".to_string()
     } else {
@@ -117,16 +85,11 @@ pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
         args.rate,
         args.channels,
         args.sample_format,
-        12.5 + resampler.delay_s() * 1e3,
-        resampler.delay_s() * 1e3
+        pipeline.latency_s() * 1e3,
+        pipeline.resampler_delay_s() * 1e3
     );
 
-    let frame_bytes = args.sample_format.bytes() * usize::from(args.channels);
-    // Read at most 10 ms at a time so frames leave as soon as their audio arrives.
-    let mut buf = vec![0u8; (args.rate as usize / 100).max(1) * frame_bytes];
-    let mut carry: Vec<u8> = Vec::with_capacity(frame_bytes);
-    let mut mono: Vec<f32> = Vec::with_capacity(buf.len() / frame_bytes + 1);
-    let mut resampled: Vec<f32> = Vec::with_capacity(2 * mono.capacity() + 64);
+    let mut buf = vec![0u8; pipeline.chunk_bytes(args.rate)];
     let mut frames: Vec<VowelFrame> = Vec::with_capacity(16);
     let mut text = String::with_capacity(4096);
     let mut emitted = 0u64;
@@ -151,21 +114,8 @@ pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e).with_context(|| format!("{name}: read failed")),
         };
-        carry.extend_from_slice(&buf[..n]);
-        let whole = carry.len() / frame_bytes * frame_bytes;
-        mono.clear();
-        for frame in carry[..whole].chunks_exact(frame_bytes) {
-            let sum: f32 = frame
-                .chunks_exact(args.sample_format.bytes())
-                .map(|b| args.sample_format.decode(b))
-                .sum();
-            mono.push(sum / f32::from(args.channels));
-        }
-        carry.drain(..whole);
-        resampled.clear();
-        resampler.push(&mono, &mut resampled);
         frames.clear();
-        analyser.push(&resampled, &mut frames);
+        pipeline.push(&buf[..n], &mut frames);
         if let Some((socket, to, writer)) = vmc.as_mut() {
             for (k, f) in frames.iter().enumerate() {
                 let t = (emitted + k as u64) as f32 / 100.0;
@@ -178,7 +128,7 @@ pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
         }
     }
     frames.clear();
-    analyser.finish(&mut frames);
+    pipeline.finish(&mut frames);
     write_frames(&mut out, &mut text, &frames, &mut emitted, args.format)?;
     eprintln!(
         "live: {name} ended after {:.2} s ({emitted} frames)",

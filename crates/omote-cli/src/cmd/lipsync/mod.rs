@@ -28,6 +28,7 @@ use omote_lipsync::{
 use rayon::prelude::*;
 
 mod live;
+pub(crate) mod pcm;
 
 /// Audio file extensions picked up when walking folders.
 const AUDIO_EXTS: [&str; 6] = ["wav", "flac", "ogg", "oga", "mp3", "wave"];
