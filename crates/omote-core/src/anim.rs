@@ -18,11 +18,11 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
-use crate::blink::BlinkCause;
+use crate::eyes::blink::BlinkCause;
+use crate::eyes::saccade::SaccadeDirection;
 use crate::face::FaceState;
-use crate::face_event::FaceEvent;
+use crate::face::event::FaceEvent;
 use crate::rig::Rig;
-use crate::saccade::SaccadeDirection;
 
 /// The value of the `format` field.
 pub const ANIM_FORMAT: &str = "omote-anim";

@@ -9,8 +9,8 @@
 //! nothing. Names are interned to [`ChannelId`]s once, in the [`Rig`]; frames are flat
 //! `f32` arrays.
 //!
-//! Eyes come alive on their own: each face blinks and makes saccades (see [`eyes`],
-//! [`blink`], [`saccade`]; turned off by [`FaceConfig::raw`]), and reports what started
+//! Eyes come alive on their own: each face blinks and makes saccades (see [`Eyes`],
+//! [`BlinkGenerator`], [`SaccadeGenerator`]; turned off by [`FaceConfig::raw`]), and reports what started
 //! each frame in [`FaceState::events`].
 //!
 //! Conventions: the VRM frame (+Y up, +Z forward, +X the avatar's left); gaze yaw > 0
@@ -31,68 +31,60 @@
 //! assert_eq!(state.weight(blink), 0.0);
 //! ```
 
-pub mod anim;
-pub mod arkit;
-pub mod blink;
-pub mod blink_motion;
-pub mod camera_angle;
-pub mod camera_correction;
-pub mod clip;
-pub mod curve;
-pub mod error;
-pub mod expression;
-pub mod eye_mode;
-pub mod eyes;
-pub mod face;
-pub mod face_event;
-pub mod layer;
-pub mod look_at;
-pub mod motion_map;
-pub mod overrides;
-pub mod retarget;
-pub mod rig;
-pub mod rng;
-pub mod saccade;
-pub mod smoothing;
-pub mod span;
-pub mod speech;
-mod time_queue;
-pub mod tracking;
+mod anim;
+mod clip;
+mod curve;
+mod error;
+mod eyes;
+mod face;
+mod look_at;
+mod mix;
+mod rig;
+mod rng;
+mod smoothing;
+mod sources;
+mod span;
 
-pub use anim::{Anim, AnimError, AnimEvent, AnimRecorder, ExpressionTracks};
-pub use arkit::{ARKIT_52, is_arkit_name};
-pub use blink::{BlinkCause, BlinkConfig, BlinkEvent, BlinkGenerator, BlinkInput, BlinkOutput};
-pub use blink_motion::{BlinkMotion, BlinkMotionDesc, preset_blink_motions};
-pub use camera_angle::CameraAngle;
-pub use camera_correction::CameraCorrection;
+pub use anim::{
+    ANIM_FORMAT, ANIM_VERSION, Anim, AnimError, AnimEvent, AnimRecorder, ExpressionTracks,
+};
 pub use clip::{Clip, ClipDesc, UnknownChannel};
 pub use curve::{CurveSpec, Interp, Keyframe, ResponseCurve};
 pub use error::{CurveError, EyesConfigError, RigError};
-pub use expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
-pub use eye_mode::{EyeMode, PerMode, UnknownEyeMode};
 pub use eyes::Eyes;
+pub use eyes::blink::{
+    BlinkCause, BlinkConfig, BlinkEvent, BlinkGenerator, BlinkInput, BlinkOutput,
+};
+pub use eyes::blink_motion::{BlinkMotion, BlinkMotionDesc, preset_blink_motions};
+pub use eyes::eye_mode::{EyeMode, PerMode, UnknownEyeMode};
+pub use eyes::saccade::{
+    SaccadeConfig, SaccadeDirection, SaccadeEvent, SaccadeGenerator, SaccadeOutput,
+};
+pub use face::event::{FaceEvent, FaceEvents};
 pub use face::{Face, FaceConfig, FaceInputs, FaceState};
-pub use face_event::{FaceEvent, FaceEvents};
 pub use glam::{self, Quat, Vec3};
-pub use layer::{BlendMode, Layer, LayerId, Mixer};
 pub use look_at::{EyeAngles, LookAtDesc, LookAtRangeMap, LookAtType, LookWeights, eye_rotation};
-pub use motion_map::{
-    FadeDesc, MapCenter, MapRegion, MotionBlend, MotionMap, MotionMapDesc, MotionMapError,
-    MotionMapErrorKind, MotionPointDesc,
-};
-pub use overrides::OverrideMultipliers;
-pub use retarget::{
-    Combine, EmotionRule, EyeMapping, GazeMapping, HeadLimits, HeadSource, LossConfig,
-    MouthMapping, RetargetConfig, RetargetError, RetargetOutput, Retargeter, ShapeSmoothing,
-    landmark_head, mirror_rotation, split_neck_head,
-};
+pub use mix::layer::{BlendMode, Layer, LayerId, Mixer};
+pub use mix::overrides::OverrideMultipliers;
+pub use rig::arkit::{ARKIT_52, is_arkit_name};
+pub use rig::expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
 pub use rig::{ChannelId, ChannelInfo, MAX_CHANNELS, Rig, RigDesc};
 pub use rng::Pcg32;
-pub use saccade::{SaccadeConfig, SaccadeDirection, SaccadeEvent, SaccadeGenerator, SaccadeOutput};
 pub use smoothing::{
     ExpSmoother, LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step,
     normalize_quat,
 };
+pub use sources::camera::camera_angle::CameraAngle;
+pub use sources::camera::camera_correction::CameraCorrection;
+pub use sources::camera::motion_map::{
+    FadeDesc, MapCenter, MapRegion, MotionBlend, MotionMap, MotionMapDesc, MotionMapError,
+    MotionMapErrorKind, MotionPointDesc,
+};
+pub use sources::speech::{SpeechConfig, SpeechError, SpeechPlayer, SpeechTrack};
+pub use sources::tracking::input::{ArkitFrame, Blendshapes, TrackedFace, TrackingFrame};
+pub use sources::tracking::retargeter::{
+    Combine, EmotionRule, EyeMapping, GazeMapping, HeadLimits, HeadSource, LossConfig,
+    MouthMapping, RetargetConfig, RetargetError, RetargetOutput, Retargeter, ShapeSmoothing,
+    landmark_head, mirror_rotation, split_neck_head,
+};
 pub use span::Span;
-pub use speech::{SpeechConfig, SpeechError, SpeechPlayer, SpeechTrack};
-pub use tracking::{ArkitFrame, Blendshapes, TrackedFace, TrackingFrame};

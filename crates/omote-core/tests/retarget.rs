@@ -305,7 +305,9 @@ fn same_motion_at_30_and_60_fps_gives_the_same_curves() {
             assert!(
                 (u - v).abs() < 0.03,
                 "{} at sample {i}: {u} vs {v}",
-                rig.channel_name(omote_core::ChannelId(c as u16))
+                rig.channels()
+                    .nth(c)
+                    .map_or("?", |(id, _)| rig.channel_name(id))
             );
         }
     }

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use glam::Quat;
-use omote_core::anim::{Anim, ExpressionTracks};
+use omote_core::{Anim, ExpressionTracks};
 use omote_vmc::{BlendNames, BonePose, VmcFrameWriter, VmcReceiver, channel_from_wire};
 
 /// VMC protocol: send an anim to a VTuber app, or listen to one.

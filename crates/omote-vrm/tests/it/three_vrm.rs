@@ -296,8 +296,8 @@ fn vrma_matches_three_vrm_reference_for_test_vrma() {
     }
     let id = [0.0, 0.0, 0.0, 1.0];
     let anim = Anim {
-        format: omote_core::anim::ANIM_FORMAT.into(),
-        version: omote_core::anim::ANIM_VERSION,
+        format: omote_core::ANIM_FORMAT.into(),
+        version: omote_core::ANIM_VERSION,
         fps: 2.0,
         duration: 3.5,
         expressions,

@@ -1,17 +1,20 @@
 //! The rig: the channels a face has, with names interned to indices once.
 
+pub(crate) mod arkit;
+pub(crate) mod expression;
+
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arkit::ARKIT_52;
 use crate::error::RigError;
-use crate::expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
 use crate::look_at::LookAtDesc;
+use crate::rig::arkit::ARKIT_52;
+use crate::rig::expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
 
 /// Index of a channel (an expression) in a [`Rig`]; frames are flat arrays indexed by it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ChannelId(pub u16);
+pub struct ChannelId(pub(crate) u16);
 
 impl ChannelId {
     /// As an array index.
@@ -304,7 +307,7 @@ impl OverridePlan {
 
 impl Rig {
     /// Apply the VRM 1.0 override rules in place to one frame of weights (one per
-    /// channel), clamping everything to [0, 1]. See [`crate::overrides`].
+    /// channel), clamping everything to [0, 1]. See [`crate::mix::overrides`].
     ///
     /// ```
     /// use omote_core::{ExpressionDesc, LookAtDesc, OverrideMode, Rig};
@@ -318,7 +321,7 @@ impl Rig {
     /// ```
     pub fn apply_overrides(&self, weights: &mut [f32]) -> crate::OverrideMultipliers {
         assert_eq!(weights.len(), self.len(), "one weight per channel");
-        crate::overrides::apply_overrides(&self.plan, weights)
+        crate::mix::overrides::apply_overrides(&self.plan, weights)
     }
 }
 

@@ -20,14 +20,20 @@
 //! stream only when something happens, so the eyes do the same at 30 or 144 fps, and
 //! other procedural behaviours drawing from the face's RNG do not change them.
 
-use crate::blink::{BlinkConfig, BlinkGenerator, BlinkInput};
-use crate::blink_motion::{BlinkMotion, dominant, resolve_motions};
-use crate::expression::{ExpressionCategory, ExpressionPreset};
-use crate::eye_mode::EyeMode;
-use crate::face_event::{FaceEvent, FaceEvents};
+pub(crate) mod blink;
+pub(crate) mod blink_motion;
+pub(crate) mod eye_mode;
+pub(crate) mod saccade;
+pub(crate) mod time_queue;
+
+use crate::eyes::blink::{BlinkConfig, BlinkGenerator, BlinkInput};
+use crate::eyes::blink_motion::{BlinkMotion, dominant, resolve_motions};
+use crate::eyes::eye_mode::EyeMode;
+use crate::eyes::saccade::{SaccadeConfig, SaccadeGenerator};
+use crate::face::event::{FaceEvent, FaceEvents};
+use crate::rig::expression::{ExpressionCategory, ExpressionPreset};
 use crate::rig::{ChannelId, Rig};
 use crate::rng::Pcg32;
-use crate::saccade::{SaccadeConfig, SaccadeGenerator};
 
 /// Gaze input moving at least this fast (degrees per second) counts as a gaze shift.
 pub const GAZE_SHIFT_SPEED_DEG_S: f32 = 100.0;

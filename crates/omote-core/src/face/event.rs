@@ -1,8 +1,8 @@
 //! Things a face reports from one frame (a blink started, a saccade started), in a
 //! fixed-size buffer so that reporting them allocates nothing.
 
-use crate::blink::BlinkEvent;
-use crate::saccade::SaccadeEvent;
+use crate::eyes::blink::BlinkEvent;
+use crate::eyes::saccade::SaccadeEvent;
 
 /// Something that started during a frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -106,7 +106,7 @@ impl<'a> IntoIterator for &'a FaceEvents {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blink::BlinkCause;
+    use crate::eyes::blink::BlinkCause;
 
     #[test]
     fn keeps_order_and_counts_overflow() {

@@ -35,7 +35,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::EyesConfigError;
-use crate::eye_mode::{EyeMode, PerMode};
+use crate::eyes::eye_mode::{EyeMode, PerMode};
 use crate::rng::Pcg32;
 use crate::span::Span;
 

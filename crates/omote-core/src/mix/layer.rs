@@ -13,7 +13,7 @@ pub enum BlendMode {
 
 /// Handle of a layer in a [`Face`](crate::Face) or [`Mixer`](crate::Mixer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LayerId(pub u16);
+pub struct LayerId(pub(crate) u16);
 
 /// One layer: a value and a mask per channel, a weight, and an optional fade.
 #[derive(Clone, Debug)]

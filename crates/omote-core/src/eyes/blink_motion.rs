@@ -24,11 +24,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::blink::BlinkConfig;
 use crate::clip::{Clip, ClipDesc};
 use crate::curve::{Keyframe, ResponseCurve};
 use crate::error::EyesConfigError;
-use crate::expression::ExpressionPreset;
+use crate::eyes::blink::BlinkConfig;
+use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
 
 /// A blink motion as data.
@@ -253,8 +253,8 @@ impl BlinkConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expression::ExpressionDesc;
     use crate::look_at::LookAtDesc;
+    use crate::rig::expression::ExpressionDesc;
 
     #[test]
     fn presets_fit_the_standard_rig_and_vanish_on_a_bare_one() {

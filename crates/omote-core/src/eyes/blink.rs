@@ -40,13 +40,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::blink_motion::BlinkMotionDesc;
 use crate::curve::ResponseCurve;
 use crate::error::EyesConfigError;
-use crate::eye_mode::{EyeMode, PerMode};
+use crate::eyes::blink_motion::BlinkMotionDesc;
+use crate::eyes::eye_mode::{EyeMode, PerMode};
+use crate::eyes::time_queue::TimeQueue;
 use crate::rng::Pcg32;
 use crate::span::Span;
-use crate::time_queue::TimeQueue;
 
 /// Settings of the automatic blink. Defaults follow DESIGN.md's human data
 /// (Bentivoglio 1997, Doughty 2001, Evinger 1994). Durations are in seconds.

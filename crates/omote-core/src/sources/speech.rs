@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::expression::ExpressionPreset;
-use crate::layer::Layer;
+use crate::mix::layer::Layer;
+use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
 
 /// The five vowel presets in track order (A I U E O).
@@ -344,7 +344,7 @@ fn ramp(t: f32, over: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layer::BlendMode;
+    use crate::mix::layer::BlendMode;
 
     fn track() -> Arc<SpeechTrack> {
         // 1.5 s at 100 fps: voice 0.4..1.2 s, "a" then "o".

@@ -1,11 +1,11 @@
 //! Camera-angle face correction: a [`MotionMap`] resolved against a rig, writing the
 //! blended correction motions into an additive layer every frame.
 
-use crate::camera_angle::CameraAngle;
 use crate::clip::Clip;
-use crate::layer::Layer;
-use crate::motion_map::{MotionMap, MotionMapError, MotionMapErrorKind};
+use crate::mix::layer::Layer;
 use crate::rig::{ChannelId, Rig};
+use crate::sources::camera::camera_angle::CameraAngle;
+use crate::sources::camera::motion_map::{MotionMap, MotionMapError, MotionMapErrorKind};
 
 /// One point's motion with names resolved to channels.
 #[derive(Clone, Debug)]
@@ -191,7 +191,7 @@ impl CameraCorrection {
 mod tests {
     use super::*;
     use crate::clip::ClipDesc;
-    use crate::motion_map::{FadeDesc, MotionMapDesc, MotionPointDesc};
+    use crate::sources::camera::motion_map::{FadeDesc, MotionMapDesc, MotionPointDesc};
 
     fn desc() -> MotionMapDesc {
         MotionMapDesc::new(vec![

@@ -1,21 +1,23 @@
 //! `Face`: one character's runtime. Layers → mixer → gaze → VRM overrides → output.
 
+pub(crate) mod event;
+
 use std::sync::Arc;
 
 use glam::Quat;
 use serde::{Deserialize, Serialize};
 
-use crate::blink::BlinkConfig;
-use crate::expression::ExpressionPreset;
-use crate::eye_mode::EyeMode;
 use crate::eyes::Eyes;
-use crate::face_event::FaceEvents;
-use crate::layer::{BlendMode, Layer, LayerId, Mixer};
+use crate::eyes::blink::BlinkConfig;
+use crate::eyes::eye_mode::EyeMode;
+use crate::eyes::saccade::SaccadeConfig;
+use crate::face::event::FaceEvents;
 use crate::look_at::{EyeAngles, LookAtType};
-use crate::overrides::{OverrideMultipliers, apply_overrides};
+use crate::mix::layer::{BlendMode, Layer, LayerId, Mixer};
+use crate::mix::overrides::{OverrideMultipliers, apply_overrides};
+use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
 use crate::rng::Pcg32;
-use crate::saccade::SaccadeConfig;
 use crate::smoothing::{LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter};
 
 /// Per-character settings. Defaults are sensible for a 30–144 fps game or avatar app.
@@ -28,9 +30,9 @@ pub struct FaceConfig {
     pub gaze_filter: Option<OneEuroConfig>,
     /// Half-life (s) of smoothing on the mixed expression weights; 0 disables it.
     pub expression_half_life: f32,
-    /// Automatic blink (see [`crate::blink`]); `None` turns it off.
+    /// Automatic blink (see [`crate::eyes::blink`]); `None` turns it off.
     pub blink: Option<BlinkConfig>,
-    /// Automatic saccades (see [`crate::saccade`]); `None` turns them off.
+    /// Automatic saccades (see [`crate::eyes::saccade`]); `None` turns them off.
     pub saccade: Option<SaccadeConfig>,
 }
 
@@ -391,7 +393,7 @@ impl Face {
     /// Announce an eye-area expression change `t_from_now` seconds ahead (the scene
     /// timeline's look-ahead): no automatic blink starts shortly before it (seed 002).
     /// `false` if the automatic blink is off or the queue
-    /// ([`MAX_EYE_CHANGES`](crate::blink::MAX_EYE_CHANGES)) is full.
+    /// ([`MAX_EYE_CHANGES`](crate::eyes::blink::MAX_EYE_CHANGES)) is full.
     pub fn schedule_eye_change(&mut self, t_from_now: f32) -> bool {
         self.eyes
             .blink_mut()

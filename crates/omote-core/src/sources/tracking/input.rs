@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use glam::{Mat3, Quat};
 use serde::{Deserialize, Serialize};
 
-use crate::arkit::ARKIT_52;
+use crate::rig::arkit::ARKIT_52;
 
 /// The 52 ARKit blendshape scores, indexed like [`ARKIT_52`].
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -6,7 +6,7 @@
 //! rounded first (> 0.5 → 1), the rounded value drives the sums, and a binary expression
 //! whose multiplier is below 1 goes to 0. Everything ends in [0, 1].
 
-use crate::layer::sanitize01;
+use crate::mix::layer::sanitize01;
 use crate::rig::OverridePlan;
 
 /// The multipliers each category received this frame (1 = not overridden).

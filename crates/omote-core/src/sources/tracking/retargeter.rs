@@ -26,15 +26,15 @@
 use glam::{EulerRot, Mat3, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::arkit::ARKIT_52;
 use crate::curve::{Keyframe, ResponseCurve};
-use crate::expression::ExpressionPreset;
-use crate::layer::Layer;
+use crate::mix::layer::Layer;
+use crate::rig::arkit::ARKIT_52;
+use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
 use crate::smoothing::{
     LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, normalize_quat,
 };
-use crate::tracking::{Blendshapes, TrackedFace, TrackingFrame};
+use crate::sources::tracking::input::{Blendshapes, TrackedFace, TrackingFrame};
 
 /// Where the head rotation comes from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
