@@ -122,40 +122,17 @@ pub fn load_avatar(
     })
 }
 
-/// A voice's vowels on a face's mouth layer (masked to `aa ih ou ee oh`), over whatever
-/// mouth the layers below give (tracking, acting): "voice first" fades the layer in
-/// while the voice is voiced and out in its silences.
-pub struct VoiceMouth {
-    vowels: [Option<omote_core::ChannelId>; 5],
-    voiced: Option<bool>,
-}
-
-impl VoiceMouth {
-    /// Seconds the mouth layer takes to fade in or out when voicing changes.
-    const FADE_S: f32 = 0.1;
-
-    /// The vowel channels of `rig` (missing ones are skipped).
-    pub fn new(rig: &omote_core::Rig) -> Self {
-        Self {
-            vowels: ["aa", "ih", "ou", "ee", "oh"].map(|n| rig.channel(n)),
-            voiced: None,
-        }
-    }
-
-    /// Writes the frame's A I U E O weights into the mouth layer.
-    pub fn set_vowels(&self, mouth: &mut omote_core::Layer, frame: &omote_lipsync::VowelFrame) {
-        for (c, w) in self.vowels.iter().zip(frame.weights) {
-            if let Some(c) = c {
-                mouth.set(*c, w);
-            }
-        }
-    }
-
-    /// Voice first: starts a fade of the mouth layer when voicing changes.
-    pub fn follow_voicing(&mut self, mouth: &mut omote_core::Layer, voiced: bool) {
-        if self.voiced != Some(voiced) {
-            mouth.fade_to(if voiced { 1.0 } else { 0.0 }, Self::FADE_S);
-            self.voiced = Some(voiced);
+/// A lip sync profile from a JSON file, or the built-in one.
+pub fn load_profile(path: Option<&Path>) -> anyhow::Result<omote_lipsync::Profile> {
+    match path {
+        None => Ok(omote_lipsync::Profile::builtin()),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("{}: cannot read profile", p.display()))?;
+            Ok(omote_lipsync::Profile::from_json(
+                &text,
+                &p.display().to_string(),
+            )?)
         }
     }
 }

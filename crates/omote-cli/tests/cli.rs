@@ -561,9 +561,7 @@ fn track_then_retarget_a_photo() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let frame: omote_core::TrackingFrame =
-        serde_json::from_str(&std::fs::read_to_string(out.join("astronaut.json")).unwrap())
-            .unwrap();
+    let frame = omote_config::load_tracking_frame(&out.join("astronaut.json")).unwrap();
     assert_eq!(frame.faces.len(), 1);
     assert_eq!(frame.faces[0].landmarks.len(), 478);
     // Our tracker's output is what retarget reads: the smile comes through.

@@ -11,11 +11,15 @@
 //! ```
 
 mod error;
+mod mediapipe;
 mod motion_map;
 mod read;
 mod tracking;
 
 pub use error::ConfigError;
+pub use mediapipe::{
+    ArkitFrame, HeadSource, MediaPipeFace, MediaPipeFrame, SequenceFrame, landmark_head,
+};
 pub use motion_map::{load_camera_correction, load_motion_map, motion_map_error, read_motion_map};
 pub use read::{Format, load, parse};
 pub use tracking::{load_arkit_sequence, load_tracking_frame, load_tracking_sequence};

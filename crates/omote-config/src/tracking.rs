@@ -1,35 +1,35 @@
-//! Tracking input files: one MediaPipe-style JSON frame, or a JSON-lines sequence.
+//! Tracking input files: one MediaPipe-style JSON frame, or a JSON-lines sequence of
+//! MediaPipe or ARKit-52 frames.
 
 use std::path::Path;
 
-use omote_core::{ArkitFrame, TrackingFrame};
+use crate::mediapipe::{ArkitFrame, MediaPipeFrame};
 use serde::de::DeserializeOwned;
 
 use crate::{ConfigError, Format, parse};
 
 /// Read one tracking frame (`*.mediapipe.json`, the output of `omote track IMAGE`).
-pub fn load_tracking_frame(path: &Path) -> Result<TrackingFrame, ConfigError> {
+pub fn load_tracking_frame(path: &Path) -> Result<MediaPipeFrame, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Io {
         path: path.to_path_buf(),
         error,
     })?;
-    let frame: TrackingFrame = parse(&text, Format::Json, path)?;
+    let frame: MediaPipeFrame = parse(&text, Format::Json, path)?;
     check(&frame, path, None)?;
     Ok(frame)
 }
 
 /// Read a tracking sequence: one JSON frame per line (`*.jsonl`). Blank lines are
 /// skipped; an error names the file and the line.
-pub fn load_tracking_sequence(path: &Path) -> Result<Vec<TrackingFrame>, ConfigError> {
-    read_lines(path, |frame: &TrackingFrame, line| {
+pub fn load_tracking_sequence(path: &Path) -> Result<Vec<MediaPipeFrame>, ConfigError> {
+    read_lines(path, |frame: &MediaPipeFrame, line| {
         check(frame, path, Some(line))
     })
 }
 
-/// Read an ARKit-52 sequence (one [`ArkitFrame`] per line) as tracking frames without
-/// landmarks; the head quaternion, when given, becomes the transform.
-pub fn load_arkit_sequence(path: &Path) -> Result<Vec<TrackingFrame>, ConfigError> {
-    let frames: Vec<ArkitFrame> = read_lines(path, |f: &ArkitFrame, line| {
+/// Read an ARKit-52 sequence (one [`ArkitFrame`] per line).
+pub fn load_arkit_sequence(path: &Path) -> Result<Vec<ArkitFrame>, ConfigError> {
+    read_lines(path, |f: &ArkitFrame, line| {
         if f.head
             .is_some_and(|q| !q.iter().all(|v| v.is_finite()) || q.iter().all(|v| *v == 0.0))
         {
@@ -39,17 +39,7 @@ pub fn load_arkit_sequence(path: &Path) -> Result<Vec<TrackingFrame>, ConfigErro
             ));
         }
         Ok(())
-    })?;
-    Ok(frames
-        .iter()
-        .map(|f| TrackingFrame {
-            frame: None,
-            t: f.t,
-            width: 1,
-            height: 1,
-            faces: vec![f.to_tracked_face()],
-        })
-        .collect())
+    })
 }
 
 fn read_lines<T: DeserializeOwned>(
@@ -88,7 +78,7 @@ fn read_lines<T: DeserializeOwned>(
 }
 
 /// Invariants the mapping relies on: finite numbers, a usable image size.
-fn check(frame: &TrackingFrame, path: &Path, line: Option<usize>) -> Result<(), ConfigError> {
+fn check(frame: &MediaPipeFrame, path: &Path, line: Option<usize>) -> Result<(), ConfigError> {
     let at = line.map_or(String::new(), |l| format!("line {l}: "));
     if frame.width == 0 || frame.height == 0 {
         return Err(ConfigError::invalid(

@@ -5,7 +5,9 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use omote_core::{BlendMode, Face, FaceConfig, FaceInputs, Pcg32, Quat, Rig};
+use omote_core::{
+    BlendMode, DriverInputs, Face, FaceConfig, FaceDriver, FaceInputs, Pcg32, Quat, Rig,
+};
 
 /// A face with all standard layers plus an extra additive one, all at non-zero weight
 /// and filled with values, smoothing on.
@@ -83,4 +85,33 @@ fn pieces(c: &mut Criterion) {
         })
     });
 }
-criterion_group!(extra, pieces);
+criterion_group!(extra, pieces, driver);
+
+/// The driver around the same busy face: its own per-frame cost on top of
+/// `Face::update` (no sources, acting inputs only), then with the tracking layer on too.
+fn driver(c: &mut Criterion) {
+    let rig = Arc::new(Rig::standard());
+    let mut driver = FaceDriver::from_face(busy_face(&rig, 1));
+    let mut i = 0u32;
+    c.bench_function("driver/standard_rig_70ch", |b| {
+        b.iter(|| {
+            i = i.wrapping_add(1);
+            let f = inputs(i);
+            let d = DriverInputs {
+                head: f.head,
+                gaze_yaw_deg: f.gaze_yaw_deg,
+                gaze_pitch_deg: f.gaze_pitch_deg,
+                ..DriverInputs::default()
+            };
+            black_box(driver.update(black_box(1.0 / 60.0), &d).expressions[0])
+        })
+    });
+    let mut face = busy_face(&rig, 1);
+    face.layer_mut(Face::TRACKING).set_weight(0.8);
+    c.bench_function("face_update/standard_rig_70ch_plus_tracking_layer", |b| {
+        b.iter(|| {
+            i = i.wrapping_add(1);
+            black_box(face.update(black_box(1.0 / 60.0), &inputs(i)).expressions[0])
+        })
+    });
+}

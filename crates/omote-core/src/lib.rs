@@ -34,6 +34,7 @@
 mod anim;
 mod clip;
 mod curve;
+mod driver;
 mod error;
 mod eyes;
 mod face;
@@ -41,6 +42,7 @@ mod look_at;
 mod mix;
 mod rig;
 mod rng;
+mod sanitize;
 mod smoothing;
 mod sources;
 mod span;
@@ -50,6 +52,8 @@ pub use anim::{
 };
 pub use clip::{Clip, ClipDesc, UnknownChannel};
 pub use curve::{CurveSpec, Interp, Keyframe, ResponseCurve};
+pub use driver::FaceDriver;
+pub use driver::inputs::{DriverInputs, DriverReport};
 pub use error::{CurveError, EyesConfigError, RigError};
 pub use eyes::Eyes;
 pub use eyes::blink::{
@@ -66,7 +70,7 @@ pub use glam::{self, Quat, Vec3};
 pub use look_at::{EyeAngles, LookAtDesc, LookAtRangeMap, LookAtType, LookWeights, eye_rotation};
 pub use mix::layer::{BlendMode, Layer, LayerId, Mixer};
 pub use mix::overrides::OverrideMultipliers;
-pub use rig::arkit::{ARKIT_52, is_arkit_name};
+pub use rig::arkit::{ARKIT_52, arkit_index, is_arkit_name};
 pub use rig::expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
 pub use rig::{ChannelId, ChannelInfo, MAX_CHANNELS, Rig, RigDesc};
 pub use rng::Pcg32;
@@ -81,10 +85,12 @@ pub use sources::camera::motion_map::{
     MotionMapErrorKind, MotionPointDesc,
 };
 pub use sources::speech::{SpeechConfig, SpeechError, SpeechPlayer, SpeechTrack};
-pub use sources::tracking::input::{ArkitFrame, Blendshapes, TrackedFace, TrackingFrame};
-pub use sources::tracking::retargeter::{
-    Combine, EmotionRule, EyeMapping, GazeMapping, HeadLimits, HeadSource, LossConfig,
-    MouthMapping, RetargetConfig, RetargetError, RetargetOutput, Retargeter, ShapeSmoothing,
-    landmark_head, mirror_rotation, split_neck_head,
+pub use sources::tracking::config::{
+    Combine, EmotionRule, EyeMapping, GazeMapping, HeadLimits, LossConfig, MouthMapping,
+    RetargetConfig, RetargetError, ShapeSmoothing,
 };
+pub use sources::tracking::head::{mirror_rotation, split_neck_head};
+pub use sources::tracking::input::{Blendshapes, TrackedFace};
+pub use sources::tracking::retargeter::{RetargetOutput, Retargeter};
+pub use sources::voice_mouth::{MouthPolicy, VoiceFrame, VoiceMouth};
 pub use span::Span;

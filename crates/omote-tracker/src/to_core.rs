@@ -1,48 +1,50 @@
-//! Frames as the core's retargeter takes them ([`omote_core::TrackingFrame`]), without a
-//! trip through JSON. This crate's [`TrackingFrame`] is MediaPipe's wire layout
-//! (`_neutral` first, MediaPipe's order, `image` / `timestamp_ms`); the core's is what
-//! every tracker source (this one, JSON files, ARKit streams) becomes before retargeting
-//! (ARKit's order, `tongueOut`, no `_neutral`). Both read and write the same JSON.
+//! Tracker results as the core takes them ([`omote_core::TrackedFace`]: ARKit-52 scores
+//! and a head rotation), without a trip through JSON. This crate's [`TrackingFrame`] is
+//! MediaPipe's wire layout (`_neutral` first, MediaPipe's order, landmarks, the 4×4
+//! transform); the core's input is what every tracker source (this one, MediaPipe JSON
+//! files read by `omote-config`, ARKit streams, VMC perfect sync) becomes before
+//! retargeting.
 
-use omote_core::ARKIT_52;
+use std::sync::OnceLock;
+
+use omote_core::arkit_index;
 
 use crate::frame::{BLENDSHAPE_NAMES, Blendshapes, TrackedFace, TrackingFrame};
 
-/// For each ARKit-52 slot, the index of the same name in MediaPipe's order (`None`:
-/// `tongueOut`, which MediaPipe does not produce).
-fn arkit_slots() -> [Option<usize>; 52] {
-    std::array::from_fn(|i| BLENDSHAPE_NAMES.iter().position(|n| *n == ARKIT_52[i]))
+/// For each MediaPipe slot, the ARKit-52 index of the same name (`None`: `_neutral`).
+fn arkit_slots() -> &'static [Option<usize>; 52] {
+    static SLOTS: OnceLock<[Option<usize>; 52]> = OnceLock::new();
+    SLOTS.get_or_init(|| std::array::from_fn(|j| arkit_index(BLENDSHAPE_NAMES[j])))
 }
 
 impl Blendshapes {
     /// The scores in the core's ARKit-52 order (`tongueOut` = 0, `_neutral` dropped).
     pub fn to_core(&self) -> omote_core::Blendshapes {
-        let slots = arkit_slots();
-        omote_core::Blendshapes(std::array::from_fn(|i| slots[i].map_or(0.0, |j| self.0[j])))
+        let mut out = omote_core::Blendshapes::default();
+        for (score, slot) in self.0.iter().zip(arkit_slots()) {
+            if let Some(i) = slot {
+                out.0[*i] = *score;
+            }
+        }
+        out
     }
 }
 
 impl TrackedFace {
-    /// This face as the core's retargeter takes it.
+    /// This face as the core takes it: scores in ARKit order, the head rotation from the
+    /// facial transformation matrix.
     pub fn to_core(&self) -> omote_core::TrackedFace {
         omote_core::TrackedFace {
-            landmarks: self.landmarks.clone(),
             blendshapes: self.blendshapes.to_core(),
-            transform: Some(self.transform),
+            head: omote_core::TrackedFace::head_from_row_major(&self.transform),
         }
     }
 }
 
 impl TrackingFrame {
-    /// This frame as the core's retargeter takes it (`image` and `timestamp_ms` dropped).
-    pub fn to_core(&self) -> omote_core::TrackingFrame {
-        omote_core::TrackingFrame {
-            frame: self.frame,
-            t: self.t,
-            width: self.width,
-            height: self.height,
-            faces: self.faces.iter().map(TrackedFace::to_core).collect(),
-        }
+    /// The first face as the core takes it; `None` when the frame has no face.
+    pub fn to_core(&self) -> Option<omote_core::TrackedFace> {
+        self.faces.first().map(TrackedFace::to_core)
     }
 }
 
@@ -51,11 +53,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn same_as_going_through_json() {
+    fn scores_land_on_their_arkit_names_and_the_head_comes_from_the_matrix() {
         let mut b = Blendshapes::default();
         for (i, s) in b.0.iter_mut().enumerate() {
             *s = i as f32 / 100.0;
         }
+        // A 30° turn about +Y, scaled by 1.5, 50 cm in front of the camera.
+        let (s, c) = (0.5f32.sin() * 1.5, 0.5f32.cos() * 1.5);
+        let transform = [
+            c, 0.0, s, 0.0, 0.0, 1.5, 0.0, 0.0, -s, 0.0, c, -50.0, 0.0, 0.0, 0.0, 1.0,
+        ];
         let frame = TrackingFrame {
             image: Some("x.png".into()),
             frame: Some(7),
@@ -66,17 +73,25 @@ mod tests {
             faces: vec![TrackedFace {
                 landmarks: vec![[0.5, 0.25, -0.01]; 478],
                 blendshapes: b,
-                transform: std::array::from_fn(|i| i as f32),
+                transform,
             }],
         };
-        let via_json: omote_core::TrackingFrame =
-            serde_json::from_str(&serde_json::to_string(&frame).unwrap()).unwrap();
-        assert_eq!(frame.to_core(), via_json);
-        let core = &frame.to_core().faces[0].blendshapes;
-        assert_eq!(core.get("jawOpen"), b.get("jawOpen").unwrap());
-        assert_eq!(core.get("tongueOut"), 0.0);
+        let core = frame.to_core().unwrap();
+        for (name, score) in b.iter().skip(1) {
+            assert_eq!(core.blendshapes.get(name), score, "{name}");
+        }
+        assert_eq!(core.blendshapes.get("tongueOut"), 0.0);
+        let head = core.head.unwrap();
+        assert!(head.angle_between(omote_core::Quat::from_rotation_y(0.5)) < 1e-3);
         // Every MediaPipe name but `_neutral` lands somewhere.
-        let used = arkit_slots().iter().flatten().count();
-        assert_eq!(used, 51);
+        assert_eq!(arkit_slots().iter().flatten().count(), 51);
+        assert!(
+            TrackingFrame {
+                faces: vec![],
+                ..frame
+            }
+            .to_core()
+            .is_none()
+        );
     }
 }

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use omote_core::{
-    AnimEvent, AnimRecorder, BlendMode, CameraAngle, CameraCorrection, Clip, ClipDesc, EyeMode,
-    Face, FaceConfig, FaceInputs, Keyframe, MotionMap, MotionMapDesc, Quat, ResponseCurve, Rig,
-    Vec3,
+    AnimEvent, AnimRecorder, CameraAngle, CameraCorrection, Clip, ClipDesc, DriverInputs,
+    ExpressionPreset, EyeMode, Face, FaceConfig, FaceDriver, Keyframe, MotionMap, MotionMapDesc,
+    Quat, ResponseCurve, Rig, Vec3,
 };
 use omote_plot::{Panel, Series};
 
@@ -42,7 +42,9 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     let avatar = omote_vrm::avatar::model();
     let rig = Arc::new(omote_vrm::avatar::rig());
     let timeline = DemoTimeline::new(&rig)?;
-    let mut face = Face::new(rig.clone(), FaceConfig::default(), args.seed);
+    // The camera circles the character once; the motion map corrects the face for it.
+    let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), args.seed)
+        .with_camera(demo_camera_correction(&rig)?);
     let mut rec = AnimRecorder::new(&rig, args.fps);
     for (t, name) in DemoTimeline::MARKERS {
         rec.event(AnimEvent::Marker {
@@ -52,22 +54,21 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     }
     let dt = 1.0 / args.fps;
     let frames = (DEMO_SECONDS * args.fps).round() as usize;
-    face.layer_mut(Face::MOUTH).set_weight(1.0);
-    // The camera circles the character once; the motion map corrects the face for it.
-    let mut camera = demo_camera_correction(&rig)?;
-    let camera_layer = face.add_layer("camera correction", BlendMode::Additive);
+    // The demo's spoken line is a keyed clip on the mouth layer.
+    driver.face_mut().layer_mut(Face::MOUTH).set_weight(1.0);
     let mut camera_track = Vec::with_capacity(frames);
-    timeline.cue(&mut face);
+    timeline.cue(driver.face_mut());
     for i in 0..frames {
         let t = i as f32 * dt;
-        timeline.drive(&mut face, t);
-        let inputs = timeline.inputs(t);
-        let angle = CameraAngle::from_head(orbit_camera(t), Vec3::ZERO, inputs.head);
-        camera.update(dt);
-        let fade = camera.apply_into(angle, face.layer_mut(camera_layer));
-        camera_track.push((t, angle, fade as f32));
-        let state = face.update(dt, &inputs);
-        rec.record(state);
+        timeline.drive(&mut driver, t);
+        let inputs = DriverInputs {
+            camera: Some(orbit_camera(t)),
+            ..timeline.inputs(t)
+        };
+        rec.record(driver.update(dt, &inputs));
+        if let Some((angle, fade)) = driver.report().camera {
+            camera_track.push((t, angle, fade));
+        }
     }
     let anim = rec.finish();
     let anim_path = args.out.join("demo.anim.json");
@@ -81,8 +82,8 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
                 "emotions",
                 &["happy", "surprised", "relaxed", "sad", "angry"],
             ),
-            ("mouth (after overrides)", &["aa", "ih", "ou", "ee", "oh"]),
-            ("eyes", &["blink", "blinkLeft", "blinkRight"]),
+            ("mouth (after overrides)", &ExpressionPreset::VOWEL_NAMES),
+            ("eyes", &ExpressionPreset::BLINK_NAMES),
             (
                 "camera correction (additive)",
                 &[
@@ -208,7 +209,7 @@ impl DemoTimeline {
 
     /// What the face is told before the timeline starts: one explicit blink, and the
     /// look-ahead of every eye-area expression change, so that no automatic blink fights
-    /// them (seed 002).
+    /// them (docs/design.md § Blink).
     fn cue(&self, face: &mut Face) {
         face.request_blink_in(0.45);
         for (t, _) in Self::MARKERS {
@@ -218,20 +219,19 @@ impl DemoTimeline {
         }
     }
 
-    fn drive(&self, face: &mut Face, t: f32) {
+    fn drive(&self, driver: &mut FaceDriver, t: f32) {
         let talking = (Self::TALKING.0..Self::TALKING.1).contains(&t);
-        face.set_eye_mode(if talking {
+        driver.set_eye_mode(if talking {
             EyeMode::Talking
         } else {
             EyeMode::Idle
         });
-        self.base
-            .sample_into(t, face.layer_mut(Face::BASE).values_mut());
+        self.base.sample_into(t, driver.acting_mut().values_mut());
         self.mouth
-            .sample_into(t, face.layer_mut(Face::MOUTH).values_mut());
+            .sample_into(t, driver.face_mut().layer_mut(Face::MOUTH).values_mut());
     }
 
-    fn inputs(&self, t: f32) -> FaceInputs {
+    fn inputs(&self, t: f32) -> DriverInputs<'static> {
         // Slow sway, a nod while talking, a glance left then down-right.
         let talking = ((t - 2.0) / 2.6).clamp(0.0, 1.0);
         let yaw = (t * 0.8).sin() * 0.12;
@@ -240,10 +240,11 @@ impl DemoTimeline {
         let glance = |from: f32, to: f32| {
             ((t - from) * 8.0).clamp(0.0, 1.0) * ((to - t) * 8.0).clamp(0.0, 1.0)
         };
-        FaceInputs {
+        DriverInputs {
             head: Quat::from_euler(omote_core::glam::EulerRot::YXZ, yaw, pitch, roll),
             gaze_yaw_deg: 25.0 * glance(1.4, 2.0) - 20.0 * glance(5.4, 6.2),
             gaze_pitch_deg: 15.0 * glance(5.4, 6.2),
+            ..DriverInputs::default()
         }
     }
 }

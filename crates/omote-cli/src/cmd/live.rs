@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use omote_core::{
-    AnimRecorder, Face, FaceConfig, FaceInputs, LookAtType, RetargetConfig, Retargeter,
+    AnimRecorder, DriverInputs, FaceConfig, FaceDriver, LookAtType, MouthPolicy, RetargetConfig,
 };
 use omote_lipsync::{Profile, VowelFrame};
 use omote_tracker::{FaceTracker, RgbImage, RgbView};
@@ -33,7 +33,7 @@ use omote_vmc::{BonePose, VmcFrameWriter};
 use crate::cmd::lipsync::pcm::{PcmLipsync, SampleFormat};
 use crate::cmd::track::{FrameSize, parse_size, read_raw_frame};
 use crate::cmd::vmc::{WireNames, send_packet, sender_socket};
-use crate::output::{VoiceMouth, load_avatar, write_anim};
+use crate::output::{load_avatar, write_anim};
 
 /// Arguments of `omote live`.
 #[derive(clap::Args, Debug)]
@@ -176,15 +176,14 @@ pub fn run(args: LiveArgs) -> Result<()> {
         None => RetargetConfig::default(),
     };
     config.mirror |= args.mirror;
-    let mut retargeter = Retargeter::new(&rig, config).context("invalid retarget settings")?;
+    // As in `omote retarget`: automatic eyes show as the tracking weight falls.
+    let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), 1)
+        .with_tracking(config)
+        .context("invalid retarget settings")?;
+    if args.voice.is_some() {
+        driver = driver.with_voice(MouthPolicy::VoiceFirst);
+    }
     let mut tracker = FaceTracker::new().context("loading the face tracker models")?;
-    // As in `omote retarget`: the retargeter smooths head and gaze itself.
-    let face_config = FaceConfig {
-        head_filter: None,
-        gaze_filter: None,
-        ..FaceConfig::default()
-    };
-    let mut face = Face::new(rig.clone(), face_config, 1);
     let mut vmc = match args.vmc {
         Some(to) => {
             let names: Vec<&str> = rig.channels().map(|(id, _)| rig.channel_name(id)).collect();
@@ -219,7 +218,6 @@ pub fn run(args: LiveArgs) -> Result<()> {
         Some(path) => Some(spawn_voice(path.clone(), args.voice_rate)?),
         None => None,
     };
-    let mut voice_mouth = VoiceMouth::new(&rig);
     let (rx, reader) = spawn_reader(args.stdin, args.drop_late);
     let started = Instant::now();
     let mut last_report = Instant::now();
@@ -234,11 +232,12 @@ pub fn run(args: LiveArgs) -> Result<()> {
             .video_frame(index, args.fps, &view)
             .with_context(|| format!("tracking {what}"))?
             .to_core();
+        let face_present = frame.is_some();
         // Time follows the frame index, so dropped frames lengthen the step.
         let dt =
             (prev_index.map_or(1, |p| index.saturating_sub(p).max(1)) as f64 / args.fps) as f32;
         prev_index = Some(index);
-        let out = retargeter.update(dt, &frame, face.layer_mut(Face::BASE));
+        let mut voice_frame = None;
         if let Some((frames, handle)) = &voice {
             // The lip sync frame of this video frame's time: waited for up to 30 ms
             // (a file is analysed far ahead; a microphone is about in step with the
@@ -266,17 +265,17 @@ pub fn run(args: LiveArgs) -> Result<()> {
                 }
             };
             let v = v.unwrap_or(VowelFrame::SILENT);
-            let mouth = face.layer_mut(Face::MOUTH);
-            voice_mouth.set_vowels(mouth, &v);
-            voice_mouth.follow_voicing(mouth, !v.silent);
+            voice_frame = Some(omote_core::VoiceFrame {
+                vowels: std::array::from_fn(|j| v.weights[j]),
+                voiced: !v.silent,
+            });
         }
-        face.set_procedural_eyes(1.0 - out.tracking_weight);
-        let inputs = FaceInputs {
-            head: out.head,
-            gaze_yaw_deg: out.gaze_yaw_deg,
-            gaze_pitch_deg: out.gaze_pitch_deg,
+        let inputs = DriverInputs {
+            tracking: frame.as_ref(),
+            voice: voice_frame,
+            ..DriverInputs::default()
         };
-        let state = face.update(dt, &inputs);
+        let state = driver.update(dt, &inputs);
         if let Some((socket, to, writer)) = vmc.as_mut() {
             let pose = BonePose {
                 head: Some(state.head),
@@ -291,7 +290,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
         }
         busy += t0.elapsed();
         done += 1;
-        with_face += u64::from(out.face_present);
+        with_face += u64::from(face_present);
         if last_report.elapsed() >= Duration::from_secs(2) {
             last_report = Instant::now();
             eprintln!(

@@ -3,10 +3,14 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use omote_core::{AnimRecorder, Face, FaceConfig, FaceInputs, RetargetConfig, Retargeter};
+use omote_config::{HeadSource, SequenceFrame};
+use omote_core::{
+    AnimRecorder, DriverInputs, ExpressionPreset, FaceConfig, FaceDriver, MouthPolicy,
+    RetargetConfig, VoiceFrame,
+};
 use omote_plot::{Panel, Series, TimePlot};
 
-use crate::output::{VoiceMouth, ensure_dir, gaze_panel, head_panel, write_anim};
+use crate::output::{ensure_dir, gaze_panel, head_panel, write_anim};
 
 /// Arguments of `omote retarget`.
 #[derive(clap::Args)]
@@ -16,6 +20,10 @@ pub struct RetargetArgs {
     /// What the lines are: MediaPipe FaceLandmarker frames or ARKit-52 frames.
     #[arg(long, value_enum, default_value_t = InputKind::Mediapipe)]
     pub input: InputKind,
+    /// Where a MediaPipe frame's head rotation comes from: the transform matrix when
+    /// present (`auto`), only the matrix, or only four landmarks (the method of docs/design.md § Tracking).
+    #[arg(long, value_enum, default_value_t = HeadArg::Auto)]
+    pub head: HeadArg,
     /// The avatar: a VRM model (.vrm; then `retarget.vrma` is written too) or a rig file
     /// (.toml / .json); the built-in 18 presets + ARKit-52 rig when absent.
     #[arg(long)]
@@ -57,6 +65,27 @@ pub enum InputKind {
     Arkit,
 }
 
+/// Where the head rotation of MediaPipe frames comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum HeadArg {
+    /// The transform matrix when present, else landmarks.
+    Auto,
+    /// Only the transform matrix.
+    Transform,
+    /// Only landmarks.
+    Landmarks,
+}
+
+impl From<HeadArg> for HeadSource {
+    fn from(h: HeadArg) -> Self {
+        match h {
+            HeadArg::Auto => HeadSource::Auto,
+            HeadArg::Transform => HeadSource::Transform,
+            HeadArg::Landmarks => HeadSource::Landmarks,
+        }
+    }
+}
+
 /// Who drives the mouth's vowels when a voice is given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum MouthMix {
@@ -77,9 +106,15 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         "--fps must be positive, got {}",
         args.fps
     );
-    let frames = match args.input {
-        InputKind::Mediapipe => omote_config::load_tracking_sequence(&args.sequence)?,
-        InputKind::Arkit => omote_config::load_arkit_sequence(&args.sequence)?,
+    let frames: Vec<SequenceFrame> = match args.input {
+        InputKind::Mediapipe => omote_config::load_tracking_sequence(&args.sequence)?
+            .iter()
+            .map(|f| f.to_sequence_frame(args.head.into()))
+            .collect(),
+        InputKind::Arkit => omote_config::load_arkit_sequence(&args.sequence)?
+            .iter()
+            .map(omote_config::ArkitFrame::to_sequence_frame)
+            .collect(),
     };
     let (rig, model) = crate::output::load_avatar(args.rig.as_deref())?;
     let mut config: RetargetConfig = match &args.config {
@@ -87,42 +122,35 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         None => RetargetConfig::default(),
     };
     config.mirror |= args.mirror;
-    let mut retargeter = Retargeter::new(&rig, config).with_context(|| match &args.config {
-        Some(p) => format!("{}: invalid retarget settings", p.display()),
-        None => "invalid retarget settings".to_string(),
-    })?;
-    if args.calibrate > 0 {
-        let faces = frames
-            .iter()
-            .filter_map(|f| {
-                f.faces
-                    .first()
-                    .map(|face| (face, f.width as f32 / f.height as f32))
-            })
-            .take(args.calibrate);
-        let used = retargeter.calibrate(faces);
-        anyhow::ensure!(
-            used > 0,
-            "--calibrate {}: no frame with a face to calibrate on",
-            args.calibrate
-        );
-        eprintln!("calibrated the neutral pose on {used} frames");
-    }
-    // The retargeter smooths head and gaze itself; the face must not filter them again.
-    // Tracking drives blinks and gaze, so no automatic blink or saccades either.
-    // The automatic blink and saccades stay on: they show as the tracking weight falls
-    // (`set_procedural_eyes` below), so a lost face keeps blinking and looking around.
-    let face_config = FaceConfig {
-        head_filter: None,
-        gaze_filter: None,
-        ..FaceConfig::default()
-    };
-    let mut face = Face::new(rig.clone(), face_config, 1);
     anyhow::ensure!(
         (0.0..=1.0).contains(&args.mouth_blend),
         "--mouth-blend must be between 0 and 1, got {}",
         args.mouth_blend
     );
+    // The automatic blink and saccades stay on: the driver shows them as the tracking
+    // weight falls, so a lost face keeps blinking and looking around.
+    let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), 1)
+        .with_tracking(config)
+        .with_context(|| match &args.config {
+            Some(p) => format!("{}: invalid retarget settings", p.display()),
+            None => "invalid retarget settings".to_string(),
+        })?;
+    if args.calibrate > 0 {
+        let faces = frames
+            .iter()
+            .filter_map(|f| f.face.as_ref())
+            .take(args.calibrate);
+        let used = driver
+            .retargeter_mut()
+            .expect("tracking is on")
+            .calibrate(faces);
+        anyhow::ensure!(
+            used > 0,
+            "--calibrate {}: no frame with a head pose to calibrate on",
+            args.calibrate
+        );
+        eprintln!("calibrated the neutral pose on {used} frames");
+    }
     let voice = match &args.voice {
         Some(path) => {
             let audio = omote_audio::load_mono(path, omote_lipsync::SAMPLE_RATE)?;
@@ -137,7 +165,14 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let mut voice_mouth = VoiceMouth::new(&rig);
+    if voice.is_some() {
+        driver = driver.with_voice(match args.mouth {
+            MouthMix::VoiceFirst => MouthPolicy::VoiceFirst,
+            MouthMix::Voice => MouthPolicy::Voice,
+            MouthMix::Tracking => MouthPolicy::Tracking,
+            MouthMix::Blend => MouthPolicy::Blend(args.mouth_blend),
+        });
+    }
     let fps = sequence_fps(&frames).unwrap_or(args.fps);
     let mut rec = AnimRecorder::new(&rig, fps);
     let mut weights = Vec::with_capacity(frames.len());
@@ -146,33 +181,27 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         let t = frame.t.unwrap_or(i as f64 / f64::from(fps));
         let dt = prev_t.map_or(1.0 / fps, |p| (t - p) as f32);
         prev_t = Some(t);
-        let out = retargeter.update(dt, frame, face.layer_mut(Face::BASE));
-        if let Some(track) = &voice {
-            // The voice goes to the mouth layer (masked to the vowels) over the tracked mouth.
+        // The voice's lip sync frame at this time (the mouth layer, over the tracked mouth).
+        let voice_frame = voice.as_ref().map(|track| {
             let k = ((t * f64::from(track.fps)) as usize).min(track.frames.len().saturating_sub(1));
             let v = track
                 .frames
                 .get(k)
                 .copied()
                 .unwrap_or(omote_lipsync::VowelFrame::SILENT);
-            let mouth = face.layer_mut(Face::MOUTH);
-            voice_mouth.set_vowels(mouth, &v);
-            let voiced = !v.silent && t <= track.duration_s;
-            match args.mouth {
-                MouthMix::VoiceFirst => voice_mouth.follow_voicing(mouth, voiced),
-                MouthMix::Voice => mouth.set_weight(1.0),
-                MouthMix::Tracking => mouth.set_weight(0.0),
-                MouthMix::Blend => mouth.set_weight(args.mouth_blend),
+            VoiceFrame {
+                vowels: std::array::from_fn(|j| v.weights[j]),
+                voiced: !v.silent && t <= track.duration_s,
             }
-        }
-        face.set_procedural_eyes(1.0 - out.tracking_weight);
-        let inputs = FaceInputs {
-            head: out.head,
-            gaze_yaw_deg: out.gaze_yaw_deg,
-            gaze_pitch_deg: out.gaze_pitch_deg,
+        });
+        let inputs = DriverInputs {
+            tracking: frame.face.as_ref(),
+            voice: voice_frame,
+            ..DriverInputs::default()
         };
-        rec.record(face.update(dt, &inputs));
-        weights.push((out.face_present, out.tracking_weight));
+        rec.record(driver.update(dt, &inputs));
+        let report = driver.report();
+        weights.push((report.face_present, report.tracking_weight));
     }
     let anim = rec.finish();
     ensure_dir(&args.out)?;
@@ -198,7 +227,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
 }
 
 /// The sequence's frame rate from its timestamps (median step), if it has them.
-fn sequence_fps(frames: &[omote_core::TrackingFrame]) -> Option<f32> {
+fn sequence_fps(frames: &[SequenceFrame]) -> Option<f32> {
     let mut steps: Vec<f64> = frames
         .windows(2)
         .filter_map(|w| Some(w[1].t? - w[0].t?))
@@ -253,10 +282,10 @@ fn plot(
     let mut eyes = Panel::new("eyes").y_range(-0.02, 1.05);
     let mut mouth = Panel::new("mouth").y_range(-0.02, 1.05);
     let mut emotion = Panel::new("emotions and tracking weight").y_range(-0.02, 1.05);
-    for n in ["blink", "blinkLeft", "blinkRight"] {
+    for n in ExpressionPreset::BLINK_NAMES {
         eyes.series.extend(series(n));
     }
-    for n in ["aa", "ih", "ou", "ee", "oh"] {
+    for n in ExpressionPreset::VOWEL_NAMES {
         mouth.series.extend(series(n));
     }
     for n in ["happy", "angry", "sad", "surprised"] {

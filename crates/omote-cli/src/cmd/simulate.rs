@@ -12,11 +12,12 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use omote_core::{
-    Anim, AnimEvent, AnimRecorder, BlinkCause, EyeMode, Face, FaceConfig, FaceInputs, Rig,
-    SaccadeDirection,
+    Anim, AnimEvent, AnimRecorder, BlinkCause, DriverInputs, ExpressionPreset, EyeMode, FaceConfig,
+    FaceDriver, Rig, SaccadeDirection,
 };
 use omote_plot::{Panel, Series, TimePlot};
 
+use crate::args::parse_expression;
 use crate::output::{ensure_dir, write_anim};
 
 /// Longest simulation accepted (one day).
@@ -64,8 +65,8 @@ pub fn run(args: SimulateArgs) -> Result<()> {
         Some(path) => omote_config::load_rig(path)?,
         None => Rig::standard(),
     });
-    let mut face = Face::new(rig.clone(), FaceConfig::default(), args.seed);
-    face.set_eye_mode(args.mode);
+    let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), args.seed);
+    driver.set_eye_mode(args.mode);
     for (name, weight) in &args.expression {
         let Some(id) = rig.channel(name) else {
             bail!(
@@ -73,14 +74,14 @@ pub fn run(args: SimulateArgs) -> Result<()> {
                 rig.name()
             );
         };
-        face.layer_mut(Face::BASE).set(id, *weight);
+        driver.acting_mut().set(id, *weight);
     }
     let mut recorder = AnimRecorder::new(&rig, args.fps);
     let frames = (args.seconds * args.fps).round().max(1.0) as usize;
     let dt = 1.0 / args.fps;
-    let inputs = FaceInputs::default();
+    let inputs = DriverInputs::default();
     for _ in 0..frames {
-        recorder.record(face.update(dt, &inputs));
+        recorder.record(driver.update(dt, &inputs));
     }
     let anim = recorder.finish();
 
@@ -125,7 +126,7 @@ fn timeline_plot(anim: &Anim, title: &str) -> TimePlot {
     };
     let mut blink =
         Panel::new("blink after overrides (markers: blink starts; 2× double)").y_range(-0.02, 1.08);
-    for name in ["blink", "blinkLeft", "blinkRight"] {
+    for name in ExpressionPreset::BLINK_NAMES {
         if let Some(points) = track(name).filter(|p| p.iter().any(|x| x.1 != 0.0)) {
             blink = blink.series(Series::new(name, points));
         }
@@ -198,19 +199,4 @@ fn direction_label(d: SaccadeDirection) -> &'static str {
         SaccadeDirection::Down => "D",
         SaccadeDirection::DownLeft => "DL",
     }
-}
-
-/// `NAME=WEIGHT` with a weight in [0, 1].
-/// `NAME=WEIGHT` with the weight in 0..=1 (command-line expression values).
-pub(crate) fn parse_expression(s: &str) -> Result<(String, f32), String> {
-    let (name, weight) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=WEIGHT"))?;
-    let weight: f32 = weight
-        .parse()
-        .map_err(|_| format!("`{weight}` is not a number"))?;
-    if !(0.0..=1.0).contains(&weight) {
-        return Err(format!("weight {weight} is not between 0 and 1"));
-    }
-    Ok((name.to_string(), weight))
 }

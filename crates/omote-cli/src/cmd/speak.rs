@@ -1,5 +1,5 @@
 //! `omote speak`: a dialogue of voice lines on one character, the game-scene path of
-//! seed 002 — lip sync from the voice files, the mouth starting with the voice, handing
+//! docs/design.md § Voice lines — lip sync from the voice files, the mouth starting with the voice, handing
 //! over 0.2 s before each line's trailing silence to the expression that comes next, an
 //! additive afterglow mouth ramping in from there, talking eyes while speaking and
 //! listening eyes between lines, automatic blinks and saccades throughout.
@@ -16,15 +16,13 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use omote_core::{
-    AnimEvent, AnimRecorder, BlendMode, ChannelId, EyeMode, Face, FaceConfig, FaceInputs, Rig,
-    SpeechConfig, SpeechPlayer, SpeechTrack,
+    AnimEvent, AnimRecorder, ChannelId, DriverInputs, ExpressionPreset, EyeMode, FaceConfig,
+    FaceDriver, Rig, SpeechConfig, SpeechTrack,
 };
 use omote_lipsync::{Analyser, SAMPLE_RATE};
 
-use crate::cmd::lipsync::load_profile;
-use crate::cmd::simulate::parse_expression;
-
-use crate::output::{anim_plot, ensure_dir, load_avatar, write_anim};
+use crate::args::parse_expression;
+use crate::output::{anim_plot, ensure_dir, load_avatar, load_profile, write_anim};
 
 /// Arguments of `omote speak`.
 #[derive(clap::Args, Debug, Clone)]
@@ -133,15 +131,16 @@ pub fn run(args: SpeakArgs) -> Result<()> {
         .map(|p| speech_track(p, &mut analyser).map(Arc::new))
         .collect::<Result<_>>()?;
 
-    let mut face = Face::new(rig.clone(), FaceConfig::default(), args.seed);
-    let afterglow_layer = face.add_layer("afterglow", BlendMode::Additive);
     let config = SpeechConfig {
         afterglow_ramp_s: args.afterglow_ramp,
         ..SpeechConfig::default()
     };
-    let mut speech = SpeechPlayer::new(&rig, config);
+    // Talking eyes while a line speaks (the driver's rule), listening eyes between lines.
+    let mut driver =
+        FaceDriver::new(rig.clone(), FaceConfig::default(), args.seed).with_speech(config);
+    driver.set_eye_mode(EyeMode::Listening);
     for &(c, w) in &expression {
-        face.layer_mut(Face::BASE).set(c, w);
+        driver.acting_mut().set(c, w);
     }
     // The scene: line k starts at starts[k]; the "then" expression fades in from the last
     // line's hand-over.
@@ -165,11 +164,11 @@ pub fn run(args: SpeakArgs) -> Result<()> {
     let mut recorder = AnimRecorder::new(&rig, args.fps);
     let mut next_line = 0;
     let mut then_started = false;
-    let inputs = FaceInputs::default();
+    let inputs = DriverInputs::default();
     for i in 0..frames {
         let now = i as f32 * dt;
         if next_line < lines.len() && now >= starts[next_line] {
-            speech.say(lines[next_line].clone(), &afterglow);
+            driver.say(lines[next_line].clone(), &afterglow);
             next_line += 1;
             recorder.event(AnimEvent::Marker {
                 t: now,
@@ -187,7 +186,7 @@ pub fn run(args: SpeakArgs) -> Result<()> {
             // The acting crossfades to the next expression while the mouth layer hands
             // over to it.
             let k = ((now - then_at) / config.end_blend_s.max(dt)).clamp(0.0, 1.0);
-            let base = face.layer_mut(Face::BASE);
+            let base = driver.acting_mut();
             for &(c, w) in &expression {
                 base.set(c, w * (1.0 - k));
             }
@@ -196,24 +195,14 @@ pub fn run(args: SpeakArgs) -> Result<()> {
                 base.set(c, from + (w - from) * k);
             }
         }
-        speech.advance(dt, face.layer_mut(Face::MOUTH));
-        speech.apply_afterglow(face.layer_mut(afterglow_layer));
-        let mode = if speech.is_speaking() {
-            EyeMode::Talking
-        } else {
-            EyeMode::Listening
-        };
-        if face.eye_mode() != mode {
-            face.set_eye_mode(mode);
-        }
-        recorder.record(face.update(dt, &inputs));
+        recorder.record(driver.update(dt, &inputs));
     }
     let anim = recorder.finish();
 
     ensure_dir(&args.out)?;
     let anim_path = args.out.join("speak.anim.json");
     write_anim(&anim, &anim_path)?;
-    let mut mouth: Vec<&str> = vec!["aa", "ih", "ou", "ee", "oh"];
+    let mut mouth: Vec<&str> = ExpressionPreset::VOWEL_NAMES.to_vec();
     let named: Vec<String> = args
         .afterglow
         .iter()

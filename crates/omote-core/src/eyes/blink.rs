@@ -2,13 +2,13 @@
 //!
 //! **When.** Spontaneous blinks come at random intervals drawn from a log-normal
 //! distribution with a mean per [`EyeMode`] and a coefficient of variation, never closer
-//! than a minimum gap. As in seed 001, a due blink may be skipped with a probability, and
+//! than a minimum gap. As in docs/design.md § Blink, a due blink may be skipped with a probability, and
 //! a spontaneous blink may be followed by a second one (a double blink). The generator
 //! spaces its draws so that the blinks you see, doubles included and skips left out,
 //! come on average every `interval` seconds. Large gaze shifts trigger extra blinks with
 //! a probability that rises with the shift's amplitude, and blinks can be requested.
 //!
-//! **Never before acting changes** (seed 002). The timeline announces when the eye
+//! **Never before acting changes** (docs/design.md § Blink). The timeline announces when the eye
 //! area's acting will change ([`BlinkGenerator::schedule_eye_change`]); no spontaneous,
 //! double or gaze blink starts within `suppressWindow` seconds (or one blink's longest
 //! duration, if that is longer) before such a change. A due blink waits until the change
@@ -19,7 +19,7 @@
 //! half-open, open) are the midpoints and ends of these phases. A configured share of
 //! blinks are partial.
 //!
-//! **Depth follows the expression** (seed 001's modulation). The caller says how closed
+//! **Depth follows the expression** (the modulation of docs/design.md § Blink). The caller says how closed
 //! the face already leaves the eyes ([`BlinkInput::closure`]); the blink adds only what
 //! is left, so an eyes-closed expression gets no blink at all and a squint a shallow one.
 //! The output is added to the blink channel *before* the VRM override pass, so that
@@ -48,7 +48,7 @@ use crate::eyes::time_queue::TimeQueue;
 use crate::rng::Pcg32;
 use crate::span::Span;
 
-/// Settings of the automatic blink. Defaults follow DESIGN.md's human data
+/// Settings of the automatic blink. Defaults follow the human data of docs/design.md § Blink
 /// (Bentivoglio 1997, Doughty 2001, Evinger 1994). Durations are in seconds.
 ///
 /// ```
@@ -68,7 +68,7 @@ pub struct BlinkConfig {
     pub interval_cv: f32,
     /// No interval draw is shorter than this.
     pub min_gap: f32,
-    /// Probability that a due spontaneous blink is skipped (seed 001's
+    /// Probability that a due spontaneous blink is skipped (docs/design.md § Blink's
     /// `randomThreshold`); the draws are spaced closer to keep `interval`.
     pub skip_probability: f32,
     /// Time from open to closed.
@@ -735,7 +735,7 @@ mod tests {
             cause: BlinkCause::Requested,
         };
         assert_eq!(g.shape(&b, 1.0), 0.0);
-        // Half-way through closing, ease-in: a quarter closed (seed 001: ~0.3).
+        // Half-way through closing, ease-in: a quarter closed (docs/design.md § Blink: ~0.3).
         assert!((g.shape(&b, 1.05) - 0.25).abs() < 1e-3);
         assert_eq!(g.shape(&b, 1.12), 1.0);
         // Half-way through opening, ease-out: a quarter closed still.

@@ -1,5 +1,5 @@
 //! Blink motions: extra channel curves that play with a blink, chosen by the dominant
-//! expression (seed 002: a smiling face blinks differently from a surprised one).
+//! expression (docs/design.md § Blink: a smiling face blinks differently from a surprised one).
 //!
 //! A motion is a [`ClipDesc`] keyed on the blink's *phase time* instead of seconds:
 //! 0–1 while the eyes close, 1–2 while they stay closed, 2–3 while they open

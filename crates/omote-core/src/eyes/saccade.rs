@@ -1,4 +1,4 @@
-//! Saccades: random eye jumps under seed 002's constraints.
+//! Saccades: random eye jumps under the constraints of docs/design.md § Saccades.
 //!
 //! The eyes hold still for a while (per [`EyeMode`]: long holds while listening, short
 //! jittery ones when idle), then jump. Each jump's amplitude is drawn from an
@@ -39,7 +39,7 @@ use crate::eyes::eye_mode::{EyeMode, PerMode};
 use crate::rng::Pcg32;
 use crate::span::Span;
 
-/// Settings of the saccade generator. Defaults follow DESIGN.md (amplitude mean 7°,
+/// Settings of the saccade generator. Defaults follow docs/design.md § Saccades (amplitude mean 7°,
 /// clamp 15°; holds about 3 s talking, 8 s listening, 0.4–2 s idle). Times in seconds,
 /// angles in degrees.
 ///

@@ -18,6 +18,7 @@ use crate::mix::overrides::{OverrideMultipliers, apply_overrides};
 use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
 use crate::rng::Pcg32;
+use crate::sanitize::finite_or_zero;
 use crate::smoothing::{LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter};
 
 /// Per-character settings. Defaults are sensible for a 30–144 fps game or avatar app.
@@ -157,45 +158,42 @@ pub struct Face {
 }
 
 impl Face {
-    /// The base acting layer (override, all channels).
+    /// The base acting layer (override, all channels): timelines, scene keys, an
+    /// engine's animation. Nothing automatic writes here.
     pub const BASE: LayerId = LayerId(0);
+    /// The tracking layer (override): a face tracker's mapped channels, weighted by the
+    /// tracking weight, so a lost face fades out to the acting below
+    /// ([`FaceDriver`](crate::FaceDriver) masks it to the channels its retargeter writes).
+    pub const TRACKING: LayerId = LayerId(1);
     /// The mouth layer (override, masked to aa ih ou ee oh): lip sync writes here.
-    pub const MOUTH: LayerId = LayerId(1);
+    pub const MOUTH: LayerId = LayerId(2);
     /// The eyes layer (override, masked to blink blinkLeft blinkRight).
-    pub const EYES: LayerId = LayerId(2);
+    pub const EYES: LayerId = LayerId(3);
     /// The additive picture-making layer (all channels).
-    pub const ADDITIVE: LayerId = LayerId(3);
+    pub const ADDITIVE: LayerId = LayerId(4);
 
     /// A face for `rig` with its own RNG seeded by `seed`.
     pub fn new(rig: Arc<Rig>, config: FaceConfig, seed: u64) -> Self {
         let n = rig.len();
-        let presets = |ps: &[ExpressionPreset]| -> Vec<ChannelId> {
-            ps.iter().filter_map(|p| rig.preset(*p)).collect()
-        };
-        use ExpressionPreset as P;
+        let present =
+            |ps: &[Option<ChannelId>]| -> Vec<ChannelId> { ps.iter().flatten().copied().collect() };
         let mut mixer = Mixer::new();
         mixer.push(Layer::new("base", BlendMode::Override, n));
+        mixer.push(Layer::new("tracking", BlendMode::Override, n));
         mixer.push(
-            Layer::new("mouth", BlendMode::Override, n).masked_to(&presets(&[
-                P::Aa,
-                P::Ih,
-                P::Ou,
-                P::Ee,
-                P::Oh,
-            ])),
+            Layer::new("mouth", BlendMode::Override, n)
+                .masked_to(&present(&rig.presets(ExpressionPreset::VOWELS))),
         );
         mixer.push(
-            Layer::new("eyes", BlendMode::Override, n).masked_to(&presets(&[
-                P::Blink,
-                P::BlinkLeft,
-                P::BlinkRight,
-            ])),
+            Layer::new("eyes", BlendMode::Override, n)
+                .masked_to(&present(&rig.presets(ExpressionPreset::BLINKS))),
         );
         mixer.push(Layer::new("additive", BlendMode::Additive, n));
         // Start silent: only the base layer is on until someone writes elsewhere.
-        mixer.layer_mut(Self::MOUTH).set_weight(0.0);
-        mixer.layer_mut(Self::EYES).set_weight(0.0);
-        let look = [P::LookLeft, P::LookRight, P::LookUp, P::LookDown].map(|p| rig.preset(p));
+        for id in [Self::TRACKING, Self::MOUTH, Self::EYES] {
+            mixer.layer_mut(id).set_weight(0.0);
+        }
+        let look = rig.presets(ExpressionPreset::LOOKS);
         let one_euro = |c: Option<OneEuroConfig>| OneEuroFilter::new(c.unwrap_or(PASS_THROUGH));
         let mut rng = Pcg32::new(seed);
         let eyes = Eyes::new(
@@ -230,6 +228,17 @@ impl Face {
             config,
             eyes,
         }
+    }
+
+    /// Replaces the One Euro filters on the head and gaze inputs (`None` passes the
+    /// input through); [`FaceDriver`](crate::FaceDriver) turns them off when a
+    /// retargeter already filters the tracked signals.
+    pub fn set_input_filters(&mut self, head: Option<OneEuroConfig>, gaze: Option<OneEuroConfig>) {
+        self.config.head_filter = head;
+        self.config.gaze_filter = gaze;
+        self.head_filter = OneEuroQuatFilter::new(head.unwrap_or(PASS_THROUGH));
+        self.yaw_filter = OneEuroFilter::new(gaze.unwrap_or(PASS_THROUGH));
+        self.pitch_filter = OneEuroFilter::new(gaze.unwrap_or(PASS_THROUGH));
     }
 
     /// The rig.
@@ -282,8 +291,12 @@ impl Face {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         self.state.events.clear();
         self.mixer.advance(dt);
-        let yaw = self.yaw_filter.update(finite(inputs.gaze_yaw_deg), dt);
-        let pitch = self.pitch_filter.update(finite(inputs.gaze_pitch_deg), dt);
+        let yaw = self
+            .yaw_filter
+            .update(finite_or_zero(inputs.gaze_yaw_deg), dt);
+        let pitch = self
+            .pitch_filter
+            .update(finite_or_zero(inputs.gaze_pitch_deg), dt);
         let look_at = *self.rig.look_at();
         let smoothing = self.config.expression_half_life > 0.0;
         if smoothing {
@@ -356,10 +369,6 @@ const PASS_THROUGH: OneEuroConfig = OneEuroConfig {
     derivative_cutoff: 1.0,
 };
 
-fn finite(v: f32) -> f32 {
-    if v.is_finite() { v } else { 0.0 }
-}
-
 /// Eye behaviours: automatic blink and saccades (see [`crate::eyes`]).
 impl Face {
     /// The eye behaviours (blink and saccade generators, eye mode).
@@ -391,7 +400,7 @@ impl Face {
     }
 
     /// Announce an eye-area expression change `t_from_now` seconds ahead (the scene
-    /// timeline's look-ahead): no automatic blink starts shortly before it (seed 002).
+    /// timeline's look-ahead): no automatic blink starts shortly before it (docs/design.md § Blink).
     /// `false` if the automatic blink is off or the queue
     /// ([`MAX_EYE_CHANGES`](crate::eyes::blink::MAX_EYE_CHANGES)) is full.
     pub fn schedule_eye_change(&mut self, t_from_now: f32) -> bool {

@@ -58,7 +58,40 @@ pub const ARKIT_52: [&str; 52] = [
 
 /// Whether `name` is one of the 52 ARKit blendshape names.
 pub fn is_arkit_name(name: &str) -> bool {
-    ARKIT_52.contains(&name)
+    arkit_index(name).is_some()
+}
+
+/// The index of an ARKit name in [`ARKIT_52`] (the layout of
+/// [`Blendshapes`](crate::Blendshapes)); the one name → index lookup every crate uses.
+pub fn arkit_index(name: &str) -> Option<usize> {
+    ARKIT_52.iter().position(|n| *n == name)
+}
+
+/// [`arkit_index`] at compile time, for constants (a misspelt name fails the build).
+pub(crate) const fn arkit_const(name: &str) -> usize {
+    let mut i = 0;
+    while i < ARKIT_52.len() {
+        if const_eq(ARKIT_52[i], name) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("not an ARKit name");
+}
+
+const fn const_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -73,5 +106,7 @@ mod tests {
         assert_eq!(v.len(), 52);
         assert!(is_arkit_name("jawOpen"));
         assert!(!is_arkit_name("aa"));
+        assert_eq!(arkit_index("tongueOut"), Some(51));
+        assert_eq!(arkit_const("jawOpen"), arkit_index("jawOpen").unwrap());
     }
 }

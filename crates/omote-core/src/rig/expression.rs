@@ -27,6 +27,16 @@ pub enum ExpressionPreset {
     Neutral,
 }
 
+const fn names<const N: usize>(presets: [ExpressionPreset; N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = presets[i].name();
+        i += 1;
+    }
+    out
+}
+
 impl ExpressionPreset {
     /// All presets in VRM 1.0 specification order.
     pub const ALL: [Self; 18] = [
@@ -49,6 +59,32 @@ impl ExpressionPreset {
         Self::LookRight,
         Self::Neutral,
     ];
+
+    /// The five vowels in lip-sync order, A I U E O — the channels of the mouth layer.
+    pub const VOWELS: [Self; 5] = [Self::Aa, Self::Ih, Self::Ou, Self::Ee, Self::Oh];
+    /// The vowels' names (`aa ih ou ee oh`).
+    pub const VOWEL_NAMES: [&'static str; 5] = names(Self::VOWELS);
+    /// Both eyes, left, right — the channels of the eyes layer.
+    pub const BLINKS: [Self; 3] = [Self::Blink, Self::BlinkLeft, Self::BlinkRight];
+    /// The blink channels' names.
+    pub const BLINK_NAMES: [&'static str; 3] = names(Self::BLINKS);
+    /// Look left, right, up, down (expression-type lookAt).
+    pub const LOOKS: [Self; 4] = [
+        Self::LookLeft,
+        Self::LookRight,
+        Self::LookUp,
+        Self::LookDown,
+    ];
+    /// The emotion presets.
+    pub const EMOTIONS: [Self; 5] = [
+        Self::Happy,
+        Self::Angry,
+        Self::Sad,
+        Self::Relaxed,
+        Self::Surprised,
+    ];
+    /// The emotions' names.
+    pub const EMOTION_NAMES: [&'static str; 5] = names(Self::EMOTIONS);
 
     /// The VRM 1.0 name (`"happy"`, `"blinkLeft"`, …).
     pub const fn name(self) -> &'static str {
@@ -174,7 +210,7 @@ pub struct ExpressionDesc {
     #[serde(default)]
     pub override_mouth: OverrideMode,
     /// How closed this expression already leaves the eyes at weight 1 (0 open, 1 shut).
-    /// Blinks only add what is left (seed 001's modulation).
+    /// Blinks only add what is left (the modulation of docs/design.md § Blink).
     #[serde(default)]
     pub eye_closure: f32,
 }

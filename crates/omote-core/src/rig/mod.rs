@@ -239,6 +239,14 @@ impl Rig {
         self.presets[preset as usize]
     }
 
+    /// Several presets at once, e.g. `rig.presets(ExpressionPreset::VOWELS)`.
+    pub fn presets<const N: usize>(
+        &self,
+        presets: [ExpressionPreset; N],
+    ) -> [Option<ChannelId>; N] {
+        presets.map(|p| self.preset(p))
+    }
+
     /// Name of a channel.
     pub fn channel_name(&self, id: ChannelId) -> &str {
         &self.channels[id.index()].desc.name

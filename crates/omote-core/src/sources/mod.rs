@@ -6,3 +6,4 @@
 pub(crate) mod camera;
 pub(crate) mod speech;
 pub(crate) mod tracking;
+pub(crate) mod voice_mouth;

@@ -1,4 +1,4 @@
-//! Voice lines on a face (seed 002): the lip-sync mouth starts when the voice starts,
+//! Voice lines on a face (docs/design.md § Voice lines): the lip-sync mouth starts when the voice starts,
 //! blends into whatever mouth the acting asks for next from 0.2 s before the trailing
 //! silence (no snap to a neutral closed mouth between two expressions), and an additive
 //! "afterglow" mouth (余韻口) ramps in from that moment.
@@ -15,15 +15,6 @@ use thiserror::Error;
 use crate::mix::layer::Layer;
 use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
-
-/// The five vowel presets in track order (A I U E O).
-const VOWELS: [ExpressionPreset; 5] = [
-    ExpressionPreset::Aa,
-    ExpressionPreset::Ih,
-    ExpressionPreset::Ou,
-    ExpressionPreset::Ee,
-    ExpressionPreset::Oh,
-];
 
 /// Why a speech track could not be built.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -130,11 +121,11 @@ impl SpeechTrack {
     }
 }
 
-/// Timing of voice lines. The defaults are seed 002's.
+/// Timing of voice lines. The defaults are docs/design.md § Voice lines's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SpeechConfig {
     /// The mouth starts handing over to the next mouth this long before the trailing
-    /// silence (seed 002: 0.2 s).
+    /// silence (docs/design.md § Voice lines: 0.2 s).
     pub end_lead_s: f32,
     /// How long the hand-over takes.
     pub end_blend_s: f32,
@@ -208,7 +199,7 @@ impl SpeechPlayer {
     pub fn new(rig: &Rig, config: SpeechConfig) -> Self {
         Self {
             config,
-            vowels: VOWELS.map(|p| rig.preset(p)),
+            vowels: rig.presets(ExpressionPreset::VOWELS),
             line: None,
             afterglow: 0.0,
             next_afterglow: Vec::new(),

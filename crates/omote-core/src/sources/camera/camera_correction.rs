@@ -14,7 +14,7 @@ struct Motion {
     clip: Option<Clip>,
 }
 
-/// Adds the right correction motions for where the camera is (seed 002, 自動顔変形).
+/// Adds the right correction motions for where the camera is (docs/design.md § Camera correction, 自動顔変形).
 ///
 /// Channel and clip names are resolved once here; [`CameraCorrection::write_into`] and
 /// [`CameraCorrection::apply_into`] allocate nothing and hash nothing. Put the result in a

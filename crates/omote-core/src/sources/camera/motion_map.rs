@@ -1,5 +1,5 @@
 //! The camera motion map: correction motions placed at camera angles (α, β), blended by
-//! where the camera is (seed 002, 自動顔変形).
+//! where the camera is (docs/design.md § Camera correction, 自動顔変形).
 //!
 //! # How weights are computed
 //!

@@ -1,27 +1,19 @@
-//! Tracking input: what a face tracker reports for one frame.
+//! The core's tracking input: what a face tracker reports for one frame, in the form
+//! every tracker can give — the 52 ARKit blendshape scores (MediaPipe FaceLandmarker,
+//! iPhone ARKit, VMC "perfect sync" senders all use these names) and, when the tracker
+//! has one, the head rotation. A frame without a face is `None` at the call site
+//! ([`Retargeter::update`](crate::Retargeter::update), [`DriverInputs::tracking`](crate::DriverInputs)).
 //!
-//! The shapes mirror MediaPipe FaceLandmarker's output as written by `omote track` (and
-//! by MediaPipe's Python API in `../shared/data/tracking`):
-//!
-//! ```json
-//! {"width": 640, "height": 480, "t": 0.033,
-//!  "faces": [{"landmarks": [[x, y, z], ... 478],
-//!             "blendshapes": {"_neutral": 0.0, "browDownLeft": 0.01, ... 52},
-//!             "transform": [16 floats, row-major 4x4]}]}
-//! ```
-//! Landmarks are normalised image coordinates (x / width, y / height, y down; z is depth
-//! in the scale of x, negative toward the camera). Blendshape names are ARKit's and
-//! refer to the *subject's* left and right. The transform maps MediaPipe's canonical
-//! face into camera space (x right, y up, z toward the viewer; centimetres), so its
-//! rotation is directly a head rotation in the VRM frame for an unmirrored image.
-//! A frame with `"faces": []` is valid input (no face this frame).
+//! Image-space data (landmarks, image size) stays with the tracker and its file readers:
+//! `omote-tracker` and `omote-config` turn MediaPipe's output into this.
+//! Blendshape names refer to the *subject's* left and right.
 
 use std::collections::BTreeMap;
 
 use glam::{Mat3, Quat};
 use serde::{Deserialize, Serialize};
 
-use crate::rig::arkit::ARKIT_52;
+use crate::rig::arkit::{ARKIT_52, arkit_index};
 
 /// The 52 ARKit blendshape scores, indexed like [`ARKIT_52`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,15 +28,12 @@ impl Default for Blendshapes {
 impl Blendshapes {
     /// Score by ARKit name (0 for an unknown name).
     pub fn get(&self, name: &str) -> f32 {
-        ARKIT_52
-            .iter()
-            .position(|n| *n == name)
-            .map_or(0.0, |i| self.0[i])
+        arkit_index(name).map_or(0.0, |i| self.0[i])
     }
 
     /// Set a score by ARKit name; returns false for an unknown name.
     pub fn set(&mut self, name: &str, value: f32) -> bool {
-        match ARKIT_52.iter().position(|n| *n == name) {
+        match arkit_index(name) {
             Some(i) => {
                 self.0[i] = value;
                 true
@@ -58,10 +47,10 @@ impl Blendshapes {
         let mut out = *self;
         for (i, name) in ARKIT_52.iter().enumerate() {
             if let Some(stem) = name.strip_suffix("Left") {
-                let j = ARKIT_52
+                let twin = ARKIT_52
                     .iter()
-                    .position(|n| n.strip_suffix("Right") == Some(stem))
-                    .expect("every Left shape has a Right twin");
+                    .position(|n| n.strip_suffix("Right") == Some(stem));
+                let Some(j) = twin else { continue };
                 out.0[i] = self.0[j];
                 out.0[j] = self.0[i];
             }
@@ -94,82 +83,33 @@ impl<'de> Deserialize<'de> for Blendshapes {
     }
 }
 
-/// One tracked face.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// One tracked face: ARKit-52 scores and the head rotation, if the tracker gives one.
+///
+/// ```
+/// use omote_core::{Quat, TrackedFace};
+/// let mut face = TrackedFace::default();
+/// face.blendshapes.set("jawOpen", 0.4);
+/// face.head = Some(Quat::from_rotation_y(0.2)); // turned toward the avatar's left
+/// assert_eq!(face.blendshapes.get("jawOpen"), 0.4);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TrackedFace {
-    /// Landmarks in normalised image coordinates (478 for MediaPipe; may be empty for
-    /// ARKit-style sources).
-    #[serde(default)]
-    pub landmarks: Vec<[f32; 3]>,
-    /// The 52 blendshape scores.
-    #[serde(default)]
+    /// The 52 blendshape scores (0..1; out-of-range and NaN values are clamped by the
+    /// retargeter).
     pub blendshapes: Blendshapes,
-    /// Row-major 4×4 facial transformation matrix, when the tracker gives one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub transform: Option<[f32; 16]>,
-}
-
-/// One frame of tracker output.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TrackingFrame {
-    /// Frame number in a sequence.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub frame: Option<u64>,
-    /// Time in seconds, in a sequence.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub t: Option<f64>,
-    /// Image width in pixels (landmarks are scaled by it).
-    pub width: u32,
-    /// Image height in pixels.
-    pub height: u32,
-    /// Faces found (at most one is used).
-    #[serde(default)]
-    pub faces: Vec<TrackedFace>,
-}
-
-/// An ARKit-52 frame from an iPhone-style tracker: scores by name and an optional head
-/// rotation (quaternion `[x, y, z, w]` in the VRM frame).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ArkitFrame {
-    /// Time in seconds.
-    #[serde(default)]
-    pub t: Option<f64>,
-    /// Scores by ARKit name.
-    pub blendshapes: Blendshapes,
-    /// Head rotation, if tracked.
-    #[serde(default)]
-    pub head: Option<[f32; 4]>,
-}
-
-impl ArkitFrame {
-    /// As a tracked face (no landmarks; the head rotation becomes the transform).
-    pub fn to_tracked_face(&self) -> TrackedFace {
-        let transform = self.head.map(|q| {
-            let m = Mat3::from_quat(Quat::from_array(q).normalize());
-            // Row-major 4x4 with no translation.
-            let c = m.to_cols_array_2d();
-            [
-                c[0][0], c[1][0], c[2][0], 0.0, c[0][1], c[1][1], c[2][1], 0.0, c[0][2], c[1][2],
-                c[2][2], 0.0, 0.0, 0.0, 0.0, 1.0,
-            ]
-        });
-        TrackedFace {
-            landmarks: Vec::new(),
-            blendshapes: self.blendshapes,
-            transform,
-        }
-    }
+    /// Head rotation relative to the camera, VRM frame (+Y up, +Z toward the viewer),
+    /// as seen by an unmirrored camera; `None` when the tracker has no head pose.
+    pub head: Option<Quat>,
 }
 
 impl TrackedFace {
-    /// The head rotation in the transform matrix (VRM frame, unmirrored), if any.
-    pub fn transform_rotation(&self) -> Option<Quat> {
-        let m = self.transform?;
+    /// The rotation part of a row-major 4×4 head transform (a similarity: uniform scale ×
+    /// rotation | translation), such as MediaPipe's facial transformation matrix or an
+    /// ARKit face anchor's transform. `None` if it is not finite or not a proper rotation.
+    pub fn head_from_row_major(m: &[f32; 16]) -> Option<Quat> {
         if !m.iter().all(|v| v.is_finite()) {
             return None;
         }
-        // Row-major → columns.
         let cols = Mat3::from_cols_array(&[m[0], m[4], m[8], m[1], m[5], m[9], m[2], m[6], m[10]]);
         // Remove any uniform scale, then take the nearest rotation.
         let det = cols.determinant();
@@ -199,14 +139,18 @@ mod tests {
     }
 
     #[test]
-    fn arkit_head_round_trips_through_the_transform() {
+    fn head_round_trips_through_a_row_major_transform() {
         let q = Quat::from_euler(glam::EulerRot::YXZ, 0.3, -0.2, 0.1);
-        let f = ArkitFrame {
-            t: None,
-            blendshapes: Blendshapes::default(),
-            head: Some(q.to_array()),
-        };
-        let back = f.to_tracked_face().transform_rotation().unwrap();
-        assert!(back.angle_between(q) < 1e-4);
+        let c = (Mat3::from_quat(q) * 2.0).to_cols_array_2d();
+        let m = [
+            c[0][0], c[1][0], c[2][0], 1.0, c[0][1], c[1][1], c[2][1], 2.0, c[0][2], c[1][2],
+            c[2][2], 3.0, 0.0, 0.0, 0.0, 1.0,
+        ];
+        let back = TrackedFace::head_from_row_major(&m).unwrap();
+        assert!(back.angle_between(q) < 1e-3, "{back:?} vs {q:?}");
+        let mut bad = m;
+        bad[5] = f32::NAN;
+        assert!(TrackedFace::head_from_row_major(&bad).is_none());
+        assert!(TrackedFace::head_from_row_major(&[0.0; 16]).is_none());
     }
 }

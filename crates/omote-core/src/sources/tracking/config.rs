@@ -1,0 +1,284 @@
+//! The retargeter's settings: how tracked scores become rig weights, head and gaze.
+//! Every field has a default tuned for MediaPipe FaceLandmarker on a webcam; files give
+//! only what they change (`omote retarget --config`, camelCase names).
+
+use serde::{Deserialize, Serialize};
+
+use crate::curve::{Keyframe, ResponseCurve};
+use crate::smoothing::OneEuroConfig;
+
+/// Per-axis head limits in degrees (YXZ Euler: yaw about +Y, pitch about +X, roll about +Z).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct HeadLimits {
+    /// Max |yaw|.
+    pub yaw_deg: f32,
+    /// Max |pitch|.
+    pub pitch_deg: f32,
+    /// Max |roll|.
+    pub roll_deg: f32,
+}
+
+impl Default for HeadLimits {
+    fn default() -> Self {
+        Self {
+            yaw_deg: 70.0,
+            pitch_deg: 50.0,
+            roll_deg: 45.0,
+        }
+    }
+}
+
+/// Eye blink mapping.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct EyeMapping {
+    /// Scores at or below this count as fully open (MediaPipe reads ~0.3 on a smile).
+    pub open_below: f32,
+    /// Scores at or above this count as fully closed.
+    pub closed_above: f32,
+    /// Applied after the thresholds.
+    pub curve: ResponseCurve,
+    /// Eyes closer than this (after mapping) are linked into one `blink`; beyond it each
+    /// eye drives its own channel (a wink).
+    pub wink_difference: f32,
+    /// Fastest opening, in full opens per second (closing is never slowed).
+    pub max_open_speed: f32,
+}
+
+impl Default for EyeMapping {
+    fn default() -> Self {
+        Self {
+            open_below: 0.35,
+            closed_above: 0.7,
+            curve: ResponseCurve::preset("smoothstep").expect("preset"),
+            wink_difference: 0.45,
+            max_open_speed: 7.0,
+        }
+    }
+}
+
+/// Mouth mapping.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct MouthMapping {
+    /// jawOpen → openness.
+    pub jaw_curve: ResponseCurve,
+    /// Split the mouth into the five vowels; `false` drives only `aa` from the jaw
+    /// (the behaviour of docs/design.md § Tracking).
+    pub vowels: bool,
+    /// Overall gain on the mouth's activity before clamping.
+    pub gain: f32,
+}
+
+impl Default for MouthMapping {
+    fn default() -> Self {
+        Self {
+            jaw_curve: ResponseCurve::new(vec![
+                Keyframe::linear(0.0, 0.0),
+                Keyframe::new(0.05, 0.0, 1.6),
+                Keyframe::new(0.6, 1.0, 0.0),
+            ])
+            .expect("valid keys"),
+            vowels: true,
+            gain: 1.3,
+        }
+    }
+}
+
+/// How the source scores of a rule combine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Combine {
+    /// Mean of the sources.
+    #[default]
+    Average,
+    /// Largest source.
+    Max,
+}
+
+/// One emotion rule: `target = smoothstep((combine(sources) − from) / (to − from))`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EmotionRule {
+    /// Rig channel to drive (skipped when the rig lacks it).
+    pub target: String,
+    /// ARKit names.
+    pub sources: Vec<String>,
+    /// How to combine the sources.
+    #[serde(default)]
+    pub combine: Combine,
+    /// Score where the target starts to rise.
+    pub from: f32,
+    /// Score where the target is full.
+    pub to: f32,
+}
+
+/// Gaze mapping.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct GazeMapping {
+    /// Averaged eyeLook score → 0..1 of the lookAt input range (dead zone at rest).
+    pub curve: ResponseCurve,
+}
+
+impl Default for GazeMapping {
+    fn default() -> Self {
+        Self {
+            curve: ResponseCurve::new(vec![
+                Keyframe::linear(0.12, 0.0),
+                Keyframe::linear(0.75, 1.0),
+            ])
+            .expect("valid keys"),
+        }
+    }
+}
+
+/// Smoothing half-lives (seconds) per channel group.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ShapeSmoothing {
+    /// blink, blinkLeft, blinkRight.
+    pub eyes: f32,
+    /// The vowels.
+    pub mouth: f32,
+    /// Emotion rules.
+    pub emotions: f32,
+    /// Perfect-sync ARKit channels.
+    pub perfect_sync: f32,
+}
+
+impl Default for ShapeSmoothing {
+    fn default() -> Self {
+        Self {
+            eyes: 0.012,
+            mouth: 0.03,
+            emotions: 0.1,
+            perfect_sync: 0.025,
+        }
+    }
+}
+
+/// Tracking-loss behaviour.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct LossConfig {
+    /// Seconds without a face before the fallback starts (short dropouts hold the pose).
+    pub grace: f32,
+    /// Seconds to ease between tracked and procedural/neutral, both ways.
+    pub blend_time: f32,
+}
+
+impl Default for LossConfig {
+    fn default() -> Self {
+        Self {
+            grace: 0.25,
+            blend_time: 0.6,
+        }
+    }
+}
+
+/// Everything about the mapping. Defaults suit MediaPipe FaceLandmarker on a webcam.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct RetargetConfig {
+    /// Mirror the user (their left drives the avatar's right).
+    pub mirror: bool,
+    /// Head limits after calibration.
+    pub limits: HeadLimits,
+    /// Share of the head rotation given to the neck when bones are driven
+    /// ([`split_neck_head`]); the `head` output stays the full orientation.
+    pub neck_share: f32,
+    /// Eyes.
+    pub eyes: EyeMapping,
+    /// Mouth.
+    pub mouth: MouthMapping,
+    /// Emotion rules, applied in order.
+    pub emotions: Vec<EmotionRule>,
+    /// Emotions compete: the strongest keeps its value, the others are scaled by
+    /// `1 − strongest` (a broad smile lowers the brows, which must not read as anger).
+    pub exclusive_emotions: bool,
+    /// Pass the 52 ARKit shapes to same-named rig channels.
+    pub perfect_sync: bool,
+    /// Gaze.
+    pub gaze: GazeMapping,
+    /// One Euro on the head (speed in degrees per second).
+    pub head_filter: OneEuroConfig,
+    /// One Euro on gaze yaw and pitch (degrees).
+    pub gaze_filter: OneEuroConfig,
+    /// Per-group shape smoothing.
+    pub smoothing: ShapeSmoothing,
+    /// Tracking loss.
+    pub loss: LossConfig,
+}
+
+impl Default for RetargetConfig {
+    fn default() -> Self {
+        let rule = |target: &str, sources: &[&str], from, to| EmotionRule {
+            target: target.into(),
+            sources: sources.iter().map(|s| s.to_string()).collect(),
+            combine: Combine::Average,
+            from,
+            to,
+        };
+        Self {
+            mirror: false,
+            limits: HeadLimits::default(),
+            neck_share: 0.4,
+            eyes: EyeMapping::default(),
+            mouth: MouthMapping::default(),
+            emotions: vec![
+                rule("happy", &["mouthSmileLeft", "mouthSmileRight"], 0.3, 0.75),
+                rule("angry", &["browDownLeft", "browDownRight"], 0.35, 0.8),
+                rule("sad", &["mouthFrownLeft", "mouthFrownRight"], 0.25, 0.65),
+                rule(
+                    "surprised",
+                    &["eyeWideLeft", "eyeWideRight", "browInnerUp"],
+                    0.3,
+                    0.7,
+                ),
+            ],
+            exclusive_emotions: true,
+            perfect_sync: true,
+            gaze: GazeMapping::default(),
+            head_filter: OneEuroConfig {
+                min_cutoff: 1.5,
+                beta: 0.05,
+                derivative_cutoff: 1.0,
+            },
+            gaze_filter: OneEuroConfig {
+                min_cutoff: 2.0,
+                beta: 0.05,
+                derivative_cutoff: 1.0,
+            },
+            smoothing: ShapeSmoothing::default(),
+            loss: LossConfig::default(),
+        }
+    }
+}
+
+/// Why a retargeter could not be built.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RetargetError {
+    /// A rule names a source that is not an ARKit name.
+    #[error("emotions[{rule}].sources: `{name}` is not one of the 52 ARKit names")]
+    UnknownSource {
+        /// Rule index.
+        rule: usize,
+        /// The name.
+        name: String,
+    },
+    /// A rule's `from`/`to` are not increasing finite numbers.
+    #[error("emotions[{rule}]: `from` ({from}) must be below `to` ({to})")]
+    BadRange {
+        /// Rule index.
+        rule: usize,
+        /// Given from.
+        from: f32,
+        /// Given to.
+        to: f32,
+    },
+    /// Eye thresholds are not increasing finite numbers.
+    #[error("eyes: `openBelow` ({0}) must be below `closedAbove` ({1})")]
+    BadEyeThresholds(f32, f32),
+}
