@@ -41,6 +41,7 @@ mod look_at;
 mod mix;
 mod rig;
 mod rng;
+mod sanitize;
 mod smoothing;
 mod sources;
 mod span;

@@ -46,6 +46,7 @@ use crate::eyes::blink_motion::BlinkMotionDesc;
 use crate::eyes::eye_mode::{EyeMode, PerMode};
 use crate::eyes::time_queue::TimeQueue;
 use crate::rng::Pcg32;
+use crate::sanitize::{clamp01, positive_or_zero};
 use crate::span::Span;
 
 /// Settings of the automatic blink. Defaults follow DESIGN.md's human data
@@ -460,11 +461,7 @@ impl BlinkGenerator {
     /// for a blink in progress to end and still follows the expression's depth.
     /// `false` if [`MAX_BLINK_REQUESTS`] are already waiting.
     pub fn request(&mut self, delay: f32) -> bool {
-        let delay = if delay.is_finite() {
-            delay.max(0.0)
-        } else {
-            0.0
-        };
+        let delay = positive_or_zero(delay);
         self.requests.push(self.time + f64::from(delay))
     }
 
@@ -509,7 +506,7 @@ impl BlinkGenerator {
 
     /// Advance by `dt` seconds: maybe start a blink, and give this frame's blink weight.
     pub fn update(&mut self, dt: f32, rng: &mut Pcg32, input: &BlinkInput) -> BlinkOutput {
-        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let dt = positive_or_zero(dt);
         if self.is_quiet(dt, input.gaze_shift_deg) {
             self.time += f64::from(dt);
             return BlinkOutput::default();
@@ -686,10 +683,6 @@ impl BlinkGenerator {
         };
         clamp01(v)
     }
-}
-
-fn clamp01(v: f32) -> f32 {
-    if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
 }
 
 #[cfg(test)]

@@ -37,6 +37,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::EyesConfigError;
 use crate::eyes::eye_mode::{EyeMode, PerMode};
 use crate::rng::Pcg32;
+use crate::sanitize::positive_or_zero;
 use crate::span::Span;
 
 /// Settings of the saccade generator. Defaults follow DESIGN.md (amplitude mean 7°,
@@ -425,7 +426,7 @@ impl SaccadeGenerator {
     /// Advance by `dt` seconds: maybe start a jump, and give the offset at the end of
     /// the frame.
     pub fn update(&mut self, dt: f32, rng: &mut Pcg32) -> SaccadeOutput {
-        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let dt = positive_or_zero(dt);
         let t0 = self.time;
         let t1 = t0 + f64::from(dt);
         self.time = t1;
