@@ -43,6 +43,7 @@ use serde::{Deserialize, Serialize};
 use crate::curve::ResponseCurve;
 use crate::error::EyesConfigError;
 use crate::eyes::blink_motion::BlinkMotionDesc;
+use crate::eyes::bounds::{Bound, Limit, check_all, sanitize_all, slot};
 use crate::eyes::eye_mode::{EyeMode, PerMode};
 use crate::eyes::time_queue::TimeQueue;
 use crate::rng::Pcg32;
@@ -139,81 +140,21 @@ impl Default for BlinkConfig {
 }
 
 impl BlinkConfig {
-    /// Check every number (the rig-dependent parts are checked by
-    /// [`check_rig`](Self::check_rig)). The generator also runs on unchecked settings,
-    /// clamping them, so loaders should call this to report mistakes.
+    /// Check every number against its allowed range (one table in `blink.rs`,
+    /// `BLINK_BOUNDS`, gives them; the rig-dependent parts are checked by
+    /// [`check_rig`](Self::check_rig)). The error names the first field out of range.
+    /// The generator also runs on unchecked settings, sanitising them, so loaders should
+    /// call this to report mistakes.
     pub fn check(&self) -> Result<(), EyesConfigError> {
-        for (mode, v) in self.interval.iter() {
-            let field = format!("interval.{}", mode.name());
-            EyesConfigError::check(&field, v, 0.05, 3600.0, "0.05 to 3600 s")?;
-        }
-        EyesConfigError::check("intervalCv", self.interval_cv, 0.0, 3.0, "0 to 3")?;
-        EyesConfigError::check("minGap", self.min_gap, 0.0, 60.0, "0 to 60 s")?;
-        let p = "a probability below 1";
-        EyesConfigError::check("skipProbability", self.skip_probability, 0.0, 0.99, p)?;
-        self.close_duration.check("closeDuration", 0.001, 5.0)?;
-        self.hold_duration.check("holdDuration", 0.0, 5.0)?;
-        self.open_duration.check("openDuration", 0.001, 5.0)?;
-        let p = "a probability";
-        EyesConfigError::check("partialShare", self.partial_share, 0.0, 1.0, p)?;
-        self.partial_depth.check("partialDepth", 0.0, 1.0)?;
-        EyesConfigError::check("doubleProbability", self.double_probability, 0.0, 1.0, p)?;
-        self.double_gap.check("doubleGap", 0.0, 5.0)?;
-        let deg = "0 to 180 degrees";
-        EyesConfigError::check("gazeBlinkMinDeg", self.gaze_blink_min_deg, 0.0, 180.0, deg)?;
-        EyesConfigError::check(
-            "gazeBlinkFullDeg",
-            self.gaze_blink_full_deg,
-            self.gaze_blink_min_deg,
-            180.0,
-            "gazeBlinkMinDeg to 180 degrees",
-        )?;
-        let prob = self.gaze_blink_probability;
-        EyesConfigError::check("gazeBlinkProbability", prob, 0.0, 1.0, p)?;
-        let w = self.suppress_window;
-        EyesConfigError::check("suppressWindow", w, 0.0, 60.0, "0 to 60 s")?;
-        EyesConfigError::check(
-            "minVisibleDepth",
-            self.min_visible_depth,
-            0.0,
-            1.0,
-            "0 to 1",
-        )?;
-        Ok(())
+        check_all(BLINK_BOUNDS, self)
     }
 
-    /// The same settings with every number forced into its allowed range (NaN takes the
-    /// default).
+    /// The same settings with every number forced into its allowed range, by the same
+    /// table as [`check`](Self::check): NaN and ±∞ take the field's default, finite
+    /// numbers out of range are clamped to the nearest end; a range's `max` is then
+    /// raised to its `min`. A config that passes `check` comes back unchanged.
     pub fn sanitized(&self) -> Self {
-        let d = Self::default();
-        let mut interval = self.interval;
-        for m in EyeMode::ALL {
-            *interval.get_mut(m) = fix(interval.get(m), 0.05, 3600.0, d.interval.get(m));
-        }
-        let partial_depth = self.partial_depth.sanitized(0.0, 1.0, d.partial_depth);
-        let gaze_min = fix(self.gaze_blink_min_deg, 0.0, 180.0, d.gaze_blink_min_deg);
-        Self {
-            interval,
-            interval_cv: fix(self.interval_cv, 0.0, 3.0, d.interval_cv),
-            min_gap: fix(self.min_gap, 0.0, 60.0, d.min_gap),
-            skip_probability: fix(self.skip_probability, 0.0, 0.99, 0.0),
-            close_duration: self.close_duration.sanitized(0.001, 5.0, d.close_duration),
-            hold_duration: self.hold_duration.sanitized(0.0, 5.0, d.hold_duration),
-            open_duration: self.open_duration.sanitized(0.001, 5.0, d.open_duration),
-            close_easing: self.close_easing.clone(),
-            open_easing: self.open_easing.clone(),
-            partial_share: fix(self.partial_share, 0.0, 1.0, d.partial_share),
-            partial_depth,
-            double_probability: fix(self.double_probability, 0.0, 1.0, d.double_probability),
-            double_gap: self.double_gap.sanitized(0.0, 5.0, d.double_gap),
-            gaze_blink_min_deg: gaze_min,
-            gaze_blink_full_deg: fix(self.gaze_blink_full_deg, gaze_min, 180.0, 180.0),
-            gaze_blink_probability: fix(self.gaze_blink_probability, 0.0, 1.0, 0.0),
-            suppress_window: fix(self.suppress_window, 0.0, 60.0, d.suppress_window),
-            min_visible_depth: fix(self.min_visible_depth, 0.0, 1.0, d.min_visible_depth),
-            preset_motions: self.preset_motions,
-            motions: self.motions.clone(),
-        }
+        sanitize_all(BLINK_BOUNDS, self)
     }
 
     /// The longest a single blink can take with these settings.
@@ -248,10 +189,37 @@ impl BlinkConfig {
 /// Opening always takes at least this many times the closing time.
 const OPEN_OVER_CLOSE: f32 = 1.25;
 
-/// `v` clamped to `[lo, hi]`, or `default` when `v` is NaN.
-fn fix(v: f32, lo: f32, hi: f32, default: f32) -> f32 {
-    if v.is_nan() { default } else { v.clamp(lo, hi) }
-}
+/// Every number of [`BlinkConfig`] with its allowed range, in file terms; drives both
+/// [`BlinkConfig::check`] and [`BlinkConfig::sanitized`]. Ends are closed; a row whose end
+/// reads other fields comes after their rows (see `eyes/bounds.rs`). One row per line, so
+/// it reads as a table.
+#[rustfmt::skip]
+const BLINK_BOUNDS: &[Bound<BlinkConfig>] = {
+    use Limit::{At, Of};
+    type C = BlinkConfig;
+    const P: &str = "a probability";
+    const S60: &str = "0 to 60 s";
+    const DEG: &str = "0 to 180 degrees";
+    &[
+        Bound::num_per_mode("interval", slot!(C, interval), At(0.05), At(3600.0), "0.05 to 3600 s"),
+        Bound::num("intervalCv", slot!(C, interval_cv), At(0.0), At(3.0), "0 to 3"),
+        Bound::num("minGap", slot!(C, min_gap), At(0.0), At(60.0), S60),
+        Bound::num("skipProbability", slot!(C, skip_probability), At(0.0), At(0.99), "a probability below 1"),
+        Bound::span("closeDuration", slot!(C, close_duration), At(0.001), At(5.0)),
+        Bound::span("holdDuration", slot!(C, hold_duration), At(0.0), At(5.0)),
+        Bound::span("openDuration", slot!(C, open_duration), At(0.001), At(5.0)),
+        Bound::num("partialShare", slot!(C, partial_share), At(0.0), At(1.0), P),
+        Bound::span("partialDepth", slot!(C, partial_depth), At(0.0), At(1.0)),
+        Bound::num("doubleProbability", slot!(C, double_probability), At(0.0), At(1.0), P),
+        Bound::span("doubleGap", slot!(C, double_gap), At(0.0), At(5.0)),
+        Bound::num("gazeBlinkMinDeg", slot!(C, gaze_blink_min_deg), At(0.0), At(180.0), DEG),
+        Bound::num("gazeBlinkFullDeg", slot!(C, gaze_blink_full_deg),
+            Of(|c| c.gaze_blink_min_deg), At(180.0), "gazeBlinkMinDeg to 180 degrees"),
+        Bound::num("gazeBlinkProbability", slot!(C, gaze_blink_probability), At(0.0), At(1.0), P),
+        Bound::num("suppressWindow", slot!(C, suppress_window), At(0.0), At(60.0), S60),
+        Bound::num("minVisibleDepth", slot!(C, min_visible_depth), At(0.0), At(1.0), "0 to 1"),
+    ]
+};
 
 /// Why a blink happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

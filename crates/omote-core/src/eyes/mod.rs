@@ -22,6 +22,7 @@
 
 pub(crate) mod blink;
 pub(crate) mod blink_motion;
+pub(crate) mod bounds;
 pub(crate) mod eye_mode;
 pub(crate) mod saccade;
 pub(crate) mod time_queue;
