@@ -656,6 +656,7 @@ impl BlinkGenerator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eyes::bounds::testing;
 
     const DT: f32 = 1.0 / 60.0;
 
@@ -793,5 +794,123 @@ mod tests {
         assert_eq!(s.skip_probability, 0.0);
         assert!(s.open_duration.min <= s.open_duration.max);
         assert!(BlinkConfig::default().check().is_ok());
+    }
+
+    /// A config with every number drawn from `n` (24 of them), the rest default.
+    fn config_from(mut n: testing::Numbers) -> BlinkConfig {
+        let d = BlinkConfig::default();
+        let c = BlinkConfig {
+            interval: n.num_modes(d.interval),
+            interval_cv: n.num(d.interval_cv),
+            min_gap: n.num(d.min_gap),
+            skip_probability: n.num(d.skip_probability),
+            close_duration: n.span(d.close_duration),
+            hold_duration: n.span(d.hold_duration),
+            open_duration: n.span(d.open_duration),
+            close_easing: d.close_easing,
+            open_easing: d.open_easing,
+            partial_share: n.num(d.partial_share),
+            partial_depth: n.span(d.partial_depth),
+            double_probability: n.num(d.double_probability),
+            double_gap: n.span(d.double_gap),
+            gaze_blink_min_deg: n.num(d.gaze_blink_min_deg),
+            gaze_blink_full_deg: n.num(d.gaze_blink_full_deg),
+            gaze_blink_probability: n.num(d.gaze_blink_probability),
+            suppress_window: n.num(d.suppress_window),
+            min_visible_depth: n.num(d.min_visible_depth),
+            preset_motions: d.preset_motions,
+            motions: d.motions,
+        };
+        n.finish();
+        c
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sanitized_passes_check_and_checked_configs_are_kept(n in testing::numbers(24)) {
+            let x = config_from(n);
+            let s = x.sanitized();
+            proptest::prop_assert_eq!(s.check(), Ok(()), "{:?}", x);
+            proptest::prop_assert_eq!(&s.sanitized(), &s);
+            if x.check().is_ok() {
+                proptest::prop_assert_eq!(&s, &x);
+            }
+        }
+    }
+
+    #[test]
+    fn the_bounds_table_covers_every_number_and_non_finite_takes_the_default() {
+        // The easing curves are checked as curves; the motions by `check_rig`.
+        testing::covers_every_number(BLINK_BOUNDS, &["closeEasing", "openEasing", "motions"]);
+        testing::non_finite_takes_the_default(
+            BLINK_BOUNDS,
+            BlinkConfig::check,
+            BlinkConfig::sanitized,
+        );
+    }
+
+    #[test]
+    fn every_nan_sanitises_to_the_documented_default() {
+        let nan = f32::NAN;
+        let spans = Span::new(nan, nan);
+        let d = BlinkConfig::default();
+        let all_nan = BlinkConfig {
+            interval: PerMode::new(nan, nan, nan, nan),
+            interval_cv: nan,
+            min_gap: nan,
+            skip_probability: nan,
+            close_duration: spans,
+            hold_duration: spans,
+            open_duration: spans,
+            close_easing: d.close_easing.clone(),
+            open_easing: d.open_easing.clone(),
+            partial_share: nan,
+            partial_depth: spans,
+            double_probability: nan,
+            double_gap: spans,
+            gaze_blink_min_deg: nan,
+            gaze_blink_full_deg: nan,
+            gaze_blink_probability: nan,
+            suppress_window: nan,
+            min_visible_depth: nan,
+            preset_motions: d.preset_motions,
+            motions: Vec::new(),
+        };
+        assert_eq!(all_nan.sanitized(), d);
+        // The two that used to fall back elsewhere (180° and 0).
+        let one = |f: fn(&mut BlinkConfig)| {
+            let mut c = BlinkConfig::default();
+            f(&mut c);
+            c.sanitized()
+        };
+        assert_eq!(
+            one(|c| c.gaze_blink_full_deg = f32::NAN).gaze_blink_full_deg,
+            35.0
+        );
+        assert_eq!(
+            one(|c| c.gaze_blink_probability = f32::NAN).gaze_blink_probability,
+            1.0
+        );
+    }
+
+    #[test]
+    fn finite_numbers_out_of_range_are_clamped_to_the_nearest_end() {
+        let c = BlinkConfig {
+            interval: PerMode::new(-1.0, 1e9, 0.0, 6.0),
+            skip_probability: 5.0,
+            close_duration: Span::new(-3.0, 9.0),
+            partial_depth: Span::new(0.9, 0.2),
+            gaze_blink_min_deg: 50.0,
+            gaze_blink_full_deg: 20.0,
+            ..BlinkConfig::default()
+        };
+        let s = c.sanitized();
+        assert_eq!(s.interval, PerMode::new(0.05, 3600.0, 0.05, 6.0));
+        assert_eq!(s.skip_probability, 0.99);
+        assert_eq!(s.close_duration, Span::new(0.001, 5.0));
+        assert_eq!(s.partial_depth, Span::new(0.9, 0.9));
+        assert_eq!((s.gaze_blink_min_deg, s.gaze_blink_full_deg), (50.0, 50.0));
+        let e = c.check().unwrap_err().to_string();
+        assert!(e.starts_with("interval.idle = -1"), "{e}");
     }
 }

@@ -244,3 +244,186 @@ pub(crate) fn sanitize_all<C: Clone + Default>(table: &[Bound<C>], config: &C) -
     }
     out
 }
+
+/// Checks every config table must pass; the configs' tests call them.
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::collections::BTreeSet;
+    use std::fmt::Debug;
+
+    use proptest::prelude::*;
+    use serde::Serialize;
+
+    use super::*;
+    use crate::eyes::eye_mode::EyeMode;
+
+    /// Sets one number of a config.
+    pub(crate) type Setter<'a, C> = Box<dyn Fn(&mut C, f32) + 'a>;
+
+    /// The file names of the numbers this row covers, as in error messages
+    /// (`interval.idle`, `closeDuration.min`), and a way to set each.
+    pub(crate) fn leaves<C>(b: &Bound<C>) -> Vec<(String, Setter<'_, C>)> {
+        let f = b.field;
+        let mut out: Vec<(String, Setter<'_, C>)> = Vec::new();
+        match &b.value {
+            Value::Num { slot, .. } => {
+                out.push((f.to_string(), Box::new(|c, v| *(slot.get_mut)(c) = v)));
+            }
+            Value::Span(slot) => {
+                out.push((
+                    format!("{f}.min"),
+                    Box::new(|c, v| (slot.get_mut)(c).min = v),
+                ));
+                out.push((
+                    format!("{f}.max"),
+                    Box::new(|c, v| (slot.get_mut)(c).max = v),
+                ));
+            }
+            Value::NumPerMode { slot, .. } => {
+                for m in EyeMode::ALL {
+                    let set = move |c: &mut C, v| *(slot.get_mut)(c).get_mut(m) = v;
+                    out.push((format!("{f}.{m}"), Box::new(set)));
+                }
+            }
+            Value::SpanPerMode(slot) => {
+                for m in EyeMode::ALL {
+                    let set_min = move |c: &mut C, v| (slot.get_mut)(c).get_mut(m).min = v;
+                    let set_max = move |c: &mut C, v| (slot.get_mut)(c).get_mut(m).max = v;
+                    out.push((format!("{f}.{m}.min"), Box::new(set_min)));
+                    out.push((format!("{f}.{m}.max"), Box::new(set_max)));
+                }
+            }
+        }
+        out
+    }
+
+    /// Any number, often a wild one: NaN, ±∞, huge, negative, or near the usual ranges.
+    fn number() -> impl Strategy<Value = f32> {
+        prop_oneof![
+            4 => -10.0f32..200.0,
+            2 => -0.5f32..1.5,
+            1 => Just(f32::NAN),
+            1 => Just(f32::INFINITY),
+            1 => Just(f32::NEG_INFINITY),
+            1 => -1e30f32..1e30,
+            1 => any::<f32>(),
+        ]
+    }
+
+    /// `n` numbers, each `None` (keep the default) or [`number`]; the share of
+    /// defaults varies per case, so that some configs are valid and others wild
+    /// everywhere.
+    pub(crate) fn numbers(n: usize) -> impl Strategy<Value = Numbers> {
+        prop_oneof![Just(0.02), Just(0.5), Just(0.9), Just(0.98)]
+            .prop_flat_map(move |wild| {
+                prop::collection::vec(prop::option::weighted(wild, number()), n)
+            })
+            .prop_map(|v| Numbers(v.into_iter()))
+    }
+
+    /// Hands out drawn numbers, falling back to the given default for `None`.
+    #[derive(Debug)]
+    pub(crate) struct Numbers(std::vec::IntoIter<Option<f32>>);
+
+    impl Numbers {
+        pub(crate) fn num(&mut self, default: f32) -> f32 {
+            self.0.next().expect("enough numbers").unwrap_or(default)
+        }
+        pub(crate) fn span(&mut self, default: Span) -> Span {
+            Span::new(self.num(default.min), self.num(default.max))
+        }
+        pub(crate) fn num_modes(&mut self, d: PerMode<f32>) -> PerMode<f32> {
+            PerMode::new(
+                self.num(d.idle),
+                self.num(d.talking),
+                self.num(d.listening),
+                self.num(d.focused),
+            )
+        }
+        pub(crate) fn span_modes(&mut self, d: PerMode<Span>) -> PerMode<Span> {
+            PerMode::new(
+                self.span(d.idle),
+                self.span(d.talking),
+                self.span(d.listening),
+                self.span(d.focused),
+            )
+        }
+        /// Panics unless every number was used.
+        pub(crate) fn finish(mut self) {
+            assert!(self.0.next().is_none(), "numbers left over");
+        }
+    }
+
+    /// The paths of all numbers in `config`'s file form (`interval.idle`,
+    /// `closeDuration.min`), leaving out the objects named in `skip`.
+    fn numbers_in_file<C: Serialize>(config: &C, skip: &[&str]) -> BTreeSet<String> {
+        fn walk(v: &serde_json::Value, path: String, out: &mut BTreeSet<String>) {
+            match v {
+                serde_json::Value::Number(_) => {
+                    out.insert(path);
+                }
+                serde_json::Value::Object(m) => {
+                    for (k, v) in m {
+                        let p = if path.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{path}.{k}")
+                        };
+                        walk(v, p, out);
+                    }
+                }
+                serde_json::Value::Array(a) => {
+                    for (i, v) in a.iter().enumerate() {
+                        walk(v, format!("{path}[{i}]"), out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut value = serde_json::to_value(config).unwrap();
+        for k in skip {
+            value.as_object_mut().unwrap().remove(*k).unwrap();
+        }
+        let mut out = BTreeSet::new();
+        walk(&value, String::new(), &mut out);
+        out
+    }
+
+    /// The table has one leaf per number of the default config's file form (apart from
+    /// `skip`), under the same names.
+    pub(crate) fn covers_every_number<C: Serialize + Default>(table: &[Bound<C>], skip: &[&str]) {
+        let in_file = numbers_in_file(&C::default(), skip);
+        let leaves: Vec<String> = table.iter().flat_map(leaves).map(|l| l.0).collect();
+        let in_table: BTreeSet<String> = leaves.iter().cloned().collect();
+        assert_eq!(
+            in_table.len(),
+            leaves.len(),
+            "a field is listed twice: {leaves:?}"
+        );
+        assert_eq!(in_table, in_file);
+    }
+
+    /// Every leaf set to NaN or ±∞ in the default config fails `check`, with an error
+    /// naming that leaf, and sanitises back to the default.
+    pub(crate) fn non_finite_takes_the_default<C>(
+        table: &[Bound<C>],
+        check: fn(&C) -> Result<(), EyesConfigError>,
+        sanitized: fn(&C) -> C,
+    ) where
+        C: Clone + Default + PartialEq + Debug,
+    {
+        let default = C::default();
+        assert_eq!(check(&default), Ok(()));
+        for b in table {
+            for (name, set) in leaves(b) {
+                for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+                    let mut c = default.clone();
+                    set(&mut c, bad);
+                    let err = check(&c).expect_err(&name).to_string();
+                    assert!(err.starts_with(&format!("{name} = ")), "{name}: {err}");
+                    assert_eq!(sanitized(&c), default, "{name} = {bad}");
+                }
+            }
+        }
+    }
+}

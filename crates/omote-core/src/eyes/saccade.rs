@@ -561,6 +561,7 @@ impl SaccadeGenerator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eyes::bounds::testing;
 
     #[test]
     fn directions_name_their_sectors() {
@@ -611,5 +612,120 @@ mod tests {
         let s = c.sanitized();
         assert!((s.diagonal_share - 0.3).abs() < 1e-6);
         assert!(SaccadeConfig::default().check().is_ok());
+    }
+
+    /// A config with every number drawn from `n` (23 of them).
+    fn config_from(mut n: testing::Numbers) -> SaccadeConfig {
+        let d = SaccadeConfig::default();
+        let c = SaccadeConfig {
+            hold: n.span_modes(d.hold),
+            follow_up_probability: n.num(d.follow_up_probability),
+            follow_up_hold: n.span(d.follow_up_hold),
+            run_reset_hold: n.num(d.run_reset_hold),
+            shrink: n.num(d.shrink),
+            amplitude_mean_deg: n.num(d.amplitude_mean_deg),
+            amplitude_min_deg: n.num(d.amplitude_min_deg),
+            amplitude_max_deg: n.num(d.amplitude_max_deg),
+            horizontal_share: n.num(d.horizontal_share),
+            diagonal_share: n.num(d.diagonal_share),
+            angle_jitter_deg: n.num(d.angle_jitter_deg),
+            max_yaw_deg: n.num(d.max_yaw_deg),
+            max_pitch_deg: n.num(d.max_pitch_deg),
+            duration_base: n.num(d.duration_base),
+            duration_per_deg: n.num(d.duration_per_deg),
+        };
+        n.finish();
+        c
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sanitized_passes_check_and_checked_configs_are_kept(n in testing::numbers(23)) {
+            let x = config_from(n);
+            let s = x.sanitized();
+            proptest::prop_assert_eq!(s.check(), Ok(()), "{:?}", x);
+            proptest::prop_assert_eq!(&s.sanitized(), &s);
+            if x.check().is_ok() {
+                proptest::prop_assert_eq!(&s, &x);
+            }
+        }
+    }
+
+    #[test]
+    fn the_bounds_table_covers_every_number_and_non_finite_takes_the_default() {
+        testing::covers_every_number(SACCADE_BOUNDS, &[]);
+        testing::non_finite_takes_the_default(
+            SACCADE_BOUNDS,
+            SaccadeConfig::check,
+            SaccadeConfig::sanitized,
+        );
+    }
+
+    #[test]
+    fn every_nan_sanitises_to_the_documented_default() {
+        let nan = f32::NAN;
+        let s = Span::new(nan, nan);
+        let all_nan = SaccadeConfig {
+            hold: PerMode::new(s, s, s, s),
+            follow_up_probability: nan,
+            follow_up_hold: s,
+            run_reset_hold: nan,
+            shrink: nan,
+            amplitude_mean_deg: nan,
+            amplitude_min_deg: nan,
+            amplitude_max_deg: nan,
+            horizontal_share: nan,
+            diagonal_share: nan,
+            angle_jitter_deg: nan,
+            max_yaw_deg: nan,
+            max_pitch_deg: nan,
+            duration_base: nan,
+            duration_per_deg: nan,
+        };
+        assert_eq!(all_nan.sanitized(), SaccadeConfig::default());
+        // The four that used to fall back elsewhere (0, 90°, 0, 0).
+        let one = |f: fn(&mut SaccadeConfig)| {
+            let mut c = SaccadeConfig::default();
+            f(&mut c);
+            c.sanitized()
+        };
+        let c = one(|c| c.follow_up_probability = f32::NAN);
+        assert_eq!(c.follow_up_probability, 0.25);
+        assert_eq!(
+            one(|c| c.amplitude_max_deg = f32::NAN).amplitude_max_deg,
+            15.0
+        );
+        assert_eq!(one(|c| c.diagonal_share = f32::NAN).diagonal_share, 0.15);
+        assert_eq!(
+            one(|c| c.angle_jitter_deg = f32::NAN).angle_jitter_deg,
+            10.0
+        );
+    }
+
+    #[test]
+    fn cross_field_ends_follow_the_sanitised_fields() {
+        let c = SaccadeConfig {
+            hold: PerMode::new(
+                Span::new(f32::INFINITY, 1.0),
+                Span::new(-1.0, 1e6),
+                Span::new(5.0, 11.0),
+                Span::new(2.0, 6.0),
+            ),
+            amplitude_min_deg: 200.0,
+            amplitude_max_deg: f32::NAN,
+            horizontal_share: 0.95,
+            diagonal_share: f32::NAN,
+            ..SaccadeConfig::default()
+        };
+        let e = c.check().unwrap_err().to_string();
+        assert!(e.starts_with("hold.idle.min = inf"), "{e}");
+        let s = c.sanitized();
+        assert_eq!(s.hold.idle, Span::new(0.4, 1.0));
+        assert_eq!(s.hold.talking, Span::new(0.0, 3600.0));
+        // The default 15° is below the (clamped) minimum of 90°.
+        assert_eq!((s.amplitude_min_deg, s.amplitude_max_deg), (90.0, 90.0));
+        // The default 0.15 is above 1 − 0.95.
+        assert!((s.diagonal_share - 0.05).abs() < 1e-6);
+        assert_eq!(s.check(), Ok(()));
     }
 }
