@@ -3,8 +3,9 @@
 //! its `sanitized` (which forces every number into range), so the two cannot drift.
 //!
 //! A table is a `const` array of [`Bound`] rows, one per field, in file terms
-//! (`"gazeBlinkFullDeg"`). A row says where the number lives in the config (a [`Slot`]:
-//! a plain number, a [`Span`], or one of either per [`EyeMode`]) and its two ends.
+//! (`"gazeBlinkFullDeg"`). A row says what kind of value it bounds ([`Value`]: a plain
+//! number, a [`Span`], or one of either per [`EyeMode`](crate::EyeMode)), where it lives
+//! in the config (a [`Slot`], built by `slot!`) and its two ends ([`Limit`]).
 //!
 //! - **Ends are closed**: a number is allowed when it is finite and `lo <= v <= hi`. An
 //!   open end ("> 0", "< 1") is written as the nearest value the setting accepts
