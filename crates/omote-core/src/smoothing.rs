@@ -9,6 +9,8 @@
 use glam::Quat;
 use serde::{Deserialize, Serialize};
 
+use crate::sanitize::finite_or_zero;
+
 /// One exact step of the low-pass with time constant `tau` for an input moving linearly
 /// from `x0` to `x1` over `dt`, starting from output `y0`.
 #[inline]
@@ -85,7 +87,7 @@ impl ExpSmoother {
             if x.is_finite() {
                 self.state = Some((x, x));
             }
-            return if x.is_finite() { x } else { 0.0 };
+            return finite_or_zero(x);
         };
         if !(x.is_finite() && dt > 0.0 && dt.is_finite()) {
             return y0;

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::EyesConfigError;
 use crate::rng::Pcg32;
+use crate::sanitize::clamp_or;
 
 /// A closed range `[min, max]` from which a value is drawn uniformly; `min == max` gives
 /// a constant. In files: `{"min": 0.06, "max": 0.08}`.
@@ -72,12 +73,11 @@ impl Span {
         })
     }
 
-    /// This span forced into `[lo, hi]` with `min <= max`; non-finite ends become
-    /// `fallback`'s.
+    /// This span forced into `[lo, hi]` with `min <= max`: a non-finite end becomes
+    /// `fallback`'s, each end is clamped to `[lo, hi]`, then `max` is raised to `min`.
     pub(crate) fn sanitized(self, lo: f32, hi: f32, fallback: Span) -> Span {
-        let fix = |v: f32, d: f32| if v.is_finite() { v } else { d }.clamp(lo, hi);
-        let min = fix(self.min, fallback.min);
-        let max = fix(self.max, fallback.max).max(min);
+        let min = clamp_or(self.min, lo, hi, fallback.min);
+        let max = clamp_or(self.max, lo, hi, fallback.max).max(min);
         Span { min, max }
     }
 }

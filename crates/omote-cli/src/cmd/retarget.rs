@@ -146,7 +146,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
             .calibrate(faces);
         anyhow::ensure!(
             used > 0,
-            "--calibrate {}: no frame with a head pose to calibrate on",
+            "--calibrate {}: no frame with a face (and a head pose) to calibrate on",
             args.calibrate
         );
         eprintln!("calibrated the neutral pose on {used} frames");

@@ -36,6 +36,7 @@ use crate::eyes::eye_mode::EyeMode;
 use crate::face::{Face, FaceConfig, FaceInputs, FaceState};
 use crate::mix::layer::{BlendMode, LayerId};
 use crate::rig::{ChannelId, Rig};
+use crate::sanitize::positive_or_zero;
 use crate::sources::camera::camera_angle::CameraAngle;
 use crate::sources::camera::camera_correction::CameraCorrection;
 use crate::sources::speech::{SpeechConfig, SpeechPlayer, SpeechTrack};
@@ -238,7 +239,7 @@ impl FaceDriver {
     /// Advances everything by `dt` seconds in the fixed order and returns the frame.
     /// Allocates nothing.
     pub fn update(&mut self, dt: f32, inputs: &DriverInputs) -> &FaceState {
-        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let dt = positive_or_zero(dt);
         // 1. Tracking → the tracking layer.
         let (w, tracked) = match self.tracking.as_mut() {
             Some(rt) => {

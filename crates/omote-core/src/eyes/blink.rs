@@ -43,9 +43,11 @@ use serde::{Deserialize, Serialize};
 use crate::curve::ResponseCurve;
 use crate::error::EyesConfigError;
 use crate::eyes::blink_motion::BlinkMotionDesc;
+use crate::eyes::bounds::{Bound, Limit, check_all, sanitize_all, slot};
 use crate::eyes::eye_mode::{EyeMode, PerMode};
 use crate::eyes::time_queue::TimeQueue;
 use crate::rng::Pcg32;
+use crate::sanitize::{clamp01, positive_or_zero};
 use crate::span::Span;
 
 /// Settings of the automatic blink. Defaults follow the human data of docs/design.md § Blink
@@ -138,81 +140,21 @@ impl Default for BlinkConfig {
 }
 
 impl BlinkConfig {
-    /// Check every number (the rig-dependent parts are checked by
-    /// [`check_rig`](Self::check_rig)). The generator also runs on unchecked settings,
-    /// clamping them, so loaders should call this to report mistakes.
+    /// Check every number against its allowed range (one table in `blink.rs`,
+    /// `BLINK_BOUNDS`, gives them; the rig-dependent parts are checked by
+    /// [`check_rig`](Self::check_rig)). The error names the first field out of range.
+    /// The generator also runs on unchecked settings, sanitising them, so loaders should
+    /// call this to report mistakes.
     pub fn check(&self) -> Result<(), EyesConfigError> {
-        for (mode, v) in self.interval.iter() {
-            let field = format!("interval.{}", mode.name());
-            EyesConfigError::check(&field, v, 0.05, 3600.0, "0.05 to 3600 s")?;
-        }
-        EyesConfigError::check("intervalCv", self.interval_cv, 0.0, 3.0, "0 to 3")?;
-        EyesConfigError::check("minGap", self.min_gap, 0.0, 60.0, "0 to 60 s")?;
-        let p = "a probability below 1";
-        EyesConfigError::check("skipProbability", self.skip_probability, 0.0, 0.99, p)?;
-        self.close_duration.check("closeDuration", 0.001, 5.0)?;
-        self.hold_duration.check("holdDuration", 0.0, 5.0)?;
-        self.open_duration.check("openDuration", 0.001, 5.0)?;
-        let p = "a probability";
-        EyesConfigError::check("partialShare", self.partial_share, 0.0, 1.0, p)?;
-        self.partial_depth.check("partialDepth", 0.0, 1.0)?;
-        EyesConfigError::check("doubleProbability", self.double_probability, 0.0, 1.0, p)?;
-        self.double_gap.check("doubleGap", 0.0, 5.0)?;
-        let deg = "0 to 180 degrees";
-        EyesConfigError::check("gazeBlinkMinDeg", self.gaze_blink_min_deg, 0.0, 180.0, deg)?;
-        EyesConfigError::check(
-            "gazeBlinkFullDeg",
-            self.gaze_blink_full_deg,
-            self.gaze_blink_min_deg,
-            180.0,
-            "gazeBlinkMinDeg to 180 degrees",
-        )?;
-        let prob = self.gaze_blink_probability;
-        EyesConfigError::check("gazeBlinkProbability", prob, 0.0, 1.0, p)?;
-        let w = self.suppress_window;
-        EyesConfigError::check("suppressWindow", w, 0.0, 60.0, "0 to 60 s")?;
-        EyesConfigError::check(
-            "minVisibleDepth",
-            self.min_visible_depth,
-            0.0,
-            1.0,
-            "0 to 1",
-        )?;
-        Ok(())
+        check_all(BLINK_BOUNDS, self)
     }
 
-    /// The same settings with every number forced into its allowed range (NaN takes the
-    /// default).
+    /// The same settings with every number forced into its allowed range, by the same
+    /// table as [`check`](Self::check): NaN and ±∞ take the field's default, finite
+    /// numbers out of range are clamped to the nearest end; a range's `max` is then
+    /// raised to its `min`. A config that passes `check` comes back unchanged.
     pub fn sanitized(&self) -> Self {
-        let d = Self::default();
-        let mut interval = self.interval;
-        for m in EyeMode::ALL {
-            *interval.get_mut(m) = fix(interval.get(m), 0.05, 3600.0, d.interval.get(m));
-        }
-        let partial_depth = self.partial_depth.sanitized(0.0, 1.0, d.partial_depth);
-        let gaze_min = fix(self.gaze_blink_min_deg, 0.0, 180.0, d.gaze_blink_min_deg);
-        Self {
-            interval,
-            interval_cv: fix(self.interval_cv, 0.0, 3.0, d.interval_cv),
-            min_gap: fix(self.min_gap, 0.0, 60.0, d.min_gap),
-            skip_probability: fix(self.skip_probability, 0.0, 0.99, 0.0),
-            close_duration: self.close_duration.sanitized(0.001, 5.0, d.close_duration),
-            hold_duration: self.hold_duration.sanitized(0.0, 5.0, d.hold_duration),
-            open_duration: self.open_duration.sanitized(0.001, 5.0, d.open_duration),
-            close_easing: self.close_easing.clone(),
-            open_easing: self.open_easing.clone(),
-            partial_share: fix(self.partial_share, 0.0, 1.0, d.partial_share),
-            partial_depth,
-            double_probability: fix(self.double_probability, 0.0, 1.0, d.double_probability),
-            double_gap: self.double_gap.sanitized(0.0, 5.0, d.double_gap),
-            gaze_blink_min_deg: gaze_min,
-            gaze_blink_full_deg: fix(self.gaze_blink_full_deg, gaze_min, 180.0, 180.0),
-            gaze_blink_probability: fix(self.gaze_blink_probability, 0.0, 1.0, 0.0),
-            suppress_window: fix(self.suppress_window, 0.0, 60.0, d.suppress_window),
-            min_visible_depth: fix(self.min_visible_depth, 0.0, 1.0, d.min_visible_depth),
-            preset_motions: self.preset_motions,
-            motions: self.motions.clone(),
-        }
+        sanitize_all(BLINK_BOUNDS, self)
     }
 
     /// The longest a single blink can take with these settings.
@@ -247,10 +189,37 @@ impl BlinkConfig {
 /// Opening always takes at least this many times the closing time.
 const OPEN_OVER_CLOSE: f32 = 1.25;
 
-/// `v` clamped to `[lo, hi]`, or `default` when `v` is NaN.
-fn fix(v: f32, lo: f32, hi: f32, default: f32) -> f32 {
-    if v.is_nan() { default } else { v.clamp(lo, hi) }
-}
+/// Every number of [`BlinkConfig`] with its allowed range, in file terms; drives both
+/// [`BlinkConfig::check`] and [`BlinkConfig::sanitized`]. Ends are closed; a row whose end
+/// reads other fields comes after their rows (see `eyes/bounds.rs`). One row per line, so
+/// it reads as a table.
+#[rustfmt::skip]
+const BLINK_BOUNDS: &[Bound<BlinkConfig>] = {
+    use Limit::{At, Of};
+    type C = BlinkConfig;
+    const P: &str = "a probability";
+    const S60: &str = "0 to 60 s";
+    const DEG: &str = "0 to 180 degrees";
+    &[
+        Bound::num_per_mode("interval", slot!(C, interval), At(0.05), At(3600.0), "0.05 to 3600 s"),
+        Bound::num("intervalCv", slot!(C, interval_cv), At(0.0), At(3.0), "0 to 3"),
+        Bound::num("minGap", slot!(C, min_gap), At(0.0), At(60.0), S60),
+        Bound::num("skipProbability", slot!(C, skip_probability), At(0.0), At(0.99), "a probability below 1"),
+        Bound::span("closeDuration", slot!(C, close_duration), At(0.001), At(5.0)),
+        Bound::span("holdDuration", slot!(C, hold_duration), At(0.0), At(5.0)),
+        Bound::span("openDuration", slot!(C, open_duration), At(0.001), At(5.0)),
+        Bound::num("partialShare", slot!(C, partial_share), At(0.0), At(1.0), P),
+        Bound::span("partialDepth", slot!(C, partial_depth), At(0.0), At(1.0)),
+        Bound::num("doubleProbability", slot!(C, double_probability), At(0.0), At(1.0), P),
+        Bound::span("doubleGap", slot!(C, double_gap), At(0.0), At(5.0)),
+        Bound::num("gazeBlinkMinDeg", slot!(C, gaze_blink_min_deg), At(0.0), At(180.0), DEG),
+        Bound::num("gazeBlinkFullDeg", slot!(C, gaze_blink_full_deg),
+            Of(|c| c.gaze_blink_min_deg), At(180.0), "gazeBlinkMinDeg to 180 degrees"),
+        Bound::num("gazeBlinkProbability", slot!(C, gaze_blink_probability), At(0.0), At(1.0), P),
+        Bound::num("suppressWindow", slot!(C, suppress_window), At(0.0), At(60.0), S60),
+        Bound::num("minVisibleDepth", slot!(C, min_visible_depth), At(0.0), At(1.0), "0 to 1"),
+    ]
+};
 
 /// Why a blink happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -460,11 +429,7 @@ impl BlinkGenerator {
     /// for a blink in progress to end and still follows the expression's depth.
     /// `false` if [`MAX_BLINK_REQUESTS`] are already waiting.
     pub fn request(&mut self, delay: f32) -> bool {
-        let delay = if delay.is_finite() {
-            delay.max(0.0)
-        } else {
-            0.0
-        };
+        let delay = positive_or_zero(delay);
         self.requests.push(self.time + f64::from(delay))
     }
 
@@ -509,7 +474,7 @@ impl BlinkGenerator {
 
     /// Advance by `dt` seconds: maybe start a blink, and give this frame's blink weight.
     pub fn update(&mut self, dt: f32, rng: &mut Pcg32, input: &BlinkInput) -> BlinkOutput {
-        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let dt = positive_or_zero(dt);
         if self.is_quiet(dt, input.gaze_shift_deg) {
             self.time += f64::from(dt);
             return BlinkOutput::default();
@@ -688,13 +653,10 @@ impl BlinkGenerator {
     }
 }
 
-fn clamp01(v: f32) -> f32 {
-    if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eyes::bounds::testing;
 
     const DT: f32 = 1.0 / 60.0;
 
@@ -832,5 +794,123 @@ mod tests {
         assert_eq!(s.skip_probability, 0.0);
         assert!(s.open_duration.min <= s.open_duration.max);
         assert!(BlinkConfig::default().check().is_ok());
+    }
+
+    /// A config with every number drawn from `n` (24 of them), the rest default.
+    fn config_from(mut n: testing::Numbers) -> BlinkConfig {
+        let d = BlinkConfig::default();
+        let c = BlinkConfig {
+            interval: n.num_modes(d.interval),
+            interval_cv: n.num(d.interval_cv),
+            min_gap: n.num(d.min_gap),
+            skip_probability: n.num(d.skip_probability),
+            close_duration: n.span(d.close_duration),
+            hold_duration: n.span(d.hold_duration),
+            open_duration: n.span(d.open_duration),
+            close_easing: d.close_easing,
+            open_easing: d.open_easing,
+            partial_share: n.num(d.partial_share),
+            partial_depth: n.span(d.partial_depth),
+            double_probability: n.num(d.double_probability),
+            double_gap: n.span(d.double_gap),
+            gaze_blink_min_deg: n.num(d.gaze_blink_min_deg),
+            gaze_blink_full_deg: n.num(d.gaze_blink_full_deg),
+            gaze_blink_probability: n.num(d.gaze_blink_probability),
+            suppress_window: n.num(d.suppress_window),
+            min_visible_depth: n.num(d.min_visible_depth),
+            preset_motions: d.preset_motions,
+            motions: d.motions,
+        };
+        n.finish();
+        c
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sanitized_passes_check_and_checked_configs_are_kept(n in testing::numbers(24)) {
+            let x = config_from(n);
+            let s = x.sanitized();
+            proptest::prop_assert_eq!(s.check(), Ok(()), "{:?}", x);
+            proptest::prop_assert_eq!(&s.sanitized(), &s);
+            if x.check().is_ok() {
+                proptest::prop_assert_eq!(&s, &x);
+            }
+        }
+    }
+
+    #[test]
+    fn the_bounds_table_covers_every_number_and_non_finite_takes_the_default() {
+        // The easing curves are checked as curves; the motions by `check_rig`.
+        testing::covers_every_number(BLINK_BOUNDS, &["closeEasing", "openEasing", "motions"]);
+        testing::non_finite_takes_the_default(
+            BLINK_BOUNDS,
+            BlinkConfig::check,
+            BlinkConfig::sanitized,
+        );
+    }
+
+    #[test]
+    fn every_nan_sanitises_to_the_documented_default() {
+        let nan = f32::NAN;
+        let spans = Span::new(nan, nan);
+        let d = BlinkConfig::default();
+        let all_nan = BlinkConfig {
+            interval: PerMode::new(nan, nan, nan, nan),
+            interval_cv: nan,
+            min_gap: nan,
+            skip_probability: nan,
+            close_duration: spans,
+            hold_duration: spans,
+            open_duration: spans,
+            close_easing: d.close_easing.clone(),
+            open_easing: d.open_easing.clone(),
+            partial_share: nan,
+            partial_depth: spans,
+            double_probability: nan,
+            double_gap: spans,
+            gaze_blink_min_deg: nan,
+            gaze_blink_full_deg: nan,
+            gaze_blink_probability: nan,
+            suppress_window: nan,
+            min_visible_depth: nan,
+            preset_motions: d.preset_motions,
+            motions: Vec::new(),
+        };
+        assert_eq!(all_nan.sanitized(), d);
+        // The two that used to fall back elsewhere (180° and 0).
+        let one = |f: fn(&mut BlinkConfig)| {
+            let mut c = BlinkConfig::default();
+            f(&mut c);
+            c.sanitized()
+        };
+        assert_eq!(
+            one(|c| c.gaze_blink_full_deg = f32::NAN).gaze_blink_full_deg,
+            35.0
+        );
+        assert_eq!(
+            one(|c| c.gaze_blink_probability = f32::NAN).gaze_blink_probability,
+            1.0
+        );
+    }
+
+    #[test]
+    fn finite_numbers_out_of_range_are_clamped_to_the_nearest_end() {
+        let c = BlinkConfig {
+            interval: PerMode::new(-1.0, 1e9, 0.0, 6.0),
+            skip_probability: 5.0,
+            close_duration: Span::new(-3.0, 9.0),
+            partial_depth: Span::new(0.9, 0.2),
+            gaze_blink_min_deg: 50.0,
+            gaze_blink_full_deg: 20.0,
+            ..BlinkConfig::default()
+        };
+        let s = c.sanitized();
+        assert_eq!(s.interval, PerMode::new(0.05, 3600.0, 0.05, 6.0));
+        assert_eq!(s.skip_probability, 0.99);
+        assert_eq!(s.close_duration, Span::new(0.001, 5.0));
+        assert_eq!(s.partial_depth, Span::new(0.9, 0.9));
+        assert_eq!((s.gaze_blink_min_deg, s.gaze_blink_full_deg), (50.0, 50.0));
+        let e = c.check().unwrap_err().to_string();
+        assert!(e.starts_with("interval.idle = -1"), "{e}");
     }
 }

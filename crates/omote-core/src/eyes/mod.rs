@@ -22,6 +22,7 @@
 
 pub(crate) mod blink;
 pub(crate) mod blink_motion;
+pub(crate) mod bounds;
 pub(crate) mod eye_mode;
 pub(crate) mod saccade;
 pub(crate) mod time_queue;
@@ -34,6 +35,7 @@ use crate::face::event::{FaceEvent, FaceEvents};
 use crate::rig::expression::{ExpressionCategory, ExpressionPreset};
 use crate::rig::{ChannelId, Rig};
 use crate::rng::Pcg32;
+use crate::sanitize::{clamp01, finite_or_zero};
 
 /// Gaze input moving at least this fast (degrees per second) counts as a gaze shift.
 pub const GAZE_SHIFT_SPEED_DEG_S: f32 = 100.0;
@@ -113,11 +115,7 @@ impl Eyes {
     /// generators pause (no events); in between their output is scaled, so a tracker
     /// can hand the eyes over smoothly.
     pub fn set_visibility(&mut self, visibility: f32) {
-        self.visibility = if visibility.is_nan() {
-            0.0
-        } else {
-            visibility.clamp(0.0, 1.0)
-        };
+        self.visibility = clamp01(visibility);
     }
 
     /// The current visibility.
@@ -263,7 +261,7 @@ struct GazeShift {
 
 impl GazeShift {
     fn update(&mut self, dt: f32, gaze: (f32, f32)) -> f32 {
-        let gaze = (finite(gaze.0), finite(gaze.1));
+        let gaze = (finite_or_zero(gaze.0), finite_or_zero(gaze.1));
         let Some(last) = self.last.replace(gaze) else {
             return 0.0;
         };
@@ -306,14 +304,6 @@ fn closure(
         c += 0.5 * clamp01(weights[s.index()]);
     }
     clamp01(c)
-}
-
-fn clamp01(v: f32) -> f32 {
-    if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
-}
-
-fn finite(v: f32) -> f32 {
-    if v.is_finite() { v } else { 0.0 }
 }
 
 #[cfg(test)]

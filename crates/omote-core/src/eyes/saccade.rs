@@ -35,8 +35,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::EyesConfigError;
+use crate::eyes::bounds::{Bound, Limit, check_all, sanitize_all, slot};
 use crate::eyes::eye_mode::{EyeMode, PerMode};
 use crate::rng::Pcg32;
+use crate::sanitize::positive_or_zero;
 use crate::span::Span;
 
 /// Settings of the saccade generator. Defaults follow docs/design.md § Saccades (amplitude mean 7°,
@@ -112,106 +114,20 @@ impl Default for SaccadeConfig {
 }
 
 impl SaccadeConfig {
-    /// Check every number. The generator also runs on unchecked settings, clamping
-    /// them, so loaders should call this to report mistakes.
+    /// Check every number against its allowed range (one table in `saccade.rs`,
+    /// `SACCADE_BOUNDS`, gives them). The error names the first field out of range. The
+    /// generator also runs on unchecked settings, sanitising them, so loaders should call
+    /// this to report mistakes.
     pub fn check(&self) -> Result<(), EyesConfigError> {
-        for (mode, span) in self.hold.iter() {
-            span.check(&format!("hold.{}", mode.name()), 0.0, 3600.0)?;
-        }
-        let p = "a probability";
-        let c = EyesConfigError::check;
-        c(
-            "followUpProbability",
-            self.follow_up_probability,
-            0.0,
-            1.0,
-            p,
-        )?;
-        self.follow_up_hold.check("followUpHold", 0.0, 60.0)?;
-        c("runResetHold", self.run_reset_hold, 0.0, 60.0, "0 to 60 s")?;
-        c("shrink", self.shrink, 0.0, 0.99, "0 to 0.99")?;
-        c(
-            "amplitudeMeanDeg",
-            self.amplitude_mean_deg,
-            0.01,
-            90.0,
-            "0.01 to 90",
-        )?;
-        c(
-            "amplitudeMinDeg",
-            self.amplitude_min_deg,
-            0.0,
-            90.0,
-            "0 to 90",
-        )?;
-        c(
-            "amplitudeMaxDeg",
-            self.amplitude_max_deg,
-            self.amplitude_min_deg.max(0.01),
-            90.0,
-            "amplitudeMinDeg to 90",
-        )?;
-        c("horizontalShare", self.horizontal_share, 0.0, 1.0, p)?;
-        c(
-            "diagonalShare",
-            self.diagonal_share,
-            0.0,
-            1.0 - self.horizontal_share,
-            "0 to 1 - horizontalShare",
-        )?;
-        c(
-            "angleJitterDeg",
-            self.angle_jitter_deg,
-            0.0,
-            20.0,
-            "0 to 20",
-        )?;
-        c("maxYawDeg", self.max_yaw_deg, 0.0, 90.0, "0 to 90")?;
-        c("maxPitchDeg", self.max_pitch_deg, 0.0, 90.0, "0 to 90")?;
-        c(
-            "durationBase",
-            self.duration_base,
-            0.001,
-            1.0,
-            "0.001 to 1 s",
-        )?;
-        c(
-            "durationPerDeg",
-            self.duration_per_deg,
-            0.0,
-            0.1,
-            "0 to 0.1 s",
-        )?;
-        Ok(())
+        check_all(SACCADE_BOUNDS, self)
     }
 
-    /// The same settings with every number forced into its allowed range (NaN takes the
-    /// default).
+    /// The same settings with every number forced into its allowed range, by the same
+    /// table as [`check`](Self::check): NaN and ±∞ take the field's default, finite
+    /// numbers out of range are clamped to the nearest end; a range's `max` is then
+    /// raised to its `min`. A config that passes `check` comes back unchanged.
     pub fn sanitized(&self) -> Self {
-        let d = Self::default();
-        let mut hold = self.hold;
-        for m in EyeMode::ALL {
-            *hold.get_mut(m) = hold.get(m).sanitized(0.0, 3600.0, d.hold.get(m));
-        }
-        let amp_min = fix(self.amplitude_min_deg, 0.0, 90.0, d.amplitude_min_deg);
-        let horizontal = fix(self.horizontal_share, 0.0, 1.0, d.horizontal_share);
-        Self {
-            hold,
-            follow_up_probability: fix(self.follow_up_probability, 0.0, 1.0, 0.0),
-            follow_up_hold: self.follow_up_hold.sanitized(0.0, 60.0, d.follow_up_hold),
-            run_reset_hold: fix(self.run_reset_hold, 0.0, 60.0, d.run_reset_hold),
-            shrink: fix(self.shrink, 0.0, 0.99, d.shrink),
-            amplitude_mean_deg: fix(self.amplitude_mean_deg, 0.01, 90.0, d.amplitude_mean_deg),
-            amplitude_min_deg: amp_min,
-            amplitude_max_deg: fix(self.amplitude_max_deg, amp_min.max(0.01), 90.0, 90.0),
-            horizontal_share: horizontal,
-            diagonal_share: fix(self.diagonal_share, 0.0, 1.0 - horizontal, 0.0),
-            angle_jitter_deg: fix(self.angle_jitter_deg, 0.0, 20.0, 0.0),
-            max_yaw_deg: fix(self.max_yaw_deg, 0.0, 90.0, d.max_yaw_deg),
-            max_pitch_deg: fix(self.max_pitch_deg, 0.0, 90.0, d.max_pitch_deg),
-            duration_base: fix(self.duration_base, 0.001, 1.0, d.duration_base),
-            duration_per_deg: fix(self.duration_per_deg, 0.0, 0.1, d.duration_per_deg),
-        }
+        sanitize_all(SACCADE_BOUNDS, self)
     }
 
     /// The main-sequence duration of a jump of `amplitude_deg`.
@@ -226,10 +142,36 @@ const CENTRE_PULL: f32 = 3.0;
 /// target may use.
 const ROOM_SHARE: f32 = 0.5;
 
-/// `v` clamped to `[lo, hi]`, or `default` when `v` is NaN.
-fn fix(v: f32, lo: f32, hi: f32, default: f32) -> f32 {
-    if v.is_nan() { default } else { v.clamp(lo, hi) }
-}
+/// Every number of [`SaccadeConfig`] with its allowed range, in file terms; drives both
+/// [`SaccadeConfig::check`] and [`SaccadeConfig::sanitized`]. Ends are closed; a row whose
+/// end reads other fields comes after their rows (see `eyes/bounds.rs`). One row per line,
+/// so it reads as a table.
+#[rustfmt::skip]
+const SACCADE_BOUNDS: &[Bound<SaccadeConfig>] = {
+    use Limit::{At, Of};
+    type C = SaccadeConfig;
+    const P: &str = "a probability";
+    const D90: &str = "0 to 90";
+    &[
+        Bound::span_per_mode("hold", slot!(C, hold), At(0.0), At(3600.0)),
+        Bound::num("followUpProbability", slot!(C, follow_up_probability), At(0.0), At(1.0), P),
+        Bound::span("followUpHold", slot!(C, follow_up_hold), At(0.0), At(60.0)),
+        Bound::num("runResetHold", slot!(C, run_reset_hold), At(0.0), At(60.0), "0 to 60 s"),
+        Bound::num("shrink", slot!(C, shrink), At(0.0), At(0.99), "0 to 0.99"),
+        Bound::num("amplitudeMeanDeg", slot!(C, amplitude_mean_deg), At(0.01), At(90.0), "0.01 to 90"),
+        Bound::num("amplitudeMinDeg", slot!(C, amplitude_min_deg), At(0.0), At(90.0), D90),
+        Bound::num("amplitudeMaxDeg", slot!(C, amplitude_max_deg),
+            Of(|c| c.amplitude_min_deg.max(0.01)), At(90.0), "amplitudeMinDeg to 90"),
+        Bound::num("horizontalShare", slot!(C, horizontal_share), At(0.0), At(1.0), P),
+        Bound::num("diagonalShare", slot!(C, diagonal_share),
+            At(0.0), Of(|c| 1.0 - c.horizontal_share), "0 to 1 - horizontalShare"),
+        Bound::num("angleJitterDeg", slot!(C, angle_jitter_deg), At(0.0), At(20.0), "0 to 20"),
+        Bound::num("maxYawDeg", slot!(C, max_yaw_deg), At(0.0), At(90.0), D90),
+        Bound::num("maxPitchDeg", slot!(C, max_pitch_deg), At(0.0), At(90.0), D90),
+        Bound::num("durationBase", slot!(C, duration_base), At(0.001), At(1.0), "0.001 to 1 s"),
+        Bound::num("durationPerDeg", slot!(C, duration_per_deg), At(0.0), At(0.1), "0 to 0.1 s"),
+    ]
+};
 
 /// One of eight compass directions of a jump, as seen by the character (left = the
 /// avatar's left, yaw > 0).
@@ -425,7 +367,7 @@ impl SaccadeGenerator {
     /// Advance by `dt` seconds: maybe start a jump, and give the offset at the end of
     /// the frame.
     pub fn update(&mut self, dt: f32, rng: &mut Pcg32) -> SaccadeOutput {
-        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let dt = positive_or_zero(dt);
         let t0 = self.time;
         let t1 = t0 + f64::from(dt);
         self.time = t1;
@@ -619,6 +561,7 @@ impl SaccadeGenerator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eyes::bounds::testing;
 
     #[test]
     fn directions_name_their_sectors() {
@@ -669,5 +612,120 @@ mod tests {
         let s = c.sanitized();
         assert!((s.diagonal_share - 0.3).abs() < 1e-6);
         assert!(SaccadeConfig::default().check().is_ok());
+    }
+
+    /// A config with every number drawn from `n` (23 of them).
+    fn config_from(mut n: testing::Numbers) -> SaccadeConfig {
+        let d = SaccadeConfig::default();
+        let c = SaccadeConfig {
+            hold: n.span_modes(d.hold),
+            follow_up_probability: n.num(d.follow_up_probability),
+            follow_up_hold: n.span(d.follow_up_hold),
+            run_reset_hold: n.num(d.run_reset_hold),
+            shrink: n.num(d.shrink),
+            amplitude_mean_deg: n.num(d.amplitude_mean_deg),
+            amplitude_min_deg: n.num(d.amplitude_min_deg),
+            amplitude_max_deg: n.num(d.amplitude_max_deg),
+            horizontal_share: n.num(d.horizontal_share),
+            diagonal_share: n.num(d.diagonal_share),
+            angle_jitter_deg: n.num(d.angle_jitter_deg),
+            max_yaw_deg: n.num(d.max_yaw_deg),
+            max_pitch_deg: n.num(d.max_pitch_deg),
+            duration_base: n.num(d.duration_base),
+            duration_per_deg: n.num(d.duration_per_deg),
+        };
+        n.finish();
+        c
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sanitized_passes_check_and_checked_configs_are_kept(n in testing::numbers(23)) {
+            let x = config_from(n);
+            let s = x.sanitized();
+            proptest::prop_assert_eq!(s.check(), Ok(()), "{:?}", x);
+            proptest::prop_assert_eq!(&s.sanitized(), &s);
+            if x.check().is_ok() {
+                proptest::prop_assert_eq!(&s, &x);
+            }
+        }
+    }
+
+    #[test]
+    fn the_bounds_table_covers_every_number_and_non_finite_takes_the_default() {
+        testing::covers_every_number(SACCADE_BOUNDS, &[]);
+        testing::non_finite_takes_the_default(
+            SACCADE_BOUNDS,
+            SaccadeConfig::check,
+            SaccadeConfig::sanitized,
+        );
+    }
+
+    #[test]
+    fn every_nan_sanitises_to_the_documented_default() {
+        let nan = f32::NAN;
+        let s = Span::new(nan, nan);
+        let all_nan = SaccadeConfig {
+            hold: PerMode::new(s, s, s, s),
+            follow_up_probability: nan,
+            follow_up_hold: s,
+            run_reset_hold: nan,
+            shrink: nan,
+            amplitude_mean_deg: nan,
+            amplitude_min_deg: nan,
+            amplitude_max_deg: nan,
+            horizontal_share: nan,
+            diagonal_share: nan,
+            angle_jitter_deg: nan,
+            max_yaw_deg: nan,
+            max_pitch_deg: nan,
+            duration_base: nan,
+            duration_per_deg: nan,
+        };
+        assert_eq!(all_nan.sanitized(), SaccadeConfig::default());
+        // The four that used to fall back elsewhere (0, 90°, 0, 0).
+        let one = |f: fn(&mut SaccadeConfig)| {
+            let mut c = SaccadeConfig::default();
+            f(&mut c);
+            c.sanitized()
+        };
+        let c = one(|c| c.follow_up_probability = f32::NAN);
+        assert_eq!(c.follow_up_probability, 0.25);
+        assert_eq!(
+            one(|c| c.amplitude_max_deg = f32::NAN).amplitude_max_deg,
+            15.0
+        );
+        assert_eq!(one(|c| c.diagonal_share = f32::NAN).diagonal_share, 0.15);
+        assert_eq!(
+            one(|c| c.angle_jitter_deg = f32::NAN).angle_jitter_deg,
+            10.0
+        );
+    }
+
+    #[test]
+    fn cross_field_ends_follow_the_sanitised_fields() {
+        let c = SaccadeConfig {
+            hold: PerMode::new(
+                Span::new(f32::INFINITY, 1.0),
+                Span::new(-1.0, 1e6),
+                Span::new(5.0, 11.0),
+                Span::new(2.0, 6.0),
+            ),
+            amplitude_min_deg: 200.0,
+            amplitude_max_deg: f32::NAN,
+            horizontal_share: 0.95,
+            diagonal_share: f32::NAN,
+            ..SaccadeConfig::default()
+        };
+        let e = c.check().unwrap_err().to_string();
+        assert!(e.starts_with("hold.idle.min = inf"), "{e}");
+        let s = c.sanitized();
+        assert_eq!(s.hold.idle, Span::new(0.4, 1.0));
+        assert_eq!(s.hold.talking, Span::new(0.0, 3600.0));
+        // The default 15° is below the (clamped) minimum of 90°.
+        assert_eq!((s.amplitude_min_deg, s.amplitude_max_deg), (90.0, 90.0));
+        // The default 0.15 is above 1 − 0.95.
+        assert!((s.diagonal_share - 0.05).abs() < 1e-6);
+        assert_eq!(s.check(), Ok(()));
     }
 }

@@ -18,7 +18,7 @@ use crate::mix::overrides::{OverrideMultipliers, apply_overrides};
 use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
 use crate::rng::Pcg32;
-use crate::sanitize::finite_or_zero;
+use crate::sanitize::{finite_or_zero, positive_or_zero};
 use crate::smoothing::{LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter};
 
 /// Per-character settings. Defaults are sensible for a 30–144 fps game or avatar app.
@@ -288,7 +288,7 @@ impl Face {
 
     /// Advance by `dt` seconds and compute the frame. Allocates nothing.
     pub fn update(&mut self, dt: f32, inputs: &FaceInputs) -> &FaceState {
-        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let dt = positive_or_zero(dt);
         self.state.events.clear();
         self.mixer.advance(dt);
         let yaw = self

@@ -1,6 +1,7 @@
 //! Layers: per-channel values with a mask, a weight and fades, combined by the mixer.
 
 use crate::rig::ChannelId;
+use crate::sanitize::{clamp01, finite_or_zero};
 
 /// How a layer combines with what lies below it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,14 +68,14 @@ impl Layer {
 
     /// Set the weight now, cancelling a fade. Clamped to [0, 1]; NaN counts as 0.
     pub fn set_weight(&mut self, weight: f32) {
-        self.weight = sanitize01(weight);
+        self.weight = clamp01(weight);
         self.fade_target = self.weight;
         self.fade_rate = 0.0;
     }
 
     /// Move the weight linearly to `target` over `seconds` (0 = at once).
     pub fn fade_to(&mut self, target: f32, seconds: f32) {
-        let target = sanitize01(target);
+        let target = clamp01(target);
         if seconds > 0.0 && seconds.is_finite() {
             self.fade_target = target;
             self.fade_rate = (target - self.weight).abs() / seconds;
@@ -104,7 +105,7 @@ impl Layer {
 
     /// Set one channel's value. Non-finite values count as 0.
     pub fn set(&mut self, channel: ChannelId, value: f32) {
-        self.values[channel.index()] = if value.is_finite() { value } else { 0.0 };
+        self.values[channel.index()] = finite_or_zero(value);
     }
 
     /// One channel's value.
@@ -125,7 +126,7 @@ impl Layer {
 
     /// Set one channel's mask (0 = untouched by this layer, 1 = full).
     pub fn set_mask(&mut self, channel: ChannelId, mask: f32) {
-        self.mask[channel.index()] = sanitize01(mask);
+        self.mask[channel.index()] = clamp01(mask);
     }
 
     /// One channel's mask.
@@ -160,17 +161,6 @@ impl Layer {
             }
         }
     }
-}
-
-#[inline]
-fn finite_or_zero(v: f32) -> f32 {
-    if v.is_finite() { v } else { 0.0 }
-}
-
-/// Clamp to [0, 1], NaN → 0.
-#[inline]
-pub(crate) fn sanitize01(v: f32) -> f32 {
-    if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
 }
 
 /// An ordered stack of layers, bottom first.

@@ -6,8 +6,8 @@
 //! rounded first (> 0.5 → 1), the rounded value drives the sums, and a binary expression
 //! whose multiplier is below 1 goes to 0. Everything ends in [0, 1].
 
-use crate::mix::layer::sanitize01;
 use crate::rig::OverridePlan;
+use crate::sanitize::clamp01;
 
 /// The multipliers each category received this frame (1 = not overridden).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,7 +40,7 @@ impl OverrideMultipliers {
 /// Apply the override rules in place to one frame of raw weights.
 pub(crate) fn apply_overrides(plan: &OverridePlan, weights: &mut [f32]) -> OverrideMultipliers {
     for w in weights.iter_mut() {
-        *w = sanitize01(*w);
+        *w = clamp01(*w);
     }
     for &i in &plan.binary {
         let w = &mut weights[i as usize];
@@ -52,7 +52,7 @@ pub(crate) fn apply_overrides(plan: &OverridePlan, weights: &mut [f32]) -> Overr
             .iter()
             .map(|&(i, mode)| mode.amount(weights[i as usize]))
             .sum();
-        *m = 1.0 - sum.clamp(0.0, 1.0);
+        *m = 1.0 - clamp01(sum);
     }
     for (cat, &m) in mult.iter().enumerate() {
         if m >= 1.0 {

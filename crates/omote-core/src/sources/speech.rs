@@ -15,6 +15,7 @@ use thiserror::Error;
 use crate::mix::layer::Layer;
 use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
+use crate::sanitize::positive_or_zero;
 
 /// Why a speech track could not be built.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -255,7 +256,7 @@ impl SpeechPlayer {
 
     /// Advances by `dt` seconds and writes the mouth: vowel values and layer weight.
     pub fn advance(&mut self, dt: f32, mouth: &mut Layer) {
-        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        let dt = positive_or_zero(dt);
         let cfg = self.config;
         let Some(line) = self.line.as_mut() else {
             return;

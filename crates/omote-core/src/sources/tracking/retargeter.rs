@@ -29,6 +29,7 @@ use crate::mix::layer::Layer;
 use crate::rig::arkit::{ARKIT_52, arkit_const, arkit_index};
 use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
+use crate::sanitize::{clamp_or, positive_or_zero};
 use crate::smoothing::{LowPassStep, OneEuroFilter, OneEuroQuatFilter, normalize_quat};
 use crate::sources::tracking::config::{Combine, RetargetConfig, RetargetError};
 use crate::sources::tracking::gaze::tracked_gaze;
@@ -273,7 +274,7 @@ impl Retargeter {
         face: Option<&TrackedFace>,
         layer: &mut Layer,
     ) -> RetargetOutput {
-        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let dt = positive_or_zero(dt);
         if let Some(face) = face {
             self.map_face(face, dt);
             self.since_seen = 0.0;
@@ -428,13 +429,10 @@ fn smoothstep(x: f32) -> f32 {
     x * x * (3.0 - 2.0 * x)
 }
 
+/// Scores in [0, 1]; NaN and infinities count as 0 (a broken tracker value).
 fn sanitize(mut b: Blendshapes) -> Blendshapes {
     for v in &mut b.0 {
-        *v = if v.is_finite() {
-            v.clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
+        *v = clamp_or(*v, 0.0, 1.0, 0.0);
     }
     b
 }
