@@ -101,6 +101,69 @@ fn bad_arguments_fail_with_a_message() {
     assert!(err.contains("/proc/omote-cannot-write-here"), "{err}");
 }
 
+/// A VRM 1.0 without the required `head` bone: refused by `inspect` (and `--rig`) with
+/// an error naming the file and the bone; `inspect --lenient` reads it with a warning.
+#[test]
+fn inspect_refuses_a_headless_vrm_unless_lenient() {
+    let dir = scratch("headless");
+    std::fs::create_dir_all(&dir).unwrap();
+    let avatar = omote_vrm::avatar::generate();
+    let chunks = omote_vrm::glb::split(&avatar, "avatar").unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(chunks.json).unwrap();
+    json["extensions"]["VRMC_vrm"]["humanoid"]["humanBones"]
+        .as_object_mut()
+        .unwrap()
+        .remove("head")
+        .expect("the avatar has a head");
+    let json = serde_json::to_vec(&json).unwrap();
+    let bytes = omote_vrm::glb::join(&json, chunks.bin.unwrap_or_default(), "headless").unwrap();
+    let model = dir.join("headless.vrm");
+    std::fs::write(&model, bytes).unwrap();
+
+    let o = omote().arg("inspect").arg(&model).output().unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("headless.vrm") && err.contains("`head`") && err.contains("--lenient"),
+        "{err}"
+    );
+    let voice = dir.join("line.wav");
+    write_wav16(&voice, 16_000, &buzz(16_000, 1.0, 0.2..0.8));
+    let o = omote()
+        .arg("speak")
+        .arg(&voice)
+        .arg("--rig")
+        .arg(&model)
+        .arg("--out")
+        .arg(dir.join("speak"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "--rig stays strict");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("headless.vrm") && err.contains("`head`"),
+        "{err}"
+    );
+
+    let o = omote()
+        .args(["inspect", "--json", "--lenient"])
+        .arg(&model)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(report["faceBones"]["head"].is_null());
+    assert!(
+        report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("head")),
+        "{report}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 fn shared_tracking() -> Option<PathBuf> {
     let dir = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
