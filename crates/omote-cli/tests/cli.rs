@@ -575,6 +575,49 @@ fn lipsync_analyses_a_file_and_reports_a_bad_one() {
     std::fs::remove_dir_all(&out).ok();
 }
 
+/// A WAV declaring sample rate 0 makes symphonia assert; `omote-audio` catches that. In
+/// a batch (on worker threads) the user sees one error naming the file and no panic
+/// text, and the other files are still analysed.
+#[test]
+fn lipsync_batch_with_a_decoder_panic_prints_no_panic() {
+    let out = scratch("lipsync-rate-zero");
+    let inputs = out.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    write_wav16(
+        &inputs.join("good.wav"),
+        16_000,
+        &buzz(16_000, 1.2, 0.3..0.9),
+    );
+    write_wav16(
+        &inputs.join("rate-zero.wav"),
+        0,
+        &buzz(16_000, 0.1, 0.0..0.1),
+    );
+    let o = omote()
+        .arg("lipsync")
+        .arg(&inputs)
+        .args(["--jobs", "2", "--format", "tsv", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "a failed input exits 1: {err}");
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("error: ") && l.contains("rate-zero.wav")),
+        "{err}"
+    );
+    assert!(
+        !err.contains("panicked"),
+        "panic text reached the user: {err}"
+    );
+    assert!(err.contains("1 of 2 files analysed, 1 failed"), "{err}");
+    let tsv = std::fs::read_to_string(out.join("good.lipsync.tsv")).unwrap();
+    assert!(tsv.starts_with("time\tA\tI\tU\tE\tO\tN\tvolume\tsilent"));
+    assert!(!out.join("rate-zero.lipsync.tsv").exists());
+    std::fs::remove_dir_all(&out).ok();
+}
+
 #[test]
 fn retarget_mixes_a_voice_into_the_mouth() {
     let Some(dir) = shared_tracking() else { return };
