@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use omote_testdata::shared_data;
+
 fn omote() -> Command {
     Command::new(env!("CARGO_BIN_EXE_omote"))
 }
@@ -164,22 +166,11 @@ fn inspect_refuses_a_headless_vrm_unless_lenient() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-fn shared_tracking() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/tracking"
-    ));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("SKIP: {} not found", dir.display());
-        None
-    }
-}
-
 #[test]
 fn retarget_writes_anim_and_plot_from_a_real_sequence() {
-    let Some(dir) = shared_tracking() else { return };
+    let Some(dir) = shared_data("tracking") else {
+        return;
+    };
     let out = scratch("retarget");
     let status = omote()
         .arg("retarget")
@@ -620,8 +611,13 @@ fn lipsync_batch_with_a_decoder_panic_prints_no_panic() {
 
 #[test]
 fn retarget_mixes_a_voice_into_the_mouth() {
-    let Some(dir) = shared_tracking() else { return };
-    let voice = dir.join("../speech/ja_ojt_001.wav");
+    let Some(dir) = shared_data("tracking") else {
+        return;
+    };
+    let Some(speech) = shared_data("speech") else {
+        return;
+    };
+    let voice = speech.join("ja_ojt_001.wav");
     let vowels = |mix: &str| -> f32 {
         let out = scratch(&format!("voice-{mix}"));
         let status = omote()
@@ -657,7 +653,9 @@ fn retarget_mixes_a_voice_into_the_mouth() {
 
 #[test]
 fn track_then_retarget_a_photo() {
-    let Some(dir) = shared_tracking() else { return };
+    let Some(dir) = shared_data("tracking") else {
+        return;
+    };
     let out = scratch("track");
     let o = omote()
         .arg("track")
@@ -761,12 +759,14 @@ fn lipsync_live_reads_raw_pcm_from_stdin() {
 
 #[test]
 fn lipsync_live_finds_the_voice_in_real_speech() {
-    let Some(dir) = shared_tracking() else { return };
-    let wav = std::fs::read(dir.join("../speech/ja_ojt_001.wav")).unwrap();
+    let Some(dir) = shared_data("speech") else {
+        return;
+    };
+    let wav = std::fs::read(dir.join("ja_ojt_001.wav")).unwrap();
     // The PCM after the "data" chunk header (48 kHz mono s16le).
     let at = wav.windows(4).position(|w| w == b"data").unwrap() + 8;
     let (_, tsv) = lipsync_live(&["--rate", "48000"], wav[at..].to_vec());
-    let labels = std::fs::read_to_string(dir.join("../speech/ja_ojt_001.lab.tsv")).unwrap();
+    let labels = std::fs::read_to_string(dir.join("ja_ojt_001.lab.tsv")).unwrap();
     let speech: Vec<(f64, f64)> = labels
         .lines()
         .skip(1)
@@ -1045,7 +1045,9 @@ fn run_with_stdin(cmd: &mut Command, input: Vec<u8>) -> std::process::Output {
 
 #[test]
 fn live_equals_track_then_retarget() {
-    let Some(dir) = shared_tracking() else { return };
+    let Some(dir) = shared_data("tracking") else {
+        return;
+    };
     let out = scratch("live");
     std::fs::create_dir_all(&out).unwrap();
     let frames = raw_astronaut_frames(&dir, 12, 9);
@@ -1101,7 +1103,9 @@ fn live_equals_track_then_retarget() {
 
 #[test]
 fn live_takes_a_microphone_for_the_mouth() {
-    let Some(dir) = shared_tracking() else { return };
+    let Some(dir) = shared_data("tracking") else {
+        return;
+    };
     let out = scratch("live-voice");
     std::fs::create_dir_all(&out).unwrap();
     // 0.6 s of camera (18 frames at 30 fps) and a "voice" from 0.2 to 0.45 s.

@@ -7,10 +7,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use omote_core::{BlendMode, HeadSource, Layer, RetargetConfig, Retargeter, Rig, TrackingFrame};
 
 fn frame() -> TrackingFrame {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/tracking/obama.mediapipe.json"
-    );
+    let path = omote_testdata::path("tracking/obama.mediapipe.json");
     match std::fs::read_to_string(path) {
         Ok(text) => serde_json::from_str(&text).expect("valid tracking JSON"),
         Err(_) => {
