@@ -609,6 +609,60 @@ fn lipsync_batch_with_a_decoder_panic_prints_no_panic() {
     std::fs::remove_dir_all(&out).ok();
 }
 
+/// `lipsync eval` on a small labelled folder: a line per source, then calibration.
+#[test]
+fn lipsync_eval_scores_a_labelled_folder() {
+    let dir = scratch("lipsync-eval");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut manifest = String::from("clip\tlanguage\tsource\ttext\n");
+    for (name, source) in [("a1", "synth"), ("a2", "synth"), ("b1", "other")] {
+        write_wav16(
+            &dir.join(format!("{name}.wav")),
+            16_000,
+            &buzz(16_000, 1.2, 0.3..0.9),
+        );
+        std::fs::write(
+            dir.join(format!("{name}.lab.tsv")),
+            "start\tend\tclass\tphone\n0\t0.3\tS\tsil\n0.3\t0.9\tA\ta\n0.9\t1.2\tS\tsil\n",
+        )
+        .unwrap();
+        manifest.push_str(&format!("{name}.wav\tja\t{source}\tあ\n"));
+    }
+    std::fs::write(dir.join("manifest.tsv"), manifest).unwrap();
+    let o = omote()
+        .args(["lipsync", "eval"])
+        .arg(&dir)
+        .args(["--calibrate-first", "1"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert!(lines[0].starts_with("omote lipsync eval (offline, profile: built-in"));
+    assert!(lines[1].starts_with("ja/other  ") && lines[1].contains(" vowel "));
+    assert!(lines[2].starts_with("ja/synth  ") && lines[2].contains(" silence "));
+    assert_eq!(
+        lines[3],
+        "calibration: per source, calibrate on the first 1 clips, score the rest"
+    );
+    assert!(lines[4].starts_with("ja/synth  "), "{out}");
+    // A broken manifest is named.
+    std::fs::write(dir.join("manifest.tsv"), "clip\tsource\n").unwrap();
+    let o = omote()
+        .args(["lipsync", "eval"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("manifest.tsv: manifest needs columns clip, language, source"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn retarget_mixes_a_voice_into_the_mouth() {
     let Some(dir) = shared_data("tracking") else {
