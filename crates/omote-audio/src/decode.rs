@@ -35,15 +35,16 @@ pub fn decode_file(path: &Path) -> Result<MonoAudio, AudioError> {
 ///
 /// Symphonia 0.5 still asserts on some hostile headers (fuzzing found a WAV with sample
 /// rate 0 reaching `TimeBase::new`'s assert), so a panic inside the decoder is caught and
-/// reported as [`AudioError::Corrupt`] instead of taking the caller down. The default
-/// panic hook still prints the assert to stderr.
+/// reported as [`AudioError::Corrupt`] (with the assert's message) instead of taking the
+/// caller down. Nothing is printed for it: the panic hook stays silent while this thread
+/// decodes (any other panic is reported as before).
 pub fn decode_bytes(
     bytes: Vec<u8>,
     ext: Option<&str>,
     name: &Path,
 ) -> Result<MonoAudio, AudioError> {
     let run = std::panic::AssertUnwindSafe(|| decode_unguarded(bytes, ext, name));
-    std::panic::catch_unwind(run).unwrap_or_else(|payload| {
+    quiet::catch_unwind_silently(run).unwrap_or_else(|payload| {
         let what = payload
             .downcast_ref::<&str>()
             .map(|s| (*s).to_owned())
@@ -54,6 +55,65 @@ pub fn decode_bytes(
             reason: format!("the decoder rejected the header ({what})"),
         })
     })
+}
+
+/// Catching a panic without the panic hook printing it.
+///
+/// The hook runs before unwinding starts, so `catch_unwind` alone still lets the default
+/// hook print `thread '…' panicked at …` to stderr. Once per process we install a hook
+/// that says nothing while the panicking thread is inside
+/// [`catch_unwind_silently`] and otherwise hands the panic to the hook that was there
+/// before (the default one, a test harness's, an application's). The flag is per
+/// thread, so a real panic on another thread (a rayon worker analysing another file)
+/// is still reported while one thread decodes. An application that installs its own
+/// hook after ours replaces it; then decoder panics are printed again, and still caught.
+mod quiet {
+    use std::cell::Cell;
+    use std::panic::UnwindSafe;
+    use std::sync::Once;
+
+    thread_local! {
+        static SILENT: Cell<bool> = const { Cell::new(false) };
+    }
+
+    static INSTALL: Once = Once::new();
+
+    fn install() {
+        INSTALL.call_once(|| {
+            let previous = std::panic::take_hook();
+            std::panic::set_hook(Box::new(move |info| {
+                // `try_with`: a panic while the thread-locals are being torn down
+                // still reaches the previous hook.
+                if !SILENT.try_with(Cell::get).unwrap_or(false) {
+                    previous(info);
+                }
+            }));
+        });
+    }
+
+    /// Resets the flag on the way out, also when `f` unwinds.
+    struct Restore(bool);
+
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let was = self.0;
+            let _ = SILENT.try_with(|s| s.set(was));
+        }
+    }
+
+    /// [`std::panic::catch_unwind`], with a panic inside `f` (on this thread) printed by
+    /// no hook. Nests.
+    pub(crate) fn catch_unwind_silently<R>(
+        f: impl FnOnce() -> R + UnwindSafe,
+    ) -> std::thread::Result<R> {
+        // Setting a hook is not allowed while this thread panics (a decode from a
+        // `Drop` during unwinding): then decode without installing.
+        if !std::thread::panicking() {
+            install();
+        }
+        let _restore = Restore(SILENT.with(|s| s.replace(true)));
+        std::panic::catch_unwind(f)
+    }
 }
 
 fn decode_unguarded(

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use omote_testdata::shared_data;
+
 fn omote() -> Command {
     Command::new(env!("CARGO_BIN_EXE_omote"))
 }
@@ -101,22 +103,74 @@ fn bad_arguments_fail_with_a_message() {
     assert!(err.contains("/proc/omote-cannot-write-here"), "{err}");
 }
 
-fn shared_tracking() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/tracking"
-    ));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("SKIP: {} not found", dir.display());
-        None
-    }
+/// A VRM 1.0 without the required `head` bone: refused by `inspect` (and `--rig`) with
+/// an error naming the file and the bone; `inspect --lenient` reads it with a warning.
+#[test]
+fn inspect_refuses_a_headless_vrm_unless_lenient() {
+    let dir = scratch("headless");
+    std::fs::create_dir_all(&dir).unwrap();
+    let avatar = omote_vrm::avatar::generate();
+    let chunks = omote_vrm::glb::split(&avatar, "avatar").unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(chunks.json).unwrap();
+    json["extensions"]["VRMC_vrm"]["humanoid"]["humanBones"]
+        .as_object_mut()
+        .unwrap()
+        .remove("head")
+        .expect("the avatar has a head");
+    let json = serde_json::to_vec(&json).unwrap();
+    let bytes = omote_vrm::glb::join(&json, chunks.bin.unwrap_or_default(), "headless").unwrap();
+    let model = dir.join("headless.vrm");
+    std::fs::write(&model, bytes).unwrap();
+
+    let o = omote().arg("inspect").arg(&model).output().unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("headless.vrm") && err.contains("`head`") && err.contains("--lenient"),
+        "{err}"
+    );
+    let voice = dir.join("line.wav");
+    write_wav16(&voice, 16_000, &buzz(16_000, 1.0, 0.2..0.8));
+    let o = omote()
+        .arg("speak")
+        .arg(&voice)
+        .arg("--rig")
+        .arg(&model)
+        .arg("--out")
+        .arg(dir.join("speak"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "--rig stays strict");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("headless.vrm") && err.contains("`head`"),
+        "{err}"
+    );
+
+    let o = omote()
+        .args(["inspect", "--json", "--lenient"])
+        .arg(&model)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(report["faceBones"]["head"].is_null());
+    assert!(
+        report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("head")),
+        "{report}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn retarget_writes_anim_and_plot_from_a_real_sequence() {
-    let Some(dir) = shared_tracking() else { return };
+    let Some(dir) = shared_data("tracking") else {
+        return;
+    };
     let out = scratch("retarget");
     let status = omote()
         .arg("retarget")
@@ -512,10 +566,112 @@ fn lipsync_analyses_a_file_and_reports_a_bad_one() {
     std::fs::remove_dir_all(&out).ok();
 }
 
+/// A WAV declaring sample rate 0 makes symphonia assert; `omote-audio` catches that. In
+/// a batch (on worker threads) the user sees one error naming the file and no panic
+/// text, and the other files are still analysed.
+#[test]
+fn lipsync_batch_with_a_decoder_panic_prints_no_panic() {
+    let out = scratch("lipsync-rate-zero");
+    let inputs = out.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    write_wav16(
+        &inputs.join("good.wav"),
+        16_000,
+        &buzz(16_000, 1.2, 0.3..0.9),
+    );
+    write_wav16(
+        &inputs.join("rate-zero.wav"),
+        0,
+        &buzz(16_000, 0.1, 0.0..0.1),
+    );
+    let o = omote()
+        .arg("lipsync")
+        .arg(&inputs)
+        .args(["--jobs", "2", "--format", "tsv", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "a failed input exits 1: {err}");
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("error: ") && l.contains("rate-zero.wav")),
+        "{err}"
+    );
+    assert!(
+        !err.contains("panicked"),
+        "panic text reached the user: {err}"
+    );
+    assert!(err.contains("1 of 2 files analysed, 1 failed"), "{err}");
+    let tsv = std::fs::read_to_string(out.join("good.lipsync.tsv")).unwrap();
+    assert!(tsv.starts_with("time\tA\tI\tU\tE\tO\tN\tvolume\tsilent"));
+    assert!(!out.join("rate-zero.lipsync.tsv").exists());
+    std::fs::remove_dir_all(&out).ok();
+}
+
+/// `lipsync eval` on a small labelled folder: a line per source, then calibration.
+#[test]
+fn lipsync_eval_scores_a_labelled_folder() {
+    let dir = scratch("lipsync-eval");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut manifest = String::from("clip\tlanguage\tsource\ttext\n");
+    for (name, source) in [("a1", "synth"), ("a2", "synth"), ("b1", "other")] {
+        write_wav16(
+            &dir.join(format!("{name}.wav")),
+            16_000,
+            &buzz(16_000, 1.2, 0.3..0.9),
+        );
+        std::fs::write(
+            dir.join(format!("{name}.lab.tsv")),
+            "start\tend\tclass\tphone\n0\t0.3\tS\tsil\n0.3\t0.9\tA\ta\n0.9\t1.2\tS\tsil\n",
+        )
+        .unwrap();
+        manifest.push_str(&format!("{name}.wav\tja\t{source}\tあ\n"));
+    }
+    std::fs::write(dir.join("manifest.tsv"), manifest).unwrap();
+    let o = omote()
+        .args(["lipsync", "eval"])
+        .arg(&dir)
+        .args(["--calibrate-first", "1"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert!(lines[0].starts_with("omote lipsync eval (offline, profile: built-in"));
+    assert!(lines[1].starts_with("ja/other  ") && lines[1].contains(" vowel "));
+    assert!(lines[2].starts_with("ja/synth  ") && lines[2].contains(" silence "));
+    assert_eq!(
+        lines[3],
+        "calibration: per source, calibrate on the first 1 clips, score the rest"
+    );
+    assert!(lines[4].starts_with("ja/synth  "), "{out}");
+    // A broken manifest is named.
+    std::fs::write(dir.join("manifest.tsv"), "clip\tsource\n").unwrap();
+    let o = omote()
+        .args(["lipsync", "eval"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("manifest.tsv: manifest needs columns clip, language, source"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn retarget_mixes_a_voice_into_the_mouth() {
-    let Some(dir) = shared_tracking() else { return };
-    let voice = dir.join("../speech/ja_ojt_001.wav");
+    let Some(dir) = shared_data("tracking") else {
+        return;
+    };
+    let Some(speech) = shared_data("speech") else {
+        return;
+    };
+    let voice = speech.join("ja_ojt_001.wav");
     let vowels = |mix: &str| -> f32 {
         let out = scratch(&format!("voice-{mix}"));
         let status = omote()
@@ -551,7 +707,9 @@ fn retarget_mixes_a_voice_into_the_mouth() {
 
 #[test]
 fn track_then_retarget_a_photo() {
-    let Some(dir) = shared_tracking() else { return };
+    let Some(dir) = shared_data("tracking") else {
+        return;
+    };
     let out = scratch("track");
     let o = omote()
         .arg("track")
@@ -653,12 +811,14 @@ fn lipsync_live_reads_raw_pcm_from_stdin() {
 
 #[test]
 fn lipsync_live_finds_the_voice_in_real_speech() {
-    let Some(dir) = shared_tracking() else { return };
-    let wav = std::fs::read(dir.join("../speech/ja_ojt_001.wav")).unwrap();
+    let Some(dir) = shared_data("speech") else {
+        return;
+    };
+    let wav = std::fs::read(dir.join("ja_ojt_001.wav")).unwrap();
     // The PCM after the "data" chunk header (48 kHz mono s16le).
     let at = wav.windows(4).position(|w| w == b"data").unwrap() + 8;
     let (_, tsv) = lipsync_live(&["--rate", "48000"], wav[at..].to_vec());
-    let labels = std::fs::read_to_string(dir.join("../speech/ja_ojt_001.lab.tsv")).unwrap();
+    let labels = std::fs::read_to_string(dir.join("ja_ojt_001.lab.tsv")).unwrap();
     let speech: Vec<(f64, f64)> = labels
         .lines()
         .skip(1)
@@ -937,7 +1097,9 @@ fn run_with_stdin(cmd: &mut Command, input: Vec<u8>) -> std::process::Output {
 
 #[test]
 fn live_equals_track_then_retarget() {
-    let Some(dir) = shared_tracking() else { return };
+    let Some(dir) = shared_data("tracking") else {
+        return;
+    };
     let out = scratch("live");
     std::fs::create_dir_all(&out).unwrap();
     let frames = raw_astronaut_frames(&dir, 12, 9);
@@ -993,7 +1155,9 @@ fn live_equals_track_then_retarget() {
 
 #[test]
 fn live_takes_a_microphone_for_the_mouth() {
-    let Some(dir) = shared_tracking() else { return };
+    let Some(dir) = shared_data("tracking") else {
+        return;
+    };
     let out = scratch("live-voice");
     std::fs::create_dir_all(&out).unwrap();
     // 0.6 s of camera (18 frames at 30 fps) and a "voice" from 0.2 to 0.45 s.

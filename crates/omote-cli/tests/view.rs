@@ -463,14 +463,9 @@ fn three_vrm_in_chromium_shows_the_anim() {
 /// the viewer mirrors the rotations to match).
 #[test]
 fn three_vrm_in_chromium_plays_on_shared_models() {
-    let shared = repo().join("../shared/data/vrm");
-    if !shared.is_dir() {
-        eprintln!(
-            "SKIP shared-model viewer check: {} is absent",
-            shared.display()
-        );
+    let Some(shared) = omote_testdata::shared_data("vrm") else {
         return;
-    }
+    };
     let Some(tool) = browser_tools() else {
         return;
     };

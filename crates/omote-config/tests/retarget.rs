@@ -12,19 +12,7 @@ use omote_core::{
 };
 
 fn data_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/tracking"
-    ));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIP: {} not found (the shared test data lives next to the checkout)",
-            dir.display()
-        );
-        None
-    }
+    omote_testdata::shared_data("tracking")
 }
 
 fn load(dir: &std::path::Path, name: &str) -> MediaPipeFrame {

@@ -217,14 +217,9 @@ fn tracking_sequences_report_the_bad_line() {
 
 #[test]
 fn real_mediapipe_output_loads() {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/tracking"
-    ));
-    if !dir.is_dir() {
-        eprintln!("SKIP: {} not found", dir.display());
+    let Some(dir) = omote_testdata::shared_data("tracking") else {
         return;
-    }
+    };
     let f = omote_config::load_tracking_frame(&dir.join("obama.mediapipe.json")).unwrap();
     assert_eq!((f.width, f.height, f.faces.len()), (512, 640, 1));
     assert_eq!(f.faces[0].landmarks.len(), 478);

@@ -1,7 +1,7 @@
 //! The one error type of omote-lipsync. The analyser itself cannot fail once built; only
-//! profiles (parsing, building) and label files can be wrong.
+//! profiles (parsing, building), label files and evaluation manifests can be wrong.
 
-/// What went wrong with a profile or a label file.
+/// What went wrong with a profile, a label file or a manifest.
 #[derive(Debug, thiserror::Error)]
 pub enum LipsyncError {
     /// A profile's JSON could not be parsed or has the wrong shape.
@@ -19,6 +19,14 @@ pub enum LipsyncError {
         name: String,
         /// 1-based line number.
         line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An evaluation data set's manifest (`manifest.tsv`) is malformed.
+    #[error("{name}: {reason}")]
+    Manifest {
+        /// Manifest file name.
+        name: String,
         /// What is wrong.
         reason: String,
     },

@@ -12,7 +12,9 @@
 //!   voices, [`Profile::calibrated`] adapts it to one speaker from labelled speech,
 //!   [`Profile::calibrated_from_sustained`] from held vowels ([`SustainedRecordings`]).
 //!
-//! Features and classifier are explained in this crate's `README.md`.
+//! [`eval`] scores the analyser on a labelled data set (what `omote lipsync eval` runs);
+//! [`score`] is its metric. Features and classifier are explained in this crate's
+//! `README.md`.
 //!
 //! ```
 //! use omote_lipsync::{Analyser, Profile, SAMPLE_RATE};
@@ -28,6 +30,7 @@
 
 mod analyser;
 mod error;
+pub mod eval;
 pub mod export;
 mod features;
 mod frame;

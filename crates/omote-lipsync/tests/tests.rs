@@ -1,7 +1,7 @@
 //! Behaviour of the analyser: accuracy floors on the held-out speech set, streaming vs
 //! offline, silence, calibration, degenerate and hostile input.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::score::{ScoreCounts, score_clip};
@@ -9,20 +9,6 @@ use omote_lipsync::{
     Analyser, AnalyserConfig, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser,
     SustainedRecordings, Viseme, VowelFrame, export,
 };
-
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/speech");
-
-fn data_dir() -> Option<PathBuf> {
-    let p = PathBuf::from(DATA);
-    if p.join("manifest.tsv").exists() {
-        Some(p)
-    } else {
-        println!(
-            "SKIPPED: speech data not found at {DATA} (expected shared/data next to the repo)"
-        );
-        None
-    }
-}
 
 fn load(dir: &Path, name: &str) -> (Vec<f32>, Vec<LabelSegment>) {
     let samples = omote_audio::load_mono(&dir.join(format!("{name}.wav")), SAMPLE_RATE)
@@ -79,7 +65,9 @@ fn librivox() -> Vec<String> {
 
 #[test]
 fn japanese_unseen_speaker_offline_and_streaming() {
-    let Some(dir) = data_dir() else { return };
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
     let p = Profile::builtin();
     let off = score(&ja_subset(), &dir, false, &p);
     let str_ = score(&ja_subset(), &dir, true, &p);
@@ -102,7 +90,9 @@ fn japanese_unseen_speaker_offline_and_streaming() {
 
 #[test]
 fn english_read_speech_floors() {
-    let Some(dir) = data_dir() else { return };
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
     let p = Profile::builtin();
     let off = score(&librivox(), &dir, false, &p);
     let str_ = score(&librivox(), &dir, true, &p);
@@ -120,7 +110,9 @@ fn english_read_speech_floors() {
 
 #[test]
 fn calibration_on_one_speaker_helps_held_out_clips() {
-    let Some(dir) = data_dir() else { return };
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
     let base = Profile::builtin();
     let mut b = ProfileBuilder::new();
     let mut an = Analyser::new(base.clone());
@@ -167,7 +159,9 @@ fn sustained_from(dir: &Path, names: &[String]) -> SustainedRecordings {
 
 #[test]
 fn calibration_from_sustained_vowels_helps_held_out_clips() {
-    let Some(dir) = data_dir() else { return };
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
     let base = Profile::builtin();
     let rec = sustained_from(&dir, &ja_calibration_clips());
     assert!(
@@ -203,7 +197,9 @@ fn calibration_from_sustained_vowels_helps_held_out_clips() {
 
 #[test]
 fn voiced_span_is_found_at_any_level() {
-    let Some(dir) = data_dir() else { return };
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
     let (samples, labels) = load(&dir, "ja_ojt_005");
     let speech_start = labels.iter().find(|l| l.class.is_some()).unwrap().start_s;
     let speech_end = labels

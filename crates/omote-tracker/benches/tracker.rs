@@ -13,7 +13,6 @@
 mod sequence;
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -24,14 +23,7 @@ use omote_tracker::{
 };
 
 fn frames() -> Option<Vec<Vec<u8>>> {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/tracking/astronaut.png"
-    ));
-    if !path.is_file() {
-        eprintln!("skipped: {} not found", path.display());
-        return None;
-    }
+    let path = omote_testdata::shared_data("tracking/astronaut.png")?;
     let astro = load_rgb(&path).ok()?;
     // 30 consecutive frames with the face in view (1 s of motion).
     Some(

@@ -17,20 +17,6 @@ use omote_tracker::{
 
 use support::sequence;
 
-/// Where the shared tracking reference data is.
-fn data_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/tracking"
-    ));
-    if dir.join("astronaut.mediapipe.json").is_file() {
-        Some(dir)
-    } else {
-        println!("skipped: no reference data at {}", dir.display());
-        None
-    }
-}
-
 /// One tracker for the whole test binary (model loading is the slow part).
 fn tracker() -> MutexGuard<'static, FaceTracker> {
     static T: OnceLock<Mutex<FaceTracker>> = OnceLock::new();
@@ -131,7 +117,9 @@ const MAX_ROTATION_DEG: f64 = 2.0;
 
 #[test]
 fn parity_with_mediapipe_on_every_reference_image() {
-    let Some(dir) = data_dir() else { return };
+    let Some(dir) = omote_testdata::shared_data("tracking") else {
+        return;
+    };
     let mut refs: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -219,7 +207,9 @@ fn parity_with_mediapipe_on_every_reference_image() {
 
 #[test]
 fn parity_with_mediapipe_on_the_video_sequence() {
-    let Some(dir) = data_dir() else { return };
+    let Some(dir) = omote_testdata::shared_data("tracking") else {
+        return;
+    };
     let astro = load_rgb(&dir.join("astronaut.png")).unwrap();
     let jsonl = std::fs::read_to_string(dir.join("astronaut_sequence.jsonl")).unwrap();
     // A tracker of its own: video state must not leak into the image tests.
@@ -332,7 +322,9 @@ fn png_bytes(img: image::DynamicImage) -> Vec<u8> {
 
 #[test]
 fn grey_alpha_and_16_bit_images_are_converted() {
-    let Some(dir) = data_dir() else { return };
+    let Some(dir) = omote_testdata::shared_data("tracking") else {
+        return;
+    };
     let base = image::open(dir.join("astronaut.png")).unwrap();
     let reference = tracker()
         .detect_image(&RgbView::from_image("rgb", &base.to_rgb8()).unwrap())
@@ -401,7 +393,9 @@ fn broken_files_give_errors_naming_them() {
 
 #[test]
 fn jpeg_input_is_tracked() {
-    let Some(dir) = data_dir() else { return };
+    let Some(dir) = omote_testdata::shared_data("tracking") else {
+        return;
+    };
     let base = image::open(dir.join("obama.png")).unwrap().to_rgb8();
     let mut jpg = std::io::Cursor::new(Vec::new());
     image::DynamicImage::ImageRgb8(base)

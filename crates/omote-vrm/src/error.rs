@@ -123,6 +123,20 @@ pub enum VrmError {
         /// What it must be.
         reason: &'static str,
     },
+    /// A humanoid bone the reader insists on is not mapped: a VRM 1.0 file without
+    /// `head` (three-vrm refuses such a file too). Read it anyway with
+    /// [`VrmReadOptions::allow_missing_head`](crate::VrmReadOptions::allow_missing_head).
+    #[error(
+        "{file}: {field} has no `{bone}` bone: VRM 1.0 requires it (three-vrm refuses such a file too)"
+    )]
+    MissingBone {
+        /// The file.
+        file: String,
+        /// The JSON path of the bone map (`VRMC_vrm.humanoid.humanBones`).
+        field: String,
+        /// The VRM 1.0 name of the missing bone.
+        bone: &'static str,
+    },
     /// The model could not be turned into a rig (e.g. too many expressions).
     #[error("{file}: {source}")]
     Rig {
@@ -173,6 +187,7 @@ impl VrmError {
             | Self::BadReference { file, .. }
             | Self::BadName { file, .. }
             | Self::InvalidValue { file, .. }
+            | Self::MissingBone { file, .. }
             | Self::Rig { file, .. }
             | Self::Anim { file, .. }
             | Self::Write { file, .. } => file,

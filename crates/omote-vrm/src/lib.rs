@@ -41,6 +41,6 @@ pub use expressions::{
 };
 pub use humanoid::{FaceBones, HumanBone, Humanoid};
 pub use meta::{License, License0, License1, Meta};
-pub use model::{VrmModel, VrmVersion};
+pub use model::{VrmModel, VrmReadOptions, VrmVersion};
 pub use report::InspectReport;
 pub use vrma::write_vrma;

@@ -58,6 +58,26 @@ pub struct VrmModel {
     pub warnings: Vec<String>,
 }
 
+/// How strictly the reader treats files that break a rule other readers enforce.
+///
+/// The default is strict, as three-vrm is; [`VrmModel::read`] and
+/// [`VrmModel::from_slice`] use it.
+///
+/// ```
+/// use omote_vrm::VrmReadOptions;
+/// let lenient = VrmReadOptions { allow_missing_head: true };
+/// assert!(!VrmReadOptions::default().allow_missing_head);
+/// # let _ = lenient;
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VrmReadOptions {
+    /// Accept a VRM 1.0 file whose humanoid has no `head` bone: the missing bone is then
+    /// listed in [`VrmModel::warnings`] (with the other missing required bones) instead
+    /// of failing with [`VrmError::MissingBone`]. The model has no head bone then
+    /// (`humanoid.face_bones().head` is `None`).
+    pub allow_missing_head: bool,
+}
+
 /// Just the root extensions, kept raw so each VRM extension is parsed on its own (a
 /// file may carry both, and a broken one we do not use must not stop us).
 #[derive(Deserialize)]
@@ -155,15 +175,33 @@ fn trim_json(json: &[u8]) -> &[u8] {
 impl VrmModel {
     /// Read a `.vrm` file. The file is read into memory once; the chunks are borrowed
     /// from that buffer and the binary chunk is never copied.
+    ///
+    /// Strict: a VRM 1.0 file without the `head` bone is an error
+    /// ([`VrmError::MissingBone`]); see [`VrmModel::read_with`] to accept it.
     pub fn read(path: impl AsRef<Path>) -> Result<Self, VrmError> {
+        Self::read_with(path, VrmReadOptions::default())
+    }
+
+    /// [`VrmModel::read`] with explicit [`VrmReadOptions`].
+    pub fn read_with(path: impl AsRef<Path>, options: VrmReadOptions) -> Result<Self, VrmError> {
         let path = path.as_ref();
         let file = path.display().to_string();
         let data = std::fs::read(path).map_err(|e| VrmError::io(&file, e))?;
-        Self::from_slice(&data, file)
+        Self::from_slice_with(&data, file, options)
     }
 
-    /// Read VRM (GLB) bytes; `file` names the source in errors.
+    /// Read VRM (GLB) bytes; `file` names the source in errors. Strict, like
+    /// [`VrmModel::read`].
     pub fn from_slice(data: &[u8], file: impl Into<String>) -> Result<Self, VrmError> {
+        Self::from_slice_with(data, file, VrmReadOptions::default())
+    }
+
+    /// [`VrmModel::from_slice`] with explicit [`VrmReadOptions`].
+    pub fn from_slice_with(
+        data: &[u8],
+        file: impl Into<String>,
+        options: VrmReadOptions,
+    ) -> Result<Self, VrmError> {
         let file = file.into();
         let chunks = glb::split(data, &file)?;
         let json = trim_json(chunks.json);
@@ -189,6 +227,13 @@ impl VrmModel {
             let expressions = expressions::from_v1(&doc, vrm.expressions.as_ref(), &mut warnings)?;
             let look_at = look_at::from_v1(&doc, vrm.look_at.as_ref())?;
             let humanoid = humanoid_v1(&doc, &vrm.humanoid, &mut warnings)?;
+            if !options.allow_missing_head && humanoid.bone("head").is_none() {
+                return Err(VrmError::MissingBone {
+                    file,
+                    field: "VRMC_vrm.humanoid.humanBones".into(),
+                    bone: "head",
+                });
+            }
             let meta = Meta::from_v1(&vrm.meta);
             Ok(Self {
                 file,

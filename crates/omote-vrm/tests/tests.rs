@@ -1,8 +1,5 @@
 //! Integration tests of omote-vrm (one binary; modules in `it/`).
 
-#[path = "it/support.rs"]
-mod support;
-
 #[path = "it/errors.rs"]
 mod errors;
 #[path = "it/samples.rs"]

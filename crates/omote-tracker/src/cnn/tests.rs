@@ -11,20 +11,7 @@ use crate::{FaceDetector, RgbView, Roi, load_rgb, models};
 
 /// Shared reference photos, if present.
 fn photos() -> Vec<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/tracking"
-    ));
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("skipped: no reference data at {}", dir.display());
-        return vec![];
-    };
-    let mut v: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "png"))
-        .collect();
-    v.sort();
-    v
+    omote_testdata::shared_files("tracking", "png").unwrap_or_default()
 }
 
 /// Max |a - b| / max(|a|, 1) over all outputs of the two models after a run on `input`.

@@ -1,6 +1,6 @@
 //! Bad input gives a clear error naming the file and the field, never a panic.
 
-use omote_vrm::{VrmError, VrmModel, glb};
+use omote_vrm::{VrmError, VrmModel, VrmReadOptions, glb};
 use serde_json::{Value, json};
 
 /// A small valid VRM 1.0 document: 2 nodes (node 1 has mesh 0 with 2 morph targets),
@@ -192,6 +192,63 @@ fn dangling_binds() {
     v["extensions"]["VRMC_vrm"]["expressions"]["preset"]["happy"]["overrideMouth"] =
         json!("sometimes");
     assert!(err(&v).contains("overrideMouth = `sometimes`"));
+}
+
+/// VRM 1.0 requires `head` and three-vrm refuses a file without it; so do we, unless
+/// asked to be lenient (then it is a warning, as the other missing required bones are).
+#[test]
+fn v1_without_head_is_refused_unless_lenient() {
+    let mut v = base();
+    v["extensions"]["VRMC_vrm"]["humanoid"]["humanBones"]
+        .as_object_mut()
+        .unwrap()
+        .remove("head");
+    let e = read(&v).expect_err("strict by default");
+    assert!(
+        matches!(&e, VrmError::MissingBone { bone: "head", .. }),
+        "{e}"
+    );
+    assert_eq!(e.file(), "t.vrm");
+    let s = err(&v);
+    assert!(s.contains("VRMC_vrm.humanoid.humanBones"), "{s}");
+    assert!(s.contains("`head`"), "{s}");
+    // The same through a file: the error names the path.
+    let path = std::env::temp_dir().join(format!("omote-vrm-{}-no-head.vrm", std::process::id()));
+    std::fs::write(&path, glb_of(&v)).unwrap();
+    let e = VrmModel::read(&path).unwrap_err();
+    assert!(
+        e.to_string().starts_with(&format!("{}: ", path.display())),
+        "{e}"
+    );
+    // Lenient: read, with a warning naming the bone, and no head.
+    let lenient = VrmReadOptions {
+        allow_missing_head: true,
+    };
+    let m = VrmModel::read_with(&path, lenient).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert!(m.humanoid.face_bones().head.is_none());
+    assert!(
+        m.warnings
+            .iter()
+            .any(|w| w.contains("required bones missing: head")),
+        "{:?}",
+        m.warnings
+    );
+    let m2 = VrmModel::from_slice_with(&glb_of(&v), "t.vrm", lenient).unwrap();
+    assert_eq!(m2.warnings, m.warnings);
+    m2.to_rig().unwrap();
+    // Another missing required bone stays a warning, in strict mode too.
+    let mut v = base();
+    v["extensions"]["VRMC_vrm"]["humanoid"]["humanBones"]
+        .as_object_mut()
+        .unwrap()
+        .remove("leftFoot");
+    let m = read(&v).unwrap();
+    assert!(
+        m.warnings.iter().any(|w| w.contains("leftFoot")),
+        "{:?}",
+        m.warnings
+    );
 }
 
 #[test]

@@ -1,10 +1,9 @@
 //! Every sample in `shared/data/vrm` read and checked against what three-vrm 3.5.5
 //! reports (`three-vrm-output/*.json`) and what the README / `summary.json` list.
 
+use omote_testdata::shared_data;
 use omote_vrm::{InspectReport, License, MaterialColorType, VrmModel, VrmVersion};
 use serde_json::Value;
-
-use crate::support::{sample_vrms, vrm_data_dir};
 
 fn load_json(path: &std::path::Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
@@ -20,8 +19,10 @@ fn approx(a: &Value, b: &Value, what: &str) {
 /// type, offset and range maps, humanoid bone names and the eye/jaw flags.
 #[test]
 fn inspect_matches_three_vrm() {
-    let Some(dir) = vrm_data_dir() else { return };
-    let files = sample_vrms(&dir);
+    let Some(dir) = shared_data("vrm") else {
+        return;
+    };
+    let files = omote_testdata::shared_files("vrm", "vrm").unwrap();
     assert_eq!(files.len(), 5, "expected the five sample models");
     for path in files {
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
@@ -130,7 +131,9 @@ fn inspect_matches_three_vrm() {
 /// Bone node indices, meta and binds agree with `summary.json` (read from the raw JSON).
 #[test]
 fn models_match_summary_json() {
-    let Some(dir) = vrm_data_dir() else { return };
+    let Some(dir) = shared_data("vrm") else {
+        return;
+    };
     let summary = load_json(&dir.join("summary.json"));
     for entry in summary.as_array().unwrap() {
         let file = entry["file"].as_str().unwrap();
@@ -219,7 +222,9 @@ fn models_match_summary_json() {
 /// The details the README singles out.
 #[test]
 fn readme_facts() {
-    let Some(dir) = vrm_data_dir() else { return };
+    let Some(dir) = shared_data("vrm") else {
+        return;
+    };
     // VRM 0.x: `A` → aa, bind mesh 0 target 0 weight 100 → 1.0; no `surprised` in 0.x.
     let m = VrmModel::read(dir.join("simple_morph.vrm")).unwrap();
     assert_eq!(m.version, VrmVersion::V0);

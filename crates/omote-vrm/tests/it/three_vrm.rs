@@ -275,7 +275,7 @@ fn vrma_plays_in_three_vrm_animation_with_our_values() {
 /// t = 1.333, gaze yaw 60° at t = 2.333.
 #[test]
 fn vrma_matches_three_vrm_reference_for_test_vrma() {
-    let Some(dir) = crate::support::vrm_data_dir() else {
+    let Some(dir) = omote_testdata::shared_data("vrm") else {
         return;
     };
     let model_path = dir.join("debug_robot.vrm");

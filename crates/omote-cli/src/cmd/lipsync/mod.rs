@@ -11,7 +11,6 @@
 //! arecord -q -f S16_LE -r 16000 -c 1 -t raw | omote lipsync live [--format tsv|jsonl]
 //! ```
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -19,11 +18,10 @@ use std::sync::Mutex;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use omote_lipsync::eval::{AnalysisMode, EvalOptions, LabelledClip, evaluate, parse_manifest};
 use omote_lipsync::labels::{LabelSegment, parse_labels};
-use omote_lipsync::score::{ScoreCounts, score_clip};
 use omote_lipsync::{
-    Analyser, AnalyserConfig, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser,
-    SustainedRecordings, Viseme, VowelTrack, export,
+    Analyser, Profile, ProfileBuilder, SAMPLE_RATE, SustainedRecordings, Viseme, VowelTrack, export,
 };
 use rayon::prelude::*;
 
@@ -34,8 +32,6 @@ pub(crate) mod pcm;
 
 /// Audio file extensions picked up when walking folders.
 const AUDIO_EXTS: [&str; 6] = ["wav", "flac", "ogg", "oga", "mp3", "wave"];
-/// Chunk size (samples at 16 kHz) used by `--stream`: 10 ms, like a live audio callback.
-const STREAM_CHUNK: usize = 160;
 
 /// Lip sync: analyse voice files into per-frame A I U E O N weights (default), or
 /// calibrate, plot, evaluate.
@@ -186,19 +182,6 @@ fn load_16k(path: &Path) -> Result<Vec<f32>, omote_audio::AudioError> {
     Ok(omote_audio::load_mono(path, SAMPLE_RATE)?.samples)
 }
 
-fn analyse_samples(profile: &Profile, samples: &[f32], stream: bool) -> VowelTrack {
-    if stream {
-        StreamAnalyser::analyse_in_chunks(
-            profile.clone(),
-            AnalyserConfig::default(),
-            samples,
-            STREAM_CHUNK,
-        )
-    } else {
-        Analyser::new(profile.clone()).analyse(samples)
-    }
-}
-
 fn collect_inputs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -284,7 +267,8 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
                 let result = (|| -> anyhow::Result<()> {
                     let samples = load_16k(input)?;
                     let track = if args.stream {
-                        analyse_samples(&profile, &samples, true)
+                        // 10 ms chunks, like a live audio callback.
+                        AnalysisMode::Streaming.analyse(&profile, &samples)
                     } else {
                         analyser.analyse(&samples)
                     };
@@ -499,136 +483,29 @@ fn plot(args: PlotArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A loaded evaluation clip: manifest entry, 16 kHz samples, labels.
-type LoadedClip<'a> = (&'a Clip, (Vec<f32>, Vec<LabelSegment>));
-
-struct Clip {
-    group: String,
-    wav: PathBuf,
-    lab: PathBuf,
-}
-
-fn read_manifest(data: &Path) -> anyhow::Result<Vec<Clip>> {
-    let path = data.join("manifest.tsv");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("{}: cannot read manifest", path.display()))?;
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name);
-    let (Some(ci), Some(li), Some(si)) = (col("clip"), col("language"), col("source")) else {
-        bail!(
-            "{}: manifest needs columns clip, language, source",
-            path.display()
-        );
-    };
-    let mut out = Vec::new();
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let c: Vec<&str> = line.split('\t').collect();
-        let name = c
-            .get(ci)
-            .copied()
-            .unwrap_or_default()
-            .trim_end_matches(".wav")
-            .to_string();
-        let group = format!(
-            "{}/{}",
-            c.get(li).copied().unwrap_or("?"),
-            c.get(si).copied().unwrap_or("?")
-        );
-        out.push(Clip {
-            wav: data.join(format!("{name}.wav")),
-            lab: data.join(format!("{name}.lab.tsv")),
-            group,
-        });
-    }
-    Ok(out)
-}
-
-fn pct(x: Option<f64>) -> String {
-    x.map_or("n/a".into(), |v| format!("{:.1}%", 100.0 * v))
-}
-
 fn eval(args: EvalArgs) -> anyhow::Result<()> {
     let profile = load_profile(args.profile.as_deref())?;
-    let clips = read_manifest(&args.data)?;
-    let loaded: Vec<anyhow::Result<(Vec<f32>, Vec<LabelSegment>)>> = clips
+    let path = args.data.join("manifest.tsv");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("{}: cannot read manifest", path.display()))?;
+    let manifest = parse_manifest(&text, &path.display().to_string())?;
+    // Decoding is the slow part: in parallel; the scoring itself is cheap.
+    let loaded: Vec<anyhow::Result<LabelledClip>> = manifest
         .par_iter()
-        .map(|c| Ok((load_16k(&c.wav)?, read_labels(&c.lab)?)))
-        .collect();
-    let mut data = Vec::new();
-    for (c, l) in clips.iter().zip(loaded) {
-        data.push((c, l?));
-    }
-    let score_all = |profile: &Profile, items: &[&LoadedClip]| -> BTreeMap<String, ScoreCounts> {
-        let per: Vec<(String, ScoreCounts)> = items
-            .par_iter()
-            .map(|(c, (samples, labels))| {
-                let track = analyse_samples(profile, samples, args.stream);
-                (c.group.clone(), score_clip(&track, labels))
+        .map(|m| {
+            Ok(LabelledClip {
+                source: m.source.clone(),
+                samples: load_16k(&args.data.join(format!("{}.wav", m.clip)))?,
+                labels: read_labels(&args.data.join(format!("{}.lab.tsv", m.clip)))?,
             })
-            .collect();
-        let mut groups: BTreeMap<String, ScoreCounts> = BTreeMap::new();
-        for (g, s) in per {
-            groups.entry(g).or_default().add(&s);
-        }
-        groups
+        })
+        .collect();
+    let clips = loaded.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
+    let options = EvalOptions {
+        mode: AnalysisMode::from_stream(args.stream),
+        calibrate_first: args.calibrate_first,
     };
-    let mode = if args.stream { "streaming" } else { "offline" };
-    println!(
-        "omote lipsync eval ({mode}, profile: {})",
-        profile.description
-    );
-    let all: Vec<_> = data.iter().collect();
-    let groups = score_all(&profile, &all);
-    for (g, s) in &groups {
-        println!(
-            "{g:40} vowel {:>6} ({} fr)  silence {:>6} ({} fr)",
-            pct(s.vowel_accuracy()),
-            s.vowel_n,
-            pct(s.silence_accuracy()),
-            s.silence_n
-        );
-        if args.confusion {
-            println!("    label\\pred    A     I     U     E     O     N     S");
-            for (k, row) in s.confusion.iter().enumerate() {
-                let cells: String = row.iter().map(|v| format!("{v:6}")).collect();
-                println!("    {}        {cells}", Viseme::ALL[k].letter());
-            }
-        }
-    }
-    if let Some(k) = args.calibrate_first {
-        println!("calibration: per source, calibrate on the first {k} clips, score the rest");
-        let mut by_group: BTreeMap<String, Vec<&LoadedClip>> = BTreeMap::new();
-        for d in &data {
-            by_group.entry(d.0.group.clone()).or_default().push(d);
-        }
-        for (g, items) in by_group {
-            if items.len() <= k {
-                continue;
-            }
-            let (cal, rest) = items.split_at(k);
-            let mut b = ProfileBuilder::new();
-            let mut an = Analyser::new(profile.clone());
-            for (_, (samples, labels)) in cal.iter().map(|d| (&d.0, &d.1)) {
-                let feats = an.features(samples);
-                b.add_labelled_clip(&feats, labels);
-            }
-            let calibrated = match profile.calibrated(&b, 20) {
-                Ok(p) => p,
-                Err(e) => {
-                    println!("{g:40} cannot calibrate: {e}");
-                    continue;
-                }
-            };
-            let before = score_all(&profile, rest).remove(&g).unwrap_or_default();
-            let after = score_all(&calibrated, rest).remove(&g).unwrap_or_default();
-            println!(
-                "{g:40} built-in vowel {:>6} -> calibrated {:>6} ({} clips held out)",
-                pct(before.vowel_accuracy()),
-                pct(after.vowel_accuracy()),
-                rest.len()
-            );
-        }
-    }
+    let report = evaluate(&profile, &clips, &options);
+    print!("{}", report.to_text(args.confusion));
     Ok(())
 }

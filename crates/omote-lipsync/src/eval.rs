@@ -1,0 +1,584 @@
+//! The evaluation harness behind `omote lipsync eval`: score the analyser on a labelled
+//! data set (`shared/data/speech`: `manifest.tsv`, `NAME.wav`, `NAME.lab.tsv`) per
+//! source, offline or streaming, and optionally calibrate on the first clips of each
+//! source and score the rest.
+//!
+//! No I/O here: the caller reads the manifest's text ([`parse_manifest`]), decodes each
+//! clip to 16 kHz mono and parses its labels, and hands them in as [`LabelledClip`]s;
+//! [`evaluate`] returns an [`EvalReport`], which [`EvalReport::to_text`] prints.
+//!
+//! ```
+//! use omote_lipsync::eval::{EvalOptions, LabelledClip, evaluate, parse_manifest};
+//! use omote_lipsync::labels::parse_labels;
+//! use omote_lipsync::{Profile, SAMPLE_RATE};
+//! let manifest = parse_manifest("clip\tlanguage\tsource\nquiet\tja\tsynthetic\n", "manifest.tsv")?;
+//! let clips: Vec<LabelledClip> = manifest
+//!     .iter()
+//!     .map(|m| LabelledClip {
+//!         source: m.source.clone(),
+//!         samples: vec![0.0; SAMPLE_RATE as usize], // decoded NAME.wav
+//!         labels: parse_labels("0\t1\tS\tsil\n", &m.clip).unwrap(),
+//!     })
+//!     .collect();
+//! let report = evaluate(&Profile::builtin(), &clips, &EvalOptions::default());
+//! assert_eq!(report.sources[0].counts.silence_accuracy(), Some(1.0));
+//! print!("{}", report.to_text(false));
+//! # Ok::<(), omote_lipsync::LipsyncError>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::labels::LabelSegment;
+use crate::score::{ScoreCounts, score_clip};
+use crate::{
+    Analyser, AnalyserConfig, LipsyncError, Profile, ProfileBuilder, StreamAnalyser, Viseme,
+    VowelTrack,
+};
+
+/// Chunk size (samples at 16 kHz) of [`AnalysisMode::Streaming`]: 10 ms, like a live
+/// audio callback.
+pub const STREAM_CHUNK: usize = 160;
+
+/// Frames a class needs in the calibration clips to move its mean (as
+/// [`Profile::calibrated`]'s `min_frames`).
+pub const CALIBRATION_MIN_FRAMES: u64 = 20;
+
+/// Which analyser scores the clips.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AnalysisMode {
+    /// [`Analyser`]: the whole clip at once (look-ahead, clip-adaptive silence).
+    #[default]
+    Offline,
+    /// [`StreamAnalyser`] fed in [`STREAM_CHUNK`]-sample chunks.
+    Streaming,
+}
+
+impl AnalysisMode {
+    /// `Streaming` when `stream`, else `Offline`.
+    pub const fn from_stream(stream: bool) -> Self {
+        if stream {
+            Self::Streaming
+        } else {
+            Self::Offline
+        }
+    }
+
+    /// `"offline"` or `"streaming"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Offline => "offline",
+            Self::Streaming => "streaming",
+        }
+    }
+
+    /// Analyses one clip (16 kHz mono) with `profile` in this mode.
+    pub fn analyse(self, profile: &Profile, samples: &[f32]) -> VowelTrack {
+        match self {
+            Self::Offline => Analyser::new(profile.clone()).analyse(samples),
+            Self::Streaming => StreamAnalyser::analyse_in_chunks(
+                profile.clone(),
+                AnalyserConfig::default(),
+                samples,
+                STREAM_CHUNK,
+            ),
+        }
+    }
+}
+
+/// One row of a data set's `manifest.tsv`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestClip {
+    /// The clip's name (the `clip` column without a `.wav` ending): its files are
+    /// `NAME.wav` and `NAME.lab.tsv`.
+    pub clip: String,
+    /// `language/source` (`?` for an empty cell): what the figures are grouped by.
+    pub source: String,
+}
+
+/// Parses a manifest: tab-separated, a header row naming at least the columns `clip`,
+/// `language` and `source` (in any order, among others), then one clip per non-blank
+/// line. `name` is used in errors.
+pub fn parse_manifest(text: &str, name: &str) -> Result<Vec<ManifestClip>, LipsyncError> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name);
+    let (Some(ci), Some(li), Some(si)) = (col("clip"), col("language"), col("source")) else {
+        return Err(LipsyncError::Manifest {
+            name: name.into(),
+            reason: "manifest needs columns clip, language, source".into(),
+        });
+    };
+    Ok(lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let c: Vec<&str> = line.split('\t').collect();
+            ManifestClip {
+                clip: c
+                    .get(ci)
+                    .copied()
+                    .unwrap_or_default()
+                    .trim_end_matches(".wav")
+                    .to_string(),
+                source: format!(
+                    "{}/{}",
+                    c.get(li).copied().unwrap_or("?"),
+                    c.get(si).copied().unwrap_or("?")
+                ),
+            }
+        })
+        .collect())
+}
+
+/// A decoded, labelled clip to score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelledClip {
+    /// The group it is scored in ([`ManifestClip::source`]).
+    pub source: String,
+    /// Mono samples at [`crate::SAMPLE_RATE`].
+    pub samples: Vec<f32>,
+    /// Its labels (`NAME.lab.tsv`, [`crate::labels::parse_labels`]).
+    pub labels: Vec<LabelSegment>,
+}
+
+/// What [`evaluate`] does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalOptions {
+    /// Offline or streaming analysis.
+    pub mode: AnalysisMode,
+    /// Also, per source with more than K clips: calibrate the profile on its first K
+    /// clips (in the order given) and score the others with the profile and with the
+    /// calibrated one.
+    pub calibrate_first: Option<usize>,
+}
+
+/// One source's figures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceScore {
+    /// `language/source`.
+    pub source: String,
+    /// Summed over its clips.
+    pub counts: ScoreCounts,
+}
+
+/// One source's calibration: the held-out clips scored before and after.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CalibrationScore {
+    /// With the profile as given.
+    pub built_in: ScoreCounts,
+    /// With the profile calibrated on the first K clips.
+    pub calibrated: ScoreCounts,
+    /// Clips scored (the source's clips after the first K).
+    pub held_out: usize,
+}
+
+/// One source's line of the calibration part.
+#[derive(Debug)]
+pub struct SourceCalibration {
+    /// `language/source`.
+    pub source: String,
+    /// The scores, or why the profile could not be calibrated on the first K clips.
+    pub result: Result<CalibrationScore, LipsyncError>,
+}
+
+/// The calibration part of a report.
+#[derive(Debug)]
+pub struct CalibrationReport {
+    /// K: clips of each source calibrated on.
+    pub first: usize,
+    /// Sources with more than K clips, by name.
+    pub sources: Vec<SourceCalibration>,
+}
+
+/// What [`evaluate`] found.
+#[derive(Debug)]
+pub struct EvalReport {
+    /// How the clips were analysed.
+    pub mode: AnalysisMode,
+    /// The profile's description.
+    pub profile: String,
+    /// Per source, by name.
+    pub sources: Vec<SourceScore>,
+    /// With [`EvalOptions::calibrate_first`].
+    pub calibration: Option<CalibrationReport>,
+}
+
+/// Scores `clips` with `profile` (the same metric as `tools/score-lipsync.py`, see
+/// [`crate::score`]), per source.
+pub fn evaluate(profile: &Profile, clips: &[LabelledClip], options: &EvalOptions) -> EvalReport {
+    let mut by_source: BTreeMap<&str, Vec<&LabelledClip>> = BTreeMap::new();
+    for c in clips {
+        by_source.entry(&c.source).or_default().push(c);
+    }
+    let sources = by_source
+        .iter()
+        .map(|(source, items)| SourceScore {
+            source: (*source).to_string(),
+            counts: score_all(profile, items, options.mode),
+        })
+        .collect();
+    let calibration = options.calibrate_first.map(|k| CalibrationReport {
+        first: k,
+        sources: by_source
+            .iter()
+            .filter(|(_, items)| items.len() > k)
+            .map(|(source, items)| SourceCalibration {
+                source: (*source).to_string(),
+                result: calibrate_and_score(profile, items, k, options.mode),
+            })
+            .collect(),
+    });
+    EvalReport {
+        mode: options.mode,
+        profile: profile.description.clone(),
+        sources,
+        calibration,
+    }
+}
+
+fn score_all(profile: &Profile, items: &[&LabelledClip], mode: AnalysisMode) -> ScoreCounts {
+    let mut total = ScoreCounts::default();
+    for c in items {
+        total.add(&score_clip(&mode.analyse(profile, &c.samples), &c.labels));
+    }
+    total
+}
+
+fn calibrate_and_score(
+    profile: &Profile,
+    items: &[&LabelledClip],
+    k: usize,
+    mode: AnalysisMode,
+) -> Result<CalibrationScore, LipsyncError> {
+    let (cal, rest) = items.split_at(k);
+    let mut builder = ProfileBuilder::new();
+    let mut analyser = Analyser::new(profile.clone());
+    for c in cal {
+        builder.add_labelled_clip(&analyser.features(&c.samples), &c.labels);
+    }
+    let calibrated = profile.calibrated(&builder, CALIBRATION_MIN_FRAMES)?;
+    Ok(CalibrationScore {
+        built_in: score_all(profile, rest, mode),
+        calibrated: score_all(&calibrated, rest, mode),
+        held_out: rest.len(),
+    })
+}
+
+/// A fraction as a percentage with one decimal (`"91.3%"`), `"n/a"` for `None`.
+pub fn pct(x: Option<f64>) -> String {
+    x.map_or("n/a".into(), |v| format!("{:.1}%", 100.0 * v))
+}
+
+impl EvalReport {
+    /// The report as `omote lipsync eval` prints it: a header, one line per source
+    /// (with its vowel confusion matrix when `confusion`), then the calibration lines.
+    pub fn to_text(&self, confusion: bool) -> String {
+        let mut s = String::new();
+        // Writing to a String cannot fail.
+        let _ = writeln!(
+            s,
+            "omote lipsync eval ({}, profile: {})",
+            self.mode.name(),
+            self.profile
+        );
+        for SourceScore { source, counts: c } in &self.sources {
+            let _ = writeln!(
+                s,
+                "{source:40} vowel {:>6} ({} fr)  silence {:>6} ({} fr)",
+                pct(c.vowel_accuracy()),
+                c.vowel_n,
+                pct(c.silence_accuracy()),
+                c.silence_n
+            );
+            if confusion {
+                let _ = writeln!(
+                    s,
+                    "    label\\pred    A     I     U     E     O     N     S"
+                );
+                for (k, row) in c.confusion.iter().enumerate() {
+                    let cells: String = row.iter().map(|v| format!("{v:6}")).collect();
+                    let _ = writeln!(s, "    {}        {cells}", Viseme::ALL[k].letter());
+                }
+            }
+        }
+        if let Some(cal) = &self.calibration {
+            let _ = writeln!(
+                s,
+                "calibration: per source, calibrate on the first {} clips, score the rest",
+                cal.first
+            );
+            for SourceCalibration { source, result } in &cal.sources {
+                let _ = match result {
+                    Err(e) => writeln!(s, "{source:40} cannot calibrate: {e}"),
+                    Ok(r) => writeln!(
+                        s,
+                        "{source:40} built-in vowel {:>6} -> calibrated {:>6} ({} clips held out)",
+                        pct(r.built_in.vowel_accuracy()),
+                        pct(r.calibrated.vowel_accuracy()),
+                        r.held_out
+                    ),
+                };
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SAMPLE_RATE;
+
+    /// A vowel-like buzz (120 Hz with `harmonics` harmonics falling as 1/k) inside
+    /// `voiced` (seconds), digital silence around it; and labels: S, `class`, S.
+    fn clip(
+        source: &str,
+        seconds: f64,
+        voiced: (f64, f64),
+        harmonics: usize,
+        class: Viseme,
+    ) -> LabelledClip {
+        let rate = f64::from(SAMPLE_RATE);
+        let samples = (0..(seconds * rate) as usize)
+            .map(|i| {
+                let t = i as f64 / rate;
+                if t < voiced.0 || t >= voiced.1 {
+                    return 0.0;
+                }
+                let s: f64 = (1..=harmonics)
+                    .map(|k| (k as f64 * 120.0 * std::f64::consts::TAU * t).sin() / k as f64)
+                    .sum();
+                (0.2 * s) as f32
+            })
+            .collect();
+        let seg = |start_s: f64, end_s: f64, class: Option<Viseme>| LabelSegment {
+            start_s,
+            end_s,
+            class,
+            phone: String::new(),
+        };
+        LabelledClip {
+            source: source.into(),
+            samples,
+            labels: vec![
+                seg(0.0, voiced.0, None),
+                seg(voiced.0, voiced.1, Some(class)),
+                seg(voiced.1, seconds, None),
+            ],
+        }
+    }
+
+    fn data() -> Vec<LabelledClip> {
+        vec![
+            clip("ja/b", 1.2, (0.3, 0.9), 30, Viseme::A),
+            clip("en/a", 1.0, (0.2, 0.7), 8, Viseme::I),
+            clip("ja/b", 1.5, (0.4, 1.1), 20, Viseme::O),
+            clip("ja/b", 1.0, (0.3, 0.8), 30, Viseme::A),
+        ]
+    }
+
+    #[test]
+    fn manifest_columns_in_any_order_and_missing_cells() {
+        let text = "source\tclip\ttext\tlanguage\n\
+                    open_jtalk\tja_001.wav\tこんにちは\tja\n\
+                    \n\
+                    espeak\ten_002\thello\ten\n\
+                    short\tx\n";
+        let m = parse_manifest(text, "m.tsv").unwrap();
+        let rows: Vec<(&str, &str)> = m
+            .iter()
+            .map(|c| (c.clip.as_str(), c.source.as_str()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("ja_001", "ja/open_jtalk"),
+                ("en_002", "en/espeak"),
+                ("x", "?/short")
+            ]
+        );
+        for bad in ["clip\tlanguage\n", "", "clip language source\n"] {
+            let e = parse_manifest(bad, "data/manifest.tsv").unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "data/manifest.tsv: manifest needs columns clip, language, source"
+            );
+        }
+    }
+
+    #[test]
+    fn sources_are_scored_separately_and_sum_their_clips() {
+        let profile = Profile::builtin();
+        let clips = data();
+        for mode in [AnalysisMode::Offline, AnalysisMode::Streaming] {
+            let options = EvalOptions {
+                mode,
+                calibrate_first: None,
+            };
+            let r = evaluate(&profile, &clips, &options);
+            assert_eq!(r.mode, mode);
+            assert!(r.calibration.is_none());
+            let names: Vec<&str> = r.sources.iter().map(|s| s.source.as_str()).collect();
+            assert_eq!(names, ["en/a", "ja/b"], "sorted by source");
+            // Each source's figures are the sum of its clips' scores.
+            for s in &r.sources {
+                let mut want = ScoreCounts::default();
+                for c in clips.iter().filter(|c| c.source == s.source) {
+                    want.add(&score_clip(&mode.analyse(&profile, &c.samples), &c.labels));
+                }
+                assert_eq!(s.counts, want, "{mode:?} {}", s.source);
+                assert!(s.counts.vowel_n > 0 && s.counts.silence_n > 0);
+            }
+            // Digital silence around the buzz is found as silence.
+            assert!(
+                r.sources
+                    .iter()
+                    .all(|s| s.counts.silence_accuracy() > Some(0.9))
+            );
+        }
+        // Offline and streaming differ in analysis, not in what is scored.
+        let off = evaluate(&profile, &clips, &EvalOptions::default());
+        let on = evaluate(
+            &profile,
+            &clips,
+            &EvalOptions {
+                mode: AnalysisMode::Streaming,
+                calibrate_first: None,
+            },
+        );
+        for (a, b) in off.sources.iter().zip(&on.sources) {
+            assert_eq!(
+                (a.counts.vowel_n, a.counts.silence_n),
+                (b.counts.vowel_n, b.counts.silence_n)
+            );
+        }
+    }
+
+    #[test]
+    fn calibrate_first_k_holds_out_the_rest_per_source() {
+        let profile = Profile::builtin();
+        let clips = data();
+        let r = evaluate(
+            &profile,
+            &clips,
+            &EvalOptions {
+                mode: AnalysisMode::Offline,
+                calibrate_first: Some(1),
+            },
+        );
+        let cal = r.calibration.as_ref().unwrap();
+        assert_eq!(cal.first, 1);
+        // en/a has one clip: nothing to hold out, so no line.
+        assert_eq!(cal.sources.len(), 1);
+        assert_eq!(cal.sources[0].source, "ja/b");
+        let scores = cal.sources[0].result.as_ref().unwrap();
+        assert_eq!(scores.held_out, 2);
+        // The held-out clips (the 2nd and 3rd of ja/b, in the order given).
+        let mut want = ScoreCounts::default();
+        for c in [&clips[2], &clips[3]] {
+            want.add(&score_clip(
+                &AnalysisMode::Offline.analyse(&profile, &c.samples),
+                &c.labels,
+            ));
+        }
+        assert_eq!(scores.built_in, want);
+        assert_eq!(scores.calibrated.vowel_n, want.vowel_n);
+        // Too few frames to calibrate on: reported, not fatal.
+        let silent = LabelledClip {
+            source: "ja/b".into(),
+            samples: vec![0.0; SAMPLE_RATE as usize],
+            labels: clips[0].labels.clone(),
+        };
+        let mut clips = clips;
+        clips.insert(0, silent);
+        let r = evaluate(
+            &profile,
+            &clips,
+            &EvalOptions {
+                mode: AnalysisMode::Offline,
+                calibrate_first: Some(1),
+            },
+        );
+        let cal = r.calibration.unwrap();
+        let e = cal.sources[0].result.as_ref().unwrap_err();
+        assert!(matches!(e, LipsyncError::TooFewFrames { .. }), "{e}");
+        // More clips than any source has: no calibration lines at all.
+        let r = evaluate(
+            &profile,
+            &clips,
+            &EvalOptions {
+                mode: AnalysisMode::Offline,
+                calibrate_first: Some(10),
+            },
+        );
+        assert!(r.calibration.unwrap().sources.is_empty());
+    }
+
+    #[test]
+    fn text_is_what_the_cli_prints() {
+        let mut a = ScoreCounts {
+            vowel_ok: 913,
+            vowel_n: 1000,
+            silence_ok: 99,
+            silence_n: 100,
+            ..Default::default()
+        };
+        a.confusion[0] = [344, 0, 16, 58, 134, 0, 32];
+        let empty = ScoreCounts::default();
+        let report = EvalReport {
+            mode: AnalysisMode::Streaming,
+            profile: "built-in: test".into(),
+            sources: vec![
+                SourceScore {
+                    source: "en/none".into(),
+                    counts: empty,
+                },
+                SourceScore {
+                    source: "ja/open_jtalk".into(),
+                    counts: a,
+                },
+            ],
+            calibration: Some(CalibrationReport {
+                first: 10,
+                sources: vec![
+                    SourceCalibration {
+                        source: "en/none".into(),
+                        result: Err(LipsyncError::TooFewFrames {
+                            class: 'A',
+                            frames: 3,
+                            need: 20,
+                        }),
+                    },
+                    SourceCalibration {
+                        source: "ja/open_jtalk".into(),
+                        result: Ok(CalibrationScore {
+                            built_in: a,
+                            calibrated: ScoreCounts {
+                                vowel_ok: 956,
+                                vowel_n: 1000,
+                                ..Default::default()
+                            },
+                            held_out: 30,
+                        }),
+                    },
+                ],
+            }),
+        };
+        let want = "\
+omote lipsync eval (streaming, profile: built-in: test)
+en/none                                  vowel    n/a (0 fr)  silence    n/a (0 fr)
+ja/open_jtalk                            vowel  91.3% (1000 fr)  silence  99.0% (100 fr)
+calibration: per source, calibrate on the first 10 clips, score the rest
+en/none                                  cannot calibrate: not enough voiced frames to calibrate A: 3 (need 20)
+ja/open_jtalk                            built-in vowel  91.3% -> calibrated  95.6% (30 clips held out)
+";
+        assert_eq!(report.to_text(false), want);
+        let with_confusion = report.to_text(true);
+        assert!(with_confusion.contains(
+            "ja/open_jtalk                            vowel  91.3% (1000 fr)  silence  99.0% (100 fr)\n    label\\pred    A     I     U     E     O     N     S\n    A           344     0    16    58   134     0    32\n    I             0"
+        ), "{with_confusion}");
+        assert_eq!(with_confusion.lines().count(), want.lines().count() + 2 * 6);
+        assert_eq!(pct(Some(0.913)), "91.3%");
+        assert_eq!(pct(None), "n/a");
+    }
+}

@@ -1,0 +1,118 @@
+//! Where omote's tests find the shared test data.
+//!
+//! The data (VRM samples, speech clips, MediaPipe reference output; each folder has a
+//! README) lives outside the repository, in `shared/data` next to the checkout: the
+//! workspace's `../shared/data`. Tests that need it call [`shared_data`]:
+//!
+//! ```no_run
+//! let Some(dir) = omote_testdata::shared_data("speech") else { return };
+//! let wav = dir.join("ja_ojt_001.wav");
+//! # let _ = wav;
+//! ```
+//!
+//! When the data is absent the test prints `skipping: … not found` and returns early,
+//! so a fresh checkout passes; with the environment variable `CI` set (as `.ci/run`
+//! does) it fails instead, so CI never passes by skipping.
+
+use std::path::{Path, PathBuf};
+
+/// The shared data folder, `../shared/data` beside the workspace (it may not exist).
+pub fn root() -> PathBuf {
+    // This crate is `crates/omote-testdata` in the workspace.
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+}
+
+/// `root()/relative`, whether or not it exists (for callers with their own fallback,
+/// e.g. a benchmark that falls back to synthetic input).
+pub fn path(relative: &str) -> PathBuf {
+    root().join(relative)
+}
+
+/// Whether the environment says we run in CI (`CI` set, to anything).
+pub fn in_ci() -> bool {
+    std::env::var_os("CI").is_some()
+}
+
+/// `../shared/data/<relative>` (a folder or a file) if it exists.
+///
+/// When it does not: `None`, after printing `skipping: <path> not found …` to stderr.
+///
+/// # Panics
+///
+/// When it does not exist and `CI` is set: the shared data is required in CI.
+pub fn shared_data(relative: &str) -> Option<PathBuf> {
+    find(path(relative), in_ci())
+}
+
+/// Every file in the shared folder `relative` whose extension is `ext` (without the
+/// dot, case-sensitive), sorted; `None` as in [`shared_data`] when the folder is absent.
+///
+/// # Panics
+///
+/// When the folder is absent and `CI` is set, or it cannot be listed.
+pub fn shared_files(relative: &str, ext: &str) -> Option<Vec<PathBuf>> {
+    let dir = shared_data(relative)?;
+    let entries =
+        std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+    let mut v: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    v.sort();
+    Some(v)
+}
+
+/// `p` if it exists; else skip (`None`, with a message) or, in CI, panic.
+fn find(p: PathBuf, ci: bool) -> Option<PathBuf> {
+    if p.exists() {
+        return Some(p);
+    }
+    let shown = p.display();
+    if ci {
+        panic!(
+            "{shown} not found: the shared test data (../shared/data beside the checkout) is required when CI is set"
+        );
+    }
+    eprintln!(
+        "skipping: {shown} not found (the shared test data lives in ../shared/data beside the checkout)"
+    );
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_is_beside_the_workspace() {
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        assert!(workspace.join("Cargo.toml").is_file());
+        assert!(workspace.join("crates/omote-testdata").is_dir());
+        assert_eq!(path("vrm"), workspace.join("../shared/data/vrm"));
+    }
+
+    #[test]
+    fn absent_data_skips_outside_ci_and_fails_in_ci() {
+        let absent = path("no-such-folder-omote-testdata");
+        assert_eq!(find(absent.clone(), false), None);
+        let r = std::panic::catch_unwind(|| find(absent, true));
+        let msg = r.expect_err("must fail under CI");
+        let msg = msg.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(msg.contains("required when CI is set"), "{msg}");
+        assert!(msg.contains("no-such-folder-omote-testdata"), "{msg}");
+        if !in_ci() {
+            assert_eq!(shared_data("no-such-folder-omote-testdata"), None);
+            assert_eq!(shared_files("no-such-folder-omote-testdata", "wav"), None);
+        }
+    }
+
+    #[test]
+    fn present_data_is_found() {
+        let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        assert_eq!(find(here.clone(), true), Some(here.clone()));
+        assert_eq!(
+            find(here.join("Cargo.toml"), false),
+            Some(here.join("Cargo.toml"))
+        );
+    }
+}
