@@ -2,6 +2,7 @@
 //!
 //! Each subcommand lives in `cmd/<name>.rs` with its own `Args` and `run`.
 
+mod args;
 mod cmd;
 mod output;
 

@@ -17,6 +17,7 @@ use omote_core::{
 };
 use omote_plot::{Panel, Series, TimePlot};
 
+use crate::args::parse_expression;
 use crate::output::{ensure_dir, write_anim};
 
 /// Longest simulation accepted (one day).
@@ -198,19 +199,4 @@ fn direction_label(d: SaccadeDirection) -> &'static str {
         SaccadeDirection::Down => "D",
         SaccadeDirection::DownLeft => "DL",
     }
-}
-
-/// `NAME=WEIGHT` with a weight in [0, 1].
-/// `NAME=WEIGHT` with the weight in 0..=1 (command-line expression values).
-pub(crate) fn parse_expression(s: &str) -> Result<(String, f32), String> {
-    let (name, weight) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=WEIGHT"))?;
-    let weight: f32 = weight
-        .parse()
-        .map_err(|_| format!("`{weight}` is not a number"))?;
-    if !(0.0..=1.0).contains(&weight) {
-        return Err(format!("weight {weight} is not between 0 and 1"));
-    }
-    Ok((name.to_string(), weight))
 }

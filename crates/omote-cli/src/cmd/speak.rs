@@ -21,8 +21,7 @@ use omote_core::{
 };
 use omote_lipsync::{Analyser, SAMPLE_RATE};
 
-use crate::cmd::lipsync::load_profile;
-use crate::cmd::simulate::parse_expression;
+use crate::args::{load_profile, parse_expression};
 
 use crate::output::{anim_plot, ensure_dir, load_avatar, write_anim};
 

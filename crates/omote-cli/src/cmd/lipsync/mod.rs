@@ -27,6 +27,8 @@ use omote_lipsync::{
 };
 use rayon::prelude::*;
 
+use crate::args::load_profile;
+
 mod live;
 pub(crate) mod pcm;
 
@@ -177,18 +179,6 @@ pub fn run(args: LipsyncArgs) -> anyhow::Result<ExitCode> {
         Some(LipsyncCommand::Eval(a)) => eval(a).map(|()| ExitCode::SUCCESS),
         Some(LipsyncCommand::Live(a)) => live::live(a).map(|()| ExitCode::SUCCESS),
         None => analyse(args.analyse),
-    }
-}
-
-/// The built-in profile, or the one in `path` (errors name the file).
-pub(crate) fn load_profile(path: Option<&Path>) -> anyhow::Result<Profile> {
-    match path {
-        None => Ok(Profile::builtin()),
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("{}: cannot read profile", p.display()))?;
-            Ok(Profile::from_json(&text, &p.display().to_string())?)
-        }
     }
 }
 
