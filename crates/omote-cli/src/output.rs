@@ -121,18 +121,3 @@ pub fn load_avatar(
         None => (std::sync::Arc::new(omote_core::Rig::standard()), None),
     })
 }
-
-/// A lip sync profile from a JSON file, or the built-in one.
-pub fn load_profile(path: Option<&Path>) -> anyhow::Result<omote_lipsync::Profile> {
-    match path {
-        None => Ok(omote_lipsync::Profile::builtin()),
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("{}: cannot read profile", p.display()))?;
-            Ok(omote_lipsync::Profile::from_json(
-                &text,
-                &p.display().to_string(),
-            )?)
-        }
-    }
-}

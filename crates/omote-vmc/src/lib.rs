@@ -3,11 +3,12 @@
 //! avatar. omote sends as a *performer* (blend shape values, head and eye bones) and can
 //! listen as a *marionette*.
 //!
-//! Codec only — no sockets, threads or clocks; the `omote` CLI owns the UDP socket.
+//! Codec only — no sockets, threads or clocks; `omote-live` owns the UDP socket.
 //!
 //! * [`osc`] — the OSC 1.0 subset VMC uses: [`osc::OscWriter`], [`osc::parse_packet`].
 //! * [`VmcFrameWriter`] — one face frame → one bundle, allocation-free once warm.
 //! * [`VmcReceiver`] — decoded messages → the latest blend values and bones.
+//! * [`VmcRecorder`] — a receiver's state sampled into an anim, bounded against clock jumps.
 //! * [`BlendNames`] — VRM 0.x clip names (`Joy`) or VRM 1.0 names (`happy`) on the wire.
 //! * [`coords`] — glTF ↔ Unity axes (VMC values are Unity's).
 
@@ -18,11 +19,13 @@ mod error;
 mod names;
 pub mod osc;
 mod receiver;
+mod recorder;
 mod sender;
 
 pub use error::VmcError;
 pub use names::{BlendNames, channel_from_wire};
 pub use receiver::VmcReceiver;
+pub use recorder::VmcRecorder;
 pub use sender::{BonePose, BoneRest, VmcFrameWriter};
 
 /// The port VMC marionettes listen on by default.

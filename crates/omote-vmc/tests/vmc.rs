@@ -3,7 +3,9 @@
 
 use glam::Quat;
 use omote_vmc::osc::{OscArg, OscValue, OscWriter, parse_packet};
-use omote_vmc::{BlendNames, BonePose, VmcError, VmcFrameWriter, VmcReceiver, channel_from_wire};
+use omote_vmc::{
+    BlendNames, BonePose, VmcError, VmcFrameWriter, VmcReceiver, VmcRecorder, channel_from_wire,
+};
 use rosc::{OscBundle, OscMessage, OscPacket, OscTime, OscType};
 
 const CHANNELS: [&str; 8] = [
@@ -266,4 +268,48 @@ fn hostile_packets_give_errors_not_panics() {
     b.extend_from_slice(&1u64.to_be_bytes());
     b.extend_from_slice(&u32::MAX.to_be_bytes());
     assert!(parse_packet(&b).is_err());
+}
+
+#[test]
+fn recorder_is_bounded_against_a_hostile_clock() {
+    let (w, pose) = frame();
+    let mut writer = VmcFrameWriter::new(CHANNELS, BlendNames::Vrm1);
+    let mut r = VmcReceiver::new();
+    let mut rec = VmcRecorder::new(60.0);
+    for k in 0..30 {
+        let t = k as f32 / 60.0;
+        r.apply(&parse_packet(writer.write(t, &w, &pose)).unwrap())
+            .unwrap();
+        rec.advance(f64::from(r.time().unwrap()), &r);
+    }
+    assert_eq!(rec.frames(), 30);
+    // `/VMC/Ext/T 1e30`: at most MAX_FILL_FRAMES more, the rest skipped, and again for
+    // every further packet at that time or beyond (never a loop that fills forever).
+    for t in [1e30f32, 1e30, f32::MAX, 3e38] {
+        r.apply(&parse_packet(writer.write(t, &w, &pose)).unwrap())
+            .unwrap();
+        let added = rec.advance(f64::from(r.time().unwrap()), &r);
+        assert!(
+            added <= VmcRecorder::MAX_FILL_FRAMES,
+            "{added} frames for t = {t}"
+        );
+    }
+    assert!(rec.frames() <= 30 + 4 * VmcRecorder::MAX_FILL_FRAMES);
+    assert!(rec.skipped_frames() > 1_000_000);
+    // Not even a float: ignored.
+    assert_eq!(rec.advance(f64::INFINITY, &r), 0);
+    assert_eq!(rec.advance(f64::NAN, &r), 0);
+    // The performer restarts at 0: the recording carries on at once.
+    let before = rec.frames();
+    for k in 0..10 {
+        let t = k as f32 / 60.0;
+        r.apply(&parse_packet(writer.write(t, &w, &pose)).unwrap())
+            .unwrap();
+        rec.advance(f64::from(r.time().unwrap()), &r);
+    }
+    assert_eq!(rec.frames(), before + 10);
+    let anim = rec.finish();
+    assert!(anim.validate().is_ok(), "{:?}", anim.validate());
+    assert_eq!(anim.format, omote_core::ANIM_FORMAT);
+    assert_eq!(anim.expressions.get("happy").unwrap()[0], 0.9);
 }

@@ -8,7 +8,8 @@
 //!   | omote live --stdin 640x480 --fps 30 --vmc 127.0.0.1:39539 [--rig MODEL.vrm] [--mirror]
 //! ```
 //!
-//! A reader thread takes frames off stdin while the main thread tracks; with
+//! A reader thread (`omote_live::ThreadedFrames`) takes frames off stdin while the main
+//! thread tracks; with
 //! `--drop-late` a frame that arrives while the tracker is still busy replaces the waiting
 //! one (the avatar stays current on a slow machine); without it every frame is processed
 //! in order, so a recorded input gives the same output as `omote track` + `omote retarget`.
@@ -19,27 +20,25 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use omote_core::{
-    AnimRecorder, DriverInputs, FaceConfig, FaceDriver, LookAtType, MouthPolicy, RetargetConfig,
+use omote_core::{FaceConfig, FaceDriver, MouthPolicy, RetargetConfig};
+use omote_lipsync::Profile;
+use omote_live::{
+    AnimSink, FrameSize, LatePolicy, LiveLoop, Overflow, PcmLipsync, PcmVoice, RawFrames,
+    SampleFormat, ThreadedFrames, ThreadedVoice, TrackedFrames, VmcSink,
 };
-use omote_lipsync::{Profile, VowelFrame};
-use omote_tracker::{FaceTracker, RgbImage, RgbView};
-use omote_vmc::{BonePose, VmcFrameWriter};
+use omote_tracker::FaceTracker;
 
-use crate::cmd::lipsync::pcm::{PcmLipsync, SampleFormat};
-use crate::cmd::track::{FrameSize, parse_size, read_raw_frame};
-use crate::cmd::vmc::{WireNames, send_packet, sender_socket};
+use crate::args::WireNames;
 use crate::output::{load_avatar, write_anim};
 
 /// Arguments of `omote live`.
 #[derive(clap::Args, Debug)]
 pub struct LiveArgs {
     /// Raw RGB frames (ffmpeg `-f rawvideo -pix_fmt rgb24`) of this size on stdin.
-    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    #[arg(long, value_name = "WxH")]
     pub stdin: FrameSize,
     /// Frame rate of the input.
     #[arg(long, default_value_t = 30.0)]
@@ -76,88 +75,28 @@ pub struct LiveArgs {
     pub voice_rate: u32,
 }
 
-/// Lip sync frames (100 per second) of the --voice stream, in arrival order.
-type VoiceFrames = std::sync::Arc<std::sync::Mutex<Vec<VowelFrame>>>;
-
-/// Reads raw s16le mono PCM from `path` and appends its lip sync frames to `frames`.
-fn spawn_voice(
-    path: PathBuf,
-    rate: u32,
-) -> Result<(VoiceFrames, std::thread::JoinHandle<Result<()>>)> {
-    use std::io::Read;
-    let mut pipeline = PcmLipsync::new(SampleFormat::S16le, 1, rate, Profile::builtin())
+/// The --voice stream (raw s16le mono PCM) analysed on its own thread. A regular file
+/// is analysed far ahead of the camera: the bounded buffer waits for the video loop, so
+/// nothing is lost; a pipe (a microphone) is never stalled: the oldest frames go.
+fn spawn_voice(path: &std::path::Path, rate: u32) -> Result<ThreadedVoice> {
+    let name = path.display().to_string();
+    let pipeline = PcmLipsync::new(&name, SampleFormat::S16le, 1, rate, Profile::builtin())
         .with_context(|| format!("--voice-rate {rate}"))?;
-    let mut file = std::fs::File::open(&path)
-        .with_context(|| format!("{}: cannot open the voice input", path.display()))?;
-    let frames: VoiceFrames = Default::default();
-    let shared = frames.clone();
-    let handle = std::thread::spawn(move || -> Result<()> {
-        let mut buf = vec![0u8; pipeline.chunk_bytes(rate)];
-        let mut out = Vec::new();
-        let publish = |out: &[VowelFrame]| -> Result<()> {
-            shared
-                .lock()
-                .map_err(|_| anyhow::anyhow!("voice buffer poisoned"))?
-                .extend_from_slice(out);
-            Ok(())
-        };
-        loop {
-            let n = match file.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    return Err(e).with_context(|| format!("{}: read failed", path.display()));
-                }
-            };
-            out.clear();
-            pipeline.push(&buf[..n], &mut out);
-            if !out.is_empty() {
-                publish(&out)?;
-            }
-        }
-        out.clear();
-        pipeline.finish(&mut out);
-        publish(&out)
-    });
-    Ok((frames, handle))
-}
-
-/// Frames from the reader thread: index, image; or the read error.
-type Incoming = Result<(u64, RgbImage), String>;
-
-fn spawn_reader(
-    size: FrameSize,
-    drop_late: bool,
-) -> (Receiver<Incoming>, std::thread::JoinHandle<u64>) {
-    let (tx, rx): (SyncSender<Incoming>, Receiver<Incoming>) = sync_channel(1);
-    let handle = std::thread::spawn(move || {
-        let mut stdin = std::io::stdin().lock();
-        let (mut index, mut dropped) = (0u64, 0u64);
-        loop {
-            let item = match read_raw_frame(&mut stdin, size, index) {
-                Ok(Some(img)) => Ok((index, img)),
-                Ok(None) => break,
-                Err(e) => Err(e.to_string()),
-            };
-            let failed = item.is_err();
-            index += 1;
-            if drop_late && !failed {
-                match tx.try_send(item) {
-                    Ok(()) => {}
-                    Err(TrySendError::Full(_)) => dropped += 1,
-                    Err(TrySendError::Disconnected(_)) => break,
-                }
-            } else if tx.send(item).is_err() {
-                break;
-            }
-            if failed {
-                break;
-            }
-        }
-        dropped
-    });
-    (rx, handle)
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("{name}: cannot open the voice input"))?;
+    let is_file = file.metadata().is_ok_and(|m| m.is_file());
+    let overflow = if is_file {
+        Overflow::Wait
+    } else {
+        Overflow::DropOldest
+    };
+    let source = PcmVoice::new(file, name.as_str(), pipeline);
+    Ok(ThreadedVoice::spawn(
+        source,
+        ThreadedVoice::DEFAULT_CAPACITY,
+        overflow,
+        name,
+    ))
 }
 
 /// Runs `omote live`.
@@ -165,11 +104,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
     if !(args.fps.is_finite() && args.fps > 0.0 && args.fps <= 1000.0) {
         bail!("--fps must be in (0, 1000], got {}", args.fps);
     }
-    omote_tracker::rgb::check_size(
-        "--stdin",
-        u64::from(args.stdin.width),
-        u64::from(args.stdin.height),
-    )?;
+    let raw = RawFrames::new(std::io::stdin(), args.stdin, args.fps)?;
     let (rig, _model) = load_avatar(args.rig.as_deref())?;
     let mut config: RetargetConfig = match &args.config {
         Some(path) => omote_config::load(path)?,
@@ -181,25 +116,18 @@ pub fn run(args: LiveArgs) -> Result<()> {
         .with_tracking(config)
         .context("invalid retarget settings")?;
     if args.voice.is_some() {
+        // Voice first: the microphone while the voice sounds, the tracked mouth between.
         driver = driver.with_voice(MouthPolicy::VoiceFirst);
     }
-    let mut tracker = FaceTracker::new().context("loading the face tracker models")?;
-    let mut vmc = match args.vmc {
-        Some(to) => {
-            let names: Vec<&str> = rig.channels().map(|(id, _)| rig.channel_name(id)).collect();
-            Some((
-                sender_socket(to)?,
-                to,
-                VmcFrameWriter::new(names, args.vmc_names.into()),
-            ))
-        }
+    let tracker = FaceTracker::new().context("loading the face tracker models")?;
+    let vmc = match args.vmc {
+        Some(to) => Some(VmcSink::for_rig(to, &rig, args.vmc_names.into())?),
         None => None,
     };
-    let eye_bones = rig.look_at().kind == LookAtType::Bone;
     let mut recorder = args
         .record
         .as_ref()
-        .map(|_| AnimRecorder::new(&rig, args.fps as f32));
+        .map(|_| AnimSink::new(&rig, args.fps as f32));
 
     eprintln!(
         "live: stdin {}x{} at {} fps → {}{}",
@@ -215,107 +143,51 @@ pub fn run(args: LiveArgs) -> Result<()> {
         }
     );
     let voice = match &args.voice {
-        Some(path) => Some(spawn_voice(path.clone(), args.voice_rate)?),
+        Some(path) => Some(spawn_voice(path, args.voice_rate)?),
         None => None,
     };
-    let (rx, reader) = spawn_reader(args.stdin, args.drop_late);
+    let policy = if args.drop_late {
+        LatePolicy::DropLate
+    } else {
+        LatePolicy::KeepAll
+    };
+    let mut frames = TrackedFrames::new(
+        ThreadedFrames::spawn(raw, policy, "stdin"),
+        tracker,
+        args.fps,
+    );
     let started = Instant::now();
     let mut last_report = Instant::now();
-    let (mut done, mut with_face, mut busy) = (0u64, 0u64, Duration::ZERO);
-    let mut prev_index: Option<u64> = None;
-    for item in rx {
-        let (index, img) = item.map_err(anyhow::Error::msg)?;
-        let t0 = Instant::now();
-        let what = format!("stdin frame {index}");
-        let view = RgbView::from_image(&what, &img)?;
-        let frame = tracker
-            .video_frame(index, args.fps, &view)
-            .with_context(|| format!("tracking {what}"))?
-            .to_core();
-        let face_present = frame.is_some();
-        // Time follows the frame index, so dropped frames lengthen the step.
-        let dt =
-            (prev_index.map_or(1, |p| index.saturating_sub(p).max(1)) as f64 / args.fps) as f32;
-        prev_index = Some(index);
-        let mut voice_frame = None;
-        if let Some((frames, handle)) = &voice {
-            // The lip sync frame of this video frame's time: waited for up to 30 ms
-            // (a file is analysed far ahead; a microphone is about in step with the
-            // camera), else the newest one there is.
-            let k = (index as f64 / args.fps * 100.0) as usize;
-            let waited = Instant::now();
-            let v = loop {
-                let got = {
-                    let frames = frames
-                        .lock()
-                        .map_err(|_| anyhow::anyhow!("voice buffer poisoned"))?;
-                    match frames.get(k) {
-                        Some(f) => Some(Some(*f)),
-                        None if handle.is_finished()
-                            || waited.elapsed() >= Duration::from_millis(30) =>
-                        {
-                            Some(frames.last().copied())
-                        }
-                        None => None,
-                    }
-                };
-                match got {
-                    Some(v) => break v,
-                    None => std::thread::sleep(Duration::from_millis(1)),
-                }
-            };
-            let v = v.unwrap_or(VowelFrame::SILENT);
-            voice_frame = Some(omote_core::VoiceFrame {
-                vowels: std::array::from_fn(|j| v.weights[j]),
-                voiced: !v.silent,
-            });
-        }
-        let inputs = DriverInputs {
-            tracking: frame.as_ref(),
-            voice: voice_frame,
-            ..DriverInputs::default()
-        };
-        let state = driver.update(dt, &inputs);
-        if let Some((socket, to, writer)) = vmc.as_mut() {
-            let pose = BonePose {
-                head: Some(state.head),
-                left_eye: eye_bones.then_some(state.left_eye),
-                right_eye: eye_bones.then_some(state.right_eye),
-            };
-            let t = (index as f64 / args.fps) as f32;
-            send_packet(socket, *to, writer.write(t, &state.expressions, &pose))?;
-        }
-        if let Some(rec) = recorder.as_mut() {
-            rec.record(state);
-        }
-        busy += t0.elapsed();
-        done += 1;
-        with_face += u64::from(face_present);
-        if last_report.elapsed() >= Duration::from_secs(2) {
-            last_report = Instant::now();
-            eprintln!(
-                "live: {done} frames, {:.1} ms per frame, face in {:.0} %",
-                busy.as_secs_f64() * 1e3 / done as f64,
-                100.0 * with_face as f64 / done as f64
-            );
-        }
-    }
-    let dropped = reader.join().unwrap_or(0);
-    if let Some((_, handle)) = voice {
-        // The voice input may be a live pipe that never ends: do not wait for it.
-        if handle.is_finished() {
-            match handle.join() {
-                Ok(Err(e)) => return Err(e),
-                Err(_) => bail!("the voice reader crashed"),
-                Ok(Ok(())) => {}
+    let mut sinks = (vmc, recorder.as_mut());
+    let stats = LiveLoop::new(args.fps).run(
+        &mut frames,
+        &mut driver,
+        voice.as_ref(),
+        &mut sinks,
+        |stats| {
+            if last_report.elapsed() >= Duration::from_secs(2) {
+                last_report = Instant::now();
+                eprintln!(
+                    "live: {} frames, {:.1} ms of face work per frame, face in {:.0} %",
+                    stats.frames,
+                    stats.busy.as_secs_f64() * 1e3 / stats.frames as f64,
+                    100.0 * stats.with_face as f64 / stats.frames as f64
+                );
             }
-        }
+        },
+    )?;
+    let (done, with_face, busy) = (stats.frames, stats.with_face, stats.busy);
+    let dropped = frames.source().dropped();
+    let work = busy + frames.tracking_time();
+    if let Some(voice) = voice {
+        // The voice input may be a live pipe that never ends: it is not waited for.
+        voice.finish()?;
     }
     eprintln!(
         "live: input ended: {done} frames in {:.1} s ({:.1} ms of work per frame), {dropped} dropped, a face in {with_face}",
         started.elapsed().as_secs_f64(),
         if done > 0 {
-            busy.as_secs_f64() * 1e3 / done as f64
+            work.as_secs_f64() * 1e3 / done as f64
         } else {
             0.0
         }

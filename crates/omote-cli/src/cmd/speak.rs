@@ -21,8 +21,8 @@ use omote_core::{
 };
 use omote_lipsync::{Analyser, SAMPLE_RATE};
 
-use crate::args::parse_expression;
-use crate::output::{anim_plot, ensure_dir, load_avatar, load_profile, write_anim};
+use crate::args::{load_profile, parse_expression};
+use crate::output::{anim_plot, ensure_dir, load_avatar, write_anim};
 
 /// Arguments of `omote speak`.
 #[derive(clap::Args, Debug, Clone)]

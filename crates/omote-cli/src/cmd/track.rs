@@ -22,11 +22,12 @@
 //! `omote_tracker::TrackingFrame`).
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
+use omote_live::{FrameSize, FrameSource, RawFrames};
 use omote_tracker::{
     FaceTracker, RgbImage, RgbView, TrackerConfig, TrackingFrame, load_rgb, save_overlay_png,
 };
@@ -50,7 +51,7 @@ pub struct TrackArgs {
 
     /// Read raw RGB frames (ffmpeg `-f rawvideo -pix_fmt rgb24`) of this size from
     /// standard input and track them as a video; writes one JSON line per frame.
-    #[arg(long, value_name = "WxH", value_parser = parse_size, conflicts_with = "images")]
+    #[arg(long, value_name = "WxH", conflicts_with = "images")]
     pub stdin: Option<FrameSize>,
 
     /// Frame rate of a video input (sets the timestamps).
@@ -75,32 +76,6 @@ pub struct TrackArgs {
     pub detect_every_frame: bool,
 }
 
-/// A frame size given as `WIDTHxHEIGHT`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FrameSize {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-}
-
-pub(crate) fn parse_size(s: &str) -> Result<FrameSize, String> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("`{s}` is not WIDTHxHEIGHT (e.g. 640x480)"))?;
-    let parse = |v: &str| {
-        v.trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|v| *v > 0)
-            .ok_or_else(|| format!("`{s}`: `{v}` is not a positive whole number"))
-    };
-    Ok(FrameSize {
-        width: parse(w)?,
-        height: parse(h)?,
-    })
-}
-
 /// Runs `omote track`.
 pub fn run(args: TrackArgs) -> Result<()> {
     if !(args.fps.is_finite() && args.fps > 0.0) {
@@ -121,12 +96,10 @@ pub fn run(args: TrackArgs) -> Result<()> {
         track_video(tracker, &args, &bar, || frames.next().unwrap_or(Ok(None)))
     } else if let Some(size) = args.stdin {
         let bar = progress(None);
-        let mut stdin = std::io::stdin().lock();
-        let mut index = 0u64;
+        let mut frames = RawFrames::new(std::io::stdin().lock(), size, args.fps)?;
         track_video(tracker, &args, &bar, || {
-            let frame = read_raw_frame(&mut stdin, size, index)?;
-            index += 1;
-            Ok(frame.map(|img| (format!("stdin frame {}", index - 1), img)))
+            let frame = frames.next_frame()?;
+            Ok(frame.map(|f| (frames.frame_name(f.index), f.data)))
         })
     } else {
         track_images(tracker, &args)
@@ -217,49 +190,11 @@ fn frame_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Reads one `size` RGB frame; `None` at a clean end of input.
-pub(crate) fn read_raw_frame(
-    input: &mut impl Read,
-    size: FrameSize,
-    index: u64,
-) -> omote_tracker::Result<Option<RgbImage>> {
-    let len = size.width as usize * size.height as usize * 3;
-    omote_tracker::rgb::check_size("--stdin", u64::from(size.width), u64::from(size.height))?;
-    let mut buf = vec![0u8; len];
-    let mut filled = 0;
-    while filled < len {
-        match input.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                return Err(omote_tracker::TrackerError::ReadImage {
-                    path: format!("stdin frame {index}").into(),
-                    message: e.to_string(),
-                });
-            }
-        }
-    }
-    if filled == 0 {
-        return Ok(None);
-    }
-    if filled < len {
-        return Err(omote_tracker::TrackerError::FrameBytes {
-            what: format!("stdin frame {index} (input ended mid-frame)"),
-            width: size.width,
-            height: size.height,
-            got: filled,
-            expected: len,
-        });
-    }
-    Ok(RgbImage::from_raw(size.width, size.height, buf))
-}
-
 fn track_video(
     mut tracker: FaceTracker,
     args: &TrackArgs,
     bar: &ProgressBar,
-    mut next: impl FnMut() -> omote_tracker::Result<Option<(String, RgbImage)>>,
+    mut next: impl FnMut() -> Result<Option<(String, RgbImage)>>,
 ) -> Result<()> {
     let to_stdout = args.out.as_os_str() == "-";
     let mut out: Box<dyn Write> = if to_stdout {
@@ -326,38 +261,4 @@ fn track_video(
         }
     );
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_frame_sizes() {
-        assert_eq!(
-            parse_size("640x480"),
-            Ok(FrameSize {
-                width: 640,
-                height: 480
-            })
-        );
-        assert!(parse_size("640").is_err());
-        assert!(parse_size("0x480").is_err());
-        assert!(parse_size("ax480").is_err());
-    }
-
-    #[test]
-    fn raw_frames_end_cleanly_or_complain() {
-        let size = FrameSize {
-            width: 2,
-            height: 1,
-        };
-        let mut input: &[u8] = &[1, 2, 3, 4, 5, 6, 7, 8];
-        let f = read_raw_frame(&mut input, size, 0).unwrap().unwrap();
-        assert_eq!(f.as_raw(), &[1, 2, 3, 4, 5, 6]);
-        let e = read_raw_frame(&mut input, size, 1).unwrap_err().to_string();
-        assert!(e.contains("stdin frame 1"), "{e}");
-        let mut empty: &[u8] = &[];
-        assert!(read_raw_frame(&mut empty, size, 2).unwrap().is_none());
-    }
 }

@@ -10,15 +10,17 @@
 //! head and eye bones. `listen` is a marionette: it prints what a performer sends and can
 //! record it as an anim.
 
-use std::net::{SocketAddr, UdpSocket};
+use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{Context, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use anyhow::bail;
+use clap::{Args, Subcommand};
 use glam::Quat;
-use omote_core::{Anim, ExpressionTracks};
-use omote_vmc::{BlendNames, BonePose, VmcFrameWriter, VmcReceiver, channel_from_wire};
+use omote_live::{ListenLimits, Pacer, VmcListener, VmcSink};
+use omote_vmc::{BonePose, VmcRecorder, channel_from_wire};
+
+use crate::args::WireNames;
 
 /// VMC protocol: send an anim to a VTuber app, or listen to one.
 #[derive(Args, Debug)]
@@ -33,24 +35,6 @@ enum VmcCommand {
     Send(SendArgs),
     /// Receive VMC from a performer: print a summary, optionally record an anim.
     Listen(ListenArgs),
-}
-
-/// Which expression names go on the wire.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum WireNames {
-    /// VRM 0.x clip names (A I U E O, Blink, Joy, Angry, Sorrow, Fun …): most receivers.
-    Vrm0,
-    /// VRM 1.0 names (aa ih ou ee oh, blink, happy …).
-    Vrm1,
-}
-
-impl From<WireNames> for BlendNames {
-    fn from(n: WireNames) -> Self {
-        match n {
-            WireNames::Vrm0 => BlendNames::Vrm0,
-            WireNames::Vrm1 => BlendNames::Vrm1,
-        }
-    }
 }
 
 #[derive(Args, Debug)]
@@ -100,27 +84,6 @@ pub fn run(args: VmcArgs) -> anyhow::Result<()> {
     }
 }
 
-/// A UDP socket for sending to `to`: bound to loopback when the target is local.
-pub fn sender_socket(to: SocketAddr) -> anyhow::Result<UdpSocket> {
-    let local: SocketAddr = match (to.is_ipv4(), to.ip().is_loopback()) {
-        (true, true) => "127.0.0.1:0".parse()?,
-        (true, false) => "0.0.0.0:0".parse()?,
-        (false, true) => "[::1]:0".parse()?,
-        (false, false) => "[::]:0".parse()?,
-    };
-    UdpSocket::bind(local).with_context(|| format!("cannot open a UDP socket to send to {to}"))
-}
-
-/// Sends one packet; a marionette that is not running yet (connection refused on
-/// loopback) is not an error for a live sender.
-pub fn send_packet(socket: &UdpSocket, to: SocketAddr, bytes: &[u8]) -> anyhow::Result<()> {
-    match socket.send_to(bytes, to) {
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => Ok(()),
-        Err(e) => Err(e).with_context(|| format!("send to {to} failed")),
-    }
-}
-
 fn send(args: SendArgs) -> anyhow::Result<()> {
     if !(args.speed.is_finite() && args.speed > 0.0) {
         bail!("--speed must be a positive number");
@@ -130,9 +93,8 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
     if frames == 0 {
         bail!("{}: the anim has no frames", args.anim.display());
     }
-    let socket = sender_socket(args.to)?;
     let names: Vec<&str> = anim.expressions.0.iter().map(|(n, _)| n.as_str()).collect();
-    let mut writer = VmcFrameWriter::new(names.iter().copied(), args.names.into());
+    let mut sink = VmcSink::new(args.to, names.iter().copied(), args.names.into())?;
     let mut weights = vec![0f32; names.len()];
     let eyes_move = anim
         .left_eye
@@ -148,15 +110,11 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
         args.to,
         if args.repeat { ", looping" } else { "" }
     );
-    let frame_dt = 1.0 / (f64::from(anim.fps) * args.speed);
-    let start = Instant::now();
+    let mut pacer = Pacer::new(1.0 / (f64::from(anim.fps) * args.speed));
     let mut sent = 0u64;
     loop {
         for i in 0..frames {
-            let due = start + Duration::from_secs_f64(sent as f64 * frame_dt);
-            if let Some(wait) = due.checked_duration_since(Instant::now()) {
-                std::thread::sleep(wait);
-            }
+            pacer.wait_for(sent);
             for (w, (_, track)) in weights.iter_mut().zip(&anim.expressions.0) {
                 *w = track[i];
             }
@@ -166,7 +124,7 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
                 right_eye: eyes_move.then(|| Quat::from_array(anim.right_eye[i])),
             };
             let t = i as f32 / anim.fps;
-            send_packet(&socket, args.to, writer.write(t, &weights, &pose))?;
+            sink.send_weights(t, &weights, &pose)?;
             sent += 1;
         }
         if !args.repeat {
@@ -175,147 +133,40 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
     }
     eprintln!(
         "vmc send: {sent} frames in {:.2} s",
-        start.elapsed().as_secs_f64()
+        pacer.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// Builds the recorded anim frame by frame.
-struct Recording {
-    fps: f32,
-    channels: Vec<(String, Vec<f32>)>,
-    head: Vec<[f32; 4]>,
-    left_eye: Vec<[f32; 4]>,
-    right_eye: Vec<[f32; 4]>,
-    next_t: Option<f64>,
-}
-
-impl Recording {
-    fn new(fps: f32) -> Self {
-        Self {
-            fps,
-            channels: Vec::new(),
-            head: Vec::new(),
-            left_eye: Vec::new(),
-            right_eye: Vec::new(),
-            next_t: None,
-        }
-    }
-
-    /// Appends frames up to performer time `t` with the receiver's current state.
-    fn advance(&mut self, t: f64, r: &VmcReceiver) {
-        let dt = 1.0 / f64::from(self.fps);
-        let next = self.next_t.get_or_insert(t);
-        // Tolerate float noise in the performer's clock.
-        while *next <= t + 1e-4 {
-            let n = self.head.len();
-            // Channels in first-seen order; earlier frames of a new channel are 0.
-            let mut seen: Vec<(&str, f32)> = r
-                .blends()
-                .iter()
-                .map(|(k, v)| (channel_from_wire(k), *v))
-                .collect();
-            seen.sort_by(|a, b| a.0.cmp(b.0));
-            for (name, _) in &seen {
-                if !self.channels.iter().any(|(c, _)| c == name) {
-                    self.channels.push(((*name).to_owned(), vec![0.0; n]));
-                }
-            }
-            for (c, track) in &mut self.channels {
-                let v = seen.iter().find(|(name, _)| name == c).map_or(0.0, |s| s.1);
-                track.push(v);
-            }
-            let rot = |name: &str| {
-                r.bone(name)
-                    .map_or([0.0, 0.0, 0.0, 1.0], |b| b.1.to_array())
-            };
-            self.head.push(rot("Head"));
-            self.left_eye.push(rot("LeftEye"));
-            self.right_eye.push(rot("RightEye"));
-            *next += dt;
-        }
-    }
-
-    fn finish(self) -> Anim {
-        let frames = self.head.len();
-        Anim {
-            format: "omote-anim".into(),
-            version: 1,
-            fps: self.fps,
-            duration: frames as f32 / self.fps,
-            expressions: ExpressionTracks(self.channels),
-            head: self.head,
-            left_eye: self.left_eye,
-            right_eye: self.right_eye,
-            look_at: vec![[0.0, 0.0]; frames],
-            events: Vec::new(),
-        }
-    }
 }
 
 fn listen(args: ListenArgs) -> anyhow::Result<()> {
     if !(args.fps.is_finite() && args.fps > 0.0 && args.fps <= 1000.0) {
         bail!("--fps must be in (0, 1000]");
     }
-    let socket = UdpSocket::bind(args.bind)
-        .with_context(|| format!("cannot listen on {} (is another app using it?)", args.bind))?;
-    socket.set_read_timeout(Some(Duration::from_millis(100)))?;
+    let mut listener = VmcListener::bind(args.bind)?;
     eprintln!("vmc listen: on {}", args.bind);
-    let mut receiver = VmcReceiver::new();
-    let mut recording = args.record.as_ref().map(|_| Recording::new(args.fps));
-    let mut buf = vec![0u8; 65_536];
-    let started = Instant::now();
-    let mut first: Option<Instant> = None;
-    let mut last = Instant::now();
-    let (mut packets, mut bad) = (0u64, 0u64);
-    loop {
-        if args
-            .seconds
-            .is_some_and(|s| started.elapsed().as_secs_f64() >= s)
-        {
-            break;
-        }
-        if first.is_some() && last.elapsed().as_secs_f64() >= args.idle {
-            break;
-        }
-        let n = match socket.recv_from(&mut buf) {
-            Ok((n, _)) => n,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                continue;
-            }
-            Err(e) => return Err(e).context("receive failed"),
-        };
-        let now = Instant::now();
-        let t0 = *first.get_or_insert(now);
-        last = now;
-        packets += 1;
-        let applied = match omote_vmc::osc::parse_packet(&buf[..n]).and_then(|m| receiver.apply(&m))
-        {
-            Ok(a) => a,
-            Err(e) => {
-                bad += 1;
-                if bad <= 5 {
-                    eprintln!("vmc listen: packet {packets} ignored: {e}");
-                }
-                continue;
-            }
-        };
-        if let (Some(rec), true) = (recording.as_mut(), applied > 0) {
-            let t = receiver
-                .time()
-                .map_or_else(|| (now - t0).as_secs_f64(), f64::from);
-            rec.advance(t, &receiver);
-        }
+    if args.record.is_some() {
+        listener.record(VmcRecorder::new(args.fps));
     }
+    // Seconds as a duration: negative is none, too long is forever.
+    let secs = |s: f64| Duration::try_from_secs_f64(s.max(0.0)).unwrap_or(Duration::MAX);
+    let limits = ListenLimits {
+        max: args.seconds.map(secs),
+        idle: secs(args.idle),
+    };
+    let mut bad = 0u64;
+    let stats = listener.run(limits, |n, e| {
+        bad += 1;
+        if bad <= 5 {
+            eprintln!("vmc listen: packet {n} ignored: {e}");
+        }
+    })?;
+    let receiver = listener.receiver();
     let mut blends: Vec<(&String, &f32)> = receiver.blends().iter().collect();
     blends.sort_by(|a, b| a.0.cmp(b.0));
     eprintln!(
-        "vmc listen: {packets} packets ({bad} malformed), {} blend/apply, {} blend shapes",
+        "vmc listen: {} packets ({} malformed), {} blend/apply, {} blend shapes",
+        stats.packets,
+        stats.malformed,
         receiver.applies(),
         blends.len()
     );
@@ -323,7 +174,13 @@ fn listen(args: ListenArgs) -> anyhow::Result<()> {
     for (name, v) in blends.iter().filter(|(_, v)| **v >= 5e-4).take(20) {
         println!("{}\t{v:.3}", channel_from_wire(name));
     }
-    if let (Some(path), Some(rec)) = (&args.record, recording) {
+    if let (Some(path), Some(rec)) = (&args.record, listener.take_recorder()) {
+        if rec.skipped_frames() > 0 {
+            eprintln!(
+                "vmc listen: the performer's clock jumped; {} frames of the gaps were not filled",
+                rec.skipped_frames()
+            );
+        }
         let anim = rec.finish();
         if anim.frames() == 0 {
             bail!(

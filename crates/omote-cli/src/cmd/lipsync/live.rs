@@ -14,13 +14,13 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::{Args, ValueEnum};
 use omote_lipsync::{VowelFrame, export};
-use omote_vmc::{BonePose, VmcFrameWriter};
+use omote_live::{PcmLipsync, PcmVoice, VmcSink, VoiceSource};
+use omote_vmc::BonePose;
 
-use super::load_profile;
-use super::pcm::{PcmLipsync, SampleFormat};
+use crate::args::{SampleFormat, WireNames, load_profile};
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 enum LiveFormat {
@@ -57,22 +57,25 @@ pub struct LiveArgs {
     vmc: Option<std::net::SocketAddr>,
     /// Expression names for --vmc.
     #[arg(long, value_enum, default_value = "vrm0")]
-    vmc_names: crate::cmd::vmc::WireNames,
+    vmc_names: WireNames,
 }
 
 pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
-    if args.channels == 0 {
-        bail!("--channels must be at least 1");
-    }
     let profile = load_profile(args.profile.as_deref())?;
-    let mut pipeline = PcmLipsync::new(args.sample_format, args.channels, args.rate, profile)
-        .with_context(|| format!("--rate {} --channels {}", args.rate, args.channels))?;
     let name = if args.input.as_os_str() == "-" {
         "stdin".to_string()
     } else {
         args.input.display().to_string()
     };
-    let mut input: Box<dyn Read> = if args.input.as_os_str() == "-" {
+    let pipeline = PcmLipsync::new(
+        &name,
+        args.sample_format.into(),
+        args.channels,
+        args.rate,
+        profile,
+    )
+    .with_context(|| format!("--rate {} --channels {}", args.rate, args.channels))?;
+    let input: Box<dyn Read> = if args.input.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
     } else {
         Box::new(
@@ -80,25 +83,25 @@ pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
                 .with_context(|| format!("{name}: cannot open input"))?,
         )
     };
+    let mut voice = PcmVoice::new(input, name.as_str(), pipeline);
     eprintln!(
         "live: {name}, {} Hz × {} ch {:?} → 16 kHz; latency {:.1} ms (analysis 12.5 ms + resampling {:.1} ms) plus the capture buffer",
         args.rate,
         args.channels,
         args.sample_format,
-        pipeline.latency_s() * 1e3,
-        pipeline.resampler_delay_s() * 1e3
+        voice.pipeline().latency_s() * 1e3,
+        voice.pipeline().resampler_delay_s() * 1e3
     );
 
-    let mut buf = vec![0u8; pipeline.chunk_bytes(args.rate)];
     let mut frames: Vec<VowelFrame> = Vec::with_capacity(16);
     let mut text = String::with_capacity(4096);
     let mut emitted = 0u64;
     let mut vmc = match args.vmc {
-        Some(to) => Some((
-            crate::cmd::vmc::sender_socket(to)?,
+        Some(to) => Some(VmcSink::new(
             to,
-            VmcFrameWriter::new(["aa", "ih", "ou", "ee", "oh"], args.vmc_names.into()),
-        )),
+            ["aa", "ih", "ou", "ee", "oh"],
+            args.vmc_names.into(),
+        )?),
         None => None,
     };
     let stdout = std::io::stdout();
@@ -108,28 +111,21 @@ pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
         text.push('\n');
     }
     loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e).with_context(|| format!("{name}: read failed")),
-        };
         frames.clear();
-        pipeline.push(&buf[..n], &mut frames);
-        if let Some((socket, to, writer)) = vmc.as_mut() {
+        let more = voice.next_frames(&mut frames)?;
+        if let Some(sink) = vmc.as_mut() {
             for (k, f) in frames.iter().enumerate() {
                 let t = (emitted + k as u64) as f32 / 100.0;
-                let packet = writer.write(t, &f.weights[..5], &BonePose::default());
-                crate::cmd::vmc::send_packet(socket, *to, packet)?;
+                sink.send_weights(t, &f.weights[..5], &BonePose::default())?;
             }
         }
         if !write_frames(&mut out, &mut text, &frames, &mut emitted, args.format)? {
             return Ok(()); // the reader went away
         }
+        if !more {
+            break;
+        }
     }
-    frames.clear();
-    pipeline.finish(&mut frames);
-    write_frames(&mut out, &mut text, &frames, &mut emitted, args.format)?;
     eprintln!(
         "live: {name} ended after {:.2} s ({emitted} frames)",
         emitted as f64 / 100.0

@@ -25,10 +25,9 @@ use omote_lipsync::{
 };
 use rayon::prelude::*;
 
-use crate::output::load_profile;
+use crate::args::load_profile;
 
 mod live;
-pub(crate) mod pcm;
 
 /// Audio file extensions picked up when walking folders.
 const AUDIO_EXTS: [&str; 6] = ["wav", "flac", "ogg", "oga", "mp3", "wave"];

@@ -1,0 +1,109 @@
+//! The one error type of omote-live.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// What went wrong on the live side. Every variant names its file, stream or address.
+#[derive(Debug, thiserror::Error)]
+pub enum LiveError {
+    /// A file or pipe could not be opened.
+    #[error("{}: cannot open {what}: {source}", path.display())]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// What it was meant to be (`the voice input`, …).
+        what: &'static str,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// Reading a stream failed.
+    #[error("{what}: read failed: {source}")]
+    Read {
+        /// The stream and position (`stdin frame 12`, `mic.pcm`, …).
+        what: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// A raw frame stream ended part-way through a frame.
+    #[error(
+        "{what} (input ended mid-frame): {got} of the {expected} bytes a {width}x{height} RGB frame needs"
+    )]
+    TruncatedFrame {
+        /// The stream and frame (`stdin frame 12`).
+        what: String,
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+        /// Bytes that arrived.
+        got: usize,
+        /// Bytes of a whole frame.
+        expected: usize,
+    },
+    /// A frame size that is not `WIDTHxHEIGHT` with positive sides.
+    #[error("`{text}`: {problem}")]
+    FrameSize {
+        /// What was given.
+        text: String,
+        /// Why it is not a size.
+        problem: String,
+    },
+    /// The tracker refused a frame (the error names the frame).
+    #[error(transparent)]
+    Tracker(#[from] omote_tracker::TrackerError),
+    /// Tracking a frame failed.
+    #[error("tracking {what}: {source}")]
+    Track {
+        /// The frame (`stdin frame 12`).
+        what: String,
+        /// The tracker's error.
+        source: omote_tracker::TrackerError,
+    },
+    /// Audio could not be decoded or resampled (the error names the file).
+    #[error(transparent)]
+    Audio(#[from] omote_audio::AudioError),
+    /// A raw PCM stream with no channels.
+    #[error("{what}: the channel count must be at least 1")]
+    NoChannels {
+        /// The stream.
+        what: String,
+    },
+    /// A UDP socket could not be opened to send to an address.
+    #[error("cannot open a UDP socket to send to {to}: {source}")]
+    Socket {
+        /// The destination.
+        to: SocketAddr,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// Sending a packet failed.
+    #[error("send to {to} failed: {source}")]
+    Send {
+        /// The destination.
+        to: SocketAddr,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// A UDP address could not be listened on.
+    #[error("cannot listen on {addr} (is another app using it?): {source}")]
+    Bind {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// Receiving on a socket failed.
+    #[error("receive on {addr} failed: {source}")]
+    Receive {
+        /// The listening address.
+        addr: SocketAddr,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// A reader thread panicked.
+    #[error("{what}: the reader thread crashed")]
+    ReaderPanicked {
+        /// What it was reading.
+        what: String,
+    },
+}

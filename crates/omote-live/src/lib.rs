@@ -1,0 +1,66 @@
+//! The I/O side of omote's live and streaming commands (`omote live`, `lipsync live`,
+//! `vmc send`, `vmc listen`), behind small traits with in-memory mocks, so the commands
+//! stay thin and their logic can be tested in-process. Threads and sockets live here
+//! (std threads and `std::net`; no async runtime); the per-frame face logic stays in
+//! `omote-core`.
+//!
+//! * **Frame sources** ([`FrameSource`] → [`Frame`]): [`RawFrames`] (raw RGB from any
+//!   `Read`), [`ThreadedFrames`] (a reader thread with a [`LatePolicy`]),
+//!   [`TrackedFrames`] (the face tracker over images), [`ReplayFrames`] (frames in
+//!   memory: tracking results, a mock camera).
+//! * **Voice sources** ([`VoiceSource`] → `VowelFrame`s): [`PcmVoice`] over
+//!   [`PcmLipsync`] (raw PCM → lip sync), [`AudioFileVoice`] (a file played as if live),
+//!   [`MockVoice`]; [`ThreadedVoice`] runs one on a thread into a bounded
+//!   [`VoiceBuffer`] that the video loop asks for the frame of its time.
+//! * **Face sinks** ([`FaceSink`] ← `&FaceState` + time): [`VmcSink`] (VMC over UDP),
+//!   [`AnimSink`] (an anim recording), [`MockSink`].
+//! * **VMC listener** ([`VmcListener`]): the UDP end of a marionette, feeding a
+//!   [`omote_vmc::VmcReceiver`] and optionally a [`omote_vmc::VmcRecorder`].
+//! * [`Pacer`]: steps on the wall clock (real-time playback).
+//!
+//! A live loop over mocks — replayed tracking frames in, faces collected:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use omote_core::{FaceConfig, FaceDriver, RetargetConfig, Rig, TrackedFace};
+//! use omote_live::{LatePolicy, LiveLoop, MockSink, ReplayFrames, ThreadedFrames};
+//!
+//! let rig = Arc::new(Rig::standard());
+//! let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), 1)
+//!     .with_tracking(RetargetConfig::default())
+//!     .unwrap();
+//! let camera = ReplayFrames::at_fps(vec![Some(TrackedFace::default()); 5], 30.0);
+//! // The same loop runs on a reader thread's frames (or a tracked webcam).
+//! let mut frames = ThreadedFrames::spawn(camera, LatePolicy::KeepAll, "replay");
+//! let mut sink = MockSink::new();
+//! let stats = LiveLoop::new(30.0).run(&mut frames, &mut driver, None, &mut sink, |_| {})?;
+//! assert_eq!((stats.frames, stats.with_face), (5, 5));
+//! assert_eq!(sink.frames.len(), 5);
+//! assert_eq!(sink.frames[4].time_s, 4.0 / 30.0);
+//! # Ok::<(), omote_live::LiveError>(())
+//! ```
+
+#![deny(missing_docs)]
+
+mod error;
+mod frames;
+mod live_loop;
+mod pace;
+mod sinks;
+mod vmc_listener;
+mod voice;
+
+pub use error::LiveError;
+pub use frames::{
+    Frame, FrameSize, FrameSource, LatePolicy, RawFrames, ReplayFrames, ThreadedFrames,
+    TrackedFrames,
+};
+pub use live_loop::{LiveLoop, LiveStats};
+pub use omote_vmc::BlendNames;
+pub use pace::Pacer;
+pub use sinks::{AnimSink, FaceSink, MockSink, SinkFrame, VmcSink};
+pub use vmc_listener::{ListenLimits, ListenStats, Packet, VmcListener};
+pub use voice::{
+    AudioFileVoice, MockVoice, Overflow, PcmLipsync, PcmVoice, SampleFormat, ThreadedVoice,
+    VOICE_FPS, VoiceBuffer, VoiceFeed, VoiceSource, voice_buffer, voice_frame_index,
+};

@@ -1,0 +1,97 @@
+//! [`VmcSink`]: faces to a VMC marionette (VSeeFace, VMagicMirror, Warudo, EVMC4U) over
+//! UDP.
+
+use std::net::{SocketAddr, UdpSocket};
+
+use omote_core::{FaceState, LookAtType, Rig};
+use omote_vmc::{BlendNames, BonePose, VmcFrameWriter};
+
+use super::FaceSink;
+use crate::LiveError;
+
+/// Sends one VMC bundle per frame (blend values, then head and eye bones) to `to`.
+///
+/// A marionette that is not running yet (connection refused on loopback) is not an
+/// error: a live sender keeps going until it starts.
+pub struct VmcSink {
+    socket: UdpSocket,
+    to: SocketAddr,
+    writer: VmcFrameWriter,
+    eye_bones: bool,
+}
+
+impl VmcSink {
+    /// A sink for frames whose weights are `channels` (omote names, in order), with
+    /// `names` on the wire. Eye bones are not sent (see [`VmcSink::with_eye_bones`]).
+    pub fn new<'a>(
+        to: SocketAddr,
+        channels: impl IntoIterator<Item = &'a str>,
+        names: BlendNames,
+    ) -> Result<Self, LiveError> {
+        Ok(Self {
+            socket: sender_socket(to)?,
+            to,
+            writer: VmcFrameWriter::new(channels, names),
+            eye_bones: false,
+        })
+    }
+
+    /// A sink for the faces of `rig`: every channel in rig order; eye bones when the
+    /// rig's lookAt moves bones.
+    pub fn for_rig(to: SocketAddr, rig: &Rig, names: BlendNames) -> Result<Self, LiveError> {
+        let channels = rig.channels().map(|(id, _)| rig.channel_name(id));
+        Ok(Self::new(to, channels, names)?.with_eye_bones(rig.look_at().kind == LookAtType::Bone))
+    }
+
+    /// Whether [`FaceSink::send`] sends the eye bones.
+    pub fn with_eye_bones(mut self, eye_bones: bool) -> Self {
+        self.eye_bones = eye_bones;
+        self
+    }
+
+    /// Where the packets go.
+    pub fn to(&self) -> SocketAddr {
+        self.to
+    }
+
+    /// Sends one frame: `weights` in channel order, the bones of `pose` that are set.
+    pub fn send_weights(
+        &mut self,
+        time_s: f32,
+        weights: &[f32],
+        pose: &BonePose,
+    ) -> Result<(), LiveError> {
+        let packet = self.writer.write(time_s, weights, pose);
+        match self.socket.send_to(packet, self.to) {
+            Ok(_) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => Ok(()),
+            Err(source) => Err(LiveError::Send {
+                to: self.to,
+                source,
+            }),
+        }
+    }
+}
+
+impl FaceSink for VmcSink {
+    fn send(&mut self, time_s: f64, face: &FaceState) -> Result<(), LiveError> {
+        let pose = BonePose {
+            head: Some(face.head),
+            left_eye: self.eye_bones.then_some(face.left_eye),
+            right_eye: self.eye_bones.then_some(face.right_eye),
+        };
+        self.send_weights(time_s as f32, &face.expressions, &pose)
+    }
+}
+
+/// A UDP socket for sending to `to`: bound to loopback when the target is local.
+fn sender_socket(to: SocketAddr) -> Result<UdpSocket, LiveError> {
+    use std::net::{Ipv4Addr, Ipv6Addr};
+    let ip: std::net::IpAddr = match (to.is_ipv4(), to.ip().is_loopback()) {
+        (true, true) => Ipv4Addr::LOCALHOST.into(),
+        (true, false) => Ipv4Addr::UNSPECIFIED.into(),
+        (false, true) => Ipv6Addr::LOCALHOST.into(),
+        (false, false) => Ipv6Addr::UNSPECIFIED.into(),
+    };
+    UdpSocket::bind(SocketAddr::new(ip, 0)).map_err(|source| LiveError::Socket { to, source })
+}

@@ -1,0 +1,169 @@
+//! [`VmcListener`]: a VMC marionette's UDP end — packets in, a [`VmcReceiver`]'s state
+//! (and optionally a [`VmcRecorder`]'s anim) out.
+
+use std::net::{SocketAddr, UdpSocket};
+use std::time::{Duration, Instant};
+
+use omote_vmc::{VmcError, VmcReceiver, VmcRecorder};
+
+use crate::LiveError;
+
+/// When [`VmcListener::run`] stops.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ListenLimits {
+    /// Stop after this long in all; `None`: no limit.
+    pub max: Option<Duration>,
+    /// Stop when nothing arrived for this long, once something has.
+    pub idle: Duration,
+}
+
+/// What one packet did.
+#[derive(Debug, PartialEq)]
+pub enum Packet {
+    /// Decoded and applied; `applies` is its count of `/VMC/Ext/Blend/Apply`.
+    Applied {
+        /// `Blend/Apply` messages in it.
+        applies: usize,
+    },
+    /// Not valid OSC/VMC: ignored.
+    Malformed(VmcError),
+}
+
+/// Counts of a listening session.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ListenStats {
+    /// Packets received.
+    pub packets: u64,
+    /// Of which malformed (ignored).
+    pub malformed: u64,
+}
+
+/// A bound UDP socket and the state of what arrived on it.
+///
+/// With a recorder attached ([`VmcListener::record`]), every packet that applies blend
+/// values advances the recording to the performer's clock (`/VMC/Ext/T`), or to the
+/// time since the first packet when the performer sends no clock.
+pub struct VmcListener {
+    socket: UdpSocket,
+    addr: SocketAddr,
+    receiver: VmcReceiver,
+    recorder: Option<VmcRecorder>,
+    buf: Vec<u8>,
+    first: Option<Instant>,
+    last: Option<Instant>,
+    stats: ListenStats,
+}
+
+impl VmcListener {
+    /// The largest UDP payload.
+    const MAX_PACKET: usize = 65_536;
+
+    /// Listens on `addr` (port 0: any free port, see [`VmcListener::local_addr`]).
+    pub fn bind(addr: SocketAddr) -> Result<Self, LiveError> {
+        let socket = UdpSocket::bind(addr).map_err(|source| LiveError::Bind { addr, source })?;
+        let addr = socket.local_addr().unwrap_or(addr);
+        Ok(Self {
+            socket,
+            addr,
+            receiver: VmcReceiver::new(),
+            recorder: None,
+            buf: vec![0u8; Self::MAX_PACKET],
+            first: None,
+            last: None,
+            stats: ListenStats::default(),
+        })
+    }
+
+    /// Records what arrives from now on into `recorder`.
+    pub fn record(&mut self, recorder: VmcRecorder) {
+        self.recorder = Some(recorder);
+    }
+
+    /// The recorder, if one was attached (its anim: [`VmcRecorder::finish`]).
+    pub fn take_recorder(&mut self) -> Option<VmcRecorder> {
+        self.recorder.take()
+    }
+
+    /// The address actually bound.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// What arrived so far: the latest blend values and bones.
+    pub fn receiver(&self) -> &VmcReceiver {
+        &self.receiver
+    }
+
+    /// Packet counts so far.
+    pub fn stats(&self) -> ListenStats {
+        self.stats
+    }
+
+    /// Waits up to `timeout` (at least 1 ms) for one packet and applies it; `None` when
+    /// none came.
+    pub fn recv(&mut self, timeout: Duration) -> Result<Option<Packet>, LiveError> {
+        let receive = |source| LiveError::Receive {
+            addr: self.addr,
+            source,
+        };
+        self.socket
+            .set_read_timeout(Some(timeout.max(Duration::from_millis(1))))
+            .map_err(receive)?;
+        let n = match self.socket.recv_from(&mut self.buf) {
+            Ok((n, _)) => n,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return Ok(None);
+            }
+            Err(e) => return Err(receive(e)),
+        };
+        let now = Instant::now();
+        let t0 = *self.first.get_or_insert(now);
+        self.last = Some(now);
+        self.stats.packets += 1;
+        let applied =
+            omote_vmc::osc::parse_packet(&self.buf[..n]).and_then(|m| self.receiver.apply(&m));
+        let applies = match applied {
+            Ok(a) => a,
+            Err(e) => {
+                self.stats.malformed += 1;
+                return Ok(Some(Packet::Malformed(e)));
+            }
+        };
+        if let (Some(rec), true) = (self.recorder.as_mut(), applies > 0) {
+            let t = self
+                .receiver
+                .time()
+                .map_or_else(|| (now - t0).as_secs_f64(), f64::from);
+            rec.advance(t, &self.receiver);
+        }
+        Ok(Some(Packet::Applied { applies }))
+    }
+
+    /// Receives until `limits` say stop; `on_malformed` sees each ignored packet with
+    /// its number (from 1).
+    pub fn run(
+        &mut self,
+        limits: ListenLimits,
+        mut on_malformed: impl FnMut(u64, &VmcError),
+    ) -> Result<ListenStats, LiveError> {
+        let started = Instant::now();
+        let poll = Duration::from_millis(100);
+        loop {
+            if limits.max.is_some_and(|m| started.elapsed() >= m) {
+                break;
+            }
+            if self.last.is_some_and(|l| l.elapsed() >= limits.idle) {
+                break;
+            }
+            if let Some(Packet::Malformed(e)) = self.recv(poll)? {
+                on_malformed(self.stats.packets, &e);
+            }
+        }
+        Ok(self.stats)
+    }
+}
