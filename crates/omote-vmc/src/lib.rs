@@ -9,6 +9,8 @@
 //! * [`VmcFrameWriter`] — one face frame → one bundle, allocation-free once warm.
 //! * [`VmcReceiver`] — decoded messages → the latest blend values and bones.
 //! * [`BlendNames`] — VRM 0.x clip names (`Joy`) or VRM 1.0 names (`happy`) on the wire.
+//! * [`BlendWeights`] — the weights after the VRM 1.0 override rules (VRM 0.x receivers)
+//!   or before them (VRM 1.0 receivers apply the rules themselves).
 //! * [`coords`] — glTF ↔ Unity axes (VMC values are Unity's).
 
 #![deny(missing_docs)]
@@ -21,7 +23,7 @@ mod receiver;
 mod sender;
 
 pub use error::VmcError;
-pub use names::{BlendNames, channel_from_wire};
+pub use names::{BlendNames, BlendWeights, channel_from_wire};
 pub use receiver::VmcReceiver;
 pub use sender::{BonePose, BoneRest, VmcFrameWriter};
 
