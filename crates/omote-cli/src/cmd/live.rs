@@ -32,7 +32,7 @@ use omote_vmc::{BonePose, VmcFrameWriter};
 
 use crate::cmd::lipsync::pcm::{PcmLipsync, SampleFormat};
 use crate::cmd::track::{FrameSize, parse_size, read_raw_frame};
-use crate::cmd::vmc::{WireNames, send_packet, sender_socket};
+use crate::cmd::vmc::{WireNames, WireWeights, send_packet, sender_socket};
 use crate::output::{VoiceMouth, load_avatar, write_anim};
 
 /// Arguments of `omote live`.
@@ -50,6 +50,9 @@ pub struct LiveArgs {
     /// Expression names for --vmc.
     #[arg(long, value_enum, default_value = "vrm0")]
     pub vmc_names: WireNames,
+    /// Expression weights for --vmc [default: applied with vrm0 names, input with vrm1].
+    #[arg(long, value_enum)]
+    pub vmc_weights: Option<WireWeights>,
     /// Record the avatar's animation to this anim file when the input ends.
     #[arg(long)]
     pub record: Option<PathBuf>,
@@ -192,6 +195,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
                 sender_socket(to)?,
                 to,
                 VmcFrameWriter::new(names, args.vmc_names.into()),
+                WireWeights::resolve(args.vmc_weights, args.vmc_names),
             ))
         }
         None => None,
@@ -277,14 +281,15 @@ pub fn run(args: LiveArgs) -> Result<()> {
             gaze_pitch_deg: out.gaze_pitch_deg,
         };
         let state = face.update(dt, &inputs);
-        if let Some((socket, to, writer)) = vmc.as_mut() {
+        if let Some((socket, to, writer, weights)) = vmc.as_mut() {
             let pose = BonePose {
                 head: Some(state.head),
                 left_eye: eye_bones.then_some(state.left_eye),
                 right_eye: eye_bones.then_some(state.right_eye),
             };
             let t = (index as f64 / args.fps) as f32;
-            send_packet(socket, *to, writer.write(t, &state.expressions, &pose))?;
+            let w = weights.pick(&state.expressions, &state.input_expressions);
+            send_packet(socket, *to, writer.write(t, w, &pose))?;
         }
         if let Some(rec) = recorder.as_mut() {
             rec.record(state);

@@ -1,7 +1,7 @@
 //! `omote vmc`: speak the VMC protocol (OSC over UDP) with VTuber tools.
 //!
 //! ```text
-//! omote vmc send ANIM.json [--to 127.0.0.1:39539] [--names vrm0|vrm1] [--speed 1] [--loop]
+//! omote vmc send ANIM.json [--to 127.0.0.1:39539] [--names vrm0|vrm1] [--weights applied|input] [--speed 1] [--loop]
 //! omote vmc listen [--bind 127.0.0.1:39539] [--record OUT.anim.json] [--fps 60] [--seconds S] [--idle 3]
 //! ```
 //!
@@ -17,8 +17,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use glam::Quat;
-use omote_core::{Anim, ExpressionTracks};
-use omote_vmc::{BlendNames, BonePose, VmcFrameWriter, VmcReceiver, channel_from_wire};
+use omote_core::{ANIM_VERSION, Anim, ExpressionTracks};
+use omote_vmc::{
+    BlendNames, BlendWeights, BonePose, VmcFrameWriter, VmcReceiver, channel_from_wire,
+};
 
 /// VMC protocol: send an anim to a VTuber app, or listen to one.
 #[derive(Args, Debug)]
@@ -53,6 +55,28 @@ impl From<WireNames> for BlendNames {
     }
 }
 
+/// Which expression weights go on the wire.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum WireWeights {
+    /// After the VRM 1.0 override rules, what the face shows: for VRM 0.x models (no
+    /// override rules). The default with `vrm0` names.
+    Applied,
+    /// Before the override rules: for VRM 1.0 models, which apply them. The default with
+    /// `vrm1` names.
+    Input,
+}
+
+impl WireWeights {
+    /// The choice, or the default for `names` when none was given.
+    pub fn resolve(choice: Option<Self>, names: WireNames) -> BlendWeights {
+        match choice {
+            Some(Self::Applied) => BlendWeights::Applied,
+            Some(Self::Input) => BlendWeights::Input,
+            None => BlendWeights::for_names(names.into()),
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 struct SendArgs {
     /// The anim to play (`*.anim.json`).
@@ -63,6 +87,9 @@ struct SendArgs {
     /// Expression names on the wire.
     #[arg(long, value_enum, default_value = "vrm0")]
     names: WireNames,
+    /// Expression weights on the wire [default: applied with vrm0 names, input with vrm1].
+    #[arg(long, value_enum)]
+    weights: Option<WireWeights>,
     /// Playback speed (2 = twice as fast).
     #[arg(long, default_value_t = 1.0)]
     speed: f64,
@@ -131,7 +158,9 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
         bail!("{}: the anim has no frames", args.anim.display());
     }
     let socket = sender_socket(args.to)?;
-    let names: Vec<&str> = anim.expressions.0.iter().map(|(n, _)| n.as_str()).collect();
+    let weight_kind = WireWeights::resolve(args.weights, args.names);
+    let tracks = weight_kind.pick(anim.applied(), &anim.expressions);
+    let names: Vec<&str> = tracks.0.iter().map(|(n, _)| n.as_str()).collect();
     let mut writer = VmcFrameWriter::new(names.iter().copied(), args.names.into());
     let mut weights = vec![0f32; names.len()];
     let eyes_move = anim
@@ -140,11 +169,12 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
         .chain(&anim.right_eye)
         .any(|q| Quat::from_array(*q).angle_between(Quat::IDENTITY) > 1e-4);
     eprintln!(
-        "vmc send: {} ({} frames at {} fps, {} expressions) → {}{}",
+        "vmc send: {} ({} frames at {} fps, {} expressions, {:?} weights) → {}{}",
         args.anim.display(),
         frames,
         anim.fps,
         names.len(),
+        weight_kind,
         args.to,
         if args.repeat { ", looping" } else { "" }
     );
@@ -157,7 +187,7 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
             if let Some(wait) = due.checked_duration_since(Instant::now()) {
                 std::thread::sleep(wait);
             }
-            for (w, (_, track)) in weights.iter_mut().zip(&anim.expressions.0) {
+            for (w, (_, track)) in weights.iter_mut().zip(&tracks.0) {
                 *w = track[i];
             }
             let pose = BonePose {
@@ -240,10 +270,12 @@ impl Recording {
         let frames = self.head.len();
         Anim {
             format: "omote-anim".into(),
-            version: 1,
+            version: ANIM_VERSION,
             fps: self.fps,
             duration: frames as f32 / self.fps,
+            // What arrived; which override rules the performer applied is unknown.
             expressions: ExpressionTracks(self.channels),
+            applied_expressions: None,
             head: self.head,
             left_eye: self.left_eye,
             right_eye: self.right_eye,
