@@ -4,7 +4,9 @@
 //       expressions (name, preset?, morph targets moved at weight 1), lookAt, humanoid, meta
 //   node check.mjs vrma MODEL.vrm ANIM.vrma T1 [T2 ...]
 //       the animation applied to the model, sampled at each time: every expression's
-//       value, lookAt yaw/pitch, head and neck normalised rotations
+//       value as the clip sets it (`expressions`, before three-vrm's override rules),
+//       the weight three-vrm applies to its binds after its override rules (`applied`),
+//       lookAt yaw/pitch, head and neck normalised rotations
 //
 // Used by crates/omote-vrm/tests (versions pinned in package-lock.json; run `npm ci`).
 import { readFileSync } from 'node:fs';
@@ -106,16 +108,28 @@ async function vrma(modelPath, animPath, times) {
   const mixer = new THREE.AnimationMixer(vrm.scene);
   mixer.clipAction(clip).play();
   const em = vrm.expressionManager;
+  // What the face shows: expressionManager.update() hands every bind of an expression
+  // its weight after the override rules (VRMExpression.applyWeight); a probe bind added
+  // to each expression records that number as three-vrm computes it.
+  const applied = {};
+  for (const e of em ? em.expressions : []) {
+    const name = e.expressionName;
+    e.addBind({
+      applyWeight(w) { applied[name] = w; },
+      clearAppliedWeight() { applied[name] = 0; },
+    });
+  }
   const samples = [];
   for (const t of times) {
     mixer.setTime(t);
+    if (em) em.update();
     const expressions = {};
     for (const e of em ? em.expressions : []) expressions[e.expressionName] = em.getValue(e.expressionName);
     const q = (bone) => {
       const n = vrm.humanoid.getNormalizedBoneNode(bone);
       return n ? n.quaternion.toArray() : null;
     };
-    samples.push({ t, expressions, yaw: vrm.lookAt.yaw, pitch: vrm.lookAt.pitch, head: q('head'), neck: q('neck') });
+    samples.push({ t, expressions, applied: { ...applied }, yaw: vrm.lookAt.yaw, pitch: vrm.lookAt.pitch, head: q('head'), neck: q('neck') });
   }
   return {
     duration: clip.duration,

@@ -25,6 +25,28 @@ impl From<WireNames> for omote_live::BlendNames {
     }
 }
 
+/// Which expression weights go on the VMC wire.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum WireWeights {
+    /// After the VRM 1.0 override rules, what the face shows: for VRM 0.x models (no
+    /// override rules). The default with `vrm0` names.
+    Applied,
+    /// Before the override rules: for VRM 1.0 models, which apply them. The default with
+    /// `vrm1` names.
+    Input,
+}
+
+impl WireWeights {
+    /// The choice, or the default for `names` when none was given.
+    pub fn resolve(choice: Option<Self>, names: WireNames) -> omote_vmc::BlendWeights {
+        match choice {
+            Some(Self::Applied) => omote_vmc::BlendWeights::Applied,
+            Some(Self::Input) => omote_vmc::BlendWeights::Input,
+            None => omote_vmc::BlendWeights::for_names(names.into()),
+        }
+    }
+}
+
 /// Sample encoding of a raw PCM stream.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum SampleFormat {

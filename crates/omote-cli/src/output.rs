@@ -37,7 +37,8 @@ pub fn anim_plot(anim: &Anim, title: &str, groups: &[(&str, &[&str])]) -> TimePl
     for (name, channels) in groups {
         let mut panel = Panel::new(*name).y_range(-0.02, 1.05);
         for ch in *channels {
-            if let Some(track) = anim.expressions.get(ch) {
+            // What the face shows: the weights after the override rules.
+            if let Some(track) = anim.applied().get(ch) {
                 panel = panel.series(Series::new(
                     *ch,
                     track.iter().enumerate().map(|(i, v)| (t(i), *v)).collect(),

@@ -46,15 +46,25 @@ fn demo_writes_a_valid_anim_and_a_plot() {
     assert!(max("mouthLeft") > 0.2 && max("mouthRight") > 0.2);
     let behind = (4.0 * 60.0) as usize; // the camera is behind the head at t = 4 s
     assert_eq!(anim.expressions.get("mouthLeft").unwrap()[behind], 0.0);
-    // Overrides hold: while fully surprised (overrideMouth blend) the mouth is shut.
-    let surprised = anim.expressions.get("surprised").unwrap();
+    // Overrides hold in what the face shows: while fully surprised (overrideMouth
+    // blend) the mouth is shut; under happy (overrideBlink blend) a blink shows less than
+    // its input (which `expressions` keep for VRM players).
+    let applied = anim.applied();
+    let surprised = applied.get("surprised").unwrap();
     for (i, s) in surprised.iter().enumerate() {
         if *s > 0.999 {
             for vowel in ["aa", "ih", "ou", "ee", "oh"] {
-                assert_eq!(anim.expressions.get(vowel).unwrap()[i], 0.0);
+                assert_eq!(applied.get(vowel).unwrap()[i], 0.0);
             }
         }
     }
+    let (happy, blink) = (applied.get("happy").unwrap(), applied.get("blink").unwrap());
+    let blink_in = anim.expressions.get("blink").unwrap();
+    let damped = (0..anim.frames())
+        .filter(|&i| happy[i] > 0.2 && blink_in[i] > 0.5)
+        .inspect(|&i| assert!((blink[i] - blink_in[i] * (1.0 - happy[i])).abs() < 1e-5))
+        .count();
+    assert!(damped > 0, "no blink under happy in the demo");
     let png = std::fs::read(out.join("demo.png")).unwrap();
     assert_eq!(&png[1..4], b"PNG");
     // The avatar and a VRM Animation of the demo that plays on it.
@@ -869,53 +879,103 @@ fn spawn_vmc_listener(addr: &str, fps: &str, idle: &str, rec: &Path) -> std::pro
     child
 }
 
+/// `omote vmc send DEMO ARGS` into a recording `omote vmc listen`: what it recorded.
+fn vmc_round_trip(out: &Path, demo: &Path, args: &[&str]) -> serde_json::Value {
+    let port = free_udp_port();
+    let addr = format!("127.0.0.1:{port}");
+    let rec = out.join(format!("rec-{port}.anim.json"));
+    let listener = spawn_vmc_listener(&addr, "60", "1.5", &rec);
+    let o = omote()
+        .args(["vmc", "send"])
+        .arg(demo)
+        .args(["--to", &addr, "--speed", "4"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let l = listener.wait_with_output().unwrap();
+    assert!(l.status.success(), "{}", String::from_utf8_lossy(&l.stderr));
+    serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap()
+}
+
+/// How many of `got`'s values equal `want`'s, in all values and in those where `want`
+/// and `other` differ (the frames that tell which of the two was sent).
+fn equal_values(
+    want: &serde_json::Value,
+    other: &serde_json::Value,
+    got: &serde_json::Value,
+) -> ((usize, usize), (usize, usize)) {
+    let (want, other, got) = (
+        want.as_object().unwrap(),
+        other.as_object().unwrap(),
+        got.as_object().unwrap(),
+    );
+    assert_eq!(want.len(), got.len());
+    let (mut all, mut telling) = ((0, 0), (0, 0));
+    for (name, track) in want {
+        let back = got[name]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name} missing"));
+        let others = other[name].as_array().unwrap();
+        for ((a, b), o) in track.as_array().unwrap().iter().zip(back).zip(others) {
+            let (a, b, o) = (
+                a.as_f64().unwrap(),
+                b.as_f64().unwrap(),
+                o.as_f64().unwrap(),
+            );
+            let same = usize::from((a - b).abs() < 1e-6);
+            all = (all.0 + same, all.1 + 1);
+            if (a - o).abs() > 1e-3 {
+                telling = (telling.0 + same, telling.1 + 1);
+            }
+        }
+    }
+    (all, telling)
+}
+
 #[test]
 fn vmc_send_to_listen_round_trips_the_demo() {
     let out = scratch("vmc");
     std::fs::create_dir_all(&out).unwrap();
     let o = omote().arg("demo").arg("--out").arg(&out).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let port = free_udp_port();
-    let addr = format!("127.0.0.1:{port}");
-    let rec = out.join("rec.anim.json");
-    let listener = spawn_vmc_listener(&addr, "60", "1.5", &rec);
-    let o = omote()
-        .args(["vmc", "send"])
-        .arg(out.join("demo.anim.json"))
-        .args(["--to", &addr, "--speed", "4"])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let l = listener.wait_with_output().unwrap();
-    assert!(l.status.success(), "{}", String::from_utf8_lossy(&l.stderr));
+    let demo = out.join("demo.anim.json");
+    let got = vmc_round_trip(&out, &demo, &[]);
     let sent: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("demo.anim.json")).unwrap())
-            .unwrap();
-    let got: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(&demo).unwrap()).unwrap();
     let n = sent["head"].as_array().unwrap().len();
     let m = got["head"].as_array().unwrap().len();
     assert!(m + 2 >= n && m <= n, "recorded {m} of {n} frames");
     // Every expression comes back under its VRM 1.0 name, frame for frame (UDP on
     // loopback may drop a packet under load: then that frame holds the previous value).
-    let sent_x = sent["expressions"].as_object().unwrap();
-    let got_x = got["expressions"].as_object().unwrap();
-    assert_eq!(sent_x.len(), got_x.len());
-    let (mut equal, mut total) = (0usize, 0usize);
-    for (name, track) in sent_x {
-        let back = got_x[name]
-            .as_array()
-            .unwrap_or_else(|| panic!("{name} missing"));
-        for (a, b) in track.as_array().unwrap().iter().zip(back) {
-            total += 1;
-            if (a.as_f64().unwrap() - b.as_f64().unwrap()).abs() < 1e-6 {
-                equal += 1;
-            }
-        }
-    }
-    assert!(
-        equal as f64 >= 0.98 * total as f64,
-        "{equal} of {total} values equal"
+    // With VRM 0.x names (the default) the weights are what the face shows, after the
+    // override rules (0.x models have none); with VRM 1.0 names the input before them
+    // (1.0 models apply the rules).
+    let (input, applied) = (&sent["expressions"], &sent["appliedExpressions"]);
+    let enough = |(equal, total): (usize, usize), what: &str| {
+        assert!(
+            equal as f64 >= 0.98 * total as f64,
+            "{what}: {equal} of {total} values equal"
+        );
+    };
+    let (all, telling) = equal_values(applied, input, &got["expressions"]);
+    enough(all, "vrm0 names, applied");
+    enough(
+        telling,
+        "vrm0 names, applied where it differs from the input",
+    );
+    assert!(telling.1 >= 20, "only {} telling values", telling.1);
+    let got1 = vmc_round_trip(&out, &demo, &["--names", "vrm1"]);
+    let (all, telling) = equal_values(input, applied, &got1["expressions"]);
+    enough(all, "vrm1 names, input");
+    enough(
+        telling,
+        "vrm1 names, input where it differs from the applied",
+    );
+    let got2 = vmc_round_trip(&out, &demo, &["--weights", "input"]);
+    enough(
+        equal_values(input, applied, &got2["expressions"]).1,
+        "vrm0 names, --weights input",
     );
     // The head comes back through the Unity axis conversion and out again.
     let (sh, gh) = (&sent["head"][n / 2], &got["head"][n / 2]);
@@ -1205,5 +1265,35 @@ fn live_takes_a_microphone_for_the_mouth() {
     );
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing.raw"));
+    std::fs::remove_dir_all(&out).ok();
+}
+
+#[test]
+fn convert_notes_that_a_version_1_anim_is_after_the_override_rules() {
+    let out = scratch("convert-v1");
+    std::fs::create_dir_all(&out).unwrap();
+    let o = omote().arg("demo").arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let demo = out.join("demo.anim.json");
+    let mut v1: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&demo).unwrap()).unwrap();
+    let applied = v1["appliedExpressions"].take();
+    v1["expressions"] = applied;
+    v1.as_object_mut().unwrap().remove("appliedExpressions");
+    v1["version"] = 1.into();
+    let v1_path = out.join("v1.anim.json");
+    std::fs::write(&v1_path, serde_json::to_vec(&v1).unwrap()).unwrap();
+    for (anim, noted) in [(&demo, false), (&v1_path, true)] {
+        let o = omote()
+            .arg("convert")
+            .arg(anim)
+            .arg("-o")
+            .arg(out.join("out.vrma"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert_eq!(err.contains("version-1 anim"), noted, "{err}");
+    }
     std::fs::remove_dir_all(&out).ok();
 }

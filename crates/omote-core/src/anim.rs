@@ -1,15 +1,18 @@
 //! The anim format: the common output of every command that produces animation.
 //!
 //! ```json
-//! {"format":"omote-anim","version":1,"fps":60,"duration":5.0,
-//!  "expressions":{"aa":[0.0,0.1,...],...},
+//! {"format":"omote-anim","version":2,"fps":60,"duration":5.0,
+//!  "expressions":{"aa":[0.0,0.1,...],...},"appliedExpressions":{"aa":[...],...},
 //!  "head":[[x,y,z,w],...],"leftEye":[...],"rightEye":[...],
 //!  "lookAt":[[yaw,pitch],...],"events":[{"t":1.2,"kind":"marker","name":"hello"}]}
 //! ```
 //! Events also record blinks (`{"kind":"blink","t":..,"closeDuration":..,
 //! "holdDuration":..,"openDuration":..,"depth":..,"cause":"spontaneous"}`) and saccades
 //! (`{"kind":"saccade","t":..,"duration":..,"yaw":Δdeg,"pitch":Δdeg,"direction":"up-left"}`).
-//! One value per frame for every rig expression, in rig order. Quaternions are x, y, z, w
+//! One value per frame for every rig expression, in rig order: `expressions` before the
+//! VRM 1.0 override rules (what a VRM player takes as input), `appliedExpressions` after
+//! them (what the face shows; absent = the same as `expressions`, as in version 1 files,
+//! whose `expressions` were the applied weights). Quaternions are x, y, z, w
 //! in the VRM frame (+Y up, +Z forward, +X the avatar's left); `head` is the head's full
 //! orientation relative to the body; the eyes are the eye bones' rotations relative to
 //! their rest pose; `lookAt` is gaze yaw/pitch in degrees (yaw > 0 left, pitch > 0 down).
@@ -26,8 +29,12 @@ use crate::rig::Rig;
 
 /// The value of the `format` field.
 pub const ANIM_FORMAT: &str = "omote-anim";
-/// The version this crate writes and reads.
-pub const ANIM_VERSION: u32 = 1;
+/// The version this crate writes. 2: `expressions` are the weights before the override
+/// rules and `appliedExpressions` the ones after. Version 1 (only `expressions`, after
+/// the rules) still reads.
+pub const ANIM_VERSION: u32 = 2;
+/// The oldest version this crate reads.
+const ANIM_MIN_VERSION: u32 = 1;
 
 /// A baked animation (see the module docs for the JSON form).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -35,14 +42,22 @@ pub const ANIM_VERSION: u32 = 1;
 pub struct Anim {
     /// Always `"omote-anim"`.
     pub format: String,
-    /// Format version, 1.
+    /// Format version: [`ANIM_VERSION`] when written, 1 or 2 when read.
     pub version: u32,
     /// Frames per second.
     pub fps: f32,
     /// Length in seconds (`frames / fps`).
     pub duration: f32,
-    /// Per-expression weight tracks in rig order.
+    /// Per-expression weight tracks in rig order, **before** the VRM 1.0 override rules:
+    /// what a VRM player takes as input (the VRMA writer, a VRM 1.0 VMC receiver), since
+    /// it applies the rules itself. In a version-1 file these were the applied weights.
     pub expressions: ExpressionTracks,
+    /// The same tracks (same names, same order) **after** the override rules: what the
+    /// face shows (plots, readouts, the viewer, a VRM 0.x receiver). `None` when the file
+    /// has none (version 1, VMC recordings, hand-written anims): then they equal
+    /// `expressions`. Read it through [`Anim::applied`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applied_expressions: Option<ExpressionTracks>,
     /// Head orientation per frame, `[x, y, z, w]`.
     pub head: Vec<[f32; 4]>,
     /// Left eye bone rotation per frame.
@@ -184,7 +199,7 @@ impl From<FaceEvent> for AnimEvent {
 pub enum AnimError {
     /// `format` or `version` is not ours.
     #[error(
-        "not an omote anim (format `{format}`, version {version}); expected format `omote-anim`, version 1"
+        "not an omote anim (format `{format}`, version {version}); expected format `omote-anim`, version 1 or 2"
     )]
     WrongFormat {
         /// The format given.
@@ -205,6 +220,18 @@ pub enum AnimError {
         /// The frame count (length of `head`).
         expected: usize,
     },
+    /// `appliedExpressions` does not have the channels of `expressions`, in their order.
+    #[error(
+        "appliedExpressions must have the channels of expressions in the same order; at position {index}: `{applied}` vs `{expected}`"
+    )]
+    AppliedMismatch {
+        /// Position of the first difference.
+        index: usize,
+        /// The applied channel there (empty when missing).
+        applied: String,
+        /// The `expressions` channel there (empty when missing).
+        expected: String,
+    },
     /// A value is NaN or infinite.
     #[error("{field}[{frame}] is not finite")]
     NonFinite {
@@ -221,10 +248,20 @@ impl Anim {
         self.head.len()
     }
 
+    /// What the face shows: `appliedExpressions`, or `expressions` when the anim has none
+    /// (then no override rule changed them, or they already are the applied weights, as
+    /// in version 1).
+    pub fn applied(&self) -> &ExpressionTracks {
+        self.applied_expressions
+            .as_ref()
+            .unwrap_or(&self.expressions)
+    }
+
     /// Check the invariants readers rely on: our format, one value per frame in every
-    /// track, only finite numbers.
+    /// track, only finite numbers, `appliedExpressions` (if any) shaped like `expressions`.
     pub fn validate(&self) -> Result<(), AnimError> {
-        if self.format != ANIM_FORMAT || self.version != ANIM_VERSION {
+        if self.format != ANIM_FORMAT || !(ANIM_MIN_VERSION..=ANIM_VERSION).contains(&self.version)
+        {
             return Err(AnimError::WrongFormat {
                 format: self.format.clone(),
                 version: self.version,
@@ -262,6 +299,25 @@ impl Anim {
             check_len(field.clone(), v.len())?;
             check_finite(&field, v.iter().map(|x| x.is_finite()))?;
         }
+        if let Some(applied) = &self.applied_expressions {
+            let (a, e) = (&applied.0, &self.expressions.0);
+            for index in 0..a.len().max(e.len()) {
+                let name = |t: &[(String, Vec<f32>)]| t.get(index).map(|c| c.0.clone());
+                let (got, want) = (name(a), name(e));
+                if got != want {
+                    return Err(AnimError::AppliedMismatch {
+                        index,
+                        applied: got.unwrap_or_default(),
+                        expected: want.unwrap_or_default(),
+                    });
+                }
+            }
+            for (name, v) in a {
+                let field = format!("appliedExpressions.{name}");
+                check_len(field.clone(), v.len())?;
+                check_finite(&field, v.iter().map(|x| x.is_finite()))?;
+            }
+        }
         for (field, q) in [
             ("head", &self.head),
             ("leftEye", &self.left_eye),
@@ -279,8 +335,10 @@ impl Anim {
     }
 }
 
-/// Collects [`FaceState`]s frame by frame into an [`Anim`]. (Bakes allocate as they
-/// grow; keep recorders out of shipping per-frame paths.)
+/// Collects [`FaceState`]s frame by frame into an [`Anim`]: `expressions` from
+/// [`FaceState::input_expressions`], `appliedExpressions` from
+/// [`FaceState::expressions`]. (Bakes allocate as they grow; keep recorders out of
+/// shipping per-frame paths.)
 #[derive(Clone, Debug)]
 pub struct AnimRecorder {
     anim: Anim,
@@ -289,17 +347,21 @@ pub struct AnimRecorder {
 impl AnimRecorder {
     /// A recorder for faces on `rig` sampled at `fps`.
     pub fn new(rig: &Rig, fps: f32) -> Self {
+        let tracks = || {
+            ExpressionTracks(
+                rig.channels()
+                    .map(|(_, c)| (c.desc.name.clone(), Vec::new()))
+                    .collect(),
+            )
+        };
         Self {
             anim: Anim {
                 format: ANIM_FORMAT.to_string(),
                 version: ANIM_VERSION,
                 fps,
                 duration: 0.0,
-                expressions: ExpressionTracks(
-                    rig.channels()
-                        .map(|(_, c)| (c.desc.name.clone(), Vec::new()))
-                        .collect(),
-                ),
+                expressions: tracks(),
+                applied_expressions: Some(tracks()),
                 head: Vec::new(),
                 left_eye: Vec::new(),
                 right_eye: Vec::new(),
@@ -314,14 +376,14 @@ impl AnimRecorder {
         self.anim
             .events
             .extend(state.events.iter().map(|e| AnimEvent::from(*e)));
-        for ((_, track), w) in self
-            .anim
-            .expressions
-            .0
-            .iter_mut()
-            .zip(state.expressions.iter())
-        {
-            track.push(*w);
+        let push = |tracks: &mut ExpressionTracks, weights: &[f32]| {
+            for ((_, track), w) in tracks.0.iter_mut().zip(weights) {
+                track.push(*w);
+            }
+        };
+        push(&mut self.anim.expressions, &state.input_expressions);
+        if let Some(applied) = self.anim.applied_expressions.as_mut() {
+            push(applied, &state.expressions);
         }
         self.anim.head.push(state.head.to_array());
         self.anim.left_eye.push(state.left_eye.to_array());
@@ -354,6 +416,76 @@ impl AnimRecorder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const V1: &str = r#"{"format":"omote-anim","version":1,"fps":30,"duration":0.0667,
+        "expressions":{"happy":[0.5,0.6],"blink":[0.5,0.4]},
+        "head":[[0,0,0,1],[0,0,0,1]],"leftEye":[[0,0,0,1],[0,0,0,1]],
+        "rightEye":[[0,0,0,1],[0,0,0,1]],"lookAt":[[0,0],[0,0]]}"#;
+
+    #[test]
+    fn version_1_files_read_with_applied_equal_to_expressions() {
+        let anim: Anim = serde_json::from_str(V1).unwrap();
+        anim.validate().unwrap();
+        assert_eq!(anim.version, 1);
+        assert_eq!(anim.applied_expressions, None);
+        assert_eq!(anim.applied(), &anim.expressions);
+        assert_eq!(anim.applied().get("blink"), Some(&[0.5, 0.4][..]));
+        // Written back, it stays without appliedExpressions.
+        assert!(!serde_json::to_string(&anim).unwrap().contains("applied"));
+    }
+
+    #[test]
+    fn applied_expressions_are_validated_like_expressions() {
+        let mut anim: Anim = serde_json::from_str(V1).unwrap();
+        anim.version = ANIM_VERSION;
+        let tracks = |blink: Vec<f32>| {
+            ExpressionTracks(vec![
+                ("happy".into(), vec![0.5, 0.6]),
+                ("blink".into(), blink),
+            ])
+        };
+        anim.applied_expressions = Some(tracks(vec![0.25, 0.16]));
+        anim.validate().unwrap();
+        assert_eq!(anim.applied().get("blink"), Some(&[0.25, 0.16][..]));
+        let json = serde_json::to_string(&anim).unwrap();
+        assert!(
+            json.contains(r#""appliedExpressions":{"happy":[0.5,0.6],"blink":[0.25,0.16]}"#),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<Anim>(&json).unwrap(), anim);
+
+        let err = |a: &Anim| a.validate().unwrap_err().to_string();
+        let mut bad = anim.clone();
+        bad.applied_expressions = Some(tracks(vec![0.25]));
+        assert_eq!(
+            err(&bad),
+            "appliedExpressions.blink has 1 frames, expected 2"
+        );
+        bad.applied_expressions = Some(tracks(vec![0.25, f32::NAN]));
+        assert_eq!(err(&bad), "appliedExpressions.blink[1] is not finite");
+        let mut swapped = tracks(vec![0.25, 0.16]);
+        swapped.0.reverse();
+        bad.applied_expressions = Some(swapped);
+        assert!(
+            err(&bad).contains("position 0: `blink` vs `happy`"),
+            "{}",
+            err(&bad)
+        );
+        let mut short = tracks(vec![0.25, 0.16]);
+        short.0.pop();
+        bad.applied_expressions = Some(short);
+        assert!(
+            err(&bad).contains("position 1: `` vs `blink`"),
+            "{}",
+            err(&bad)
+        );
+        bad = anim.clone();
+        bad.version = 3;
+        assert!(matches!(
+            bad.validate(),
+            Err(AnimError::WrongFormat { version: 3, .. })
+        ));
+    }
 
     #[test]
     fn blink_and_saccade_events_use_the_documented_json() {

@@ -198,10 +198,48 @@ fn recorder_writes_one_value_per_frame_and_validates() {
     assert_eq!(anim.expressions.0[0].0, "happy");
     let json = serde_json::to_string(&anim).unwrap();
     assert!(
-        json.starts_with(r#"{"format":"omote-anim","version":1,"fps":60.0"#),
+        json.starts_with(r#"{"format":"omote-anim","version":2,"fps":60.0"#),
         "{}",
         &json[..80]
     );
     let back: omote_core::Anim = serde_json::from_str(&json).unwrap();
     assert_eq!(back, anim);
+}
+
+/// `happy` 0.6 and `surprised` 0.2 (both `overrideBlink: blend`, surprised also
+/// `overrideMouth: blend` on the standard rig) over a closed blink and an open `aa`: the
+/// state keeps the player's input (1.0) and what the face shows (1.0 × (1 − 0.8) for the
+/// blink, 1.0 × (1 − 0.2) for the mouth); the recorder writes both.
+#[test]
+fn state_and_anim_keep_the_input_before_and_the_weights_after_the_overrides() {
+    let rig = Arc::new(Rig::standard());
+    let ch = |n: &str| rig.channel(n).unwrap();
+    let mut face = Face::new(rig.clone(), FaceConfig::raw(), 1);
+    let base = face.layer_mut(Face::BASE);
+    base.set(ch("happy"), 0.6);
+    base.set(ch("surprised"), 0.2);
+    base.set(ch("blink"), 1.0);
+    base.set(ch("aa"), 1.5); // clamped in both
+    base.set(ch("oh"), f32::NAN); // 0 in both
+    let mut rec = AnimRecorder::new(&rig, 60.0);
+    let s = face.update(1.0 / 60.0, &FaceInputs::default());
+    assert_eq!(s.input_weight(ch("blink")), 1.0);
+    assert!(
+        (s.weight(ch("blink")) - 0.2).abs() < 1e-6,
+        "{}",
+        s.weight(ch("blink"))
+    );
+    assert_eq!(s.input_weight(ch("aa")), 1.0);
+    assert!((s.weight(ch("aa")) - 0.8).abs() < 1e-6);
+    assert_eq!((s.input_weight(ch("oh")), s.weight(ch("oh"))), (0.0, 0.0));
+    // Overriders themselves are not changed by the rules.
+    assert_eq!(s.input_weight(ch("happy")), 0.6);
+    assert_eq!(s.weight(ch("happy")), 0.6);
+    rec.record(s);
+    let anim = rec.finish();
+    anim.validate().unwrap();
+    assert_eq!(anim.expressions.get("blink"), Some(&[1.0][..]));
+    let applied = anim.applied().get("blink").unwrap()[0];
+    assert!((applied - 0.2).abs() < 1e-6);
+    assert_eq!(anim.applied().get("happy"), Some(&[0.6][..]));
 }

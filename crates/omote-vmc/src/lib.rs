@@ -10,6 +10,8 @@
 //! * [`VmcReceiver`] — decoded messages → the latest blend values and bones.
 //! * [`VmcRecorder`] — a receiver's state sampled into an anim, bounded against clock jumps.
 //! * [`BlendNames`] — VRM 0.x clip names (`Joy`) or VRM 1.0 names (`happy`) on the wire.
+//! * [`BlendWeights`] — the weights after the VRM 1.0 override rules (VRM 0.x receivers)
+//!   or before them (VRM 1.0 receivers apply the rules themselves).
 //! * [`coords`] — glTF ↔ Unity axes (VMC values are Unity's).
 
 #![deny(missing_docs)]
@@ -23,7 +25,7 @@ mod recorder;
 mod sender;
 
 pub use error::VmcError;
-pub use names::{BlendNames, channel_from_wire};
+pub use names::{BlendNames, BlendWeights, channel_from_wire};
 pub use receiver::VmcReceiver;
 pub use recorder::VmcRecorder;
 pub use sender::{BonePose, BoneRest, VmcFrameWriter};

@@ -16,6 +16,53 @@ pub enum BlendNames {
     Vrm1,
 }
 
+/// Which expression weights to send: a receiver that applies the VRM 1.0 override rules
+/// itself needs the weights before them, one that does not needs what the face shows.
+/// The codec sends whatever slice it is given; this is the choice, made where the
+/// weights are picked ([`BlendWeights::pick`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlendWeights {
+    /// After the override rules, what the face shows (`FaceState::expressions`, an
+    /// anim's `appliedExpressions`): for VRM 0.x models, which have no override rules.
+    Applied,
+    /// Before the override rules, a VRM player's input (`FaceState::input_expressions`,
+    /// an anim's `expressions`): for VRM 1.0 models, whose runtime applies the rules;
+    /// sent the applied weights, it would damp `blend`-overridden blinks and vowels twice.
+    Input,
+}
+
+impl BlendWeights {
+    /// What a receiver addressed with these names has: 0.x names → a VRM 0.x model →
+    /// [`Applied`](Self::Applied); 1.0 names → a VRM 1.0 model → [`Input`](Self::Input).
+    ///
+    /// ```
+    /// use omote_vmc::{BlendNames, BlendWeights};
+    /// assert_eq!(BlendWeights::for_names(BlendNames::Vrm0), BlendWeights::Applied);
+    /// assert_eq!(BlendWeights::for_names(BlendNames::Vrm1), BlendWeights::Input);
+    /// ```
+    pub fn for_names(names: BlendNames) -> Self {
+        match names {
+            BlendNames::Vrm0 => Self::Applied,
+            BlendNames::Vrm1 => Self::Input,
+        }
+    }
+
+    /// The one of the two that this choice sends.
+    ///
+    /// ```
+    /// use omote_vmc::BlendWeights;
+    /// let (applied, input) = ([0.4f32], [1.0f32]); // a blink under happy 0.6 (blend)
+    /// assert_eq!(BlendWeights::Applied.pick(&applied[..], &input[..]), &[0.4]);
+    /// assert_eq!(BlendWeights::Input.pick(&applied[..], &input[..]), &[1.0]);
+    /// ```
+    pub fn pick<'a, T: ?Sized>(self, applied: &'a T, input: &'a T) -> &'a T {
+        match self {
+            Self::Applied => applied,
+            Self::Input => input,
+        }
+    }
+}
+
 /// (VRM 1.0 preset, VRM 0.x clip name). `surprised` has no 0.x preset; `Surprised` is the
 /// custom clip name 0.x models use for it.
 const PRESET_V0: [(ExpressionPreset, &str); 18] = [

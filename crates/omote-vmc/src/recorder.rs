@@ -169,7 +169,9 @@ impl VmcRecorder {
             version: ANIM_VERSION,
             fps: self.fps,
             duration: frames as f32 / self.fps,
+            // What arrived; which override rules the performer applied is unknown.
             expressions: ExpressionTracks(self.channels),
+            applied_expressions: None,
             head: self.head,
             left_eye: self.left_eye,
             right_eye: self.right_eye,

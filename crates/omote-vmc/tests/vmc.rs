@@ -201,6 +201,39 @@ fn round_trip_every_channel_and_vrm1_names() {
     }
 }
 
+/// A face with `happy` 0.6 (`overrideBlink: blend` on the standard rig) over a full
+/// blink: a VRM 0.x receiver (no override rules) gets what the face shows, `Blink` 0.4; a
+/// VRM 1.0 receiver, which applies the rules itself, gets the input `blink` 1.0 (sent
+/// 0.4, it would show 0.16).
+#[test]
+fn weights_follow_the_receivers_override_rules() {
+    use omote_vmc::BlendWeights;
+    let rig = std::sync::Arc::new(omote_core::Rig::standard());
+    let mut face = omote_core::Face::new(rig.clone(), omote_core::FaceConfig::raw(), 1);
+    face.layer_mut(omote_core::Face::BASE)
+        .set(rig.channel("happy").unwrap(), 0.6);
+    face.layer_mut(omote_core::Face::BASE)
+        .set(rig.channel("blink").unwrap(), 1.0);
+    let state = face.update(1.0 / 60.0, &omote_core::FaceInputs::default());
+    let names: Vec<&str> = rig.channels().map(|(id, _)| rig.channel_name(id)).collect();
+    let sent = |names_on_wire: BlendNames, wire_name: &str| {
+        let weights = BlendWeights::for_names(names_on_wire);
+        let mut writer = VmcFrameWriter::new(names.iter().copied(), names_on_wire);
+        let bytes = writer.write(
+            0.0,
+            weights.pick(&state.expressions, &state.input_expressions),
+            &BonePose::default(),
+        );
+        let mut r = VmcReceiver::new();
+        r.apply(&parse_packet(bytes).unwrap()).unwrap();
+        r.blend(wire_name).unwrap()
+    };
+    assert!((sent(BlendNames::Vrm0, "Blink") - 0.4).abs() < 1e-6);
+    assert_eq!(sent(BlendNames::Vrm1, "blink"), 1.0);
+    assert_eq!(sent(BlendNames::Vrm0, "Joy"), 0.6);
+    assert_eq!(sent(BlendNames::Vrm1, "happy"), 0.6);
+}
+
 #[test]
 fn bad_values_are_sanitised_not_sent() {
     let mut writer = VmcFrameWriter::new(["aa", "ih"], BlendNames::Vrm1);

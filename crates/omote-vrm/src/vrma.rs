@@ -15,10 +15,12 @@
 //!   is relative to the body) is split evenly: neck = head = its square root;
 //! - one LINEAR key per anim frame at `frame / fps` seconds.
 //!
-//! The anim's expression values are written as they are. An anim recorded from a
-//! [`Face`](omote_core::Face) holds weights *after* the VRM override rules; a player
-//! applies the rules again, which changes nothing for `block` and for un-overridden
-//! expressions but attenuates a `blend`-overridden one a second time.
+//! The expression values written are the anim's `expressions`: the weights *before* the
+//! VRM 1.0 override rules (version 2 anims), because a VRMA player applies the rules
+//! itself. What the player then shows is the anim's `appliedExpressions`
+//! (`tests/it/three_vrm.rs` checks this in `@pixiv/three-vrm-animation`). A version-1
+//! anim has only the weights after the rules; written from one, `blend`-overridden
+//! expressions are attenuated a second time by the player.
 
 use glam::Quat;
 use gltf_json::animation::{Channel, Interpolation, Property, Sampler, Target};
@@ -117,7 +119,7 @@ pub fn write_vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, VrmError> {
         });
     };
 
-    // Expressions.
+    // Expressions: the player's input (it applies the override rules itself).
     let mut preset = OrderedMap::default();
     let mut custom = OrderedMap::default();
     for (name, track) in &anim.expressions.0 {

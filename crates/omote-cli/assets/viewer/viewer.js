@@ -1,10 +1,12 @@
 // omote view: play an omote anim (docs/anim-format.md) on a VRM with three-vrm.
 //
-// Per frame: every expression track → expressionManager.setValue (three-vrm then applies
-// its own override rules), head → normalised neck/head bones (split evenly when the
-// model has a neck, like omote's VRMA writer), eye tracks → normalised eye bones (when
-// they move; three-vrm's own lookAt is switched off so it does not fight them), then
-// vrm.update(dt). Served by `omote view` (crates/omote-cli/src/cmd/view.rs).
+// Per frame: every track of what the face shows (`appliedExpressions`, after the VRM
+// override rules; `expressions` in anims without it) → expressionManager.setValue, with
+// three-vrm's own override rules switched off (see `showApplied` below), head →
+// normalised neck/head bones (split evenly when the model has a neck, like omote's VRMA
+// writer), eye tracks → normalised eye bones (when they move; three-vrm's own lookAt is
+// switched off so it does not fight them), then vrm.update(dt). Served by `omote view`
+// (crates/omote-cli/src/cmd/view.rs).
 //
 // Test hook: window.omoteViewer (see the bottom of this file).
 import * as THREE from 'three';
@@ -270,6 +272,29 @@ ui.time.addEventListener('input', () => {
 
 // ---------------------------------------------------------------- loading
 
+/** What the face shows: the weights after the override rules. Anims without
+ *  `appliedExpressions` (version 1, VMC recordings) have them in `expressions`. */
+function appliedTracks(anim) {
+  return anim.appliedExpressions || anim.expressions;
+}
+
+/** The page plays the applied weights with three-vrm's override rules off, rather than
+ *  the player input with the rules on, so that what three-vrm shows is exactly
+ *  `appliedExpressions`: (1) for every model, also where three-vrm's rules differ from
+ *  the VRM 1.0 specification omote follows (three-vrm also sums a category's own
+ *  members) and where the model's override settings differ from the rig the anim was
+ *  recorded with; (2) for anims whose only weights already are after the rules
+ *  (version 1, VMC recordings), which the rules would damp a second time (a blink under
+ *  `happy` 0.6 at 0.16 instead of 0.4); (3) the readout of the most active expressions
+ *  then lists what the face shows. The rules are applied once, in omote's core. */
+function showApplied(em) {
+  for (const e of em.expressions) {
+    e.overrideBlink = 'none';
+    e.overrideLookAt = 'none';
+    e.overrideMouth = 'none';
+  }
+}
+
 async function main() {
   const [anim, info] = await Promise.all([
     fetchOk('/anim.json').then((r) => r.json()),
@@ -293,7 +318,10 @@ async function main() {
     vrm.lookAt.applier = { applyYawPitch() {} };
   }
   const em = vrm.expressionManager;
-  if (em) em.resetValues();
+  if (em) {
+    em.resetValues();
+    showApplied(em);
+  }
   vrm.update(0);
 
   const bones = {};
@@ -312,7 +340,7 @@ async function main() {
 
   const tracks = [];
   const unknown = [];
-  for (const [name, track] of Object.entries(anim.expressions)) {
+  for (const [name, track] of Object.entries(appliedTracks(anim))) {
     if (em && em.getExpression(name)) tracks.push([name, track]);
     else unknown.push(name);
   }
@@ -370,8 +398,9 @@ Object.assign(hook, {
   time() { return player.t; },
   play() { setPlaying(true); },
   pause() { setPlaying(false); },
-  /** Every expression of the model as three-vrm holds it: the value set (`weight`,
-   *  before three-vrm's override rules), its override settings, categories and morph binds. */
+  /** Every expression of the model as three-vrm holds it: the value set (`weight`: the
+   *  anim's applied weight), its override settings (all `none`: the page switches
+   *  three-vrm's rules off), categories and morph binds. */
   expressions() {
     const em = player.vrm.expressionManager;
     if (!em) return [];

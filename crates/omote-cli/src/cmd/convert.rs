@@ -39,6 +39,14 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
         .with_context(|| format!("{}: not an omote anim", args.input.display()))?;
     anim.validate()
         .with_context(|| format!("{}", args.input.display()))?;
+    if anim.version < 2 {
+        eprintln!(
+            "note: {} is a version-1 anim: its weights are after the VRM override rules, and a \
+             VRMA player applies them again (blend-overridden blinks and vowels come out \
+             weaker); record it again for the weights before the rules",
+            args.input.display()
+        );
+    }
     let model = match &args.rig {
         Some(p) => VrmModel::read(p)?,
         None => omote_vrm::avatar::model(),

@@ -31,7 +31,7 @@ use omote_live::{
 };
 use omote_tracker::FaceTracker;
 
-use crate::args::WireNames;
+use crate::args::{WireNames, WireWeights};
 use crate::output::{load_avatar, write_anim};
 
 /// Arguments of `omote live`.
@@ -49,6 +49,9 @@ pub struct LiveArgs {
     /// Expression names for --vmc.
     #[arg(long, value_enum, default_value = "vrm0")]
     pub vmc_names: WireNames,
+    /// Expression weights for --vmc [default: applied with vrm0 names, input with vrm1].
+    #[arg(long, value_enum)]
+    pub vmc_weights: Option<WireWeights>,
     /// Record the avatar's animation to this anim file when the input ends.
     #[arg(long)]
     pub record: Option<PathBuf>,
@@ -121,7 +124,10 @@ pub fn run(args: LiveArgs) -> Result<()> {
     }
     let tracker = FaceTracker::new().context("loading the face tracker models")?;
     let vmc = match args.vmc {
-        Some(to) => Some(VmcSink::for_rig(to, &rig, args.vmc_names.into())?),
+        Some(to) => Some(
+            VmcSink::for_rig(to, &rig, args.vmc_names.into())?
+                .with_weights(WireWeights::resolve(args.vmc_weights, args.vmc_names)),
+        ),
         None => None,
     };
     let mut recorder = args

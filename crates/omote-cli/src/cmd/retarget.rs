@@ -270,8 +270,9 @@ fn plot(
     if let Some(s) = start {
         spans.push((t(s), t(weights.len())));
     }
+    // What the face shows: the weights after the override rules.
     let series = |name: &str| {
-        anim.expressions.get(name).map(|v| {
+        anim.applied().get(name).map(|v| {
             Series::new(
                 name,
                 v.iter().enumerate().map(|(i, x)| (t(i), *x)).collect(),

@@ -116,8 +116,9 @@ fn count(anim: &Anim, pred: impl Fn(&AnimEvent) -> bool) -> usize {
 /// other channel that moved (held expressions, blink motions).
 fn timeline_plot(anim: &Anim, title: &str) -> TimePlot {
     let dt = 1.0 / anim.fps;
+    // What the face shows: the weights after the override rules.
     let track = |name: &str| -> Option<Vec<(f32, f32)>> {
-        anim.expressions.get(name).map(|v| {
+        anim.applied().get(name).map(|v| {
             v.iter()
                 .enumerate()
                 .map(|(i, w)| (i as f32 * dt, *w))
@@ -165,7 +166,7 @@ fn timeline_plot(anim: &Anim, title: &str) -> TimePlot {
     let skip = |n: &str| n.starts_with("blink") || n.starts_with("look");
     let mut others = Panel::new("other channels that moved (held expressions, blink motions)")
         .y_range(-0.02, 1.05);
-    for (name, values) in &anim.expressions.0 {
+    for (name, values) in &anim.applied().0 {
         if !skip(name)
             && values.iter().any(|v| *v != 0.0)
             && let Some(points) = track(name)

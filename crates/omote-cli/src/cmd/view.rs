@@ -27,7 +27,10 @@
 //! through DNS rebinding.
 //!
 //! The page plays the anim in a loop (play/pause, time slider, loop), shows the most
-//! active expressions and lists anim channels the model does not have. For tests it
+//! active expressions and lists anim channels the model does not have. It shows what
+//! the face shows: the anim's `appliedExpressions` (after the VRM override rules), with
+//! three-vrm's own override rules switched off so they are not applied twice (why, in
+//! `viewer.js`, `showApplied`). For tests it
 //! exposes `window.omoteViewer` (`ready`, `error`, `seek(t)`, `expressions()`,
 //! `morphs()`, `bones()`, `info()`; used by `tools/viewer-check/check.mjs`).
 

@@ -1,7 +1,7 @@
 //! `omote vmc`: speak the VMC protocol (OSC over UDP) with VTuber tools.
 //!
 //! ```text
-//! omote vmc send ANIM.json [--to 127.0.0.1:39539] [--names vrm0|vrm1] [--speed 1] [--loop]
+//! omote vmc send ANIM.json [--to 127.0.0.1:39539] [--names vrm0|vrm1] [--weights applied|input] [--speed 1] [--loop]
 //! omote vmc listen [--bind 127.0.0.1:39539] [--record OUT.anim.json] [--fps 60] [--seconds S] [--idle 3]
 //! ```
 //!
@@ -20,7 +20,7 @@ use glam::Quat;
 use omote_live::{ListenLimits, Pacer, VmcListener, VmcSink};
 use omote_vmc::{BonePose, VmcRecorder, channel_from_wire};
 
-use crate::args::WireNames;
+use crate::args::{WireNames, WireWeights};
 
 /// VMC protocol: send an anim to a VTuber app, or listen to one.
 #[derive(Args, Debug)]
@@ -47,6 +47,9 @@ struct SendArgs {
     /// Expression names on the wire.
     #[arg(long, value_enum, default_value = "vrm0")]
     names: WireNames,
+    /// Expression weights on the wire [default: applied with vrm0 names, input with vrm1].
+    #[arg(long, value_enum)]
+    weights: Option<WireWeights>,
     /// Playback speed (2 = twice as fast).
     #[arg(long, default_value_t = 1.0)]
     speed: f64,
@@ -93,7 +96,9 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
     if frames == 0 {
         bail!("{}: the anim has no frames", args.anim.display());
     }
-    let names: Vec<&str> = anim.expressions.0.iter().map(|(n, _)| n.as_str()).collect();
+    let weight_kind = WireWeights::resolve(args.weights, args.names);
+    let tracks = weight_kind.pick(anim.applied(), &anim.expressions);
+    let names: Vec<&str> = tracks.0.iter().map(|(n, _)| n.as_str()).collect();
     let mut sink = VmcSink::new(args.to, names.iter().copied(), args.names.into())?;
     let mut weights = vec![0f32; names.len()];
     let eyes_move = anim
@@ -102,11 +107,12 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
         .chain(&anim.right_eye)
         .any(|q| Quat::from_array(*q).angle_between(Quat::IDENTITY) > 1e-4);
     eprintln!(
-        "vmc send: {} ({} frames at {} fps, {} expressions) → {}{}",
+        "vmc send: {} ({} frames at {} fps, {} expressions, {:?} weights) → {}{}",
         args.anim.display(),
         frames,
         anim.fps,
         names.len(),
+        weight_kind,
         args.to,
         if args.repeat { ", looping" } else { "" }
     );
@@ -115,7 +121,7 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
     loop {
         for i in 0..frames {
             pacer.wait_for(sent);
-            for (w, (_, track)) in weights.iter_mut().zip(&anim.expressions.0) {
+            for (w, (_, track)) in weights.iter_mut().zip(&tracks.0) {
                 *w = track[i];
             }
             let pose = BonePose {

@@ -18,7 +18,7 @@ use crate::mix::overrides::{OverrideMultipliers, apply_overrides};
 use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
 use crate::rng::Pcg32;
-use crate::sanitize::{finite_or_zero, positive_or_zero};
+use crate::sanitize::{clamp01, finite_or_zero, positive_or_zero};
 use crate::smoothing::{LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter};
 
 /// Per-character settings. Defaults are sensible for a 30–144 fps game or avatar app.
@@ -95,8 +95,17 @@ impl Default for FaceInputs {
 /// A face's output for one frame.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FaceState {
-    /// Final expression weights in [0, 1], one per rig channel (index by [`ChannelId`]).
+    /// Final expression weights in [0, 1], one per rig channel (index by [`ChannelId`]),
+    /// after the VRM 1.0 override rules: what the face shows. For consumers that apply
+    /// no override rules of their own: plots, readouts, a VRM 0.x receiver (0.x has no
+    /// overrides), an engine that sets blend shapes directly.
     pub expressions: Box<[f32]>,
+    /// The same channels *before* the override rules: the mixed weights after layers,
+    /// smoothing, automatic blink and look* expression gaze, clamped to [0, 1] (NaN → 0).
+    /// What a VRM 1.0 player takes as input, since it applies the override rules itself:
+    /// a VRMA file, a VRM 1.0 VMC receiver. Feeding it [`expressions`](Self::expressions)
+    /// instead would apply `blend` overrides twice.
+    pub input_expressions: Box<[f32]>,
     /// Head orientation (smoothed).
     pub head: Quat,
     /// Left eye bone rotation relative to its rest pose (identity for expression gaze).
@@ -116,9 +125,14 @@ pub struct FaceState {
 }
 
 impl FaceState {
-    /// The weight of one channel.
+    /// The weight of one channel (after the override rules: what the face shows).
     pub fn weight(&self, channel: ChannelId) -> f32 {
         self.expressions[channel.index()]
+    }
+
+    /// The weight of one channel before the override rules (a VRM player's input).
+    pub fn input_weight(&self, channel: ChannelId) -> f32 {
+        self.input_expressions[channel.index()]
     }
 
     /// What started during this frame (blinks, saccades), in order.
@@ -214,6 +228,7 @@ impl Face {
             frames: 0,
             state: FaceState {
                 expressions: vec![0.0; n].into_boxed_slice(),
+                input_expressions: vec![0.0; n].into_boxed_slice(),
                 head: Quat::IDENTITY,
                 left_eye: Quat::IDENTITY,
                 right_eye: Quat::IDENTITY,
@@ -324,6 +339,11 @@ impl Face {
                     out[c.index()] += v;
                 }
             }
+        }
+        // The player input: what the override pass below starts from, sanitised as it does.
+        self.state.input_expressions.copy_from_slice(out);
+        for w in self.state.input_expressions.iter_mut() {
+            *w = clamp01(*w);
         }
         let mult = apply_overrides(self.rig.plan(), out);
 

@@ -4,7 +4,7 @@
 use std::net::{SocketAddr, UdpSocket};
 
 use omote_core::{FaceState, LookAtType, Rig};
-use omote_vmc::{BlendNames, BonePose, VmcFrameWriter};
+use omote_vmc::{BlendNames, BlendWeights, BonePose, VmcFrameWriter};
 
 use super::FaceSink;
 use crate::LiveError;
@@ -18,6 +18,7 @@ pub struct VmcSink {
     to: SocketAddr,
     writer: VmcFrameWriter,
     eye_bones: bool,
+    weights: BlendWeights,
 }
 
 impl VmcSink {
@@ -33,6 +34,7 @@ impl VmcSink {
             to,
             writer: VmcFrameWriter::new(channels, names),
             eye_bones: false,
+            weights: BlendWeights::for_names(names),
         })
     }
 
@@ -46,6 +48,14 @@ impl VmcSink {
     /// Whether [`FaceSink::send`] sends the eye bones.
     pub fn with_eye_bones(mut self, eye_bones: bool) -> Self {
         self.eye_bones = eye_bones;
+        self
+    }
+
+    /// Which weights [`FaceSink::send`] sends: after the override rules (VRM 0.x
+    /// receivers) or before them (VRM 1.0 receivers apply them); by default the one the
+    /// wire names suggest ([`BlendWeights::for_names`]).
+    pub fn with_weights(mut self, weights: BlendWeights) -> Self {
+        self.weights = weights;
         self
     }
 
@@ -80,7 +90,10 @@ impl FaceSink for VmcSink {
             left_eye: self.eye_bones.then_some(face.left_eye),
             right_eye: self.eye_bones.then_some(face.right_eye),
         };
-        self.send_weights(time_s as f32, &face.expressions, &pose)
+        let weights = self
+            .weights
+            .pick(&*face.expressions, &*face.input_expressions);
+        self.send_weights(time_s as f32, weights, &pose)
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 
-use omote_core::{ARKIT_52, Anim, ExpressionPreset, Quat};
+use omote_core::{ARKIT_52, Anim, ExpressionPreset, Face, FaceConfig, FaceInputs, Quat};
 use serde_json::Value;
 
 fn tool_dir() -> PathBuf {
@@ -143,7 +143,8 @@ fn generated_avatar_loads_in_three_vrm_with_every_expression() {
 }
 
 /// A 2 s anim at 30 fps on the generated avatar's rig: every channel moves (including
-/// look* ones, which the writer must leave out), head and gaze turn.
+/// look* ones, which the writer must leave out), head and gaze turn. The applied weights
+/// are set to something else (half the input), so writing the wrong track shows.
 fn test_anim(model: &omote_vrm::VrmModel) -> Anim {
     let rig = Arc::new(model.to_rig().unwrap());
     let mut rec = omote_core::AnimRecorder::new(&rig, 30.0);
@@ -153,8 +154,9 @@ fn test_anim(model: &omote_vrm::VrmModel) -> Anim {
         .clone();
     for f in 0..frames {
         let t = f as f32 / 30.0;
-        for (i, w) in state.expressions.iter_mut().enumerate() {
+        for (i, w) in state.input_expressions.iter_mut().enumerate() {
             *w = (0.5 + 0.5 * (t * 2.0 + i as f32 * 0.7).sin()).clamp(0.0, 1.0);
+            state.expressions[i] = 0.5 * *w;
         }
         state.head = Quat::from_rotation_y(0.4 * (t * 1.5).sin())
             * Quat::from_rotation_x(0.2 * (t * 2.5).cos());
@@ -301,6 +303,7 @@ fn vrma_matches_three_vrm_reference_for_test_vrma() {
         fps: 2.0,
         duration: 3.5,
         expressions,
+        applied_expressions: None,
         head: vec![id; frames],
         left_eye: vec![id; frames],
         right_eye: vec![id; frames],
@@ -348,4 +351,149 @@ fn vrma_matches_three_vrm_reference_for_test_vrma() {
         );
     }
     assert!(seen_happy, "the reference has happy > 0.5 somewhere");
+}
+
+/// A performance with `blend` overrides at work on the generated avatar (`happy` and
+/// `surprised` have `overrideBlink: blend`, `surprised` also `overrideMouth: blend`):
+/// `happy` held at 0.6, `surprised` swelling to 0.3 and back, requested blinks and a
+/// vowel every 0.2 s, 2 s at 30 fps, automatic blink and saccades on.
+fn blended_performance() -> Anim {
+    let model = omote_vrm::avatar::model();
+    let rig = Arc::new(model.to_rig().unwrap());
+    let ch = |n: &str| rig.channel(n).unwrap();
+    let (happy, surprised) = (ch("happy"), ch("surprised"));
+    let vowels = ["aa", "ih", "ou", "ee", "oh"].map(ch);
+    let mut face = Face::new(rig.clone(), FaceConfig::default(), 7);
+    for t in [0.1, 0.7, 1.3] {
+        assert!(face.request_blink_in(t));
+    }
+    face.layer_mut(Face::MOUTH).set_weight(1.0);
+    let mut rec = omote_core::AnimRecorder::new(&rig, 30.0);
+    let dt = 1.0 / 30.0;
+    for f in 0..=60 {
+        let t = f as f32 * dt;
+        let base = face.layer_mut(Face::BASE);
+        base.set(happy, 0.6);
+        base.set(
+            surprised,
+            0.3 * (std::f32::consts::PI * t / 2.0).sin().powi(2),
+        );
+        let syllable = (t / 0.2) as usize;
+        let phase = t / 0.2 - syllable as f32;
+        let mouth = face.layer_mut(Face::MOUTH);
+        for (k, v) in vowels.iter().enumerate() {
+            let open = 0.9 * (std::f32::consts::PI * phase).sin();
+            mouth.set(*v, if k == syllable % 5 { open } else { 0.0 });
+        }
+        rec.record(face.update(if f == 0 { 0.0 } else { dt }, &FaceInputs::default()));
+    }
+    rec.finish()
+}
+
+/// Plays `anim` written as VRMA on the generated avatar at every frame time: three-vrm's
+/// applied weight (after its override rules) per written expression and frame, and the
+/// names written.
+fn three_vrm_applied(anim: &Anim, label: &str) -> Option<(Vec<String>, Vec<Value>)> {
+    let model = omote_vrm::avatar::model();
+    let model_path = temp_file(&format!("{label}.vrm"), &omote_vrm::avatar::generate());
+    let anim_path = temp_file(
+        &format!("{label}.vrma"),
+        &omote_vrm::write_vrma(anim, &model).unwrap(),
+    );
+    let mut args = vec![
+        "vrma".to_string(),
+        model_path.display().to_string(),
+        anim_path.display().to_string(),
+    ];
+    args.extend((0..anim.frames()).map(|f| (f as f32 / anim.fps).to_string()));
+    let r = node_check(&args);
+    let _ = std::fs::remove_file(&model_path);
+    let _ = std::fs::remove_file(&anim_path);
+    let r = r?;
+    let names = r["expressionTracks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    Some((names, r["samples"].as_array().unwrap().clone()))
+}
+
+/// Largest |three-vrm applied − anim `appliedExpressions`| over frames and written
+/// expressions, and where.
+fn worst_against_applied(reference: &Anim, names: &[String], samples: &[Value]) -> (f32, String) {
+    let mut worst = (0.0f32, String::new());
+    for (frame, s) in samples.iter().enumerate() {
+        for name in names {
+            let want = reference.applied().get(name).unwrap()[frame];
+            let got = s["applied"][name].as_f64().unwrap() as f32;
+            let err = (got - want).abs();
+            if err > worst.0 {
+                worst = (
+                    err,
+                    format!("frame {frame} {name}: three-vrm {got}, anim {want}"),
+                );
+            }
+        }
+    }
+    worst
+}
+
+/// The proof that the VRMA carries the player's input: played in the real
+/// `@pixiv/three-vrm-animation` + three-vrm, which applies the override rules itself,
+/// the avatar shows exactly the anim's `appliedExpressions`, at every frame.
+///
+/// The old writer input (the weights after the rules, all a version-1 anim had) fails
+/// the same comparison: three-vrm damps blinks and vowels a second time. Measured here:
+/// largest error 6.6e-7 (float rounding) now, 0.236 before — frame 5, a blink the face
+/// shows at 0.380 (input 1.0 × blink multiplier 0.38 under `happy` 0.6 + `surprised`
+/// 0.017) came out 0.144 = 0.380 × 0.38 in three-vrm; the mouth was off by up to 0.186
+/// (frame 27, `oh` 0.637 shown as 0.450 under `surprised` 0.29).
+#[test]
+fn vrma_with_blend_overrides_shows_the_anims_applied_weights_in_three_vrm() {
+    let anim = blended_performance();
+    anim.validate().unwrap();
+    // Not vacuous: the rules change blinks and vowels a lot in this performance.
+    let changed = |name: &str| {
+        let (input, applied) = (
+            anim.expressions.get(name).unwrap(),
+            anim.applied().get(name).unwrap(),
+        );
+        input
+            .iter()
+            .zip(applied)
+            .map(|(i, a)| i - a)
+            .fold(0.0f32, f32::max)
+    };
+    assert!(changed("blink") > 0.3, "blink: {}", changed("blink"));
+    let mouth = ["aa", "ih", "ou", "ee", "oh"].map(changed);
+    assert!(mouth.iter().any(|d| *d > 0.1), "mouth: {mouth:?}");
+    assert!(changed("happy") == 0.0, "the overriders are not changed");
+
+    let Some((names, samples)) = three_vrm_applied(&anim, "blended") else {
+        return;
+    };
+    assert_eq!(samples.len(), anim.frames());
+    assert!(names.iter().any(|n| n == "blink") && names.iter().any(|n| n == "aa"));
+    let (new_err, at) = worst_against_applied(&anim, &names, &samples);
+    eprintln!("three-vrm vs appliedExpressions, input written: {new_err:e} ({at})");
+    assert!(new_err <= 1e-3, "{at}");
+
+    // The old behaviour: the applied weights written as the player's input.
+    let mut old = anim.clone();
+    old.expressions = anim.applied().clone();
+    old.applied_expressions = None;
+    let Some((names, samples)) = three_vrm_applied(&old, "blended-old") else {
+        return;
+    };
+    let (old_err, at) = worst_against_applied(&anim, &names, &samples);
+    eprintln!("three-vrm vs appliedExpressions, applied written (old): {old_err:e} ({at})");
+    assert!(
+        old_err > 0.1,
+        "the old behaviour should be visibly off: {old_err} ({at})"
+    );
+    let vowels: Vec<String> = ["aa", "ih", "ou", "ee", "oh"].map(String::from).to_vec();
+    let (mouth_err, at) = worst_against_applied(&anim, &vowels, &samples);
+    eprintln!("  of which the mouth: {mouth_err:e} ({at})");
+    assert!(mouth_err > 0.05, "{mouth_err} ({at})");
 }

@@ -96,6 +96,8 @@ pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
     let mut frames: Vec<VowelFrame> = Vec::with_capacity(16);
     let mut text = String::with_capacity(4096);
     let mut emitted = 0u64;
+    // Only the vowels go out and nothing here overrides them, so the weights before and
+    // after the VRM override rules are the same: no applied/input choice to make.
     let mut vmc = match args.vmc {
         Some(to) => Some(VmcSink::new(
             to,
