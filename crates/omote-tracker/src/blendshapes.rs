@@ -3,7 +3,7 @@
 //! (`face_blendshapes_graph.cc`).
 
 use crate::error::Result;
-use crate::frame::{Blendshapes, NUM_BLENDSHAPES, NUM_LANDMARKS};
+use crate::frame::{LandmarkerBlendshapes, NUM_BLENDSHAPES, NUM_LANDMARKS};
 use crate::model::OnnxModel;
 
 /// File name of the blendshape model.
@@ -47,7 +47,12 @@ impl BlendshapeModel {
 
     /// Scores for `landmarks` ([`NUM_LANDMARKS`] normalised points) of a
     /// `width` x `height` image. Scores are clamped to `[0, 1]`; NaN becomes 0.
-    pub fn run(&mut self, landmarks: &[[f32; 3]], width: u32, height: u32) -> Result<Blendshapes> {
+    pub fn run(
+        &mut self,
+        landmarks: &[[f32; 3]],
+        width: u32,
+        height: u32,
+    ) -> Result<LandmarkerBlendshapes> {
         if landmarks.len() != NUM_LANDMARKS {
             return Err(crate::TrackerError::ModelOutput {
                 file: self.model.file(),
@@ -64,7 +69,7 @@ impl BlendshapeModel {
         }
         self.model.run(&self.input)?;
         let scores = self.model.output_slice(0, NUM_BLENDSHAPES)?;
-        let mut out = Blendshapes::default();
+        let mut out = LandmarkerBlendshapes::default();
         for (o, s) in out.0.iter_mut().zip(scores) {
             *o = if s.is_nan() { 0.0 } else { s.clamp(0.0, 1.0) };
         }

@@ -1,4 +1,4 @@
-//! [`TrackingFrame`]: one frame's tracking result, serialised exactly like
+//! [`LandmarkerFrame`]: one frame's tracking result, serialised exactly like
 //! MediaPipe FaceLandmarker's output in the shared reference files
 //! (`shared/data/tracking/*.mediapipe.json`, `astronaut_sequence.jsonl`).
 //!
@@ -89,7 +89,7 @@ pub const BLENDSHAPE_NAMES: [&str; NUM_BLENDSHAPES] = [
 /// `timestamp_ms` for video; unknown fields (`source`, `mediapipe`) are ignored when
 /// reading.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TrackingFrame {
+pub struct LandmarkerFrame {
     /// File name of the still image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
@@ -107,16 +107,16 @@ pub struct TrackingFrame {
     /// Image height in pixels.
     pub height: u32,
     /// The faces found (empty when none; at most one with the default settings).
-    pub faces: Vec<TrackedFace>,
+    pub faces: Vec<LandmarkerFace>,
 }
 
 /// One tracked face.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TrackedFace {
+pub struct LandmarkerFace {
     /// [`NUM_LANDMARKS`] points `[x / width, y / height, z]` (see the module docs).
     pub landmarks: Vec<[f32; 3]>,
     /// The 52 blendshape scores in `[0, 1]`.
-    pub blendshapes: Blendshapes,
+    pub blendshapes: LandmarkerBlendshapes,
     /// Facial transformation matrix, row-major 4x4 (scale·rotation | translation cm).
     pub transform: [f32; 16],
 }
@@ -124,9 +124,9 @@ pub struct TrackedFace {
 /// The 52 blendshape scores, indexed like [`BLENDSHAPE_NAMES`]. Serialised as a JSON
 /// object from name to score, in that order.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Blendshapes(pub [f32; NUM_BLENDSHAPES]);
+pub struct LandmarkerBlendshapes(pub [f32; NUM_BLENDSHAPES]);
 
-impl Blendshapes {
+impl LandmarkerBlendshapes {
     /// The score of `name` (a MediaPipe/ARKit name such as `jawOpen`), if it is one.
     pub fn get(&self, name: &str) -> Option<f32> {
         BLENDSHAPE_NAMES
@@ -141,13 +141,13 @@ impl Blendshapes {
     }
 }
 
-impl Default for Blendshapes {
+impl Default for LandmarkerBlendshapes {
     fn default() -> Self {
         Self([0.0; NUM_BLENDSHAPES])
     }
 }
 
-impl Serialize for Blendshapes {
+impl Serialize for LandmarkerBlendshapes {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(NUM_BLENDSHAPES))?;
         for (name, score) in self.iter() {
@@ -157,17 +157,20 @@ impl Serialize for Blendshapes {
     }
 }
 
-impl<'de> Deserialize<'de> for Blendshapes {
+impl<'de> Deserialize<'de> for LandmarkerBlendshapes {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct ScoresVisitor;
         impl<'de> Visitor<'de> for ScoresVisitor {
-            type Value = Blendshapes;
+            type Value = LandmarkerBlendshapes;
 
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("an object mapping the 52 MediaPipe blendshape names to scores")
             }
 
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Blendshapes, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<LandmarkerBlendshapes, A::Error> {
                 let mut scores = [0.0f32; NUM_BLENDSHAPES];
                 let mut seen = [false; NUM_BLENDSHAPES];
                 while let Some(name) = map.next_key::<String>()? {
@@ -185,7 +188,7 @@ impl<'de> Deserialize<'de> for Blendshapes {
                         BLENDSHAPE_NAMES[i]
                     )));
                 }
-                Ok(Blendshapes(scores))
+                Ok(LandmarkerBlendshapes(scores))
             }
         }
         deserializer.deserialize_map(ScoresVisitor)
@@ -196,10 +199,10 @@ impl<'de> Deserialize<'de> for Blendshapes {
 mod tests {
     use super::*;
 
-    fn face() -> TrackedFace {
-        let mut b = Blendshapes::default();
+    fn face() -> LandmarkerFace {
+        let mut b = LandmarkerBlendshapes::default();
         b.0[25] = 0.5;
-        TrackedFace {
+        LandmarkerFace {
             landmarks: vec![[0.25, 0.5, -0.01]; NUM_LANDMARKS],
             blendshapes: b,
             transform: [
@@ -210,7 +213,7 @@ mod tests {
 
     #[test]
     fn round_trips_and_keeps_mediapipe_layout() {
-        let frame = TrackingFrame {
+        let frame = LandmarkerFrame {
             image: Some("a.png".into()),
             frame: None,
             t: None,
@@ -225,7 +228,7 @@ mod tests {
         ));
         assert!(text.contains(r#""blendshapes":{"_neutral":0.0,"browDownLeft":0.0,"#));
         assert!(!text.contains("timestamp_ms"));
-        let back: TrackingFrame = serde_json::from_str(&text).unwrap();
+        let back: LandmarkerFrame = serde_json::from_str(&text).unwrap();
         assert_eq!(back, frame);
         assert_eq!(back.faces[0].blendshapes.get("jawOpen"), Some(0.5));
         assert_eq!(back.faces[0].blendshapes.get("tongueOut"), None);
@@ -243,11 +246,11 @@ mod tests {
         let text = format!(
             r#"{{"frame":3,"t":0.1,"timestamp_ms":100,"width":640,"height":480,"faces":[{{"landmarks":[[0,0,0]],"blendshapes":{{{shapes}}},"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}}],"mediapipe":"0.10.21"}}"#
         );
-        let f: TrackingFrame = serde_json::from_str(&text).unwrap();
+        let f: LandmarkerFrame = serde_json::from_str(&text).unwrap();
         assert_eq!(f.frame, Some(3));
         assert_eq!(f.faces[0].blendshapes.0[51], 0.1);
         let bad = text.replace("noseSneerRight", "noseSneerRite");
-        let err = serde_json::from_str::<TrackingFrame>(&bad)
+        let err = serde_json::from_str::<LandmarkerFrame>(&bad)
             .unwrap_err()
             .to_string();
         assert!(err.contains("noseSneerRite"), "{err}");

@@ -13,7 +13,7 @@
 //! 4. [`FaceGeometry`]: the 4x4 facial transformation matrix (head pose) by
 //!    weighted Procrustes against MediaPipe's canonical face model.
 //!
-//! [`FaceTracker`] runs them all and returns [`TrackedFace`]s; [`TrackingFrame`]
+//! [`FaceTracker`] runs them all and returns [`LandmarkerFace`]s; [`LandmarkerFrame`]
 //! serialises exactly like MediaPipe's results in the shared reference files. The
 //! models are embedded in the library ([`models`]); nothing is downloaded or looked
 //! up at run time. The trackers are single-threaded; run one per thread.
@@ -62,7 +62,8 @@ pub use blendshapes::{BLENDSHAPE_SUBSET, BlendshapeModel};
 pub use detector::{Detection, DetectorConfig, FaceDetector};
 pub use error::{Result, TrackerError};
 pub use frame::{
-    BLENDSHAPE_NAMES, Blendshapes, NUM_BLENDSHAPES, NUM_LANDMARKS, TrackedFace, TrackingFrame,
+    BLENDSHAPE_NAMES, LandmarkerBlendshapes, LandmarkerFace, LandmarkerFrame, NUM_BLENDSHAPES,
+    NUM_LANDMARKS,
 };
 pub use geometry::FaceGeometry;
 /// The `image` crate's 8-bit RGB buffer, as returned by [`load_rgb`].

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use crate::error::{Result, TrackerError};
-use crate::frame::TrackedFace;
+use crate::frame::LandmarkerFace;
 use crate::rgb::RgbView;
 
 /// Colour of the 468 face-mesh points.
@@ -14,7 +14,7 @@ pub const IRIS_COLOUR: [u8; 3] = [255, 48, 48];
 
 /// Draws every landmark of `faces` onto `image` as a small dot (mesh points green,
 /// iris points red). Points outside the image are skipped.
-pub fn draw_landmarks(image: &mut image::RgbImage, faces: &[TrackedFace]) {
+pub fn draw_landmarks(image: &mut image::RgbImage, faces: &[LandmarkerFace]) {
     let (w, h) = (image.width() as i64, image.height() as i64);
     let radius = (w.min(h) / 300).clamp(1, 4);
     for face in faces {
@@ -40,7 +40,7 @@ pub fn draw_landmarks(image: &mut image::RgbImage, faces: &[TrackedFace]) {
 }
 
 /// Writes `image` with `faces` drawn on it as a PNG file at `path`.
-pub fn save_overlay_png(path: &Path, image: &RgbView<'_>, faces: &[TrackedFace]) -> Result<()> {
+pub fn save_overlay_png(path: &Path, image: &RgbView<'_>, faces: &[LandmarkerFace]) -> Result<()> {
     let mut canvas =
         image::RgbImage::from_raw(image.width(), image.height(), image.data().to_vec())
             .ok_or_else(|| TrackerError::ImageSize {
@@ -61,7 +61,7 @@ pub fn save_overlay_png(path: &Path, image: &RgbView<'_>, faces: &[TrackedFace])
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::Blendshapes;
+    use crate::frame::LandmarkerBlendshapes;
 
     #[test]
     fn draws_inside_and_skips_outside() {
@@ -70,9 +70,9 @@ mod tests {
         lm[0] = [0.5, 0.5, 0.0];
         lm[470] = [0.0, 0.0, 0.0];
         lm[1] = [f32::NAN, 0.5, 0.0];
-        let face = TrackedFace {
+        let face = LandmarkerFace {
             landmarks: lm,
-            blendshapes: Blendshapes::default(),
+            blendshapes: LandmarkerBlendshapes::default(),
             transform: [0.0; 16],
         };
         draw_landmarks(&mut img, &[face]);

@@ -1,5 +1,5 @@
 //! Tracker results as the core takes them ([`omote_core::TrackedFace`]: ARKit-52 scores
-//! and a head rotation), without a trip through JSON. This crate's [`TrackingFrame`] is
+//! and a head rotation), without a trip through JSON. This crate's [`LandmarkerFrame`] is
 //! MediaPipe's wire layout (`_neutral` first, MediaPipe's order, landmarks, the 4×4
 //! transform); the core's input is what every tracker source (this one, MediaPipe JSON
 //! files read by `omote-config`, ARKit streams, VMC perfect sync) becomes before
@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use omote_core::arkit_index;
 
-use crate::frame::{BLENDSHAPE_NAMES, Blendshapes, TrackedFace, TrackingFrame};
+use crate::frame::{BLENDSHAPE_NAMES, LandmarkerBlendshapes, LandmarkerFace, LandmarkerFrame};
 
 /// For each MediaPipe slot, the ARKit-52 index of the same name (`None`: `_neutral`).
 fn arkit_slots() -> &'static [Option<usize>; 52] {
@@ -17,7 +17,7 @@ fn arkit_slots() -> &'static [Option<usize>; 52] {
     SLOTS.get_or_init(|| std::array::from_fn(|j| arkit_index(BLENDSHAPE_NAMES[j])))
 }
 
-impl Blendshapes {
+impl LandmarkerBlendshapes {
     /// The scores in the core's ARKit-52 order (`tongueOut` = 0, `_neutral` dropped).
     pub fn to_core(&self) -> omote_core::Blendshapes {
         let mut out = omote_core::Blendshapes::default();
@@ -30,7 +30,7 @@ impl Blendshapes {
     }
 }
 
-impl TrackedFace {
+impl LandmarkerFace {
     /// This face as the core takes it: scores in ARKit order, the head rotation from the
     /// facial transformation matrix.
     pub fn to_core(&self) -> omote_core::TrackedFace {
@@ -41,10 +41,10 @@ impl TrackedFace {
     }
 }
 
-impl TrackingFrame {
+impl LandmarkerFrame {
     /// The first face as the core takes it; `None` when the frame has no face.
     pub fn to_core(&self) -> Option<omote_core::TrackedFace> {
-        self.faces.first().map(TrackedFace::to_core)
+        self.faces.first().map(LandmarkerFace::to_core)
     }
 }
 
@@ -54,7 +54,7 @@ mod tests {
 
     #[test]
     fn scores_land_on_their_arkit_names_and_the_head_comes_from_the_matrix() {
-        let mut b = Blendshapes::default();
+        let mut b = LandmarkerBlendshapes::default();
         for (i, s) in b.0.iter_mut().enumerate() {
             *s = i as f32 / 100.0;
         }
@@ -63,14 +63,14 @@ mod tests {
         let transform = [
             c, 0.0, s, 0.0, 0.0, 1.5, 0.0, 0.0, -s, 0.0, c, -50.0, 0.0, 0.0, 0.0, 1.0,
         ];
-        let frame = TrackingFrame {
+        let frame = LandmarkerFrame {
             image: Some("x.png".into()),
             frame: Some(7),
             t: Some(0.25),
             timestamp_ms: Some(250),
             width: 640,
             height: 480,
-            faces: vec![TrackedFace {
+            faces: vec![LandmarkerFace {
                 landmarks: vec![[0.5, 0.25, -0.01]; 478],
                 blendshapes: b,
                 transform,
@@ -86,7 +86,7 @@ mod tests {
         // Every MediaPipe name but `_neutral` lands somewhere.
         assert_eq!(arkit_slots().iter().flatten().count(), 51);
         assert!(
-            TrackingFrame {
+            LandmarkerFrame {
                 faces: vec![],
                 ..frame
             }

@@ -7,7 +7,7 @@
 use crate::blendshapes::BlendshapeModel;
 use crate::detector::{DetectorConfig, FaceDetector};
 use crate::error::{Result, TrackerError};
-use crate::frame::{TrackedFace, TrackingFrame};
+use crate::frame::{LandmarkerFace, LandmarkerFrame};
 use crate::geometry::FaceGeometry;
 use crate::landmarks::LandmarkModel;
 use crate::models;
@@ -103,7 +103,7 @@ impl FaceTracker {
 
     /// IMAGE mode: detector, landmarks, blendshapes and pose for one still image,
     /// independent of earlier calls. Empty when no face is found.
-    pub fn detect_image(&mut self, image: &RgbView<'_>) -> Result<Vec<TrackedFace>> {
+    pub fn detect_image(&mut self, image: &RgbView<'_>) -> Result<Vec<LandmarkerFace>> {
         self.last_stats = FrameStats {
             detector_ran: true,
             face_found: false,
@@ -130,7 +130,7 @@ impl FaceTracker {
     /// strictly increasing). Runs the detector only when no face is being tracked.
     /// Empty when no face is found (tracking restarts with the detector on the
     /// next frame).
-    pub fn track(&mut self, image: &RgbView<'_>, timestamp_us: i64) -> Result<Vec<TrackedFace>> {
+    pub fn track(&mut self, image: &RgbView<'_>, timestamp_us: i64) -> Result<Vec<LandmarkerFace>> {
         if let Some(previous_us) = self.last_timestamp_us
             && timestamp_us <= previous_us
         {
@@ -178,10 +178,10 @@ impl FaceTracker {
         Ok(faces)
     }
 
-    /// [`FaceTracker::detect_image`] wrapped in a [`TrackingFrame`] named `name`.
-    pub fn image_frame(&mut self, name: &str, image: &RgbView<'_>) -> Result<TrackingFrame> {
+    /// [`FaceTracker::detect_image`] wrapped in a [`LandmarkerFrame`] named `name`.
+    pub fn image_frame(&mut self, name: &str, image: &RgbView<'_>) -> Result<LandmarkerFrame> {
         let faces = self.detect_image(image)?;
-        Ok(TrackingFrame {
+        Ok(LandmarkerFrame {
             image: Some(name.to_owned()),
             frame: None,
             t: None,
@@ -194,17 +194,17 @@ impl FaceTracker {
 
     /// [`FaceTracker::track`] for frame `index` of a stream at `fps` frames per
     /// second (timestamp `round(index·1000/fps)` ms, as the reference data uses),
-    /// wrapped in a [`TrackingFrame`].
+    /// wrapped in a [`LandmarkerFrame`].
     pub fn video_frame(
         &mut self,
         index: u64,
         fps: f64,
         image: &RgbView<'_>,
-    ) -> Result<TrackingFrame> {
+    ) -> Result<LandmarkerFrame> {
         let t = index as f64 / fps;
         let timestamp_ms = (index as f64 * 1000.0 / fps).round() as i64;
         let faces = self.track(image, timestamp_ms * 1000)?;
-        Ok(TrackingFrame {
+        Ok(LandmarkerFrame {
             image: None,
             frame: Some(index),
             t: Some((t * 1e6).round() / 1e6),
@@ -215,13 +215,13 @@ impl FaceTracker {
         })
     }
 
-    /// Blendshapes and pose for accepted landmarks. `None` if the landmarks are
+    /// LandmarkerBlendshapes and pose for accepted landmarks. `None` if the landmarks are
     /// degenerate (not finite).
     fn finish(
         &mut self,
         points: Vec<[f32; 3]>,
         image: &RgbView<'_>,
-    ) -> Result<Option<TrackedFace>> {
+    ) -> Result<Option<LandmarkerFace>> {
         if !points.iter().flatten().all(|v| v.is_finite()) {
             return Ok(None);
         }
@@ -234,7 +234,7 @@ impl FaceTracker {
         for (dst, src) in transform.iter_mut().zip(m.as_flattened()) {
             *dst = *src as f32;
         }
-        Ok(Some(TrackedFace {
+        Ok(Some(LandmarkerFace {
             landmarks: points,
             blendshapes,
             transform,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use omote_tracker::{
-    FaceTracker, NUM_LANDMARKS, RgbView, TrackedFace, TrackerError, TrackingFrame,
+    FaceTracker, LandmarkerFace, LandmarkerFrame, NUM_LANDMARKS, RgbView, TrackerError,
     decode_rgb_bytes, load_rgb,
 };
 
@@ -72,7 +72,7 @@ fn rotation_angle_deg(a: &[f32; 16], b: &[f32; 16]) -> f64 {
     ((tr - 1.0) / 2.0).clamp(-1.0, 1.0).acos().to_degrees()
 }
 
-fn compare(reference: &TrackedFace, got: &TrackedFace, w: u32, h: u32) -> Diff {
+fn compare(reference: &LandmarkerFace, got: &LandmarkerFace, w: u32, h: u32) -> Diff {
     let (w, h) = (w as f64, h as f64);
     let px = |p: &[f32; 3]| (p[0] as f64 * w, p[1] as f64 * h);
     let mut sum = 0.0;
@@ -104,7 +104,7 @@ fn compare(reference: &TrackedFace, got: &TrackedFace, w: u32, h: u32) -> Diff {
     }
 }
 
-fn read_reference(path: &Path) -> TrackingFrame {
+fn read_reference(path: &Path) -> LandmarkerFrame {
     let text = std::fs::read_to_string(path).unwrap();
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -218,7 +218,7 @@ fn parity_with_mediapipe_on_the_video_sequence() {
     let (mut worst_pct, mut worst_bs, mut worst_rot): (f64, f64, f64) = (0.0, 0.0, 0.0);
     let (mut found, mut detector_runs) = (0, 0);
     for line in jsonl.lines() {
-        let reference: TrackingFrame = serde_json::from_str(line).unwrap();
+        let reference: LandmarkerFrame = serde_json::from_str(line).unwrap();
         let i = reference.frame.unwrap();
         let rgb = sequence::render_frame(astro.as_raw(), astro.width(), astro.height(), i);
         let view = RgbView::new("frame", sequence::W, sequence::H, &rgb).unwrap();
@@ -268,7 +268,7 @@ fn parity_with_mediapipe_on_the_video_sequence() {
 
 // ---------------------------------------------------------------- bad input
 
-fn no_panic_on(w: u32, h: u32, data: &[u8]) -> Vec<TrackedFace> {
+fn no_panic_on(w: u32, h: u32, data: &[u8]) -> Vec<LandmarkerFace> {
     let view = RgbView::new("test", w, h, data).unwrap();
     tracker().detect_image(&view).unwrap()
 }

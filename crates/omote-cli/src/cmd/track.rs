@@ -19,7 +19,7 @@
 //! ```
 //!
 //! The output is the JSON of MediaPipe's FaceLandmarker results (see
-//! `omote_tracker::TrackingFrame`).
+//! `omote_tracker::LandmarkerFrame`).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -29,7 +29,7 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use omote_live::{FrameSize, FrameSource, RawFrames};
 use omote_tracker::{
-    FaceTracker, RgbImage, RgbView, TrackerConfig, TrackingFrame, load_rgb, save_overlay_png,
+    FaceTracker, LandmarkerFrame, RgbImage, RgbView, TrackerConfig, load_rgb, save_overlay_png,
 };
 
 /// Track faces: landmarks, blendshapes and head pose as MediaPipe FaceLandmarker
@@ -234,7 +234,7 @@ fn track_video(
         if args.detect_every_frame {
             tracker.reset();
         }
-        let frame: TrackingFrame = tracker
+        let frame: LandmarkerFrame = tracker
             .video_frame(index, args.fps, &view)
             .with_context(|| format!("tracking {what}"))?;
         with_face += u64::from(!frame.faces.is_empty());
