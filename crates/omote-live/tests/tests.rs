@@ -19,26 +19,7 @@ use omote_vmc::{BonePose, VmcFrameWriter, VmcRecorder};
 
 // ---------------------------------------------------------------- helpers
 
-/// A vowel-like buzz (120 Hz, 30 harmonics) inside `voiced`, digital silence elsewhere
-/// (the CLI tests' signal).
-fn buzz(rate: u32, seconds: f32, voiced: std::ops::Range<f32>) -> Vec<i16> {
-    (0..(rate as f32 * seconds) as usize)
-        .map(|i| {
-            let t = i as f32 / rate as f32;
-            let s = if voiced.contains(&t) {
-                (0..30)
-                    .map(|k| {
-                        ((k + 1) as f32 * 120.0 * std::f32::consts::TAU * t).sin() / (k + 1) as f32
-                    })
-                    .sum::<f32>()
-                    * 0.2
-            } else {
-                0.0
-            };
-            (s.clamp(-1.0, 1.0) * 32767.0) as i16
-        })
-        .collect()
-}
+use omote_testdata::buzz;
 
 /// The times ((k + 0.5) / 100 s) of the voiced frames.
 fn voiced_times(frames: &[VowelFrame]) -> Vec<f64> {
