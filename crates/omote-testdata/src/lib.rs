@@ -79,6 +79,27 @@ fn find(p: PathBuf, ci: bool) -> Option<PathBuf> {
     None
 }
 
+/// A vowel-like buzz (120 Hz, 30 harmonics, 16-bit mono at `rate`) inside `voiced`
+/// seconds, digital silence elsewhere: the test signal of the lip-sync and live tests.
+pub fn buzz(rate: u32, seconds: f32, voiced: std::ops::Range<f32>) -> Vec<i16> {
+    (0..(rate as f32 * seconds) as usize)
+        .map(|i| {
+            let t = i as f32 / rate as f32;
+            let s = if voiced.contains(&t) {
+                (0..30)
+                    .map(|k| {
+                        ((k + 1) as f32 * 120.0 * std::f32::consts::TAU * t).sin() / (k + 1) as f32
+                    })
+                    .sum::<f32>()
+                    * 0.2
+            } else {
+                0.0
+            };
+            (s.clamp(-1.0, 1.0) * 32767.0) as i16
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,25 +136,4 @@ mod tests {
             Some(here.join("Cargo.toml"))
         );
     }
-}
-
-/// A vowel-like buzz (120 Hz, 30 harmonics, 16-bit mono at `rate`) inside `voiced`
-/// seconds, digital silence elsewhere: the test signal of the lip-sync and live tests.
-pub fn buzz(rate: u32, seconds: f32, voiced: std::ops::Range<f32>) -> Vec<i16> {
-    (0..(rate as f32 * seconds) as usize)
-        .map(|i| {
-            let t = i as f32 / rate as f32;
-            let s = if voiced.contains(&t) {
-                (0..30)
-                    .map(|k| {
-                        ((k + 1) as f32 * 120.0 * std::f32::consts::TAU * t).sin() / (k + 1) as f32
-                    })
-                    .sum::<f32>()
-                    * 0.2
-            } else {
-                0.0
-            };
-            (s.clamp(-1.0, 1.0) * 32767.0) as i16
-        })
-        .collect()
 }
