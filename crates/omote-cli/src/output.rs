@@ -1,4 +1,7 @@
-//! Writing result files with context-rich errors.
+//! Writing result files with context-rich errors. Every result file is written whole or
+//! not at all: into a hidden temporary file beside it, then renamed over the final name,
+//! so a failed write (a full disk, an interrupted process) never leaves a truncated file
+//! under the name a user or a pipeline would read.
 
 use std::path::Path;
 
@@ -17,7 +20,51 @@ pub fn write_anim(anim: &Anim, path: &Path) -> anyhow::Result<()> {
     anim.validate()
         .with_context(|| format!("refusing to write an invalid anim to {}", path.display()))?;
     let json = serde_json::to_vec(anim).context("serialising the anim")?;
-    std::fs::write(path, json).with_context(|| format!("cannot write {}", path.display()))
+    write_file(path, &json)
+}
+
+/// Write `bytes` to `path` whole or not at all (see the module docs).
+pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    write_with(path, |tmp| {
+        use std::io::Write;
+        let mut f = std::fs::File::create(tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        Ok(())
+    })
+}
+
+/// Let `write` produce the file at a temporary path beside `path` (same extension, so
+/// format-by-extension writers such as PNG encoders work), then rename it to `path`. On
+/// any error the temporary file is removed and an existing `path` is left untouched.
+pub fn write_with(
+    path: &Path,
+    write: impl FnOnce(&Path) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let name = path
+        .file_name()
+        .with_context(|| format!("{}: not a file name", path.display()))?
+        .to_string_lossy();
+    let ext = path
+        .extension()
+        .map_or(String::new(), |e| format!(".{}", e.to_string_lossy()));
+    let tmp = path.with_file_name(format!(".{name}.partial-{}{ext}", std::process::id()));
+    let result = write(&tmp).and_then(|()| {
+        std::fs::rename(&tmp, path)
+            .with_context(|| format!("cannot move the finished file to {}", path.display()))
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Render `plot` to the PNG file `path`, whole or not at all.
+pub fn write_png(plot: &TimePlot, path: &Path) -> anyhow::Result<()> {
+    write_with(path, |tmp| {
+        plot.render_png(tmp)
+            .with_context(|| format!("drawing {}", path.display()))
+    })
 }
 
 /// Head orientation as YXZ Euler angles (yaw about +Y, pitch about +X, roll about +Z)
@@ -121,4 +168,65 @@ pub fn load_avatar(
         Some(p) => (std::sync::Arc::new(omote_config::load_rig(p)?), None),
         None => (std::sync::Arc::new(omote_core::Rig::standard()), None),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("omote-output-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_failed_write_leaves_no_file_and_keeps_the_old_one() {
+        let dir = scratch("fail");
+        let path = dir.join("out.anim.json");
+        // Half a file, then the disk is "full": nothing appears under the final name.
+        let e = write_with(&path, |tmp| {
+            std::fs::write(tmp, b"{\"format\": \"omote-an")?;
+            anyhow::bail!("No space left on device")
+        })
+        .unwrap_err();
+        assert!(format!("{e:#}").contains("out.anim.json"), "{e:#}");
+        assert!(listing(&dir).is_empty(), "{:?}", listing(&dir));
+        // An earlier result survives a failed rewrite untouched.
+        write_file(&path, b"old").unwrap();
+        let _ = write_with(&path, |tmp| {
+            std::fs::write(tmp, b"new, trunc")?;
+            anyhow::bail!("interrupted")
+        });
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        assert_eq!(listing(&dir), ["out.anim.json"]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_finished_write_is_the_whole_file_and_leaves_no_temporary() {
+        let dir = scratch("ok");
+        let path = dir.join("plot.png");
+        write_file(&path, b"first").unwrap();
+        write_file(&path, b"second, longer").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"second, longer");
+        let mut plot = TimePlot::new("t");
+        plot = plot.panel(Panel::new("p").series(Series::new("s", vec![(0.0, 0.0), (1.0, 1.0)])));
+        write_png(&plot, &path).unwrap();
+        assert_eq!(&std::fs::read(&path).unwrap()[1..4], b"PNG");
+        assert_eq!(listing(&dir), ["plot.png"]);
+        // A missing folder is an error naming the file, not a panic.
+        let e = write_file(&dir.join("nope/x.json"), b"x").unwrap_err();
+        assert!(format!("{e:#}").contains("nope/x.json"), "{e:#}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

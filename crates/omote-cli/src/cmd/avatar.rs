@@ -16,7 +16,8 @@ pub struct AvatarArgs {
 /// Run `omote avatar`.
 pub fn run(args: AvatarArgs) -> anyhow::Result<()> {
     let bytes = omote_vrm::avatar::generate();
-    std::fs::write(&args.output, &bytes).with_context(|| format!("{}", args.output.display()))?;
+    crate::output::write_file(&args.output, &bytes)
+        .with_context(|| format!("{}", args.output.display()))?;
     eprintln!(
         "wrote {} ({} bytes, VRM 1.0, {} expressions)",
         args.output.display(),

@@ -67,7 +67,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
     }
     let bytes = omote_vrm::write_vrma(&anim, &model)
         .with_context(|| format!("{}", args.input.display()))?;
-    std::fs::write(&args.output, &bytes).with_context(|| format!("{}", args.output.display()))?;
+    crate::output::write_file(&args.output, &bytes)
+        .with_context(|| format!("{}", args.output.display()))?;
     eprintln!(
         "wrote {} ({} frames at {} fps, {} bytes)",
         args.output.display(),

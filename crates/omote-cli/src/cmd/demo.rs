@@ -105,15 +105,14 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
             .series(Series::new("β", track(|c| c.1.beta_deg as f32)))
             .series(Series::new("correction fade × 100", track(|c| c.2 * 100.0))),
     );
-    plot.render_png(&png)
-        .with_context(|| format!("drawing {}", png.display()))?;
+    crate::output::write_png(&plot, &png)?;
     let avatar_path = args.out.join("avatar.vrm");
-    std::fs::write(&avatar_path, omote_vrm::avatar::generate())
+    crate::output::write_file(&avatar_path, &omote_vrm::avatar::generate())
         .with_context(|| format!("cannot write {}", avatar_path.display()))?;
     let vrma_path = args.out.join("demo.vrma");
     let vrma =
         omote_vrm::write_vrma(&anim, &avatar).context("writing the demo as VRM Animation")?;
-    std::fs::write(&vrma_path, vrma)
+    crate::output::write_file(&vrma_path, &vrma)
         .with_context(|| format!("cannot write {}", vrma_path.display()))?;
     println!(
         "wrote {} ({} frames at {} fps)",

@@ -196,8 +196,7 @@ fn plot(map: &MotionMap, map_path: &Path, out: &Path) -> anyhow::Result<()> {
             grid,
         )
     };
-    plot.render_png(out)?;
-    Ok(())
+    crate::output::write_with(out, |tmp| Ok(plot.render_png(tmp)?))
 }
 
 #[cfg(test)]

@@ -212,7 +212,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     if let Some(model) = &model {
         let vrma_path = args.out.join("retarget.vrma");
         let bytes = omote_vrm::write_vrma(&anim, model).context("writing the VRM Animation")?;
-        std::fs::write(&vrma_path, bytes)
+        crate::output::write_file(&vrma_path, &bytes)
             .with_context(|| format!("cannot write {}", vrma_path.display()))?;
         println!("wrote {}", vrma_path.display());
     }
@@ -317,6 +317,5 @@ fn plot(
     );
     let mut plot = TimePlot::new(title);
     plot.panels = panels;
-    plot.render_png(png)
-        .with_context(|| format!("drawing {}", png.display()))
+    crate::output::write_png(&plot, png)
 }

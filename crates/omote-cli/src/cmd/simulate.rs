@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use omote_core::{
     Anim, AnimEvent, AnimRecorder, BlinkCause, DriverInputs, ExpressionPreset, EyeMode, FaceConfig,
     FaceDriver, Rig, SaccadeDirection,
@@ -99,9 +99,7 @@ pub fn run(args: SimulateArgs) -> Result<()> {
         blinks as f32 * 60.0 / anim.duration,
     );
     let png = args.out.join("simulate.png");
-    timeline_plot(&anim, &title)
-        .render_png(&png)
-        .with_context(|| format!("drawing {}", png.display()))?;
+    crate::output::write_png(&timeline_plot(&anim, &title), &png)?;
     println!("{title}");
     println!("wrote {}", anim_path.display());
     println!("wrote {}", png.display());

@@ -219,7 +219,7 @@ pub fn run(args: SpeakArgs) -> Result<()> {
         rig.name()
     );
     let png = args.out.join("speak.png");
-    anim_plot(
+    let plot = anim_plot(
         &anim,
         &title,
         &[
@@ -227,9 +227,8 @@ pub fn run(args: SpeakArgs) -> Result<()> {
             ("acting, then-expression and afterglow", &extra),
             ("eyes (blink)", &["blink"]),
         ],
-    )
-    .render_png(&png)
-    .with_context(|| format!("drawing {}", png.display()))?;
+    );
+    crate::output::write_png(&plot, &png)?;
     println!("{title}");
     for (k, (l, s)) in lines.iter().zip(&starts).enumerate() {
         match l.voiced() {
@@ -250,7 +249,8 @@ pub fn run(args: SpeakArgs) -> Result<()> {
     if let Some(model) = &model {
         let vrma = args.out.join("speak.vrma");
         let bytes = omote_vrm::write_vrma(&anim, model).context("writing the VRM Animation")?;
-        std::fs::write(&vrma, bytes).with_context(|| format!("cannot write {}", vrma.display()))?;
+        crate::output::write_file(&vrma, &bytes)
+            .with_context(|| format!("cannot write {}", vrma.display()))?;
         println!("wrote {}", vrma.display());
     }
     Ok(())

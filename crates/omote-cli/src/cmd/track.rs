@@ -151,7 +151,8 @@ fn track_one_image(tracker: &mut FaceTracker, path: &Path, args: &TrackArgs) -> 
     let frame = tracker.image_frame(&name, &view)?;
     let out = args.out.join(format!("{stem}.json"));
     let text = serde_json::to_string(&frame)?;
-    std::fs::write(&out, text + "\n").with_context(|| format!("cannot write {}", out.display()))?;
+    crate::output::write_file(&out, (text + "\n").as_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))?;
     if args.overlay {
         save_overlay_png(
             &args.out.join(format!("{stem}.overlay.png")),

@@ -273,7 +273,7 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
                     };
                     let track = track.resampled(args.fps);
                     let out = output_path(input, args.out.as_deref(), args.format);
-                    std::fs::write(&out, render(&track, input, args.format))
+                    crate::output::write_file(&out, render(&track, input, args.format).as_bytes())
                         .with_context(|| format!("{}: cannot write output", out.display()))?;
                     Ok(())
                 })();
@@ -419,7 +419,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
             labelled
         }
     };
-    std::fs::write(&args.output, profile.to_json())
+    crate::output::write_file(&args.output, profile.to_json().as_bytes())
         .with_context(|| format!("{}: cannot write profile", args.output.display()))?;
     eprintln!(
         "profile written to {} (frames per class A I U E O N: labelled {:?}, sustained {:?})",
@@ -473,11 +473,8 @@ fn plot(args: PlotArgs) -> anyhow::Result<()> {
         vol = vol.span(span.start_s as f32, span.end_s as f32);
     }
     let title = format!("lip sync: {}", args.input.display());
-    TimePlot::new(title)
-        .panel(wave)
-        .panel(weights)
-        .panel(vol)
-        .render_png(&args.output)?;
+    let plot = TimePlot::new(title).panel(wave).panel(weights).panel(vol);
+    crate::output::write_png(&plot, &args.output)?;
     eprintln!("plot written to {}", args.output.display());
     Ok(())
 }
