@@ -11,24 +11,7 @@ static REPORTED: AtomicUsize = AtomicUsize::new(0);
 /// A 16-bit mono PCM WAV header declaring `rate`, with a little data.
 fn wav_bytes(rate: u32) -> Vec<u8> {
     let samples: Vec<i16> = (0..1600).map(|i| (i * 37 % 2000) as i16).collect();
-    let data_len = (samples.len() * 2) as u32;
-    let mut b = Vec::new();
-    b.extend_from_slice(b"RIFF");
-    b.extend_from_slice(&(36 + data_len).to_le_bytes());
-    b.extend_from_slice(b"WAVEfmt ");
-    b.extend_from_slice(&16u32.to_le_bytes());
-    b.extend_from_slice(&1u16.to_le_bytes());
-    b.extend_from_slice(&1u16.to_le_bytes());
-    b.extend_from_slice(&rate.to_le_bytes());
-    b.extend_from_slice(&(rate * 2).to_le_bytes());
-    b.extend_from_slice(&2u16.to_le_bytes());
-    b.extend_from_slice(&16u16.to_le_bytes());
-    b.extend_from_slice(b"data");
-    b.extend_from_slice(&data_len.to_le_bytes());
-    for s in samples {
-        b.extend_from_slice(&s.to_le_bytes());
-    }
-    b
+    omote_testdata::wav16(&samples, rate, 1)
 }
 
 #[test]

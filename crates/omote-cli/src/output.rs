@@ -154,6 +154,20 @@ pub fn head_panel(anim: &Anim, title: &str) -> Panel {
         .series(Series::new("roll", axis(2)))
 }
 
+/// The retarget settings behind `--config` (the defaults without one), with `--mirror`
+/// switched on when given.
+pub fn load_retarget_config(
+    path: Option<&Path>,
+    mirror: bool,
+) -> anyhow::Result<omote_core::RetargetConfig> {
+    let mut config = match path {
+        Some(p) => omote_config::load(p)?,
+        None => omote_core::RetargetConfig::default(),
+    };
+    config.mirror |= mirror;
+    Ok(config)
+}
+
 /// The avatar behind a `--rig` option: a VRM model (returned too, for VRMA output), a rig
 /// file (.toml / .json), or the built-in 18 presets + ARKit-52 rig when absent.
 pub fn load_avatar(

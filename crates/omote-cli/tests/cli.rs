@@ -446,24 +446,7 @@ use omote_testdata::buzz;
 
 /// Writes a 16-bit mono PCM WAV.
 fn write_wav16(path: &Path, rate: u32, samples: &[i16]) {
-    let mut bytes = Vec::new();
-    let data_len = (samples.len() * 2) as u32;
-    bytes.extend_from_slice(b"RIFF");
-    bytes.extend_from_slice(&(36 + data_len).to_le_bytes());
-    bytes.extend_from_slice(b"WAVEfmt ");
-    bytes.extend_from_slice(&16u32.to_le_bytes());
-    bytes.extend_from_slice(&1u16.to_le_bytes());
-    bytes.extend_from_slice(&1u16.to_le_bytes());
-    bytes.extend_from_slice(&rate.to_le_bytes());
-    bytes.extend_from_slice(&(rate * 2).to_le_bytes());
-    bytes.extend_from_slice(&2u16.to_le_bytes());
-    bytes.extend_from_slice(&16u16.to_le_bytes());
-    bytes.extend_from_slice(b"data");
-    bytes.extend_from_slice(&data_len.to_le_bytes());
-    for s in samples {
-        bytes.extend_from_slice(&s.to_le_bytes());
-    }
-    std::fs::write(path, bytes).unwrap();
+    std::fs::write(path, omote_testdata::wav16(samples, rate, 1)).unwrap();
 }
 
 #[test]

@@ -17,7 +17,7 @@
 //! face.
 
 use omote_core::glam::{Mat3, Vec3};
-use omote_core::{Blendshapes, Quat, TrackedFace};
+use omote_core::{Blendshapes, Quat, TrackedFace, normalize_quat};
 use serde::{Deserialize, Serialize};
 
 /// Where a MediaPipe face's head rotation comes from.
@@ -147,9 +147,7 @@ pub fn landmark_head(landmarks: &[[f32; 3]], aspect: f32) -> Option<Quat> {
     let x = left.try_normalize()?;
     let z = x.cross(up).try_normalize()?;
     let y = z.cross(x);
-    let q = Quat::from_mat3(&Mat3::from_cols(x, y, z));
-    let len = q.length();
-    (len.is_finite() && len > 1e-6).then(|| q / len)
+    normalize_quat(Quat::from_mat3(&Mat3::from_cols(x, y, z)))
 }
 
 /// An ARKit-52 frame from an iPhone-style tracker (one line of an ARKit sequence):
@@ -174,22 +172,9 @@ impl ArkitFrame {
             t: self.t,
             face: Some(TrackedFace {
                 blendshapes: self.blendshapes,
-                head: self
-                    .head
-                    .and_then(|q| Quat::from_array(q).try_normalize_quat()),
+                head: self.head.and_then(|q| normalize_quat(Quat::from_array(q))),
             }),
         }
-    }
-}
-
-trait TryNormalizeQuat {
-    fn try_normalize_quat(self) -> Option<Quat>;
-}
-
-impl TryNormalizeQuat for Quat {
-    fn try_normalize_quat(self) -> Option<Quat> {
-        let len = self.length();
-        (len.is_finite() && len > 1e-6).then(|| self / len)
     }
 }
 

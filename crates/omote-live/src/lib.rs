@@ -33,7 +33,7 @@
 //! // The same loop runs on a reader thread's frames (or a tracked webcam).
 //! let mut frames = ThreadedFrames::spawn(camera, LatePolicy::KeepAll, "replay");
 //! let mut sink = MockSink::new();
-//! let stats = LiveLoop::new(30.0).run(&mut frames, &mut driver, None, &mut sink, |_| {})?;
+//! let stats = LiveLoop::new(30.0).run(&mut frames, &mut driver, None, &mut sink, |_, _| {})?;
 //! assert_eq!((stats.frames, stats.with_face), (5, 5));
 //! assert_eq!(sink.frames.len(), 5);
 //! assert_eq!(sink.frames[4].time_s, 4.0 / 30.0);
@@ -55,7 +55,7 @@ pub use frames::{
     Frame, FrameSize, FrameSource, LatePolicy, RawFrames, ReplayFrames, ThreadedFrames,
     TrackedFrames,
 };
-pub use live_loop::{LiveLoop, LiveStats};
+pub use live_loop::{LiveLoop, LiveStats, to_voice_frame};
 pub use omote_vmc::BlendNames;
 pub use pace::Pacer;
 pub use sinks::{AnimSink, FaceSink, MockSink, SinkFrame, VmcSink};

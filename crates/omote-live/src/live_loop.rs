@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use omote_core::{DriverInputs, FaceDriver, TrackedFace, VoiceFrame};
+use omote_lipsync::VowelFrame;
 
 use crate::LiveError;
 use crate::frames::FrameSource;
@@ -49,15 +50,15 @@ impl LiveLoop {
         self
     }
 
-    /// Runs until the source ends. `on_frame` sees the stats after each frame (status
-    /// lines).
+    /// Runs until the source ends. `on_frame` sees the stats and the source after each
+    /// frame (status lines: a tracked source knows its own tracking time).
     pub fn run<S>(
         &self,
         frames: &mut S,
         driver: &mut FaceDriver,
         voice: Option<&ThreadedVoice>,
         sink: &mut impl FaceSink,
-        mut on_frame: impl FnMut(&LiveStats),
+        mut on_frame: impl FnMut(&LiveStats, &S),
     ) -> Result<LiveStats, LiveError>
     where
         S: FrameSource<Frame = Option<TrackedFace>>,
@@ -73,13 +74,8 @@ impl LiveLoop {
             // is analysed far ahead; a microphone is about in step with the camera),
             // else the newest one there is.
             let voice_frame = voice.map(|v| {
-                let f = v
-                    .frame_at_time(frame.time_s, self.voice_wait)
-                    .unwrap_or(omote_lipsync::VowelFrame::SILENT);
-                VoiceFrame {
-                    vowels: std::array::from_fn(|j| f.weights[j]),
-                    voiced: !f.silent,
-                }
+                let f = v.frame_at_time(frame.time_s, self.voice_wait);
+                to_voice_frame(&f.unwrap_or(VowelFrame::SILENT))
             });
             let inputs = DriverInputs {
                 tracking: frame.data.as_ref(),
@@ -91,8 +87,17 @@ impl LiveLoop {
             stats.frames += 1;
             stats.with_face += u64::from(frame.data.is_some());
             stats.busy += t0.elapsed();
-            on_frame(&stats);
+            on_frame(&stats, frames);
         }
         Ok(stats)
+    }
+}
+
+/// A lip-sync frame as the core's live voice input: the five vowels (the closed-mouth
+/// weight N is the absence of them) and whether the voice sounds.
+pub fn to_voice_frame(frame: &VowelFrame) -> VoiceFrame {
+    VoiceFrame {
+        vowels: std::array::from_fn(|j| frame.weights[j]),
+        voiced: !frame.silent,
     }
 }

@@ -84,7 +84,7 @@ fn live_equals_tracking_to_a_file_then_retargeting_it() {
     let mut live_driver = driver(&rig);
     let mut live = AnimSink::new(&rig, fps as f32);
     let stats = LiveLoop::new(fps)
-        .run(&mut frames, &mut live_driver, None, &mut live, |_| {})
+        .run(&mut frames, &mut live_driver, None, &mut live, |_, _| {})
         .unwrap();
     assert_eq!((stats.frames, stats.with_face), (12, 9));
 
@@ -143,7 +143,7 @@ fn the_voice_opens_the_mouth_while_it_sounds() {
     let mut d = driver(&rig).with_voice(omote_core::MouthPolicy::VoiceFirst);
     let mut rec = AnimSink::new(&rig, 30.0);
     LiveLoop::new(30.0)
-        .run(&mut frames, &mut d, Some(&voice), &mut rec, |_| {})
+        .run(&mut frames, &mut d, Some(&voice), &mut rec, |_, _| {})
         .unwrap();
     let anim = rec.finish();
     let aa = anim.expressions.get("aa").unwrap();

@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use omote_core::{FaceConfig, FaceDriver, MouthPolicy, RetargetConfig};
+use omote_core::{FaceConfig, FaceDriver, MouthPolicy};
 use omote_lipsync::Profile;
 use omote_live::{
     AnimSink, FrameSize, LatePolicy, LiveLoop, Overflow, PcmLipsync, PcmVoice, RawFrames,
@@ -32,7 +32,7 @@ use omote_live::{
 use omote_tracker::FaceTracker;
 
 use crate::args::{WireNames, WireWeights};
-use crate::output::{load_avatar, write_anim};
+use crate::output::{load_avatar, load_retarget_config, write_anim};
 
 /// Arguments of `omote live`.
 #[derive(clap::Args, Debug)]
@@ -109,11 +109,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
     }
     let raw = RawFrames::new(std::io::stdin(), args.stdin, args.fps)?;
     let (rig, _model) = load_avatar(args.rig.as_deref())?;
-    let mut config: RetargetConfig = match &args.config {
-        Some(path) => omote_config::load(path)?,
-        None => RetargetConfig::default(),
-    };
-    config.mirror |= args.mirror;
+    let config = load_retarget_config(args.config.as_deref(), args.mirror)?;
     // As in `omote retarget`: automatic eyes show as the tracking weight falls.
     let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), 1)
         .with_tracking(config)
@@ -170,13 +166,14 @@ pub fn run(args: LiveArgs) -> Result<()> {
         &mut driver,
         voice.as_ref(),
         &mut sinks,
-        |stats| {
+        |stats, frames| {
             if last_report.elapsed() >= Duration::from_secs(2) {
                 last_report = Instant::now();
+                let work = stats.busy + frames.tracking_time();
                 eprintln!(
-                    "live: {} frames, {:.1} ms of face work per frame, face in {:.0} %",
+                    "live: {} frames, {:.1} ms per frame, face in {:.0} %",
                     stats.frames,
-                    stats.busy.as_secs_f64() * 1e3 / stats.frames as f64,
+                    work.as_secs_f64() * 1e3 / stats.frames as f64,
                     100.0 * stats.with_face as f64 / stats.frames as f64
                 );
             }

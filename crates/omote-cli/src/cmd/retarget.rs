@@ -5,12 +5,11 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use omote_config::{HeadSource, SequenceFrame};
 use omote_core::{
-    AnimRecorder, DriverInputs, ExpressionPreset, FaceConfig, FaceDriver, MouthPolicy,
-    RetargetConfig, VoiceFrame,
+    AnimRecorder, DriverInputs, ExpressionPreset, FaceConfig, FaceDriver, MouthPolicy, VoiceFrame,
 };
 use omote_plot::{Panel, Series, TimePlot};
 
-use crate::output::{ensure_dir, gaze_panel, head_panel, write_anim};
+use crate::output::{ensure_dir, gaze_panel, head_panel, load_retarget_config, write_anim};
 
 /// Arguments of `omote retarget`.
 #[derive(clap::Args)]
@@ -117,11 +116,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
             .collect(),
     };
     let (rig, model) = crate::output::load_avatar(args.rig.as_deref())?;
-    let mut config: RetargetConfig = match &args.config {
-        Some(path) => omote_config::load(path)?,
-        None => RetargetConfig::default(),
-    };
-    config.mirror |= args.mirror;
+    let config = load_retarget_config(args.config.as_deref(), args.mirror)?;
     anyhow::ensure!(
         (0.0..=1.0).contains(&args.mouth_blend),
         "--mouth-blend must be between 0 and 1, got {}",
@@ -184,14 +179,11 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         // The voice's lip sync frame at this time (the mouth layer, over the tracked mouth).
         let voice_frame = voice.as_ref().map(|track| {
             let k = ((t * f64::from(track.fps)) as usize).min(track.frames.len().saturating_sub(1));
-            let v = track
-                .frames
-                .get(k)
-                .copied()
-                .unwrap_or(omote_lipsync::VowelFrame::SILENT);
+            let v = track.frames.get(k).copied();
+            let v = omote_live::to_voice_frame(&v.unwrap_or(omote_lipsync::VowelFrame::SILENT));
             VoiceFrame {
-                vowels: std::array::from_fn(|j| v.weights[j]),
-                voiced: !v.silent && t <= track.duration_s,
+                voiced: v.voiced && t <= track.duration_s,
+                ..v
             }
         });
         let inputs = DriverInputs {

@@ -56,7 +56,6 @@ struct Speech {
 struct Camera {
     correction: CameraCorrection,
     layer: LayerId,
-    last: Option<(CameraAngle, f32)>,
 }
 
 /// One character: a [`Face`] and its optional sources, updated in one fixed order (see
@@ -154,11 +153,7 @@ impl FaceDriver {
         let layer = self
             .face
             .add_layer("camera correction", BlendMode::Additive);
-        self.camera = Some(Camera {
-            correction,
-            layer,
-            last: None,
-        });
+        self.camera = Some(Camera { correction, layer });
         self
     }
 
@@ -300,9 +295,9 @@ impl FaceDriver {
                 let fade = cam
                     .correction
                     .apply_into(angle, self.face.layer_mut(cam.layer));
-                cam.last = Some((angle, fade as f32));
+                // Without a new position the last correction (and its report) stays.
+                self.report.camera = Some((angle, fade as f32));
             }
-            self.report.camera = cam.last;
         }
         // 6. The face.
         let face_inputs = FaceInputs {

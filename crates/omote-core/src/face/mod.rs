@@ -14,11 +14,11 @@ use crate::eyes::saccade::SaccadeConfig;
 use crate::face::event::FaceEvents;
 use crate::look_at::{EyeAngles, LookAtType};
 use crate::mix::layer::{BlendMode, Layer, LayerId, Mixer};
-use crate::mix::overrides::{OverrideMultipliers, apply_overrides};
+use crate::mix::overrides::{OverrideMultipliers, apply_overrides_clamped, clamp_weights};
 use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
 use crate::rng::Pcg32;
-use crate::sanitize::{clamp01, finite_or_zero, positive_or_zero};
+use crate::sanitize::{finite_or_zero, positive_or_zero};
 use crate::smoothing::{LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter};
 
 /// Per-character settings. Defaults are sensible for a 30–144 fps game or avatar app.
@@ -340,12 +340,10 @@ impl Face {
                 }
             }
         }
-        // The player input: what the override pass below starts from, sanitised as it does.
+        // The player input is the clamped frame the override rules start from.
+        clamp_weights(out);
         self.state.input_expressions.copy_from_slice(out);
-        for w in self.state.input_expressions.iter_mut() {
-            *w = clamp01(*w);
-        }
-        let mult = apply_overrides(self.rig.plan(), out);
+        let mult = apply_overrides_clamped(self.rig.plan(), out);
 
         let (yaw, pitch) = (yaw * mult.look_at, pitch * mult.look_at);
         let (left_eye, right_eye) = if look_at.kind == LookAtType::Bone {

@@ -39,9 +39,23 @@ impl OverrideMultipliers {
 
 /// Apply the override rules in place to one frame of raw weights.
 pub(crate) fn apply_overrides(plan: &OverridePlan, weights: &mut [f32]) -> OverrideMultipliers {
+    clamp_weights(weights);
+    apply_overrides_clamped(plan, weights)
+}
+
+/// Rule 1 alone: every weight into [0, 1], NaN → 0.
+pub(crate) fn clamp_weights(weights: &mut [f32]) {
     for w in weights.iter_mut() {
         *w = clamp01(*w);
     }
+}
+
+/// The rules after rule 1, for weights [`clamp_weights`] has already clamped (a face
+/// keeps that clamped frame as the player input before the rest runs).
+pub(crate) fn apply_overrides_clamped(
+    plan: &OverridePlan,
+    weights: &mut [f32],
+) -> OverrideMultipliers {
     for &i in &plan.binary {
         let w = &mut weights[i as usize];
         *w = if *w > 0.5 { 1.0 } else { 0.0 };

@@ -1,14 +1,13 @@
-//! Tracking → avatar: turns a tracked face (MediaPipe landmarks, ARKit-52 scores, head
-//! transform) into rig weights, a head rotation and a gaze, with calibration, limits,
-//! frame-rate-independent smoothing and a smooth fallback when the face is lost.
+//! Tracking → avatar: turns a tracked face (ARKit-52 scores and an optional head
+//! rotation, [`TrackedFace`]) into rig weights, a head rotation and a gaze, with
+//! calibration, limits, frame-rate-independent smoothing and a smooth fallback when the
+//! face is lost.
 //!
 //! The method follows docs/design.md § Tracking and goes further where VTuber apps set the bar:
-//! - **Head**: from the transformation matrix when the tracker gives one (a metric
-//!   Procrustes fit of all landmarks: steadier than any four points), otherwise seed
-//!   000's construction from landmarks (left−right and bottom−top face vectors, facing by
-//!   their cross product, roll from the vertical vector) done as one orthonormal frame.
-//!   Calibrated to the user's neutral pose (`R_neutral⁻¹ · R`), optionally mirrored,
-//!   limited per axis, One Euro smoothed.
+//! - **Head**: the tracker's head rotation (where it comes from — MediaPipe's matrix or
+//!   four landmarks — is the file reader's business, `omote-config`), calibrated to the
+//!   user's neutral pose (`R_neutral⁻¹ · R`), optionally mirrored, limited per axis, One
+//!   Euro smoothed.
 //! - **Eyes**: eyeBlink through open/closed thresholds and a response curve; both eyes
 //!   linked into `blink` unless they differ a lot (a real wink drives `blinkLeft`/`Right`);
 //!   closing is instant, opening speed is limited.
@@ -19,9 +18,10 @@
 //!   52 ARKit shapes through when the rig has channels with those names.
 //! - **Gaze**: docs/design.md § Tracking: each direction averages the two eyes' matching look shapes, the
 //!   dominant side wins, a curve, then scaled to the rig's lookAt input range.
-//! - **Loss**: after `loss.grace` seconds without a face the tracked layer's weight
-//!   eases to 0 over `loss.blendTime` (the head to neutral, gaze to centre, so procedural
-//!   blinks and saccades take over); when the face returns it eases back.
+//! - **Loss**: after `loss.grace` seconds without a face the tracking layer's weight
+//!   eases to 0 over `loss.blendTime`; the caller (the driver) blends head and gaze back
+//!   to the acting by the same weight and lets the procedural blinks and saccades take
+//!   over. When the face returns it eases back.
 
 use glam::Quat;
 
@@ -40,9 +40,10 @@ use crate::sources::tracking::mouth::tracked_vowels;
 /// One frame of retargeting output besides the layer values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RetargetOutput {
-    /// Head orientation (calibrated, limited, smoothed, eased to neutral on loss).
+    /// The tracked head orientation (calibrated, limited, smoothed); held at its last
+    /// value while the face is lost — blend it with the acted head by `tracking_weight`.
     pub head: Quat,
-    /// Gaze yaw in degrees (VRM: > 0 left).
+    /// Tracked gaze yaw in degrees (VRM: > 0 left), held while lost like `head`.
     pub gaze_yaw_deg: f32,
     /// Gaze pitch in degrees (VRM: > 0 down).
     pub gaze_pitch_deg: f32,
