@@ -43,6 +43,7 @@ mod mix;
 mod rig;
 mod rng;
 mod sanitize;
+mod scene;
 mod smoothing;
 mod sources;
 mod span;
@@ -78,6 +79,14 @@ pub use smoothing::{
     ExpSmoother, LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step,
     normalize_quat,
 };
+pub use scene::camera_track::{CameraKey, CameraTrack};
+pub use scene::character::{
+    CharacterSetup, EyeModeKey, GazeKey, GazeTarget, VoiceLine, is_eye_area,
+};
+pub use scene::clock::Wait;
+pub use scene::event::{KeyLayer, SceneEvent, SceneEvents};
+pub use scene::keys::{ExpressionKey, JUMP_BLEND_S, KeyCurve, KeyTrack};
+pub use scene::{EYE_CHANGE_LOOKAHEAD_S, Scene, SceneError, SceneSetup};
 pub use sources::camera::camera_angle::CameraAngle;
 pub use sources::camera::camera_correction::CameraCorrection;
 pub use sources::camera::motion_map::{

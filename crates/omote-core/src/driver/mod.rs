@@ -207,8 +207,34 @@ impl FaceDriver {
         }
     }
 
-    /// Cuts the current voice line (a skipped line): the mouth layer lets go at once and
-    /// the acting's mouth shows.
+    /// Starts a voice line with its own afterglow ramp, `elapsed` seconds into it (see
+    /// [`SpeechPlayer::say_at`]). `false` if the driver has no speech.
+    pub fn say_at(
+        &mut self,
+        track: Arc<SpeechTrack>,
+        afterglow: &[(ChannelId, f32)],
+        afterglow_ramp_s: f32,
+        elapsed: f32,
+    ) -> bool {
+        match self.speech.as_mut() {
+            Some(s) => {
+                s.player.say_at(track, afterglow, afterglow_ramp_s, elapsed);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Cuts the current voice line without a snap (a skipped line): the mouth hands over
+    /// to the acting's mouth from now, over the hand-over time (see [`SpeechPlayer::cut`]).
+    pub fn cut_speech(&mut self) {
+        if let Some(s) = self.speech.as_mut() {
+            s.player.cut();
+        }
+    }
+
+    /// Stops the current voice line at once: the mouth layer lets go this frame and
+    /// the acting's mouth shows (a hard stop; [`cut_speech`](Self::cut_speech) settles).
     pub fn stop_speech(&mut self) {
         if let Some(s) = self.speech.as_mut() {
             s.player.stop(self.face.layer_mut(Face::MOUTH));

@@ -336,7 +336,7 @@ pub struct BlinkOutput {
 /// The most explicit blink requests waiting at once.
 pub const MAX_BLINK_REQUESTS: usize = 4;
 /// The most announced eye-area expression changes waiting at once.
-pub const MAX_EYE_CHANGES: usize = 8;
+pub const MAX_EYE_CHANGES: usize = 16;
 
 /// Decides when the eyes blink and how each blink moves. Plain data; draws randomness
 /// only from the [`Pcg32`] it is given, and only when something happens; allocates
@@ -453,6 +453,12 @@ impl BlinkGenerator {
     /// The announced eye-area changes still ahead, as absolute times, earliest first.
     pub fn eye_changes(&self) -> &[f64] {
         self.eye_changes.as_slice()
+    }
+
+    /// How long before an announced eye-area change no blink starts (s; negative when
+    /// suppression is off): the configured window, at least the longest blink.
+    pub fn suppress_window(&self) -> f64 {
+        self.window
     }
 
     /// Whether a blink starting at `t` would come too close before an announced change.

@@ -42,6 +42,13 @@ pub struct BlinkMotionDesc {
     pub min_weight: f32,
     /// Curves by channel name, keyed on blink phase time (0–3, see the module docs).
     pub clip: ClipDesc,
+    /// Channels that close the eyelids for this expression's blink *in place of* the
+    /// `blink` preset (e.g. ARKit `eyeBlinkLeft`/`eyeBlinkRight`). For expressions whose
+    /// override rules hide the `blink` preset — a smile usually blends it out — so the
+    /// smile still blinks its own way, as the seed's per-expression blink motions do.
+    /// They take the blink's weight; names the rig lacks are dropped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lids: Vec<String>,
 }
 
 fn default_min_weight() -> f32 {
@@ -51,7 +58,9 @@ fn default_min_weight() -> f32 {
 /// The built-in motions for the emotion presets. They use ARKit channel names and are
 /// skipped on rigs without them: a smiling (`happy`) blink lifts the cheeks, `relaxed`
 /// a little; `angry` and `surprised` blinks pull the brows down a bit, a `sad` blink
-/// lifts the inner brows.
+/// lifts the inner brows. Each closes the lids with ARKit `eyeBlinkLeft`/`eyeBlinkRight`
+/// where the rig has them, so an emotion whose override rules hide the `blink` preset
+/// still blinks.
 pub fn preset_blink_motions() -> Vec<BlinkMotionDesc> {
     let motion = |expression: ExpressionPreset, tracks: &[(&str, f32)]| BlinkMotionDesc {
         expression: expression.name().to_string(),
@@ -62,6 +71,7 @@ pub fn preset_blink_motions() -> Vec<BlinkMotionDesc> {
                 .map(|&(name, peak)| (name.to_string(), bump(peak)))
                 .collect(),
         },
+        lids: vec!["eyeBlinkLeft".into(), "eyeBlinkRight".into()],
     };
     use ExpressionPreset as P;
     vec![
@@ -117,6 +127,8 @@ pub struct BlinkMotion {
     blink_track: Option<ResponseCurve>,
     /// The other tracks, added on top (resolved like a [`Clip`]'s).
     extra: Vec<(ChannelId, ResponseCurve)>,
+    /// Channels that close the lids in place of the blink preset.
+    lids: Vec<ChannelId>,
 }
 
 impl BlinkMotion {
@@ -161,7 +173,21 @@ impl BlinkMotion {
                 None => {}
             }
         }
-        if !strict && blink_track.is_none() && extra.tracks.is_empty() {
+        let mut lids = Vec::new();
+        for (i, name) in desc.lids.iter().enumerate() {
+            match rig.channel(name) {
+                Some(id) if !lids.contains(&id) => lids.push(id),
+                Some(_) => {}
+                None if strict => {
+                    return Err(EyesConfigError::UnknownChannel {
+                        field: format!("lids[{i}]"),
+                        name: name.clone(),
+                    });
+                }
+                None => {}
+            }
+        }
+        if !strict && blink_track.is_none() && extra.tracks.is_empty() && lids.is_empty() {
             return Ok(None);
         }
         let clip = Clip::new(&extra, rig).expect("names were resolved above");
@@ -174,12 +200,19 @@ impl BlinkMotion {
             min_weight: desc.min_weight,
             blink_track,
             extra,
+            lids,
         }))
     }
 
     /// The blink channel's value at `phase` (before depth), if this motion reshapes it.
     pub fn blink_shape(&self, phase: f32) -> Option<f32> {
         self.blink_track.as_ref().map(|c| c.eval(phase))
+    }
+
+    /// The channels that close the lids in place of the blink preset (empty: the blink
+    /// preset closes them).
+    pub fn lids(&self) -> &[ChannelId] {
+        &self.lids
     }
 
     /// Add the extra tracks at `phase`, times `scale`, into `weights` (one per channel).
@@ -311,6 +344,7 @@ mod tests {
             clip: ClipDesc {
                 tracks: [("nope".to_string(), bump(1.0))].into(),
             },
+            lids: Vec::new(),
         });
         let e = config.check_rig(&Rig::standard()).unwrap_err();
         assert_eq!(

@@ -197,24 +197,35 @@ impl Eyes {
         }
         if let Some(b) = &mut self.blink {
             let quiet = b.is_quiet(dt, shift);
-            let input = BlinkInput {
-                closure: if quiet {
-                    0.0
+            // The motion a blink starting now would play: the dominant expression's.
+            // One with its own lids is that expression's blink, which its override of
+            // the blink preset does not hide (a smile still blinks).
+            let (closure, pending, blink_visibility) = if quiet {
+                (0.0, None, blink_visibility)
+            } else {
+                let pending = if b.active().is_none() {
+                    dominant(&self.motions, weights)
                 } else {
-                    closure(
-                        &self.closure,
-                        self.blink_channel,
-                        &self.blink_sides,
-                        weights,
-                    )
-                },
+                    self.motion
+                };
+                let own_lids = pending.is_some_and(|i| !self.motions[i].lids().is_empty());
+                let c = closure(
+                    &self.closure,
+                    self.blink_channel,
+                    &self.blink_sides,
+                    weights,
+                );
+                (c, pending, if own_lids { 1.0 } else { blink_visibility })
+            };
+            let input = BlinkInput {
+                closure,
                 visibility: blink_visibility,
                 gaze_shift_deg: shift,
             };
             let out = b.update(dt, &mut self.blink_rng, &input);
             if let Some(e) = out.started {
                 events.push(FaceEvent::Blink(e));
-                self.motion = dominant(&self.motions, weights);
+                self.motion = pending;
             }
             match out.phase {
                 Some(phase) => {
@@ -223,7 +234,10 @@ impl Eyes {
                         Some(shape) => clamp01(shape) * out.depth,
                         None => out.weight,
                     };
-                    self.add_blink(weight * visibility, weights);
+                    match motion.filter(|m| !m.lids().is_empty()) {
+                        Some(m) => add_to(m.lids(), weight * visibility, weights),
+                        None => self.add_blink(weight * visibility, weights),
+                    }
                     if let Some(m) = motion {
                         m.add_into(phase, out.motion_scale * visibility, weights);
                     }
@@ -245,6 +259,15 @@ impl Eyes {
                     weights[s.index()] += weight;
                 }
             }
+        }
+    }
+}
+
+/// Adds `weight` to each of `channels`.
+fn add_to(channels: &[ChannelId], weight: f32, weights: &mut [f32]) {
+    if weight > 0.0 {
+        for c in channels {
+            weights[c.index()] += weight;
         }
     }
 }

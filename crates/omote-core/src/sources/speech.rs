@@ -155,6 +155,11 @@ struct Line {
     t: f32,
     /// The vowels held through the hand-over (sampled at its start).
     held: Option<[f32; 5]>,
+    /// This line's afterglow ramp (s).
+    afterglow_ramp_s: f32,
+    /// Line time at which the line was cut ([`SpeechPlayer::cut`]): the hand-over starts
+    /// there instead of before the trailing silence.
+    cut_at: Option<f32>,
 }
 
 /// Plays [`SpeechTrack`]s on a face: the mouth layer's values and weight, and the
@@ -218,14 +223,44 @@ impl SpeechPlayer {
     /// before this line's voice starts (within [`SpeechConfig::start_blend_s`]… 0.2 s), and
     /// only then are the new values written into the layer.
     pub fn say(&mut self, track: Arc<SpeechTrack>, afterglow: &[(ChannelId, f32)]) {
+        let ramp = self.config.afterglow_ramp_s;
+        self.say_at(track, afterglow, ramp, 0.0);
+    }
+
+    /// [`say`](Self::say) with this line's own afterglow ramp (seconds), started
+    /// `elapsed` seconds ago (negative: starts that much later). A scene starting a line
+    /// between two frames uses it so the voice lands on its exact time.
+    pub fn say_at(
+        &mut self,
+        track: Arc<SpeechTrack>,
+        afterglow: &[(ChannelId, f32)],
+        afterglow_ramp_s: f32,
+        elapsed: f32,
+    ) {
         self.next_afterglow.clear();
         self.next_afterglow.extend_from_slice(afterglow);
         self.fading_from = Some(self.afterglow);
         self.line = Some(Line {
             track,
-            t: 0.0,
+            t: crate::sanitize::finite_or_zero(elapsed),
             held: None,
+            afterglow_ramp_s: positive_or_zero(afterglow_ramp_s),
+            cut_at: None,
         });
+    }
+
+    /// Cuts the line without a snap (a skipped line): the hand-over to the next mouth
+    /// starts now and takes [`SpeechConfig::end_blend_s`], and the afterglow ramps in
+    /// from here as if the line had ended. Nothing happens without a line or once its
+    /// hand-over has begun.
+    pub fn cut(&mut self) {
+        let lead = self.config.end_lead_s;
+        if let Some(line) = self.line.as_mut() {
+            let handover = line.track.voiced().map(|(s, e)| (e - lead).max(s));
+            if handover.is_some_and(|h| line.t < h) && line.cut_at.is_none() {
+                line.cut_at = Some(line.t.max(0.0));
+            }
+        }
     }
 
     /// Stops the line at once (e.g. the scene was skipped); the afterglow stays as it is.
@@ -243,9 +278,10 @@ impl SpeechPlayer {
     /// for talking eyes (see [`crate::EyeMode::Talking`]).
     pub fn is_speaking(&self) -> bool {
         self.line.as_ref().is_some_and(|l| {
-            l.track
-                .voiced()
-                .is_some_and(|(s, e)| l.t >= s && l.t < e - self.config.end_lead_s)
+            l.cut_at.is_none()
+                && l.track
+                    .voiced()
+                    .is_some_and(|(s, e)| l.t >= s && l.t < e - self.config.end_lead_s)
         })
     }
 
@@ -268,7 +304,9 @@ impl SpeechPlayer {
             return;
         };
         let t = line.t;
-        let handover = (end - cfg.end_lead_s).max(start);
+        let natural = (end - cfg.end_lead_s).max(start);
+        let handover = line.cut_at.map_or(natural, |c| c.min(natural));
+        let afterglow_ramp = line.afterglow_ramp_s;
         let weight;
         let vowels;
         if t < start {
@@ -297,9 +335,9 @@ impl SpeechPlayer {
                 None => 0.0,
             }
         } else {
-            ramp(t - handover, cfg.afterglow_ramp_s)
+            ramp(t - handover, afterglow_ramp)
         };
-        if t >= handover + cfg.end_blend_s.max(cfg.afterglow_ramp_s) {
+        if t >= handover + cfg.end_blend_s.max(afterglow_ramp) {
             self.line = None;
         }
     }

@@ -1,0 +1,216 @@
+//! One character of a scene: what it is given to play ([`CharacterSetup`]) and its
+//! runtime state.
+
+use std::sync::Arc;
+
+use glam::{EulerRot, Quat, Vec3};
+
+use crate::driver::FaceDriver;
+use crate::eyes::eye_mode::EyeMode;
+use crate::rig::expression::ExpressionCategory;
+use crate::rig::{ChannelId, Rig};
+use crate::scene::keys::{ExpressionKey, KeyTrack};
+use crate::sources::speech::SpeechTrack;
+
+/// Where a character looks.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum GazeTarget {
+    /// At whoever is speaking now or spoke last (other than itself); ahead before anyone
+    /// spoke. The default.
+    #[default]
+    Auto,
+    /// Straight ahead.
+    Forward,
+    /// At the scene camera (ahead when the scene has none).
+    Camera,
+    /// At another character's head (its index).
+    Character(usize),
+    /// A direction relative to the body: yaw > 0 to the character's left, pitch > 0 down.
+    Direction {
+        /// Degrees.
+        yaw_deg: f32,
+        /// Degrees.
+        pitch_deg: f32,
+    },
+}
+
+/// From time `t` on, look at `target`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GazeKey {
+    /// Scene time in seconds.
+    pub t: f32,
+    /// The target.
+    pub target: GazeTarget,
+}
+
+/// From time `t` on, the eyes behave as `mode` when the character is not speaking
+/// (`None`: automatic — listening while another character speaks, idle otherwise).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EyeModeKey {
+    /// Scene time in seconds.
+    pub t: f32,
+    /// The mode, or `None` for automatic.
+    pub mode: Option<EyeMode>,
+}
+
+/// A voice line of a character.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VoiceLine {
+    /// Scene time the clip starts, in seconds.
+    pub t: f32,
+    /// Its lip sync.
+    pub track: Arc<SpeechTrack>,
+    /// The additive afterglow mouth that ramps in as it ends (channel, value).
+    pub afterglow: Vec<(ChannelId, f32)>,
+    /// How long the afterglow takes to ramp in (s).
+    pub afterglow_ramp_s: f32,
+    /// The expression the acting moves to at the line's hand-over (channel, weight);
+    /// the scene turns these into acting keys.
+    pub then: Vec<(ChannelId, f32)>,
+}
+
+/// Everything one character is given to play.
+#[derive(Clone, Debug)]
+pub struct CharacterSetup {
+    /// Its id (in errors and reports).
+    pub id: String,
+    /// Its face and sources. The scene adds voice lines (default timing) if it has none.
+    pub driver: FaceDriver,
+    /// Head position in scene space (metres, +Y up).
+    pub position: Vec3,
+    /// Which way the body faces: degrees about +Y from +Z (the VRM front).
+    pub facing_deg: f32,
+    /// The acting keys (base layer).
+    pub acting: Vec<ExpressionKey>,
+    /// The picture-making keys (additive layer).
+    pub picture: Vec<ExpressionKey>,
+    /// Voice lines, in any order; they must not overlap.
+    pub lines: Vec<VoiceLine>,
+    /// Gaze keys.
+    pub gaze: Vec<GazeKey>,
+    /// Eye mode keys.
+    pub eye_modes: Vec<EyeModeKey>,
+    /// The share of a gaze turn the head takes (0: eyes only, 1: head only).
+    pub head_share: f32,
+}
+
+impl CharacterSetup {
+    /// A character with nothing to play yet, at `position`, facing +Z, the head taking
+    /// 30 % of gaze turns.
+    pub fn new(id: impl Into<String>, driver: FaceDriver, position: Vec3) -> Self {
+        Self {
+            id: id.into(),
+            driver,
+            position,
+            facing_deg: 0.0,
+            acting: Vec::new(),
+            picture: Vec::new(),
+            lines: Vec::new(),
+            gaze: Vec::new(),
+            eye_modes: Vec::new(),
+            head_share: 0.3,
+        }
+    }
+}
+
+/// Whether changing `channel` changes the eye area (so blinks keep clear of it): the
+/// blink and emotion presets, anything that closes the eyes or overrides the blink, and
+/// the ARKit eye (not eyeLook), brow and cheek-squint shapes.
+///
+/// ```
+/// use omote_core::{Rig, is_eye_area};
+/// let rig = Rig::standard();
+/// assert!(is_eye_area(&rig, rig.channel("surprised").unwrap()));
+/// assert!(is_eye_area(&rig, rig.channel("browInnerUp").unwrap()));
+/// assert!(!is_eye_area(&rig, rig.channel("aa").unwrap()));
+/// assert!(!is_eye_area(&rig, rig.channel("eyeLookInLeft").unwrap()));
+/// ```
+pub fn is_eye_area(rig: &Rig, channel: ChannelId) -> bool {
+    let info = rig.info(channel);
+    let name = info.desc.name.as_str();
+    let emotion = matches!(
+        name,
+        "happy" | "angry" | "sad" | "relaxed" | "surprised" | "neutral"
+    );
+    info.category() == Some(ExpressionCategory::Blink)
+        || emotion
+        || info.desc.eye_closure > 0.0
+        || info.desc.override_blink != crate::rig::expression::OverrideMode::None
+        || (name.starts_with("eye") && !name.starts_with("eyeLook"))
+        || name.starts_with("brow")
+        || name.starts_with("cheekSquint")
+}
+
+/// A character at run time.
+#[derive(Clone, Debug)]
+pub(crate) struct Character {
+    pub id: String,
+    pub driver: FaceDriver,
+    pub position: Vec3,
+    /// Body rotation (scene ← body).
+    pub facing: Quat,
+    pub acting: KeyTrack,
+    pub picture: KeyTrack,
+    pub lines: Box<[VoiceLine]>,
+    /// The next line to start.
+    pub next_line: usize,
+    /// The last line started.
+    pub current: Option<usize>,
+    pub gaze: Box<[GazeKey]>,
+    pub eye_modes: Box<[EyeModeKey]>,
+    /// Eye-area changes (start, end) in scene time, sorted by start.
+    pub eye_spans: Box<[(f32, f32)]>,
+    /// The next eye-area change not yet announced.
+    pub next_announce: usize,
+    pub head_share: f32,
+}
+
+impl Character {
+    /// Whether the last line started is still within its clip at scene time `t`.
+    pub fn playing_until(&self, t: f32) -> Option<f32> {
+        let line = &self.lines[self.current?];
+        let end = line.t + line.track.duration();
+        (t < end).then_some(end)
+    }
+
+    /// The gaze key in force at scene time `t`.
+    pub fn gaze_at(&self, t: f32) -> GazeTarget {
+        let i = self.gaze.partition_point(|k| k.t <= t);
+        if i == 0 {
+            GazeTarget::Auto
+        } else {
+            self.gaze[i - 1].target
+        }
+    }
+
+    /// The eye mode key in force at scene time `t` (`None`: automatic).
+    pub fn eye_mode_at(&self, t: f32) -> Option<EyeMode> {
+        let i = self.eye_modes.partition_point(|k| k.t <= t);
+        if i == 0 {
+            None
+        } else {
+            self.eye_modes[i - 1].mode
+        }
+    }
+
+    /// Yaw and pitch (degrees, body frame) from this character's head toward `target`.
+    pub fn angles_toward(&self, target: Vec3) -> (f32, f32) {
+        let d = self.facing.inverse() * (target - self.position);
+        if !d.is_finite() || d.length_squared() < 1e-12 {
+            return (0.0, 0.0);
+        }
+        let yaw = d.x.atan2(d.z).to_degrees();
+        let pitch = (-d.y).atan2(d.x.hypot(d.z)).to_degrees();
+        (yaw, pitch)
+    }
+
+    /// A head turn of `share` of (yaw, pitch) degrees.
+    pub fn head_turn(yaw_deg: f32, pitch_deg: f32, share: f32) -> Quat {
+        Quat::from_euler(
+            EulerRot::YXZ,
+            (yaw_deg * share).to_radians(),
+            (pitch_deg * share).to_radians(),
+            0.0,
+        )
+    }
+}

@@ -1,0 +1,597 @@
+//! `Scene`: many characters on one timeline — acting and picture-making keys, voice
+//! lines, gaze and eye-mode keys, a camera path, wait points the player advances, and
+//! skips — evaluated every frame through each character's [`FaceDriver`].
+//!
+//! Two clocks: the scene's *wall time* (the faces' time, always running) and its
+//! *timeline time*, which stops at a [`Wait`] until [`Scene::advance`]. While the
+//! timeline holds, the faces idle on their own (blinks, saccades, a finished line's
+//! afterglow). [`Scene::skip`] cuts the lines playing — each mouth hands over to the
+//! acting within the hand-over time — and jumps the timeline to the next wait (or the
+//! end of those lines); the acting cross-fades to where the timeline landed.
+//!
+//! Per frame, for each character, in order: voice lines that start; acting and
+//! picture keys (and the eye-area changes ahead, announced to the blink so none starts
+//! just before one); the eye mode (talking while its own line speaks — the driver's
+//! rule — else the keyed mode, else listening while another character speaks, idle
+//! otherwise); gaze (its target seen from its head, a share taken by the head); the
+//! camera seen from its head; then [`FaceDriver::update`]. Nothing is allocated per
+//! frame.
+
+pub(crate) mod camera_track;
+pub(crate) mod character;
+pub(crate) mod clock;
+pub(crate) mod event;
+pub(crate) mod keys;
+
+use glam::Quat;
+use thiserror::Error;
+
+use crate::driver::FaceDriver;
+use crate::driver::inputs::DriverInputs;
+use crate::eyes::eye_mode::EyeMode;
+use crate::face::FaceState;
+use crate::sanitize::positive_or_zero;
+use crate::scene::camera_track::{CameraKey, CameraTrack};
+use crate::scene::character::{Character, CharacterSetup, GazeTarget, is_eye_area};
+use crate::scene::clock::{SceneClock, Wait};
+use crate::scene::event::{KeyLayer, SceneEvent, SceneEvents};
+use crate::scene::keys::{ExpressionKey, KeyCurve, KeyTrack};
+use crate::sources::speech::SpeechConfig;
+
+/// Eye-area changes are announced to the blink this long ahead (s): more than any
+/// blink suppression window in use.
+pub const EYE_CHANGE_LOOKAHEAD_S: f32 = 1.0;
+/// Gaze targets are clamped to this many degrees of yaw either side …
+const MAX_GAZE_YAW_DEG: f32 = 70.0;
+/// … and of pitch.
+const MAX_GAZE_PITCH_DEG: f32 = 40.0;
+
+/// Why a scene could not be built. Indices are the character's and, within it, the
+/// item's position in the setup's lists.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum SceneError {
+    /// A time, weight or duration is NaN, infinite or negative.
+    #[error("character `{character}`: {what} is {value} (must be finite and not negative)")]
+    BadNumber {
+        /// Character id.
+        character: String,
+        /// What it is (`acting[3].t`, …).
+        what: String,
+        /// The value.
+        value: f32,
+    },
+    /// Two voice lines of one character overlap.
+    #[error(
+        "character `{character}`: line {second} starts at {start} s, before line {first} ends at {end} s"
+    )]
+    OverlappingLines {
+        /// Character id.
+        character: String,
+        /// The earlier line.
+        first: usize,
+        /// The later line.
+        second: usize,
+        /// When the later one starts.
+        start: f32,
+        /// When the earlier one ends.
+        end: f32,
+    },
+    /// A gaze key looks at a character the scene does not have.
+    #[error("character `{character}`: gaze[{key}] looks at character {target}, which does not exist")]
+    UnknownGazeTarget {
+        /// Character id.
+        character: String,
+        /// Gaze key index.
+        key: usize,
+        /// The target index.
+        target: usize,
+    },
+    /// A wait or camera key has a bad time.
+    #[error("{what} is {value} (must be finite and not negative)")]
+    BadSceneNumber {
+        /// What it is (`waits[0].t`, …).
+        what: String,
+        /// The value.
+        value: f32,
+    },
+}
+
+/// Everything a scene plays.
+#[derive(Clone, Debug, Default)]
+pub struct SceneSetup {
+    /// The characters, in order (gaze keys refer to them by index).
+    pub characters: Vec<CharacterSetup>,
+    /// The camera path (may be empty).
+    pub camera: Vec<CameraKey>,
+    /// Wait points.
+    pub waits: Vec<Wait>,
+}
+
+/// A running scene. See the module docs.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    characters: Box<[Character]>,
+    camera: CameraTrack,
+    clock: SceneClock,
+    events: SceneEvents,
+    /// Whether each character was speaking at the end of the last frame.
+    speaking: Box<[bool]>,
+    /// Who spoke last (for automatic gaze).
+    last_speaker: Option<usize>,
+    wall: f64,
+    end: f32,
+    /// A skip or advance asked for between frames, reported with the next frame.
+    pending: Option<SceneEvent>,
+}
+
+fn check(character: &str, what: impl FnOnce() -> String, v: f32) -> Result<(), SceneError> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err(SceneError::BadNumber {
+            character: character.to_string(),
+            what: what(),
+            value: v,
+        })
+    }
+}
+
+fn check_keys(id: &str, list: &str, keys: &[ExpressionKey]) -> Result<(), SceneError> {
+    for (i, k) in keys.iter().enumerate() {
+        check(id, || format!("{list}[{i}].t"), k.t)?;
+        check(id, || format!("{list}[{i}].weight"), k.weight.abs())?;
+        check(id, || format!("{list}[{i}].fade"), k.fade)?;
+    }
+    Ok(())
+}
+
+impl Scene {
+    /// Builds a scene: checks every number, that one character's lines do not overlap
+    /// and that gaze targets exist; turns each line's `then` into acting keys at its
+    /// hand-over. Allocates here, never per frame.
+    pub fn new(setup: SceneSetup) -> Result<Self, SceneError> {
+        let n = setup.characters.len();
+        let mut end = 0.0f32;
+        for (i, w) in setup.waits.iter().enumerate() {
+            for (what, v) in [("t", w.t), ("hold", w.hold)] {
+                if !(v.is_finite() && v >= 0.0) {
+                    return Err(SceneError::BadSceneNumber {
+                        what: format!("waits[{i}].{what}"),
+                        value: v,
+                    });
+                }
+            }
+            end = end.max(w.t);
+        }
+        for (i, k) in setup.camera.iter().enumerate() {
+            if !(k.t.is_finite() && k.t >= 0.0) || !k.position.is_finite() {
+                return Err(SceneError::BadSceneNumber {
+                    what: format!("camera[{i}]"),
+                    value: k.t,
+                });
+            }
+            end = end.max(k.t);
+        }
+        let mut characters = Vec::with_capacity(n);
+        for c in setup.characters {
+            let id = c.id.clone();
+            check_keys(&id, "acting", &c.acting)?;
+            check_keys(&id, "picture", &c.picture)?;
+            check(&id, || "headShare".into(), c.head_share)?;
+            if !c.position.is_finite() || !c.facing_deg.is_finite() {
+                return Err(SceneError::BadNumber {
+                    character: id,
+                    what: "position or facing".into(),
+                    value: f32::NAN,
+                });
+            }
+            let mut driver = c.driver;
+            if driver.speech().is_none() {
+                driver = driver.with_speech(SpeechConfig::default());
+            }
+            let speech = *driver.speech().map(|s| s.config()).unwrap_or(&SpeechConfig::default());
+            let rig = driver.rig().clone();
+            let mut lines = c.lines;
+            for (i, l) in lines.iter().enumerate() {
+                check(&id, || format!("lines[{i}].t"), l.t)?;
+                check(&id, || format!("lines[{i}].afterglowRamp"), l.afterglow_ramp_s)?;
+            }
+            lines.sort_by(|a, b| a.t.total_cmp(&b.t));
+            for (i, pair) in lines.windows(2).enumerate() {
+                let first_end = pair[0].t + pair[0].track.duration();
+                if pair[1].t < first_end - 1e-4 {
+                    return Err(SceneError::OverlappingLines {
+                        character: id,
+                        first: i,
+                        second: i + 1,
+                        start: pair[1].t,
+                        end: first_end,
+                    });
+                }
+            }
+            for (i, k) in c.gaze.iter().enumerate() {
+                check(&id, || format!("gaze[{i}].t"), k.t)?;
+                if let GazeTarget::Character(j) = k.target
+                    && j >= n
+                {
+                    return Err(SceneError::UnknownGazeTarget {
+                        character: id,
+                        key: i,
+                        target: j,
+                    });
+                }
+            }
+            for (i, k) in c.eye_modes.iter().enumerate() {
+                check(&id, || format!("eyes[{i}].t"), k.t)?;
+            }
+            let mut acting = c.acting;
+            for l in &lines {
+                let handover = match l.track.voiced() {
+                    Some((s, e)) => l.t + (e - speech.end_lead_s).max(s),
+                    None => l.t + l.track.duration(),
+                };
+                for &(channel, weight) in &l.then {
+                    acting.push(ExpressionKey {
+                        t: handover,
+                        channel,
+                        weight,
+                        fade: speech.end_blend_s,
+                        curve: KeyCurve::Smooth,
+                        eye_area: is_eye_area(&rig, channel),
+                    });
+                }
+                let tail = match l.track.voiced() {
+                    Some((_, e)) => e - speech.end_lead_s + speech.end_blend_s.max(l.afterglow_ramp_s),
+                    None => 0.0,
+                };
+                end = end.max(l.t + l.track.duration().max(tail));
+            }
+            let mut eye_spans: Vec<(f32, f32)> = acting
+                .iter()
+                .chain(&c.picture)
+                .filter(|k| k.eye_area)
+                .map(|k| (k.t, k.t + k.fade))
+                .collect();
+            eye_spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+            for k in acting.iter().chain(&c.picture) {
+                end = end.max(k.t + k.fade);
+            }
+            let mut gaze = c.gaze;
+            gaze.sort_by(|a, b| a.t.total_cmp(&b.t));
+            let mut eye_modes = c.eye_modes;
+            eye_modes.sort_by(|a, b| a.t.total_cmp(&b.t));
+            characters.push(Character {
+                id,
+                position: c.position,
+                facing: Quat::from_rotation_y(c.facing_deg.to_radians()),
+                acting: KeyTrack::new(acting, rig.len()),
+                picture: KeyTrack::new(c.picture, rig.len()),
+                lines: lines.into_boxed_slice(),
+                next_line: 0,
+                current: None,
+                gaze: gaze.into_boxed_slice(),
+                eye_modes: eye_modes.into_boxed_slice(),
+                eye_spans: eye_spans.into_boxed_slice(),
+                next_announce: 0,
+                head_share: c.head_share.min(1.0),
+                driver,
+            });
+        }
+        Ok(Self {
+            speaking: vec![false; n].into_boxed_slice(),
+            characters: characters.into_boxed_slice(),
+            camera: CameraTrack::new(setup.camera),
+            clock: SceneClock::new(setup.waits),
+            events: SceneEvents::new(),
+            last_speaker: None,
+            wall: 0.0,
+            end,
+            pending: None,
+        })
+    }
+
+    /// Let waits move on by themselves after their `hold` (bakes without a script, an
+    /// unattended preview). Off by default: a game advances.
+    pub fn set_auto_advance(&mut self, on: bool) {
+        self.clock.auto_advance = on;
+    }
+
+    /// The number of characters.
+    pub fn len(&self) -> usize {
+        self.characters.len()
+    }
+
+    /// Whether the scene has no characters.
+    pub fn is_empty(&self) -> bool {
+        self.characters.is_empty()
+    }
+
+    /// A character's id.
+    pub fn id(&self, character: usize) -> &str {
+        &self.characters[character].id
+    }
+
+    /// A character's index by id.
+    pub fn index(&self, id: &str) -> Option<usize> {
+        self.characters.iter().position(|c| c.id == id)
+    }
+
+    /// A character's driver (rig, report, face).
+    pub fn driver(&self, character: usize) -> &FaceDriver {
+        &self.characters[character].driver
+    }
+
+    /// A character's driver, to change its face between frames (an engine's extra
+    /// acting goes into layers the scene does not key).
+    pub fn driver_mut(&mut self, character: usize) -> &mut FaceDriver {
+        &mut self.characters[character].driver
+    }
+
+    /// A character's last frame.
+    pub fn state(&self, character: usize) -> &FaceState {
+        self.characters[character].driver.state()
+    }
+
+    /// Wall time in seconds since the scene started (the faces' time).
+    pub fn time(&self) -> f64 {
+        self.wall
+    }
+
+    /// Timeline time in seconds (stops at waits).
+    pub fn timeline_time(&self) -> f32 {
+        self.clock.time() as f32
+    }
+
+    /// The timeline time by which everything keyed has played out.
+    pub fn end_time(&self) -> f32 {
+        self.end
+    }
+
+    /// Whether the timeline holds at a wait.
+    pub fn is_waiting(&self) -> bool {
+        self.clock.held().is_some()
+    }
+
+    /// Whether everything has played: past the end, not waiting, no wait ahead.
+    pub fn is_finished(&self) -> bool {
+        !self.is_waiting()
+            && self.clock.next_wait().is_none()
+            && self.clock.time() >= f64::from(self.end)
+    }
+
+    /// The waits, sorted by time.
+    pub fn waits(&self) -> &[Wait] {
+        self.clock.waits()
+    }
+
+    /// What happened in the last frame.
+    pub fn events(&self) -> &SceneEvents {
+        &self.events
+    }
+
+    /// The player presses "next": a held wait is released; otherwise the lines playing
+    /// are cut and the timeline moves on past the next wait (a skip, then go on).
+    pub fn advance(&mut self) {
+        if self.clock.release() {
+            self.pending = Some(SceneEvent::Advance { t: self.wall });
+            return;
+        }
+        self.skip();
+        self.clock.release();
+    }
+
+    /// The player skips: the lines playing are cut (each mouth settles into the acting
+    /// within the hand-over time) and the timeline jumps to the next wait or to the end
+    /// of those lines, whichever comes first. At a wait it only cuts.
+    pub fn skip(&mut self) {
+        let now = self.clock.time() as f32;
+        let mut line_end: Option<f32> = None;
+        for c in self.characters.iter_mut() {
+            if let Some(e) = c.playing_until(now) {
+                line_end = Some(line_end.map_or(e, |x: f32| x.max(e)));
+                c.driver.cut_speech();
+            }
+        }
+        let target = if self.clock.held().is_some() {
+            None
+        } else {
+            match (line_end, self.clock.next_wait().map(|w| w.t)) {
+                (Some(e), Some(w)) => Some(e.min(w)),
+                (e, w) => e.or(w),
+            }
+        };
+        let to = target.unwrap_or(now);
+        if let Some(to) = target {
+            self.clock.jump_to(to);
+            for c in self.characters.iter_mut() {
+                c.acting.jump_to(to);
+                c.picture.jump_to(to);
+                c.next_line = c.lines.partition_point(|l| l.t < to);
+                c.driver.face_mut().clear_eye_changes();
+                c.next_announce = c.eye_spans.partition_point(|s| s.1 < to);
+            }
+        }
+        self.pending = Some(SceneEvent::Skip {
+            t: self.wall,
+            from: now,
+            to,
+        });
+    }
+
+    /// Advances the scene by `dt` seconds: every character, in order. Allocates nothing.
+    pub fn update(&mut self, dt: f32) {
+        let dt = positive_or_zero(dt);
+        self.events.clear();
+        if let Some(e) = self.pending.take() {
+            self.events.push(e);
+        }
+        self.wall += f64::from(dt);
+        let wall = self.wall;
+        let step = self.clock.step(dt);
+        let to64 = step.to;
+        let to = to64 as f32;
+        // The timeline runs at the end of a step: instant τ ≤ `to` is at this wall time.
+        let wall_of = |tau: f32| wall - (to64 - f64::from(tau));
+        if step.released.is_some() {
+            self.events.push(SceneEvent::Advance { t: wall });
+        }
+        let held_now = self.clock.held();
+        let next_wait = self.clock.next_wait().map(|w| w.t);
+        let camera = self.camera.position(to);
+        let Self {
+            characters,
+            events,
+            speaking,
+            last_speaker,
+            ..
+        } = self;
+        for i in 0..characters.len() {
+            // Who the others are listening to: the speaker of the last frame.
+            let speaker = (0..speaking.len()).find(|&j| j != i && speaking[j]);
+            let (head_pos, target) = {
+                let c = &mut characters[i];
+                // 1. Voice lines.
+                while let Some(line) = c.lines.get(c.next_line) {
+                    if line.t > to {
+                        break;
+                    }
+                    let started = wall_of(line.t);
+                    let elapsed = (to64 - f64::from(line.t)) as f32 - dt;
+                    c.driver.say_at(
+                        line.track.clone(),
+                        &line.afterglow,
+                        line.afterglow_ramp_s,
+                        elapsed,
+                    );
+                    events.push(SceneEvent::Voice {
+                        character: i,
+                        line: c.next_line,
+                        t: started,
+                        voiced: line
+                            .track
+                            .voiced()
+                            .map(|(s, e)| (started + f64::from(s), started + f64::from(e))),
+                    });
+                    c.current = Some(c.next_line);
+                    c.next_line += 1;
+                }
+                // 2. Keys.
+                c.acting.advance(to, |_, k| {
+                    events.push(SceneEvent::Expression {
+                        character: i,
+                        layer: KeyLayer::Acting,
+                        channel: k.channel,
+                        weight: k.weight,
+                        t: wall_of(k.t),
+                        eye_area: k.eye_area,
+                    });
+                });
+                c.picture.advance(to, |_, k| {
+                    events.push(SceneEvent::Expression {
+                        character: i,
+                        layer: KeyLayer::Picture,
+                        channel: k.channel,
+                        weight: k.weight,
+                        t: wall_of(k.t),
+                        eye_area: k.eye_area,
+                    });
+                });
+                c.acting.write(dt, c.driver.acting_mut());
+                c.picture.write(dt, c.driver.picture_mut());
+                // Eye-area changes ahead, as far as the timeline surely runs.
+                let limit = match (held_now, next_wait) {
+                    (Some(_), _) => to,
+                    (None, Some(w)) => w.min(to + EYE_CHANGE_LOOKAHEAD_S),
+                    (None, None) => to + EYE_CHANGE_LOOKAHEAD_S,
+                };
+                announce(c, to, limit, dt);
+                // 3. Eye mode when not speaking.
+                let mode = c.eye_mode_at(to).unwrap_or(if speaker.is_some() {
+                    EyeMode::Listening
+                } else {
+                    EyeMode::Idle
+                });
+                c.driver.set_eye_mode(mode);
+                let target = match c.gaze_at(to) {
+                    GazeTarget::Auto => match speaker.or(last_speaker.filter(|&j| j != i)) {
+                        Some(j) => GazeTarget::Character(j),
+                        None => GazeTarget::Forward,
+                    },
+                    t => t,
+                };
+                (c.position, target)
+            };
+            // 4. Gaze, 5. camera, 6. the face.
+            let (yaw, pitch) = match target {
+                GazeTarget::Auto | GazeTarget::Forward => (0.0, 0.0),
+                GazeTarget::Camera => camera.map_or((0.0, 0.0), |p| characters[i].angles_toward(p)),
+                GazeTarget::Character(j) => {
+                    let p = characters[j].position;
+                    if j == i || p == head_pos {
+                        (0.0, 0.0)
+                    } else {
+                        characters[i].angles_toward(p)
+                    }
+                }
+                GazeTarget::Direction { yaw_deg, pitch_deg } => (yaw_deg, pitch_deg),
+            };
+            let yaw = crate::sanitize::finite_or_zero(yaw).clamp(-MAX_GAZE_YAW_DEG, MAX_GAZE_YAW_DEG);
+            let pitch =
+                crate::sanitize::finite_or_zero(pitch).clamp(-MAX_GAZE_PITCH_DEG, MAX_GAZE_PITCH_DEG);
+            let c = &mut characters[i];
+            let share = c.head_share;
+            let inputs = DriverInputs {
+                head: Character::head_turn(yaw, pitch, share),
+                gaze_yaw_deg: yaw * (1.0 - share),
+                gaze_pitch_deg: pitch * (1.0 - share),
+                camera: camera.map(|p| c.facing.inverse() * (p - c.position)),
+                ..DriverInputs::default()
+            };
+            c.driver.update(dt, &inputs);
+        }
+        for (i, c) in characters.iter().enumerate() {
+            speaking[i] = c.driver.report().speaking;
+            if speaking[i] {
+                *last_speaker = Some(i);
+            }
+        }
+        if let Some(w) = step.reached {
+            self.events.push(SceneEvent::Wait {
+                wait: w,
+                t: wall_of(self.clock.waits()[w].t),
+            });
+        }
+    }
+}
+
+/// Announces the character's eye-area changes that start by `limit` (scene time) to
+/// its blink, as points no further apart than the blink's suppression window. `now` is
+/// the timeline time at the end of this frame; the face's clock is still at its start
+/// (`dt` earlier).
+fn announce(c: &mut Character, now: f32, limit: f32, dt: f32) {
+    let window = c
+        .driver
+        .face()
+        .eyes()
+        .blink()
+        .map_or(0.0, |b| b.suppress_window() as f32);
+    if window <= 0.0 {
+        c.next_announce = c.eye_spans.len();
+        return;
+    }
+    while let Some(&(a, b)) = c.eye_spans.get(c.next_announce) {
+        if a > limit {
+            break;
+        }
+        let face = c.driver.face_mut();
+        let mut p = a.max(now);
+        loop {
+            face.schedule_eye_change(p - now + dt);
+            if p >= b {
+                break;
+            }
+            p = (p + window).min(b);
+        }
+        c.next_announce += 1;
+    }
+}
