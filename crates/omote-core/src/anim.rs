@@ -148,6 +148,30 @@ pub enum AnimEvent {
         /// Why it happened.
         cause: BlinkCause,
     },
+    /// A voice line started (a scene's line).
+    Voice {
+        /// When the clip started (s).
+        t: f32,
+        /// When its voice starts, absolute (s); `None` for a line with no voice.
+        voiced_start: Option<f32>,
+        /// When its voice ends, absolute (s): the mouth hands over 0.2 s before.
+        voiced_end: Option<f32>,
+        /// The clip (its file name).
+        clip: String,
+    },
+    /// An expression key started (a scene's acting or picture-making key).
+    Expression {
+        /// When (s).
+        t: f32,
+        /// The expression's channel name on this rig.
+        name: String,
+        /// The weight it moves to.
+        weight: f32,
+        /// `"acting"` or `"picture"`.
+        layer: String,
+        /// Whether it changes the eye area (blinks keep clear of it).
+        eye_area: bool,
+    },
     /// A saccade started (see [`SaccadeEvent`](crate::SaccadeEvent)).
     Saccade {
         /// Seconds from the start.
@@ -167,7 +191,11 @@ impl AnimEvent {
     /// When it happened.
     pub fn time(&self) -> f32 {
         match self {
-            Self::Marker { t, .. } | Self::Blink { t, .. } | Self::Saccade { t, .. } => *t,
+            Self::Marker { t, .. }
+            | Self::Blink { t, .. }
+            | Self::Saccade { t, .. }
+            | Self::Voice { t, .. }
+            | Self::Expression { t, .. } => *t,
         }
     }
 }

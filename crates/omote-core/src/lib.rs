@@ -75,10 +75,6 @@ pub use rig::arkit::{ARKIT_52, arkit_index, is_arkit_name};
 pub use rig::expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
 pub use rig::{ChannelId, ChannelInfo, MAX_CHANNELS, Rig, RigDesc};
 pub use rng::Pcg32;
-pub use smoothing::{
-    ExpSmoother, LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step,
-    normalize_quat,
-};
 pub use scene::camera_track::{CameraKey, CameraTrack};
 pub use scene::character::{
     CharacterSetup, EyeModeKey, GazeKey, GazeTarget, VoiceLine, is_eye_area,
@@ -87,6 +83,10 @@ pub use scene::clock::Wait;
 pub use scene::event::{KeyLayer, SceneEvent, SceneEvents};
 pub use scene::keys::{ExpressionKey, JUMP_BLEND_S, KeyCurve, KeyTrack};
 pub use scene::{EYE_CHANGE_LOOKAHEAD_S, Scene, SceneError, SceneSetup};
+pub use smoothing::{
+    ExpSmoother, LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step,
+    normalize_quat,
+};
 pub use sources::camera::camera_angle::CameraAngle;
 pub use sources::camera::camera_correction::CameraCorrection;
 pub use sources::camera::motion_map::{

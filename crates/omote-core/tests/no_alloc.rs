@@ -230,3 +230,97 @@ fn voice_lines_allocate_nothing_per_frame() {
     assert!(sum.is_finite());
     assert_eq!(allocations() - before, 0, "voice lines allocated");
 }
+
+#[test]
+fn a_scene_frame_allocates_nothing() {
+    use omote_core::{
+        CameraKey, CharacterSetup, ExpressionKey, FaceDriver, GazeKey, GazeTarget, KeyCurve, Scene,
+        SceneSetup, SpeechTrack, Vec3, VoiceLine, Wait,
+    };
+    let rig = Arc::new(Rig::standard());
+    let line = Arc::new(
+        SpeechTrack::new(
+            100.0,
+            vec![[0.5, 0.0, 0.0, 0.0, 0.1]; 150],
+            Some((0.2, 1.3)),
+        )
+        .unwrap(),
+    );
+    let happy = rig.channel("happy").unwrap();
+    let smile = rig.channel("mouthSmileLeft").unwrap();
+    let mut characters = Vec::new();
+    for i in 0..3 {
+        let mut c = CharacterSetup::new(
+            format!("c{i}"),
+            FaceDriver::new(rig.clone(), FaceConfig::default(), i),
+            Vec3::new(i as f32 - 1.0, 1.4, 0.0),
+        );
+        for k in 0..40 {
+            let t = k as f32 * 0.5 + 0.1 * i as f32;
+            c.acting.push(ExpressionKey {
+                t,
+                channel: happy,
+                weight: (k % 3) as f32 / 2.0,
+                fade: 0.3,
+                curve: KeyCurve::Smooth,
+                eye_area: true,
+            });
+            c.picture.push(ExpressionKey {
+                t,
+                channel: smile,
+                weight: 0.1,
+                fade: 0.2,
+                curve: KeyCurve::Linear,
+                eye_area: false,
+            });
+        }
+        for k in 0..6 {
+            c.lines.push(VoiceLine {
+                t: i as f32 * 1.6 + k as f32 * 5.0,
+                track: line.clone(),
+                afterglow: vec![(smile, 0.2)],
+                afterglow_ramp_s: 0.4,
+                then: vec![(happy, 0.5)],
+            });
+        }
+        c.gaze.push(GazeKey {
+            t: 3.0,
+            target: GazeTarget::Camera,
+        });
+        characters.push(c);
+    }
+    let mut scene = Scene::new(SceneSetup {
+        characters,
+        camera: vec![
+            CameraKey {
+                t: 0.0,
+                position: Vec3::new(0.0, 1.5, 2.0),
+                curve: KeyCurve::Linear,
+            },
+            CameraKey {
+                t: 20.0,
+                position: Vec3::new(2.0, 1.6, 1.0),
+                curve: KeyCurve::Smooth,
+            },
+        ],
+        waits: vec![Wait { t: 8.0, hold: 0.5 }, Wait { t: 16.0, hold: 0.5 }],
+    })
+    .unwrap();
+    scene.set_auto_advance(true);
+    // Warm up through the first lines (each `say` stores its afterglow list once).
+    for _ in 0..400 {
+        scene.update(1.0 / 60.0);
+    }
+    let before = allocations();
+    for i in 0..1600 {
+        if i == 300 {
+            scene.skip();
+        }
+        if i == 900 {
+            scene.advance();
+        }
+        scene.update(1.0 / 60.0);
+    }
+    assert_eq!(allocations() - before, 0, "a scene frame allocated");
+    assert!(scene.events().dropped() == 0);
+}

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use omote_core::{
-    BlinkCause, CharacterSetup, EyeMode, ExpressionKey, FaceConfig, FaceDriver, FaceEvent,
+    BlinkCause, CharacterSetup, ExpressionKey, EyeMode, FaceConfig, FaceDriver, FaceEvent,
     KeyCurve, Pcg32, Rig, Scene, SceneEvent, SceneSetup, SpeechTrack, Vec3, VoiceLine, Wait,
     is_eye_area,
 };
@@ -106,7 +106,11 @@ fn the_mouth_opens_at_the_voiced_onset_and_hands_over_0_2_s_before_its_end() {
             "start {start}: mouth closes at frame {closed}, expected {expected_closed}"
         );
         // Before the hand-over the mouth follows the track; during it, it falls steadily.
-        assert!(m[peak_frame - 2] > 0.5, "start {start}: {:?}", &m[peak_frame - 4..]);
+        assert!(
+            m[peak_frame - 2] > 0.5,
+            "start {start}: {:?}",
+            &m[peak_frame - 4..]
+        );
         for w in m[peak_frame + 1..=closed].windows(2) {
             assert!(w[1] <= w[0] + 1e-5, "start {start}: not falling {w:?}");
         }
@@ -258,7 +262,14 @@ fn waits_hold_the_timeline_while_the_faces_keep_blinking_and_advance_moves_on() 
 #[test]
 fn no_blink_starts_in_the_window_before_an_eye_area_change_over_a_long_scene() {
     let rig = Arc::new(Rig::standard());
-    let names = ["happy", "surprised", "sad", "relaxed", "browInnerUp", "blink"];
+    let names = [
+        "happy",
+        "surprised",
+        "sad",
+        "relaxed",
+        "browInnerUp",
+        "blink",
+    ];
     let mut rng = Pcg32::new(11);
     let mut chars = Vec::new();
     for who in 0..3 {
@@ -307,7 +318,13 @@ fn no_blink_starts_in_the_window_before_an_eye_area_change_over_a_long_scene() {
                         !(b.t >= a - window + 1e-3 && b.t <= z - 1e-3),
                         "character {who}: blink at {} inside the window of the change {a}..{z}: {b:?} {:?}",
                         b.t,
-                        scene.driver(who).face().eyes().blink().unwrap().eye_changes()
+                        scene
+                            .driver(who)
+                            .face()
+                            .eyes()
+                            .blink()
+                            .unwrap()
+                            .eye_changes()
                     );
                 }
             }
@@ -323,7 +340,8 @@ fn talking_blinks(rig: &Arc<Rig>, expression: Option<&str>, seed: u64, seconds: 
         c.acting.push(key(rig, 0.0, e, 1.0, 0.0));
     }
     // One long line: talking eyes throughout.
-    c.lines.push(voice(0.0, line(seconds + 1.0, 0.0, seconds + 0.5)));
+    c.lines
+        .push(voice(0.0, line(seconds + 1.0, 0.0, seconds + 0.5)));
     let mut scene = Scene::new(SceneSetup {
         characters: vec![c],
         ..SceneSetup::default()
@@ -361,7 +379,10 @@ fn a_smiling_character_blinks_at_the_talking_rate_and_the_lids_close() {
         );
         // The expression's own blink closes what the expression leaves open.
         let closure = rig.info(rig.channel(e).unwrap()).desc.eye_closure;
-        assert!(depth >= 0.8 * (1.0 - closure), "{e}: the lids reach only {depth}");
+        assert!(
+            depth >= 0.8 * (1.0 - closure),
+            "{e}: the lids reach only {depth}"
+        );
     }
 }
 
@@ -406,7 +427,11 @@ fn listeners_look_at_the_speaker() {
     }
     // b (at +x) looks toward a (at −x): to its right, yaw < 0.
     assert_eq!(scene.driver(1).face().eye_mode(), EyeMode::Listening);
-    assert!(scene.state(1).look_at_yaw_deg < -20.0, "{}", scene.state(1).look_at_yaw_deg);
+    assert!(
+        scene.state(1).look_at_yaw_deg < -20.0,
+        "{}",
+        scene.state(1).look_at_yaw_deg
+    );
     assert_eq!(scene.driver(0).face().eye_mode(), EyeMode::Talking);
 }
 
@@ -421,7 +446,10 @@ fn bad_setups_are_refused_with_the_character_and_field() {
         ..SceneSetup::default()
     })
     .unwrap_err();
-    assert!(e.to_string().contains("hero") && e.to_string().contains("line 1"), "{e}");
+    assert!(
+        e.to_string().contains("hero") && e.to_string().contains("line 1"),
+        "{e}"
+    );
     let mut c = character(&rig, "hero", 1, 0.0);
     c.acting.push(key(&rig, f32::NAN, "happy", 1.0, 0.0));
     let e = Scene::new(SceneSetup {

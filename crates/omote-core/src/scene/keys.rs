@@ -245,7 +245,10 @@ mod tests {
         let happy = rig.channel("happy").unwrap();
         let sad = rig.channel("sad").unwrap();
         let mut track = KeyTrack::new(
-            vec![key(&rig, 1.0, "happy", 1.0, 1.0), key(&rig, 1.5, "happy", 0.0, 0.5)],
+            vec![
+                key(&rig, 1.0, "happy", 1.0, 1.0),
+                key(&rig, 1.5, "happy", 0.0, 0.5),
+            ],
             rig.len(),
         );
         let mut layer = Layer::new("l", BlendMode::Override, rig.len());

@@ -77,7 +77,9 @@ pub enum SceneError {
         end: f32,
     },
     /// A gaze key looks at a character the scene does not have.
-    #[error("character `{character}`: gaze[{key}] looks at character {target}, which does not exist")]
+    #[error(
+        "character `{character}`: gaze[{key}] looks at character {target}, which does not exist"
+    )]
     UnknownGazeTarget {
         /// Character id.
         character: String,
@@ -120,8 +122,8 @@ pub struct Scene {
     last_speaker: Option<usize>,
     wall: f64,
     end: f32,
-    /// A skip or advance asked for between frames, reported with the next frame.
-    pending: Option<SceneEvent>,
+    /// Skips, cuts and advances asked for between frames, reported with the next frame.
+    pending: SceneEvents,
 }
 
 fn check(character: &str, what: impl FnOnce() -> String, v: f32) -> Result<(), SceneError> {
@@ -189,12 +191,19 @@ impl Scene {
             if driver.speech().is_none() {
                 driver = driver.with_speech(SpeechConfig::default());
             }
-            let speech = *driver.speech().map(|s| s.config()).unwrap_or(&SpeechConfig::default());
+            let speech = *driver
+                .speech()
+                .map(|s| s.config())
+                .unwrap_or(&SpeechConfig::default());
             let rig = driver.rig().clone();
             let mut lines = c.lines;
             for (i, l) in lines.iter().enumerate() {
                 check(&id, || format!("lines[{i}].t"), l.t)?;
-                check(&id, || format!("lines[{i}].afterglowRamp"), l.afterglow_ramp_s)?;
+                check(
+                    &id,
+                    || format!("lines[{i}].afterglowRamp"),
+                    l.afterglow_ramp_s,
+                )?;
             }
             lines.sort_by(|a, b| a.t.total_cmp(&b.t));
             for (i, pair) in lines.windows(2).enumerate() {
@@ -241,7 +250,9 @@ impl Scene {
                     });
                 }
                 let tail = match l.track.voiced() {
-                    Some((_, e)) => e - speech.end_lead_s + speech.end_blend_s.max(l.afterglow_ramp_s),
+                    Some((_, e)) => {
+                        e - speech.end_lead_s + speech.end_blend_s.max(l.afterglow_ramp_s)
+                    }
                     None => 0.0,
                 };
                 end = end.max(l.t + l.track.duration().max(tail));
@@ -286,7 +297,7 @@ impl Scene {
             last_speaker: None,
             wall: 0.0,
             end,
-            pending: None,
+            pending: SceneEvents::new(),
         })
     }
 
@@ -373,7 +384,7 @@ impl Scene {
     /// are cut and the timeline moves on past the next wait (a skip, then go on).
     pub fn advance(&mut self) {
         if self.clock.release() {
-            self.pending = Some(SceneEvent::Advance { t: self.wall });
+            self.pending.push(SceneEvent::Advance { t: self.wall });
             return;
         }
         self.skip();
@@ -386,10 +397,15 @@ impl Scene {
     pub fn skip(&mut self) {
         let now = self.clock.time() as f32;
         let mut line_end: Option<f32> = None;
-        for c in self.characters.iter_mut() {
+        for (i, c) in self.characters.iter_mut().enumerate() {
             if let Some(e) = c.playing_until(now) {
                 line_end = Some(line_end.map_or(e, |x: f32| x.max(e)));
                 c.driver.cut_speech();
+                self.pending.push(SceneEvent::Cut {
+                    character: i,
+                    line: c.current.unwrap_or(0),
+                    t: self.wall,
+                });
             }
         }
         let target = if self.clock.held().is_some() {
@@ -411,7 +427,7 @@ impl Scene {
                 c.next_announce = c.eye_spans.partition_point(|s| s.1 < to);
             }
         }
-        self.pending = Some(SceneEvent::Skip {
+        self.pending.push(SceneEvent::Skip {
             t: self.wall,
             from: now,
             to,
@@ -422,9 +438,10 @@ impl Scene {
     pub fn update(&mut self, dt: f32) {
         let dt = positive_or_zero(dt);
         self.events.clear();
-        if let Some(e) = self.pending.take() {
-            self.events.push(e);
+        for e in self.pending.iter() {
+            self.events.push(*e);
         }
+        self.pending.clear();
         self.wall += f64::from(dt);
         let wall = self.wall;
         let step = self.clock.step(dt);
@@ -535,9 +552,10 @@ impl Scene {
                 }
                 GazeTarget::Direction { yaw_deg, pitch_deg } => (yaw_deg, pitch_deg),
             };
-            let yaw = crate::sanitize::finite_or_zero(yaw).clamp(-MAX_GAZE_YAW_DEG, MAX_GAZE_YAW_DEG);
-            let pitch =
-                crate::sanitize::finite_or_zero(pitch).clamp(-MAX_GAZE_PITCH_DEG, MAX_GAZE_PITCH_DEG);
+            let yaw =
+                crate::sanitize::finite_or_zero(yaw).clamp(-MAX_GAZE_YAW_DEG, MAX_GAZE_YAW_DEG);
+            let pitch = crate::sanitize::finite_or_zero(pitch)
+                .clamp(-MAX_GAZE_PITCH_DEG, MAX_GAZE_PITCH_DEG);
             let c = &mut characters[i];
             let share = c.head_share;
             let inputs = DriverInputs {

@@ -64,9 +64,48 @@ const HAIR: usize = 5;
 const EYE: usize = 6;
 const CLOTHES: usize = 7;
 
+/// How a generated avatar looks: its name and the colours that tell two apart. The
+/// geometry, shapes and rig are the same.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AvatarStyle {
+    /// Display name (VRM meta name).
+    pub name: &'static str,
+    /// Hair colour (linear RGBA).
+    pub hair: [f32; 4],
+    /// Clothes colour.
+    pub clothes: [f32; 4],
+}
+
+impl AvatarStyle {
+    /// The test avatar: violet hair, blue clothes.
+    pub const DEFAULT: Self = Self {
+        name: NAME,
+        hair: MATERIALS[HAIR].1,
+        clothes: MATERIALS[CLOTHES].1,
+    };
+    /// A second character for scenes: red hair, green clothes.
+    pub const SECOND: Self = Self {
+        name: "omote test face (second)",
+        hair: [0.62, 0.12, 0.1, 1.0],
+        clothes: [0.2, 0.5, 0.3, 1.0],
+    };
+}
+
 /// Generate the avatar as `.vrm` bytes (deterministic: the same bytes every time).
 pub fn generate() -> Vec<u8> {
-    build().expect("the built-in avatar always serialises")
+    generate_styled(&AvatarStyle::DEFAULT)
+}
+
+/// Generate the avatar in another style (deterministic).
+///
+/// ```
+/// use omote_vrm::avatar::{AvatarStyle, generate_styled};
+/// let bytes = generate_styled(&AvatarStyle::SECOND);
+/// let model = omote_vrm::VrmModel::from_slice(&bytes, "second.vrm").unwrap();
+/// assert_eq!(model.meta.name, AvatarStyle::SECOND.name);
+/// ```
+pub fn generate_styled(style: &AvatarStyle) -> Vec<u8> {
+    build(style).expect("the built-in avatar always serialises")
 }
 
 /// The generated avatar, read back as a model.
@@ -105,9 +144,14 @@ struct Geometry {
     indices: Vec<u32>,
 }
 
-fn build() -> Result<Vec<u8>, crate::VrmError> {
+fn build(style: &AvatarStyle) -> Result<Vec<u8>, crate::VrmError> {
     let mut g = GltfBuilder::new("omote avatar generator");
-    for (name, c) in MATERIALS {
+    for (i, (name, c)) in MATERIALS.into_iter().enumerate() {
+        let c = match i {
+            HAIR => style.hair,
+            CLOTHES => style.clothes,
+            _ => c,
+        };
         g.root.push(Material {
             name: Some(name.to_string()),
             pbr_metallic_roughness: PbrMetallicRoughness {
@@ -234,7 +278,7 @@ fn build() -> Result<Vec<u8>, crate::VrmError> {
         g.add_child(bones[i], n);
     }
 
-    let vrm = vrmc_vrm(&bones, face_node, eye_nodes, &target_names);
+    let vrm = vrmc_vrm(&bones, face_node, eye_nodes, &target_names, style.name);
     let mut ext = Map::new();
     ext.insert(
         "VRMC_vrm".into(),
@@ -251,6 +295,7 @@ fn vrmc_vrm(
     face: Index<Node>,
     eyes: [Index<Node>; 2],
     targets: &[&str],
+    name: &str,
 ) -> vrmc_vrm::Vrm {
     let bind = |b: &Bind| match b {
         Bind::Face(name) => vrmc_vrm::MorphTargetBind {
@@ -314,7 +359,7 @@ fn vrmc_vrm(
     vrmc_vrm::Vrm {
         spec_version: "1.0".into(),
         meta: vrmc_vrm::Meta {
-            name: NAME.into(),
+            name: name.into(),
             version: Some(env!("CARGO_PKG_VERSION").into()),
             authors: vec!["omote contributors".into()],
             copyright_information: Some(

@@ -1,0 +1,69 @@
+//! Scene file errors: always the file, the line when there is one, the field, in words.
+
+use std::fmt;
+use std::path::Path;
+
+/// What is wrong with a scene file (or a file it names).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SceneFileError {
+    /// The scene file.
+    pub file: String,
+    /// 1-based line in the scene file, when the problem is at one.
+    pub line: Option<usize>,
+    /// The field (`character[1].line[0].audio`), when there is one.
+    pub field: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl SceneFileError {
+    /// An error about the whole file.
+    pub fn file(path: &Path, message: impl Into<String>) -> Self {
+        Self {
+            file: path.display().to_string(),
+            line: None,
+            field: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error at a line and field.
+    pub fn at(
+        path: &Path,
+        line: usize,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            file: path.display().to_string(),
+            line: Some(line),
+            field: Some(field.into()),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for SceneFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": {field}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for SceneFileError {}
+
+/// The 1-based line of byte `offset` in `text`.
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}

@@ -1,0 +1,42 @@
+//! # omote-scene
+//!
+//! Dialogue scenes as data. A TOML scene file (schema: `docs/scene-format.md`) names
+//! characters (a rig or VRM each), their acting and picture-making keys, voice lines,
+//! gaze and eye-mode keys, a camera path and wait points. [`load_scene`] checks it
+//! line by line, finds every file it names before any work, runs lip sync on the voice
+//! files and builds `omote_core::Scene`; [`bake`] runs that at a fixed frame rate with a
+//! script of player presses and records one anim per character.
+//!
+//! ```no_run
+//! use omote_scene::{BakeOptions, LoadOptions, bake, load_scene};
+//! let mut loaded = load_scene("examples/scenes/demo/scene.toml".as_ref(), &LoadOptions::default(), &mut |_, _| {})?;
+//! let clips = loaded.clip_names();
+//! for c in bake(&mut loaded.scene, &clips, &BakeOptions::default(), |_, _| {}) {
+//!     println!("{}: {} frames", c.id, c.anim.frames());
+//! }
+//! # Ok::<(), omote_scene::SceneFileError>(())
+//! ```
+
+mod bake;
+mod error;
+mod file;
+mod load;
+mod voice;
+
+pub use bake::{BakeOptions, BakedCharacter, bake};
+pub use error::SceneFileError;
+pub use load::{
+    LoadOptions, LoadedCharacter, LoadedLine, LoadedScene, MAX_CHARACTERS, MAX_ITEMS, MAX_TIME_S,
+    Progress, load_scene, parse_scene,
+};
+pub use voice::{analyse_file, read_lipsync_json, speech_track};
+
+impl LoadedScene {
+    /// Each character's clip names in the order its lines play (for [`bake`]).
+    pub fn clip_names(&self) -> Vec<Vec<String>> {
+        self.characters
+            .iter()
+            .map(|c| c.lines.iter().map(|l| l.clip.clone()).collect())
+            .collect()
+    }
+}

@@ -1,0 +1,733 @@
+//! Scene file → a running [`Scene`]: parse, check every number and name against the
+//! file's own lines, find every file it names before any work, run lip sync on the
+//! voices, then build the core scene.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use omote_core::{
+    CameraKey, ChannelId, CharacterSetup, ExpressionKey, EyeMode, EyeModeKey, FaceConfig,
+    FaceDriver, GazeKey, GazeTarget, KeyCurve, Rig, Scene, SceneSetup, SpeechConfig, SpeechTrack,
+    Vec3, VoiceLine, Wait, is_eye_area,
+};
+use omote_lipsync::{Analyser, Profile};
+use omote_vrm::VrmModel;
+use omote_vrm::avatar::AvatarStyle;
+use toml::Spanned;
+
+use crate::error::{SceneFileError, line_of};
+use crate::file::{CharacterDesc, KeyDesc, SceneFile};
+use crate::voice::{analyse_file, read_lipsync_json, speech_track};
+
+/// The most characters, keys per character and lines per character a scene may have:
+/// far above any real scene, low enough that a hostile file cannot exhaust memory.
+pub const MAX_CHARACTERS: usize = 256;
+/// See [`MAX_CHARACTERS`].
+pub const MAX_ITEMS: usize = 100_000;
+/// The motion map a scene names as `motionMap = "builtin:anime-face"`.
+pub const ANIME_FACE_MAP: &str = include_str!("../../../examples/maps/anime-face.toml");
+
+/// Scene times must be below this (s): 24 hours.
+pub const MAX_TIME_S: f32 = 86_400.0;
+
+/// How to load a scene.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// The lip sync profile (the built-in one when `None`).
+    pub profile: Option<Profile>,
+    /// Voice line timing (hand-over lead and blend).
+    pub speech: SpeechConfig,
+}
+
+/// What the scene's characters are, beside the runtime.
+#[derive(Clone, Debug)]
+pub struct LoadedCharacter {
+    /// Its id.
+    pub id: String,
+    /// Its rig.
+    pub rig: Arc<Rig>,
+    /// Its VRM model, when it has one (a `.vrm` or a built-in avatar).
+    pub model: Option<VrmModel>,
+    /// The model's bytes when it is a built-in avatar (so it can be written out).
+    pub builtin_vrm: Option<Vec<u8>>,
+    /// The rig as written in the file (`builtin`, a path).
+    pub rig_source: String,
+    /// Its lines: the clip's file name and its path, in the order the scene plays them.
+    pub lines: Vec<LoadedLine>,
+}
+
+/// A voice line's files.
+#[derive(Clone, Debug)]
+pub struct LoadedLine {
+    /// Scene time it starts.
+    pub t: f32,
+    /// The clip's file name (in events).
+    pub clip: String,
+    /// The audio file, if the line names one (a viewer plays it).
+    pub audio: Option<PathBuf>,
+    /// Its lip sync.
+    pub track: Arc<SpeechTrack>,
+}
+
+/// A loaded scene: the runtime and what its characters are.
+#[derive(Clone, Debug)]
+pub struct LoadedScene {
+    /// The scene file.
+    pub path: PathBuf,
+    /// The runtime, at time 0.
+    pub scene: Scene,
+    /// The characters, in scene order.
+    pub characters: Vec<LoadedCharacter>,
+    /// The file's frame rate, if it sets one.
+    pub fps: Option<f32>,
+}
+
+/// What the loader is doing, for a progress bar: `(voice files analysed, total)`.
+pub type Progress<'a> = &'a mut dyn FnMut(usize, usize);
+
+/// Reads and builds a scene file. Every file it names is checked to exist before any
+/// voice is analysed.
+pub fn load_scene(
+    path: &Path,
+    options: &LoadOptions,
+    progress: Progress<'_>,
+) -> Result<LoadedScene, SceneFileError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| SceneFileError::file(path, format!("cannot read the scene: {e}")))?;
+    parse_scene(&text, path, options, progress)
+}
+
+/// Builds a scene from its text; `path` names it in errors and is the folder relative
+/// paths start from.
+pub fn parse_scene(
+    text: &str,
+    path: &Path,
+    options: &LoadOptions,
+    progress: Progress<'_>,
+) -> Result<LoadedScene, SceneFileError> {
+    let file: SceneFile = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start));
+        SceneFileError {
+            file: path.display().to_string(),
+            line,
+            field: None,
+            message: e.message().trim().to_string(),
+        }
+    })?;
+    Loader {
+        text,
+        path,
+        base: path.parent().unwrap_or(Path::new("")).to_path_buf(),
+    }
+    .build(file, options, progress)
+}
+
+struct Loader<'a> {
+    text: &'a str,
+    path: &'a Path,
+    base: PathBuf,
+}
+
+/// A line's voice source, found before any analysis.
+enum VoiceSource {
+    Audio(PathBuf),
+    Lipsync(PathBuf),
+}
+
+impl Loader<'_> {
+    fn line<T>(&self, s: &Spanned<T>) -> usize {
+        line_of(self.text, s.span().start)
+    }
+
+    fn err<T>(
+        &self,
+        at: &Spanned<T>,
+        field: impl Into<String>,
+        msg: impl Into<String>,
+    ) -> SceneFileError {
+        SceneFileError::at(self.path, self.line(at), field, msg)
+    }
+
+    fn time<T>(&self, at: &Spanned<T>, field: &str, t: f32) -> Result<f32, SceneFileError> {
+        if t.is_finite() && (0.0..MAX_TIME_S).contains(&t) {
+            Ok(t)
+        } else {
+            Err(self.err(
+                at,
+                field,
+                format!("{t} is not a time in seconds from 0 to {MAX_TIME_S}"),
+            ))
+        }
+    }
+
+    fn seconds<T>(
+        &self,
+        at: &Spanned<T>,
+        field: &str,
+        v: f32,
+        max: f32,
+    ) -> Result<f32, SceneFileError> {
+        if v.is_finite() && (0.0..=max).contains(&v) {
+            Ok(v)
+        } else {
+            Err(self.err(
+                at,
+                field,
+                format!("{v} is not a duration from 0 to {max} s"),
+            ))
+        }
+    }
+
+    fn resolve_path(&self, p: &str) -> PathBuf {
+        self.base.join(p)
+    }
+
+    fn build(
+        &self,
+        file: SceneFile,
+        options: &LoadOptions,
+        progress: Progress<'_>,
+    ) -> Result<LoadedScene, SceneFileError> {
+        if file.character.is_empty() {
+            return Err(SceneFileError::file(
+                self.path,
+                "the scene has no [[character]]",
+            ));
+        }
+        if file.character.len() > MAX_CHARACTERS {
+            return Err(SceneFileError::file(
+                self.path,
+                format!(
+                    "{} characters, at most {MAX_CHARACTERS}",
+                    file.character.len()
+                ),
+            ));
+        }
+        let fps = match &file.fps {
+            Some(f) if !(f.get_ref().is_finite() && (1.0..=1000.0).contains(f.get_ref())) => {
+                return Err(self.err(
+                    f,
+                    "fps",
+                    format!("{} is not a frame rate from 1 to 1000", f.get_ref()),
+                ));
+            }
+            f => f.as_ref().map(|f| *f.get_ref()),
+        };
+        // Ids first: gaze keys refer to them.
+        let mut ids: HashMap<&str, usize> = HashMap::new();
+        for (i, c) in file.character.iter().enumerate() {
+            let id = c.get_ref().id.as_str();
+            if id.is_empty()
+                || !id
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || "-_".contains(ch))
+            {
+                return Err(self.err(
+                    c,
+                    format!("character[{i}].id"),
+                    format!(
+                        "`{}` is not an id (letters, digits, - and _)",
+                        id.escape_debug()
+                    ),
+                ));
+            }
+            if ids.insert(id, i).is_some() {
+                return Err(self.err(
+                    c,
+                    format!("character[{i}].id"),
+                    format!("`{id}` is used twice"),
+                ));
+            }
+        }
+        // Every file the scene names, before any work.
+        let mut sources: Vec<Vec<VoiceSource>> = Vec::new();
+        for (i, c) in file.character.iter().enumerate() {
+            let desc = c.get_ref();
+            if desc.line.len() > MAX_ITEMS {
+                return Err(self.err(
+                    c,
+                    format!("character[{i}].line"),
+                    format!("more than {MAX_ITEMS} lines"),
+                ));
+            }
+            let mut list = Vec::new();
+            for (k, l) in desc.line.iter().enumerate() {
+                let field = format!("character[{i}].line[{k}]");
+                let src = match (&l.get_ref().audio, &l.get_ref().lipsync) {
+                    (Some(a), None) => VoiceSource::Audio(self.resolve_path(a)),
+                    (None, Some(j)) => VoiceSource::Lipsync(self.resolve_path(j)),
+                    (Some(_), Some(_)) => {
+                        return Err(self.err(l, field, "give `audio` or `lipsync`, not both"));
+                    }
+                    (None, None) => {
+                        return Err(self.err(l, field, "a line needs `audio` or `lipsync`"));
+                    }
+                };
+                let (p, what) = match &src {
+                    VoiceSource::Audio(p) => (p, "audio"),
+                    VoiceSource::Lipsync(p) => (p, "lipsync"),
+                };
+                if !p.is_file() {
+                    return Err(self.err(
+                        l,
+                        format!("{field}.{what}"),
+                        format!("{} does not exist", p.display()),
+                    ));
+                }
+                list.push(src);
+            }
+            sources.push(list);
+        }
+        // Voices: lip sync each distinct file once.
+        let total: usize = sources.iter().map(Vec::len).sum();
+        let mut analyser = Analyser::new(options.profile.clone().unwrap_or_else(Profile::builtin));
+        let mut cache: HashMap<PathBuf, Arc<SpeechTrack>> = HashMap::new();
+        let mut tracks: Vec<Vec<Arc<SpeechTrack>>> = Vec::new();
+        let mut done = 0;
+        progress(0, total);
+        for (i, list) in sources.iter().enumerate() {
+            let mut out = Vec::new();
+            for (k, src) in list.iter().enumerate() {
+                let at = &file.character[i].get_ref().line[k];
+                let field = format!("character[{i}].line[{k}]");
+                let (p, what) = match src {
+                    VoiceSource::Audio(p) => (p, "audio"),
+                    VoiceSource::Lipsync(p) => (p, "lipsync"),
+                };
+                let track = match cache.get(p) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let vt = match src {
+                            VoiceSource::Audio(p) => analyse_file(p, &mut analyser),
+                            VoiceSource::Lipsync(p) => std::fs::read_to_string(p)
+                                .map_err(|e| e.to_string())
+                                .and_then(|t| read_lipsync_json(&t)),
+                        }
+                        .map_err(|e| {
+                            self.err(
+                                at,
+                                format!("{field}.{what}"),
+                                format!("{}: {e}", p.display()),
+                            )
+                        })?;
+                        let st = Arc::new(speech_track(&vt).map_err(|e| {
+                            self.err(
+                                at,
+                                format!("{field}.{what}"),
+                                format!("{}: {e}", p.display()),
+                            )
+                        })?);
+                        cache.insert(p.clone(), st.clone());
+                        st
+                    }
+                };
+                out.push(track);
+                done += 1;
+                progress(done, total);
+            }
+            tracks.push(out);
+        }
+        // Characters.
+        let mut setups = Vec::new();
+        let mut loaded = Vec::new();
+        let mut waits = Vec::new();
+        for (i, c) in file.character.iter().enumerate() {
+            let (setup, info, line_waits) =
+                self.character(i, c, &ids, &tracks[i], &sources[i], options)?;
+            setups.push(setup);
+            loaded.push(info);
+            waits.extend(line_waits);
+        }
+        let mut camera = Vec::new();
+        for (k, key) in file.camera.iter().enumerate() {
+            let d = key.get_ref();
+            let field = format!("camera[{k}]");
+            let t = self.time(key, &format!("{field}.t"), d.t)?;
+            if !d.position.iter().all(|v| v.is_finite() && v.abs() < 1e4) {
+                return Err(self.err(
+                    key,
+                    format!("{field}.position"),
+                    "is not a position in metres",
+                ));
+            }
+            camera.push(CameraKey {
+                t,
+                position: Vec3::from_array(d.position),
+                curve: self.curve(key, &field, d.curve.as_deref())?,
+            });
+        }
+        for (k, w) in file.wait.iter().enumerate() {
+            let d = w.get_ref();
+            let field = format!("wait[{k}]");
+            waits.push(Wait {
+                t: self.time(w, &format!("{field}.t"), d.t)?,
+                hold: self.seconds(w, &format!("{field}.hold"), d.hold.unwrap_or(1.0), 3600.0)?,
+            });
+        }
+        let scene = Scene::new(SceneSetup {
+            characters: setups,
+            camera,
+            waits,
+        })
+        .map_err(|e| SceneFileError::file(self.path, e.to_string()))?;
+        Ok(LoadedScene {
+            path: self.path.to_path_buf(),
+            scene,
+            characters: loaded,
+            fps,
+        })
+    }
+
+    fn curve<T>(
+        &self,
+        at: &Spanned<T>,
+        field: &str,
+        name: Option<&str>,
+    ) -> Result<KeyCurve, SceneFileError> {
+        match name {
+            None => Ok(KeyCurve::Smooth),
+            Some(n) => KeyCurve::from_name(n).ok_or_else(|| {
+                self.err(
+                    at,
+                    format!("{field}.curve"),
+                    format!(
+                        "`{}` is not a curve (smooth, linear, step)",
+                        n.escape_debug()
+                    ),
+                )
+            }),
+        }
+    }
+
+    fn rig<T>(
+        &self,
+        at: &Spanned<T>,
+        field: &str,
+        rig: Option<&str>,
+    ) -> Result<(Arc<Rig>, Option<VrmModel>, Option<Vec<u8>>), SceneFileError> {
+        let builtin = |style: &AvatarStyle| {
+            let bytes = omote_vrm::avatar::generate_styled(style);
+            let model =
+                VrmModel::from_slice(&bytes, "builtin.vrm").expect("the built-in avatar reads");
+            (Arc::new(omote_vrm::avatar::rig()), Some(model), Some(bytes))
+        };
+        match rig.unwrap_or("builtin") {
+            "builtin" => Ok(builtin(&AvatarStyle::DEFAULT)),
+            "builtin:second" => Ok(builtin(&AvatarStyle::SECOND)),
+            "standard" => Ok((Arc::new(Rig::standard()), None, None)),
+            p => {
+                let path = self.resolve_path(p);
+                let is_vrm = path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
+                let fail = |m: String| self.err(at, field, m);
+                if is_vrm {
+                    let model = VrmModel::read(&path).map_err(|e| fail(e.to_string()))?;
+                    let rig = model
+                        .to_rig()
+                        .map_err(|e| fail(format!("{}: {e}", path.display())))?;
+                    Ok((Arc::new(rig), Some(model), None))
+                } else {
+                    let rig = omote_config::load_rig(&path).map_err(|e| fail(e.to_string()))?;
+                    Ok((Arc::new(rig), None, None))
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn character(
+        &self,
+        i: usize,
+        c: &Spanned<CharacterDesc>,
+        ids: &HashMap<&str, usize>,
+        tracks: &[Arc<SpeechTrack>],
+        sources: &[VoiceSource],
+        options: &LoadOptions,
+    ) -> Result<(CharacterSetup, LoadedCharacter, Vec<Wait>), SceneFileError> {
+        let d = c.get_ref();
+        let field = format!("character[{i}]");
+        let (rig, model, builtin_vrm) = self.rig(c, &format!("{field}.rig"), d.rig.as_deref())?;
+        let names = &d.names;
+        let channel =
+            |at: &dyn Fn() -> usize, f: &str, name: &str| -> Result<ChannelId, SceneFileError> {
+                let target = names.get(name).map_or(name, String::as_str);
+                rig.channel(target).ok_or_else(|| {
+                    let via = if target == name {
+                        String::new()
+                    } else {
+                        format!(" (named `{target}` by `names`)")
+                    };
+                    SceneFileError::at(
+                        self.path,
+                        at(),
+                        f,
+                        format!(
+                            "the rig `{}` has no expression `{}`{via}",
+                            rig.name(),
+                            name.escape_debug()
+                        ),
+                    )
+                })
+            };
+        let weights = |at: &dyn Fn() -> usize,
+                       f: &str,
+                       map: &BTreeMap<String, f32>,
+                       signed: bool|
+         -> Result<Vec<(ChannelId, f32)>, SceneFileError> {
+            map.iter()
+                .map(|(name, &w)| {
+                    let ok = w.is_finite()
+                        && if signed {
+                            w.abs() <= 1.0
+                        } else {
+                            (0.0..=1.0).contains(&w)
+                        };
+                    if !ok {
+                        let range = if signed { "-1 to 1" } else { "0 to 1" };
+                        return Err(SceneFileError::at(
+                            self.path,
+                            at(),
+                            format!("{f}.{name}"),
+                            format!("{w} is not a weight from {range}"),
+                        ));
+                    }
+                    Ok((channel(at, &format!("{f}.{name}"), name)?, w))
+                })
+                .collect()
+        };
+        let keys = |list: &[Spanned<KeyDesc>],
+                    what: &str,
+                    signed: bool|
+         -> Result<Vec<ExpressionKey>, SceneFileError> {
+            if list.len() > MAX_ITEMS {
+                return Err(self.err(
+                    c,
+                    format!("{field}.{what}"),
+                    format!("more than {MAX_ITEMS} keys"),
+                ));
+            }
+            let mut out = Vec::new();
+            for (k, key) in list.iter().enumerate() {
+                let kd = key.get_ref();
+                let f = format!("{field}.{what}[{k}]");
+                let t = self.time(key, &format!("{f}.t"), kd.t)?;
+                let fade =
+                    self.seconds(key, &format!("{f}.fade"), kd.fade.unwrap_or(0.25), 600.0)?;
+                let curve = self.curve(key, &f, kd.curve.as_deref())?;
+                if kd.set.is_empty() {
+                    return Err(self.err(key, format!("{f}.set"), "sets no expression"));
+                }
+                for (ch, w) in weights(&|| self.line(key), &format!("{f}.set"), &kd.set, signed)? {
+                    out.push(ExpressionKey {
+                        t,
+                        channel: ch,
+                        weight: w,
+                        fade,
+                        curve,
+                        eye_area: kd.eye_area.unwrap_or_else(|| is_eye_area(&rig, ch)),
+                    });
+                }
+            }
+            Ok(out)
+        };
+        let acting = keys(&d.acting, "acting", false)?;
+        let picture = keys(&d.picture, "picture", true)?;
+        let position = d.position.unwrap_or([0.0, 1.4, 0.0]);
+        if !position.iter().all(|v| v.is_finite() && v.abs() < 1e4) {
+            return Err(self.err(
+                c,
+                format!("{field}.position"),
+                "is not a position in metres",
+            ));
+        }
+        let facing = d.facing.unwrap_or(0.0);
+        if !(facing.is_finite() && facing.abs() <= 360.0) {
+            return Err(self.err(
+                c,
+                format!("{field}.facing"),
+                format!("{facing} is not an angle from -360 to 360 degrees"),
+            ));
+        }
+        let head_share = d.head_share.unwrap_or(0.3);
+        if !(head_share.is_finite() && (0.0..=1.0).contains(&head_share)) {
+            return Err(self.err(
+                c,
+                format!("{field}.headShare"),
+                format!("{head_share} is not a share from 0 to 1"),
+            ));
+        }
+        let mut driver = FaceDriver::new(
+            rig.clone(),
+            FaceConfig::default(),
+            d.seed.unwrap_or(i as u64 + 1),
+        )
+        .with_speech(options.speech);
+        if let Some(m) = &d.motion_map {
+            let fail = |e: String| self.err(c, format!("{field}.motionMap"), e);
+            let correction = if m == "builtin:anime-face" {
+                let path = Path::new("builtin:anime-face");
+                let desc: omote_core::MotionMapDesc =
+                    omote_config::parse(ANIME_FACE_MAP, omote_config::Format::Toml, path)
+                        .map_err(|e| fail(e.to_string()))?;
+                let map = omote_core::MotionMap::new(&desc).map_err(|e| fail(e.to_string()))?;
+                omote_core::CameraCorrection::new(map, &rig).map_err(|e| fail(e.to_string()))?
+            } else {
+                let path = self.resolve_path(m);
+                omote_config::load_camera_correction(&path, &rig, |_| None)
+                    .map_err(|e| fail(e.to_string()))?
+            };
+            driver = driver.with_camera(correction);
+        }
+        let mut setup = CharacterSetup::new(d.id.clone(), driver, Vec3::from_array(position));
+        setup.facing_deg = facing;
+        setup.head_share = head_share;
+        setup.acting = acting;
+        setup.picture = picture;
+        let mut waits = Vec::new();
+        let mut lines_info = Vec::new();
+        // Lines, with their spans for the overlap check.
+        let mut spans: Vec<(f32, f32, usize)> = Vec::new();
+        for (k, l) in d.line.iter().enumerate() {
+            let ld = l.get_ref();
+            let f = format!("{field}.line[{k}]");
+            let at = || self.line(l);
+            let t = self.time(l, &format!("{f}.t"), ld.t)?;
+            let track = tracks[k].clone();
+            let ramp = self.seconds(
+                l,
+                &format!("{f}.afterglowRamp"),
+                ld.afterglow_ramp.unwrap_or(0.5),
+                60.0,
+            )?;
+            let afterglow = weights(&at, &format!("{f}.afterglow"), &ld.afterglow, true)?;
+            let then = weights(&at, &format!("{f}.then"), &ld.then, false)?;
+            if ld.wait {
+                waits.push(Wait {
+                    t: t + track.duration(),
+                    hold: self.seconds(l, &format!("{f}.hold"), ld.hold.unwrap_or(1.0), 3600.0)?,
+                });
+            } else if ld.hold.is_some() {
+                return Err(self.err(
+                    l,
+                    format!("{f}.hold"),
+                    "only a line with `wait = true` holds",
+                ));
+            }
+            spans.push((t, t + track.duration(), k));
+            let (clip, audio) = match &sources[k] {
+                VoiceSource::Audio(p) => (file_name(p), Some(p.clone())),
+                VoiceSource::Lipsync(p) => (file_name(p), None),
+            };
+            lines_info.push(LoadedLine {
+                t,
+                clip,
+                audio,
+                track: track.clone(),
+            });
+            setup.lines.push(VoiceLine {
+                t,
+                track,
+                afterglow,
+                afterglow_ramp_s: ramp,
+                then,
+            });
+        }
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for w in spans.windows(2) {
+            if w[1].0 < w[0].1 - 1e-4 {
+                let (later, earlier) = (w[1].2, w[0].2);
+                return Err(self.err(
+                    &d.line[later],
+                    format!("{field}.line[{later}].t"),
+                    format!(
+                        "starts at {} s, while line[{earlier}] of `{}` still plays (until {:.3} s): one character speaks one line at a time",
+                        w[1].0, d.id, w[0].1
+                    ),
+                ));
+            }
+        }
+        lines_info.sort_by(|a, b| a.t.total_cmp(&b.t));
+        for (k, g) in d.gaze.iter().enumerate() {
+            let gd = g.get_ref();
+            let f = format!("{field}.gaze[{k}]");
+            let t = self.time(g, &format!("{f}.t"), gd.t)?;
+            let target = match (&gd.at, gd.yaw, gd.pitch) {
+                (Some(at), None, None) => match at.as_str() {
+                    "auto" => GazeTarget::Auto,
+                    "camera" => GazeTarget::Camera,
+                    "forward" => GazeTarget::Forward,
+                    other => match ids.get(other) {
+                        Some(&j) if j != i => GazeTarget::Character(j),
+                        Some(_) => {
+                            return Err(self.err(
+                                g,
+                                format!("{f}.at"),
+                                "a character cannot look at itself",
+                            ));
+                        }
+                        None => {
+                            return Err(self.err(
+                                g,
+                                format!("{f}.at"),
+                                format!("`{}` is neither a character of this scene nor camera, forward or auto", other.escape_debug()),
+                            ));
+                        }
+                    },
+                },
+                (None, yaw, pitch) if yaw.is_some() || pitch.is_some() => {
+                    let (yaw, pitch) = (yaw.unwrap_or(0.0), pitch.unwrap_or(0.0));
+                    if !(yaw.is_finite()
+                        && pitch.is_finite()
+                        && yaw.abs() <= 90.0
+                        && pitch.abs() <= 90.0)
+                    {
+                        return Err(self.err(g, f, "yaw and pitch must be degrees from -90 to 90"));
+                    }
+                    GazeTarget::Direction {
+                        yaw_deg: yaw,
+                        pitch_deg: pitch,
+                    }
+                }
+                _ => return Err(self.err(g, f, "give `at`, or `yaw` and `pitch`")),
+            };
+            setup.gaze.push(GazeKey { t, target });
+        }
+        for (k, e) in d.eyes.iter().enumerate() {
+            let ed = e.get_ref();
+            let f = format!("{field}.eyes[{k}]");
+            let t = self.time(e, &format!("{f}.t"), ed.t)?;
+            let mode = match ed.mode.as_str() {
+                "auto" => None,
+                m => Some(EyeMode::from_name(m).ok_or_else(|| {
+                    self.err(
+                        e,
+                        format!("{f}.mode"),
+                        format!(
+                            "`{}` is not an eye mode (idle, talking, listening, focused, auto)",
+                            m.escape_debug()
+                        ),
+                    )
+                })?),
+            };
+            setup.eye_modes.push(EyeModeKey { t, mode });
+        }
+        let info = LoadedCharacter {
+            id: d.id.clone(),
+            rig,
+            model,
+            builtin_vrm,
+            rig_source: d.rig.clone().unwrap_or_else(|| "builtin".into()),
+            lines: lines_info,
+        };
+        Ok((setup, info, waits))
+    }
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}

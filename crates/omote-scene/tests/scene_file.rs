@@ -1,0 +1,357 @@
+//! Scene files: the demo scene loads and bakes deterministically with its events; bad
+//! files name the file, line and field; a name map plays one scene on two rigs; real
+//! labelled speech lands its voiced onset and hand-over on the right frames.
+
+use std::path::{Path, PathBuf};
+
+use omote_core::{Anim, AnimEvent};
+use omote_scene::{BakeOptions, LoadOptions, bake, load_scene, parse_scene};
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/demo/scene.toml")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("omote-scene-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn bake_file(path: &Path, options: &BakeOptions) -> Vec<(String, Anim)> {
+    let mut loaded = load_scene(path, &LoadOptions::default(), &mut |_, _| {}).unwrap();
+    let clips = loaded.clip_names();
+    bake(&mut loaded.scene, &clips, options, |_, _| {})
+        .into_iter()
+        .map(|c| (c.id, c.anim))
+        .collect()
+}
+
+#[test]
+fn the_demo_scene_bakes_the_same_bytes_twice_with_voice_expression_and_blink_events() {
+    let a = bake_file(&demo(), &BakeOptions::default());
+    let b = bake_file(&demo(), &BakeOptions::default());
+    assert_eq!(a.len(), 2);
+    for ((ida, x), (idb, y)) in a.iter().zip(&b) {
+        assert_eq!(ida, idb);
+        assert_eq!(
+            serde_json::to_string(x).unwrap(),
+            serde_json::to_string(y).unwrap(),
+            "{ida}: not byte-identical"
+        );
+    }
+    for (id, anim) in &a {
+        anim.validate().unwrap();
+        let voices: Vec<_> = anim
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                AnimEvent::Voice {
+                    t,
+                    voiced_start,
+                    voiced_end,
+                    clip,
+                } => Some((*t, voiced_start.unwrap(), voiced_end.unwrap(), clip.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(voices.len(), 2, "{id}: {voices:?}");
+        for (t, s, e, clip) in &voices {
+            assert!(clip.starts_with(id.as_str()), "{clip}");
+            // espeak's lines start after 0.3 s of padding and end 0.4 s before the clip.
+            assert!(
+                (s - t - 0.3).abs() < 0.08,
+                "{id} {clip}: voice at +{}",
+                s - t
+            );
+            assert!(e > s);
+        }
+        let blinks = anim
+            .events
+            .iter()
+            .filter(|e| matches!(e, AnimEvent::Blink { .. }))
+            .count();
+        assert!(blinks >= 3, "{id}: {blinks} blinks in {} s", anim.duration);
+        assert!(
+            anim.events
+                .iter()
+                .any(|e| matches!(e, AnimEvent::Expression { eye_area: true, .. }))
+        );
+        assert!(
+            anim.events
+                .iter()
+                .any(|e| matches!(e, AnimEvent::Marker { name, .. } if name == "wait 0"))
+        );
+    }
+    // The second line of aoi waits for beni's line and the player: it starts after the
+    // wait's hold.
+    let aoi = &a.iter().find(|(id, _)| id == "aoi").unwrap().1;
+    let second = aoi
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            AnimEvent::Voice { t, .. } => Some(*t),
+            _ => None,
+        })
+        .nth(1)
+        .unwrap();
+    assert!(
+        (second - (9.6 + 0.3)).abs() < 0.05,
+        "aoi's second line at {second}"
+    );
+}
+
+#[test]
+fn a_scripted_skip_cuts_the_line_and_the_bake_waits_for_the_scripted_advance() {
+    let options = BakeOptions {
+        skips: vec![6.0],
+        advances: vec![8.0],
+        ..BakeOptions::default()
+    };
+    let baked = bake_file(&demo(), &options);
+    let aoi = &baked.iter().find(|(id, _)| id == "aoi").unwrap().1;
+    let beni = &baked.iter().find(|(id, _)| id == "beni").unwrap().1;
+    assert!(beni.events.iter().any(
+        |e| matches!(e, AnimEvent::Marker { name, t } if name == "cut" && (*t - 6.0).abs() < 0.02)
+    ));
+    let second = aoi
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            AnimEvent::Voice { t, .. } => Some(*t),
+            _ => None,
+        })
+        .nth(1)
+        .unwrap();
+    // Skipped at 6 s to the wait at the end of beni's line (9.26 s on the timeline),
+    // advanced at 8 s: aoi's line (timeline 9.6 s) starts 0.34 s later.
+    assert!(
+        (second - (8.0 + 9.6 - 9.2607)).abs() < 0.05,
+        "aoi's second line at {second}"
+    );
+    // beni's mouth settles without a jump after the cut.
+    let aa = beni.applied().get("aa").unwrap();
+    let f = (6.0 * beni.fps) as usize;
+    for w in aa[f..f + 30].windows(2) {
+        assert!((w[1] - w[0]).abs() < 0.15, "jump {w:?}");
+    }
+}
+
+fn write_scene(dir: &Path, text: &str) -> PathBuf {
+    let voice = dir.join("v.wav");
+    let samples = omote_testdata::buzz(16_000, 1.5, 0.3..1.2);
+    std::fs::write(&voice, omote_testdata::wav16(&samples, 16_000, 1)).unwrap();
+    let path = dir.join("scene.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn load_error(name: &str, text: &str) -> String {
+    let dir = scratch(name);
+    let path = write_scene(&dir, text);
+    let mut analysed = 0;
+    let e = load_scene(&path, &LoadOptions::default(), &mut |done, _| {
+        analysed = done
+    })
+    .unwrap_err();
+    let s = e.to_string();
+    eprintln!("{name}: {s}");
+    assert!(s.starts_with(&path.display().to_string()), "{s}");
+    if name == "missing-audio" {
+        assert_eq!(
+            analysed, 0,
+            "a missing file is reported before any voice is analysed"
+        );
+    }
+    s
+}
+
+#[test]
+fn bad_scene_files_name_the_file_the_line_and_the_field() {
+    let base = "[[character]]\nid = \"a\"\n\n";
+    let cases: &[(&str, String, &str, &str)] = &[
+        (
+            "unknown-character",
+            format!("{base}[[character.gaze]]\nt = 1\nat = \"nobody\"\n"),
+            ":4:",
+            "character[0].gaze[0].at",
+        ),
+        (
+            "missing-audio",
+            format!(
+                "{base}[[character.line]]\nt = 0\naudio = \"v.wav\"\n\n[[character.line]]\nt = 50\naudio = \"nope.wav\"\n"
+            ),
+            ":8:",
+            "character[0].line[1].audio",
+        ),
+        (
+            "overlap",
+            format!(
+                "{base}[[character.line]]\nt = 0\naudio = \"v.wav\"\n\n[[character.line]]\nt = 1.0\naudio = \"v.wav\"\n"
+            ),
+            ":8:",
+            "character[0].line[1].t",
+        ),
+        (
+            "nan-time",
+            format!("{base}[[character.acting]]\nt = nan\nset = {{ happy = 1 }}\n"),
+            ":4:",
+            "character[0].acting[0].t",
+        ),
+        (
+            "unknown-expression",
+            format!("{base}[[character.acting]]\nt = 1\nset = {{ hapy = 1 }}\n"),
+            ":4:",
+            "character[0].acting[0].set.hapy",
+        ),
+        (
+            "bad-toml",
+            format!("{base}[[character.acting]]\nt = \n"),
+            ":5",
+            "",
+        ),
+        (
+            "unknown-field",
+            format!("{base}[[character.acting]]\nt = 1\nset = {{ happy = 1 }}\nweigth = 2\n"),
+            ":",
+            "weigth",
+        ),
+    ];
+    for (name, text, line, field) in cases {
+        let e = load_error(name, text);
+        assert!(e.contains(line), "{name}: {e}");
+        assert!(e.contains(field), "{name}: {e}");
+    }
+}
+
+#[test]
+fn a_name_map_plays_one_scene_on_two_rigs_with_different_custom_names() {
+    let dir = scratch("names");
+    // Two rigs whose smile is a custom expression named differently.
+    for (file, smile) in [("rig-a.json", "Smile_A"), ("rig-b.json", "grin")] {
+        let rig = format!(
+            r#"{{"name":"{file}","presets":true,"expressions":[{{"name":"{smile}","eyeClosure":0.2}}]}}"#
+        );
+        std::fs::write(dir.join(file), rig).unwrap();
+    }
+    let text = r#"
+[[character]]
+id = "a"
+rig = "rig-a.json"
+names = { smile = "Smile_A" }
+  [[character.acting]]
+  t = 0.5
+  set = { smile = 0.8 }
+  fade = 0.2
+
+[[character]]
+id = "b"
+rig = "rig-b.json"
+position = [1.0, 1.4, 0.0]
+names = { smile = "grin" }
+  [[character.acting]]
+  t = 0.5
+  set = { smile = 0.8 }
+  fade = 0.2
+"#;
+    let path = write_scene(&dir, text);
+    let baked = bake_file(&path, &BakeOptions::default());
+    let a = baked[0].1.applied().get("Smile_A").unwrap();
+    let b = baked[1].1.applied().get("grin").unwrap();
+    assert_eq!(a.len(), b.len());
+    assert_eq!(a, b, "the same key plays the same curve on both rigs");
+    assert!((a[a.len() - 1] - 0.8).abs() < 1e-6);
+    // Without the map the scene's name is unknown on the rig, and the error says so.
+    let e = parse_scene(
+        &text.replace("names = { smile = \"grin\" }", ""),
+        &path,
+        &LoadOptions::default(),
+        &mut |_, _| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("has no expression `smile`"), "{e}");
+}
+
+/// Real speech with phone labels: the mouth opens at the labelled voice onset (as the
+/// analyser finds it, which must be close to the label) and hands over 0.2 s before the
+/// labelled end.
+#[test]
+fn labelled_speech_opens_the_mouth_at_its_voice_and_hands_over_before_its_end() {
+    let Some(files) = omote_testdata::shared_files("speech", "wav") else {
+        return;
+    };
+    let dir = scratch("labelled");
+    let mut checked = 0;
+    for wav in files.iter().filter(|p| {
+        let n = p.file_name().unwrap().to_string_lossy();
+        n.starts_with("en_espeak_00") || n.starts_with("ja_ojt_00")
+    }) {
+        let labels = std::fs::read_to_string(wav.with_extension("lab.tsv")).unwrap();
+        let rows: Vec<(f32, f32, String)> = labels
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let c: Vec<&str> = l.split('\t').collect();
+                (
+                    c[0].parse().unwrap(),
+                    c[1].parse().unwrap(),
+                    c[2].to_string(),
+                )
+            })
+            .collect();
+        let on = rows.iter().find(|r| r.2 != "S").unwrap().0;
+        let off = rows.iter().rev().find(|r| r.2 != "S").unwrap().1;
+        let start = 0.25;
+        let text = format!(
+            "[[character]]\nid = \"a\"\nrig = \"standard\"\n[[character.line]]\nt = {start}\naudio = \"{}\"\n",
+            wav.display()
+        );
+        let path = dir.join("scene.toml");
+        std::fs::write(&path, &text).unwrap();
+        let mut loaded = load_scene(&path, &LoadOptions::default(), &mut |_, _| {}).unwrap();
+        let (s, e) = loaded.characters[0].lines[0].track.voiced().unwrap();
+        assert!(
+            (s - on).abs() <= 0.05,
+            "{}: voice found at {s}, labelled {on}",
+            wav.display()
+        );
+        assert!(
+            (e - off).abs() <= 0.08,
+            "{}: voice ends at {e}, labelled {off}",
+            wav.display()
+        );
+        let fps = 60.0;
+        let clips = loaded.clip_names();
+        let options = BakeOptions {
+            fps,
+            ..BakeOptions::default()
+        };
+        let anim = bake(&mut loaded.scene, &clips, &options, |_, _| {})
+            .remove(0)
+            .anim;
+        // The mouth layer: the sum of the vowels the face shows.
+        let vowels: Vec<&[f32]> = ["aa", "ih", "ou", "ee", "oh"]
+            .iter()
+            .map(|n| anim.applied().get(n).unwrap())
+            .collect();
+        let mouth: Vec<f32> = (0..anim.frames())
+            .map(|i| vowels.iter().map(|v| v[i]).sum())
+            .collect();
+        let opened = mouth.iter().position(|&w| w > 0.0).unwrap();
+        let expect_open = ((start + s) * fps).ceil() as usize - 1;
+        assert!(
+            opened.abs_diff(expect_open) <= 1,
+            "{}: opens at frame {opened}, voice at {expect_open}",
+            wav.display()
+        );
+        let closed = mouth.iter().rposition(|&w| w > 0.0).unwrap();
+        let expect_closed = ((start + e) * fps).ceil() as usize - 1;
+        assert!(
+            closed.abs_diff(expect_closed) <= 1,
+            "{}: closes at {closed}, expected {expect_closed}",
+            wav.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} labelled clips");
+}
