@@ -370,7 +370,15 @@ impl Anim {
 #[derive(Clone, Debug)]
 pub struct AnimRecorder {
     anim: Anim,
+    /// The last few frames' weights, row-major (input then applied, per frame): copied
+    /// into the per-channel tracks a block at a time, so a frame costs two copies
+    /// instead of a push per channel.
+    block: Vec<f32>,
+    channels: usize,
 }
+
+/// Frames buffered before they are moved into the tracks.
+const BLOCK_FRAMES: usize = 64;
 
 impl AnimRecorder {
     /// A recorder for faces on `rig` sampled at `fps`.
@@ -382,7 +390,10 @@ impl AnimRecorder {
                     .collect(),
             )
         };
+        let channels = rig.len();
         Self {
+            block: Vec::with_capacity(BLOCK_FRAMES * 2 * channels),
+            channels,
             anim: Anim {
                 format: ANIM_FORMAT.to_string(),
                 version: ANIM_VERSION,
@@ -399,19 +410,33 @@ impl AnimRecorder {
         }
     }
 
+    /// Room for `frames` more frames, so a long bake does not reallocate as it grows.
+    pub fn reserve(&mut self, frames: usize) {
+        let tracks = self.anim.expressions.0.iter_mut();
+        let applied = self
+            .anim
+            .applied_expressions
+            .iter_mut()
+            .flat_map(|a| a.0.iter_mut());
+        for (_, t) in tracks.chain(applied) {
+            t.reserve(frames);
+        }
+        self.anim.head.reserve(frames);
+        self.anim.left_eye.reserve(frames);
+        self.anim.right_eye.reserve(frames);
+        self.anim.look_at.reserve(frames);
+    }
+
     /// Append one frame, and the events that started in it.
     pub fn record(&mut self, state: &FaceState) {
         self.anim
             .events
             .extend(state.events.iter().map(|e| AnimEvent::from(*e)));
-        let push = |tracks: &mut ExpressionTracks, weights: &[f32]| {
-            for ((_, track), w) in tracks.0.iter_mut().zip(weights) {
-                track.push(*w);
-            }
-        };
-        push(&mut self.anim.expressions, &state.input_expressions);
-        if let Some(applied) = self.anim.applied_expressions.as_mut() {
-            push(applied, &state.expressions);
+        let n = self.channels;
+        self.block.extend_from_slice(&state.input_expressions[..n]);
+        self.block.extend_from_slice(&state.expressions[..n]);
+        if self.block.len() >= BLOCK_FRAMES * 2 * n {
+            self.flush();
         }
         self.anim.head.push(state.head.to_array());
         self.anim.left_eye.push(state.left_eye.to_array());
@@ -419,6 +444,32 @@ impl AnimRecorder {
         self.anim
             .look_at
             .push([state.look_at_yaw_deg, state.look_at_pitch_deg]);
+    }
+
+    /// Moves the buffered frames into the tracks.
+    fn flush(&mut self) {
+        let n = self.channels;
+        if n == 0 {
+            self.block.clear();
+            return;
+        }
+        let frames = self.block.len() / (2 * n);
+        let copy = |track: &mut Vec<f32>, column: usize, block: &[f32]| {
+            let start = track.len();
+            track.resize(start + frames, 0.0);
+            for (d, row) in track[start..].iter_mut().zip(block.chunks_exact(2 * n)) {
+                *d = row[column];
+            }
+        };
+        for (c, (_, track)) in self.anim.expressions.0.iter_mut().enumerate() {
+            copy(track, c, &self.block);
+        }
+        if let Some(applied) = self.anim.applied_expressions.as_mut() {
+            for (c, (_, track)) in applied.0.iter_mut().enumerate() {
+                copy(track, n + c, &self.block);
+            }
+        }
+        self.block.clear();
     }
 
     /// Add an event.
@@ -433,6 +484,7 @@ impl AnimRecorder {
 
     /// The finished anim (events sorted by time).
     pub fn finish(mut self) -> Anim {
+        self.flush();
         self.anim.duration = self.anim.head.len() as f32 / self.anim.fps;
         self.anim
             .events

@@ -20,7 +20,7 @@ fn line(len: f32, on: f32, off: f32) -> Arc<SpeechTrack> {
             let t = (i as f32 + 0.5) / 100.0;
             if t < on || t > off {
                 [0.0; 5]
-            } else if (t * 4.0) as u32 % 2 == 0 {
+            } else if ((t * 4.0) as u32).is_multiple_of(2) {
                 [0.8, 0.0, 0.0, 0.0, 0.0]
             } else {
                 [0.0, 0.0, 0.0, 0.0, 0.6]

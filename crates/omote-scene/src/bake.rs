@@ -68,6 +68,11 @@ pub fn bake(
     let (mut next_advance, mut next_skip) = (0, 0);
     let holds: f64 = scene.waits().iter().map(|w| f64::from(w.hold)).sum();
     let expected = f64::from(scene.end_time()) + holds + f64::from(options.tail_s);
+    // Room for the expected length (up to an hour; longer bakes grow as they go).
+    let frames = (expected.min(3600.0) * f64::from(fps)) as usize + 1;
+    for r in &mut recorders {
+        r.reserve(frames);
+    }
     let mut done_for = 0.0f64;
     let mut frame = 0u64;
     loop {
@@ -89,18 +94,21 @@ pub fn bake(
             record_event(e, &mut recorders, &rigs, clips);
         }
         let t = frame as f64 / f64::from(fps);
-        if frame % 600 == 0 {
+        if frame.is_multiple_of(600) {
             progress(t, expected.max(t));
         }
         let stuck = scene.is_waiting() && scripted && next_advance >= advances.len();
         let over = scene.is_finished() || stuck;
         let script_left = next_advance < advances.len() || next_skip < skips.len();
         if over && !script_left {
+            if done_for >= f64::from(options.tail_s) {
+                break;
+            }
             done_for += f64::from(dt);
         } else {
             done_for = 0.0;
         }
-        if done_for >= f64::from(options.tail_s) || t >= f64::from(options.max_s) {
+        if t >= f64::from(options.max_s) {
             break;
         }
     }

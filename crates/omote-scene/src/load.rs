@@ -123,6 +123,9 @@ pub fn parse_scene(
     .build(file, options, progress)
 }
 
+/// A character's rig, its VRM model if any, and the model's bytes if built in.
+type ResolvedRig = (Arc<Rig>, Option<VrmModel>, Option<Vec<u8>>);
+
 struct Loader<'a> {
     text: &'a str,
     path: &'a Path,
@@ -405,7 +408,7 @@ impl Loader<'_> {
         at: &Spanned<T>,
         field: &str,
         rig: Option<&str>,
-    ) -> Result<(Arc<Rig>, Option<VrmModel>, Option<Vec<u8>>), SceneFileError> {
+    ) -> Result<ResolvedRig, SceneFileError> {
         let builtin = |style: &AvatarStyle| {
             let bytes = omote_vrm::avatar::generate_styled(style);
             let model =

@@ -163,6 +163,79 @@ pub(crate) struct Character {
     /// The next eye-area change not yet announced.
     pub next_announce: usize,
     pub head_share: f32,
+    /// The gaze the scene moves: head turn and eyes-in-head, see [`GazeMotion`].
+    pub gaze_motion: GazeMotion,
+}
+
+/// Eyes lead, the head follows: the scene moves a character's gaze itself (the face's
+/// own input filters are off). The eyes reach a new target in about 0.1 s (a saccade
+/// takes 25 ms + 2.4 ms/°); the head turns its share critically damped, settling in about
+/// 0.4 s, while the eyes counter-rotate to stay on target. Exact for any frame rate.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct GazeMotion {
+    started: bool,
+    head: [f32; 2],
+    head_velocity: [f32; 2],
+    eyes: [f32; 2],
+    quat: Quat,
+    quat_for: [f32; 2],
+}
+
+/// The head's spring rate (1/s): settles in about 0.4 s.
+pub(crate) const HEAD_OMEGA: f32 = 12.0;
+/// The eyes' time constant (s).
+pub(crate) const EYES_TAU: f32 = 0.03;
+
+/// Per-frame factors shared by every character (one `exp` each per frame).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GazeStep {
+    dt: f32,
+    head_decay: f32,
+    eyes_decay: f32,
+}
+
+impl GazeStep {
+    pub fn new(dt: f32) -> Self {
+        Self {
+            dt,
+            head_decay: (-HEAD_OMEGA * dt).exp(),
+            eyes_decay: (-dt / EYES_TAU).exp(),
+        }
+    }
+}
+
+impl GazeMotion {
+    /// Moves toward a total gaze of (yaw, pitch) degrees, the head taking `share`;
+    /// returns the head rotation and the eyes-in-head (yaw, pitch).
+    pub fn update(&mut self, target: [f32; 2], share: f32, step: &GazeStep) -> (Quat, f32, f32) {
+        let head_target = [target[0] * share, target[1] * share];
+        if !self.started {
+            self.started = true;
+            self.head = head_target;
+            self.eyes = [target[0] - head_target[0], target[1] - head_target[1]];
+        } else if step.dt > 0.0 {
+            let (w, dt) = (HEAD_OMEGA, step.dt);
+            for k in 0..2 {
+                let x = self.head[k] - head_target[k];
+                let v = self.head_velocity[k];
+                let c = (v + w * x) * dt;
+                self.head[k] = head_target[k] + (x + c) * step.head_decay;
+                self.head_velocity[k] = (v - w * c) * step.head_decay;
+                let eye_target = target[k] - self.head[k];
+                self.eyes[k] = eye_target + (self.eyes[k] - eye_target) * step.eyes_decay;
+            }
+        }
+        if self.quat_for != self.head || self.quat == Quat::from_xyzw(0.0, 0.0, 0.0, 0.0) {
+            self.quat = Quat::from_euler(
+                EulerRot::YXZ,
+                self.head[0].to_radians(),
+                self.head[1].to_radians(),
+                0.0,
+            );
+            self.quat_for = self.head;
+        }
+        (self.quat, self.eyes[0], self.eyes[1])
+    }
 }
 
 impl Character {
@@ -200,17 +273,7 @@ impl Character {
             return (0.0, 0.0);
         }
         let yaw = d.x.atan2(d.z).to_degrees();
-        let pitch = (-d.y).atan2(d.x.hypot(d.z)).to_degrees();
+        let pitch = (-d.y).atan2((d.x * d.x + d.z * d.z).sqrt()).to_degrees();
         (yaw, pitch)
-    }
-
-    /// A head turn of `share` of (yaw, pitch) degrees.
-    pub fn head_turn(yaw_deg: f32, pitch_deg: f32, share: f32) -> Quat {
-        Quat::from_euler(
-            EulerRot::YXZ,
-            (yaw_deg * share).to_radians(),
-            (pitch_deg * share).to_radians(),
-            0.0,
-        )
     }
 }

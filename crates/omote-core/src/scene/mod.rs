@@ -32,7 +32,9 @@ use crate::eyes::eye_mode::EyeMode;
 use crate::face::FaceState;
 use crate::sanitize::positive_or_zero;
 use crate::scene::camera_track::{CameraKey, CameraTrack};
-use crate::scene::character::{Character, CharacterSetup, GazeTarget, is_eye_area};
+use crate::scene::character::{
+    Character, CharacterSetup, GazeMotion, GazeStep, GazeTarget, is_eye_area,
+};
 use crate::scene::clock::{SceneClock, Wait};
 use crate::scene::event::{KeyLayer, SceneEvent, SceneEvents};
 use crate::scene::keys::{ExpressionKey, KeyCurve, KeyTrack};
@@ -166,7 +168,7 @@ impl Scene {
             end = end.max(w.t);
         }
         for (i, k) in setup.camera.iter().enumerate() {
-            if !(k.t.is_finite() && k.t >= 0.0) || !k.position.is_finite() {
+            if !(k.t.is_finite() && k.t >= 0.0 && k.position.is_finite()) {
                 return Err(SceneError::BadSceneNumber {
                     what: format!("camera[{i}]"),
                     value: k.t,
@@ -191,6 +193,8 @@ impl Scene {
             if driver.speech().is_none() {
                 driver = driver.with_speech(SpeechConfig::default());
             }
+            // The scene moves head and eyes itself (eyes lead, the head follows).
+            driver.face_mut().set_input_filters(None, None);
             let speech = *driver
                 .speech()
                 .map(|s| s.config())
@@ -285,6 +289,7 @@ impl Scene {
                 eye_spans: eye_spans.into_boxed_slice(),
                 next_announce: 0,
                 head_share: c.head_share.min(1.0),
+                gaze_motion: GazeMotion::default(),
                 driver,
             });
         }
@@ -455,6 +460,7 @@ impl Scene {
         let held_now = self.clock.held();
         let next_wait = self.clock.next_wait().map(|w| w.t);
         let camera = self.camera.position(to);
+        let gaze_step = GazeStep::new(dt);
         let Self {
             characters,
             events,
@@ -557,11 +563,12 @@ impl Scene {
             let pitch = crate::sanitize::finite_or_zero(pitch)
                 .clamp(-MAX_GAZE_PITCH_DEG, MAX_GAZE_PITCH_DEG);
             let c = &mut characters[i];
-            let share = c.head_share;
+            let (head, eyes_yaw, eyes_pitch) =
+                c.gaze_motion.update([yaw, pitch], c.head_share, &gaze_step);
             let inputs = DriverInputs {
-                head: Character::head_turn(yaw, pitch, share),
-                gaze_yaw_deg: yaw * (1.0 - share),
-                gaze_pitch_deg: pitch * (1.0 - share),
+                head,
+                gaze_yaw_deg: eyes_yaw,
+                gaze_pitch_deg: eyes_pitch,
                 camera: camera.map(|p| c.facing.inverse() * (p - c.position)),
                 ..DriverInputs::default()
             };
