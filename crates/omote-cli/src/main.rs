@@ -5,6 +5,7 @@
 mod args;
 mod cmd;
 mod output;
+mod scene_output;
 
 use std::process::ExitCode;
 
@@ -24,8 +25,10 @@ struct Cli {
 #[derive(Subcommand)]
 #[allow(clippy::large_enum_variant)] // parsed once per run; boxing buys nothing
 enum Command {
-    /// Run the built-in character through a built-in timeline; write an anim and a plot.
+    /// The built-in scene: two characters, voiced lines, blinks, glances, an orbiting camera; writes what `bake` writes.
     Demo(cmd::demo::DemoArgs),
+    /// Bake a dialogue scene (TOML): per character anim, VRMA and plot, with a script of advances and skips.
+    Bake(cmd::bake::BakeArgs),
     /// Drive the rig from a face-tracking sequence (MediaPipe JSON lines); write an anim and a plot.
     Retarget(cmd::retarget::RetargetArgs),
     /// Weights of a camera motion map at camera angles, or a plot of the map.
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo(args) => cmd::demo::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Bake(args) => cmd::bake::run(args).map(|()| ExitCode::SUCCESS),
         Command::Retarget(args) => cmd::retarget::run(args).map(|()| ExitCode::SUCCESS),
         Command::MotionMap(args) => cmd::motion_map::run(args).map(|()| ExitCode::SUCCESS),
         Command::Lipsync(args) => cmd::lipsync::run(args),

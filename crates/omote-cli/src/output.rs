@@ -101,12 +101,36 @@ pub fn anim_plot(anim: &Anim, title: &str, groups: &[(&str, &[&str])]) -> TimePl
     let find = |plot: &TimePlot, prefix: &str| {
         plot.panels.iter().position(|p| p.title.starts_with(prefix))
     };
-    let (eyes, gaze) = (find(&plot, "eyes"), find(&plot, "gaze"));
+    let (eyes, gaze, mouth) = (
+        find(&plot, "eyes"),
+        find(&plot, "gaze"),
+        find(&plot, "mouth"),
+    );
+    let hand_over_lead = omote_core::SpeechConfig::default().end_lead_s;
     for e in &anim.events {
         let (panel, label) = match e {
             AnimEvent::Marker { name, .. } => (Some(0), name.clone()),
             AnimEvent::Blink { cause, .. } => (eyes, format!("{cause:?}").to_lowercase()),
             AnimEvent::Saccade { direction, .. } => (gaze, format!("{direction:?}").to_lowercase()),
+            AnimEvent::Expression { name, weight, .. } => (Some(0), format!("{name} {weight:.1}")),
+            AnimEvent::Voice {
+                clip,
+                voiced_start,
+                voiced_end,
+                ..
+            } => {
+                // The voiced span shaded, the hand-over marked, on the mouth panel.
+                if let (Some(p), Some(s), Some(end)) = (
+                    mouth.and_then(|i| plot.panels.get_mut(i)),
+                    voiced_start,
+                    voiced_end,
+                ) {
+                    p.spans.push((*s, *end));
+                    p.markers
+                        .push(((end - hand_over_lead).max(*s), "hand-over".into()));
+                }
+                (mouth, clip.clone())
+            }
         };
         if let Some(p) = panel.and_then(|i| plot.panels.get_mut(i)) {
             p.markers.push((e.time(), label));

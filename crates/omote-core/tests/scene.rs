@@ -412,27 +412,43 @@ fn same_seed_same_scene_bit_identical() {
 }
 
 #[test]
-fn listeners_look_at_the_speaker() {
+fn listeners_look_at_the_speaker_and_the_speaker_at_whom_it_answers() {
     let rig = Arc::new(Rig::standard());
     let mut a = character(&rig, "a", 1, -1.0);
     a.lines.push(voice(0.2, line(3.0, 0.2, 2.8)));
-    let b = character(&rig, "b", 2, 1.0);
+    a.lines.push(voice(6.0, line(3.0, 0.2, 2.8)));
+    let mut b = character(&rig, "b", 2, 1.0);
+    b.lines.push(voice(3.5, line(2.0, 0.2, 1.8)));
     let mut scene = Scene::new(SceneSetup {
         characters: vec![a, b],
         ..SceneSetup::default()
     })
     .unwrap();
+    let yaw = |s: &Scene, i: usize| {
+        let (y, _, _) = s.state(i).head.to_euler(omote_core::glam::EulerRot::YXZ);
+        y.to_degrees() + s.state(i).look_at_yaw_deg
+    };
     for _ in 0..(2.0 * FPS) as usize {
         scene.update(DT);
     }
-    // b (at +x) looks toward a (at −x): to its right, yaw < 0.
+    // b (at +x) looks toward a (at −x): to its right, about 90° (clamped to 70°), the
+    // head taking what the eyes cannot.
     assert_eq!(scene.driver(1).face().eye_mode(), EyeMode::Listening);
-    assert!(
-        scene.state(1).look_at_yaw_deg < -20.0,
-        "{}",
-        scene.state(1).look_at_yaw_deg
-    );
     assert_eq!(scene.driver(0).face().eye_mode(), EyeMode::Talking);
+    assert!(yaw(&scene, 1) < -50.0, "b: {}", yaw(&scene, 1));
+    assert!(
+        scene.state(1).look_at_yaw_deg.abs() <= 25.5,
+        "eyes within their limit"
+    );
+    // Before anyone answered, a speaks to its nearest neighbour, b (to its left).
+    assert!(yaw(&scene, 0) > 50.0, "a: {}", yaw(&scene, 0));
+    for _ in 0..(5.5 * FPS) as usize {
+        scene.update(DT);
+    }
+    // a speaks again, answering b: a looks at b (to its left), b at a.
+    assert_eq!(scene.driver(0).face().eye_mode(), EyeMode::Talking);
+    assert!(yaw(&scene, 0) > 50.0, "a: {}", yaw(&scene, 0));
+    assert!(yaw(&scene, 1) < -50.0, "b: {}", yaw(&scene, 1));
 }
 
 #[test]

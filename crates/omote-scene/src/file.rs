@@ -85,7 +85,10 @@ pub struct KeyDesc {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LineDesc {
     /// Scene time the clip starts (s).
-    pub t: f32,
+    pub t: Option<f32>,
+    /// Or: seconds after this character's previous line (in file order) ends; the first
+    /// line counts from 0.
+    pub after: Option<f32>,
     /// An audio file (WAV, FLAC, OGG, MP3).
     pub audio: Option<String>,
     /// Or a precomputed `omote lipsync --format json` track.

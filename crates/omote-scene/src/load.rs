@@ -592,12 +592,25 @@ impl Loader<'_> {
         let mut lines_info = Vec::new();
         // Lines, with their spans for the overlap check.
         let mut spans: Vec<(f32, f32, usize)> = Vec::new();
+        let mut previous_end = 0.0f32;
         for (k, l) in d.line.iter().enumerate() {
             let ld = l.get_ref();
             let f = format!("{field}.line[{k}]");
             let at = || self.line(l);
-            let t = self.time(l, &format!("{f}.t"), ld.t)?;
             let track = tracks[k].clone();
+            let t = match (ld.t, ld.after) {
+                (Some(t), None) => self.time(l, &format!("{f}.t"), t)?,
+                (None, Some(gap)) => {
+                    let gap = self.seconds(l, &format!("{f}.after"), gap, 3600.0)?;
+                    self.time(l, &format!("{f}.after"), previous_end + gap)?
+                }
+                _ => return Err(self.err(
+                    l,
+                    f,
+                    "give `t` (a time) or `after` (seconds after the previous line), one of them",
+                )),
+            };
+            previous_end = t + track.duration();
             let ramp = self.seconds(
                 l,
                 &format!("{f}.afterglowRamp"),

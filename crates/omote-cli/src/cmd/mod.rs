@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod avatar;
+pub mod bake;
 pub mod convert;
 pub mod demo;
 pub mod inspect;

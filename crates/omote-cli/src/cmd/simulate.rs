@@ -156,6 +156,8 @@ fn timeline_plot(anim: &Anim, title: &str) -> TimePlot {
                 gaze = gaze.marker(*t, direction_label(*direction));
             }
             AnimEvent::Marker { t, name } => blink = blink.marker(*t, name.clone()),
+            // A simulation has no voice lines or scene keys.
+            AnimEvent::Voice { .. } | AnimEvent::Expression { .. } => {}
         }
     }
     let mut plot = TimePlot::new(title).panel(blink).panel(gaze);

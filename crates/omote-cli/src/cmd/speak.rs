@@ -1,5 +1,6 @@
-//! `omote speak`: a dialogue of voice lines on one character, the game-scene path of
-//! docs/design.md § Voice lines — lip sync from the voice files, the mouth starting with the voice, handing
+//! `omote speak`: a dialogue of voice lines on one character — a one-character scene
+//! built from the arguments and played by the scene runtime (docs/design.md § Voice
+//! lines): lip sync from the voice files, the mouth starting with the voice, handing
 //! over 0.2 s before each line's trailing silence to the expression that comes next, an
 //! additive afterglow mouth ramping in from there, talking eyes while speaking and
 //! listening eyes between lines, automatic blinks and saccades throughout.
@@ -9,20 +10,17 @@
 //!     --then happy=1 --afterglow mouthSmileLeft=0.3 --afterglow mouthSmileRight=0.3 \
 //!     [--rig MODEL.vrm] --out demo-out/speak
 //! ```
-//! writes `speak.anim.json`, `speak.png` and, with a VRM, `speak.vrma`.
+//! writes `speak.scene.toml` (the scene it played: edit it and `omote bake` it),
+//! `speak.anim.json`, `speak.png` and, with a VRM, `speak.vrma`.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use omote_core::{
-    AnimEvent, AnimRecorder, ChannelId, DriverInputs, ExpressionPreset, EyeMode, FaceConfig,
-    FaceDriver, Rig, SpeechConfig, SpeechTrack,
-};
-use omote_lipsync::{Analyser, SAMPLE_RATE};
+use omote_scene::{BakeOptions, LoadOptions};
+use toml::{Table, Value};
 
 use crate::args::{load_profile, parse_expression};
-use crate::output::{anim_plot, ensure_dir, load_avatar, write_anim};
+use crate::output::{ensure_dir, write_file};
 
 /// Arguments of `omote speak`.
 #[derive(clap::Args, Debug, Clone)]
@@ -65,46 +63,83 @@ pub struct SpeakArgs {
     pub out: PathBuf,
 }
 
-/// `--flag NAME=W` pairs resolved against the rig.
-fn resolve(rig: &Rig, flag: &str, pairs: &[(String, f32)]) -> Result<Vec<(ChannelId, f32)>> {
+/// The first line starts this long into the scene (s).
+const FIRST_LINE_S: f64 = 0.3;
+
+fn weights(pairs: &[(String, f32)]) -> Table {
     pairs
         .iter()
-        .map(|(name, w)| {
-            rig.channel(name).map(|c| (c, *w)).with_context(|| {
-                format!(
-                    "--{flag} {name}: the rig `{}` has no such expression",
-                    rig.name()
-                )
-            })
-        })
+        .map(|(n, w)| (n.clone(), Value::Float(f64::from(*w))))
         .collect()
 }
 
-/// Lip sync of one voice file as a core speech track.
-fn speech_track(path: &Path, analyser: &mut Analyser) -> Result<SpeechTrack> {
-    let audio = omote_audio::load_mono(path, SAMPLE_RATE)?;
-    let track = analyser.analyse(&audio.samples);
-    let vowels = track
-        .frames
-        .iter()
-        .map(|f| {
-            [
-                f.weights[0],
-                f.weights[1],
-                f.weights[2],
-                f.weights[3],
-                f.weights[4],
-            ]
-        })
-        .collect();
-    let voiced = track.voiced_span.map(|s| {
-        (
-            s.start_s as f32,
-            (s.end_s as f32).min(track.duration_s as f32),
-        )
-    });
-    SpeechTrack::new(track.fps, vowels, voiced)
-        .with_context(|| format!("{}: lip sync track", path.display()))
+fn absolute(p: &Path) -> Result<String> {
+    let abs = std::path::absolute(p)
+        .with_context(|| format!("{}: cannot resolve the path", p.display()))?;
+    abs.to_str()
+        .map(str::to_string)
+        .with_context(|| format!("{}: the path is not UTF-8", p.display()))
+}
+
+/// The one-character scene the arguments describe, as a scene file.
+fn scene_text(args: &SpeakArgs) -> Result<String> {
+    let mut character = Table::new();
+    character.insert("id".into(), "speak".into());
+    let rig = match &args.rig {
+        Some(p) => absolute(p)?,
+        None => "standard".into(),
+    };
+    character.insert("rig".into(), rig.into());
+    character.insert("seed".into(), Value::Integer(args.seed as i64));
+    // Listening eyes between lines (talking while a line speaks is automatic).
+    let mut eyes = Table::new();
+    eyes.insert("t".into(), Value::Float(0.0));
+    eyes.insert("mode".into(), "listening".into());
+    character.insert("eyes".into(), Value::Array(vec![Value::Table(eyes)]));
+    if !args.expression.is_empty() {
+        let mut key = Table::new();
+        key.insert("t".into(), Value::Float(0.0));
+        key.insert("set".into(), Value::Table(weights(&args.expression)));
+        key.insert("fade".into(), Value::Float(0.0));
+        character.insert("acting".into(), Value::Array(vec![Value::Table(key)]));
+    }
+    // The last line hands over to `then`; the acting's own expression fades out there.
+    let mut then = weights(&args.then);
+    for (name, _) in &args.expression {
+        then.entry(name.clone()).or_insert(Value::Float(0.0));
+    }
+    let mut lines = Vec::new();
+    for (k, voice) in args.voices.iter().enumerate() {
+        let mut line = Table::new();
+        if k == 0 {
+            line.insert("t".into(), Value::Float(FIRST_LINE_S));
+        } else {
+            line.insert("after".into(), Value::Float(f64::from(args.gap)));
+        }
+        line.insert("audio".into(), absolute(voice)?.into());
+        if !args.afterglow.is_empty() {
+            line.insert("afterglow".into(), Value::Table(weights(&args.afterglow)));
+        }
+        line.insert(
+            "afterglowRamp".into(),
+            Value::Float(f64::from(args.afterglow_ramp)),
+        );
+        if k + 1 == args.voices.len() && !args.then.is_empty() {
+            line.insert("then".into(), Value::Table(then.clone()));
+        }
+        lines.push(Value::Table(line));
+    }
+    character.insert("line".into(), Value::Array(lines));
+    let mut scene = Table::new();
+    scene.insert("fps".into(), Value::Float(f64::from(args.fps)));
+    scene.insert(
+        "character".into(),
+        Value::Array(vec![Value::Table(character)]),
+    );
+    let text = toml::to_string(&scene).context("writing the scene")?;
+    Ok(format!(
+        "# The scene `omote speak` built from its arguments (bake it with `omote bake`).\n{text}"
+    ))
 }
 
 /// Run `omote speak`.
@@ -118,140 +153,49 @@ pub fn run(args: SpeakArgs) -> Result<()> {
     if !(args.afterglow_ramp.is_finite() && (0.0..=10.0).contains(&args.afterglow_ramp)) {
         bail!("--afterglow-ramp must be between 0 and 10 seconds");
     }
-    let (rig, model) = load_avatar(args.rig.as_deref())?;
-    let expression = resolve(&rig, "expression", &args.expression)?;
-    let then = resolve(&rig, "then", &args.then)?;
-    let afterglow = resolve(&rig, "afterglow", &args.afterglow)?;
-
-    let profile = load_profile(args.profile.as_deref())?;
-    let mut analyser = Analyser::new(profile);
-    let lines: Vec<Arc<SpeechTrack>> = args
-        .voices
-        .iter()
-        .map(|p| speech_track(p, &mut analyser).map(Arc::new))
-        .collect::<Result<_>>()?;
-
-    let config = SpeechConfig {
-        afterglow_ramp_s: args.afterglow_ramp,
-        ..SpeechConfig::default()
-    };
-    // Talking eyes while a line speaks (the driver's rule), listening eyes between lines.
-    let mut driver =
-        FaceDriver::new(rig.clone(), FaceConfig::default(), args.seed).with_speech(config);
-    driver.set_eye_mode(EyeMode::Listening);
-    for &(c, w) in &expression {
-        driver.acting_mut().set(c, w);
-    }
-    // The scene: line k starts at starts[k]; the "then" expression fades in from the last
-    // line's hand-over.
-    let mut starts = Vec::with_capacity(lines.len());
-    let mut t = 0.3f32;
-    for l in &lines {
-        starts.push(t);
-        t += l.duration() + args.gap;
-    }
-    let last = lines.len() - 1;
-    let then_at = lines[last]
-        .voiced()
-        .map_or(starts[last] + lines[last].duration(), |(_, e)| {
-            starts[last] + e - config.end_lead_s
-        });
-    // Run on until the afterglow has fully ramped in, and a little longer.
-    let total = t - args.gap + (args.afterglow_ramp + 0.5).max(1.5);
-
-    let dt = 1.0 / args.fps;
-    let frames = (total * args.fps).ceil() as usize;
-    let mut recorder = AnimRecorder::new(&rig, args.fps);
-    let mut next_line = 0;
-    let mut then_started = false;
-    let inputs = DriverInputs::default();
-    for i in 0..frames {
-        let now = i as f32 * dt;
-        if next_line < lines.len() && now >= starts[next_line] {
-            driver.say(lines[next_line].clone(), &afterglow);
-            next_line += 1;
-            recorder.event(AnimEvent::Marker {
-                t: now,
-                name: format!("line {next_line}"),
-            });
+    for v in &args.voices {
+        if !v.is_file() {
+            bail!("{}: no such voice file", v.display());
         }
-        if !then_started && now >= then_at && !then.is_empty() {
-            then_started = true;
-            recorder.event(AnimEvent::Marker {
-                t: now,
-                name: "then".into(),
-            });
-        }
-        if then_started {
-            // The acting crossfades to the next expression while the mouth layer hands
-            // over to it.
-            let k = ((now - then_at) / config.end_blend_s.max(dt)).clamp(0.0, 1.0);
-            let base = driver.acting_mut();
-            for &(c, w) in &expression {
-                base.set(c, w * (1.0 - k));
-            }
-            for &(c, w) in &then {
-                let from = expression.iter().find(|e| e.0 == c).map_or(0.0, |e| e.1);
-                base.set(c, from + (w - from) * k);
-            }
-        }
-        recorder.record(driver.update(dt, &inputs));
     }
-    let anim = recorder.finish();
-
     ensure_dir(&args.out)?;
-    let anim_path = args.out.join("speak.anim.json");
-    write_anim(&anim, &anim_path)?;
-    let mut mouth: Vec<&str> = ExpressionPreset::VOWEL_NAMES.to_vec();
-    let named: Vec<String> = args
-        .afterglow
-        .iter()
-        .chain(&args.then)
-        .chain(&args.expression)
-        .map(|(n, _)| n.clone())
-        .collect();
-    let extra: Vec<&str> = named.iter().map(String::as_str).collect();
-    mouth.retain(|n| rig.channel(n).is_some());
-    let title = format!(
+    let scene_path = args.out.join("speak.scene.toml");
+    write_file(&scene_path, scene_text(&args)?.as_bytes())?;
+    let options = LoadOptions {
+        profile: Some(load_profile(args.profile.as_deref())?),
+        ..LoadOptions::default()
+    };
+    let loaded = crate::scene_output::load(&scene_path, &options)?;
+    let bake = BakeOptions {
+        fps: args.fps,
+        ..BakeOptions::default()
+    };
+    let baked = crate::scene_output::bake(&loaded, &bake);
+    let written = crate::scene_output::write(&loaded, &baked, &args.out)?;
+    let c = &loaded.characters[0];
+    println!(
         "omote speak: {} line(s), {:.1} s, rig {}",
-        lines.len(),
-        anim.duration,
-        rig.name()
+        c.lines.len(),
+        baked[0].anim.duration,
+        c.rig.name()
     );
-    let png = args.out.join("speak.png");
-    let plot = anim_plot(
-        &anim,
-        &title,
-        &[
-            ("vowels (lip sync on the mouth layer)", &mouth),
-            ("acting, then-expression and afterglow", &extra),
-            ("eyes (blink)", &["blink"]),
-        ],
-    );
-    crate::output::write_png(&plot, &png)?;
-    println!("{title}");
-    for (k, (l, s)) in lines.iter().zip(&starts).enumerate() {
-        match l.voiced() {
+    for (k, l) in c.lines.iter().enumerate() {
+        match l.track.voiced() {
             Some((a, b)) => println!(
                 "line {}: {} voiced {:.2}..{:.2} s (scene {:.2}..{:.2} s)",
                 k + 1,
                 args.voices[k].display(),
                 a,
                 b,
-                s + a,
-                s + b
+                l.t + a,
+                l.t + b
             ),
             None => println!("line {}: {} has no voice", k + 1, args.voices[k].display()),
         }
     }
-    println!("wrote {}", anim_path.display());
-    println!("wrote {}", png.display());
-    if let Some(model) = &model {
-        let vrma = args.out.join("speak.vrma");
-        let bytes = omote_vrm::write_vrma(&anim, model).context("writing the VRM Animation")?;
-        crate::output::write_file(&vrma, &bytes)
-            .with_context(|| format!("cannot write {}", vrma.display()))?;
-        println!("wrote {}", vrma.display());
+    println!("wrote {}", scene_path.display());
+    for p in written {
+        println!("wrote {}", p.display());
     }
     Ok(())
 }

@@ -15,8 +15,8 @@ use crate::sources::speech::SpeechTrack;
 /// Where a character looks.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum GazeTarget {
-    /// At whoever is speaking now or spoke last (other than itself); ahead before anyone
-    /// spoke. The default.
+    /// At whoever is speaking now or spoke last (other than itself); before anyone else
+    /// spoke, at the nearest other character (ahead when alone). The default.
     #[default]
     Auto,
     /// Straight ahead.
@@ -165,6 +165,8 @@ pub(crate) struct Character {
     pub head_share: f32,
     /// The gaze the scene moves: head turn and eyes-in-head, see [`GazeMotion`].
     pub gaze_motion: GazeMotion,
+    /// The other character who spoke last (automatic gaze looks there).
+    pub partner: Option<usize>,
 }
 
 /// Eyes lead, the head follows: the scene moves a character's gaze itself (the face's
@@ -181,6 +183,9 @@ pub(crate) struct GazeMotion {
     quat_for: [f32; 2],
 }
 
+/// The eyes turn at most this far in the head (degrees); the head takes the rest of a
+/// larger gaze shift, whatever its share.
+pub(crate) const EYES_LIMIT_DEG: f32 = 25.0;
 /// The head's spring rate (1/s): settles in about 0.4 s.
 pub(crate) const HEAD_OMEGA: f32 = 12.0;
 /// The eyes' time constant (s).
@@ -208,11 +213,23 @@ impl GazeMotion {
     /// Moves toward a total gaze of (yaw, pitch) degrees, the head taking `share`;
     /// returns the head rotation and the eyes-in-head (yaw, pitch).
     pub fn update(&mut self, target: [f32; 2], share: f32, step: &GazeStep) -> (Quat, f32, f32) {
-        let head_target = [target[0] * share, target[1] * share];
+        let head_part = |total: f32| {
+            let by_share = total * share;
+            let needed = total.abs() - EYES_LIMIT_DEG;
+            if needed > by_share.abs() {
+                needed.copysign(total)
+            } else {
+                by_share
+            }
+        };
+        let head_target = [head_part(target[0]), head_part(target[1])];
         if !self.started {
             self.started = true;
             self.head = head_target;
-            self.eyes = [target[0] - head_target[0], target[1] - head_target[1]];
+            self.eyes = [
+                (target[0] - head_target[0]).clamp(-EYES_LIMIT_DEG, EYES_LIMIT_DEG),
+                (target[1] - head_target[1]).clamp(-EYES_LIMIT_DEG, EYES_LIMIT_DEG),
+            ];
         } else if step.dt > 0.0 {
             let (w, dt) = (HEAD_OMEGA, step.dt);
             for k in 0..2 {
@@ -221,7 +238,8 @@ impl GazeMotion {
                 let c = (v + w * x) * dt;
                 self.head[k] = head_target[k] + (x + c) * step.head_decay;
                 self.head_velocity[k] = (v - w * c) * step.head_decay;
-                let eye_target = target[k] - self.head[k];
+                // The eyes jump as far as they can; the head carries the rest.
+                let eye_target = (target[k] - self.head[k]).clamp(-EYES_LIMIT_DEG, EYES_LIMIT_DEG);
                 self.eyes[k] = eye_target + (self.eyes[k] - eye_target) * step.eyes_decay;
             }
         }

@@ -120,8 +120,6 @@ pub struct Scene {
     events: SceneEvents,
     /// Whether each character was speaking at the end of the last frame.
     speaking: Box<[bool]>,
-    /// Who spoke last (for automatic gaze).
-    last_speaker: Option<usize>,
     wall: f64,
     end: f32,
     /// Skips, cuts and advances asked for between frames, reported with the next frame.
@@ -290,7 +288,17 @@ impl Scene {
                 next_announce: 0,
                 head_share: c.head_share.min(1.0),
                 gaze_motion: GazeMotion::default(),
+                partner: None,
                 driver,
+            });
+        }
+        // Before anyone speaks, each character's partner is the nearest other one.
+        for i in 0..characters.len() {
+            let p = characters[i].position;
+            characters[i].partner = (0..characters.len()).filter(|&j| j != i).min_by(|&a, &b| {
+                let da = characters[a].position.distance_squared(p);
+                let db = characters[b].position.distance_squared(p);
+                da.total_cmp(&db)
             });
         }
         Ok(Self {
@@ -299,7 +307,6 @@ impl Scene {
             camera: CameraTrack::new(setup.camera),
             clock: SceneClock::new(setup.waits),
             events: SceneEvents::new(),
-            last_speaker: None,
             wall: 0.0,
             end,
             pending: SceneEvents::new(),
@@ -465,7 +472,6 @@ impl Scene {
             characters,
             events,
             speaking,
-            last_speaker,
             ..
         } = self;
         for i in 0..characters.len() {
@@ -535,8 +541,11 @@ impl Scene {
                     EyeMode::Idle
                 });
                 c.driver.set_eye_mode(mode);
+                if speaker.is_some() {
+                    c.partner = speaker;
+                }
                 let target = match c.gaze_at(to) {
-                    GazeTarget::Auto => match speaker.or(last_speaker.filter(|&j| j != i)) {
+                    GazeTarget::Auto => match c.partner {
                         Some(j) => GazeTarget::Character(j),
                         None => GazeTarget::Forward,
                     },
@@ -576,9 +585,6 @@ impl Scene {
         }
         for (i, c) in characters.iter().enumerate() {
             speaking[i] = c.driver.report().speaking;
-            if speaking[i] {
-                *last_speaker = Some(i);
-            }
         }
         if let Some(w) = step.reached {
             self.events.push(SceneEvent::Wait {
