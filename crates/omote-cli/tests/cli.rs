@@ -16,62 +16,81 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 #[test]
-fn demo_writes_a_valid_anim_and_a_plot() {
+fn demo_bakes_the_built_in_scene_for_both_characters() {
     let out = scratch("demo");
-    let status = omote().args(["demo", "--out"]).arg(&out).status().unwrap();
-    assert!(status.success());
-    let text = std::fs::read_to_string(out.join("demo.anim.json")).unwrap();
-    let anim: omote_core::Anim = serde_json::from_str(&text).unwrap();
-    anim.validate().unwrap();
-    assert_eq!(anim.fps, 60.0);
-    assert_eq!(anim.frames(), 480);
-    // Every channel of the built-in rig is present, one value per frame.
-    assert_eq!(anim.expressions.0.len(), omote_core::Rig::standard().len());
-    // The acting shows: a full smile, a spoken line, blinks, a glance.
-    let max = |name: &str| {
-        anim.expressions
-            .get(name)
-            .unwrap()
-            .iter()
-            .copied()
-            .fold(0.0, f32::max)
-    };
-    assert!(max("happy") > 0.99);
-    for vowel in ["aa", "ih", "ou", "ee", "oh"] {
-        assert!(max(vowel) > 0.5, "{vowel} never opens");
+    let o = omote().args(["demo", "--out"]).arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("omote view"), "{stdout}");
+    // The scene and its voices, so `omote view` and `omote bake` can play it again.
+    assert!(out.join("scene.toml").is_file());
+    for v in ["aoi_1", "aoi_2", "beni_1", "beni_2"] {
+        assert!(out.join("voice").join(format!("{v}.wav")).is_file(), "{v}");
     }
-    assert!(max("blink") > 0.99);
-    assert!(anim.look_at.iter().any(|g| g[0] > 15.0));
-    // The orbiting camera's correction shows on both sides and vanishes behind the head.
-    assert!(max("mouthLeft") > 0.2 && max("mouthRight") > 0.2);
-    let behind = (4.0 * 60.0) as usize; // the camera is behind the head at t = 4 s
-    assert_eq!(anim.expressions.get("mouthLeft").unwrap()[behind], 0.0);
-    // Overrides hold in what the face shows: while fully surprised (overrideMouth
-    // blend) the mouth is shut; under happy (overrideBlink blend) a blink shows less than
-    // its input (which `expressions` keep for VRM players).
-    let applied = anim.applied();
-    let surprised = applied.get("surprised").unwrap();
-    for (i, s) in surprised.iter().enumerate() {
-        if *s > 0.999 {
-            for vowel in ["aa", "ih", "ou", "ee", "oh"] {
-                assert_eq!(applied.get(vowel).unwrap()[i], 0.0);
-            }
+    let avatar_rig = omote_vrm::avatar::rig();
+    let mut first_blinks = Vec::new();
+    for id in ["aoi", "beni"] {
+        let text = std::fs::read_to_string(out.join(format!("{id}.anim.json"))).unwrap();
+        let anim: omote_core::Anim = serde_json::from_str(&text).unwrap();
+        anim.validate().unwrap();
+        assert_eq!(anim.fps, 60.0);
+        assert!(anim.duration > 15.0, "{id}: {} s", anim.duration);
+        // Every channel of the avatar's rig, one value per frame.
+        assert_eq!(anim.expressions.0.len(), avatar_rig.len());
+        let applied = anim.applied();
+        let max = |name: &str| {
+            applied
+                .get(name)
+                .unwrap()
+                .iter()
+                .copied()
+                .fold(0.0, f32::max)
+        };
+        // Two voiced lines each: every vowel opens.
+        for vowel in ["aa", "ih", "ou", "ee", "oh"] {
+            assert!(max(vowel) > 0.5, "{id}: {vowel} never opens");
         }
+        let voices = anim
+            .events
+            .iter()
+            .filter(|e| matches!(e, omote_core::AnimEvent::Voice { .. }))
+            .count();
+        assert_eq!(voices, 2, "{id}");
+        // Blinks show (on the blink preset or, under a smile, on the lids).
+        assert!(
+            max("blink").max(max("eyeBlinkLeft")) > 0.5,
+            "{id}: no blink shows"
+        );
+        first_blinks.push(anim.events.iter().find_map(|e| match e {
+            omote_core::AnimEvent::Blink { t, .. } => Some(*t),
+            _ => None,
+        }));
+        // They look at each other: large gaze turns, the head taking part.
+        let head_yaw = anim.head.iter().map(|q| {
+            let (y, _, _) =
+                omote_core::Quat::from_array(*q).to_euler(omote_core::glam::EulerRot::YXZ);
+            y.to_degrees().abs()
+        });
+        assert!(
+            head_yaw.fold(0.0, f32::max) > 20.0,
+            "{id}: the head never turns"
+        );
+        // The orbiting camera's correction shows.
+        assert!(
+            max("mouthLeft").max(max("mouthRight")) > 0.02,
+            "{id}: no camera correction"
+        );
+        let png = std::fs::read(out.join(format!("{id}.png"))).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+        let model = omote_vrm::VrmModel::read(out.join(format!("{id}.vrm"))).unwrap();
+        assert_eq!(model.expressions.len(), anim.expressions.0.len());
+        let vrma = std::fs::read(out.join(format!("{id}.vrma"))).unwrap();
+        assert_eq!(&vrma[0..4], b"glTF");
     }
-    let (happy, blink) = (applied.get("happy").unwrap(), applied.get("blink").unwrap());
-    let blink_in = anim.expressions.get("blink").unwrap();
-    let damped = (0..anim.frames())
-        .filter(|&i| happy[i] > 0.2 && blink_in[i] > 0.5)
-        .inspect(|&i| assert!((blink[i] - blink_in[i] * (1.0 - happy[i])).abs() < 1e-5))
-        .count();
-    assert!(damped > 0, "no blink under happy in the demo");
-    let png = std::fs::read(out.join("demo.png")).unwrap();
-    assert_eq!(&png[1..4], b"PNG");
-    // The avatar and a VRM Animation of the demo that plays on it.
-    let avatar = omote_vrm::VrmModel::read(out.join("avatar.vrm")).unwrap();
-    assert_eq!(avatar.expressions.len(), anim.expressions.0.len());
-    let vrma = std::fs::read(out.join("demo.vrma")).unwrap();
-    assert_eq!(&vrma[0..4], b"glTF");
+    assert_ne!(
+        first_blinks[0], first_blinks[1],
+        "the two characters blink on their own"
+    );
     std::fs::remove_dir_all(&out).ok();
 }
 
@@ -81,16 +100,20 @@ fn demo_is_deterministic() {
     for dir in [&a, &b] {
         assert!(
             omote()
-                .args(["demo", "--seed", "3", "--out"])
+                .args(["demo", "--out"])
                 .arg(dir)
                 .status()
                 .unwrap()
                 .success()
         );
     }
-    let ja = std::fs::read(a.join("demo.anim.json")).unwrap();
-    let jb = std::fs::read(b.join("demo.anim.json")).unwrap();
-    assert_eq!(ja, jb);
+    for f in ["aoi.anim.json", "beni.anim.json", "aoi.vrma"] {
+        assert_eq!(
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+            "{f}"
+        );
+    }
     std::fs::remove_dir_all(&a).ok();
     std::fs::remove_dir_all(&b).ok();
 }
@@ -904,7 +927,8 @@ fn vmc_send_to_listen_round_trips_the_demo() {
     std::fs::create_dir_all(&out).unwrap();
     let o = omote().arg("demo").arg("--out").arg(&out).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let demo = out.join("demo.anim.json");
+    // beni speaks a line under mock surprise: the override rules narrow her mouth.
+    let demo = out.join("beni.anim.json");
     let got = vmc_round_trip(&out, &demo, &[]);
     let sent: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&demo).unwrap()).unwrap();
@@ -1239,7 +1263,7 @@ fn convert_notes_that_a_version_1_anim_is_after_the_override_rules() {
     std::fs::create_dir_all(&out).unwrap();
     let o = omote().arg("demo").arg("--out").arg(&out).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let demo = out.join("demo.anim.json");
+    let demo = out.join("aoi.anim.json");
     let mut v1: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&demo).unwrap()).unwrap();
     let applied = v1["appliedExpressions"].take();

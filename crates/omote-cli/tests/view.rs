@@ -26,7 +26,8 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// `omote demo --out DIR`: the demo anim and the avatar.
+/// `omote demo --out DIR`: one character's anim (`beni.anim.json`, beside `beni.vrm`):
+/// beni speaks a line under mock surprise, whose overrideMouth blend narrows her mouth.
 fn demo(dir: &Path) -> PathBuf {
     let out = omote().args(["demo", "--out"]).arg(dir).output().unwrap();
     assert!(
@@ -34,7 +35,7 @@ fn demo(dir: &Path) -> PathBuf {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    dir.join("demo.anim.json")
+    dir.join("beni.anim.json")
 }
 
 /// A running `omote view`, killed when dropped (also when a test panics).
@@ -247,7 +248,7 @@ fn the_anim_is_reread_on_every_request_and_a_broken_one_is_a_500_naming_it() {
     let (status, _, body) = server.get("/anim.json");
     assert_eq!(status, 500);
     let msg = String::from_utf8(body).unwrap();
-    assert!(msg.contains("demo.anim.json"), "{msg}");
+    assert!(msg.contains("beni.anim.json"), "{msg}");
     // The rest still works.
     assert_eq!(server.get("/").0, 200);
 }
@@ -256,14 +257,14 @@ fn the_anim_is_reread_on_every_request_and_a_broken_one_is_a_500_naming_it() {
 fn serves_a_given_model() {
     let dir = scratch("model");
     let anim_path = demo(&dir);
-    let model = dir.join("avatar.vrm");
+    let model = dir.join("beni.vrm");
     let server = Server::start(&[anim_path.as_os_str(), "--model".as_ref(), model.as_os_str()]);
     let (status, _, glb) = server.get("/model.vrm");
     assert_eq!(status, 200);
     assert_eq!(glb, std::fs::read(&model).unwrap());
     let (_, _, info) = server.get("/info.json");
     let info: serde_json::Value = serde_json::from_slice(&info).unwrap();
-    assert!(info["model"].as_str().unwrap().ends_with("avatar.vrm"));
+    assert!(info["model"].as_str().unwrap().ends_with("beni.vrm"));
 }
 
 /// `omote view ARGS` must fail at once with a message containing each of `needles`.
@@ -438,7 +439,8 @@ fn three_vrm_in_chromium_shows_the_anim() {
     let report = browser_check(&tool, &server, &anim_path, &png, &[]);
     // The demo's channels are all the avatar's, and the eyes and neck are driven.
     assert_eq!(report["info"]["unknown"], serde_json::json!([]));
-    assert_eq!(report["info"]["frames"], 480);
+    let frames = omote_config::load_anim(&anim_path).unwrap().frames();
+    assert_eq!(report["info"]["frames"], frames);
     assert_eq!(report["info"]["eyesMove"], true);
     assert_eq!(report["info"]["neck"], true);
     // Not vacuous: several frames, every channel compared, many moving morph targets
@@ -540,14 +542,23 @@ fn three_vrm_in_chromium_shows_a_version_1_anim_as_it_is() {
     v1.applied_expressions = None;
     let anim_path = dir.join("v1.anim.json");
     std::fs::write(&anim_path, serde_json::to_vec(&v1).unwrap()).unwrap();
-    let (happy, blink) = (
-        v1.expressions.get("happy").unwrap(),
-        v1.expressions.get("blink").unwrap(),
-    );
+    // Frames where an override rule acts: the mouth under `surprised` (overrideMouth
+    // blend), or a blink under `happy` (overrideBlink blend).
+    let e = |name: &str| v1.expressions.get(name).unwrap();
+    let (happy, blink, surprised) = (e("happy"), e("blink"), e("surprised"));
+    let mouth = |i: usize| {
+        ["aa", "ih", "ou", "ee", "oh"]
+            .iter()
+            .map(|v| e(v)[i])
+            .fold(0.0, f32::max)
+    };
     let both: Vec<usize> = (0..v1.frames())
-        .filter(|&i| happy[i] > 0.2 && blink[i] > 0.2)
+        .filter(|&i| (happy[i] > 0.2 && blink[i] > 0.2) || (surprised[i] > 0.2 && mouth(i) > 0.2))
         .collect();
-    assert!(!both.is_empty(), "the demo has no blink under happy");
+    assert!(
+        !both.is_empty(),
+        "the demo has no frame where an override rule acts"
+    );
     let picked: Vec<usize> = both
         .iter()
         .step_by(both.len().div_ceil(4))
