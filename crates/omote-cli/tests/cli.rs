@@ -1286,3 +1286,103 @@ fn convert_notes_that_a_version_1_anim_is_after_the_override_rules() {
     }
     std::fs::remove_dir_all(&out).ok();
 }
+
+fn demo_scene() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/demo/scene.toml")
+}
+
+#[test]
+fn bake_writes_every_character_the_same_bytes_twice_and_follows_the_press_script() {
+    let (a, b, c) = (scratch("bake-a"), scratch("bake-b"), scratch("bake-c"));
+    for dir in [&a, &b] {
+        let o = omote()
+            .arg("bake")
+            .arg(demo_scene())
+            .arg("--out")
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    for f in [
+        "aoi.anim.json",
+        "beni.anim.json",
+        "aoi.vrma",
+        "beni.vrma",
+        "aoi.png",
+    ] {
+        assert_eq!(
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    // The player sits on beni's line for 3 s before pressing: everything after moves.
+    let o = omote()
+        .arg("bake")
+        .arg(demo_scene())
+        .args(["--advance", "12.5", "--fps", "30", "--out"])
+        .arg(&c)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let anim: omote_core::Anim =
+        serde_json::from_str(&std::fs::read_to_string(c.join("aoi.anim.json")).unwrap()).unwrap();
+    assert_eq!(anim.fps, 30.0);
+    let second = anim
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            omote_core::AnimEvent::Voice { t, .. } => Some(*t),
+            _ => None,
+        })
+        .nth(1)
+        .unwrap();
+    // Timeline: the wait at 9.26 s, aoi's line at 9.6 s; pressed at 12.5 s.
+    assert!(
+        (second - (12.5 + 0.34)).abs() < 0.06,
+        "aoi's second line at {second}"
+    );
+    for dir in [&a, &b, &c] {
+        std::fs::remove_dir_all(dir).ok();
+    }
+}
+
+#[test]
+fn bake_refuses_bad_scenes_and_presses_with_the_file_line_and_field() {
+    let dir = scratch("bake-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = dir.join("bad.toml");
+    std::fs::write(
+        &scene,
+        "[[character]]\nid = \"x\"\n[[character.line]]\nt = 0\naudio = \"gone.wav\"\n",
+    )
+    .unwrap();
+    let o = omote()
+        .arg("bake")
+        .arg(&scene)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.toml:3") && err.contains("gone.wav") && err.contains("line[0].audio"),
+        "{err}"
+    );
+    assert!(
+        !dir.join("out").exists(),
+        "nothing is written for a bad scene"
+    );
+    let o = omote()
+        .arg("bake")
+        .arg(demo_scene())
+        .args(["--advance", "nan", "--out"])
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--advance"));
+    std::fs::remove_dir_all(&dir).ok();
+}
