@@ -19,6 +19,14 @@ pub struct AnalyserConfig {
     pub stream_alpha: f32,
     /// Level range (dB) over which weights fade in above the voicing threshold.
     pub fade_db: f32,
+    /// Offline: probability per 10 ms frame that the mouth class stays the same, for the
+    /// forward-backward pass over each voiced run (0 turns it off).
+    pub hmm_stay: f32,
+    /// Offline: the emission temperature of that pass (log-scores are divided by it).
+    pub hmm_temperature: f32,
+    /// Offline: of a vowel's leaving probability, the share that goes to N (a consonant
+    /// or closure) rather than to another vowel.
+    pub hmm_to_closed: f32,
 }
 
 impl Default for AnalyserConfig {
@@ -28,6 +36,9 @@ impl Default for AnalyserConfig {
             smooth_radius: 1,
             stream_alpha: 0.6,
             fade_db: 6.0,
+            hmm_stay: 0.0,
+            hmm_temperature: 0.7,
+            hmm_to_closed: 0.2,
         }
     }
 }
@@ -185,17 +196,13 @@ impl Analyser {
             .collect();
         let r = self.config.smooth_radius as isize;
         let v = &feats.voicing;
-        let mut frames = Vec::with_capacity(n);
+        // Triangular smoothing of log-scores over voiced neighbours only (speech is not
+        // smeared into silence and back).
+        let mut smoothed = vec![[0f32; 6]; n];
         for i in 0..n {
             if !v.voiced[i] {
-                frames.push(VowelFrame {
-                    volume: volume(feats.frames[i].level_db, v.speech_db),
-                    ..VowelFrame::SILENT
-                });
                 continue;
             }
-            // Triangular smoothing over voiced neighbours only (speech is not smeared
-            // into silence and back).
             let mut acc = [0f32; 6];
             let mut wsum = 0f32;
             for d in -r..=r {
@@ -212,7 +219,26 @@ impl Analyser {
             for a in &mut acc {
                 *a /= wsum;
             }
-            let p = softmax(&acc);
+            smoothed[i] = acc;
+        }
+        let c = &self.config;
+        let posteriors = posteriors(
+            &smoothed,
+            &v.voiced,
+            c.hmm_stay,
+            c.hmm_temperature,
+            c.hmm_to_closed,
+        );
+        let mut frames = Vec::with_capacity(n);
+        for i in 0..n {
+            if !v.voiced[i] {
+                frames.push(VowelFrame {
+                    volume: volume(feats.frames[i].level_db, v.speech_db),
+                    ..VowelFrame::SILENT
+                });
+                continue;
+            }
+            let p = posteriors[i];
             let level = feats.frames[i].level_db;
             let g = fade(level, v.threshold_db, self.config.fade_db);
             let mut weights = [0f32; 6];
@@ -233,5 +259,160 @@ impl Analyser {
         };
         track.update_voiced_span();
         track
+    }
+}
+
+/// Class posteriors per frame from per-frame log-scores: a softmax per frame, or with
+/// `0 < stay < 1` the forward-backward pass of a six-state HMM over each voiced run whose
+/// class stays with probability `stay` per frame ([`transitions`]), so a single odd
+/// frame does not flip the mouth. Silent frames get zeros.
+fn posteriors(
+    scores: &[[f32; 6]],
+    voiced: &[bool],
+    stay: f32,
+    temperature: f32,
+    to_closed: f32,
+) -> Vec<[f32; 6]> {
+    let n = scores.len();
+    let mut out = vec![[0f32; 6]; n];
+    if !(stay > 0.0 && stay < 1.0) {
+        for i in 0..n {
+            if voiced[i] {
+                out[i] = softmax(&scores[i]);
+            }
+        }
+        return out;
+    }
+    let t = if temperature > 0.0 { temperature } else { 1.0 };
+    let trans = transitions(stay, to_closed.clamp(0.0, 1.0));
+    let mut i = 0;
+    let mut fwd: Vec<[f32; 6]> = Vec::new();
+    while i < n {
+        if !voiced[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < n && voiced[i] {
+            i += 1;
+        }
+        let run = &scores[start..i];
+        // Emissions, scaled per frame (softmax) so the products stay in range.
+        let emit: Vec<[f32; 6]> = run
+            .iter()
+            .map(|s| softmax(&std::array::from_fn(|k| s[k] / t)))
+            .collect();
+        fwd.clear();
+        let mut prev = [1.0 / 6.0; 6];
+        for e in &emit {
+            let mut a = [0f32; 6];
+            let mut sum = 0.0;
+            for k in 0..6 {
+                let mut into = 0.0;
+                for (j, p) in prev.iter().enumerate() {
+                    into += p * trans[j][k];
+                }
+                a[k] = into * e[k];
+                sum += a[k];
+            }
+            let sum = if sum > 0.0 { sum } else { 1.0 };
+            for v in &mut a {
+                *v /= sum;
+            }
+            fwd.push(a);
+            prev = a;
+        }
+        let mut beta = [1.0f32; 6];
+        for j in (0..run.len()).rev() {
+            let mut post = [0f32; 6];
+            let mut sum = 0.0;
+            for k in 0..6 {
+                post[k] = fwd[j][k] * beta[k];
+                sum += post[k];
+            }
+            let sum = if sum > 0.0 { sum } else { 1.0 };
+            for v in &mut post {
+                *v /= sum;
+            }
+            out[start + j] = post;
+            // beta for the frame before: Σ_k' P(k → k') e_j(k') beta(k').
+            let eb: [f32; 6] = std::array::from_fn(|k| emit[j][k] * beta[k]);
+            let mut nb = [0f32; 6];
+            let mut s2 = 0.0;
+            for k in 0..6 {
+                for (m, e) in eb.iter().enumerate() {
+                    nb[k] += trans[k][m] * e;
+                }
+                s2 += nb[k];
+            }
+            let s2 = if s2 > 0.0 { s2 } else { 1.0 };
+            beta = nb.map(|v| v / s2);
+        }
+    }
+    out
+}
+
+/// The HMM's transition matrix `[from][to]` over A I U E O N: every class stays with
+/// `stay`; a vowel leaves to N (a consonant or closure) with `nfrac` of the rest and to
+/// each other vowel with an equal share of what remains; N leaves to each vowel equally.
+fn transitions(stay: f32, nfrac: f32) -> [[f32; 6]; 6] {
+    let leave = 1.0 - stay;
+    let mut t = [[0f32; 6]; 6];
+    for (from, row) in t.iter_mut().enumerate() {
+        for (to, p) in row.iter_mut().enumerate() {
+            *p = if from == to {
+                stay
+            } else if from == 5 {
+                leave / 5.0
+            } else if to == 5 {
+                leave * nfrac
+            } else {
+                leave * (1.0 - nfrac) / 4.0
+            };
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod hmm_tests {
+    use super::*;
+
+    /// Log-scores favouring class `k` by `margin`.
+    fn favour(k: usize, margin: f32) -> [f32; 6] {
+        std::array::from_fn(|j| if j == k { margin } else { 0.0 })
+    }
+
+    #[test]
+    fn a_single_odd_frame_flips_the_softmax_but_not_the_hmm() {
+        let mut scores: Vec<[f32; 6]> = (0..20).map(|_| favour(0, 2.0)).collect();
+        scores[10] = favour(3, 2.5);
+        let voiced = vec![true; 20];
+        let argmax = |p: &[f32; 6]| (0..6).fold(0, |b, k| if p[k] > p[b] { k } else { b });
+        let plain = posteriors(&scores, &voiced, 0.0, 1.0, 0.2);
+        assert_eq!(argmax(&plain[10]), 3);
+        let hmm = posteriors(&scores, &voiced, 0.85, 0.7, 0.2);
+        assert!(hmm.iter().all(|p| argmax(p) == 0), "{:?}", hmm[10]);
+        for p in &hmm {
+            assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-4 && p.iter().all(|v| v.is_finite()));
+        }
+        // A real change (eight frames of another class) still comes through.
+        for s in &mut scores[10..18] {
+            *s = favour(3, 2.5);
+        }
+        let hmm = posteriors(&scores, &voiced, 0.85, 0.7, 0.2);
+        assert_eq!(argmax(&hmm[14]), 3);
+        // Silent frames stay empty and split the runs.
+        let mut gaps = voiced.clone();
+        gaps[5] = false;
+        let hmm = posteriors(&scores, &gaps, 0.85, 0.7, 0.2);
+        assert_eq!(hmm[5], [0.0; 6]);
+    }
+
+    #[test]
+    fn transition_rows_sum_to_one() {
+        for row in transitions(0.85, 0.2) {
+            assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        }
     }
 }

@@ -19,6 +19,13 @@ pub struct ScoreCounts {
     pub silence_n: u64,
     /// Confusion of vowel frames: `[label][predicted]`, predicted index 6 = silent.
     pub confusion: [[u64; 7]; 5],
+    /// Dominant-class changes between consecutive output frames inside labelled speech
+    /// (`../shared/tools/lipsync-change-rate.py`'s measure) …
+    pub changes_out: u64,
+    /// … the same count for the labels …
+    pub changes_label: u64,
+    /// … and the output frames inside labelled speech.
+    pub voiced_frames: u64,
 }
 
 impl ScoreCounts {
@@ -33,6 +40,21 @@ impl ScoreCounts {
                 self.confusion[i][j] += o.confusion[i][j];
             }
         }
+        self.changes_out += o.changes_out;
+        self.changes_label += o.changes_label;
+        self.voiced_frames += o.voiced_frames;
+    }
+
+    /// Dominant-class changes of the output per change of the labels inside speech (1 =
+    /// the mouth flips exactly as often as the phones do); `None` without label changes.
+    pub fn change_ratio(&self) -> Option<f64> {
+        (self.changes_label > 0).then(|| self.changes_out as f64 / self.changes_label as f64)
+    }
+
+    /// Output dominant-class changes per voiced second.
+    pub fn changes_per_second(&self) -> Option<f64> {
+        (self.voiced_frames > 0)
+            .then(|| self.changes_out as f64 / (self.voiced_frames as f64 * 0.01))
     }
 
     /// Vowel accuracy 0..1 (`None` without vowel frames).
@@ -90,5 +112,38 @@ pub fn score_clip(track: &VowelTrack, labels: &[LabelSegment]) -> ScoreCounts {
             t += 0.01;
         }
     }
+    count_changes(track, &times, labels, &mut c);
     c
+}
+
+/// The change-rate measure: over output frames whose time falls in a labelled non-silent
+/// segment, count changes of the output's dominant class (N when all weights are 0) and
+/// of the label's class between consecutive such frames; silence restarts the count.
+fn count_changes(track: &VowelTrack, times: &[f64], labels: &[LabelSegment], c: &mut ScoreCounts) {
+    let mut seg = 0;
+    let (mut prev_out, mut prev_label): (Option<usize>, Option<usize>) = (None, None);
+    for (f, &t) in track.frames.iter().zip(times) {
+        while seg < labels.len() && labels[seg].end_s <= t {
+            seg += 1;
+        }
+        let label = labels
+            .get(seg)
+            .filter(|l| l.start_s <= t)
+            .and_then(|l| l.class);
+        let Some(label) = label else {
+            (prev_out, prev_label) = (None, None);
+            continue;
+        };
+        c.voiced_frames += 1;
+        let max = f.weights.iter().copied().fold(0.0, f32::max);
+        let out = if max > 0.0 {
+            (0..6).fold(0, |b, k| if f.weights[k] > f.weights[b] { k } else { b })
+        } else {
+            Viseme::N.index()
+        };
+        let l = label.index();
+        c.changes_out += u64::from(prev_out.is_some_and(|p| p != out));
+        c.changes_label += u64::from(prev_label.is_some_and(|p| p != l));
+        (prev_out, prev_label) = (Some(out), Some(l));
+    }
 }
