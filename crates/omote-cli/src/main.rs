@@ -4,6 +4,8 @@
 
 mod args;
 mod cmd;
+mod interrupt;
+mod limits;
 mod output;
 
 use std::process::ExitCode;
@@ -72,7 +74,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Errors quote file contents and network input: escaped for the terminal.
+            eprintln!("error: {}", output::escape_terminal(&format!("{e:#}")));
             ExitCode::FAILURE
         }
     }

@@ -59,8 +59,78 @@ pub fn write_with(
     result.with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// Checks, before a session or a long job starts, that a result file can be made at
+/// `path`: its folder exists, is a folder, and takes a new file (a probe file is made and
+/// removed). A missing folder is an error at once, not after an hour of recording.
+pub fn check_output_file(path: &Path, what: &str) -> anyhow::Result<()> {
+    let name = path
+        .file_name()
+        .with_context(|| format!("{what} {}: not a file name", path.display()))?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => anyhow::bail!("{what} {}: {} is not a folder", path.display(), dir.display()),
+        Err(_) => anyhow::bail!(
+            "{what} {}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        ),
+    }
+    if path.is_dir() {
+        anyhow::bail!("{what} {}: is a folder, not a file", path.display());
+    }
+    let probe = dir.join(format!(
+        ".{}.probe-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    std::fs::File::create(&probe)
+        .with_context(|| format!("{what} {}: cannot create files in {}", path.display(), dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Checks that `path` names a PNG file (the plots are PNG only), before any work.
+pub fn check_png_name(path: &Path) -> anyhow::Result<()> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !ext.eq_ignore_ascii_case("png") {
+        anyhow::bail!(
+            "{}: plots are written as PNG; give a file name ending in .png",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// `text` safe to print on a terminal: control characters (escape sequences, carriage
+/// returns, bells …) and the bidirectional-text controls that can reorder what is shown
+/// are written as Rust escapes (`\u{1b}`); newlines and tabs stay. For every piece of text
+/// that comes from a file or the network (model, expression, file and OSC names).
+pub fn escape_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
+    };
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Render `plot` to the PNG file `path`, whole or not at all.
 pub fn write_png(plot: &TimePlot, path: &Path) -> anyhow::Result<()> {
+    check_png_name(path)?;
     write_with(path, |tmp| {
         plot.render_png(tmp)
             .with_context(|| format!("drawing {}", path.display()))
@@ -201,6 +271,29 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn terminal_text_is_escaped() {
+        assert_eq!(escape_terminal("plain\tname\n"), "plain\tname\n");
+        let hostile = "ok\u{1b}]0;pwned\u{7}\r\u{202e}cba";
+        let shown = escape_terminal(hostile);
+        assert!(!shown.chars().any(|c| c.is_control() && c != '\n' && c != '\t'), "{shown}");
+        assert_eq!(shown, "ok\\u{1b}]0;pwned\\u{7}\\u{d}\\u{202e}cba");
+    }
+
+    #[test]
+    fn output_folders_are_checked_up_front() {
+        let dir = scratch("check");
+        assert!(check_output_file(&dir.join("r.anim.json"), "--record").is_ok());
+        assert!(listing(&dir).is_empty(), "the probe is removed");
+        let e = check_output_file(&dir.join("missing/r.anim.json"), "--record").unwrap_err();
+        assert!(e.to_string().contains("does not exist"), "{e}");
+        let e = check_output_file(&dir, "--record").unwrap_err();
+        assert!(e.to_string().contains("is a folder"), "{e}");
+        assert!(check_png_name(Path::new("plot")).is_err());
+        assert!(check_png_name(Path::new("plot.PNG")).is_ok());
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
