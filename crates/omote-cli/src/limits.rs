@@ -11,6 +11,7 @@
 //! | interleaved channels (`--channels`) | 1–[`MAX_CHANNELS`] | 7.1 and multitrack recorders; the chunk buffer is rate × channels |
 //! | playback speed (`vmc send --speed`) | [`MIN_SPEED`]–[`MAX_SPEED`], and anim fps × speed ≤ [`MAX_FPS`] packets/s | a frame per packet |
 //! | shares and weights (`--mouth-blend`) | 0–1 | a share |
+//! | lip sync `--sharpness`, `--n-bias` | 0.001–100, ±100 | what a profile may hold (`omote_lipsync::SHARPNESS_RANGE`, `MAX_BIAS`): a built profile always loads |
 //! | frame sizes (`WxH`) | the tracker's image limits (a side ≤ 16384, ≤ 256 MiB RGB) | checked before a buffer is allocated |
 //! | anim size (frames × values per frame) | [`MAX_ANIM_VALUES`] | the memory an anim takes (4 bytes a value, ~10 bytes each as JSON), known before work starts |
 
@@ -80,16 +81,22 @@ pub fn seconds_f32(s: &str) -> Result<f32, String> {
     seconds(s).map(|v| v as f32)
 }
 
+/// A whole number in `lo..=hi`: parsed as a number first, so NaN, infinities and
+/// out-of-range values get the same words as for the other quantities.
+fn whole(s: &str, lo: u32, hi: u32, what: &str) -> Result<u32, String> {
+    let v = number(s)?;
+    if !(f64::from(lo)..=f64::from(hi)).contains(&v) {
+        return Err(format!("{what} must be between {lo} and {hi}, got {v}"));
+    }
+    if v.fract() != 0.0 {
+        return Err(format!("{what} must be a whole number, got {v}"));
+    }
+    Ok(v as u32)
+}
+
 /// A worker thread count, 1–[`MAX_JOBS`].
 pub fn jobs(s: &str) -> Result<usize, String> {
-    let v: usize = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a whole number"))?;
-    if !(1..=MAX_JOBS).contains(&v) {
-        return Err(format!("jobs must be between 1 and {MAX_JOBS}, got {v}"));
-    }
-    Ok(v)
+    whole(s, 1, MAX_JOBS as u32, "jobs").map(|v| v as usize)
 }
 
 /// The threads to start for `inputs` items: `--jobs` (or the cores) but never more
@@ -102,30 +109,12 @@ pub fn threads_for(jobs: Option<usize>, inputs: usize) -> usize {
 /// A sample rate in Hz, [`omote_audio::MIN_RATE`]–[`omote_audio::MAX_RATE`].
 pub fn sample_rate(s: &str) -> Result<u32, String> {
     let (lo, hi) = (omote_audio::MIN_RATE, omote_audio::MAX_RATE);
-    let v: u32 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a whole number of Hz"))?;
-    if !(lo..=hi).contains(&v) {
-        return Err(format!(
-            "the sample rate must be between {lo} and {hi} Hz, got {v}"
-        ));
-    }
-    Ok(v)
+    whole(s, lo, hi, "the sample rate (Hz)")
 }
 
 /// Interleaved channels, 1–[`MAX_CHANNELS`].
 pub fn channels(s: &str) -> Result<u16, String> {
-    let v: u16 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a whole number from 1 to {MAX_CHANNELS}"))?;
-    if !(1..=MAX_CHANNELS).contains(&v) {
-        return Err(format!(
-            "channels must be between 1 and {MAX_CHANNELS}, got {v}"
-        ));
-    }
-    Ok(v)
+    whole(s, 1, u32::from(MAX_CHANNELS), "channels").map(|v| v as u16)
 }
 
 /// A playback speed, [`MIN_SPEED`]–[`MAX_SPEED`].
@@ -136,6 +125,20 @@ pub fn speed(s: &str) -> Result<f64, String> {
 /// A share or weight, 0–1.
 pub fn unit(s: &str) -> Result<f32, String> {
     within(s, 0.0, 1.0, "the value").map(|v| v as f32)
+}
+
+/// A lip sync softmax sharpness, [`omote_lipsync::SHARPNESS_RANGE`] (what a profile may hold).
+pub fn sharpness(s: &str) -> Result<f32, String> {
+    // The f32 ends as written (0.001, not 0.0010000000474974513).
+    let (lo, hi) = omote_lipsync::SHARPNESS_RANGE;
+    let exact = |v: f32| v.to_string().parse::<f64>().unwrap_or(f64::from(v));
+    within(s, exact(lo), exact(hi), "the sharpness").map(|v| v as f32)
+}
+
+/// A lip sync log-prior (bias), ±[`omote_lipsync::MAX_BIAS`].
+pub fn log_prior(s: &str) -> Result<f32, String> {
+    let max = f64::from(omote_lipsync::MAX_BIAS);
+    within(s, -max, max, "the log-prior").map(|v| v as f32)
 }
 
 /// A `WxH` frame size the tracker takes (checked before any buffer is allocated).

@@ -36,7 +36,7 @@ enum Command {
     Lipsync(cmd::lipsync::LipsyncArgs),
     /// Simulate the automatic blink and saccades of a face; write an anim and a plot.
     Simulate(cmd::simulate::SimulateArgs),
-    /// Show what a VRM (0.x or 1.0) or VRMA file holds: meta, expressions, lookAt, face bones.
+    /// Show what a VRM model (0.x or 1.0) holds: meta, expressions, lookAt, face bones.
     Inspect(cmd::inspect::InspectArgs),
     /// Convert an anim (`*.anim.json`) to a VRM Animation (`.vrma`) for a model.
     Convert(cmd::convert::ConvertArgs),

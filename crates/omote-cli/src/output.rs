@@ -231,7 +231,7 @@ pub fn load_retarget_config(
     mirror: bool,
 ) -> anyhow::Result<omote_core::RetargetConfig> {
     let mut config = match path {
-        Some(p) => omote_config::load(p)?,
+        Some(p) => omote_config::load_retarget_config(p)?,
         None => omote_core::RetargetConfig::default(),
     };
     config.mirror |= mirror;

@@ -168,7 +168,10 @@ fn track_images(mut tracker: FaceTracker, args: &TrackArgs) -> Result<()> {
     let mut failed = 0;
     for path in &args.images {
         if let Err(e) = track_one_image(&mut tracker, path, args) {
-            eprintln!("error: {e:#}");
+            eprintln!(
+                "error: {}",
+                crate::output::escape_terminal(&format!("{e:#}"))
+            );
             failed += 1;
         }
     }
