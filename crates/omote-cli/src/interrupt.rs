@@ -19,7 +19,9 @@ pub fn install() -> anyhow::Result<Arc<AtomicBool>> {
             eprintln!("\ninterrupted again: stopping without writing");
             std::process::exit(130);
         }
-        eprintln!("\ninterrupted: finishing and writing what was recorded (Ctrl-C again to quit at once)");
+        eprintln!(
+            "\ninterrupted: finishing and writing what was recorded (Ctrl-C again to quit at once)"
+        );
     })
     .context("cannot install the Ctrl-C handler")?;
     Ok(flag)

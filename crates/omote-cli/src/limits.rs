@@ -143,7 +143,9 @@ pub fn log_prior(s: &str) -> Result<f32, String> {
 
 /// A `WxH` frame size the tracker takes (checked before any buffer is allocated).
 pub fn frame_size(s: &str) -> Result<FrameSize, String> {
-    let size: FrameSize = s.parse().map_err(|e: omote_live::LiveError| e.to_string())?;
+    let size: FrameSize = s
+        .parse()
+        .map_err(|e: omote_live::LiveError| e.to_string())?;
     omote_tracker::rgb::check_size(s, u64::from(size.width), u64::from(size.height))
         .map_err(|e| e.to_string())?;
     Ok(size)
@@ -169,7 +171,7 @@ pub fn check_anim_size(frames: u64, channels: usize, what: &str) -> anyhow::Resu
         anyhow::bail!(
             "{what} is {frames} frames × {per} values = {values} values, over the limit of \
              {MAX_ANIM_VALUES} (about {} MiB; {} frames for this rig): shorten it or lower the frame rate",
-            MAX_ANIM_VALUES * 4 >> 20,
+            (MAX_ANIM_VALUES * 4) >> 20,
             max_anim_frames(channels)
         );
     }
@@ -182,7 +184,9 @@ mod tests {
 
     #[test]
     fn every_range_refuses_nan_inf_zero_negative_and_huge() {
-        for bad in ["0", "-1", "nan", "NaN", "inf", "-inf", "1e9", "1e400", "", "x"] {
+        for bad in [
+            "0", "-1", "nan", "NaN", "inf", "-inf", "1e9", "1e400", "", "x",
+        ] {
             assert!(fps(bad).is_err(), "fps {bad}");
             assert!(seconds(bad).is_err(), "seconds {bad}");
             assert!(speed(bad).is_err(), "speed {bad}");
@@ -217,7 +221,10 @@ mod tests {
     fn a_day_at_1000_fps_is_refused_with_the_limit() {
         let e = check_anim_size(86_400 * 1000, 70, "--seconds 86400 at 1000 fps").unwrap_err();
         let msg = e.to_string();
-        assert!(msg.contains("134217728") && msg.contains("512 MiB"), "{msg}");
+        assert!(
+            msg.contains("134217728") && msg.contains("512 MiB"),
+            "{msg}"
+        );
         assert!(check_anim_size(60 * 60 * 60, 70, "an hour").is_ok());
     }
 }

@@ -75,7 +75,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             // Errors quote file contents and network input: escaped for the terminal.
-            eprintln!("error: {}", output::escape_terminal(&format!("{e:#}")));
+            eprintln!("error: {}", output::error_text(&e));
             ExitCode::FAILURE
         }
     }

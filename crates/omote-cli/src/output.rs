@@ -72,7 +72,11 @@ pub fn check_output_file(path: &Path, what: &str) -> anyhow::Result<()> {
     };
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => {}
-        Ok(_) => anyhow::bail!("{what} {}: {} is not a folder", path.display(), dir.display()),
+        Ok(_) => anyhow::bail!(
+            "{what} {}: {} is not a folder",
+            path.display(),
+            dir.display()
+        ),
         Err(_) => anyhow::bail!(
             "{what} {}: the folder {} does not exist",
             path.display(),
@@ -87,8 +91,13 @@ pub fn check_output_file(path: &Path, what: &str) -> anyhow::Result<()> {
         name.to_string_lossy(),
         std::process::id()
     ));
-    std::fs::File::create(&probe)
-        .with_context(|| format!("{what} {}: cannot create files in {}", path.display(), dir.display()))?;
+    std::fs::File::create(&probe).with_context(|| {
+        format!(
+            "{what} {}: cannot create files in {}",
+            path.display(),
+            dir.display()
+        )
+    })?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
 }
@@ -126,6 +135,24 @@ pub fn escape_terminal(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// An error and its causes as one line for the terminal: each cause once (a library
+/// error that quotes its OS error and also chains it as its source would otherwise print
+/// "No such file or directory" twice), escaped ([`escape_terminal`]).
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    escape_terminal(&out).into_owned()
 }
 
 /// Render `plot` to the PNG file `path`, whole or not at all.
@@ -274,11 +301,38 @@ mod tests {
     }
 
     #[test]
+    fn an_os_error_is_printed_once() {
+        #[derive(Debug)]
+        struct Quoting(std::io::Error);
+        impl std::fmt::Display for Quoting {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "a.wav: cannot read: {}", self.0)
+            }
+        }
+        impl std::error::Error for Quoting {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let e = anyhow::Error::from(Quoting(io)).context("loading the voice");
+        assert_eq!(
+            error_text(&e),
+            "loading the voice: a.wav: cannot read: No such file"
+        );
+    }
+
+    #[test]
     fn terminal_text_is_escaped() {
         assert_eq!(escape_terminal("plain\tname\n"), "plain\tname\n");
         let hostile = "ok\u{1b}]0;pwned\u{7}\r\u{202e}cba";
         let shown = escape_terminal(hostile);
-        assert!(!shown.chars().any(|c| c.is_control() && c != '\n' && c != '\t'), "{shown}");
+        assert!(
+            !shown
+                .chars()
+                .any(|c| c.is_control() && c != '\n' && c != '\t'),
+            "{shown}"
+        );
         assert_eq!(shown, "ok\\u{1b}]0;pwned\\u{7}\\u{d}\\u{202e}cba");
     }
 

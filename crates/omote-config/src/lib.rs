@@ -52,7 +52,10 @@ pub fn parse_retarget_config(
     check_retarget_config(parse(text, format, path)?, path)
 }
 
-fn check_retarget_config(config: RetargetConfig, path: &Path) -> Result<RetargetConfig, ConfigError> {
+fn check_retarget_config(
+    config: RetargetConfig,
+    path: &Path,
+) -> Result<RetargetConfig, ConfigError> {
     config
         .check()
         .map_err(|e| ConfigError::invalid(path, e.to_string()))?;

@@ -234,10 +234,22 @@ fn real_mediapipe_output_loads() {
 #[test]
 fn retarget_settings_out_of_range_name_the_file_and_field() {
     let cases = [
-        ("yaw.toml", "[limits]\nyawDeg = -10\n", "limits.yawDeg = -10"),
-        ("pitch.toml", "[limits]\npitchDeg = nan\n", "limits.pitchDeg = NaN"),
+        (
+            "yaw.toml",
+            "[limits]\nyawDeg = -10\n",
+            "limits.yawDeg = -10",
+        ),
+        (
+            "pitch.toml",
+            "[limits]\npitchDeg = nan\n",
+            "limits.pitchDeg = NaN",
+        ),
         ("gain.json", r#"{"mouth": {"gain": -1}}"#, "mouth.gain = -1"),
-        ("cutoff.toml", "[headFilter]\nminCutoff = 0\n", "headFilter.minCutoff = 0"),
+        (
+            "cutoff.toml",
+            "[headFilter]\nminCutoff = 0\n",
+            "headFilter.minCutoff = 0",
+        ),
         ("loss.toml", "[loss]\nblendTime = 1e30\n", "loss.blendTime"),
         (
             "rule.toml",
@@ -255,7 +267,10 @@ fn retarget_settings_out_of_range_name_the_file_and_field() {
     }
     let ok = write("ok.toml", "[limits]\nyawDeg = 30\n");
     assert_eq!(
-        omote_config::load_retarget_config(&ok).unwrap().limits.yaw_deg,
+        omote_config::load_retarget_config(&ok)
+            .unwrap()
+            .limits
+            .yaw_deg,
         30.0
     );
 }

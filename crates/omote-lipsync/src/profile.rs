@@ -90,7 +90,11 @@ impl Profile {
         // finite for any real cepstrum: a profile of finite but huge numbers would
         // otherwise score inf − inf = NaN.
         let groups: [(&str, Vec<f32>, f32); 4] = [
-            ("means", self.means.iter().flatten().copied().collect(), MAX_MEAN),
+            (
+                "means",
+                self.means.iter().flatten().copied().collect(),
+                MAX_MEAN,
+            ),
             ("globalMean", self.global_mean.to_vec(), MAX_MEAN),
             (
                 "precision",

@@ -378,7 +378,8 @@ fn resampled_track_keeps_duration() {
 #[test]
 fn profiles_are_bounded_so_no_frame_is_nan() {
     let base = Profile::builtin();
-    let huge: [(&str, fn(&mut Profile)); 5] = [
+    type Break = fn(&mut Profile);
+    let huge: [(&str, Break); 5] = [
         ("means", |p| p.means[0][0] = 1e30),
         ("precision", |p| p.precision[0][0] = 1e30),
         ("globalMean", |p| p.global_mean[3] = -1e30),
@@ -397,7 +398,14 @@ fn profiles_are_bounded_so_no_frame_is_nan() {
     p.means[1] = [-omote_lipsync::MAX_MEAN; 12];
     p.precision = [[omote_lipsync::MAX_PRECISION; 12]; 12];
     p.sharpness = omote_lipsync::SHARPNESS_RANGE.1;
-    p.bias = [omote_lipsync::MAX_BIAS, -omote_lipsync::MAX_BIAS, 0.0, 0.0, 0.0, 0.0];
+    p.bias = [
+        omote_lipsync::MAX_BIAS,
+        -omote_lipsync::MAX_BIAS,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    ];
     let p = Profile::from_json(&p.to_json(), "limits.json").unwrap();
     let buzz: Vec<f32> = omote_testdata::buzz(SAMPLE_RATE, 1.0, 0.2..0.8)
         .iter()

@@ -129,7 +129,10 @@ impl VmcListener {
             Err(e)
                 if matches!(
                     e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    std::io::ErrorKind::WouldBlock
+                        | std::io::ErrorKind::TimedOut
+                        // A signal (Ctrl-C) arrived: the caller looks at its stop flag.
+                        | std::io::ErrorKind::Interrupted
                 ) =>
             {
                 return Ok(None);

@@ -52,7 +52,8 @@ impl VmcReceiver {
                         } else {
                             0.0
                         };
-                        let known = self.pending.contains_key(name) || self.blends.contains_key(name);
+                        let known =
+                            self.pending.contains_key(name) || self.blends.contains_key(name);
                         if !known && self.blends.len() + self.pending.len() >= Self::MAX_NAMES {
                             return Err(too_many(m, name));
                         }
@@ -181,7 +182,11 @@ mod tests {
         r.apply(&[bone([3e38, 0.0, 0.0, 3e38])]).unwrap();
         let (_, q) = r.bone("Head").unwrap();
         assert!(q.is_finite() && (q.length() - 1.0).abs() < 1e-5, "{q:?}");
-        for bad in [[0.0; 4], [f32::NAN, 0.0, 0.0, 1.0], [f32::INFINITY, 0.0, 0.0, 1.0]] {
+        for bad in [
+            [0.0; 4],
+            [f32::NAN, 0.0, 0.0, 1.0],
+            [f32::INFINITY, 0.0, 0.0, 1.0],
+        ] {
             let e = r.apply(&[bone(bad)]).unwrap_err();
             assert!(matches!(e, VmcError::BadBone { .. }), "{e}");
             // The bone keeps its previous pose.

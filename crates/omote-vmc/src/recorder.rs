@@ -141,11 +141,9 @@ impl VmcRecorder {
             (due, 0)
         };
         self.snapshot(receiver);
-        let room = self
-            .room()
-            .min(max_frames.saturating_sub(self.head.len()));
+        let room = self.room().min(max_frames.saturating_sub(self.head.len()));
         let append = due.min(room);
-        skipped += (due - append) as u64;
+        skipped = skipped.saturating_add((due - append) as u64);
         for _ in 0..append {
             self.push_frame(receiver);
         }

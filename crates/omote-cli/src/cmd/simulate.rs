@@ -55,7 +55,9 @@ pub fn run(args: SimulateArgs) -> Result<()> {
         Some(path) => omote_config::load_rig(path)?,
         None => Rig::standard(),
     });
-    let frames = (f64::from(args.seconds) * f64::from(args.fps)).round().max(1.0) as u64;
+    let frames = (f64::from(args.seconds) * f64::from(args.fps))
+        .round()
+        .max(1.0) as u64;
     limits::check_anim_size(
         frames,
         rig.len(),

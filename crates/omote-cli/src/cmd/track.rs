@@ -86,7 +86,9 @@ pub fn run(args: TrackArgs) -> Result<()> {
     let to_stdout = args.out.as_os_str() == "-";
     if !args.images.is_empty() {
         if to_stdout {
-            bail!("--out -: standard output is for video (--frames, --stdin); give a folder for images");
+            bail!(
+                "--out -: standard output is for video (--frames, --stdin); give a folder for images"
+            );
         }
         check_distinct_outputs(&args.images, &args.out)?;
     } else if !to_stdout {
@@ -168,10 +170,7 @@ fn track_images(mut tracker: FaceTracker, args: &TrackArgs) -> Result<()> {
     let mut failed = 0;
     for path in &args.images {
         if let Err(e) = track_one_image(&mut tracker, path, args) {
-            eprintln!(
-                "error: {}",
-                crate::output::escape_terminal(&format!("{e:#}"))
-            );
+            eprintln!("error: {}", crate::output::error_text(&e));
             failed += 1;
         }
     }
@@ -242,7 +241,14 @@ fn track_video(
     next: impl FnMut() -> Result<Option<(String, RgbImage)>>,
 ) -> Result<()> {
     if args.out.as_os_str() == "-" {
-        return track_stream(tracker, args, bar, next, &mut std::io::stdout().lock(), true);
+        return track_stream(
+            tracker,
+            args,
+            bar,
+            next,
+            &mut std::io::stdout().lock(),
+            true,
+        );
     }
     // Whole or not at all: a bad frame leaves no partial file under the final name.
     let mut next = Some(next);
@@ -251,9 +257,7 @@ fn track_video(
         let mut out = BufWriter::new(file);
         let next = next.take().expect("written once");
         track_stream(tracker, args, bar, next, &mut out, false)?;
-        out.into_inner()
-            .map_err(|e| e.into_error())?
-            .sync_all()?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
         Ok(())
     })
 }

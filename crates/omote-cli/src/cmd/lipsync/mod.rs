@@ -188,11 +188,7 @@ fn load_16k(path: &Path) -> Result<Vec<f32>, omote_audio::AudioError> {
 /// given twice) is skipped.
 fn collect_inputs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     use std::collections::HashSet;
-    fn walk(
-        dir: &Path,
-        out: &mut Vec<PathBuf>,
-        seen: &mut HashSet<PathBuf>,
-    ) -> anyhow::Result<()> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) -> anyhow::Result<()> {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
             .with_context(|| format!("{}: cannot list folder", dir.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -247,7 +243,10 @@ fn check_distinct_outputs(
         let key = out
             .parent()
             .and_then(|d| d.canonicalize().ok())
-            .map_or_else(|| out.clone(), |d| d.join(out.file_name().unwrap_or_default()));
+            .map_or_else(
+                || out.clone(),
+                |d| d.join(out.file_name().unwrap_or_default()),
+            );
         if let Some(first) = seen.insert(key, input) {
             bail!(
                 "{} and {} would both write {}: give them different --out folders or names",
@@ -326,10 +325,7 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
                 })();
                 if let Err(e) = result {
                     bar.suspend(|| {
-                        eprintln!(
-                            "error: {}",
-                            crate::output::escape_terminal(&format!("{e:#}"))
-                        );
+                        eprintln!("error: {}", crate::output::error_text(&e));
                     });
                     if let Ok(mut f) = failures.lock() {
                         f.push(input.display().to_string());
@@ -390,10 +386,7 @@ fn check_labels_fit(
     wav: &Path,
 ) -> anyhow::Result<()> {
     let duration = samples as f64 / f64::from(SAMPLE_RATE);
-    if let Some(seg) = labels
-        .iter()
-        .find(|s| s.end_s > duration + LABEL_SLACK_S)
-    {
+    if let Some(seg) = labels.iter().find(|s| s.end_s > duration + LABEL_SLACK_S) {
         bail!(
             "{}: a label ends at {} s, past the end of {} ({duration:.2} s)",
             lab.display(),

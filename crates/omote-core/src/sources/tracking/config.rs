@@ -283,24 +283,96 @@ macro_rules! bound {
 /// themselves ([`ResponseCurve`]); emotion rules are checked per rule.
 const BOUNDS: &[Bound] = &[
     bound!("limits.yawDeg", limits.yaw_deg, 0.0, 180.0, "0–180 degrees"),
-    bound!("limits.pitchDeg", limits.pitch_deg, 0.0, 90.0, "0–90 degrees"),
-    bound!("limits.rollDeg", limits.roll_deg, 0.0, 180.0, "0–180 degrees"),
+    bound!(
+        "limits.pitchDeg",
+        limits.pitch_deg,
+        0.0,
+        90.0,
+        "0–90 degrees"
+    ),
+    bound!(
+        "limits.rollDeg",
+        limits.roll_deg,
+        0.0,
+        180.0,
+        "0–180 degrees"
+    ),
     bound!("neckShare", neck_share, 0.0, 1.0, "a share, 0–1"),
     bound!("eyes.openBelow", eyes.open_below, 0.0, 1.0, "a score, 0–1"),
-    bound!("eyes.closedAbove", eyes.closed_above, 0.0, 1.0, "a score, 0–1"),
+    bound!(
+        "eyes.closedAbove",
+        eyes.closed_above,
+        0.0,
+        1.0,
+        "a score, 0–1"
+    ),
     bound!("eyes.winkDifference", eyes.wink_difference, 0.0, 1.0, "0–1"),
-    bound!("eyes.maxOpenSpeed", eyes.max_open_speed, 0.1, 1000.0, "0.1–1000 opens per second"),
+    bound!(
+        "eyes.maxOpenSpeed",
+        eyes.max_open_speed,
+        0.1,
+        1000.0,
+        "0.1–1000 opens per second"
+    ),
     bound!("mouth.gain", mouth.gain, 0.0, 10.0, "0–10"),
-    bound!("headFilter.minCutoff", head_filter.min_cutoff, 0.01, 100.0, "0.01–100 Hz"),
+    bound!(
+        "headFilter.minCutoff",
+        head_filter.min_cutoff,
+        0.01,
+        100.0,
+        "0.01–100 Hz"
+    ),
     bound!("headFilter.beta", head_filter.beta, 0.0, 100.0, "0–100"),
-    bound!("headFilter.derivativeCutoff", head_filter.derivative_cutoff, 0.01, 100.0, "0.01–100 Hz"),
-    bound!("gazeFilter.minCutoff", gaze_filter.min_cutoff, 0.01, 100.0, "0.01–100 Hz"),
+    bound!(
+        "headFilter.derivativeCutoff",
+        head_filter.derivative_cutoff,
+        0.01,
+        100.0,
+        "0.01–100 Hz"
+    ),
+    bound!(
+        "gazeFilter.minCutoff",
+        gaze_filter.min_cutoff,
+        0.01,
+        100.0,
+        "0.01–100 Hz"
+    ),
     bound!("gazeFilter.beta", gaze_filter.beta, 0.0, 100.0, "0–100"),
-    bound!("gazeFilter.derivativeCutoff", gaze_filter.derivative_cutoff, 0.01, 100.0, "0.01–100 Hz"),
-    bound!("smoothing.eyes", smoothing.eyes, 0.0, 10.0, "a half-life of 0–10 seconds"),
-    bound!("smoothing.mouth", smoothing.mouth, 0.0, 10.0, "a half-life of 0–10 seconds"),
-    bound!("smoothing.emotions", smoothing.emotions, 0.0, 10.0, "a half-life of 0–10 seconds"),
-    bound!("smoothing.perfectSync", smoothing.perfect_sync, 0.0, 10.0, "a half-life of 0–10 seconds"),
+    bound!(
+        "gazeFilter.derivativeCutoff",
+        gaze_filter.derivative_cutoff,
+        0.01,
+        100.0,
+        "0.01–100 Hz"
+    ),
+    bound!(
+        "smoothing.eyes",
+        smoothing.eyes,
+        0.0,
+        10.0,
+        "a half-life of 0–10 seconds"
+    ),
+    bound!(
+        "smoothing.mouth",
+        smoothing.mouth,
+        0.0,
+        10.0,
+        "a half-life of 0–10 seconds"
+    ),
+    bound!(
+        "smoothing.emotions",
+        smoothing.emotions,
+        0.0,
+        10.0,
+        "a half-life of 0–10 seconds"
+    ),
+    bound!(
+        "smoothing.perfectSync",
+        smoothing.perfect_sync,
+        0.0,
+        10.0,
+        "a half-life of 0–10 seconds"
+    ),
     bound!("loss.grace", loss.grace, 0.0, 60.0, "0–60 seconds"),
     bound!("loss.blendTime", loss.blend_time, 0.0, 60.0, "0–60 seconds"),
 ];
@@ -324,7 +396,10 @@ impl RetargetConfig {
         }
         let e = &self.eyes;
         if e.open_below >= e.closed_above {
-            return Err(RetargetError::BadEyeThresholds(e.open_below, e.closed_above));
+            return Err(RetargetError::BadEyeThresholds(
+                e.open_below,
+                e.closed_above,
+            ));
         }
         for (i, r) in self.emotions.iter().enumerate() {
             for (name, v) in [("from", r.from), ("to", r.to)] {
@@ -391,7 +466,8 @@ mod tests {
     #[test]
     fn the_defaults_pass_and_every_bad_number_is_named() {
         assert_eq!(RetargetConfig::default().check(), Ok(()));
-        let cases: [(fn(&mut RetargetConfig), &str); 6] = [
+        type Break = fn(&mut RetargetConfig);
+        let cases: [(Break, &str); 6] = [
             (|c| c.limits.yaw_deg = -10.0, "limits.yawDeg = -10"),
             (|c| c.limits.pitch_deg = f32::NAN, "limits.pitchDeg = NaN"),
             (|c| c.mouth.gain = -1.0, "mouth.gain"),
