@@ -247,7 +247,7 @@ fn retarget_settings_out_of_range_name_the_file_and_field() {
         ("gain.json", r#"{"mouth": {"gain": -1}}"#, "mouth.gain = -1"),
         (
             "cutoff.toml",
-            "[headFilter]\nminCutoff = 0\n",
+            "[headFilter]\nminCutoff = 0\nbeta = 0.05\nderivativeCutoff = 1\n",
             "headFilter.minCutoff = 0",
         ),
         ("loss.toml", "[loss]\nblendTime = 1e30\n", "loss.blendTime"),
