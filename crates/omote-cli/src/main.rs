@@ -4,6 +4,8 @@
 
 mod args;
 mod cmd;
+mod interrupt;
+mod limits;
 mod output;
 mod scene_output;
 
@@ -37,7 +39,7 @@ enum Command {
     Lipsync(cmd::lipsync::LipsyncArgs),
     /// Simulate the automatic blink and saccades of a face; write an anim and a plot.
     Simulate(cmd::simulate::SimulateArgs),
-    /// Show what a VRM (0.x or 1.0) or VRMA file holds: meta, expressions, lookAt, face bones.
+    /// Show what a VRM model (0.x or 1.0) holds: meta, expressions, lookAt, face bones.
     Inspect(cmd::inspect::InspectArgs),
     /// Convert an anim (`*.anim.json`) to a VRM Animation (`.vrma`) for a model.
     Convert(cmd::convert::ConvertArgs),
@@ -76,7 +78,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Errors quote file contents and network input: escaped for the terminal.
+            eprintln!("error: {}", output::error_text(&e));
             ExitCode::FAILURE
         }
     }

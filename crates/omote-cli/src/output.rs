@@ -59,8 +59,105 @@ pub fn write_with(
     result.with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// Checks, before a session or a long job starts, that a result file can be made at
+/// `path`: its folder exists, is a folder, and takes a new file (a probe file is made and
+/// removed). A missing folder is an error at once, not after an hour of recording.
+pub fn check_output_file(path: &Path, what: &str) -> anyhow::Result<()> {
+    let name = path
+        .file_name()
+        .with_context(|| format!("{what} {}: not a file name", path.display()))?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => anyhow::bail!(
+            "{what} {}: {} is not a folder",
+            path.display(),
+            dir.display()
+        ),
+        Err(_) => anyhow::bail!(
+            "{what} {}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        ),
+    }
+    if path.is_dir() {
+        anyhow::bail!("{what} {}: is a folder, not a file", path.display());
+    }
+    let probe = dir.join(format!(
+        ".{}.probe-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    std::fs::File::create(&probe).with_context(|| {
+        format!(
+            "{what} {}: cannot create files in {}",
+            path.display(),
+            dir.display()
+        )
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Checks that `path` names a PNG file (the plots are PNG only), before any work.
+pub fn check_png_name(path: &Path) -> anyhow::Result<()> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !ext.eq_ignore_ascii_case("png") {
+        anyhow::bail!(
+            "{}: plots are written as PNG; give a file name ending in .png",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// `text` safe to print on a terminal: control characters (escape sequences, carriage
+/// returns, bells …) and the bidirectional-text controls that can reorder what is shown
+/// are written as Rust escapes (`\u{1b}`); newlines and tabs stay. For every piece of text
+/// that comes from a file or the network (model, expression, file and OSC names).
+pub fn escape_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
+    };
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// An error and its causes as one line for the terminal: each cause once (a library
+/// error that quotes its OS error and also chains it as its source would otherwise print
+/// "No such file or directory" twice), escaped ([`escape_terminal`]).
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    escape_terminal(&out).into_owned()
+}
+
 /// Render `plot` to the PNG file `path`, whole or not at all.
 pub fn write_png(plot: &TimePlot, path: &Path) -> anyhow::Result<()> {
+    check_png_name(path)?;
     write_with(path, |tmp| {
         plot.render_png(tmp)
             .with_context(|| format!("drawing {}", path.display()))
@@ -185,7 +282,7 @@ pub fn load_retarget_config(
     mirror: bool,
 ) -> anyhow::Result<omote_core::RetargetConfig> {
     let mut config = match path {
-        Some(p) => omote_config::load(p)?,
+        Some(p) => omote_config::load_retarget_config(p)?,
         None => omote_core::RetargetConfig::default(),
     };
     config.mirror |= mirror;
@@ -225,6 +322,56 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn an_os_error_is_printed_once() {
+        #[derive(Debug)]
+        struct Quoting(std::io::Error);
+        impl std::fmt::Display for Quoting {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "a.wav: cannot read: {}", self.0)
+            }
+        }
+        impl std::error::Error for Quoting {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let e = anyhow::Error::from(Quoting(io)).context("loading the voice");
+        assert_eq!(
+            error_text(&e),
+            "loading the voice: a.wav: cannot read: No such file"
+        );
+    }
+
+    #[test]
+    fn terminal_text_is_escaped() {
+        assert_eq!(escape_terminal("plain\tname\n"), "plain\tname\n");
+        let hostile = "ok\u{1b}]0;pwned\u{7}\r\u{202e}cba";
+        let shown = escape_terminal(hostile);
+        assert!(
+            !shown
+                .chars()
+                .any(|c| c.is_control() && c != '\n' && c != '\t'),
+            "{shown}"
+        );
+        assert_eq!(shown, "ok\\u{1b}]0;pwned\\u{7}\\u{d}\\u{202e}cba");
+    }
+
+    #[test]
+    fn output_folders_are_checked_up_front() {
+        let dir = scratch("check");
+        assert!(check_output_file(&dir.join("r.anim.json"), "--record").is_ok());
+        assert!(listing(&dir).is_empty(), "the probe is removed");
+        let e = check_output_file(&dir.join("missing/r.anim.json"), "--record").unwrap_err();
+        assert!(e.to_string().contains("does not exist"), "{e}");
+        let e = check_output_file(&dir, "--record").unwrap_err();
+        assert!(e.to_string().contains("is a folder"), "{e}");
+        assert!(check_png_name(Path::new("plot")).is_err());
+        assert!(check_png_name(Path::new("plot.PNG")).is_ok());
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

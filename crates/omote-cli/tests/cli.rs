@@ -126,7 +126,11 @@ fn bad_arguments_fail_with_a_message() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--fps must be between"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--fps") && err.contains("between 1 and 1000"),
+        "{err}"
+    );
     let out = omote()
         .args(["demo", "--out", "/proc/omote-cannot-write-here"])
         .output()

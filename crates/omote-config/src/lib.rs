@@ -26,12 +26,40 @@ pub use tracking::{load_arkit_sequence, load_tracking_frame, load_tracking_seque
 
 use std::path::Path;
 
-use omote_core::{Anim, Clip, ClipDesc, ResponseCurve, Rig, RigDesc};
+use omote_core::{Anim, Clip, ClipDesc, ResponseCurve, RetargetConfig, Rig, RigDesc};
 
 /// Read a rig file (TOML or JSON, see [`RigDesc`]) and build the rig.
 pub fn load_rig(path: &Path) -> Result<Rig, ConfigError> {
     let desc: RigDesc = load(path)?;
     Rig::from_desc(&desc).map_err(|e| ConfigError::invalid(path, e.to_string()))
+}
+
+/// Read a retarget settings file (TOML or JSON, fields of [`RetargetConfig`]) and check
+/// every number against its range ([`RetargetConfig::check`]): `[limits] yawDeg = -10`
+/// is an error naming the file and the field, not a frozen head.
+pub fn load_retarget_config(path: &Path) -> Result<RetargetConfig, ConfigError> {
+    let config: RetargetConfig = load(path)?;
+    check_retarget_config(config, path)
+}
+
+/// [`load_retarget_config`] on text already read (`path` names it in errors; the fuzz
+/// target's entry).
+pub fn parse_retarget_config(
+    text: &str,
+    format: Format,
+    path: &Path,
+) -> Result<RetargetConfig, ConfigError> {
+    check_retarget_config(parse(text, format, path)?, path)
+}
+
+fn check_retarget_config(
+    config: RetargetConfig,
+    path: &Path,
+) -> Result<RetargetConfig, ConfigError> {
+    config
+        .check()
+        .map_err(|e| ConfigError::invalid(path, e.to_string()))?;
+    Ok(config)
 }
 
 /// Read a response curve file: a preset name or `{keys = [...]}`.

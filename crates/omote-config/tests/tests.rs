@@ -228,3 +228,49 @@ fn real_mediapipe_output_loads() {
     assert_eq!(seq.len(), 300);
     assert_eq!(seq.iter().filter(|f| !f.faces.is_empty()).count(), 253);
 }
+
+/// Every number of a retarget settings file is checked on load (finite, sign, limit),
+/// with an error naming the file and the field — never a panic or a frozen head.
+#[test]
+fn retarget_settings_out_of_range_name_the_file_and_field() {
+    let cases = [
+        (
+            "yaw.toml",
+            "[limits]\nyawDeg = -10\n",
+            "limits.yawDeg = -10",
+        ),
+        (
+            "pitch.toml",
+            "[limits]\npitchDeg = nan\n",
+            "limits.pitchDeg = NaN",
+        ),
+        ("gain.json", r#"{"mouth": {"gain": -1}}"#, "mouth.gain = -1"),
+        (
+            "cutoff.toml",
+            "[headFilter]\nminCutoff = 0\nbeta = 0.05\nderivativeCutoff = 1\n",
+            "headFilter.minCutoff = 0",
+        ),
+        ("loss.toml", "[loss]\nblendTime = 1e30\n", "loss.blendTime"),
+        (
+            "rule.toml",
+            "[[emotions]]\ntarget = \"happy\"\nsources = [\"mouthSmileLeft\"]\nfrom = 0.5\nto = inf\n",
+            "emotions[0].to = inf",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let path = write(name, text);
+        let e = err_text(omote_config::load_retarget_config(&path).unwrap_err());
+        assert!(
+            e.starts_with(&path.display().to_string()) && e.contains(expected),
+            "{name}: {e}"
+        );
+    }
+    let ok = write("ok.toml", "[limits]\nyawDeg = 30\n");
+    assert_eq!(
+        omote_config::load_retarget_config(&ok)
+            .unwrap()
+            .limits
+            .yaw_deg,
+        30.0
+    );
+}

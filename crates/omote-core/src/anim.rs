@@ -35,6 +35,11 @@ pub const ANIM_FORMAT: &str = "omote-anim";
 pub const ANIM_VERSION: u32 = 2;
 /// The oldest version this crate reads.
 const ANIM_MIN_VERSION: u32 = 1;
+/// The lowest frame rate of an anim (and of every `omote` command).
+pub const ANIM_MIN_FPS: f32 = 1.0;
+/// The highest frame rate of an anim (and of every `omote` command): fast cameras reach
+/// 240–1000 fps; beyond that an anim sent over VMC (a packet per frame) is a flood.
+pub const ANIM_MAX_FPS: f32 = 1000.0;
 
 /// A baked animation (see the module docs for the JSON form).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -235,8 +240,8 @@ pub enum AnimError {
         /// The version given.
         version: u32,
     },
-    /// `fps` is not a positive finite number.
-    #[error("fps must be positive and finite, got {0}")]
+    /// `fps` is not in [`ANIM_MIN_FPS`]..=[`ANIM_MAX_FPS`].
+    #[error("fps must be between 1 and 1000, got {0}")]
     BadFps(f32),
     /// A track's length differs from the frame count.
     #[error("{field} has {len} frames, expected {expected}")]
@@ -295,7 +300,7 @@ impl Anim {
                 version: self.version,
             });
         }
-        if !(self.fps.is_finite() && self.fps > 0.0) {
+        if !(ANIM_MIN_FPS..=ANIM_MAX_FPS).contains(&self.fps) {
             return Err(AnimError::BadFps(self.fps));
         }
         let n = self.frames();

@@ -49,7 +49,8 @@ mod sources;
 mod span;
 
 pub use anim::{
-    ANIM_FORMAT, ANIM_VERSION, Anim, AnimError, AnimEvent, AnimRecorder, ExpressionTracks,
+    ANIM_FORMAT, ANIM_MAX_FPS, ANIM_MIN_FPS, ANIM_VERSION, Anim, AnimError, AnimEvent,
+    AnimRecorder, ExpressionTracks,
 };
 pub use clip::{Clip, ClipDesc, UnknownChannel};
 pub use curve::{CurveSpec, Interp, Keyframe, ResponseCurve};

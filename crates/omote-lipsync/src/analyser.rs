@@ -67,12 +67,17 @@ pub fn frame_count(len: usize) -> usize {
     len / HOP
 }
 
-/// Softmax of log-scores into `out`.
+/// Softmax of log-scores into `out`. A non-finite score counts as impossible; with no
+/// finite score at all the weights are all 0 (a closed mouth), never NaN.
 pub(crate) fn softmax(s: &[f32; 6]) -> [f32; 6] {
+    let s = s.map(|v| if v.is_finite() { v } else { f32::NEG_INFINITY });
     let m = s.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let mut out = [0f32; 6];
+    if !m.is_finite() {
+        return out;
+    }
     let mut sum = 0f32;
-    for (o, v) in out.iter_mut().zip(s) {
+    for (o, v) in out.iter_mut().zip(&s) {
         *o = (v - m).exp();
         sum += *o;
     }

@@ -48,7 +48,9 @@ pub use features::{
     N_MEL, SAMPLE_RATE, WINDOW,
 };
 pub use frame::{Viseme, VoicedSpan, VowelFrame, VowelTrack};
-pub use profile::{PROFILE_FORMAT, Profile, ProfileBuilder};
+pub use profile::{
+    MAX_BIAS, MAX_MEAN, MAX_PRECISION, PROFILE_FORMAT, Profile, ProfileBuilder, SHARPNESS_RANGE,
+};
 pub use stream::StreamAnalyser;
 pub use sustained::SustainedRecordings;
 pub use voicing::{StreamVoicing, Voicing, VoicingConfig};

@@ -12,6 +12,16 @@ pub const PROFILE_FORMAT: &str = "omote-lipsync-profile/1";
 
 const DEFAULT_JSON: &str = include_str!("../assets/default_profile.json");
 
+/// Largest |value| of a class mean or the global mean (the built-in profile's are under
+/// 10; cepstra of real audio stay within tens).
+pub const MAX_MEAN: f32 = 1e3;
+/// Largest |value| of a precision entry (the built-in profile's are under 1).
+pub const MAX_PRECISION: f32 = 1e4;
+/// Sharpness range (the built-in profile: 1).
+pub const SHARPNESS_RANGE: (f32, f32) = (1e-3, 100.0);
+/// Largest |bias| (a log-prior; the built-in profile's N bias is −0.5).
+pub const MAX_BIAS: f32 = 100.0;
+
 /// Class profiles for the six visemes: a mean cepstrum per class and the inverse of the
 /// pooled within-class covariance (a shared-covariance Gaussian classifier, i.e. linear
 /// discriminant analysis). A frame's log-score for class *k* is
@@ -63,7 +73,9 @@ impl Profile {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    fn validate(&self, name: &str) -> Result<(), LipsyncError> {
+    /// Checks every number against its range (see [`MAX_MEAN`] and the other limits);
+    /// `name` is used in errors. [`Profile::from_json`] and [`ProfileBuilder::build`] call it.
+    pub fn validate(&self, name: &str) -> Result<(), LipsyncError> {
         let bad = |reason: &str| LipsyncError::Profile {
             name: name.into(),
             reason: reason.into(),
@@ -74,21 +86,39 @@ impl Profile {
                 self.format
             )));
         }
-        let finite = self
-            .means
-            .iter()
-            .flatten()
-            .chain(self.precision.iter().flatten())
-            .chain(&self.global_mean)
-            .chain(&self.bias);
-        if !finite.into_iter().all(|v| v.is_finite()) || !self.sharpness.is_finite() {
-            return Err(bad("non-finite number"));
+        // Bounded so that a frame's score, −½·sharpness·(x − μ)ᵀP(x − μ) + bias, stays
+        // finite for any real cepstrum: a profile of finite but huge numbers would
+        // otherwise score inf − inf = NaN.
+        let groups: [(&str, Vec<f32>, f32); 4] = [
+            (
+                "means",
+                self.means.iter().flatten().copied().collect(),
+                MAX_MEAN,
+            ),
+            ("globalMean", self.global_mean.to_vec(), MAX_MEAN),
+            (
+                "precision",
+                self.precision.iter().flatten().copied().collect(),
+                MAX_PRECISION,
+            ),
+            ("bias", self.bias.to_vec(), MAX_BIAS),
+        ];
+        for (field, values, max) in groups {
+            if let Some(v) = values.iter().find(|v| !(v.is_finite() && v.abs() <= max)) {
+                return Err(bad(&format!(
+                    "{field}: {v} is not a finite number within ±{max}"
+                )));
+            }
         }
         if (0..N_CEPS).any(|j| self.precision[j][j] <= 0.0) {
             return Err(bad("precision diagonal must be > 0"));
         }
-        if self.sharpness <= 0.0 {
-            return Err(bad("sharpness must be > 0"));
+        let (lo, hi) = SHARPNESS_RANGE;
+        if !(self.sharpness.is_finite() && (lo..=hi).contains(&self.sharpness)) {
+            return Err(bad(&format!(
+                "sharpness: {} is not between {lo} and {hi}",
+                self.sharpness
+            )));
         }
         Ok(())
     }
@@ -278,7 +308,7 @@ impl ProfileBuilder {
                 global_mean[j] = (self.voiced_sum[j] / self.voiced_count as f64) as f32;
             }
         }
-        Ok(Profile {
+        let profile = Profile {
             format: PROFILE_FORMAT.into(),
             description: description.into(),
             cmn,
@@ -288,7 +318,10 @@ impl ProfileBuilder {
             sharpness,
             bias: [0.0; 6],
             frames: self.count,
-        })
+        };
+        // What `from_json` would refuse is never built (a sharpness of 0, NaN).
+        profile.validate(description)?;
+        Ok(profile)
     }
 }
 

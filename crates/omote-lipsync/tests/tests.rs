@@ -410,3 +410,62 @@ fn the_hmm_pass_cuts_mouth_flicker_toward_the_phone_rate() {
     assert!(rh <= 1.4, "the HMM pass flickers {rh}× the labels");
     assert!(vh >= vp - 0.04, "the HMM pass lost accuracy: {vp} → {vh}");
 }
+
+/// A profile of finite but huge numbers is refused on load (it would score inf − inf =
+/// NaN); one at the limits of every range still analyses into finite weights; a
+/// builder never makes a profile that `from_json` refuses.
+#[test]
+fn profiles_are_bounded_so_no_frame_is_nan() {
+    let base = Profile::builtin();
+    type Break = fn(&mut Profile);
+    let huge: [(&str, Break); 5] = [
+        ("means", |p| p.means[0][0] = 1e30),
+        ("precision", |p| p.precision[0][0] = 1e30),
+        ("globalMean", |p| p.global_mean[3] = -1e30),
+        ("bias", |p| p.bias[2] = 1e30),
+        ("sharpness", |p| p.sharpness = 1e30),
+    ];
+    for (field, make) in huge {
+        let mut p = base.clone();
+        make(&mut p);
+        let e = Profile::from_json(&p.to_json(), "huge.json").unwrap_err();
+        assert!(e.to_string().contains(field), "{field}: {e}");
+    }
+    // Everything at its limit: loud noise and a buzz give finite weights summing to ≤ 1.
+    let mut p = base.clone();
+    p.means = [[omote_lipsync::MAX_MEAN; 12]; 6];
+    p.means[1] = [-omote_lipsync::MAX_MEAN; 12];
+    p.precision = [[omote_lipsync::MAX_PRECISION; 12]; 12];
+    p.sharpness = omote_lipsync::SHARPNESS_RANGE.1;
+    p.bias = [
+        omote_lipsync::MAX_BIAS,
+        -omote_lipsync::MAX_BIAS,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    ];
+    let p = Profile::from_json(&p.to_json(), "limits.json").unwrap();
+    let buzz: Vec<f32> = omote_testdata::buzz(SAMPLE_RATE, 1.0, 0.2..0.8)
+        .iter()
+        .map(|s| f32::from(*s) / 32768.0)
+        .collect();
+    let mut rng = 1u32;
+    let noise: Vec<f32> = (0..16_000)
+        .map(|_| {
+            rng = rng.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (rng >> 8) as f32 / (1 << 23) as f32 - 1.0
+        })
+        .collect();
+    for samples in [&buzz, &noise] {
+        for track in [
+            Analyser::new(p.clone()).analyse(samples),
+            StreamAnalyser::analyse_in_chunks(p.clone(), AnalyserConfig::default(), samples, 160),
+        ] {
+            for f in &track.frames {
+                assert!(f.weights.iter().all(|w| w.is_finite()), "{:?}", f.weights);
+                assert!(f.weights.iter().sum::<f32>() <= 1.0 + 1e-4);
+            }
+        }
+    }
+}

@@ -2,6 +2,8 @@
 //! driver advanced frame by frame, every face out to the sinks. `omote live` is this
 //! loop over a tracked camera; tests run it over replayed frames and mocks.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use omote_core::{DriverInputs, FaceDriver, TrackedFace, VoiceFrame};
@@ -28,10 +30,11 @@ pub struct LiveStats {
 ///
 /// Time follows the frame index (`index / fps`), so a dropped frame lengthens the next
 /// step and a replayed recording gives the same result as the original run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct LiveLoop {
     fps: f64,
     voice_wait: Duration,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl LiveLoop {
@@ -40,7 +43,16 @@ impl LiveLoop {
         Self {
             fps,
             voice_wait: ThreadedVoice::FRAME_WAIT,
+            stop: None,
         }
+    }
+
+    /// Ends the run (as if the source had ended) before the next frame once `flag` is
+    /// set (a Ctrl-C). A source that blocks waiting for input should watch the same flag
+    /// ([`ThreadedFrames::stop_on`](crate::ThreadedFrames::stop_on)).
+    pub fn stop_on(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.stop = Some(flag);
+        self
     }
 
     /// How long a frame waits for the voice's lip-sync frame of its time before it takes
@@ -65,7 +77,11 @@ impl LiveLoop {
     {
         let mut stats = LiveStats::default();
         let mut prev_index: Option<u64> = None;
-        while let Some(frame) = frames.next_frame()? {
+        let stopped = || self.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst));
+        while !stopped() {
+            let Some(frame) = frames.next_frame()? else {
+                break;
+            };
             let t0 = Instant::now();
             let steps = prev_index.map_or(1, |p| frame.index.saturating_sub(p).max(1));
             let dt = (steps as f64 / self.fps) as f32;

@@ -2,6 +2,8 @@
 //! (and optionally a [`VmcRecorder`]'s anim) out.
 
 use std::net::{SocketAddr, UdpSocket};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use omote_vmc::{VmcError, VmcReceiver, VmcRecorder};
@@ -42,7 +44,10 @@ pub struct ListenStats {
 ///
 /// With a recorder attached ([`VmcListener::record`]), every packet that applies blend
 /// values advances the recording to the performer's clock (`/VMC/Ext/T`), or to the
-/// time since the first packet when the performer sends no clock.
+/// time since the first packet when the performer sends no clock. The performer's clock
+/// is trusted only within the real time: the recording never holds more frames than the
+/// time since the first packet plus [`VmcListener::CLOCK_SLACK_S`] (the recorder's own
+/// rules handle jumps and restarts, see [`VmcRecorder`]).
 pub struct VmcListener {
     socket: UdpSocket,
     addr: SocketAddr,
@@ -52,11 +57,14 @@ pub struct VmcListener {
     first: Option<Instant>,
     last: Option<Instant>,
     stats: ListenStats,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl VmcListener {
     /// The largest UDP payload.
     const MAX_PACKET: usize = 65_536;
+    /// Seconds a performer's clock may run ahead of the real time in a recording.
+    pub const CLOCK_SLACK_S: f64 = 10.0;
 
     /// Listens on `addr` (port 0: any free port, see [`VmcListener::local_addr`]).
     pub fn bind(addr: SocketAddr) -> Result<Self, LiveError> {
@@ -71,7 +79,14 @@ impl VmcListener {
             first: None,
             last: None,
             stats: ListenStats::default(),
+            stop: None,
         })
+    }
+
+    /// [`VmcListener::run`] ends (as at its limits) within 100 ms of `flag` being set
+    /// (a Ctrl-C).
+    pub fn stop_on(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
     }
 
     /// Records what arrives from now on into `recorder`.
@@ -114,7 +129,10 @@ impl VmcListener {
             Err(e)
                 if matches!(
                     e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    std::io::ErrorKind::WouldBlock
+                        | std::io::ErrorKind::TimedOut
+                        // A signal (Ctrl-C) arrived: the caller looks at its stop flag.
+                        | std::io::ErrorKind::Interrupted
                 ) =>
             {
                 return Ok(None);
@@ -139,7 +157,9 @@ impl VmcListener {
                 .receiver
                 .time()
                 .map_or_else(|| (now - t0).as_secs_f64(), f64::from);
-            rec.advance(t, &self.receiver);
+            let real = (now - t0).as_secs_f64() + Self::CLOCK_SLACK_S;
+            let max_frames = (real * f64::from(rec.fps())).ceil() as usize;
+            rec.advance_within(t, &self.receiver, max_frames);
         }
         Ok(Some(Packet::Applied { applies }))
     }
@@ -158,6 +178,9 @@ impl VmcListener {
                 break;
             }
             if self.last.is_some_and(|l| l.elapsed() >= limits.idle) {
+                break;
+            }
+            if self.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst)) {
                 break;
             }
             if let Some(Packet::Malformed(e)) = self.recv(poll)? {

@@ -21,4 +21,27 @@ pub enum VmcError {
         /// The type tags received.
         got: String,
     },
+    /// A bone message whose values are not a position and a rotation: a non-finite
+    /// number, or a quaternion that cannot be normalised (all zero). The bone is not
+    /// updated.
+    #[error("{address} {bone}: {problem}")]
+    BadBone {
+        /// The OSC address (`/VMC/Ext/Bone/Pos`, `/VMC/Ext/Root/Pos`).
+        address: String,
+        /// The bone name as received.
+        bone: String,
+        /// What is wrong.
+        problem: &'static str,
+    },
+    /// A new blend shape or bone name beyond the receiver's cap (a sender inventing
+    /// names would otherwise grow its state without end); the value is not kept.
+    #[error("{address}: more than {limit} different names; `{name}` ignored")]
+    TooManyNames {
+        /// The OSC address.
+        address: String,
+        /// The name refused.
+        name: String,
+        /// The cap ([`VmcReceiver::MAX_NAMES`](crate::VmcReceiver::MAX_NAMES)).
+        limit: usize,
+    },
 }

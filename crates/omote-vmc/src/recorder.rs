@@ -14,15 +14,24 @@ use crate::receiver::VmcReceiver;
 /// in first-seen order under their omote names ([`channel_from_wire`]); a channel's
 /// frames before it was first received are 0. Bones not received are the identity.
 ///
-/// **Bounded against clock jumps.** A performer clock that leaps forward (a restart,
-/// or a hostile `/VMC/Ext/T` of 1e30) would otherwise ask for an unbounded number of
-/// frames. One `advance` appends at most [`VmcRecorder::MAX_FILL_FRAMES`] frames; the
-/// rest of a longer gap is skipped (counted in [`VmcRecorder::skipped_frames`]) and the
-/// recording continues from the new time. A clock that goes back by more than
-/// [`VmcRecorder::MAX_BACKWARD_S`] (a performer restarted at 0) resynchronises too,
-/// instead of waiting for the old time to come round again. Memory therefore grows
-/// by at most `MAX_FILL_FRAMES` frames per packet, and by one frame per `1 / fps` of
-/// a steady clock.
+/// **A performer's clock is trusted only within limits.** A clock that leaps forward (a
+/// restart, a network stall, or a hostile `/VMC/Ext/T` of 1e30) would otherwise ask for
+/// an unbounded number of frames:
+/// - a gap of up to [`VmcRecorder::MAX_FILL_FRAMES`] frames is filled (the values held);
+/// - a longer gap is a **jump**: the timeline restarts at the new time with one frame
+///   (the gap's frames are counted in [`VmcRecorder::skipped_frames`], the jump in
+///   [`VmcRecorder::restarts`]);
+/// - a clock that goes back by more than [`VmcRecorder::MAX_BACKWARD_S`] (a performer
+///   restarted at 0) restarts the timeline too, instead of waiting for the old time to
+///   come round again; a non-finite time is ignored;
+/// - [`VmcRecorder::advance_within`] also takes a cap on the total frames, which the
+///   caller derives from its wall clock (the listener allows the real time since the
+///   first packet plus a few seconds), so a clock that runs fast cannot outrun real time;
+/// - [`VmcRecorder::with_max_values`] caps the whole recording (frames × numbers per
+///   frame); frames and channels beyond it are dropped and counted.
+///
+/// So one `advance` appends at most `MAX_FILL_FRAMES` frames, and the recording never
+/// holds more than the caps allow.
 ///
 /// No sockets or clocks here: the caller owns both (`omote-live`'s listener).
 #[derive(Clone, Debug)]
@@ -36,6 +45,9 @@ pub struct VmcRecorder {
     /// Performer time of the next frame, once the first one is recorded.
     next_t: Option<f64>,
     skipped: u64,
+    restarts: u64,
+    max_values: u64,
+    dropped_channels: u64,
     /// Reused per advance: (omote channel, value), sorted by name.
     seen: Vec<(String, f32)>,
 }
@@ -67,22 +79,50 @@ impl VmcRecorder {
             right_eye: Vec::new(),
             next_t: None,
             skipped: 0,
+            restarts: 0,
+            max_values: u64::MAX,
+            dropped_channels: 0,
             seen: Vec::new(),
         }
     }
 
+    /// Caps the recording at `max_values` numbers (frames × (channels + 14): three
+    /// rotations and the gaze per frame).
+    pub fn with_max_values(mut self, max_values: u64) -> Self {
+        self.max_values = max_values;
+        self
+    }
+
+    fn values_per_frame(channels: usize) -> u64 {
+        channels as u64 + 14
+    }
+
+    /// Frames that still fit under the value cap.
+    fn room(&self) -> usize {
+        let per = Self::values_per_frame(self.channels.len());
+        let cap = self.max_values / per;
+        usize::try_from(cap.saturating_sub(self.head.len() as u64)).unwrap_or(usize::MAX)
+    }
+
     /// Appends the frames due up to performer time `t_s` (seconds) with `receiver`'s
     /// current values; returns how many (at most [`VmcRecorder::MAX_FILL_FRAMES`]).
-    /// A non-finite `t_s` is ignored.
+    /// A non-finite `t_s` is ignored. See the type's docs for jumps.
     pub fn advance(&mut self, t_s: f64, receiver: &VmcReceiver) -> usize {
+        self.advance_within(t_s, receiver, usize::MAX)
+    }
+
+    /// [`VmcRecorder::advance`], keeping the recording at no more than `max_frames`
+    /// frames in all (the frames due beyond it are skipped and counted).
+    pub fn advance_within(&mut self, t_s: f64, receiver: &VmcReceiver, max_frames: usize) -> usize {
         if !t_s.is_finite() {
             return 0;
         }
         let next = *self.next_t.get_or_insert(t_s);
         if t_s < next - self.dt - Self::MAX_BACKWARD_S {
             // The clock went back (the performer restarted): carry on from here.
+            self.restarts += 1;
             self.next_t = Some(t_s);
-            return self.advance(t_s, receiver);
+            return self.advance_within(t_s, receiver, max_frames);
         }
         if t_s + Self::TOLERANCE_S < next {
             return 0;
@@ -90,25 +130,25 @@ impl VmcRecorder {
         // Frames due: those at next, next + dt, … ≤ t (+ tolerance). Computed, not
         // stepped, so a huge t costs nothing and float precision cannot stall us.
         let due_f = ((t_s + Self::TOLERANCE_S - next) / self.dt).floor() + 1.0;
-        let due = if due_f >= Self::MAX_FILL_FRAMES as f64 {
-            Self::MAX_FILL_FRAMES
+        let (due, mut skipped) = if due_f > Self::MAX_FILL_FRAMES as f64 {
+            // A jump: the timeline restarts at `t` with one frame.
+            self.restarts += 1;
+            self.next_t = Some(t_s + self.dt);
+            (1, (due_f - 1.0).min(u64::MAX as f64) as u64)
         } else {
-            due_f as usize
+            let due = due_f as usize;
+            self.next_t = Some(next + due as f64 * self.dt);
+            (due, 0)
         };
         self.snapshot(receiver);
-        for _ in 0..due {
+        let room = self.room().min(max_frames.saturating_sub(self.head.len()));
+        let append = due.min(room);
+        skipped = skipped.saturating_add((due - append) as u64);
+        for _ in 0..append {
             self.push_frame(receiver);
         }
-        if due_f > due as f64 {
-            // A jump: skip the rest of the gap, the next frame is one step after `t`.
-            self.skipped = self
-                .skipped
-                .saturating_add((due_f - due as f64).min(u64::MAX as f64) as u64);
-            self.next_t = Some(t_s + self.dt);
-        } else {
-            self.next_t = Some(next + due as f64 * self.dt);
-        }
-        due
+        self.skipped = self.skipped.saturating_add(skipped);
+        append
     }
 
     /// Reads the receiver's blend values into `seen` and adds new channels.
@@ -120,10 +160,17 @@ impl VmcRecorder {
                 .map(|(k, v)| (channel_from_wire(k).to_owned(), *v)),
         );
         self.seen.sort_by(|a, b| a.0.cmp(&b.0));
-        let n = self.head.len();
+        let n = self.head.len() as u64;
         for (name, _) in &self.seen {
             if !self.channels.iter().any(|(c, _)| c == name) {
-                self.channels.push((name.clone(), vec![0.0; n]));
+                // A new channel holds a value for every frame so far: only while it fits.
+                if Self::values_per_frame(self.channels.len() + 1).saturating_mul(n.max(1))
+                    > self.max_values
+                {
+                    self.dropped_channels += 1;
+                    continue;
+                }
+                self.channels.push((name.clone(), vec![0.0; n as usize]));
             }
         }
     }
@@ -151,9 +198,20 @@ impl VmcRecorder {
         self.head.len()
     }
 
-    /// Frames of clock jumps that were not filled (see the type's docs); saturates.
+    /// Frames of clock jumps that were not filled, and frames over the caps (see the
+    /// type's docs); saturates.
     pub fn skipped_frames(&self) -> u64 {
         self.skipped
+    }
+
+    /// How often the timeline restarted (a jump forward or a clock gone back).
+    pub fn restarts(&self) -> u64 {
+        self.restarts
+    }
+
+    /// Channel names first seen after the recording was too big to add them.
+    pub fn dropped_channels(&self) -> u64 {
+        self.dropped_channels
     }
 
     /// The frame rate of the recording.
@@ -219,6 +277,35 @@ mod tests {
             anim.expressions.get("happy"),
             Some(&[0.0, 1.0, 1.0, 1.0, 1.0][..])
         );
+    }
+
+    #[test]
+    fn a_jump_restarts_the_timeline_and_caps_hold() {
+        let mut r = VmcReceiver::new();
+        blend(&mut r, "A", 0.5);
+        let mut rec = VmcRecorder::new(60.0);
+        assert_eq!(rec.advance(0.0, &r), 1);
+        // A gap under the fill cap is filled.
+        assert_eq!(rec.advance(1.0, &r), 60);
+        // A hostile clock: one frame per packet, never a fill.
+        for t in [1e30, 2e30, 1e5, 1e12, f64::MAX, 3.0] {
+            assert!(rec.advance(t, &r) <= 1, "{t}");
+        }
+        assert_eq!(rec.frames(), 61 + 6);
+        assert!(rec.restarts() >= 5 && rec.skipped_frames() > 1_000_000);
+        // The total cap from the caller's wall clock.
+        let n = rec.frames();
+        assert_eq!(rec.advance_within(3.5, &r, n + 2), 2);
+        assert_eq!(rec.frames(), n + 2);
+        // The value cap.
+        let mut rec = VmcRecorder::new(60.0).with_max_values(15 * 100);
+        for i in 0..1000 {
+            rec.advance(f64::from(i) / 60.0, &r);
+        }
+        assert_eq!(rec.frames(), 100);
+        let anim = rec.finish();
+        assert!(anim.validate().is_ok());
+        assert!(anim.head.iter().all(|q| q != &[0.0; 4]));
     }
 
     #[test]

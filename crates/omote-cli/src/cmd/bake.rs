@@ -22,8 +22,8 @@ pub struct BakeArgs {
     /// Output folder (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Frames per second (default: the scene's `fps`, else 60).
-    #[arg(long)]
+    /// Frames per second, 1–1000 (default: the scene's `fps`, else 60).
+    #[arg(long, value_parser = crate::limits::fps_f32)]
     pub fps: Option<f32>,
     /// Times (s, comma-separated) at which the player presses "next". Without them each
     /// wait holds for its own `hold` and the scene moves on by itself.
@@ -61,9 +61,24 @@ pub fn run(args: BakeArgs) -> Result<()> {
     };
     let loaded = crate::scene_output::load(&args.scene, &options)?;
     let fps = args.fps.or(loaded.fps).unwrap_or(60.0);
-    if !(fps.is_finite() && (1.0..=1000.0).contains(&fps)) {
-        bail!("--fps must be between 1 and 1000, got {fps}");
-    }
+    // How long the bake can run, so its memory is known before it starts: the scene,
+    // every wait's hold, the script's last press and a tail.
+    let holds: f64 = loaded.scene.waits().iter().map(|w| f64::from(w.hold)).sum();
+    let last_press = args
+        .advance
+        .iter()
+        .chain(&args.skip)
+        .copied()
+        .fold(0.0, f64::max);
+    let longest =
+        (f64::from(loaded.scene.end_time()) + holds + last_press + 2.0).min(f64::from(MAX_BAKE_S));
+    let frames = (longest * f64::from(fps)).ceil() as u64;
+    let channels: usize = loaded.characters.iter().map(|c| c.rig.len()).sum();
+    crate::limits::check_anim_size(
+        frames,
+        channels,
+        &format!("the bake of {}", args.scene.display()),
+    )?;
     ensure_dir(&args.out)?;
     let bake = BakeOptions {
         fps,

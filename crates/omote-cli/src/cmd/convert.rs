@@ -61,8 +61,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
     if !skipped.is_empty() {
         eprintln!(
             "note: {} has no expression named {}; not written",
-            model.file,
-            skipped.join(", ")
+            crate::output::escape_terminal(&model.file),
+            crate::output::escape_terminal(&skipped.join(", "))
         );
     }
     let bytes = omote_vrm::write_vrma(&anim, &model)

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use omote_scene::{BakeOptions, LoadOptions};
 
 use crate::output::{ensure_dir, write_file};
@@ -17,8 +17,8 @@ pub struct DemoArgs {
     /// Output folder.
     #[arg(long, default_value = "demo-out")]
     pub out: PathBuf,
-    /// Frames per second of the baked anims.
-    #[arg(long, default_value_t = 60.0)]
+    /// Frames per second of the baked anims (1–1000).
+    #[arg(long, default_value_t = 60.0, value_parser = crate::limits::fps_f32)]
     pub fps: f32,
 }
 
@@ -46,9 +46,6 @@ const VOICE_README: &str = include_str!("../../../../examples/scenes/demo/voice/
 
 /// Run the demo.
 pub fn run(args: DemoArgs) -> anyhow::Result<()> {
-    if !(args.fps.is_finite() && (1.0..=1000.0).contains(&args.fps)) {
-        bail!("--fps must be between 1 and 1000, got {}", args.fps);
-    }
     let voice_dir = args.out.join("voice");
     ensure_dir(&voice_dir)?;
     let scene_path = args.out.join("scene.toml");

@@ -8,7 +8,7 @@ use omote_vrm::{InspectReport, VrmError, VrmModel, VrmReadOptions};
 /// Print a VRM's version, meta, expressions, lookAt and face bones.
 #[derive(Debug, clap::Args)]
 pub struct InspectArgs {
-    /// The `.vrm` file (VRM 1.0 or 0.x).
+    /// The `.vrm` model (VRM 1.0 or 0.x; a `.vrma` animation is not a model).
     pub model: PathBuf,
     /// Print JSON (fields documented in crates/omote-vrm/README.md) instead of text.
     #[arg(long)]
@@ -34,7 +34,8 @@ pub fn run(args: InspectArgs) -> anyhow::Result<()> {
     if args.json {
         println!("{}", report.to_json());
     } else {
-        print!("{}", report.to_text());
+        // Names come from the file: escaped for the terminal (the JSON is escaped by serde).
+        print!("{}", crate::output::escape_terminal(&report.to_text()));
     }
     Ok(())
 }

@@ -22,26 +22,27 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use omote_core::{FaceConfig, FaceDriver, MouthPolicy};
 use omote_lipsync::Profile;
 use omote_live::{
-    AnimSink, FrameSize, LatePolicy, LiveLoop, Overflow, PcmLipsync, PcmVoice, RawFrames,
-    SampleFormat, ThreadedFrames, ThreadedVoice, TrackedFrames, VmcSink,
+    AnimSink, FrameSize, LatePolicy, LiveError, LiveLoop, LiveStats, Overflow, PcmLipsync,
+    PcmVoice, RawFrames, SampleFormat, ThreadedFrames, ThreadedVoice, TrackedFrames, VmcSink,
 };
 use omote_tracker::FaceTracker;
 
 use crate::args::{WireNames, WireWeights};
+use crate::limits;
 use crate::output::{load_avatar, load_retarget_config, write_anim};
 
 /// Arguments of `omote live`.
 #[derive(clap::Args, Debug)]
 pub struct LiveArgs {
     /// Raw RGB frames (ffmpeg `-f rawvideo -pix_fmt rgb24`) of this size on stdin.
-    #[arg(long, value_name = "WxH")]
+    #[arg(long, value_name = "WxH", value_parser = limits::frame_size)]
     pub stdin: FrameSize,
-    /// Frame rate of the input.
-    #[arg(long, default_value_t = 30.0)]
+    /// Frame rate of the input (1–1000).
+    #[arg(long, default_value_t = 30.0, value_parser = limits::fps)]
     pub fps: f64,
     /// Send the face to a VMC marionette at this address (VSeeFace, VMagicMirror …).
     #[arg(long)]
@@ -52,7 +53,8 @@ pub struct LiveArgs {
     /// Expression weights for --vmc [default: applied with vrm0 names, input with vrm1].
     #[arg(long, value_enum)]
     pub vmc_weights: Option<WireWeights>,
-    /// Record the avatar's animation to this anim file when the input ends.
+    /// Record the avatar's animation to this anim file, written when the input ends
+    /// (also inside a frame) or on Ctrl-C; its folder is checked before the session.
     #[arg(long)]
     pub record: Option<PathBuf>,
     /// The avatar: a VRM model or a rig file; the built-in rig when absent.
@@ -73,8 +75,8 @@ pub struct LiveArgs {
     /// its silences.
     #[arg(long, value_name = "PCM")]
     pub voice: Option<PathBuf>,
-    /// Sample rate of --voice.
-    #[arg(long, default_value_t = 16_000)]
+    /// Sample rate of --voice in Hz (4000–384000).
+    #[arg(long, default_value_t = 16_000, value_parser = limits::sample_rate)]
     pub voice_rate: u32,
 }
 
@@ -104,8 +106,8 @@ fn spawn_voice(path: &std::path::Path, rate: u32) -> Result<ThreadedVoice> {
 
 /// Runs `omote live`.
 pub fn run(args: LiveArgs) -> Result<()> {
-    if !(args.fps.is_finite() && args.fps > 0.0 && args.fps <= 1000.0) {
-        bail!("--fps must be in (0, 1000], got {}", args.fps);
+    if let Some(path) = &args.record {
+        crate::output::check_output_file(path, "--record")?;
     }
     let raw = RawFrames::new(std::io::stdin(), args.stdin, args.fps)?;
     let (rig, _model) = load_avatar(args.rig.as_deref())?;
@@ -126,13 +128,12 @@ pub fn run(args: LiveArgs) -> Result<()> {
         ),
         None => None,
     };
-    let mut recorder = args
-        .record
-        .as_ref()
-        .map(|_| AnimSink::new(&rig, args.fps as f32));
+    let mut recorder = args.record.as_ref().map(|_| {
+        AnimSink::new(&rig, args.fps as f32).with_max_frames(limits::max_anim_frames(rig.len()))
+    });
 
     eprintln!(
-        "live: stdin {}x{} at {} fps → {}{}",
+        "live: stdin {}x{} at {} fps → {}{}; Ctrl-C to stop",
         args.stdin.width,
         args.stdin.height,
         args.fps,
@@ -153,39 +154,52 @@ pub fn run(args: LiveArgs) -> Result<()> {
     } else {
         LatePolicy::KeepAll
     };
+    let stop = crate::interrupt::install()?;
     let mut frames = TrackedFrames::new(
-        ThreadedFrames::spawn(raw, policy, "stdin"),
+        ThreadedFrames::spawn(raw, policy, "stdin").stop_on(stop.clone()),
         tracker,
         args.fps,
     );
     let started = Instant::now();
     let mut last_report = Instant::now();
     let mut sinks = (vmc, recorder.as_mut());
-    let stats = LiveLoop::new(args.fps).run(
+    let mut stats = LiveStats::default();
+    let result = LiveLoop::new(args.fps).stop_on(stop.clone()).run(
         &mut frames,
         &mut driver,
         voice.as_ref(),
         &mut sinks,
-        |stats, frames| {
+        |now, frames| {
+            stats = *now;
             if last_report.elapsed() >= Duration::from_secs(2) {
                 last_report = Instant::now();
-                let work = stats.busy + frames.tracking_time();
+                let work = now.busy + frames.tracking_time();
                 eprintln!(
                     "live: {} frames, {:.1} ms per frame, face in {:.0} %",
-                    stats.frames,
-                    work.as_secs_f64() * 1e3 / stats.frames as f64,
-                    100.0 * stats.with_face as f64 / stats.frames as f64
+                    now.frames,
+                    work.as_secs_f64() * 1e3 / now.frames as f64,
+                    100.0 * now.with_face as f64 / now.frames as f64
                 );
             }
         },
-    )?;
+    );
+    // The session's end: the input ended (also inside a frame: an interrupted ffmpeg),
+    // Ctrl-C, or an error. Whatever was recorded is written in every case.
+    let failure = match result {
+        Ok(_) => None,
+        Err(e @ LiveError::TruncatedFrame { .. }) => {
+            eprintln!("live: the input ended inside a frame ({e}); it is dropped");
+            None
+        }
+        Err(e) => Some(anyhow::Error::from(e)),
+    };
+    if crate::interrupt::stopped(&stop) {
+        eprintln!("live: interrupted");
+    }
     let (done, with_face, busy) = (stats.frames, stats.with_face, stats.busy);
     let dropped = frames.source().dropped();
     let work = busy + frames.tracking_time();
-    if let Some(voice) = voice {
-        // The voice input may be a live pipe that never ends: it is not waited for.
-        voice.finish()?;
-    }
+    let voice_end = voice.map(|v| v.finish());
     eprintln!(
         "live: input ended: {done} frames in {:.1} s ({:.1} ms of work per frame), {dropped} dropped, a face in {with_face}",
         started.elapsed().as_secs_f64(),
@@ -196,12 +210,27 @@ pub fn run(args: LiveArgs) -> Result<()> {
         }
     );
     if let (Some(path), Some(rec)) = (&args.record, recorder) {
+        if rec.dropped() > 0 {
+            eprintln!(
+                "live: the recording reached its size limit ({} values); the last {} frames are not in it",
+                limits::MAX_ANIM_VALUES,
+                rec.dropped()
+            );
+        }
         if rec.frames() == 0 {
-            bail!("{}: nothing to record (no frames arrived)", path.display());
+            let e = anyhow::anyhow!("{}: nothing to record (no frames arrived)", path.display());
+            return Err(failure.map_or(e, |f| f.context("nothing recorded")));
         }
         let anim = rec.finish();
         write_anim(&anim, path)?;
-        eprintln!("live: wrote {}", path.display());
+        eprintln!("live: wrote {} ({} frames)", path.display(), anim.frames());
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if let Some(end) = voice_end {
+        // The voice input may be a live pipe that never ends: it is not waited for.
+        end?;
     }
     Ok(())
 }

@@ -52,6 +52,9 @@ pub struct MotionMapArgs {
 
 /// Run `omote motion-map`.
 pub fn run(args: MotionMapArgs) -> anyhow::Result<()> {
+    if let Some(out) = &args.plot {
+        crate::output::check_png_name(out)?;
+    }
     let map = omote_config::read_motion_map(&args.map)?;
     if let Some(rig_path) = &args.rig {
         let rig = omote_config::load_rig(rig_path)?;
@@ -197,6 +200,7 @@ fn plot(map: &MotionMap, map_path: &Path, out: &Path) -> anyhow::Result<()> {
         )
     };
     crate::output::write_with(out, |tmp| Ok(plot.render_png(tmp)?))
+        .with_context(|| format!("drawing the map of {}", map_path.display()))
 }
 
 #[cfg(test)]

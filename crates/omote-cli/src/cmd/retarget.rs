@@ -9,6 +9,7 @@ use omote_core::{
 };
 use omote_plot::{Panel, Series, TimePlot};
 
+use crate::limits;
 use crate::output::{ensure_dir, gaze_panel, head_panel, load_retarget_config, write_anim};
 
 /// Arguments of `omote retarget`.
@@ -45,10 +46,11 @@ pub struct RetargetArgs {
     #[arg(long, value_enum, default_value_t = MouthMix::VoiceFirst)]
     pub mouth: MouthMix,
     /// With `--mouth blend`: the voice's share of the vowels, 0–1.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = limits::unit)]
     pub mouth_blend: f32,
-    /// Frame rate when the frames carry no `t`.
-    #[arg(long, default_value_t = 30.0)]
+    /// Frame rate when the frames carry no `t` (1–1000; timestamps must give a rate in
+    /// the same range).
+    #[arg(long, default_value_t = 30.0, value_parser = limits::fps_f32)]
     pub fps: f32,
     /// Output folder.
     #[arg(long, default_value = "retarget-out")]
@@ -100,11 +102,6 @@ pub enum MouthMix {
 
 /// Run it.
 pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        args.fps.is_finite() && args.fps > 0.0,
-        "--fps must be positive, got {}",
-        args.fps
-    );
     let frames: Vec<SequenceFrame> = match args.input {
         InputKind::Mediapipe => omote_config::load_tracking_sequence(&args.sequence)?
             .iter()
@@ -117,11 +114,6 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     };
     let (rig, model) = crate::output::load_avatar(args.rig.as_deref())?;
     let config = load_retarget_config(args.config.as_deref(), args.mirror)?;
-    anyhow::ensure!(
-        (0.0..=1.0).contains(&args.mouth_blend),
-        "--mouth-blend must be between 0 and 1, got {}",
-        args.mouth_blend
-    );
     // The automatic blink and saccades stay on: the driver shows them as the tracking
     // weight falls, so a lost face keeps blinking and looking around.
     let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), 1)
@@ -168,7 +160,23 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
             MouthMix::Blend => MouthPolicy::Blend(args.mouth_blend),
         });
     }
-    let fps = sequence_fps(&frames).unwrap_or(args.fps);
+    let fps = match sequence_fps(&frames) {
+        Some(fps) if !(limits::MIN_FPS..=limits::MAX_FPS).contains(&f64::from(fps)) => {
+            anyhow::bail!(
+                "{}: the frames' timestamps step at {fps} fps, outside {}–{} fps",
+                args.sequence.display(),
+                limits::MIN_FPS,
+                limits::MAX_FPS
+            )
+        }
+        Some(fps) => fps,
+        None => args.fps,
+    };
+    limits::check_anim_size(
+        frames.len() as u64,
+        rig.len(),
+        &format!("{}", args.sequence.display()),
+    )?;
     let mut rec = AnimRecorder::new(&rig, fps);
     let mut weights = Vec::with_capacity(frames.len());
     let mut prev_t: Option<f64> = None;

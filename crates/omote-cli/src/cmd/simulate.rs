@@ -18,16 +18,15 @@ use omote_core::{
 use omote_plot::{Panel, Series, TimePlot};
 
 use crate::args::parse_expression;
+use crate::limits;
 use crate::output::{ensure_dir, write_anim};
-
-/// Longest simulation accepted (one day).
-const MAX_SECONDS: f32 = 86_400.0;
 
 /// Arguments of `omote simulate`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SimulateArgs {
-    /// Simulated time in seconds.
-    #[arg(long, default_value_t = 30.0)]
+    /// Simulated time in seconds (at most 86400; the anim must also fit the size limit,
+    /// about 4 hours at 60 fps on the built-in rig).
+    #[arg(long, default_value_t = 30.0, value_parser = limits::seconds_f32)]
     pub seconds: f32,
     /// Eye mode: idle, talking, listening or focused.
     #[arg(long, default_value_t = EyeMode::Idle)]
@@ -38,8 +37,8 @@ pub struct SimulateArgs {
     /// Rig file (TOML or JSON); the built-in standard rig when absent.
     #[arg(long, value_name = "FILE")]
     pub rig: Option<PathBuf>,
-    /// Frames per second.
-    #[arg(long, default_value_t = 60.0)]
+    /// Frames per second (1–1000).
+    #[arg(long, default_value_t = 60.0, value_parser = limits::fps_f32)]
     pub fps: f32,
     /// Hold an expression during the whole run, e.g. `--expression happy=0.5`
     /// (repeatable): blinks follow its eye closure, overrides and blink motion.
@@ -52,19 +51,18 @@ pub struct SimulateArgs {
 
 /// Run `omote simulate`.
 pub fn run(args: SimulateArgs) -> Result<()> {
-    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= MAX_SECONDS) {
-        bail!(
-            "--seconds must be between 0 and {MAX_SECONDS}, got {}",
-            args.seconds
-        );
-    }
-    if !(args.fps.is_finite() && (1.0..=1000.0).contains(&args.fps)) {
-        bail!("--fps must be between 1 and 1000, got {}", args.fps);
-    }
     let rig = Arc::new(match &args.rig {
         Some(path) => omote_config::load_rig(path)?,
         None => Rig::standard(),
     });
+    let frames = (f64::from(args.seconds) * f64::from(args.fps))
+        .round()
+        .max(1.0) as u64;
+    limits::check_anim_size(
+        frames,
+        rig.len(),
+        &format!("--seconds {} at --fps {}", args.seconds, args.fps),
+    )?;
     let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), args.seed);
     driver.set_eye_mode(args.mode);
     for (name, weight) in &args.expression {
@@ -77,7 +75,6 @@ pub fn run(args: SimulateArgs) -> Result<()> {
         driver.acting_mut().set(id, *weight);
     }
     let mut recorder = AnimRecorder::new(&rig, args.fps);
-    let frames = (args.seconds * args.fps).round().max(1.0) as usize;
     let dt = 1.0 / args.fps;
     let inputs = DriverInputs::default();
     for _ in 0..frames {

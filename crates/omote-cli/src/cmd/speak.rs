@@ -55,8 +55,8 @@ pub struct SpeakArgs {
     /// Seed of the face's random numbers.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Frames per second of the anim.
-    #[arg(long, default_value_t = 60.0)]
+    /// Frames per second of the anim (1–1000).
+    #[arg(long, default_value_t = 60.0, value_parser = crate::limits::fps_f32)]
     pub fps: f32,
     /// Output folder (created if missing).
     #[arg(long, value_name = "DIR")]
@@ -146,9 +146,6 @@ fn scene_text(args: &SpeakArgs) -> Result<String> {
 pub fn run(args: SpeakArgs) -> Result<()> {
     if !(args.gap.is_finite() && (0.0..=60.0).contains(&args.gap)) {
         bail!("--gap must be between 0 and 60 seconds");
-    }
-    if !(args.fps.is_finite() && (1.0..=1000.0).contains(&args.fps)) {
-        bail!("--fps must be between 1 and 1000, got {}", args.fps);
     }
     if !(args.afterglow_ramp.is_finite() && (0.0..=10.0).contains(&args.afterglow_ramp)) {
         bail!("--afterglow-ramp must be between 0 and 10 seconds");

@@ -27,10 +27,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use omote_live::{FrameSize, FrameSource, RawFrames};
+use omote_live::{FrameSize, FrameSource, LatePolicy, LiveError, RawFrames, ThreadedFrames};
 use omote_tracker::{
     FaceTracker, LandmarkerFrame, RgbImage, RgbView, TrackerConfig, load_rgb, save_overlay_png,
 };
+
+use crate::limits;
 
 /// Track faces: landmarks, blendshapes and head pose as MediaPipe FaceLandmarker
 /// JSON.
@@ -51,14 +53,17 @@ pub struct TrackArgs {
 
     /// Read raw RGB frames (ffmpeg `-f rawvideo -pix_fmt rgb24`) of this size from
     /// standard input and track them as a video; writes one JSON line per frame.
-    #[arg(long, value_name = "WxH", conflicts_with = "images")]
+    /// The output is written when the input ends (also inside a frame: an interrupted
+    /// ffmpeg) or on Ctrl-C.
+    #[arg(long, value_name = "WxH", conflicts_with = "images", value_parser = limits::frame_size)]
     pub stdin: Option<FrameSize>,
 
-    /// Frame rate of a video input (sets the timestamps).
-    #[arg(long, value_name = "F", default_value_t = 30.0)]
+    /// Frame rate of a video input (sets the timestamps), 1–1000.
+    #[arg(long, value_name = "F", default_value_t = 30.0, value_parser = limits::fps)]
     pub fps: f64,
 
-    /// Output: a directory for images, a .jsonl file for video (`-` for stdout).
+    /// Output: a directory for images; a .jsonl file for video (`-` for stdout, video
+    /// only), written whole or not at all.
     #[arg(long, short, value_name = "PATH")]
     pub out: PathBuf,
 
@@ -78,8 +83,20 @@ pub struct TrackArgs {
 
 /// Runs `omote track`.
 pub fn run(args: TrackArgs) -> Result<()> {
-    if !(args.fps.is_finite() && args.fps > 0.0) {
-        bail!("--fps must be a positive number, got {}", args.fps);
+    let to_stdout = args.out.as_os_str() == "-";
+    if !args.images.is_empty() {
+        if to_stdout {
+            bail!(
+                "--out -: standard output is for video (--frames, --stdin); give a folder for images"
+            );
+        }
+        check_distinct_outputs(&args.images, &args.out)?;
+    } else if !to_stdout {
+        if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        crate::output::check_output_file(&args.out, "--out")?;
     }
     let mut config = TrackerConfig::default();
     if args.no_smoothing {
@@ -96,14 +113,40 @@ pub fn run(args: TrackArgs) -> Result<()> {
         track_video(tracker, &args, &bar, || frames.next().unwrap_or(Ok(None)))
     } else if let Some(size) = args.stdin {
         let bar = progress(None);
-        let mut frames = RawFrames::new(std::io::stdin().lock(), size, args.fps)?;
-        track_video(tracker, &args, &bar, || {
-            let frame = frames.next_frame()?;
-            Ok(frame.map(|f| (frames.frame_name(f.index), f.data)))
+        let raw = RawFrames::new(std::io::stdin(), size, args.fps)?;
+        // A stream runs until it ends or Ctrl-C: what was tracked is written either way.
+        let stop = crate::interrupt::install()?;
+        let mut frames =
+            ThreadedFrames::spawn(raw, LatePolicy::KeepAll, "stdin").stop_on(stop.clone());
+        track_video(tracker, &args, &bar, || match frames.next_frame() {
+            Ok(frame) => Ok(frame.map(|f| (format!("stdin frame {}", f.index), f.data))),
+            Err(e @ LiveError::TruncatedFrame { .. }) => {
+                eprintln!("the input ended inside a frame ({e}); it is dropped");
+                Ok(None)
+            }
+            Err(e) => Err(e.into()),
         })
     } else {
         track_images(tracker, &args)
     }
+}
+
+/// Images whose outputs (`OUT/STEM.json`) would be the same file: an error before any work.
+fn check_distinct_outputs(images: &[PathBuf], out: &Path) -> Result<()> {
+    let mut seen: std::collections::HashMap<PathBuf, &Path> = std::collections::HashMap::new();
+    for path in images {
+        let stem = path.file_stem().unwrap_or(path.as_os_str());
+        let target = out.join(format!("{}.json", stem.to_string_lossy()));
+        if let Some(first) = seen.insert(target.clone(), path) {
+            bail!(
+                "{} and {} would both write {}: track them into different folders",
+                first.display(),
+                path.display(),
+                target.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 fn progress(len: Option<u64>) -> ProgressBar {
@@ -127,7 +170,7 @@ fn track_images(mut tracker: FaceTracker, args: &TrackArgs) -> Result<()> {
     let mut failed = 0;
     for path in &args.images {
         if let Err(e) = track_one_image(&mut tracker, path, args) {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", crate::output::error_text(&e));
             failed += 1;
         }
     }
@@ -192,23 +235,41 @@ fn frame_files(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 fn track_video(
+    tracker: FaceTracker,
+    args: &TrackArgs,
+    bar: &ProgressBar,
+    next: impl FnMut() -> Result<Option<(String, RgbImage)>>,
+) -> Result<()> {
+    if args.out.as_os_str() == "-" {
+        return track_stream(
+            tracker,
+            args,
+            bar,
+            next,
+            &mut std::io::stdout().lock(),
+            true,
+        );
+    }
+    // Whole or not at all: a bad frame leaves no partial file under the final name.
+    let mut next = Some(next);
+    crate::output::write_with(&args.out, |tmp| {
+        let file = File::create(tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let mut out = BufWriter::new(file);
+        let next = next.take().expect("written once");
+        track_stream(tracker, args, bar, next, &mut out, false)?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        Ok(())
+    })
+}
+
+fn track_stream(
     mut tracker: FaceTracker,
     args: &TrackArgs,
     bar: &ProgressBar,
     mut next: impl FnMut() -> Result<Option<(String, RgbImage)>>,
+    out: &mut dyn Write,
+    to_stdout: bool,
 ) -> Result<()> {
-    let to_stdout = args.out.as_os_str() == "-";
-    let mut out: Box<dyn Write> = if to_stdout {
-        Box::new(std::io::stdout().lock())
-    } else {
-        if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("cannot create {}", parent.display()))?;
-        }
-        Box::new(BufWriter::new(File::create(&args.out).with_context(
-            || format!("cannot create {}", args.out.display()),
-        )?))
-    };
     let overlay_dir = if args.overlay {
         let stem = if to_stdout {
             "stdout".to_owned()
@@ -240,7 +301,7 @@ fn track_video(
             .with_context(|| format!("tracking {what}"))?;
         with_face += u64::from(!frame.faces.is_empty());
         detector_runs += u64::from(tracker.last_stats().detector_ran);
-        serde_json::to_writer(&mut out, &frame)?;
+        serde_json::to_writer(&mut *out, &frame)?;
         out.write_all(b"\n")?;
         if to_stdout {
             out.flush()?;

@@ -426,7 +426,7 @@ fn anim_response(path: &Path) -> Response {
         },
         Err(e) => {
             let msg = format!("cannot serve {}: {e:#}", path.display());
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", crate::output::escape_terminal(&msg));
             Response::text(500, msg)
         }
     }

@@ -21,6 +21,8 @@ use omote_live::{ListenLimits, Pacer, VmcListener, VmcSink};
 use omote_vmc::{BonePose, VmcRecorder, channel_from_wire};
 
 use crate::args::{WireNames, WireWeights};
+use crate::limits;
+use crate::output::escape_terminal;
 
 /// VMC protocol: send an anim to a VTuber app, or listen to one.
 #[derive(Args, Debug)]
@@ -50,8 +52,9 @@ struct SendArgs {
     /// Expression weights on the wire [default: applied with vrm0 names, input with vrm1].
     #[arg(long, value_enum)]
     weights: Option<WireWeights>,
-    /// Playback speed (2 = twice as fast).
-    #[arg(long, default_value_t = 1.0)]
+    /// Playback speed (2 = twice as fast), 0.01–100; the anim's fps × speed (packets per
+    /// second) is at most 1000.
+    #[arg(long, default_value_t = 1.0, value_parser = limits::speed)]
     speed: f64,
     /// Start again at the end until interrupted.
     #[arg(long = "loop")]
@@ -63,20 +66,22 @@ struct SendArgs {
 
 #[derive(Args, Debug)]
 struct ListenArgs {
-    /// Address to listen on (use 0.0.0.0:39539 to accept other machines).
+    /// Address to listen on (0.0.0.0:39539 accepts other machines — any of them: what
+    /// they send is bounded, but it is recorded and printed).
     #[arg(long, default_value = "127.0.0.1:39539")]
     bind: SocketAddr,
-    /// Record what arrives as an anim (frames sampled at --fps on the performer's clock).
+    /// Record what arrives as an anim (frames sampled at --fps on the performer's clock),
+    /// written when the session ends: at --seconds, after --idle, or on Ctrl-C.
     #[arg(long)]
     record: Option<PathBuf>,
-    /// Frame rate of the recording.
-    #[arg(long, default_value_t = 60.0)]
+    /// Frame rate of the recording (1–1000).
+    #[arg(long, default_value_t = 60.0, value_parser = limits::fps_f32)]
     fps: f32,
-    /// Stop after this many seconds.
-    #[arg(long)]
+    /// Stop after this many seconds (at most 86400).
+    #[arg(long, value_parser = limits::seconds)]
     seconds: Option<f64>,
-    /// Stop when nothing arrived for this many seconds (after the first packet).
-    #[arg(long, default_value_t = 3.0)]
+    /// Stop when nothing arrived for this many seconds after the first packet (at most 86400).
+    #[arg(long, default_value_t = 3.0, value_parser = limits::seconds)]
     idle: f64,
 }
 
@@ -88,13 +93,20 @@ pub fn run(args: VmcArgs) -> anyhow::Result<()> {
 }
 
 fn send(args: SendArgs) -> anyhow::Result<()> {
-    if !(args.speed.is_finite() && args.speed > 0.0) {
-        bail!("--speed must be a positive number");
-    }
     let anim = omote_config::load_anim(&args.anim)?;
     let frames = anim.frames();
     if frames == 0 {
         bail!("{}: the anim has no frames", args.anim.display());
+    }
+    let rate = f64::from(anim.fps) * args.speed;
+    if rate > limits::MAX_FPS {
+        bail!(
+            "{}: {} fps at --speed {} is {rate} packets per second, over the limit of {}",
+            args.anim.display(),
+            anim.fps,
+            args.speed,
+            limits::MAX_FPS
+        );
     }
     let weight_kind = WireWeights::resolve(args.weights, args.names);
     let tracks = weight_kind.pick(anim.applied(), &anim.expressions);
@@ -145,27 +157,34 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
 }
 
 fn listen(args: ListenArgs) -> anyhow::Result<()> {
-    if !(args.fps.is_finite() && args.fps > 0.0 && args.fps <= 1000.0) {
-        bail!("--fps must be in (0, 1000]");
+    if let Some(path) = &args.record {
+        crate::output::check_output_file(path, "--record")?;
     }
     let mut listener = VmcListener::bind(args.bind)?;
-    eprintln!("vmc listen: on {}", args.bind);
+    eprintln!("vmc listen: on {} (Ctrl-C to stop)", args.bind);
     if args.record.is_some() {
-        listener.record(VmcRecorder::new(args.fps));
+        listener.record(VmcRecorder::new(args.fps).with_max_values(limits::MAX_ANIM_VALUES));
     }
-    // Seconds as a duration: negative is none, too long is forever.
-    let secs = |s: f64| Duration::try_from_secs_f64(s.max(0.0)).unwrap_or(Duration::MAX);
+    let stop = crate::interrupt::install()?;
+    listener.stop_on(stop.clone());
+    // Both are within a day (the parsers): exact durations.
     let limits = ListenLimits {
-        max: args.seconds.map(secs),
-        idle: secs(args.idle),
+        max: args.seconds.map(Duration::from_secs_f64),
+        idle: Duration::from_secs_f64(args.idle),
     };
     let mut bad = 0u64;
     let stats = listener.run(limits, |n, e| {
         bad += 1;
         if bad <= 5 {
-            eprintln!("vmc listen: packet {n} ignored: {e}");
+            eprintln!(
+                "vmc listen: packet {n} ignored: {}",
+                escape_terminal(&e.to_string())
+            );
         }
     })?;
+    if crate::interrupt::stopped(&stop) {
+        eprintln!("vmc listen: interrupted");
+    }
     let receiver = listener.receiver();
     let mut blends: Vec<(&String, &f32)> = receiver.blends().iter().collect();
     blends.sort_by(|a, b| a.0.cmp(b.0));
@@ -178,13 +197,21 @@ fn listen(args: ListenArgs) -> anyhow::Result<()> {
     );
     // The latest non-zero values, by omote channel name.
     for (name, v) in blends.iter().filter(|(_, v)| **v >= 5e-4).take(20) {
-        println!("{}\t{v:.3}", channel_from_wire(name));
+        println!("{}\t{v:.3}", escape_terminal(channel_from_wire(name)));
     }
     if let (Some(path), Some(rec)) = (&args.record, listener.take_recorder()) {
-        if rec.skipped_frames() > 0 {
+        if rec.restarts() > 0 || rec.skipped_frames() > 0 {
             eprintln!(
-                "vmc listen: the performer's clock jumped; {} frames of the gaps were not filled",
+                "vmc listen: the performer's clock jumped or restarted {} times; {} frames \
+                 (of gaps, or ahead of the real time) were not recorded",
+                rec.restarts(),
                 rec.skipped_frames()
+            );
+        }
+        if rec.dropped_channels() > 0 {
+            eprintln!(
+                "vmc listen: the recording reached its size limit; {} channels first seen after it are not recorded",
+                rec.dropped_channels()
             );
         }
         let anim = rec.finish();

@@ -1,8 +1,9 @@
 //! [`ThreadedFrames`]: any frame source on its own reader thread, so reading the next
 //! frame overlaps the work on the current one.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use super::{Frame, FrameSource};
 use crate::LiveError;
@@ -66,6 +67,7 @@ impl<T> Drop for EndGuard<T> {
 pub struct ThreadedFrames<T> {
     shared: Arc<Shared<T>>,
     finished: bool,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<T: Send + 'static> ThreadedFrames<T> {
@@ -91,6 +93,7 @@ impl<T: Send + 'static> ThreadedFrames<T> {
         Self {
             shared,
             finished: false,
+            stop: None,
         }
     }
 }
@@ -133,6 +136,21 @@ fn read_loop<S: FrameSource>(mut source: S, policy: LatePolicy, guard: EndGuard<
 }
 
 impl<T> ThreadedFrames<T> {
+    /// How often a consumer waiting for a frame looks at the stop flag.
+    const STOP_POLL: Duration = Duration::from_millis(50);
+
+    /// Ends the input (a clean end, as if the stream had ended) once `flag` is set —
+    /// a Ctrl-C — even while the reader is blocked in a read; the frame waiting is
+    /// still delivered first.
+    pub fn stop_on(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.stop = Some(flag);
+        self
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst))
+    }
+
     /// Frames replaced before the consumer took them ([`LatePolicy::DropLate`]).
     pub fn dropped(&self) -> u64 {
         self.shared.dropped.load(Ordering::Relaxed)
@@ -163,11 +181,22 @@ impl<T> FrameSource for ThreadedFrames<T> {
                 self.finished = true;
                 return end.map(|()| None);
             }
-            slot = self
-                .shared
-                .changed
-                .wait(slot)
-                .unwrap_or_else(PoisonError::into_inner);
+            if self.stop_requested() {
+                self.finished = true;
+                return Ok(None);
+            }
+            slot = if self.stop.is_some() {
+                self.shared
+                    .changed
+                    .wait_timeout(slot, Self::STOP_POLL)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
+            } else {
+                self.shared
+                    .changed
+                    .wait(slot)
+                    .unwrap_or_else(PoisonError::into_inner)
+            };
         }
     }
 }

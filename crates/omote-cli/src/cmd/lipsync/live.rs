@@ -36,11 +36,11 @@ pub struct LiveArgs {
     /// Raw interleaved PCM to read; `-` is stdin.
     #[arg(default_value = "-")]
     input: PathBuf,
-    /// Sample rate of the input in Hz (8000–96000).
-    #[arg(long, default_value_t = 16_000)]
+    /// Sample rate of the input in Hz (4000–384000).
+    #[arg(long, default_value_t = 16_000, value_parser = crate::limits::sample_rate)]
     rate: u32,
-    /// Interleaved channels in the input (mixed down to mono).
-    #[arg(long, default_value_t = 1)]
+    /// Interleaved channels in the input (mixed down to mono), 1–64.
+    #[arg(long, default_value_t = 1, value_parser = crate::limits::channels)]
     channels: u16,
     /// Sample encoding of the input.
     #[arg(long, value_enum, default_value = "s16le")]

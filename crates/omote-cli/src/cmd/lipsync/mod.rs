@@ -26,6 +26,7 @@ use omote_lipsync::{
 use rayon::prelude::*;
 
 use crate::args::load_profile;
+use crate::limits;
 
 mod live;
 
@@ -74,14 +75,14 @@ struct AnalyseArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     format: Format,
-    /// Output frame rate (the analyser runs at 100 fps; other rates interpolate).
-    #[arg(long, default_value_t = 100.0)]
+    /// Output frame rate, 1–1000 (the analyser runs at 100 fps; other rates interpolate).
+    #[arg(long, default_value_t = 100.0, value_parser = limits::fps_f32)]
     fps: f32,
     /// Profile JSON (default: the built-in speaker-independent profile).
     #[arg(long)]
     profile: Option<PathBuf>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1–256 (default: all cores; never more than the files).
+    #[arg(long, value_parser = limits::jobs)]
     jobs: Option<usize>,
     /// Use the streaming analyser (10 ms chunks, 12.5 ms latency) instead of offline.
     #[arg(long)]
@@ -121,14 +122,14 @@ struct CalibrateArgs {
     /// Base profile to adapt (default: built-in).
     #[arg(long)]
     profile: Option<PathBuf>,
-    /// Softmax sharpness for --build.
-    #[arg(long, default_value_t = 1.0)]
+    /// Softmax sharpness for --build (0.001–100).
+    #[arg(long, default_value_t = 1.0, value_parser = limits::sharpness)]
     sharpness: f32,
     /// No cepstral mean normalisation for --build (it is on by default).
     #[arg(long)]
     no_cmn: bool,
-    /// Log-prior of N (closed mouth) relative to the vowels, for --build.
-    #[arg(long, default_value_t = -0.5, allow_negative_numbers = true)]
+    /// Log-prior of N (closed mouth) relative to the vowels, for --build (−100–100).
+    #[arg(long, default_value_t = -0.5, allow_negative_numbers = true, value_parser = limits::log_prior)]
     n_bias: f32,
     /// Output profile JSON.
     #[arg(short = 'O', long = "output", visible_short_alias = 'o')]
@@ -139,7 +140,7 @@ struct CalibrateArgs {
 struct PlotArgs {
     /// Voice file.
     input: PathBuf,
-    /// Output PNG.
+    /// Output PNG (the name must end in .png).
     #[arg(short, long)]
     output: PathBuf,
     /// Profile JSON (default: built-in).
@@ -181,20 +182,32 @@ fn load_16k(path: &Path) -> Result<Vec<f32>, omote_audio::AudioError> {
     Ok(omote_audio::load_mono(path, SAMPLE_RATE)?.samples)
 }
 
+/// The audio files behind `paths`: named files as given, folders walked recursively
+/// (sorted). Every file is visited once: symbolic links are followed, but a folder or
+/// file already seen (by its canonical path: a link loop, a link to a sibling, a path
+/// given twice) is skipped.
 fn collect_inputs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    use std::collections::HashSet;
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) -> anyhow::Result<()> {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
             .with_context(|| format!("{}: cannot list folder", dir.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .collect();
         entries.sort();
         for p in entries {
+            // A dangling link has no canonical path: skipped like any unreadable entry.
+            let Ok(canonical) = p.canonicalize() else {
+                continue;
+            };
             if p.is_dir() {
-                walk(&p, out)?;
+                if seen.insert(canonical) {
+                    walk(&p, out, seen)?;
+                }
             } else if p
                 .extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| AUDIO_EXTS.contains(&e.to_ascii_lowercase().as_str()))
+                && seen.insert(canonical)
             {
                 out.push(p);
             }
@@ -202,15 +215,48 @@ fn collect_inputs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
         Ok(())
     }
     let mut out = Vec::new();
+    let mut seen = HashSet::new();
     for p in paths {
+        let canonical = p.canonicalize().unwrap_or_else(|_| p.clone());
         if p.is_dir() {
-            walk(p, &mut out)?;
-        } else {
+            if seen.insert(canonical) {
+                walk(p, &mut out, &mut seen)?;
+            }
+        } else if seen.insert(canonical) {
             // Named files are always tried, whatever their extension.
             out.push(p.clone());
         }
     }
     Ok(out)
+}
+
+/// Two inputs whose results would be the same file (`a/x.wav` and `b/x.flac` into one
+/// `--out`): an error before any work, naming both.
+fn check_distinct_outputs(
+    inputs: &[PathBuf],
+    out_dir: Option<&Path>,
+    format: Format,
+) -> anyhow::Result<()> {
+    let mut seen: std::collections::HashMap<PathBuf, &Path> = std::collections::HashMap::new();
+    for input in inputs {
+        let out = output_path(input, out_dir, format);
+        let key = out
+            .parent()
+            .and_then(|d| d.canonicalize().ok())
+            .map_or_else(
+                || out.clone(),
+                |d| d.join(out.file_name().unwrap_or_default()),
+            );
+        if let Some(first) = seen.insert(key, input) {
+            bail!(
+                "{} and {} would both write {}: give them different --out folders or names",
+                first.display(),
+                input.display(),
+                out.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 fn output_path(input: &Path, out_dir: Option<&Path>, format: Format) -> PathBuf {
@@ -242,15 +288,16 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     let profile = load_profile(args.profile.as_deref())?;
     let inputs = collect_inputs(&args.paths)?;
     if inputs.is_empty() {
-        bail!("no audio files found in {:?}", args.paths);
+        let names: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        bail!("no audio files found in {}", names.join(", "));
     }
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("{}: cannot create output folder", dir.display()))?;
     }
-    let jobs = args.jobs.unwrap_or(0);
+    check_distinct_outputs(&inputs, args.out.as_deref(), args.format)?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
+        .num_threads(limits::threads_for(args.jobs, inputs.len()))
         .build()
         .context("cannot start worker threads")?;
     let bar = ProgressBar::new(inputs.len() as u64);
@@ -273,12 +320,13 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
                     };
                     let track = track.resampled(args.fps);
                     let out = output_path(input, args.out.as_deref(), args.format);
-                    crate::output::write_file(&out, render(&track, input, args.format).as_bytes())
-                        .with_context(|| format!("{}: cannot write output", out.display()))?;
+                    crate::output::write_file(&out, render(&track, input, args.format).as_bytes())?;
                     Ok(())
                 })();
                 if let Err(e) = result {
-                    bar.suspend(|| eprintln!("error: {e:#}"));
+                    bar.suspend(|| {
+                        eprintln!("error: {}", crate::output::error_text(&e));
+                    });
                     if let Ok(mut f) = failures.lock() {
                         f.push(input.display().to_string());
                     }
@@ -326,6 +374,29 @@ fn labelled_pairs_in(dir: &Path) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
     Ok(out)
 }
 
+/// Seconds a label may run past the end of its audio (rounding, a trailing pause).
+const LABEL_SLACK_S: f64 = 1.0;
+
+/// Labels far past the end of the audio are a mismatched pair (or a hostile file that
+/// would cost minutes of scoring nothing): refused, naming both files.
+fn check_labels_fit(
+    labels: &[LabelSegment],
+    samples: usize,
+    lab: &Path,
+    wav: &Path,
+) -> anyhow::Result<()> {
+    let duration = samples as f64 / f64::from(SAMPLE_RATE);
+    if let Some(seg) = labels.iter().find(|s| s.end_s > duration + LABEL_SLACK_S) {
+        bail!(
+            "{}: a label ends at {} s, past the end of {} ({duration:.2} s)",
+            lab.display(),
+            seg.end_s,
+            wav.display()
+        );
+    }
+    Ok(())
+}
+
 /// Accumulates labelled clips into a builder (in parallel).
 fn labelled_builder(
     profile: &Profile,
@@ -336,6 +407,7 @@ fn labelled_builder(
         .map(|(wav, lab)| {
             let labels = read_labels(lab)?;
             let samples = load_16k(wav)?;
+            check_labels_fit(&labels, samples.len(), lab, wav)?;
             let mut analyser = Analyser::new(profile.clone());
             let feats = analyser.features(&samples);
             let mut b = ProfileBuilder::new();
@@ -419,8 +491,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
             labelled
         }
     };
-    crate::output::write_file(&args.output, profile.to_json().as_bytes())
-        .with_context(|| format!("{}: cannot write profile", args.output.display()))?;
+    crate::output::write_file(&args.output, profile.to_json().as_bytes())?;
     eprintln!(
         "profile written to {} (frames per class A I U E O N: labelled {:?}, sustained {:?})",
         args.output.display(),
@@ -432,6 +503,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
 
 fn plot(args: PlotArgs) -> anyhow::Result<()> {
     use omote_plot::{Panel, Series, TimePlot};
+    crate::output::check_png_name(&args.output)?;
     let profile = load_profile(args.profile.as_deref())?;
     let samples = load_16k(&args.input)?;
     let track = Analyser::new(profile).analyse(&samples);
@@ -489,10 +561,15 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
     let loaded: Vec<anyhow::Result<LabelledClip>> = manifest
         .par_iter()
         .map(|m| {
+            let wav = args.data.join(format!("{}.wav", m.clip));
+            let lab = args.data.join(format!("{}.lab.tsv", m.clip));
+            let samples = load_16k(&wav)?;
+            let labels = read_labels(&lab)?;
+            check_labels_fit(&labels, samples.len(), &lab, &wav)?;
             Ok(LabelledClip {
                 source: m.source.clone(),
-                samples: load_16k(&args.data.join(format!("{}.wav", m.clip)))?,
-                labels: read_labels(&args.data.join(format!("{}.lab.tsv", m.clip)))?,
+                samples,
+                labels,
             })
         })
         .collect();
@@ -502,6 +579,9 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
         calibrate_first: args.calibrate_first,
     };
     let report = evaluate(&profile, &clips, &options);
-    print!("{}", report.to_text(args.confusion));
+    print!(
+        "{}",
+        crate::output::escape_terminal(&report.to_text(args.confusion))
+    );
     Ok(())
 }

@@ -257,6 +257,172 @@ impl Default for RetargetConfig {
     }
 }
 
+/// One row of the retarget settings' bounds table: a number's name in files, where it
+/// lives and its closed range (the `eyes/bounds.rs` idea, for plain numbers).
+struct Bound {
+    field: &'static str,
+    get: fn(&RetargetConfig) -> f32,
+    lo: f32,
+    hi: f32,
+    expected: &'static str,
+}
+
+macro_rules! bound {
+    ($field:literal, $($f:ident).+, $lo:expr, $hi:expr, $expected:literal) => {
+        Bound {
+            field: $field,
+            get: |c: &RetargetConfig| c.$($f).+,
+            lo: $lo,
+            hi: $hi,
+            expected: $expected,
+        }
+    };
+}
+
+/// Every plain number of [`RetargetConfig`] with its range, one row each. Curves check
+/// themselves ([`ResponseCurve`]); emotion rules are checked per rule.
+const BOUNDS: &[Bound] = &[
+    bound!("limits.yawDeg", limits.yaw_deg, 0.0, 180.0, "0–180 degrees"),
+    bound!(
+        "limits.pitchDeg",
+        limits.pitch_deg,
+        0.0,
+        90.0,
+        "0–90 degrees"
+    ),
+    bound!(
+        "limits.rollDeg",
+        limits.roll_deg,
+        0.0,
+        180.0,
+        "0–180 degrees"
+    ),
+    bound!("neckShare", neck_share, 0.0, 1.0, "a share, 0–1"),
+    bound!("eyes.openBelow", eyes.open_below, 0.0, 1.0, "a score, 0–1"),
+    bound!(
+        "eyes.closedAbove",
+        eyes.closed_above,
+        0.0,
+        1.0,
+        "a score, 0–1"
+    ),
+    bound!("eyes.winkDifference", eyes.wink_difference, 0.0, 1.0, "0–1"),
+    bound!(
+        "eyes.maxOpenSpeed",
+        eyes.max_open_speed,
+        0.1,
+        1000.0,
+        "0.1–1000 opens per second"
+    ),
+    bound!("mouth.gain", mouth.gain, 0.0, 10.0, "0–10"),
+    bound!(
+        "headFilter.minCutoff",
+        head_filter.min_cutoff,
+        0.01,
+        100.0,
+        "0.01–100 Hz"
+    ),
+    bound!("headFilter.beta", head_filter.beta, 0.0, 100.0, "0–100"),
+    bound!(
+        "headFilter.derivativeCutoff",
+        head_filter.derivative_cutoff,
+        0.01,
+        100.0,
+        "0.01–100 Hz"
+    ),
+    bound!(
+        "gazeFilter.minCutoff",
+        gaze_filter.min_cutoff,
+        0.01,
+        100.0,
+        "0.01–100 Hz"
+    ),
+    bound!("gazeFilter.beta", gaze_filter.beta, 0.0, 100.0, "0–100"),
+    bound!(
+        "gazeFilter.derivativeCutoff",
+        gaze_filter.derivative_cutoff,
+        0.01,
+        100.0,
+        "0.01–100 Hz"
+    ),
+    bound!(
+        "smoothing.eyes",
+        smoothing.eyes,
+        0.0,
+        10.0,
+        "a half-life of 0–10 seconds"
+    ),
+    bound!(
+        "smoothing.mouth",
+        smoothing.mouth,
+        0.0,
+        10.0,
+        "a half-life of 0–10 seconds"
+    ),
+    bound!(
+        "smoothing.emotions",
+        smoothing.emotions,
+        0.0,
+        10.0,
+        "a half-life of 0–10 seconds"
+    ),
+    bound!(
+        "smoothing.perfectSync",
+        smoothing.perfect_sync,
+        0.0,
+        10.0,
+        "a half-life of 0–10 seconds"
+    ),
+    bound!("loss.grace", loss.grace, 0.0, 60.0, "0–60 seconds"),
+    bound!("loss.blendTime", loss.blend_time, 0.0, 60.0, "0–60 seconds"),
+];
+
+impl RetargetConfig {
+    /// Checks every number against its range (finite, sign, limit): the first one out
+    /// of range is the error, named as in files (`limits.yawDeg`). [`Retargeter::new`]
+    /// calls it, so no out-of-range setting reaches a frame.
+    ///
+    /// [`Retargeter::new`]: crate::Retargeter::new
+    pub fn check(&self) -> Result<(), RetargetError> {
+        for b in BOUNDS {
+            let v = (b.get)(self);
+            if !(v.is_finite() && b.lo <= v && v <= b.hi) {
+                return Err(RetargetError::OutOfRange {
+                    field: b.field.to_string(),
+                    value: v,
+                    expected: b.expected,
+                });
+            }
+        }
+        let e = &self.eyes;
+        if e.open_below >= e.closed_above {
+            return Err(RetargetError::BadEyeThresholds(
+                e.open_below,
+                e.closed_above,
+            ));
+        }
+        for (i, r) in self.emotions.iter().enumerate() {
+            for (name, v) in [("from", r.from), ("to", r.to)] {
+                if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
+                    return Err(RetargetError::OutOfRange {
+                        field: format!("emotions[{i}].{name}"),
+                        value: v,
+                        expected: "a score, 0–1",
+                    });
+                }
+            }
+            if r.from >= r.to {
+                return Err(RetargetError::BadRange {
+                    rule: i,
+                    from: r.from,
+                    to: r.to,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Why a retargeter could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RetargetError {
@@ -278,7 +444,42 @@ pub enum RetargetError {
         /// Given to.
         to: f32,
     },
+    /// A number outside its range (see [`RetargetConfig::check`]).
+    #[error("{field} = {value}: must be {expected}")]
+    OutOfRange {
+        /// The field as named in files (`limits.yawDeg`, `emotions[1].to`).
+        field: String,
+        /// The value given.
+        value: f32,
+        /// The range in words.
+        expected: &'static str,
+    },
     /// Eye thresholds are not increasing finite numbers.
     #[error("eyes: `openBelow` ({0}) must be below `closedAbove` ({1})")]
     BadEyeThresholds(f32, f32),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_pass_and_every_bad_number_is_named() {
+        assert_eq!(RetargetConfig::default().check(), Ok(()));
+        type Break = fn(&mut RetargetConfig);
+        let cases: [(Break, &str); 6] = [
+            (|c| c.limits.yaw_deg = -10.0, "limits.yawDeg = -10"),
+            (|c| c.limits.pitch_deg = f32::NAN, "limits.pitchDeg = NaN"),
+            (|c| c.mouth.gain = -1.0, "mouth.gain"),
+            (|c| c.head_filter.min_cutoff = 0.0, "headFilter.minCutoff"),
+            (|c| c.loss.grace = f32::INFINITY, "loss.grace = inf"),
+            (|c| c.emotions[1].to = 1e30, "emotions[1].to"),
+        ];
+        for (break_it, expected) in cases {
+            let mut c = RetargetConfig::default();
+            break_it(&mut c);
+            let e = c.check().unwrap_err().to_string();
+            assert!(e.starts_with(expected), "{e}");
+        }
+    }
 }

@@ -110,16 +110,7 @@ pub struct Retargeter {
 impl Retargeter {
     /// A retargeter for `rig`. Rules whose target the rig lacks are skipped.
     pub fn new(rig: &Rig, config: RetargetConfig) -> Result<Self, RetargetError> {
-        let e = &config.eyes;
-        if !(e.open_below.is_finite()
-            && e.closed_above.is_finite()
-            && e.open_below < e.closed_above)
-        {
-            return Err(RetargetError::BadEyeThresholds(
-                e.open_below,
-                e.closed_above,
-            ));
-        }
+        config.check()?;
         let n = rig.len();
         let mut group: Vec<Option<u8>> = vec![None; n];
         let mark = |c: Option<ChannelId>, g: u8, groups: &mut Vec<Option<u8>>| {

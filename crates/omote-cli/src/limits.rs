@@ -1,0 +1,230 @@
+//! One documented range per quantity, checked where the number enters (clap value
+//! parsers), the same in every command. A value outside its range is a usage error
+//! (exit 2) naming the range; nothing downstream sees it.
+//!
+//! | quantity | range | why |
+//! |---|---|---|
+//! | frame rate (`--fps` of every command) | 1–1000 fps ([`MAX_FPS`]) | the core's anim range (`omote_core::ANIM_MAX_FPS`): fast cameras reach 240–1000 fps; above that a VMC anim is a packet flood and memory follows it |
+//! | durations (`--seconds`, `--idle`) | over 0, at most one day ([`MAX_SECONDS`]) | a longer run is a mistake; memory is capped separately ([`check_anim_size`]) |
+//! | worker threads (`--jobs`) | 1–[`MAX_JOBS`], never more than inputs | a thread per core is the useful maximum; 10 000 threads for one file is not |
+//! | sample rates (`--rate`, `--voice-rate`) | [`omote_audio::MIN_RATE`]–[`omote_audio::MAX_RATE`] Hz | what the resampler takes |
+//! | interleaved channels (`--channels`) | 1–[`MAX_CHANNELS`] | 7.1 and multitrack recorders; the chunk buffer is rate × channels |
+//! | playback speed (`vmc send --speed`) | [`MIN_SPEED`]–[`MAX_SPEED`], and anim fps × speed ≤ [`MAX_FPS`] packets/s | a frame per packet |
+//! | shares and weights (`--mouth-blend`) | 0–1 | a share |
+//! | lip sync `--sharpness`, `--n-bias` | 0.001–100, ±100 | what a profile may hold (`omote_lipsync::SHARPNESS_RANGE`, `MAX_BIAS`): a built profile always loads |
+//! | frame sizes (`WxH`) | the tracker's image limits (a side ≤ 16384, ≤ 256 MiB RGB) | checked before a buffer is allocated |
+//! | anim size (frames × values per frame) | [`MAX_ANIM_VALUES`] | the memory an anim takes (4 bytes a value, ~10 bytes each as JSON), known before work starts |
+
+use omote_live::FrameSize;
+
+/// Highest frame rate of every command (and of anim files, `omote_core::ANIM_MAX_FPS`).
+pub const MAX_FPS: f64 = omote_core::ANIM_MAX_FPS as f64;
+/// Lowest frame rate of every command.
+pub const MIN_FPS: f64 = 1.0;
+/// Longest duration any command accepts: one day.
+pub const MAX_SECONDS: f64 = 86_400.0;
+/// Most worker threads `--jobs` starts.
+pub const MAX_JOBS: usize = 256;
+/// Most interleaved channels of a raw PCM stream.
+pub const MAX_CHANNELS: u16 = 64;
+/// Slowest playback speed.
+pub const MIN_SPEED: f64 = 0.01;
+/// Fastest playback speed.
+pub const MAX_SPEED: f64 = 100.0;
+/// Most numbers an anim a command builds may hold, frames × (expression tracks before
+/// and after the override rules + 3 bone rotations + gaze): 2²⁷ ≈ 134 M values, 512 MiB
+/// in memory and about 1.3 GB as JSON — e.g. 4 hours at 60 fps on the built-in rig.
+pub const MAX_ANIM_VALUES: u64 = 1 << 27;
+
+fn number(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number"))?;
+    if !v.is_finite() {
+        return Err(format!("`{s}` is not a finite number"));
+    }
+    Ok(v)
+}
+
+fn within(s: &str, lo: f64, hi: f64, what: &str) -> Result<f64, String> {
+    let v = number(s)?;
+    if !(lo..=hi).contains(&v) {
+        return Err(format!("{what} must be between {lo} and {hi}, got {v}"));
+    }
+    Ok(v)
+}
+
+/// A frame rate, [`MIN_FPS`]–[`MAX_FPS`].
+pub fn fps(s: &str) -> Result<f64, String> {
+    within(s, MIN_FPS, MAX_FPS, "the frame rate")
+}
+
+/// [`fps`] as `f32` (anim frame rates).
+pub fn fps_f32(s: &str) -> Result<f32, String> {
+    fps(s).map(|v| v as f32)
+}
+
+/// A duration in seconds: over 0, at most [`MAX_SECONDS`].
+pub fn seconds(s: &str) -> Result<f64, String> {
+    let v = number(s)?;
+    if !(v > 0.0 && v <= MAX_SECONDS) {
+        return Err(format!(
+            "seconds must be over 0 and at most {MAX_SECONDS} (one day), got {v}"
+        ));
+    }
+    Ok(v)
+}
+
+/// [`seconds`] as `f32`.
+pub fn seconds_f32(s: &str) -> Result<f32, String> {
+    seconds(s).map(|v| v as f32)
+}
+
+/// A whole number in `lo..=hi`: parsed as a number first, so NaN, infinities and
+/// out-of-range values get the same words as for the other quantities.
+fn whole(s: &str, lo: u32, hi: u32, what: &str) -> Result<u32, String> {
+    let v = number(s)?;
+    if !(f64::from(lo)..=f64::from(hi)).contains(&v) {
+        return Err(format!("{what} must be between {lo} and {hi}, got {v}"));
+    }
+    if v.fract() != 0.0 {
+        return Err(format!("{what} must be a whole number, got {v}"));
+    }
+    Ok(v as u32)
+}
+
+/// A worker thread count, 1–[`MAX_JOBS`].
+pub fn jobs(s: &str) -> Result<usize, String> {
+    whole(s, 1, MAX_JOBS as u32, "jobs").map(|v| v as usize)
+}
+
+/// The threads to start for `inputs` items: `--jobs` (or the cores) but never more
+/// than the inputs, at least 1.
+pub fn threads_for(jobs: Option<usize>, inputs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    jobs.unwrap_or(cores).min(inputs).clamp(1, MAX_JOBS)
+}
+
+/// A sample rate in Hz, [`omote_audio::MIN_RATE`]–[`omote_audio::MAX_RATE`].
+pub fn sample_rate(s: &str) -> Result<u32, String> {
+    let (lo, hi) = (omote_audio::MIN_RATE, omote_audio::MAX_RATE);
+    whole(s, lo, hi, "the sample rate (Hz)")
+}
+
+/// Interleaved channels, 1–[`MAX_CHANNELS`].
+pub fn channels(s: &str) -> Result<u16, String> {
+    whole(s, 1, u32::from(MAX_CHANNELS), "channels").map(|v| v as u16)
+}
+
+/// A playback speed, [`MIN_SPEED`]–[`MAX_SPEED`].
+pub fn speed(s: &str) -> Result<f64, String> {
+    within(s, MIN_SPEED, MAX_SPEED, "the speed")
+}
+
+/// A share or weight, 0–1.
+pub fn unit(s: &str) -> Result<f32, String> {
+    within(s, 0.0, 1.0, "the value").map(|v| v as f32)
+}
+
+/// A lip sync softmax sharpness, [`omote_lipsync::SHARPNESS_RANGE`] (what a profile may hold).
+pub fn sharpness(s: &str) -> Result<f32, String> {
+    // The f32 ends as written (0.001, not 0.0010000000474974513).
+    let (lo, hi) = omote_lipsync::SHARPNESS_RANGE;
+    let exact = |v: f32| v.to_string().parse::<f64>().unwrap_or(f64::from(v));
+    within(s, exact(lo), exact(hi), "the sharpness").map(|v| v as f32)
+}
+
+/// A lip sync log-prior (bias), ±[`omote_lipsync::MAX_BIAS`].
+pub fn log_prior(s: &str) -> Result<f32, String> {
+    let max = f64::from(omote_lipsync::MAX_BIAS);
+    within(s, -max, max, "the log-prior").map(|v| v as f32)
+}
+
+/// A `WxH` frame size the tracker takes (checked before any buffer is allocated).
+pub fn frame_size(s: &str) -> Result<FrameSize, String> {
+    let size: FrameSize = s
+        .parse()
+        .map_err(|e: omote_live::LiveError| e.to_string())?;
+    omote_tracker::rgb::check_size(s, u64::from(size.width), u64::from(size.height))
+        .map_err(|e| e.to_string())?;
+    Ok(size)
+}
+
+/// Numbers per anim frame for a rig of `channels`: expression tracks before and after
+/// the override rules, three bone rotations (4 each) and the gaze (2).
+pub fn anim_values_per_frame(channels: usize) -> u64 {
+    2 * channels as u64 + 3 * 4 + 2
+}
+
+/// The most frames an anim of `channels` may have under [`MAX_ANIM_VALUES`].
+pub fn max_anim_frames(channels: usize) -> usize {
+    (MAX_ANIM_VALUES / anim_values_per_frame(channels)) as usize
+}
+
+/// Refuses, before any work, an anim of `frames` frames over `channels` channels that
+/// would exceed [`MAX_ANIM_VALUES`]; `what` says where the frames come from.
+pub fn check_anim_size(frames: u64, channels: usize, what: &str) -> anyhow::Result<()> {
+    let per = anim_values_per_frame(channels);
+    let values = frames.saturating_mul(per);
+    if values > MAX_ANIM_VALUES {
+        anyhow::bail!(
+            "{what} is {frames} frames × {per} values = {values} values, over the limit of \
+             {MAX_ANIM_VALUES} (about {} MiB; {} frames for this rig): shorten it or lower the frame rate",
+            (MAX_ANIM_VALUES * 4) >> 20,
+            max_anim_frames(channels)
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_range_refuses_nan_inf_zero_negative_and_huge() {
+        for bad in [
+            "0", "-1", "nan", "NaN", "inf", "-inf", "1e9", "1e400", "", "x",
+        ] {
+            assert!(fps(bad).is_err(), "fps {bad}");
+            assert!(seconds(bad).is_err(), "seconds {bad}");
+            assert!(speed(bad).is_err(), "speed {bad}");
+            assert!(jobs(bad).is_err(), "jobs {bad}");
+            assert!(sample_rate(bad).is_err(), "rate {bad}");
+            assert!(channels(bad).is_err(), "channels {bad}");
+        }
+        for bad in ["-0.1", "nan", "inf", "1.5"] {
+            assert!(unit(bad).is_err(), "unit {bad}");
+        }
+        assert_eq!(fps("30"), Ok(30.0));
+        assert_eq!(fps("1000"), Ok(1000.0));
+        assert!(fps("1000.5").is_err());
+        assert_eq!(seconds("86400"), Ok(86_400.0));
+        assert!(seconds("86401").is_err());
+        assert_eq!(jobs("256"), Ok(256));
+        assert!(jobs("10000").is_err());
+        assert!(frame_size("0x0").is_err());
+        assert!(frame_size("100000x100000").is_err());
+        assert!(frame_size("640x480").is_ok());
+        assert!(fps("1e9").unwrap_err().contains("between 1 and 1000"));
+    }
+
+    #[test]
+    fn threads_never_outnumber_inputs() {
+        assert_eq!(threads_for(Some(200), 1), 1);
+        assert_eq!(threads_for(Some(4), 10), 4);
+        assert_eq!(threads_for(None, 0), 1);
+    }
+
+    #[test]
+    fn a_day_at_1000_fps_is_refused_with_the_limit() {
+        let e = check_anim_size(86_400 * 1000, 70, "--seconds 86400 at 1000 fps").unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("134217728") && msg.contains("512 MiB"),
+            "{msg}"
+        );
+        assert!(check_anim_size(60 * 60 * 60, 70, "an hour").is_ok());
+    }
+}
