@@ -46,8 +46,9 @@ pub struct ListenStats {
 /// values advances the recording to the performer's clock (`/VMC/Ext/T`), or to the
 /// time since the first packet when the performer sends no clock. The performer's clock
 /// is trusted only within the real time: the recording never holds more frames than the
-/// time since the first packet plus [`VmcListener::CLOCK_SLACK_S`] (the recorder's own
-/// rules handle jumps and restarts, see [`VmcRecorder`]).
+/// time since the first packet × [`VmcListener::MAX_CLOCK_RATE`] plus
+/// [`VmcListener::CLOCK_SLACK_S`] (the recorder's own rules handle jumps and restarts,
+/// see [`VmcRecorder`]).
 pub struct VmcListener {
     socket: UdpSocket,
     addr: SocketAddr,
@@ -65,6 +66,10 @@ impl VmcListener {
     const MAX_PACKET: usize = 65_536;
     /// Seconds a performer's clock may run ahead of the real time in a recording.
     pub const CLOCK_SLACK_S: f64 = 10.0;
+    /// How much faster than real time a performer's clock may run (a replay sent at
+    /// `omote vmc send --speed 100`, the largest speed it takes); the recording's value
+    /// cap bounds the memory whatever the clock does.
+    pub const MAX_CLOCK_RATE: f64 = 100.0;
 
     /// Listens on `addr` (port 0: any free port, see [`VmcListener::local_addr`]).
     pub fn bind(addr: SocketAddr) -> Result<Self, LiveError> {
@@ -157,7 +162,7 @@ impl VmcListener {
                 .receiver
                 .time()
                 .map_or_else(|| (now - t0).as_secs_f64(), f64::from);
-            let real = (now - t0).as_secs_f64() + Self::CLOCK_SLACK_S;
+            let real = (now - t0).as_secs_f64() * Self::MAX_CLOCK_RATE + Self::CLOCK_SLACK_S;
             let max_frames = (real * f64::from(rec.fps())).ceil() as usize;
             rec.advance_within(t, &self.receiver, max_frames);
         }

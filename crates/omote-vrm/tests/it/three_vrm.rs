@@ -363,7 +363,16 @@ fn blended_performance() -> Anim {
     let ch = |n: &str| rig.channel(n).unwrap();
     let (happy, surprised) = (ch("happy"), ch("surprised"));
     let vowels = ["aa", "ih", "ou", "ee", "oh"].map(ch);
-    let mut face = Face::new(rig.clone(), FaceConfig::default(), 7);
+    // Blinks on the `blink` preset, so `happy`'s blend override damps them (the built-in
+    // blink motions would close a smile's lids on `eyeBlink*` instead).
+    let config = FaceConfig {
+        blink: Some(omote_core::BlinkConfig {
+            preset_motions: false,
+            ..omote_core::BlinkConfig::default()
+        }),
+        ..FaceConfig::default()
+    };
+    let mut face = Face::new(rig.clone(), config, 7);
     for t in [0.1, 0.7, 1.3] {
         assert!(face.request_blink_in(t));
     }
