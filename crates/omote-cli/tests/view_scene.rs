@@ -136,17 +136,33 @@ fn f(v: &Value) -> f64 {
 #[test]
 fn serves_the_scene_its_models_anims_voices_and_bakes_and_nothing_else() {
     let server = Server::start(&demo_scene());
-    assert!(server.url.starts_with("http://127.0.0.1:"), "{}", server.url);
+    assert!(
+        server.url.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.url
+    );
 
     let (status, head, page) = server.get("/");
     assert_eq!(status, 200);
-    assert!(header(&head, "content-type").unwrap().starts_with("text/html"));
+    assert!(
+        header(&head, "content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
     let page = String::from_utf8(page).unwrap();
     assert!(page.contains(r#"src="/scene.js""#), "the scene page");
-    for path in ["/scene.js", "/common.js", "/vendor/three-vrm/three-vrm.module.min.js"] {
+    for path in [
+        "/scene.js",
+        "/common.js",
+        "/vendor/three-vrm/three-vrm.module.min.js",
+    ] {
         let (status, head, _) = server.get(path);
         assert_eq!(status, 200, "{path}");
-        assert!(header(&head, "content-type").unwrap().starts_with("text/javascript"));
+        assert!(
+            header(&head, "content-type")
+                .unwrap()
+                .starts_with("text/javascript")
+        );
     }
 
     // The scene: two characters on the two built-in avatars, each line's audio route.
@@ -166,7 +182,12 @@ fn serves_the_scene_its_models_anims_voices_and_bakes_and_nothing_else() {
         let (status, head, glb) = server.get(c["vrm"].as_str().unwrap());
         assert_eq!(status, 200);
         assert_eq!(header(&head, "content-type"), Some("model/gltf-binary"));
-        assert_eq!(glb, omote_vrm::avatar::generate_styled(&styles[i]), "{}", c["id"]);
+        assert_eq!(
+            glb,
+            omote_vrm::avatar::generate_styled(&styles[i]),
+            "{}",
+            c["id"]
+        );
         omote_vrm::VrmModel::from_slice(&glb, "served").unwrap();
         // Its anim of the default bake, with its voice events.
         let (status, _, body) = server.get(c["anim"].as_str().unwrap());
@@ -231,7 +252,10 @@ fn serves_the_scene_its_models_anims_voices_and_bakes_and_nothing_else() {
     let cut_at = (f(&first["voicedStart"]) + f(&first["voicedEnd"])) / 2.0;
     let skipped = server.json(&format!("/bake?skip={cut_at:.4}"));
     let cut = f(&skipped["voices"][0]["cut"]);
-    assert!((cut - cut_at).abs() < 1.5 / 60.0, "cut at {cut}, skipped at {cut_at}");
+    assert!(
+        (cut - cut_at).abs() < 1.5 / 60.0,
+        "cut at {cut}, skipped at {cut_at}"
+    );
     assert_eq!(skipped["skips"].as_array().unwrap().len(), 1);
 
     // Press scripts are parsed strictly and bounded.
@@ -391,7 +415,11 @@ fn the_scene_plays_in_chromium_with_its_voices() {
     // Not vacuous: both models loaded, the voices decoded and scheduled on the audio
     // clock, the mouth compared during a voiced span and moving there, the wait shown,
     // two presses baked.
-    let loaded: Vec<&Value> = report["status"]["characters"].as_array().unwrap().iter().collect();
+    let loaded: Vec<&Value> = report["status"]["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect();
     assert_eq!(loaded.len(), 2);
     assert!(loaded.iter().all(|c| c["loaded"] == true));
     assert_eq!(report["status"]["decoded"], 4);

@@ -83,10 +83,16 @@ function pageNow() {
   return performance.now() / 1000;
 }
 
-/** The playhead (s). */
+/** How long after the AudioContext's clock a sample is heard (s). */
+function outputLatency() {
+  const { ctx } = state;
+  return ctx ? (ctx.outputLatency || ctx.baseLatency || 0) : 0;
+}
+
+/** The playhead (s): on the audio clock, what is being heard now. */
 function now() {
   if (!state.playing || !state.anchor) return state.t;
-  const clock = state.anchor.source === 'audio' ? state.ctx.currentTime : pageNow();
+  const clock = state.anchor.source === 'audio' ? state.ctx.currentTime - outputLatency() : pageNow();
   return Math.min(duration(), state.t + Math.max(0, clock - state.anchor.at));
 }
 
@@ -355,22 +361,38 @@ function tick(nowMs) {
 
 // ---------------------------------------------------------------- layout
 
+/** Arms down from the T-pose (the anims drive only the neck, head and eyes), so that
+ *  characters side by side do not reach into each other. */
+function relaxArms(c, deg = 70) {
+  const a = THREE.MathUtils.degToRad(deg);
+  for (const [name, sign] of [['leftUpperArm', -1], ['rightUpperArm', 1]]) {
+    const node = c.vrm.humanoid.getNormalizedBoneNode(name);
+    if (!node) continue;
+    const q = new THREE.Quaternion().setFromAxisAngle(new THREE.Vector3(0, 0, 1), sign * a);
+    if (c.flip) { q.x = -q.x; q.z = -q.z; } // VRM 0.x: the normalised frame faces -Z
+    node.quaternion.multiply(q);
+  }
+  c.vrm.update(0);
+}
+
 /** Characters side by side: each model's head at its place in a row (or at the scene's
  *  `position`, when the server gives one), turned by its `facing`; the camera frames
- *  every head. */
+ *  the heads and shoulders. */
 function layOut() {
-  const heads = [];
   let width = 0;
   for (const c of state.chars) {
+    relaxArms(c);
+    c.vrm.scene.updateMatrixWorld(true);
     const box = new THREE.Box3().setFromObject(c.vrm.scene);
     width = Math.max(width, box.max.x - box.min.x);
     const head = c.vrm.humanoid.getRawBoneNode('head');
     const p = new THREE.Vector3();
     if (head) head.getWorldPosition(p); else box.getCenter(p);
-    c.rest = { head: p, top: box.max.y };
+    c.rest = { head: p, above: Math.max(0.05, box.max.y - p.y) };
   }
-  const spacing = Math.min(1.2, Math.max(0.45, 1.15 * width));
+  const spacing = Math.min(1.2, Math.max(0.45, 1.2 * width));
   const n = state.chars.length;
+  const box = new THREE.Box3();
   state.chars.forEach((c, i) => {
     const info = state.info.characters[i];
     const place = Array.isArray(info.position)
@@ -383,21 +405,19 @@ function layOut() {
     if (typeof info.facing === 'number') group.rotation.y = THREE.MathUtils.degToRad(info.facing);
     stage.scene.add(group);
     group.updateMatrixWorld(true);
-    heads.push({ at: place, above: Math.max(0.05, c.rest.top - c.rest.head.y) });
+    const { above } = c.rest;
+    box.expandByPoint(new THREE.Vector3(place.x - 1.6 * above, place.y + 1.4 * above, place.z));
+    box.expandByPoint(new THREE.Vector3(place.x + 1.6 * above, place.y - 2.4 * above, place.z));
   });
-  const box = new THREE.Box3();
-  for (const h of heads) {
-    box.expandByPoint(h.at.clone().add(new THREE.Vector3(0, h.above, 0)));
-    box.expandByPoint(h.at.clone().add(new THREE.Vector3(0, -1.4 * h.above, 0)));
-  }
-  box.expandByScalar(spacing * 0.4);
   const size = box.getSize(new THREE.Vector3());
-  const target = box.getCenter(new THREE.Vector3());
+  // A little below the middle of the box: the faces sit above the readouts.
+  const target = box.getCenter(new THREE.Vector3()).add(new THREE.Vector3(0, -0.12 * size.y, 0));
   const vfov = THREE.MathUtils.degToRad(camera.fov);
   const hfov = 2 * Math.atan(Math.tan(vfov / 2) * camera.aspect);
-  const distance = Math.max(size.y / (2 * Math.tan(vfov / 2)), size.x / (2 * Math.tan(hfov / 2)));
+  const distance = 1.25 * Math.max(size.y / (2 * Math.tan(vfov / 2)), size.x / (2 * Math.tan(hfov / 2)));
   Object.assign(orbit, { target, distance, yaw: 0, pitch: 0 });
   orbit.home = { target: target.clone(), distance, yaw: 0, pitch: 0 };
+  status.framing = { spacing, target: target.toArray(), distance };
   placeCamera();
 }
 
@@ -457,10 +477,16 @@ async function main() {
   ui.advance.addEventListener('click', () => press('advance').catch(fail));
   ui.skip.addEventListener('click', () => press('skip').catch(fail));
   ui.reset.addEventListener('click', () => rebake([], []).catch(fail));
+  // Keys (when no control has the focus, so a focused button is not pressed twice):
+  // space plays and pauses, Enter or N advances, S skips.
   window.addEventListener('keydown', (e) => {
-    if (e.target instanceof HTMLInputElement && e.target.type !== 'range') return;
-    if (e.key === ' ') { e.preventDefault(); setPlaying(!state.playing); }
-    if (e.key === 'Enter' || e.key === 'ArrowRight') { e.preventDefault(); press('advance').catch(fail); }
+    if (e.target !== document.body || e.repeat) return;
+    const key = e.key.toLowerCase();
+    if (key === ' ') setPlaying(!state.playing);
+    else if (key === 'enter' || key === 'n') press('advance').catch(fail);
+    else if (key === 's') press('skip').catch(fail);
+    else return;
+    e.preventDefault();
   });
   for (const b of [ui.play, ui.time, ui.advance, ui.skip]) b.disabled = false;
   seek(0);

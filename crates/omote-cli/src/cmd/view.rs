@@ -445,12 +445,13 @@ fn route(site: &Arc<Site>, head: &str) -> (Response, bool) {
         Content::Anim(a) => (anim_route(a, path), ANIM_PAGES),
         Content::Scene(s) => (s.route(path, query), SCENE_PAGES),
     };
-    let response = routed.unwrap_or_else(|| {
-        match pages.iter().chain(ASSETS).find(|a| a.route == path) {
-            Some(a) => Response::ok(a.content_type, Body::Static(a.body)),
-            None => Response::text(404, "not found"),
-        }
-    });
+    let response =
+        routed.unwrap_or_else(
+            || match pages.iter().chain(ASSETS).find(|a| a.route == path) {
+                Some(a) => Response::ok(a.content_type, Body::Static(a.body)),
+                None => Response::text(404, "not found"),
+            },
+        );
     (response, head_only)
 }
 

@@ -132,7 +132,10 @@ impl SceneSite {
                     Arc::clone(
                         generated.get_or_insert_with(|| omote_vrm::avatar::generate().into()),
                     ),
-                    format!("the built-in avatar (the rig {} has no model)", c.rig_source),
+                    format!(
+                        "the built-in avatar (the rig {} has no model)",
+                        c.rig_source
+                    ),
                 ),
             };
             let mut audio_of_clip: HashMap<String, usize> = HashMap::new();
@@ -183,8 +186,8 @@ impl SceneSite {
         for (c, b) in site.characters.iter_mut().zip(&baked) {
             c.anim = serde_json::to_vec(&b.anim).context("serialising an anim")?;
         }
-        site.default_bake = serde_json::to_vec(&site.bundle(&[], &[], &baked))
-            .context("serialising the bake")?;
+        site.default_bake =
+            serde_json::to_vec(&site.bundle(&[], &[], &baked)).context("serialising the bake")?;
         site.info = serde_json::to_vec(&site.info_json(&loaded)).context("serialising")?;
         Ok(site)
     }
@@ -430,7 +433,9 @@ fn parse_time(s: &str, max_t: f64) -> Result<f64, String> {
     }
     let t: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
     if t > max_t {
-        return Err(format!("{t} s is past the end of what can be baked ({max_t:.1} s)"));
+        return Err(format!(
+            "{t} s is past the end of what can be baked ({max_t:.1} s)"
+        ));
     }
     Ok(t)
 }
@@ -562,13 +567,13 @@ mod tests {
             clip: clip.into(),
         };
         let events = vec![
-                voice(0.5, "a.wav"),
-                marker(1.0, "cut"),
-                marker(1.0, "skip"),
-                marker(2.0, "wait 0"),
-                marker(3.0, "advance"),
-                voice(3.5, "b.wav"),
-                marker(5.0, "wait 1"),
+            voice(0.5, "a.wav"),
+            marker(1.0, "cut"),
+            marker(1.0, "skip"),
+            marker(2.0, "wait 0"),
+            marker(3.0, "advance"),
+            voice(3.5, "b.wav"),
+            marker(5.0, "wait 1"),
         ];
         let v = voice_events(&events);
         assert_eq!(v.len(), 2);
