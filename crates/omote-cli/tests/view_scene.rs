@@ -312,6 +312,65 @@ fn serves_the_scene_its_models_anims_voices_and_bakes_and_nothing_else() {
     assert_eq!(server.raw(rebinding).0, 403);
 }
 
+/// A character on a `.vrm` file gets that file; one on a plain rig (no model) the
+/// generated avatar; a line with only a lip sync file has no audio route.
+#[test]
+fn serves_vrm_files_and_the_generated_avatar_for_plain_rigs() {
+    let dir = scratch("models");
+    let model = omote_vrm::avatar::generate_styled(&omote_vrm::avatar::AvatarStyle::SECOND);
+    std::fs::write(dir.join("model.vrm"), &model).unwrap();
+    let voice = repo().join("examples/scenes/demo/voice/aoi_1.wav");
+    std::fs::copy(&voice, dir.join("hello.wav")).unwrap();
+    let scene = dir.join("scene.toml");
+    std::fs::write(
+        &scene,
+        r#"
+[[character]]
+id = "file"
+rig = "model.vrm"
+
+  [[character.line]]
+  t = 0.5
+  audio = "hello.wav"
+
+[[character]]
+id = "plain"
+rig = "standard"
+"#,
+    )
+    .unwrap();
+    let server = Server::start(&scene);
+    let info = server.json("/scene.json");
+    let chars = info["characters"].as_array().unwrap();
+    assert_eq!(chars.len(), 2);
+    let (status, _, glb) = server.get("/vrm/0.vrm");
+    assert_eq!(status, 200);
+    assert_eq!(glb, model);
+    assert!(chars[0]["model"].as_str().unwrap().ends_with("model.vrm"));
+    let (status, _, glb) = server.get("/vrm/1.vrm");
+    assert_eq!(status, 200);
+    assert_eq!(glb, omote_vrm::avatar::generate());
+    assert!(
+        chars[1]["model"]
+            .as_str()
+            .unwrap()
+            .contains("built-in avatar")
+    );
+    let route = chars[0]["lines"][0]["audio"].as_str().unwrap();
+    assert_eq!(server.get(route).2, std::fs::read(&voice).unwrap());
+    assert_eq!(info["audio"], 1);
+    assert_eq!(server.get("/audio/1").0, 404);
+    let bake = server.json("/bake");
+    assert_eq!(bake["voices"].as_array().unwrap().len(), 1);
+    assert_eq!(bake["holds"], serde_json::json!([]));
+    // Each anim has its own rig's channels.
+    let plain: omote_core::Anim = serde_json::from_slice(&server.get("/anim/1.json").2).unwrap();
+    assert!(
+        plain.expressions.get("jawOpen").is_some(),
+        "the standard rig's ARKit channels"
+    );
+}
+
 /// `omote view ARGS` must fail at once with a message containing each of `needles`.
 fn fails_naming(args: &[&std::ffi::OsStr], needles: &[&str]) {
     let out = omote()
