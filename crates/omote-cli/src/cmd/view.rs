@@ -60,6 +60,7 @@ mod scene;
 pub struct ViewArgs {
     /// The anim to play (`*.anim.json`), or a scene to play with its voices
     /// (`*.toml`, docs/scene-format.md).
+    #[arg(value_name = "ANIM_OR_SCENE")]
     pub anim: PathBuf,
     /// The VRM (0.x or 1.0) to play an anim on; default: the built-in test avatar.
     /// A scene names its own models.

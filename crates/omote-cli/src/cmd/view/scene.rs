@@ -299,7 +299,8 @@ impl SceneSite {
                 })
             }));
         }
-        voices.sort_by(|a, b| a["t"].as_f64().partial_cmp(&b["t"].as_f64()).unwrap());
+        let t = |v: &Value| v["t"].as_f64().unwrap_or(0.0);
+        voices.sort_by(|a, b| t(a).total_cmp(&t(b)));
         let holds: Vec<Value> = baked
             .first()
             .map(|b| holds(&b.anim.events))
@@ -421,11 +422,9 @@ fn parse_presses(query: &str, max_t: f64) -> Result<(Vec<f64>, Vec<f64>), String
 /// A time in seconds written as plain digits with an optional fraction.
 fn parse_time(s: &str, max_t: f64) -> Result<f64, String> {
     let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-    let ok = (1..=7).contains(&int.len())
-        && frac.len() <= 9
-        && (frac.is_empty() || !s.ends_with('.'))
-        && int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit());
-    if !ok || s.ends_with('.') {
+    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    let fraction_ok = !s.contains('.') || (1..=9).contains(&frac.len());
+    if !((1..=7).contains(&int.len()) && digits(int) && digits(frac) && fraction_ok) {
         return Err(format!(
             "`{}` is not a time in seconds (digits, an optional fraction)",
             s.escape_debug()
