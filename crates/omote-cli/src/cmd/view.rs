@@ -259,7 +259,10 @@ fn listen(bind: SocketAddr, content: Content, summary: &str) -> anyhow::Result<(
         .and_then(|()| out.flush())
         .context("writing the URL to stdout")?;
     drop(out);
-    eprintln!("{summary}; Ctrl-C to stop");
+    eprintln!(
+        "{}; Ctrl-C to stop",
+        crate::output::escape_terminal(summary)
+    );
 
     for conn in listener.incoming() {
         let stream = match conn {

@@ -30,6 +30,7 @@ use omote_scene::{BakeOptions, BakedCharacter, LoadOptions, LoadedScene};
 use serde_json::{Value, json};
 
 use super::{Body, JSON, Response, VRM};
+use crate::output::escape_terminal;
 
 /// The most presses of each kind a bake request may script.
 pub(super) const MAX_PRESSES: usize = 256;
@@ -91,7 +92,7 @@ fn audio_type(path: &Path) -> &'static str {
 impl SceneSite {
     /// Load and bake the scene at `path`; errors name the file and line.
     pub(super) fn load(path: &Path) -> anyhow::Result<SceneSite> {
-        eprintln!("loading {}…", path.display());
+        eprintln!("loading {}…", escape_terminal(&path.display().to_string()));
         let loaded = omote_scene::load_scene(path, &LoadOptions::default(), &mut |_, _| {})
             .map_err(|e| anyhow::anyhow!("{e}"))
             .with_context(|| format!("cannot play the scene {}", path.display()))?;
@@ -151,12 +152,13 @@ impl SceneSite {
                 if let Some(&other) = audio_of_clip.get(&line.clip)
                     && other != k
                 {
-                    eprintln!(
+                    let msg = format!(
                         "warning: character `{}`: two voice files are named {}; the viewer plays {} for both",
                         c.id,
                         line.clip,
                         audio[other].path.display(),
                     );
+                    eprintln!("{}", escape_terminal(&msg));
                     continue;
                 }
                 audio_of_clip.insert(line.clip.clone(), k);
@@ -363,7 +365,7 @@ impl SceneSite {
                         Ok(bytes) => Response::ok(file.content_type, Body::Owned(bytes)),
                         Err(e) => {
                             let msg = format!("cannot read {}: {e}", file.path.display());
-                            eprintln!("error: {msg}");
+                            eprintln!("error: {}", escape_terminal(&msg));
                             Response::text(500, msg)
                         }
                     }
