@@ -1,17 +1,20 @@
 //! `omote view ANIM.json [--model MODEL.vrm] [--bind 127.0.0.1:8080]`: play an anim on a
-//! VRM model in the browser, with the real three.js + `@pixiv/three-vrm`.
+//! VRM model in the browser, with the real three.js + `@pixiv/three-vrm`;
+//! `omote view SCENE.toml`: play a dialogue scene, every character on its VRM, with its
+//! voices, Advance and Skip (`view/scene.rs`).
 //!
 //! ```sh
 //! omote demo --out demo-out
 //! omote view demo-out/demo.anim.json                          # built-in test avatar
 //! omote view demo-out/demo.anim.json --model MY.vrm --bind 127.0.0.1:0
+//! omote view examples/scenes/demo/scene.toml                  # a scene, with sound
 //! # → prints `omote view: http://127.0.0.1:8080/`; open it in a browser, Ctrl-C to stop
 //! ```
 //!
 //! A small HTTP/1.1 server on std's `TcpListener` (one short-lived thread per
 //! connection, `Connection: close`, GET and HEAD only) serves a fixed route table and
 //! nothing else — no file system paths are ever derived from a request, so there is
-//! nothing to traverse:
+//! nothing to traverse. For an anim:
 //!
 //! | route | content |
 //! |---|---|
@@ -20,19 +23,26 @@
 //! | `/anim.json` | the anim, re-read and validated on every request (edit, then reload) |
 //! | `/model.vrm` | the model given with `--model` (checked at start), else the built-in avatar |
 //! | `/info.json` | file names for the page title |
+//!
+//! For a scene, the routes in `view/scene.rs`. Both serve:
+//!
+//! | route | content |
+//! |---|---|
+//! | `/common.js` | what both players share (`assets/viewer/common.js`: the stage, loading a VRM, posing it from an anim) |
 //! | `/vendor/…` | three.js 0.180.0 and three-vrm 3.5.5, embedded in the binary (`assets/viewer/vendor/README.md`) |
 //!
 //! Everything else is 404. Bound to loopback (the default), requests whose `Host` is not
 //! a loopback name are refused (403), so a web page elsewhere cannot read the files
 //! through DNS rebinding.
 //!
-//! The page plays the anim in a loop (play/pause, time slider, loop), shows the most
-//! active expressions and lists anim channels the model does not have. It shows what
-//! the face shows: the anim's `appliedExpressions` (after the VRM override rules), with
-//! three-vrm's own override rules switched off so they are not applied twice (why, in
-//! `viewer.js`, `showApplied`). For tests it
-//! exposes `window.omoteViewer` (`ready`, `error`, `seek(t)`, `expressions()`,
-//! `morphs()`, `bones()`, `info()`; used by `tools/viewer-check/check.mjs`).
+//! The anim page plays the anim in a loop (play/pause, time slider, loop), shows the
+//! most active expressions and lists anim channels the model does not have. It shows
+//! what the face shows: the anim's `appliedExpressions` (after the VRM override rules),
+//! with three-vrm's own override rules switched off so they are not applied twice (why,
+//! in `common.js`, `showApplied`). For tests it exposes `window.omoteViewer` (`ready`,
+//! `error`, `seek(t)`, `expressions()`, `morphs()`, `bones()`, `info()`; used by
+//! `tools/viewer-check/check.mjs`); the scene page `window.omoteStatus` and
+//! `window.omoteScene` (`tools/viewer-check/scene.mjs`).
 
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
@@ -43,17 +53,22 @@ use std::time::Duration;
 
 use anyhow::Context;
 
+mod scene;
+
 /// Arguments of `omote view`.
 #[derive(Debug, clap::Args)]
 pub struct ViewArgs {
-    /// The anim to play (`*.anim.json`).
+    /// The anim to play (`*.anim.json`), or a scene to play with its voices
+    /// (`*.toml`, docs/scene-format.md).
+    #[arg(value_name = "ANIM_OR_SCENE")]
     pub anim: PathBuf,
-    /// The VRM (0.x or 1.0) to play it on; default: the built-in test avatar.
+    /// The VRM (0.x or 1.0) to play an anim on; default: the built-in test avatar.
+    /// A scene names its own models.
     #[arg(long)]
     pub model: Option<PathBuf>,
     /// Address to listen on; port 0 picks a free port. Use a non-loopback address
     /// only on a network you trust: the server has no authentication.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, visible_alias = "addr", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
 }
 
@@ -67,6 +82,7 @@ struct Asset {
 const JS: &str = "text/javascript; charset=utf-8";
 const TEXT: &str = "text/plain; charset=utf-8";
 const JSON: &str = "application/json";
+const VRM: &str = "model/gltf-binary";
 
 macro_rules! asset {
     ($route:literal, $type:expr, $file:literal) => {
@@ -78,10 +94,23 @@ macro_rules! asset {
     };
 }
 
-/// The fixed routes served from the binary.
-const ASSETS: &[Asset] = &[
-    asset!("/", "text/html; charset=utf-8", "index.html"),
+const HTML: &str = "text/html; charset=utf-8";
+
+/// The page of the anim player.
+const ANIM_PAGES: &[Asset] = &[
+    asset!("/", HTML, "index.html"),
     asset!("/viewer.js", JS, "viewer.js"),
+];
+
+/// The page of the scene player.
+const SCENE_PAGES: &[Asset] = &[
+    asset!("/", HTML, "scene.html"),
+    asset!("/scene.js", JS, "scene.js"),
+];
+
+/// The fixed routes both pages use, served from the binary.
+const ASSETS: &[Asset] = &[
+    asset!("/common.js", JS, "common.js"),
     asset!(
         "/vendor/three/three.module.min.js",
         JS,
@@ -122,16 +151,43 @@ const MAX_CONNECTIONS: usize = 64;
 
 /// What the server shares between connection threads.
 struct Site {
-    anim_path: PathBuf,
-    model: Vec<u8>,
-    info: Vec<u8>,
+    content: Content,
     /// `Some(port)` when bound to loopback: only loopback `Host`s are served.
     loopback_port: Option<u16>,
     active: AtomicUsize,
 }
 
+/// What is played: one anim, or a scene.
+enum Content {
+    Anim(AnimSite),
+    Scene(Box<scene::SceneSite>),
+}
+
+/// The anim player's content.
+struct AnimSite {
+    anim_path: PathBuf,
+    model: Arc<[u8]>,
+    info: Vec<u8>,
+}
+
+/// Whether `path` names a scene file (`*.toml`) rather than an anim.
+fn is_scene(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+}
+
 /// Run `omote view`.
 pub fn run(args: ViewArgs) -> anyhow::Result<()> {
+    if is_scene(&args.anim) {
+        anyhow::ensure!(
+            args.model.is_none(),
+            "--model is for anims; the scene {} names its characters' models",
+            args.anim.display()
+        );
+        let site = scene::SceneSite::load(&args.anim)?;
+        let summary = site.summary();
+        return listen(args.bind, Content::Scene(Box::new(site)), &summary);
+    }
     let anim = omote_config::load_anim(&args.anim)
         .with_context(|| format!("cannot play {}", args.anim.display()))?;
     let (model, model_name) = match &args.model {
@@ -168,17 +224,28 @@ pub fn run(args: ViewArgs) -> anyhow::Result<()> {
     }))
     .context("serialising the page info")?;
 
-    let listener = TcpListener::bind(args.bind).with_context(|| {
-        format!(
-            "cannot listen on {} (in use? try --bind 127.0.0.1:0 for a free port)",
-            args.bind
-        )
+    let summary = format!(
+        "playing {} ({} frames at {} fps) on {model_name}",
+        args.anim.display(),
+        anim.frames(),
+        anim.fps
+    );
+    let content = Content::Anim(AnimSite {
+        anim_path: args.anim.clone(),
+        model: model.into(),
+        info,
+    });
+    listen(args.bind, content, &summary)
+}
+
+/// Listen on `bind`, print the URL, serve `content` until killed.
+fn listen(bind: SocketAddr, content: Content, summary: &str) -> anyhow::Result<()> {
+    let listener = TcpListener::bind(bind).with_context(|| {
+        format!("cannot listen on {bind} (in use? try --bind 127.0.0.1:0 for a free port)")
     })?;
     let addr = listener.local_addr().context("reading the bound address")?;
     let site = Arc::new(Site {
-        anim_path: args.anim.clone(),
-        model,
-        info,
+        content,
         loopback_port: addr.ip().is_loopback().then_some(addr.port()),
         active: AtomicUsize::new(0),
     });
@@ -193,10 +260,8 @@ pub fn run(args: ViewArgs) -> anyhow::Result<()> {
         .context("writing the URL to stdout")?;
     drop(out);
     eprintln!(
-        "playing {} ({} frames at {} fps) on {model_name}; Ctrl-C to stop",
-        args.anim.display(),
-        anim.frames(),
-        anim.fps
+        "{}; Ctrl-C to stop",
+        crate::output::escape_terminal(summary)
     );
 
     for conn in listener.incoming() {
@@ -237,7 +302,7 @@ struct Response {
 enum Body {
     Static(&'static [u8]),
     Owned(Vec<u8>),
-    Shared(Arc<Site>),
+    Shared(Arc<[u8]>),
 }
 
 impl Response {
@@ -249,6 +314,16 @@ impl Response {
             content_type: TEXT,
             body: Body::Owned(body),
             allow: status == 405,
+        }
+    }
+
+    /// A 200 with this body.
+    fn ok(content_type: &'static str, body: Body) -> Self {
+        Response {
+            status: 200,
+            content_type,
+            body,
+            allow: false,
         }
     }
 }
@@ -268,7 +343,7 @@ fn serve(site: &Arc<Site>, mut stream: TcpStream) {
     let body: &[u8] = match &response.body {
         Body::Static(b) => b,
         Body::Owned(b) => b,
-        Body::Shared(s) => &s.model,
+        Body::Shared(b) => b,
     };
     let mut header = format!(
         "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
@@ -368,32 +443,30 @@ fn route(site: &Arc<Site>, head: &str) -> (Response, bool) {
         }
     }
     // The path without query or fragment, matched exactly against the route table.
-    let path = target.split(['?', '#']).next().unwrap_or_default();
-    let response = match path {
-        "/anim.json" => anim_response(&site.anim_path),
-        "/model.vrm" => Response {
-            status: 200,
-            content_type: "model/gltf-binary",
-            body: Body::Shared(Arc::clone(site)),
-            allow: false,
-        },
-        "/info.json" => Response {
-            status: 200,
-            content_type: JSON,
-            body: Body::Owned(site.info.clone()),
-            allow: false,
-        },
-        _ => match ASSETS.iter().find(|a| a.route == path) {
-            Some(a) => Response {
-                status: 200,
-                content_type: a.content_type,
-                body: Body::Static(a.body),
-                allow: false,
-            },
-            None => Response::text(404, "not found"),
-        },
+    let target = target.split('#').next().unwrap_or_default();
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let (routed, pages) = match &site.content {
+        Content::Anim(a) => (anim_route(a, path), ANIM_PAGES),
+        Content::Scene(s) => (s.route(path, query), SCENE_PAGES),
     };
+    let response =
+        routed.unwrap_or_else(
+            || match pages.iter().chain(ASSETS).find(|a| a.route == path) {
+                Some(a) => Response::ok(a.content_type, Body::Static(a.body)),
+                None => Response::text(404, "not found"),
+            },
+        );
     (response, head_only)
+}
+
+/// The anim player's own routes; `None`: not one of them.
+fn anim_route(site: &AnimSite, path: &str) -> Option<Response> {
+    Some(match path {
+        "/anim.json" => anim_response(&site.anim_path),
+        "/model.vrm" => Response::ok(VRM, Body::Shared(Arc::clone(&site.model))),
+        "/info.json" => Response::ok(JSON, Body::Owned(site.info.clone())),
+        _ => return None,
+    })
 }
 
 /// Is `host` (a `Host` header value) this server on loopback?
@@ -418,12 +491,7 @@ fn anim_response(path: &Path) -> Response {
         .map_err(anyhow::Error::from)
         .and_then(|anim| serde_json::to_vec(&anim).context("serialising the anim"));
     match result {
-        Ok(json) => Response {
-            status: 200,
-            content_type: JSON,
-            body: Body::Owned(json),
-            allow: false,
-        },
+        Ok(json) => Response::ok(JSON, Body::Owned(json)),
         Err(e) => {
             let msg = format!("cannot serve {}: {e:#}", path.display());
             eprintln!("error: {}", crate::output::escape_terminal(&msg));
@@ -439,6 +507,7 @@ fn reason(status: u16) -> &'static str {
         403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        413 => "Content Too Large",
         431 => "Request Header Fields Too Large",
         500 => "Internal Server Error",
         505 => "HTTP Version Not Supported",
@@ -465,13 +534,12 @@ mod tests {
 
     #[test]
     fn every_asset_route_is_unique_and_non_empty() {
-        for (i, a) in ASSETS.iter().enumerate() {
-            assert!(!a.body.is_empty(), "{}", a.route);
-            assert!(
-                ASSETS[..i].iter().all(|b| b.route != a.route),
-                "{}",
-                a.route
-            );
+        for pages in [ANIM_PAGES, SCENE_PAGES] {
+            let all: Vec<&Asset> = pages.iter().chain(ASSETS).collect();
+            for (i, a) in all.iter().enumerate() {
+                assert!(!a.body.is_empty(), "{}", a.route);
+                assert!(all[..i].iter().all(|b| b.route != a.route), "{}", a.route);
+            }
         }
     }
 }

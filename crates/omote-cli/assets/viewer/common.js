@@ -1,0 +1,231 @@
+// omote view: what the anim player (viewer.js) and the scene player (scene.js) share —
+// the stage (renderer, lights, an orbit camera), loading a VRM ready to be driven, and
+// posing it from an omote anim (docs/anim-format.md) at a time.
+//
+// Posing, per frame: every track of what the face shows (`appliedExpressions`, after
+// the VRM override rules; `expressions` in anims without it) → expressionManager.setValue,
+// with three-vrm's own override rules switched off (see `showApplied`), head →
+// normalised neck/head bones (split evenly when the model has a neck, like omote's VRMA
+// writer), eye tracks → normalised eye bones (when they move; three-vrm's own lookAt is
+// switched off so it does not fight them), then vrm.update(dt).
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { VRMLoaderPlugin, VRMUtils } from '@pixiv/three-vrm';
+
+export async function fetchOk(url) {
+  const res = await fetch(url, { cache: 'no-store' });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}: ${(await res.text()).trim()}`);
+  return res;
+}
+
+// ---------------------------------------------------------------- anim sampling
+
+/** Frame position of time t: indices and blend factor. */
+export function framePos(anim, t) {
+  const n = anim.head.length;
+  let x = Math.max(0, t * anim.fps);
+  const r = Math.round(x);
+  if (Math.abs(x - r) < 1e-6) x = r; // exact frame times give exact frame values
+  const i0 = Math.min(Math.floor(x), n - 1);
+  const i1 = Math.min(i0 + 1, n - 1);
+  return { i0, i1, f: i1 === i0 ? 0 : x - i0 };
+}
+
+const _qa = new THREE.Quaternion();
+const _qb = new THREE.Quaternion();
+
+/** The track's quaternion at `pos`, in three-vrm's normalised frame for this model. */
+export function sampleQuat(track, pos, flip, out) {
+  _qa.fromArray(track[pos.i0]);
+  _qb.fromArray(track[pos.i1]);
+  out.slerpQuaternions(_qa, _qb, pos.f);
+  if (flip) { out.x = -out.x; out.z = -out.z; } // VRM 0.x models face -Z in three-vrm
+  return out;
+}
+
+function moves(track) {
+  return track.some((q) => Math.abs(q[0]) + Math.abs(q[1]) + Math.abs(q[2]) > 1e-6);
+}
+
+/** What the face shows: the weights after the override rules. Anims without
+ *  `appliedExpressions` (version 1, VMC recordings) have them in `expressions`. */
+export function appliedTracks(anim) {
+  return anim.appliedExpressions || anim.expressions;
+}
+
+/** The page plays the applied weights with three-vrm's override rules off, rather than
+ *  the player input with the rules on, so that what three-vrm shows is exactly
+ *  `appliedExpressions`: (1) for every model, also where three-vrm's rules differ from
+ *  the VRM 1.0 specification omote follows (three-vrm also sums a category's own
+ *  members) and where the model's override settings differ from the rig the anim was
+ *  recorded with; (2) for anims whose only weights already are after the rules
+ *  (version 1, VMC recordings), which the rules would damp a second time (a blink under
+ *  `happy` 0.6 at 0.16 instead of 0.4); (3) the readout of the most active expressions
+ *  then lists what the face shows. The rules are applied once, in omote's core. */
+function showApplied(em) {
+  for (const e of em.expressions) {
+    e.overrideBlink = 'none';
+    e.overrideLookAt = 'none';
+    e.overrideMouth = 'none';
+  }
+}
+
+// ---------------------------------------------------------------- stage
+
+/** Renderer, scene, lights and an orbit camera on `canvas` (drag to orbit, wheel to
+ *  zoom, double-click to go back to `orbit.home`). */
+export function createStage(canvas) {
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+  renderer.setPixelRatio(window.devicePixelRatio);
+  const scene = new THREE.Scene();
+  scene.background = new THREE.Color(0x20242b);
+  const camera = new THREE.PerspectiveCamera(30, 1, 0.01, 100);
+  scene.add(new THREE.AmbientLight(0xffffff, 1.2));
+  const sun = new THREE.DirectionalLight(0xffffff, 2.0);
+  sun.position.set(0.5, 1.5, 2.0);
+  scene.add(sun);
+
+  const orbit = { target: new THREE.Vector3(0, 1.5, 0), distance: 1, yaw: 0, pitch: 0, home: null };
+  function placeCamera() {
+    const { target, distance, yaw, pitch } = orbit;
+    camera.position.set(
+      target.x + distance * Math.cos(pitch) * Math.sin(yaw),
+      target.y + distance * Math.sin(pitch),
+      target.z + distance * Math.cos(pitch) * Math.cos(yaw),
+    );
+    camera.lookAt(target);
+  }
+  function resize() {
+    const w = canvas.clientWidth || window.innerWidth;
+    const h = canvas.clientHeight || window.innerHeight;
+    renderer.setSize(w, h, false);
+    camera.aspect = w / Math.max(1, h);
+    camera.updateProjectionMatrix();
+  }
+  window.addEventListener('resize', resize);
+  resize();
+
+  let drag = null;
+  canvas.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY }; canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener('pointerup', () => { drag = null; });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    orbit.yaw -= (e.clientX - drag.x) * 0.01;
+    orbit.pitch = Math.max(-1.4, Math.min(1.4, orbit.pitch + (e.clientY - drag.y) * 0.01));
+    drag = { x: e.clientX, y: e.clientY };
+    placeCamera();
+  });
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    orbit.distance = Math.max(0.05, Math.min(20, orbit.distance * Math.exp(e.deltaY * 0.001)));
+    placeCamera();
+  }, { passive: false });
+  canvas.addEventListener('dblclick', () => { if (orbit.home) Object.assign(orbit, orbit.home); placeCamera(); });
+
+  return { renderer, scene, camera, orbit, placeCamera, render: () => renderer.render(scene, camera) };
+}
+
+// ---------------------------------------------------------------- models
+
+/** Load the VRM at `url`, ready to be driven by an anim: VRM 0.x turned to face +Z
+ *  (`flip`: rotations are mirrored to match), three-vrm's lookAt and override rules
+ *  off. The normalised and raw neck/head/eye bones with their rest rotations; an id per
+ *  morphing mesh (for the test hooks). */
+export async function loadVrm(url) {
+  const loader = new GLTFLoader();
+  loader.register((parser) => new VRMLoaderPlugin(parser));
+  const gltf = await loader.parseAsync(await (await fetchOk(url)).arrayBuffer(), '/');
+  const vrm = gltf.userData.vrm;
+  if (!vrm) throw new Error(`${url} loaded, but it has no VRM extension`);
+  const flip = vrm.meta && vrm.meta.metaVersion === '0';
+  if (flip) VRMUtils.rotateVRM0(vrm);
+
+  // Our eye tracks drive the eyes; three-vrm's lookAt must not apply its own yaw/pitch.
+  if (vrm.lookAt) {
+    vrm.lookAt.autoUpdate = false;
+    vrm.lookAt.applier = { applyYawPitch() {} };
+  }
+  const em = vrm.expressionManager;
+  if (em) {
+    em.resetValues();
+    showApplied(em);
+  }
+  vrm.update(0);
+
+  const bones = {};
+  for (const name of ['neck', 'head', 'leftEye', 'rightEye']) {
+    const node = vrm.humanoid.getNormalizedBoneNode(name);
+    if (node) bones[name] = { node, rest: node.quaternion.clone() };
+  }
+  const inv = new THREE.Quaternion();
+  vrm.scene.updateMatrixWorld(true);
+  vrm.scene.getWorldQuaternion(inv).invert();
+  const rawRest = {};
+  for (const name of ['neck', 'head', 'leftEye', 'rightEye']) {
+    const node = vrm.humanoid.getRawBoneNode(name);
+    if (node) rawRest[name] = { node, rest: node.getWorldQuaternion(new THREE.Quaternion()).premultiply(inv) };
+  }
+  const meshIds = new Map();
+  let meshId = 0;
+  vrm.scene.traverse((o) => {
+    if (o.isMesh && o.morphTargetInfluences) meshIds.set(o, `m${meshId++}`);
+  });
+  return { vrm, flip, bones, rawRest, meshIds };
+}
+
+/** The anim's tracks this model can show, the channels it cannot, whether the eyes
+ *  move: what `poseAt` needs beside the model. */
+export function bindAnim(vrm, anim) {
+  const em = vrm.expressionManager;
+  const tracks = [];
+  const unknown = [];
+  for (const [name, track] of Object.entries(appliedTracks(anim))) {
+    if (em && em.getExpression(name)) tracks.push([name, track]);
+    else unknown.push(name);
+  }
+  return { tracks, unknown, eyesMove: moves(anim.leftEye) || moves(anim.rightEye) };
+}
+
+const _q = new THREE.Quaternion();
+const _half = new THREE.Quaternion();
+const IDENTITY = new THREE.Quaternion();
+
+/** Pose `p` (`{anim, vrm, bones, flip, tracks, eyesMove}`) at time t (seconds) and let
+ *  three-vrm update; dt for spring bones. */
+export function poseAt(p, t, dt) {
+  const { anim, vrm, bones, flip } = p;
+  if (!anim || anim.head.length === 0) return;
+  const pos = framePos(anim, t);
+  const em = vrm.expressionManager;
+  if (em) {
+    for (const [name, track] of p.tracks) {
+      em.setValue(name, track[pos.i0] + (track[pos.i1] - track[pos.i0]) * pos.f);
+    }
+  }
+  sampleQuat(anim.head, pos, flip, _q);
+  if (bones.neck) {
+    _half.slerpQuaternions(IDENTITY, _q, 0.5);
+    bones.neck.node.quaternion.copy(bones.neck.rest).multiply(_half);
+    bones.head.node.quaternion.copy(bones.head.rest).multiply(_half);
+  } else if (bones.head) {
+    bones.head.node.quaternion.copy(bones.head.rest).multiply(_q);
+  }
+  if (p.eyesMove) {
+    for (const [bone, track] of [['leftEye', anim.leftEye], ['rightEye', anim.rightEye]]) {
+      const b = bones[bone];
+      if (b) b.node.quaternion.copy(b.rest).multiply(sampleQuat(track, pos, flip, _q));
+    }
+  }
+  vrm.update(dt);
+}
+
+/** The expressions three-vrm holds, most active first (for a readout). */
+export function topExpressions(vrm, n) {
+  const em = vrm && vrm.expressionManager;
+  if (!em) return [];
+  return em.expressions
+    .map((e) => [e.expressionName, e.weight])
+    .filter(([, w]) => w > 0.01)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n);
+}

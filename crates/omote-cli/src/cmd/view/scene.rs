@@ -1,0 +1,584 @@
+//! `omote view SCENE.toml`: the scene player's content and routes.
+//!
+//! The scene is loaded once (every file it names checked, the voices analysed) and
+//! baked once with the default options (waits move on after their `hold`). Every
+//! table below is built at load; a request only ever picks an entry by its number:
+//!
+//! | route | content |
+//! |---|---|
+//! | `/` | the page (`assets/viewer/scene.html`), `/scene.js` its player |
+//! | `/scene.json` | the characters (id, model, VRM route, lines with their audio route), waits, fps |
+//! | `/vrm/N.vrm` | character N's VRM: the `.vrm` the scene names, a built-in avatar, or — for a plain rig file — the generated avatar |
+//! | `/anim/N.json` | character N's anim from the default bake |
+//! | `/audio/K` | voice file K of the table built at load (only files the scene names) |
+//! | `/bake` | the default bake: every anim, the voices, the waits |
+//! | `/bake?advance=T1,T2&skip=T3` | a fresh bake of the loaded scene with that press script (times: seconds of the baked timeline) |
+//!
+//! A bake's answer (`/bake`): `{advances, skips, fps, duration, characters: [{id,
+//! anim}], voices: [{character, t, voicedStart, voicedEnd, clip, audio, cut}], holds:
+//! [{wait, from, to}]}` — `voices` are the anims' voice events with the audio route of
+//! their clip and the time a skip cut them (`null`: played out); `holds` the times the
+//! timeline sat at a wait (`to: null`: nobody advanced before the bake ended).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use anyhow::Context;
+use omote_core::{AnimEvent, Scene};
+use omote_scene::{BakeOptions, BakedCharacter, LoadOptions, LoadedScene};
+use serde_json::{Value, json};
+
+use super::{Body, JSON, Response, VRM};
+use crate::output::escape_terminal;
+
+/// The most presses of each kind a bake request may script.
+pub(super) const MAX_PRESSES: usize = 256;
+/// Presses may lie this far past the end of the default bake (s): the player may sit
+/// at waits, which a scripted bake holds for.
+pub(super) const PRESS_SLACK_S: f64 = 600.0;
+
+/// The scene player's content.
+pub(super) struct SceneSite {
+    path: PathBuf,
+    /// The loaded scene at time 0: each bake runs a clone. The lock also keeps bakes
+    /// one at a time.
+    scene: Mutex<Scene>,
+    clips: Vec<Vec<String>>,
+    fps: f32,
+    characters: Vec<CharacterSite>,
+    /// The voice files, in the order first named: `/audio/K` is `audio[K]`.
+    audio: Vec<AudioFile>,
+    /// `/scene.json`.
+    info: Vec<u8>,
+    /// `/bake` without presses.
+    default_bake: Vec<u8>,
+    /// Length of the default bake (s).
+    duration: f64,
+}
+
+struct CharacterSite {
+    id: String,
+    /// What its VRM is, in words.
+    model_name: String,
+    vrm: Arc<[u8]>,
+    /// `/anim/N.json` of the default bake.
+    anim: Vec<u8>,
+    /// Clip name → index into `SceneSite::audio`.
+    audio_of_clip: HashMap<String, usize>,
+}
+
+struct AudioFile {
+    path: PathBuf,
+    content_type: &'static str,
+}
+
+/// The content type of a voice file, by its extension (the browser decodes it).
+fn audio_type(path: &Path) -> &'static str {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    match ext.as_str() {
+        "wav" | "wave" => "audio/wav",
+        "mp3" => "audio/mpeg",
+        "ogg" | "oga" | "opus" => "audio/ogg",
+        "flac" => "audio/flac",
+        _ => "application/octet-stream",
+    }
+}
+
+impl SceneSite {
+    /// Load and bake the scene at `path`; errors name the file and line.
+    pub(super) fn load(path: &Path) -> anyhow::Result<SceneSite> {
+        eprintln!("loading {}…", escape_terminal(&path.display().to_string()));
+        let loaded = omote_scene::load_scene(path, &LoadOptions::default(), &mut |_, _| {})
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .with_context(|| format!("cannot play the scene {}", path.display()))?;
+        let base = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let clips = loaded.clip_names();
+        let fps = loaded.fps.unwrap_or(BakeOptions::default().fps);
+
+        // The models, each file read once.
+        let mut generated: Option<Arc<[u8]>> = None;
+        let mut files: HashMap<PathBuf, Arc<[u8]>> = HashMap::new();
+        let mut audio: Vec<AudioFile> = Vec::new();
+        let mut audio_index: HashMap<PathBuf, usize> = HashMap::new();
+        let mut characters = Vec::new();
+        for c in &loaded.characters {
+            let (vrm, model_name) = match (&c.builtin_vrm, &c.model) {
+                (Some(bytes), _) => (Arc::from(bytes.as_slice()), c.rig_source.clone()),
+                (None, Some(_)) => {
+                    let file = base.join(&c.rig_source);
+                    let bytes = match files.get(&file) {
+                        Some(b) => Arc::clone(b),
+                        None => {
+                            let b: Arc<[u8]> = std::fs::read(&file)
+                                .with_context(|| {
+                                    format!(
+                                        "character `{}`: cannot read its model {}",
+                                        c.id,
+                                        file.display()
+                                    )
+                                })?
+                                .into();
+                            files.insert(file.clone(), Arc::clone(&b));
+                            b
+                        }
+                    };
+                    (bytes, file.display().to_string())
+                }
+                (None, None) => (
+                    Arc::clone(
+                        generated.get_or_insert_with(|| omote_vrm::avatar::generate().into()),
+                    ),
+                    format!(
+                        "the built-in avatar (the rig {} has no model)",
+                        c.rig_source
+                    ),
+                ),
+            };
+            let mut audio_of_clip: HashMap<String, usize> = HashMap::new();
+            for line in &c.lines {
+                let Some(file) = &line.audio else { continue };
+                let k = *audio_index.entry(file.clone()).or_insert_with(|| {
+                    audio.push(AudioFile {
+                        path: file.clone(),
+                        content_type: audio_type(file),
+                    });
+                    audio.len() - 1
+                });
+                if let Some(&other) = audio_of_clip.get(&line.clip)
+                    && other != k
+                {
+                    let msg = format!(
+                        "warning: character `{}`: two voice files are named {}; the viewer plays {} for both",
+                        c.id,
+                        line.clip,
+                        audio[other].path.display(),
+                    );
+                    eprintln!("{}", escape_terminal(&msg));
+                    continue;
+                }
+                audio_of_clip.insert(line.clip.clone(), k);
+            }
+            characters.push(CharacterSite {
+                id: c.id.clone(),
+                model_name,
+                vrm,
+                anim: Vec::new(),
+                audio_of_clip,
+            });
+        }
+
+        let mut site = SceneSite {
+            path: path.to_path_buf(),
+            scene: Mutex::new(loaded.scene.clone()),
+            clips,
+            fps,
+            characters,
+            audio,
+            info: Vec::new(),
+            default_bake: Vec::new(),
+            duration: 0.0,
+        };
+        let baked = site.bake(&[], &[], None);
+        site.duration = baked.first().map_or(0.0, |b| f64::from(b.anim.duration));
+        for (c, b) in site.characters.iter_mut().zip(&baked) {
+            c.anim = serde_json::to_vec(&b.anim).context("serialising an anim")?;
+        }
+        site.default_bake =
+            serde_json::to_vec(&site.bundle(&[], &[], &baked)).context("serialising the bake")?;
+        site.info = serde_json::to_vec(&site.info_json(&loaded)).context("serialising")?;
+        Ok(site)
+    }
+
+    /// One line for the terminal.
+    pub(super) fn summary(&self) -> String {
+        let who: Vec<String> = self
+            .characters
+            .iter()
+            .map(|c| format!("{} on {}", c.id, c.model_name))
+            .collect();
+        format!(
+            "playing {} ({:.1} s, {} voice files): {}",
+            self.path.display(),
+            self.duration,
+            self.audio.len(),
+            who.join(", ")
+        )
+    }
+
+    fn info_json(&self, loaded: &LoadedScene) -> Value {
+        let characters: Vec<Value> = self
+            .characters
+            .iter()
+            .zip(&loaded.characters)
+            .enumerate()
+            .map(|(i, (c, l))| {
+                let lines: Vec<Value> = l
+                    .lines
+                    .iter()
+                    .map(|line| {
+                        json!({
+                            "t": line.t,
+                            "clip": line.clip,
+                            "audio": self.audio_route(i, &line.clip),
+                        })
+                    })
+                    .collect();
+                json!({
+                    "id": c.id,
+                    "rig": l.rig_source,
+                    "model": c.model_name,
+                    "vrm": format!("/vrm/{i}.vrm"),
+                    "anim": format!("/anim/{i}.json"),
+                    "lines": lines,
+                })
+            })
+            .collect();
+        let waits: Vec<Value> = loaded
+            .scene
+            .waits()
+            .iter()
+            .map(|w| json!({ "t": w.t, "hold": w.hold }))
+            .collect();
+        json!({
+            "scene": self.path.display().to_string(),
+            "fps": self.fps,
+            "duration": self.duration,
+            "characters": characters,
+            "waits": waits,
+            "audio": self.audio.len(),
+            "maxPresses": MAX_PRESSES,
+            "maxPressTime": self.max_press_time(),
+        })
+    }
+
+    fn audio_route(&self, character: usize, clip: &str) -> Option<String> {
+        self.characters[character]
+            .audio_of_clip
+            .get(clip)
+            .map(|k| format!("/audio/{k}"))
+    }
+
+    fn max_press_time(&self) -> f64 {
+        self.duration + PRESS_SLACK_S
+    }
+
+    /// A bake of a fresh clone of the loaded scene with these presses.
+    fn bake(&self, advances: &[f64], skips: &[f64], max_s: Option<f32>) -> Vec<BakedCharacter> {
+        let scene = self.scene.lock().unwrap_or_else(|e| e.into_inner());
+        let mut run = scene.clone();
+        let defaults = BakeOptions::default();
+        let options = BakeOptions {
+            fps: self.fps,
+            advances: advances.to_vec(),
+            skips: skips.to_vec(),
+            max_s: max_s.unwrap_or(defaults.max_s),
+            ..defaults
+        };
+        // The lock is held through the bake: bakes run one at a time.
+        let baked = omote_scene::bake(&mut run, &self.clips, &options, |_, _| {});
+        drop(scene);
+        baked
+    }
+
+    /// A bake's answer (see the module docs).
+    fn bundle(&self, advances: &[f64], skips: &[f64], baked: &[BakedCharacter]) -> Value {
+        let mut voices = Vec::new();
+        for (i, b) in baked.iter().enumerate() {
+            voices.extend(voice_events(&b.anim.events).into_iter().map(|v| {
+                json!({
+                    "character": i,
+                    "t": v.t,
+                    "voicedStart": v.voiced_start,
+                    "voicedEnd": v.voiced_end,
+                    "clip": v.clip,
+                    "audio": self.audio_route(i, &v.clip),
+                    "cut": v.cut,
+                })
+            }));
+        }
+        let t = |v: &Value| v["t"].as_f64().unwrap_or(0.0);
+        voices.sort_by(|a, b| t(a).total_cmp(&t(b)));
+        let holds: Vec<Value> = baked
+            .first()
+            .map(|b| holds(&b.anim.events))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(wait, from, to)| json!({ "wait": wait, "from": from, "to": to }))
+            .collect();
+        let characters: Vec<Value> = baked
+            .iter()
+            .map(|b| json!({ "id": b.id, "anim": b.anim }))
+            .collect();
+        json!({
+            "advances": advances,
+            "skips": skips,
+            "fps": self.fps,
+            "duration": baked.first().map_or(0.0, |b| b.anim.duration),
+            "characters": characters,
+            "voices": voices,
+            "holds": holds,
+        })
+    }
+
+    /// `/bake?advance=…&skip=…`.
+    fn bake_response(&self, query: &str) -> Response {
+        if query.is_empty() {
+            return Response::ok(JSON, Body::Owned(self.default_bake.clone()));
+        }
+        let (advances, skips) = match parse_presses(query, self.max_press_time()) {
+            Ok(p) => p,
+            Err(msg) => return Response::text(400, msg),
+        };
+        if advances.is_empty() && skips.is_empty() {
+            return Response::ok(JSON, Body::Owned(self.default_bake.clone()));
+        }
+        // After the last press, no more than the whole scene is left to play.
+        let last = advances.iter().chain(&skips).fold(0.0f64, |m, &t| m.max(t));
+        let max_s = (last + self.duration + 2.0 * f64::from(BakeOptions::default().tail_s)) as f32;
+        let baked = self.bake(&advances, &skips, Some(max_s));
+        match serde_json::to_vec(&self.bundle(&advances, &skips, &baked)) {
+            Ok(body) => Response::ok(JSON, Body::Owned(body)),
+            Err(e) => Response::text(500, format!("cannot serialise the bake: {e}")),
+        }
+    }
+
+    /// The scene player's own routes; `None`: not one of them.
+    pub(super) fn route(&self, path: &str, query: &str) -> Option<Response> {
+        Some(match path {
+            "/scene.json" => Response::ok(JSON, Body::Owned(self.info.clone())),
+            "/bake" => self.bake_response(query),
+            _ => {
+                if let Some(n) = numbered(path, "/vrm/", ".vrm") {
+                    let c = self.characters.get(n)?;
+                    Response::ok(VRM, Body::Shared(Arc::clone(&c.vrm)))
+                } else if let Some(n) = numbered(path, "/anim/", ".json") {
+                    let c = self.characters.get(n)?;
+                    Response::ok(JSON, Body::Owned(c.anim.clone()))
+                } else if let Some(k) = numbered(path, "/audio/", "") {
+                    let file = self.audio.get(k)?;
+                    match std::fs::read(&file.path) {
+                        Ok(bytes) => Response::ok(file.content_type, Body::Owned(bytes)),
+                        Err(e) => {
+                            let msg = format!("cannot read {}: {e}", file.path.display());
+                            eprintln!("error: {}", escape_terminal(&msg));
+                            Response::text(500, msg)
+                        }
+                    }
+                } else {
+                    return None;
+                }
+            }
+        })
+    }
+}
+
+/// `N` of `{prefix}N{suffix}`, N a plain decimal number (no sign, no leading zeros).
+fn numbered(path: &str, prefix: &str, suffix: &str) -> Option<usize> {
+    let digits = path.strip_prefix(prefix)?.strip_suffix(suffix)?;
+    let plain = !digits.is_empty()
+        && digits.len() <= 6
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    plain.then(|| digits.parse().ok()).flatten()
+}
+
+/// The press script of a bake query: `advance=T1,T2&skip=T3`, each key at most once,
+/// times plain decimals (`12`, `4.25`) from 0 to `max_t`, at most [`MAX_PRESSES`] each.
+fn parse_presses(query: &str, max_t: f64) -> Result<(Vec<f64>, Vec<f64>), String> {
+    let mut advances: Option<Vec<f64>> = None;
+    let mut skips: Option<Vec<f64>> = None;
+    for pair in query.split('&') {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("`{}` is not key=value", pair.escape_debug()))?;
+        let slot = match key {
+            "advance" => &mut advances,
+            "skip" => &mut skips,
+            _ => {
+                return Err(format!(
+                    "unknown parameter `{}` (advance, skip)",
+                    key.escape_debug()
+                ));
+            }
+        };
+        if slot.is_some() {
+            return Err(format!("`{key}` is given twice"));
+        }
+        let mut times = Vec::new();
+        for item in value.split(',').filter(|s| !s.is_empty()) {
+            if times.len() == MAX_PRESSES {
+                return Err(format!("more than {MAX_PRESSES} {key} times"));
+            }
+            times.push(parse_time(item, max_t).map_err(|e| format!("{key}: {e}"))?);
+        }
+        *slot = Some(times);
+    }
+    Ok((advances.unwrap_or_default(), skips.unwrap_or_default()))
+}
+
+/// A time in seconds written as plain digits with an optional fraction.
+fn parse_time(s: &str, max_t: f64) -> Result<f64, String> {
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    let fraction_ok = !s.contains('.') || (1..=9).contains(&frac.len());
+    if !((1..=7).contains(&int.len()) && digits(int) && digits(frac) && fraction_ok) {
+        return Err(format!(
+            "`{}` is not a time in seconds (digits, an optional fraction)",
+            s.escape_debug()
+        ));
+    }
+    let t: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if t > max_t {
+        return Err(format!(
+            "{t} s is past the end of what can be baked ({max_t:.1} s)"
+        ));
+    }
+    Ok(t)
+}
+
+/// A voice event of an anim, with the time a skip cut it.
+struct VoiceSpan {
+    t: f32,
+    voiced_start: Option<f32>,
+    voiced_end: Option<f32>,
+    clip: String,
+    cut: Option<f32>,
+}
+
+/// The voice events of one character's anim; a `cut` marker after a voice (and before
+/// the next) cuts it.
+fn voice_events(events: &[AnimEvent]) -> Vec<VoiceSpan> {
+    let mut out: Vec<VoiceSpan> = Vec::new();
+    for e in events {
+        match e {
+            AnimEvent::Voice {
+                t,
+                voiced_start,
+                voiced_end,
+                clip,
+            } => out.push(VoiceSpan {
+                t: *t,
+                voiced_start: *voiced_start,
+                voiced_end: *voiced_end,
+                clip: clip.clone(),
+                cut: None,
+            }),
+            AnimEvent::Marker { t, name } if name == "cut" => {
+                if let Some(last) = out.last_mut().filter(|v| v.cut.is_none() && v.t <= *t) {
+                    last.cut = Some(*t);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The times the timeline sat at a wait: `(wait, from, to)` from each `wait N` marker to
+/// the `advance` after it (`None`: never released).
+fn holds(events: &[AnimEvent]) -> Vec<(usize, f32, Option<f32>)> {
+    let mut out: Vec<(usize, f32, Option<f32>)> = Vec::new();
+    for e in events {
+        let AnimEvent::Marker { t, name } = e else {
+            continue;
+        };
+        if let Some(n) = name.strip_prefix("wait ").and_then(|n| n.parse().ok()) {
+            out.push((n, *t, None));
+        } else if name == "advance"
+            && let Some(open) = out.last_mut().filter(|h| h.2.is_none())
+        {
+            open.2 = Some(*t);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn press_queries_are_parsed_strictly() {
+        assert_eq!(
+            parse_presses("advance=1.5,3&skip=2", 100.0),
+            Ok((vec![1.5, 3.0], vec![2.0]))
+        );
+        assert_eq!(parse_presses("skip=0", 100.0), Ok((vec![], vec![0.0])));
+        assert_eq!(parse_presses("advance=", 100.0), Ok((vec![], vec![])));
+        for bad in [
+            "advance=1&advance=2",
+            "advance=-1",
+            "advance=1e3",
+            "advance=NaN",
+            "advance=inf",
+            "advance=1.",
+            "advance=.5",
+            "advance=+1",
+            "advance=1%2C2",
+            "advance= 1",
+            "advance=101",
+            "next=1",
+            "advance",
+            "advance=1&",
+        ] {
+            assert!(parse_presses(bad, 100.0).is_err(), "{bad}");
+        }
+        let many = vec!["1"; MAX_PRESSES + 1].join(",");
+        assert!(parse_presses(&format!("skip={many}"), 100.0).is_err());
+        let enough = vec!["1"; MAX_PRESSES].join(",");
+        assert!(parse_presses(&format!("skip={enough}"), 100.0).is_ok());
+    }
+
+    #[test]
+    fn numbered_routes_take_plain_numbers_only() {
+        assert_eq!(numbered("/vrm/0.vrm", "/vrm/", ".vrm"), Some(0));
+        assert_eq!(numbered("/vrm/12.vrm", "/vrm/", ".vrm"), Some(12));
+        assert_eq!(numbered("/audio/3", "/audio/", ""), Some(3));
+        for bad in [
+            "/vrm/.vrm",
+            "/vrm/01.vrm",
+            "/vrm/-1.vrm",
+            "/vrm/+1.vrm",
+            "/vrm/1.vrm/",
+            "/vrm/../1.vrm",
+            "/audio/1/../0",
+            "/audio/9999999",
+            "/audio/",
+        ] {
+            let got = numbered(bad, "/vrm/", ".vrm").or(numbered(bad, "/audio/", ""));
+            assert_eq!(got, None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn cuts_and_holds_are_read_from_the_markers() {
+        let marker = |t: f32, name: &str| AnimEvent::Marker {
+            t,
+            name: name.into(),
+        };
+        let voice = |t: f32, clip: &str| AnimEvent::Voice {
+            t,
+            voiced_start: Some(t + 0.1),
+            voiced_end: Some(t + 1.0),
+            clip: clip.into(),
+        };
+        let events = vec![
+            voice(0.5, "a.wav"),
+            marker(1.0, "cut"),
+            marker(1.0, "skip"),
+            marker(2.0, "wait 0"),
+            marker(3.0, "advance"),
+            voice(3.5, "b.wav"),
+            marker(5.0, "wait 1"),
+        ];
+        let v = voice_events(&events);
+        assert_eq!(v.len(), 2);
+        assert_eq!((v[0].cut, v[1].cut), (Some(1.0), None));
+        assert_eq!(holds(&events), vec![(0, 2.0, Some(3.0)), (1, 5.0, None)]);
+    }
+}

@@ -1,0 +1,495 @@
+//! `omote view SCENE.toml`: the scene server (the scene, each character's VRM and
+//! anim, the voice files of the table built at load, bakes with a press script; nothing
+//! else, no traversal, the loopback `Host` check), clear errors for bad scenes, and the
+//! page in headless Chromium through `tools/viewer-check/scene.mjs` (both VRMs load,
+//! play schedules the voices, the mouths move during a voiced span as the anim says, a
+//! wait shows, Advance and Skip bake again). The browser test needs Node, `npm ci` in
+//! `tools/viewer-check` and `/usr/bin/chromium`; without them it prints SKIP and
+//! passes, except under `CI`, where it fails.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+fn omote() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_omote"))
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+fn demo_scene() -> PathBuf {
+    repo().join("examples/scenes/demo/scene.toml")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("omote-view-scene-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A running `omote view`, killed when dropped (also when a test panics).
+struct Server {
+    child: Child,
+    url: String,
+    port: u16,
+}
+
+impl Server {
+    fn start(scene: &Path) -> Server {
+        let mut child = omote()
+            .arg("view")
+            .arg(scene)
+            .args(["--addr", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let Some(url) = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .map(str::to_string)
+        else {
+            let _ = child.kill();
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            panic!("omote view printed no URL: {line:?}\n{err}");
+        };
+        let port = url
+            .trim_end_matches('/')
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        Server { child, url, port }
+    }
+
+    fn raw(&self, request: &str) -> (u16, String, Vec<u8>) {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut bytes = Vec::new();
+        s.read_to_end(&mut bytes).unwrap();
+        let end = bytes
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .expect("a response head");
+        let head = String::from_utf8(bytes[..end].to_vec()).unwrap();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        let body = bytes[end + 4..].to_vec();
+        if let Some(len) = header(&head, "content-length") {
+            assert_eq!(len.parse::<usize>().unwrap(), body.len(), "{head}");
+        }
+        (status, head, body)
+    }
+
+    fn get(&self, path: &str) -> (u16, String, Vec<u8>) {
+        self.raw(&format!(
+            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+            self.port
+        ))
+    }
+
+    /// A 200 JSON answer.
+    fn json(&self, path: &str) -> Value {
+        let (status, head, body) = self.get(path);
+        assert_eq!(status, 200, "{path}: {}", String::from_utf8_lossy(&body));
+        assert_eq!(header(&head, "content-type"), Some("application/json"));
+        serde_json::from_slice(&body).unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines().find_map(|l| {
+        let (n, v) = l.split_once(':')?;
+        n.eq_ignore_ascii_case(name).then(|| v.trim())
+    })
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn serves_the_scene_its_models_anims_voices_and_bakes_and_nothing_else() {
+    let server = Server::start(&demo_scene());
+    assert!(
+        server.url.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.url
+    );
+
+    let (status, head, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(
+        header(&head, "content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let page = String::from_utf8(page).unwrap();
+    assert!(page.contains(r#"src="/scene.js""#), "the scene page");
+    for path in [
+        "/scene.js",
+        "/common.js",
+        "/vendor/three-vrm/three-vrm.module.min.js",
+    ] {
+        let (status, head, _) = server.get(path);
+        assert_eq!(status, 200, "{path}");
+        assert!(
+            header(&head, "content-type")
+                .unwrap()
+                .starts_with("text/javascript")
+        );
+    }
+
+    // The scene: two characters on the two built-in avatars, each line's audio route.
+    let info = server.json("/scene.json");
+    let chars = info["characters"].as_array().unwrap();
+    let ids: Vec<&str> = chars.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["aoi", "beni"]);
+    assert_eq!(info["fps"], 60.0);
+    assert_eq!(info["waits"].as_array().unwrap().len(), 1);
+    let styles = [
+        omote_vrm::avatar::AvatarStyle::DEFAULT,
+        omote_vrm::avatar::AvatarStyle::SECOND,
+    ];
+    let voice_dir = repo().join("examples/scenes/demo/voice");
+    let mut routes = Vec::new();
+    for (i, c) in chars.iter().enumerate() {
+        let (status, head, glb) = server.get(c["vrm"].as_str().unwrap());
+        assert_eq!(status, 200);
+        assert_eq!(header(&head, "content-type"), Some("model/gltf-binary"));
+        assert_eq!(
+            glb,
+            omote_vrm::avatar::generate_styled(&styles[i]),
+            "{}",
+            c["id"]
+        );
+        omote_vrm::VrmModel::from_slice(&glb, "served").unwrap();
+        // Its anim of the default bake, with its voice events.
+        let (status, _, body) = server.get(c["anim"].as_str().unwrap());
+        assert_eq!(status, 200);
+        let anim: omote_core::Anim = serde_json::from_slice(&body).unwrap();
+        assert!(anim.frames() > 60 * 10, "{} frames", anim.frames());
+        let voices = anim
+            .events
+            .iter()
+            .filter(|e| matches!(e, omote_core::AnimEvent::Voice { .. }))
+            .count();
+        assert_eq!(voices, 2, "{}", c["id"]);
+        // Each line's voice file, byte for byte.
+        for line in c["lines"].as_array().unwrap() {
+            let route = line["audio"].as_str().unwrap();
+            let (status, head, wav) = server.get(route);
+            assert_eq!(status, 200, "{route}");
+            assert_eq!(header(&head, "content-type"), Some("audio/wav"));
+            let clip = line["clip"].as_str().unwrap();
+            assert_eq!(wav, std::fs::read(voice_dir.join(clip)).unwrap(), "{clip}");
+            routes.push(route.to_string());
+        }
+    }
+    routes.sort();
+    routes.dedup();
+    assert_eq!(routes.len(), 4);
+    assert_eq!(info["audio"], 4);
+
+    // The default bake: the four voices with their routes, none cut; the wait held for
+    // its `hold` (0.3 s) and moved on by itself.
+    let bake = server.json("/bake");
+    assert_eq!(bake["advances"], serde_json::json!([]));
+    let voices = bake["voices"].as_array().unwrap();
+    assert_eq!(voices.len(), 4);
+    for v in voices {
+        assert!(v["cut"].is_null(), "{v}");
+        assert!(routes.contains(&v["audio"].as_str().unwrap().to_string()));
+        assert!(f(&v["voicedStart"]) > f(&v["t"]) && f(&v["voicedEnd"]) > f(&v["voicedStart"]));
+    }
+    let holds = bake["holds"].as_array().unwrap();
+    assert_eq!(holds.len(), 1, "{holds:?}");
+    let (from, to) = (f(&holds[0]["from"]), f(&holds[0]["to"]));
+    assert!((to - from - 0.3).abs() < 0.03, "held {from}..{to}");
+    let duration = f(&bake["duration"]);
+    assert!((duration - f(&info["duration"])).abs() < 1e-6);
+    // The same presses (none) give the same bake.
+    assert_eq!(server.json("/bake?advance=&skip="), bake);
+
+    // A bake with the player advancing 2 s into the wait: held until then, then the
+    // rest plays 1.7 s later than unattended.
+    let press = from + 2.0;
+    let pressed = server.json(&format!("/bake?advance={press:.4}"));
+    assert_eq!(pressed["advances"].as_array().unwrap().len(), 1);
+    let held = &pressed["holds"].as_array().unwrap()[0];
+    assert!((f(&held["from"]) - from).abs() < 1e-6);
+    assert!((f(&held["to"]) - press).abs() < 1.5 / 60.0, "{held}");
+    let late = f(&pressed["voices"][3]["t"]) - f(&voices[3]["t"]);
+    assert!((late - 1.7).abs() < 0.05, "the last line moved by {late} s");
+    assert!((f(&pressed["duration"]) - duration - 1.7).abs() < 0.05);
+    // A skip in aoi's first line cuts it there.
+    let first = &voices[0];
+    let cut_at = (f(&first["voicedStart"]) + f(&first["voicedEnd"])) / 2.0;
+    let skipped = server.json(&format!("/bake?skip={cut_at:.4}"));
+    let cut = f(&skipped["voices"][0]["cut"]);
+    assert!(
+        (cut - cut_at).abs() < 1.5 / 60.0,
+        "cut at {cut}, skipped at {cut_at}"
+    );
+    assert_eq!(skipped["skips"].as_array().unwrap().len(), 1);
+
+    // Press scripts are parsed strictly and bounded.
+    for query in [
+        "advance=abc",
+        "advance=-1",
+        "advance=1e3",
+        "advance=NaN",
+        "advance=1,,x",
+        "advance=99999",
+        "advance=1&advance=2",
+        "next=1",
+        "advance=1%2C2",
+    ] {
+        let (status, _, body) = server.get(&format!("/bake?{query}"));
+        assert_eq!(status, 400, "{query}: {}", String::from_utf8_lossy(&body));
+    }
+    let many = vec!["1"; 257].join(",");
+    assert_eq!(server.get(&format!("/bake?skip={many}")).0, 400);
+
+    // Anything else: 404 — traversal, audio paths not in the table, characters the
+    // scene does not have, the anim player's routes.
+    for path in [
+        "/audio/4",
+        "/audio/01",
+        "/audio/-1",
+        "/audio/",
+        "/audio/voice/aoi_1.wav",
+        "/audio/../voice/aoi_1.wav",
+        "/audio/%2e%2e/scene.toml",
+        "/voice/aoi_1.wav",
+        "/examples/scenes/demo/voice/aoi_1.wav",
+        "/scene.toml",
+        "/../scene.toml",
+        "/vrm/2.vrm",
+        "/vrm/0",
+        "/vrm/../0.vrm",
+        "/anim/2.json",
+        "/anim/00.json",
+        "/anim.json",
+        "/model.vrm",
+        "/viewer.js",
+        "/bake/",
+        "/scene.json/..",
+    ] {
+        let (status, _, body) = server.get(path);
+        assert_eq!(status, 404, "{path}");
+        assert_eq!(body, b"not found\n", "{path}");
+    }
+    // Foreign Host names are refused, bakes included.
+    let rebinding = "GET /bake?advance=1 HTTP/1.1\r\nHost: attacker.example\r\n\r\n";
+    assert_eq!(server.raw(rebinding).0, 403);
+    let rebinding = "GET /audio/0 HTTP/1.1\r\nHost: attacker.example\r\n\r\n";
+    assert_eq!(server.raw(rebinding).0, 403);
+}
+
+/// A character on a `.vrm` file gets that file; one on a plain rig (no model) the
+/// generated avatar; a line with only a lip sync file has no audio route.
+#[test]
+fn serves_vrm_files_and_the_generated_avatar_for_plain_rigs() {
+    let dir = scratch("models");
+    let model = omote_vrm::avatar::generate_styled(&omote_vrm::avatar::AvatarStyle::SECOND);
+    std::fs::write(dir.join("model.vrm"), &model).unwrap();
+    let voice = repo().join("examples/scenes/demo/voice/aoi_1.wav");
+    std::fs::copy(&voice, dir.join("hello.wav")).unwrap();
+    let scene = dir.join("scene.toml");
+    std::fs::write(
+        &scene,
+        r#"
+[[character]]
+id = "file"
+rig = "model.vrm"
+
+  [[character.line]]
+  t = 0.5
+  audio = "hello.wav"
+
+[[character]]
+id = "plain"
+rig = "standard"
+"#,
+    )
+    .unwrap();
+    let server = Server::start(&scene);
+    let info = server.json("/scene.json");
+    let chars = info["characters"].as_array().unwrap();
+    assert_eq!(chars.len(), 2);
+    let (status, _, glb) = server.get("/vrm/0.vrm");
+    assert_eq!(status, 200);
+    assert_eq!(glb, model);
+    assert!(chars[0]["model"].as_str().unwrap().ends_with("model.vrm"));
+    let (status, _, glb) = server.get("/vrm/1.vrm");
+    assert_eq!(status, 200);
+    assert_eq!(glb, omote_vrm::avatar::generate());
+    assert!(
+        chars[1]["model"]
+            .as_str()
+            .unwrap()
+            .contains("built-in avatar")
+    );
+    let route = chars[0]["lines"][0]["audio"].as_str().unwrap();
+    assert_eq!(server.get(route).2, std::fs::read(&voice).unwrap());
+    assert_eq!(info["audio"], 1);
+    assert_eq!(server.get("/audio/1").0, 404);
+    let bake = server.json("/bake");
+    assert_eq!(bake["voices"].as_array().unwrap().len(), 1);
+    assert_eq!(bake["holds"], serde_json::json!([]));
+    // Each anim has its own rig's channels.
+    let plain: omote_core::Anim = serde_json::from_slice(&server.get("/anim/1.json").2).unwrap();
+    assert!(
+        plain.expressions.get("jawOpen").is_some(),
+        "the standard rig's ARKit channels"
+    );
+}
+
+/// `omote view ARGS` must fail at once with a message containing each of `needles`.
+fn fails_naming(args: &[&std::ffi::OsStr], needles: &[&str]) {
+    let out = omote()
+        .arg("view")
+        .args(args)
+        .args(["--bind", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(out.stdout.is_empty(), "no URL for a failed start");
+    for n in needles {
+        assert!(err.contains(n), "{n:?} not in: {err}");
+    }
+}
+
+#[test]
+fn bad_scenes_fail_naming_the_file_and_the_line() {
+    let dir = scratch("bad");
+    let scene = dir.join("broken.toml");
+    std::fs::write(
+        &scene,
+        "[[character]]\nid = \"a\"\n\n  [[character.line]]\n  t = 1.0\n  audio = \"gone.wav\"\n",
+    )
+    .unwrap();
+    fails_naming(&[scene.as_os_str()], &["broken.toml:4", "gone.wav"]);
+    let missing = dir.join("missing.toml");
+    fails_naming(&[missing.as_os_str()], &["missing.toml"]);
+    fails_naming(
+        &[
+            demo_scene().as_os_str(),
+            "--model".as_ref(),
+            "x.vrm".as_ref(),
+        ],
+        &["--model", "scene.toml"],
+    );
+}
+
+/// Node, the Playwright package and Chromium; `None` (after saying why) when one is
+/// missing outside CI.
+fn browser_tools() -> Option<PathBuf> {
+    let dir = repo().join("tools/viewer-check");
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    let node_ok = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let why = if !node_ok {
+        "node is not installed".to_string()
+    } else if !dir.join("node_modules/playwright-core").is_dir() {
+        format!(
+            "{}/node_modules is missing (run `npm ci` there)",
+            dir.display()
+        )
+    } else if !chromium.is_file() {
+        format!(
+            "{} is missing (apt-get install chromium)",
+            chromium.display()
+        )
+    } else {
+        return Some(dir);
+    };
+    if std::env::var_os("CI").is_some() {
+        panic!("scene viewer browser check cannot run under CI: {why}");
+    }
+    eprintln!("SKIP scene viewer browser check: {why}");
+    None
+}
+
+#[test]
+fn the_scene_plays_in_chromium_with_its_voices() {
+    let Some(tool) = browser_tools() else {
+        return;
+    };
+    let dir = scratch("browser");
+    let server = Server::start(&demo_scene());
+    let png = dir.join("scene.png");
+    let out = Command::new("node")
+        .arg(tool.join("scene.mjs"))
+        .arg(&server.url)
+        .arg(&png)
+        .current_dir(&tool)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "scene.mjs printed no report ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert!(
+        out.status.success() && report["failures"].as_array().unwrap().is_empty(),
+        "scene viewer check failed: {:#}\n{}",
+        report["failures"],
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Not vacuous: both models loaded, the voices decoded and scheduled on the audio
+    // clock, the mouth compared during a voiced span and moving there, the wait shown,
+    // two presses baked.
+    let loaded: Vec<&Value> = report["status"]["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(loaded.len(), 2);
+    assert!(loaded.iter().all(|c| c["loaded"] == true));
+    assert_eq!(report["status"]["decoded"], 4);
+    assert_eq!(report["play"]["clock"], "audio");
+    assert!(report["play"]["scheduledVoices"].as_u64().unwrap() >= 1);
+    assert!(report["play"]["samples"].as_u64().unwrap() >= 3);
+    assert!(f(&report["play"]["mouthMax"]) > 0.1);
+    assert!(f(&report["play"]["mouthMaxErr"]) <= 1e-3);
+    assert_eq!(report["wait"]["waiting"], true);
+    assert_eq!(report["advance"]["advances"].as_array().unwrap().len(), 1);
+    assert!(report["skip"]["cut"].is_number());
+    let png = std::fs::read(&png).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+}
