@@ -53,6 +53,10 @@ pub struct LoadedCharacter {
     pub builtin_vrm: Option<Vec<u8>>,
     /// The rig as written in the file (`builtin`, a path).
     pub rig_source: String,
+    /// Head position in scene space (metres).
+    pub position: [f32; 3],
+    /// Body turn about +Y (degrees; 0 faces +Z).
+    pub facing_deg: f32,
     /// Its lines: the clip's file name and its path, in the order the scene plays them.
     pub lines: Vec<LoadedLine>,
 }
@@ -735,6 +739,8 @@ impl Loader<'_> {
             model,
             builtin_vrm,
             rig_source: d.rig.clone().unwrap_or_else(|| "builtin".into()),
+            position,
+            facing_deg: facing,
             lines: lines_info,
         };
         Ok((setup, info, waits))

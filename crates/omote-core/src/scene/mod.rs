@@ -444,6 +444,13 @@ impl Scene {
             from: now,
             to,
         });
+        if let (Some(w), Some(_)) = (self.clock.held(), target) {
+            // Landed on a wait: it holds from now, as if reached.
+            self.pending.push(SceneEvent::Wait {
+                wait: w,
+                t: self.wall,
+            });
+        }
     }
 
     /// Advances the scene by `dt` seconds: every character, in order. Allocates nothing.

@@ -231,6 +231,8 @@ impl SceneSite {
                 json!({
                     "id": c.id,
                     "rig": l.rig_source,
+                    "position": l.position,
+                    "facing": l.facing_deg,
                     "model": c.model_name,
                     "vrm": format!("/vrm/{i}.vrm"),
                     "anim": format!("/anim/{i}.json"),
