@@ -64,7 +64,8 @@ pub fn write(
                 .filter(|n| rig.channel(n).is_some())
                 .collect()
         };
-        let emotions = has(&["happy", "angry", "sad", "relaxed", "surprised", "neutral"]);
+        let mut emotions = has(&ExpressionPreset::EMOTION_NAMES);
+        emotions.extend(has(&["neutral"]));
         let mouth = has(&ExpressionPreset::VOWEL_NAMES);
         let eyes = has(&[
             "blink",

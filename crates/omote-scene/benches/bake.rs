@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use omote_core::{
-    CameraCorrection, CameraKey, CharacterSetup, ExpressionKey, FaceConfig, FaceDriver, GazeKey,
-    GazeTarget, KeyCurve, MotionMap, MotionMapDesc, Pcg32, Scene, SceneSetup, SpeechConfig,
-    SpeechTrack, Vec3, VoiceLine, Wait, is_eye_area,
+    CameraKey, CharacterSetup, ExpressionKey, FaceConfig, FaceDriver, GazeKey, GazeTarget,
+    KeyCurve, Pcg32, Scene, SceneSetup, SpeechConfig, SpeechTrack, Vec3, VoiceLine, Wait,
+    is_eye_area,
 };
 use omote_scene::{BakeOptions, bake};
 
@@ -33,20 +33,14 @@ fn line(rng: &mut Pcg32, len: f32) -> Arc<SpeechTrack> {
 
 fn scene() -> Scene {
     let rig = Arc::new(omote_vrm::avatar::rig());
-    let map_desc: MotionMapDesc = omote_config::parse(
-        omote_scene::ANIME_FACE_MAP,
-        omote_config::Format::Toml,
-        "anime-face.toml".as_ref(),
-    )
-    .unwrap();
-    let map = MotionMap::new(&map_desc).unwrap();
+    let correction = omote_scene::anime_face_correction(&rig).unwrap();
     let mut rng = Pcg32::new(5);
     let emotions = ["happy", "relaxed", "sad", "surprised", "angry"];
     let mut characters = Vec::new();
     for i in 0..CHARACTERS {
         let driver = FaceDriver::new(rig.clone(), FaceConfig::default(), i as u64)
             .with_speech(SpeechConfig::default())
-            .with_camera(CameraCorrection::new(map.clone(), &rig).unwrap());
+            .with_camera(correction.clone());
         let x = i as f32 * 0.6 - 6.0;
         let mut c = CharacterSetup::new(format!("c{i}"), driver, Vec3::new(x, 1.4, 0.0));
         let mut t = 0.5;

@@ -27,7 +27,7 @@ pub use bake::{BakeOptions, BakedCharacter, bake};
 pub use error::SceneFileError;
 pub use load::{
     ANIME_FACE_MAP, LoadOptions, LoadedCharacter, LoadedLine, LoadedScene, MAX_CHARACTERS,
-    MAX_ITEMS, MAX_TIME_S, Progress, load_scene, parse_scene,
+    MAX_ITEMS, MAX_TIME_S, Progress, anime_face_correction, load_scene, parse_scene,
 };
 pub use voice::{analyse_file, read_lipsync_json, speech_track};
 

@@ -28,6 +28,16 @@ pub const MAX_ITEMS: usize = 100_000;
 /// The motion map a scene names as `motionMap = "builtin:anime-face"`.
 pub const ANIME_FACE_MAP: &str = include_str!("../../../examples/maps/anime-face.toml");
 
+/// The built-in motion map ([`ANIME_FACE_MAP`]) resolved against `rig`.
+pub fn anime_face_correction(rig: &Rig) -> Result<omote_core::CameraCorrection, String> {
+    let path = Path::new("builtin:anime-face");
+    let desc: omote_core::MotionMapDesc =
+        omote_config::parse(ANIME_FACE_MAP, omote_config::Format::Toml, path)
+            .map_err(|e| e.to_string())?;
+    let map = omote_core::MotionMap::new(&desc).map_err(|e| e.to_string())?;
+    omote_core::CameraCorrection::new(map, rig).map_err(|e| e.to_string())
+}
+
 /// Scene times must be below this (s): 24 hours.
 pub const MAX_TIME_S: f32 = 86_400.0;
 
@@ -417,7 +427,11 @@ impl Loader<'_> {
             let bytes = omote_vrm::avatar::generate_styled(style);
             let model =
                 VrmModel::from_slice(&bytes, "builtin.vrm").expect("the built-in avatar reads");
-            (Arc::new(omote_vrm::avatar::rig()), Some(model), Some(bytes))
+            (
+                Arc::new(omote_vrm::avatar::rig_of(&model)),
+                Some(model),
+                Some(bytes),
+            )
         };
         match rig.unwrap_or("builtin") {
             "builtin" => Ok(builtin(&AvatarStyle::DEFAULT)),
@@ -574,12 +588,7 @@ impl Loader<'_> {
         if let Some(m) = &d.motion_map {
             let fail = |e: String| self.err(c, format!("{field}.motionMap"), e);
             let correction = if m == "builtin:anime-face" {
-                let path = Path::new("builtin:anime-face");
-                let desc: omote_core::MotionMapDesc =
-                    omote_config::parse(ANIME_FACE_MAP, omote_config::Format::Toml, path)
-                        .map_err(|e| fail(e.to_string()))?;
-                let map = omote_core::MotionMap::new(&desc).map_err(|e| fail(e.to_string()))?;
-                omote_core::CameraCorrection::new(map, &rig).map_err(|e| fail(e.to_string()))?
+                anime_face_correction(&rig).map_err(fail)?
             } else {
                 let path = self.resolve_path(m);
                 omote_config::load_camera_correction(&path, &rig, |_| None)

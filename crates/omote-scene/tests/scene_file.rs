@@ -17,6 +17,17 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// When each of an anim's voice lines starts.
+fn voice_starts(anim: &Anim) -> Vec<f32> {
+    anim.events
+        .iter()
+        .filter_map(|e| match e {
+            AnimEvent::Voice { t, .. } => Some(*t),
+            _ => None,
+        })
+        .collect()
+}
+
 fn bake_file(path: &Path, options: &BakeOptions) -> Vec<(String, Anim)> {
     let mut loaded = load_scene(path, &LoadOptions::default(), &mut |_, _| {}).unwrap();
     let clips = loaded.clip_names();
@@ -85,15 +96,7 @@ fn the_demo_scene_bakes_the_same_bytes_twice_with_voice_expression_and_blink_eve
     // The second line of aoi waits for beni's line and the player: it starts after the
     // wait's hold.
     let aoi = &a.iter().find(|(id, _)| id == "aoi").unwrap().1;
-    let second = aoi
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            AnimEvent::Voice { t, .. } => Some(*t),
-            _ => None,
-        })
-        .nth(1)
-        .unwrap();
+    let second = voice_starts(aoi)[1];
     assert!(
         (second - (9.6 + 0.3)).abs() < 0.05,
         "aoi's second line at {second}"
@@ -113,15 +116,7 @@ fn a_scripted_skip_cuts_the_line_and_the_bake_waits_for_the_scripted_advance() {
     assert!(beni.events.iter().any(
         |e| matches!(e, AnimEvent::Marker { name, t } if name == "cut" && (*t - 6.0).abs() < 0.02)
     ));
-    let second = aoi
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            AnimEvent::Voice { t, .. } => Some(*t),
-            _ => None,
-        })
-        .nth(1)
-        .unwrap();
+    let second = voice_starts(aoi)[1];
     // Skipped at 6 s to the wait at the end of beni's line (9.26 s on the timeline),
     // advanced at 8 s: aoi's line (timeline 9.6 s) starts 0.34 s later.
     assert!(

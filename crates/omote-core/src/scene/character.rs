@@ -7,7 +7,7 @@ use glam::{EulerRot, Quat, Vec3};
 
 use crate::driver::FaceDriver;
 use crate::eyes::eye_mode::EyeMode;
-use crate::rig::expression::ExpressionCategory;
+use crate::rig::expression::{ExpressionCategory, ExpressionPreset};
 use crate::rig::{ChannelId, Rig};
 use crate::scene::keys::{ExpressionKey, KeyTrack};
 use crate::sources::speech::SpeechTrack;
@@ -128,10 +128,9 @@ impl CharacterSetup {
 pub fn is_eye_area(rig: &Rig, channel: ChannelId) -> bool {
     let info = rig.info(channel);
     let name = info.desc.name.as_str();
-    let emotion = matches!(
-        name,
-        "happy" | "angry" | "sad" | "relaxed" | "surprised" | "neutral"
-    );
+    let emotion = info
+        .preset
+        .is_some_and(|p| ExpressionPreset::EMOTIONS.contains(&p) || p == ExpressionPreset::Neutral);
     info.category() == Some(ExpressionCategory::Blink)
         || emotion
         || info.desc.eye_closure > 0.0
@@ -243,7 +242,8 @@ impl GazeMotion {
                 self.eyes[k] = eye_target + (self.eyes[k] - eye_target) * step.eyes_decay;
             }
         }
-        if self.quat_for != self.head || self.quat == Quat::from_xyzw(0.0, 0.0, 0.0, 0.0) {
+        // The default quaternion is the identity, the turn of the default (0, 0) head.
+        if self.quat_for != self.head {
             self.quat = Quat::from_euler(
                 EulerRot::YXZ,
                 self.head[0].to_radians(),

@@ -118,8 +118,9 @@ pub struct Scene {
     camera: CameraTrack,
     clock: SceneClock,
     events: SceneEvents,
-    /// Whether each character was speaking at the end of the last frame.
-    speaking: Box<[bool]>,
+    /// The first two characters speaking at the end of the last frame (enough to tell
+    /// each character whether someone else speaks).
+    speakers: [Option<usize>; 2],
     wall: f64,
     end: f32,
     /// Skips, cuts and advances asked for between frames, reported with the next frame.
@@ -188,15 +189,15 @@ impl Scene {
                 });
             }
             let mut driver = c.driver;
-            if driver.speech().is_none() {
-                driver = driver.with_speech(SpeechConfig::default());
-            }
+            let speech = match driver.speech() {
+                Some(s) => *s.config(),
+                None => {
+                    driver = driver.with_speech(SpeechConfig::default());
+                    SpeechConfig::default()
+                }
+            };
             // The scene moves head and eyes itself (eyes lead, the head follows).
             driver.face_mut().set_input_filters(None, None);
-            let speech = *driver
-                .speech()
-                .map(|s| s.config())
-                .unwrap_or(&SpeechConfig::default());
             let rig = driver.rig().clone();
             let mut lines = c.lines;
             for (i, l) in lines.iter().enumerate() {
@@ -302,7 +303,7 @@ impl Scene {
             });
         }
         Ok(Self {
-            speaking: vec![false; n].into_boxed_slice(),
+            speakers: [None; 2],
             characters: characters.into_boxed_slice(),
             camera: CameraTrack::new(setup.camera),
             clock: SceneClock::new(setup.waits),
@@ -478,12 +479,16 @@ impl Scene {
         let Self {
             characters,
             events,
-            speaking,
+            speakers,
             ..
         } = self;
         for i in 0..characters.len() {
             // Who the others are listening to: the speaker of the last frame.
-            let speaker = (0..speaking.len()).find(|&j| j != i && speaking[j]);
+            let speaker = if speakers[0] == Some(i) {
+                speakers[1]
+            } else {
+                speakers[0]
+            };
             let (head_pos, target) = {
                 let c = &mut characters[i];
                 // 1. Voice lines.
@@ -590,9 +595,12 @@ impl Scene {
             };
             c.driver.update(dt, &inputs);
         }
-        for (i, c) in characters.iter().enumerate() {
-            speaking[i] = c.driver.report().speaking;
-        }
+        let mut now_speaking = characters
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.driver.report().speaking)
+            .map(|(i, _)| i);
+        *speakers = [now_speaking.next(), now_speaking.next()];
         if let Some(w) = step.reached {
             self.events.push(SceneEvent::Wait {
                 wait: w,

@@ -116,7 +116,12 @@ pub fn model() -> VrmModel {
 /// The avatar's rig: [`model`]'s rig with each expression's `eyeClosure` taken from its
 /// shape (how far its upper lids come down), so blinks add only what is left.
 pub fn rig() -> omote_core::Rig {
-    let model = model();
+    rig_of(&model())
+}
+
+/// [`rig`] for a generated avatar already read (any [`AvatarStyle`]: the styles share
+/// geometry and shapes).
+pub fn rig_of(model: &VrmModel) -> omote_core::Rig {
     let targets = shapes::face_targets();
     let descs = model
         .expressions
