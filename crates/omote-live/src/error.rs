@@ -100,6 +100,22 @@ pub enum LiveError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// ffmpeg (the camera capture) could not be started or misbehaved.
+    #[error("{}: {problem}", program.display())]
+    Ffmpeg {
+        /// The program.
+        program: PathBuf,
+        /// What went wrong.
+        problem: String,
+    },
+    /// A thread could not be started.
+    #[error("cannot start a thread for {what}: {source}")]
+    Thread {
+        /// What it was for.
+        what: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
     /// A reader thread panicked.
     #[error("{what}: the reader thread crashed")]
     ReaderPanicked {

@@ -17,6 +17,12 @@
 //! * **VMC listener** ([`VmcListener`]): the UDP end of a marionette, feeding a
 //!   [`omote_vmc::VmcReceiver`] and optionally a [`omote_vmc::VmcRecorder`].
 //! * [`Pacer`]: steps on the wall clock (real-time playback).
+//! * **Live sessions** (`omote live`): tracking inputs on their own threads —
+//!   [`CameraInput`] (ffmpeg + the tracker), [`ReplayInput`] (a recorded sequence),
+//!   [`VmcInput`] (a performer's perfect sync) — publish into a [`TrackingInbox`];
+//!   [`LiveSession`] updates the face on each new result and on a steady tick, and sends
+//!   it to the sinks ([`VmcSink`] at its rate, [`ViewSink`] to the live page, an
+//!   [`AnimSink`] sampled by time).
 //!
 //! A live loop over mocks — replayed tracking frames in, faces collected:
 //!
@@ -46,7 +52,9 @@ mod error;
 mod frames;
 mod live_loop;
 mod pace;
+mod session;
 mod sinks;
+mod tracking;
 mod vmc_listener;
 mod voice;
 
@@ -58,7 +66,13 @@ pub use frames::{
 pub use live_loop::{LiveLoop, LiveStats, to_voice_frame};
 pub use omote_vmc::BlendNames;
 pub use pace::Pacer;
-pub use sinks::{AnimSink, FaceSink, MockSink, SinkFrame, VmcSink};
+pub use session::{LatencyStats, LiveSession, LiveStatus, SessionStats};
+pub use sinks::{AnimSink, FaceSink, MockSink, SinkFrame, ViewFrameWriter, ViewSink, VmcSink};
+pub use tracking::{
+    CameraInput, CameraOptions, CameraSource, CurrentTracking, InputState, InputStats, ReplayInput,
+    TrackingInbox, TrackingSender, TrackingTap, TrackingTimes, VmcInput, ffmpeg_args,
+    platform_input_format,
+};
 pub use vmc_listener::{ListenLimits, ListenStats, Packet, VmcListener};
 pub use voice::{
     AudioFileVoice, MockVoice, Overflow, PcmLipsync, PcmVoice, SampleFormat, ThreadedVoice,

@@ -8,6 +8,8 @@
 //! * [`osc`] — the OSC 1.0 subset VMC uses: [`osc::OscWriter`], [`osc::parse_packet`].
 //! * [`VmcFrameWriter`] — one face frame → one bundle, allocation-free once warm.
 //! * [`VmcReceiver`] — decoded messages → the latest blend values and bones.
+//! * [`tracked_face`] — a performer's ARKit-52 "perfect sync" values and `Head` bone as
+//!   the core's tracking input (`omote live --vmc-in`).
 //! * [`VmcRecorder`] — a receiver's state sampled into an anim, bounded against clock jumps.
 //! * [`BlendNames`] — VRM 0.x clip names (`Joy`) or VRM 1.0 names (`happy`) on the wire.
 //! * [`BlendWeights`] — the weights after the VRM 1.0 override rules (VRM 0.x receivers)
@@ -20,12 +22,14 @@ pub mod coords;
 mod error;
 mod names;
 pub mod osc;
+mod perfect_sync;
 mod receiver;
 mod recorder;
 mod sender;
 
 pub use error::VmcError;
 pub use names::{BlendNames, BlendWeights, channel_from_wire};
+pub use perfect_sync::{arkit_index_of_wire, tracked_face};
 pub use receiver::VmcReceiver;
 pub use recorder::VmcRecorder;
 pub use sender::{BonePose, BoneRest, VmcFrameWriter};

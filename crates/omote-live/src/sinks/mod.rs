@@ -6,31 +6,44 @@
 
 mod anim;
 mod mock;
+mod view;
 mod vmc;
 
 pub use anim::AnimSink;
 pub use mock::{MockSink, SinkFrame};
+pub use view::{ViewFrameWriter, ViewSink};
 pub use vmc::VmcSink;
 
 use omote_core::FaceState;
 
 use crate::LiveError;
+use crate::session::LiveStatus;
 
 /// Something that takes a face, frame by frame.
 pub trait FaceSink {
     /// Takes the face of the frame at `time_s` seconds into the session.
     fn send(&mut self, time_s: f64, face: &FaceState) -> Result<(), LiveError>;
+
+    /// The session's status, given before each [`FaceSink::send`] of a live session
+    /// (a page shows it); ignored by default.
+    fn status(&mut self, _status: &LiveStatus) {}
 }
 
 impl<S: FaceSink + ?Sized> FaceSink for &mut S {
     fn send(&mut self, time_s: f64, face: &FaceState) -> Result<(), LiveError> {
         (**self).send(time_s, face)
     }
+    fn status(&mut self, status: &LiveStatus) {
+        (**self).status(status);
+    }
 }
 
 impl<S: FaceSink + ?Sized> FaceSink for Box<S> {
     fn send(&mut self, time_s: f64, face: &FaceState) -> Result<(), LiveError> {
         (**self).send(time_s, face)
+    }
+    fn status(&mut self, status: &LiveStatus) {
+        (**self).status(status);
     }
 }
 
@@ -42,6 +55,11 @@ impl<S: FaceSink> FaceSink for Option<S> {
             None => Ok(()),
         }
     }
+    fn status(&mut self, status: &LiveStatus) {
+        if let Some(s) = self {
+            s.status(status);
+        }
+    }
 }
 
 /// Every sink of a list, in order (the first error stops the frame).
@@ -49,11 +67,17 @@ impl<S: FaceSink> FaceSink for [S] {
     fn send(&mut self, time_s: f64, face: &FaceState) -> Result<(), LiveError> {
         self.iter_mut().try_for_each(|s| s.send(time_s, face))
     }
+    fn status(&mut self, status: &LiveStatus) {
+        self.iter_mut().for_each(|s| s.status(status));
+    }
 }
 
 impl<S: FaceSink> FaceSink for Vec<S> {
     fn send(&mut self, time_s: f64, face: &FaceState) -> Result<(), LiveError> {
         self.as_mut_slice().send(time_s, face)
+    }
+    fn status(&mut self, status: &LiveStatus) {
+        self.as_mut_slice().status(status);
     }
 }
 
@@ -62,5 +86,23 @@ impl<A: FaceSink, B: FaceSink> FaceSink for (A, B) {
     fn send(&mut self, time_s: f64, face: &FaceState) -> Result<(), LiveError> {
         self.0.send(time_s, face)?;
         self.1.send(time_s, face)
+    }
+    fn status(&mut self, status: &LiveStatus) {
+        self.0.status(status);
+        self.1.status(status);
+    }
+}
+
+/// Three sinks at once, in order.
+impl<A: FaceSink, B: FaceSink, C: FaceSink> FaceSink for (A, B, C) {
+    fn send(&mut self, time_s: f64, face: &FaceState) -> Result<(), LiveError> {
+        self.0.send(time_s, face)?;
+        self.1.send(time_s, face)?;
+        self.2.send(time_s, face)
+    }
+    fn status(&mut self, status: &LiveStatus) {
+        self.0.status(status);
+        self.1.status(status);
+        self.2.status(status);
     }
 }

@@ -2,6 +2,7 @@
 //! UDP.
 
 use std::net::{SocketAddr, UdpSocket};
+use std::time::{Duration, Instant};
 
 use omote_core::{FaceState, LookAtType, Rig};
 use omote_vmc::{BlendNames, BlendWeights, BonePose, VmcFrameWriter};
@@ -19,6 +20,9 @@ pub struct VmcSink {
     writer: VmcFrameWriter,
     eye_bones: bool,
     weights: BlendWeights,
+    min_interval: Duration,
+    last_sent: Option<Instant>,
+    skipped: u64,
 }
 
 impl VmcSink {
@@ -35,6 +39,9 @@ impl VmcSink {
             writer: VmcFrameWriter::new(channels, names),
             eye_bones: false,
             weights: BlendWeights::for_names(names),
+            min_interval: Duration::ZERO,
+            last_sent: None,
+            skipped: 0,
         })
     }
 
@@ -57,6 +64,23 @@ impl VmcSink {
     pub fn with_weights(mut self, weights: BlendWeights) -> Self {
         self.weights = weights;
         self
+    }
+
+    /// Sends at most one frame per `rate_hz`-th of a second (a receiver's send rate):
+    /// faces offered sooner are skipped (with 1 ms of slack, so a face offered on the
+    /// beat is not skipped for jitter). Not a positive finite rate: every face.
+    pub fn with_rate(mut self, rate_hz: f64) -> Self {
+        self.min_interval = if rate_hz.is_finite() && rate_hz > 0.0 {
+            Duration::from_secs_f64(1.0 / rate_hz).saturating_sub(Duration::from_millis(1))
+        } else {
+            Duration::ZERO
+        };
+        self
+    }
+
+    /// Faces skipped by the send rate ([`VmcSink::with_rate`]).
+    pub fn skipped(&self) -> u64 {
+        self.skipped
     }
 
     /// Where the packets go.
@@ -85,6 +109,15 @@ impl VmcSink {
 
 impl FaceSink for VmcSink {
     fn send(&mut self, time_s: f64, face: &FaceState) -> Result<(), LiveError> {
+        let now = Instant::now();
+        if self
+            .last_sent
+            .is_some_and(|t| now.saturating_duration_since(t) < self.min_interval)
+        {
+            self.skipped += 1;
+            return Ok(());
+        }
+        self.last_sent = Some(now);
         let pose = BonePose {
             head: Some(face.head),
             left_eye: self.eye_bones.then_some(face.left_eye),
