@@ -13,12 +13,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use omote_core::{DriverInputs, FaceDriver};
+use omote_lipsync::VowelFrame;
 
 use crate::LiveError;
 use crate::live_loop::to_voice_frame;
 use crate::sinks::FaceSink;
 use crate::tracking::TrackingInbox;
-use crate::voice::ThreadedVoice;
+use crate::voice::{ThreadedVoice, voice_frame_index};
 
 /// What the session is doing, given to the sinks and the caller after every update.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -186,7 +187,7 @@ impl LiveSession {
             let dt = (now - last).as_secs_f32();
             last = now;
             let time_s = (now - start).as_secs_f64();
-            let vowels = voice.and_then(|v| v.frame_at_time(time_s, Duration::ZERO));
+            let vowels = voice.and_then(|v| voice_at(v, time_s));
             let inputs = DriverInputs {
                 tracking: current.face.as_ref(),
                 voice: vowels.as_ref().map(to_voice_frame),
@@ -234,6 +235,17 @@ impl LiveSession {
         stats.duration = start.elapsed();
         Ok(stats)
     }
+}
+
+/// The voice's frame at `time_s` without waiting (a microphone's newest frame when
+/// the one of this moment is not analysed yet); silence once a voice that ended has no
+/// frame for this time (a file played out does not hold its last vowel).
+fn voice_at(voice: &ThreadedVoice, time_s: f64) -> Option<VowelFrame> {
+    let index = voice_frame_index(time_s);
+    if voice.is_finished() && index >= voice.buffer().received() {
+        return Some(VowelFrame::SILENT);
+    }
+    voice.frame_at(index, Duration::ZERO)
 }
 
 /// Frames per second over windows of about a second.

@@ -1,63 +1,140 @@
-//! `omote live`: camera in, avatar out, in one process — raw video frames on stdin →
-//! face tracker (video mode) → retargeting → the character's face (automatic blinks and
-//! saccades when the face is lost) → a VMC marionette and/or an anim recording.
+//! `omote live`: the one-command avatar app — tracking and voice in, the avatar out to
+//! the browser (and OBS), a VMC marionette and a recording, for as long as it runs.
 //!
 //! ```text
-//! ffmpeg -loglevel quiet -f v4l2 -framerate 30 -video_size 640x480 -i /dev/video0 \
-//!        -f rawvideo -pix_fmt rgb24 - \
-//!   | omote live --stdin 640x480 --fps 30 --vmc 127.0.0.1:39539 [--rig MODEL.vrm] [--mirror]
+//! omote live --camera 0 --mic --view                    # webcam + microphone → http://127.0.0.1:8080/
+//! omote live --camera /dev/video2 --size 1280x720 --vmc-out 127.0.0.1:39539
+//! omote live --vmc-in 39540 --view                      # a phone tracker's perfect sync
+//! omote live --replay take.jsonl --loop --view          # a recorded take, in a loop
+//! ffmpeg … -f rawvideo -pix_fmt rgb24 - | omote live --stdin 640x480 --record out.anim.json
 //! ```
 //!
-//! A reader thread (`omote_live::ThreadedFrames`) takes frames off stdin while the main
-//! thread tracks; with
-//! `--drop-late` a frame that arrives while the tracker is still busy replaces the waiting
-//! one (the avatar stays current on a slow machine); without it every frame is processed
-//! in order, so a recorded input gives the same output as `omote track` + `omote retarget`.
+//! Inputs, each optional and on its own thread (`omote_live`): `--camera` starts ffmpeg
+//! itself (v4l2 / avfoundation / dshow; a video file plays at its own pace) and runs
+//! the face tracker; `--stdin` tracks raw frames piped in; `--replay` plays a tracking
+//! file; `--vmc-in` takes ARKit-52 perfect sync and the head from a VMC performer;
+//! `--mic` / `--audio` / `--voice` drive the mouth while the voice sounds (the tracked
+//! mouth in its silences). The face is updated on each tracking result and at least at
+//! `--rate`; a lost or stale face hands over to the automatic eyes and idle head.
 //!
-//! With `--voice PCM` a microphone drives the mouth too (voice first, the tracked mouth in
-//! its silences), e.g. `mkfifo mic; arecord -q -f S16_LE -r 16000 -c 1 -t raw > mic &`
-//! then `… | omote live --stdin 640x480 --voice mic --vmc 127.0.0.1:39539`.
+//! Outputs: `--view` serves the live three-vrm page (frames over a WebSocket, `?transparent=1`
+//! for an OBS browser source), `--vmc-out` sends to a marionette at its send rate,
+//! `--record` writes an anim sampled at `--record-fps`, `--record-tracking` the tracking
+//! as `omote track` writes it. It runs until `--seconds`, Ctrl-C (the recording is still
+//! written) or the end of a video input; a status line shows rates, tracking, voice,
+//! latency and drops.
 
+use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
-use omote_core::{FaceConfig, FaceDriver, MouthPolicy};
+use anyhow::{Context, Result, bail};
+use omote_core::{FaceConfig, FaceDriver, MouthPolicy, Rig, TrackedFace};
 use omote_lipsync::Profile;
 use omote_live::{
-    AnimSink, FrameSize, LatePolicy, LiveError, LiveLoop, LiveStats, Overflow, PcmLipsync,
-    PcmVoice, RawFrames, SampleFormat, ThreadedFrames, ThreadedVoice, TrackedFrames, VmcSink,
+    AnimSink, AudioFileVoice, CameraInput, CameraOptions, CameraSource, FrameSize, InputState,
+    LatePolicy, LiveSession, LiveStatus, Overflow, PcmLipsync, PcmVoice, ReplayInput,
+    SampleFormat, SessionStats, ThreadedVoice, TrackingInbox, TrackingTap, VmcInput,
+    VmcListener, VmcSink,
 };
 use omote_tracker::FaceTracker;
 
 use crate::args::{WireNames, WireWeights};
+
+mod page;
 use crate::limits;
-use crate::output::{load_avatar, load_retarget_config, write_anim};
+use crate::output::{load_retarget_config, write_anim};
 
 /// Arguments of `omote live`.
 #[derive(clap::Args, Debug)]
 pub struct LiveArgs {
+    /// A camera (`0`, `/dev/video0`; macOS: an index or name; Windows: the device name)
+    /// or a video file (played once at its own pace), captured through ffmpeg.
+    #[arg(long, value_name = "DEVICE|FILE", conflicts_with = "stdin")]
+    pub camera: Option<String>,
+    /// Frame size asked of the camera; frames are scaled (letterboxed) to it.
+    #[arg(long, value_name = "WxH", default_value = "640x480", value_parser = limits::frame_size)]
+    pub size: FrameSize,
+    /// The ffmpeg program for --camera.
+    #[arg(long, default_value = "ffmpeg")]
+    pub ffmpeg: PathBuf,
     /// Raw RGB frames (ffmpeg `-f rawvideo -pix_fmt rgb24`) of this size on stdin.
     #[arg(long, value_name = "WxH", value_parser = limits::frame_size)]
-    pub stdin: FrameSize,
-    /// Frame rate of the input (1–1000).
+    pub stdin: Option<FrameSize>,
+    /// Frame rate of the camera or stdin frames (1–1000).
     #[arg(long, default_value_t = 30.0, value_parser = limits::fps)]
     pub fps: f64,
-    /// Send the face to a VMC marionette at this address (VSeeFace, VMagicMirror …).
+    /// Track every frame in order even when the tracker falls behind (default for files
+    /// and stdin); a camera otherwise drops late frames to stay current.
     #[arg(long)]
-    pub vmc: Option<SocketAddr>,
-    /// Expression names for --vmc.
-    #[arg(long, value_enum, default_value = "vrm0")]
-    pub vmc_names: WireNames,
-    /// Expression weights for --vmc [default: applied with vrm0 names, input with vrm1].
+    pub keep_all: bool,
+    /// Drop frames that arrive while the tracker is busy (the default for a camera).
+    #[arg(long, conflicts_with = "keep_all")]
+    pub drop_late: bool,
+    /// A tracking file (`omote track --out SEQ.jsonl`) played in real time.
+    #[arg(long, value_name = "SEQ.jsonl")]
+    pub replay: Option<PathBuf>,
+    /// Play --replay again and again.
+    #[arg(long = "loop", requires = "replay")]
+    pub looped: bool,
+    /// Play --replay this many times faster (0.01–100).
+    #[arg(long, default_value_t = 1.0, value_parser = limits::speed, requires = "replay")]
+    pub replay_speed: f64,
+    /// Take tracking from a VMC performer on this UDP port (or ADDR:PORT; default
+    /// address 127.0.0.1): ARKit-52 perfect-sync blend shapes and the Head bone.
+    #[arg(long, value_name = "PORT|ADDR")]
+    pub vmc_in: Option<String>,
+    /// The microphone (default device, or the one whose name contains DEVICE); needs
+    /// omote built with `--features mic`.
+    #[arg(long, value_name = "DEVICE", num_args = 0..=1, default_missing_value = "")]
+    pub mic: Option<String>,
+    /// An audio file played as if it were the microphone.
+    #[arg(long, conflicts_with_all = ["mic", "voice"])]
+    pub audio: Option<PathBuf>,
+    /// A microphone as raw mono s16le PCM (a named pipe fed by `arecord`, or a file).
+    #[arg(long, value_name = "PCM", conflicts_with = "mic")]
+    pub voice: Option<PathBuf>,
+    /// Sample rate of --voice in Hz (4000–384000).
+    #[arg(long, default_value_t = 16_000, value_parser = limits::sample_rate)]
+    pub voice_rate: u32,
+    /// Serve the live page (three-vrm; `?transparent=1` for OBS) on this address.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
+    pub view: Option<SocketAddr>,
+    /// Send the face to a VMC marionette (VSeeFace, VMagicMirror, Warudo …).
+    #[arg(long, visible_alias = "vmc", value_name = "HOST:PORT")]
+    pub vmc_out: Option<SocketAddr>,
+    /// VMC packets per second (1–1000).
+    #[arg(long, default_value_t = 60.0, value_parser = limits::fps)]
+    pub vmc_rate: f64,
+    /// The receiver: sets the names and weights it wants (--vmc-names and
+    /// --vmc-weights override).
+    #[arg(long, value_enum, default_value = "vseeface")]
+    pub vmc_preset: VmcPreset,
+    /// Expression names for --vmc-out.
+    #[arg(long, value_enum)]
+    pub vmc_names: Option<WireNames>,
+    /// Expression weights for --vmc-out.
     #[arg(long, value_enum)]
     pub vmc_weights: Option<WireWeights>,
-    /// Record the avatar's animation to this anim file, written when the input ends
-    /// (also inside a frame) or on Ctrl-C; its folder is checked before the session.
+    /// Record the avatar's animation to this anim file (written at the end, also on
+    /// Ctrl-C); its folder is checked before the session.
     #[arg(long)]
     pub record: Option<PathBuf>,
-    /// The avatar: a VRM model or a rig file; the built-in rig when absent.
+    /// Frames per second of --record (1–1000).
+    #[arg(long, default_value_t = 60.0, value_parser = limits::fps)]
+    pub record_fps: f64,
+    /// Write the camera's tracking as `omote track` does (JSON lines) to this file.
+    #[arg(long, value_name = "SEQ.jsonl")]
+    pub record_tracking: Option<PathBuf>,
+    /// Stop after this many seconds.
+    #[arg(long, value_parser = limits::seconds)]
+    pub seconds: Option<f64>,
+    /// Face updates per second when no tracking arrives (1–1000).
+    #[arg(long, default_value_t = 60.0, value_parser = limits::fps)]
+    pub rate: f64,
+    /// The avatar: a VRM model or a rig file; the built-in avatar when absent.
     #[arg(long)]
     pub rig: Option<PathBuf>,
     /// Retarget settings file (.toml / .json, fields of `RetargetConfig`).
@@ -66,42 +143,194 @@ pub struct LiveArgs {
     /// Mirror the user (a selfie camera): their left drives the avatar's right.
     #[arg(long)]
     pub mirror: bool,
-    /// Drop frames that arrive while the tracker is busy (stay current instead of
-    /// falling behind).
-    #[arg(long)]
-    pub drop_late: bool,
-    /// A microphone as raw mono s16le PCM (a named pipe fed by `arecord`, or a file):
-    /// its lip sync drives the mouth while the voice is voiced, the tracked mouth in
-    /// its silences.
-    #[arg(long, value_name = "PCM")]
-    pub voice: Option<PathBuf>,
-    /// Sample rate of --voice in Hz (4000–384000).
-    #[arg(long, default_value_t = 16_000, value_parser = limits::sample_rate)]
-    pub voice_rate: u32,
+    /// Seconds after which a tracking result counts as lost (0.05–10).
+    #[arg(long, default_value_t = 0.5, value_parser = stale_seconds)]
+    pub stale: f64,
 }
 
-/// The --voice stream (raw s16le mono PCM) analysed on its own thread. A regular file
-/// is analysed far ahead of the camera: the bounded buffer waits for the video loop, so
-/// nothing is lost; a pipe (a microphone) is never stalled: the oldest frames go.
-fn spawn_voice(path: &std::path::Path, rate: u32) -> Result<ThreadedVoice> {
-    let name = path.display().to_string();
-    let pipeline = PcmLipsync::new(&name, SampleFormat::S16le, 1, rate, Profile::builtin())
-        .with_context(|| format!("--voice-rate {rate}"))?;
-    let file = std::fs::File::open(path)
-        .with_context(|| format!("{name}: cannot open the voice input"))?;
-    let is_file = file.metadata().is_ok_and(|m| m.is_file());
-    let overflow = if is_file {
-        Overflow::Wait
+fn stale_seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if (0.05..=10.0).contains(&v) {
+        Ok(v)
     } else {
-        Overflow::DropOldest
-    };
-    let source = PcmVoice::new(file, name.as_str(), pipeline);
-    Ok(ThreadedVoice::spawn(
-        source,
+        Err(format!("{v} is not within 0.05–10 seconds"))
+    }
+}
+
+/// VMC receivers.
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub enum VmcPreset {
+    /// VSeeFace: VRM 0.x names, weights after the override rules.
+    Vseeface,
+    /// VMagicMirror: as VSeeFace.
+    Vmagicmirror,
+    /// Warudo: as VSeeFace.
+    Warudo,
+    /// A VRM 1.0 marionette (EVMC4U with a VRM 1.0 model, three-vrm apps): VRM 1.0
+    /// names, weights before the override rules (it applies them itself).
+    Vrm1,
+}
+
+impl VmcPreset {
+    fn names(self) -> WireNames {
+        match self {
+            VmcPreset::Vrm1 => WireNames::Vrm1,
+            _ => WireNames::Vrm0,
+        }
+    }
+}
+
+/// The avatar: its rig and, when it is a VRM (or the built-in one), its file's bytes.
+struct Avatar {
+    rig: Arc<Rig>,
+    vrm: Option<Arc<[u8]>>,
+    name: String,
+}
+
+fn load_avatar(path: Option<&Path>) -> Result<Avatar> {
+    let is_vrm = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
+    Ok(match path {
+        Some(p) if is_vrm(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+            let model = omote_vrm::VrmModel::from_slice(&bytes, p.display().to_string())?;
+            Avatar {
+                rig: Arc::new(model.to_rig()?),
+                vrm: Some(bytes.into()),
+                name: p.display().to_string(),
+            }
+        }
+        Some(p) => Avatar {
+            rig: Arc::new(omote_config::load_rig(p)?),
+            vrm: None,
+            name: p.display().to_string(),
+        },
+        None => {
+            let bytes = omote_vrm::avatar::generate();
+            let model = omote_vrm::VrmModel::from_slice(&bytes, "the built-in avatar".into())?;
+            Avatar {
+                rig: Arc::new(model.to_rig()?),
+                vrm: Some(bytes.into()),
+                name: "the built-in avatar".into(),
+            }
+        }
+    })
+}
+
+/// `PORT` or `ADDR:PORT` (loopback unless an address is given).
+fn vmc_in_addr(text: &str) -> Result<SocketAddr> {
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    text.parse()
+        .with_context(|| format!("--vmc-in {text:?}: not a port or ADDR:PORT"))
+}
+
+/// A replay file as `(time, face)` pairs: its `t` where given, else frame / --fps.
+fn load_replay(path: &Path, fps: f64) -> Result<Vec<(f64, Option<TrackedFace>)>> {
+    let frames = omote_config::load_tracking_sequence(path)?;
+    anyhow::ensure!(!frames.is_empty(), "{}: no frames to replay", path.display());
+    let head = omote_config::HeadSource::Auto;
+    let mut out = Vec::with_capacity(frames.len());
+    let mut last = f64::NEG_INFINITY;
+    for (i, f) in frames.iter().enumerate() {
+        let seq = f.to_sequence_frame(head);
+        let t = seq.t.unwrap_or(i as f64 / fps);
+        anyhow::ensure!(
+            t.is_finite() && t >= last,
+            "{}: line {}: time {t} goes back (times must not decrease)",
+            path.display(),
+            i + 1
+        );
+        last = t;
+        out.push((t, seq.face));
+    }
+    Ok(out)
+}
+
+/// The voice of the session on its own thread, if any.
+fn spawn_voice(args: &LiveArgs) -> Result<Option<(ThreadedVoice, String)>> {
+    if let Some(path) = &args.audio {
+        let voice = AudioFileVoice::open(path, Profile::builtin())?;
+        let name = path.display().to_string();
+        let t = ThreadedVoice::spawn(
+            voice,
+            ThreadedVoice::DEFAULT_CAPACITY,
+            Overflow::DropOldest,
+            name.clone(),
+        );
+        return Ok(Some((t, name)));
+    }
+    if let Some(path) = &args.voice {
+        let name = path.display().to_string();
+        let rate = args.voice_rate;
+        let pipeline = PcmLipsync::new(&name, SampleFormat::S16le, 1, rate, Profile::builtin())
+            .with_context(|| format!("--voice-rate {rate}"))?;
+        let file = std::fs::File::open(path)
+            .with_context(|| format!("{name}: cannot open the voice input"))?;
+        // A regular file is analysed ahead and waits for the loop; a pipe (a microphone)
+        // never stalls: the oldest frames go.
+        let overflow = if file.metadata().is_ok_and(|m| m.is_file()) {
+            Overflow::Wait
+        } else {
+            Overflow::DropOldest
+        };
+        let source = PcmVoice::new(file, name.as_str(), pipeline);
+        let t = ThreadedVoice::spawn(source, ThreadedVoice::DEFAULT_CAPACITY, overflow, &name);
+        return Ok(Some((t, name)));
+    }
+    if let Some(device) = &args.mic {
+        return mic_voice(device).map(Some);
+    }
+    Ok(None)
+}
+
+#[cfg(feature = "mic")]
+fn mic_voice(device: &str) -> Result<(ThreadedVoice, String)> {
+    let device = (!device.is_empty()).then_some(device);
+    let mic = omote_live::MicVoice::open(device, Profile::builtin())?;
+    let name = mic.name().to_owned();
+    let t = ThreadedVoice::spawn(
+        mic,
         ThreadedVoice::DEFAULT_CAPACITY,
-        overflow,
-        name,
-    ))
+        Overflow::DropOldest,
+        &name,
+    );
+    Ok((t, format!("microphone {name}")))
+}
+
+#[cfg(not(feature = "mic"))]
+fn mic_voice(_device: &str) -> Result<(ThreadedVoice, String)> {
+    bail!(
+        "--mic: this omote was built without microphone support; build it with \
+         `cargo build --release --features mic` (Linux needs `apt install libasound2-dev \
+         pkg-config`), or pipe the microphone in with --voice (arecord -f S16_LE -r 16000)"
+    )
+}
+
+/// Writes the tracker's frames as JSON lines (the tap of --record-tracking); a write
+/// error is kept and reported at the end (the session goes on).
+fn tracking_writer(path: &Path) -> Result<(TrackingTap, Arc<Mutex<Option<String>>>)> {
+    crate::output::check_output_file(path, "--record-tracking")?;
+    let file = std::fs::File::create(path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let error = Arc::new(Mutex::new(None));
+    let seen = error.clone();
+    let name = path.display().to_string();
+    let tap: TrackingTap = Box::new(move |frame| {
+        let mut err = seen.lock().unwrap_or_else(PoisonError::into_inner);
+        if err.is_some() {
+            return;
+        }
+        let written = serde_json::to_writer(&mut out, frame)
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
+        if let Err(e) = written {
+            *err = Some(format!("{name}: write failed: {e}"));
+        }
+    });
+    Ok((tap, error))
 }
 
 /// Runs `omote live`.
@@ -109,106 +338,205 @@ pub fn run(args: LiveArgs) -> Result<()> {
     if let Some(path) = &args.record {
         crate::output::check_output_file(path, "--record")?;
     }
-    let raw = RawFrames::new(std::io::stdin(), args.stdin, args.fps)?;
-    let (rig, _model) = load_avatar(args.rig.as_deref())?;
+    let avatar = load_avatar(args.rig.as_deref())?;
+    let rig = avatar.rig.clone();
     let config = load_retarget_config(args.config.as_deref(), args.mirror)?;
-    // As in `omote retarget`: automatic eyes show as the tracking weight falls.
+    // Automatic eyes show as the tracking weight falls (a lost face keeps blinking).
     let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), 1)
         .with_tracking(config)
         .context("invalid retarget settings")?;
-    if args.voice.is_some() {
-        // Voice first: the microphone while the voice sounds, the tracked mouth between.
+    let stop = crate::interrupt::install()?;
+    let inbox = TrackingInbox::new(Duration::from_secs_f64(args.stale));
+    let mut inputs: Vec<String> = Vec::new();
+    let mut video_input = false;
+
+    // Tracking inputs.
+    let tap = match &args.record_tracking {
+        Some(path) => {
+            anyhow::ensure!(
+                args.camera.is_some() || args.stdin.is_some(),
+                "--record-tracking records the tracker's results: it needs --camera or --stdin"
+            );
+            Some(tracking_writer(path)?)
+        }
+        None => None,
+    };
+    let (tap, tap_error) = match tap {
+        Some((t, e)) => (Some(t), Some(e)),
+        None => (None, None),
+    };
+    let mut camera = None;
+    if args.camera.is_some() || args.stdin.is_some() {
+        let tracker = FaceTracker::new().context("loading the face tracker models")?;
+        let size = args.stdin.unwrap_or(args.size);
+        let mut options = CameraOptions::new(size, args.fps);
+        options.ffmpeg = args.ffmpeg.clone();
+        let (name, input) = match &args.camera {
+            Some(text) => {
+                let source = CameraSource::parse(text);
+                let is_file = matches!(source, CameraSource::File(_));
+                options.late = late_policy(&args, !is_file);
+                video_input |= is_file;
+                let name = source.describe();
+                let sender = inbox.sender("camera");
+                (
+                    name,
+                    CameraInput::spawn(source, options, tracker, sender, stop.clone(), tap)?,
+                )
+            }
+            None => {
+                options.late = late_policy(&args, false);
+                video_input = true;
+                let sender = inbox.sender("stdin");
+                (
+                    format!("stdin {size}"),
+                    CameraInput::spawn_stream(
+                        std::io::stdin(),
+                        "stdin",
+                        options,
+                        tracker,
+                        sender,
+                        stop.clone(),
+                        tap,
+                    )?,
+                )
+            }
+        };
+        inputs.push(name);
+        camera = Some(input);
+    }
+    let mut _replay = None;
+    if let Some(path) = &args.replay {
+        let frames = load_replay(path, args.fps)?;
+        let sender = inbox.sender("replay");
+        _replay = Some(ReplayInput::spawn(
+            frames,
+            args.replay_speed,
+            args.looped,
+            sender,
+            stop.clone(),
+        )?);
+        inputs.push(format!(
+            "replay {}{}",
+            path.display(),
+            if args.looped { " (loop)" } else { "" }
+        ));
+    }
+    let mut vmc_in = None;
+    if let Some(text) = &args.vmc_in {
+        let addr = vmc_in_addr(text)?;
+        let listener = VmcListener::bind(addr)?;
+        let bound = listener.local_addr();
+        vmc_in = Some(VmcInput::spawn(listener, inbox.sender("vmc-in"), stop.clone())?);
+        inputs.push(format!("VMC in {bound}"));
+    }
+    let voice = spawn_voice(&args)?;
+    if voice.is_some() {
+        // Voice first: the voice while it sounds, the tracked mouth between.
         driver = driver.with_voice(MouthPolicy::VoiceFirst);
     }
-    let tracker = FaceTracker::new().context("loading the face tracker models")?;
-    let vmc = match args.vmc {
+
+    // Outputs.
+    let names = args.vmc_names.unwrap_or(args.vmc_preset.names());
+    let vmc = match args.vmc_out {
         Some(to) => Some(
-            VmcSink::for_rig(to, &rig, args.vmc_names.into())?
-                .with_weights(WireWeights::resolve(args.vmc_weights, args.vmc_names)),
+            VmcSink::for_rig(to, &rig, names.into())?
+                .with_weights(WireWeights::resolve(args.vmc_weights, names))
+                .with_rate(args.vmc_rate),
         ),
         None => None,
     };
     let mut recorder = args.record.as_ref().map(|_| {
-        AnimSink::new(&rig, args.fps as f32).with_max_frames(limits::max_anim_frames(rig.len()))
+        AnimSink::new(&rig, args.record_fps as f32)
+            .sample_by_time()
+            .with_max_frames(limits::max_anim_frames(rig.len()))
     });
-
-    eprintln!(
-        "live: stdin {}x{} at {} fps → {}{}; Ctrl-C to stop",
-        args.stdin.width,
-        args.stdin.height,
-        args.fps,
-        args.vmc
-            .map_or("no VMC".to_string(), |a| format!("VMC {a}")),
-        if args.drop_late {
-            ", dropping late frames"
-        } else {
-            ""
-        }
-    );
-    let voice = match &args.voice {
-        Some(path) => Some(spawn_voice(path, args.voice_rate)?),
+    let view = match args.view {
+        Some(addr) => Some(page::LiveView::start(
+            addr,
+            &rig,
+            avatar.vrm.clone(),
+            &stamp_inputs(&inbox),
+        )?),
         None => None,
     };
-    let policy = if args.drop_late {
-        LatePolicy::DropLate
-    } else {
-        LatePolicy::KeepAll
-    };
-    let stop = crate::interrupt::install()?;
-    let mut frames = TrackedFrames::new(
-        ThreadedFrames::spawn(raw, policy, "stdin").stop_on(stop.clone()),
-        tracker,
-        args.fps,
-    );
-    let started = Instant::now();
-    let mut last_report = Instant::now();
-    let mut sinks = (vmc, recorder.as_mut());
-    let mut stats = LiveStats::default();
-    let result = LiveLoop::new(args.fps).stop_on(stop.clone()).run(
-        &mut frames,
-        &mut driver,
-        voice.as_ref(),
-        &mut sinks,
-        |now, frames| {
-            stats = *now;
-            if last_report.elapsed() >= Duration::from_secs(2) {
-                last_report = Instant::now();
-                let work = now.busy + frames.tracking_time();
-                eprintln!(
-                    "live: {} frames, {:.1} ms per frame, face in {:.0} %",
-                    now.frames,
-                    work.as_secs_f64() * 1e3 / now.frames as f64,
-                    100.0 * now.with_face as f64 / now.frames as f64
-                );
-            }
+
+    let mut outputs = Vec::new();
+    if let Some(v) = &view {
+        outputs.push(format!("page {}", v.url()));
+    }
+    if let Some(to) = args.vmc_out {
+        outputs.push(format!("VMC {to} at {} Hz", args.vmc_rate));
+    }
+    if let Some(p) = &args.record {
+        outputs.push(format!("recording {}", p.display()));
+    }
+    if let Some(v) = &view {
+        // Tests and scripts read the page's address from stdout.
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "omote live: {}", v.url())
+            .and_then(|()| out.flush())
+            .context("writing the page address to stdout")?;
+    }
+    eprintln!(
+        "live: {} on {}; in: {}{}; out: {}; Ctrl-C to stop",
+        rig.len(),
+        crate::output::escape_terminal(&avatar.name),
+        if inputs.is_empty() {
+            "no tracking (automatic eyes)".to_string()
+        } else {
+            crate::output::escape_terminal(&inputs.join(", "))
         },
+        voice
+            .as_ref()
+            .map_or(String::new(), |(_, n)| format!(
+                ", voice {}",
+                crate::output::escape_terminal(n)
+            )),
+        if outputs.is_empty() {
+            "none (status only)".to_string()
+        } else {
+            outputs.join(", ")
+        }
     );
-    // The session's end: the input ended (also inside a frame: an interrupted ffmpeg),
-    // Ctrl-C, or an error. Whatever was recorded is written in every case.
+
+    let mut session = LiveSession::new(args.rate)
+        .stop_on(stop.clone())
+        .end_with_inputs(video_input && args.seconds.is_none());
+    if let Some(s) = args.seconds {
+        session = session.max_duration(Duration::from_secs_f64(s));
+    }
+    let mut status_line = StatusLine::new(inbox.clone(), view.as_ref().map(|v| v.clients()));
+    let failed_input: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
+    let result = {
+        let view_sink = view.as_ref().map(|v| v.sink());
+        let mut sinks = (vmc, recorder.as_mut(), view_sink);
+        session.run(
+            &mut driver,
+            &inbox,
+            voice.as_ref().map(|(v, _)| v),
+            &mut sinks,
+            |status| {
+                status_line.update(status);
+                // An input that never worked (a missing camera) ends the session.
+                if let Some(msg) = status_line.failure() {
+                    *failed_input.lock().unwrap_or_else(PoisonError::into_inner) = Some(msg);
+                    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+            },
+        )
+    };
+    status_line.finish();
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
     let failure = match result {
-        Ok(_) => None,
-        Err(e @ LiveError::TruncatedFrame { .. }) => {
-            eprintln!("live: the input ended inside a frame ({e}); it is dropped");
+        Ok(stats) => {
+            report(&stats, &inbox, camera.as_ref());
             None
         }
         Err(e) => Some(anyhow::Error::from(e)),
     };
-    if crate::interrupt::stopped(&stop) {
-        eprintln!("live: interrupted");
-    }
-    let (done, with_face, busy) = (stats.frames, stats.with_face, stats.busy);
-    let dropped = frames.source().dropped();
-    let work = busy + frames.tracking_time();
-    let voice_end = voice.map(|v| v.finish());
-    eprintln!(
-        "live: input ended: {done} frames in {:.1} s ({:.1} ms of work per frame), {dropped} dropped, a face in {with_face}",
-        started.elapsed().as_secs_f64(),
-        if done > 0 {
-            work.as_secs_f64() * 1e3 / done as f64
-        } else {
-            0.0
-        }
-    );
+    let camera_end = camera.map(CameraInput::finish);
+    let vmc_end = vmc_in.map(VmcInput::finish);
     if let (Some(path), Some(rec)) = (&args.record, recorder) {
         if rec.dropped() > 0 {
             eprintln!(
@@ -218,7 +546,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
             );
         }
         if rec.frames() == 0 {
-            let e = anyhow::anyhow!("{}: nothing to record (no frames arrived)", path.display());
+            let e = anyhow::anyhow!("{}: nothing to record (no frames)", path.display());
             return Err(failure.map_or(e, |f| f.context("nothing recorded")));
         }
         let anim = rec.finish();
@@ -228,9 +556,195 @@ pub fn run(args: LiveArgs) -> Result<()> {
     if let Some(e) = failure {
         return Err(e);
     }
-    if let Some(end) = voice_end {
-        // The voice input may be a live pipe that never ends: it is not waited for.
+    if let Some(msg) = failed_input
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
+    {
+        bail!("{msg}");
+    }
+    if let Some(err) = tap_error.and_then(|e| e.lock().unwrap_or_else(PoisonError::into_inner).take())
+    {
+        bail!("{err}");
+    }
+    if let Some(end) = camera_end {
         end?;
     }
+    if let Some(end) = vmc_end {
+        end?;
+    }
+    if let Some((v, _)) = voice {
+        // A live pipe that never ends is not waited for.
+        v.finish()?;
+    }
     Ok(())
+}
+
+/// The inputs' names by inbox index, for the page's status.
+fn stamp_inputs(inbox: &TrackingInbox) -> Vec<String> {
+    inbox.stats().into_iter().map(|s| s.name).collect()
+}
+
+fn late_policy(args: &LiveArgs, device: bool) -> LatePolicy {
+    if args.keep_all || (!device && !args.drop_late) {
+        LatePolicy::KeepAll
+    } else {
+        LatePolicy::DropLate
+    }
+}
+
+/// The end-of-session summary on stderr.
+fn report(stats: &SessionStats, inbox: &TrackingInbox, camera: Option<&CameraInput>) {
+    let secs = stats.duration.as_secs_f64();
+    eprintln!(
+        "live: {:.1} s, {} faces out ({:.1}/s), a tracked face in {}, {:.3} ms of work per face",
+        secs,
+        stats.frames_out,
+        stats.frames_out as f64 / secs.max(1e-9),
+        stats.with_face,
+        stats.busy.as_secs_f64() * 1e3 / stats.frames_out.max(1) as f64
+    );
+    for s in inbox.stats() {
+        eprintln!(
+            "live: input {}: {} results ({} with a face), {} dropped, {} non-finite values replaced, {}",
+            s.name,
+            s.frames,
+            s.with_face,
+            s.dropped,
+            s.non_finite,
+            describe_state(&s.state)
+        );
+    }
+    if let Some(c) = camera {
+        let t = c.tracking_times();
+        if t.frames > 0 {
+            eprintln!(
+                "live: tracker {:.1} ms per frame over {} frames",
+                t.total.as_secs_f64() * 1e3 / t.frames as f64,
+                t.frames
+            );
+        }
+    }
+    let l = &stats.latency;
+    if l.count > 0 {
+        eprintln!(
+            "live: latency input → output: mean {:.2} ms, max {:.2} ms; after tracking: mean {:.3} ms, max {:.3} ms ({} results)",
+            l.mean_ms(),
+            l.max.as_secs_f64() * 1e3,
+            l.mean_after_tracking_ms(),
+            l.max_after_tracking.as_secs_f64() * 1e3,
+            l.count
+        );
+    }
+}
+
+fn describe_state(state: &InputState) -> String {
+    match state {
+        InputState::Waiting => "nothing arrived".into(),
+        InputState::Running => "running".into(),
+        InputState::Restarting(why) => format!("restarting ({why})"),
+        InputState::Ended => "ended".into(),
+        InputState::Failed(why) => format!("failed: {why}"),
+    }
+}
+
+/// The one-line status on stderr: redrawn in place on a terminal, a line every 10 s
+/// otherwise (logs of long runs).
+struct StatusLine {
+    inbox: TrackingInbox,
+    clients: Option<Arc<dyn Fn() -> usize + Send + Sync>>,
+    terminal: bool,
+    last: Option<Instant>,
+    every: Duration,
+    drawn: bool,
+}
+
+impl StatusLine {
+    fn new(inbox: TrackingInbox, clients: Option<Arc<dyn Fn() -> usize + Send + Sync>>) -> Self {
+        let terminal = std::io::stderr().is_terminal();
+        Self {
+            inbox,
+            clients,
+            terminal,
+            last: None,
+            every: if terminal {
+                Duration::from_millis(250)
+            } else {
+                Duration::from_secs(10)
+            },
+            drawn: false,
+        }
+    }
+
+    /// The message of an input that failed before it ever delivered.
+    fn failure(&self) -> Option<String> {
+        let mut out = None;
+        self.inbox.for_each_input(|_, s| {
+            if let InputState::Failed(why) = &s.state
+                && s.frames == 0
+                && out.is_none()
+            {
+                out = Some(format!("{}: {why}", s.name));
+            }
+        });
+        out
+    }
+
+    fn update(&mut self, status: &LiveStatus) {
+        let now = Instant::now();
+        if self.last.is_some_and(|l| now - l < self.every) {
+            return;
+        }
+        self.last = Some(now);
+        let line = self.text(status);
+        let mut err = std::io::stderr().lock();
+        let _ = if self.terminal {
+            self.drawn = true;
+            write!(err, "\r\x1b[2K{line}")
+        } else {
+            writeln!(err, "{line}")
+        };
+        let _ = err.flush();
+    }
+
+    fn text(&self, status: &LiveStatus) -> String {
+        let mut tracking = String::from("no face");
+        let (mut frames_dropped, mut packets_dropped) = (0, 0);
+        self.inbox.for_each_input(|i, s| {
+            if status.source == Some(i) {
+                tracking = format!("face from {}", s.name);
+            } else if status.source.is_none()
+                && let InputState::Restarting(_) | InputState::Failed(_) = s.state
+            {
+                tracking = format!("{} {}", s.name, describe_state(&s.state));
+            }
+            if s.name == "vmc-in" {
+                packets_dropped += s.dropped;
+            } else {
+                frames_dropped += s.dropped;
+            }
+        });
+        let voice = match status.voice_volume {
+            Some(v) => format!(
+                " · voice {:>3.0} %{}",
+                v * 100.0,
+                if status.voiced { " voiced" } else { "" }
+            ),
+            None => String::new(),
+        };
+        let view = self
+            .clients
+            .as_ref()
+            .map_or(String::new(), |c| format!(" · page {}", c()));
+        crate::output::escape_terminal(&format!(
+            "live {:.0} s · in {:.1}/s · out {:.1}/s · {tracking} · latency {:.1} ms{voice} · dropped {frames_dropped} frames, {packets_dropped} packets{view}",
+            status.time_s, status.fps_in, status.fps_out, status.latency_ms
+        ))
+    }
+
+    fn finish(&mut self) {
+        if self.drawn {
+            eprintln!();
+        }
+    }
 }

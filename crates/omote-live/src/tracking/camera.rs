@@ -203,7 +203,8 @@ impl CameraInput {
             .name("omote-camera".into())
             .spawn(move || {
                 let mut run = CameraRun {
-                    source,
+                    name: source.describe(),
+                    source: Some(source),
                     options,
                     tracker,
                     sender,
@@ -212,7 +213,7 @@ impl CameraInput {
                     times,
                     index: 0,
                 };
-                let result = run.run(first);
+                let result = run.run_device(first);
                 if let Err(e) = &result {
                     run.sender.set_state(InputState::Failed(e.to_string()));
                 }
@@ -220,6 +221,55 @@ impl CameraInput {
             })
             .map_err(|source| LiveError::Thread {
                 what: "the camera".into(),
+                source,
+            })?;
+        Ok(Self {
+            thread: Some(thread),
+            tracking,
+        })
+    }
+
+    /// Tracks raw RGB frames of `options.size` read from `input` (stdin fed by the
+    /// caller's own ffmpeg) until it ends, then reports [`InputState::Ended`]; an input
+    /// that ends inside a frame ends there (the partial frame is dropped).
+    pub fn spawn_stream(
+        input: impl Read + Send + 'static,
+        name: &str,
+        options: CameraOptions,
+        tracker: FaceTracker,
+        sender: TrackingSender,
+        stop: Arc<AtomicBool>,
+        tap: Option<TrackingTap>,
+    ) -> Result<Self, LiveError> {
+        let raw = RawFrames::new(input, options.size, options.fps)?.named(name);
+        let mut frames =
+            ThreadedFrames::spawn(Stamped(raw), options.late, name).stop_on(stop.clone());
+        let tracking = Arc::new(Mutex::new(TrackingTimes::default()));
+        let times = tracking.clone();
+        let name = name.to_owned();
+        let thread = std::thread::Builder::new()
+            .name("omote-video".into())
+            .spawn(move || {
+                let mut run = CameraRun {
+                    source: None,
+                    name,
+                    options,
+                    tracker,
+                    sender,
+                    stop,
+                    tap,
+                    times,
+                    index: 0,
+                };
+                let (_, result) = run.track_all(&mut frames);
+                match &result {
+                    Ok(()) => run.sender.set_state(InputState::Ended),
+                    Err(e) => run.sender.set_state(InputState::Failed(e.to_string())),
+                }
+                result
+            })
+            .map_err(|source| LiveError::Thread {
+                what: "the video input".into(),
                 source,
             })?;
         Ok(Self {
@@ -336,7 +386,9 @@ fn keep_last_lines(pipe: impl Read, lines: &Mutex<Vec<String>>) {
 }
 
 struct CameraRun {
-    source: CameraSource,
+    /// `None`: a stream given by the caller (stdin), tracked once to its end.
+    source: Option<CameraSource>,
+    name: String,
     options: CameraOptions,
     tracker: FaceTracker,
     sender: TrackingSender,
@@ -352,11 +404,12 @@ impl CameraRun {
         self.stop.load(Ordering::SeqCst)
     }
 
-    fn run(&mut self, first: Ffmpeg) -> Result<(), LiveError> {
+    /// Tracks ffmpeg's frames; restarts a device that stopped (see the module doc).
+    fn run_device(&mut self, first: Ffmpeg) -> Result<(), LiveError> {
         let mut ffmpeg = first;
         let mut ever = false;
         loop {
-            let (frames, result) = self.track_all(&mut ffmpeg);
+            let (frames, result) = self.track_all(&mut ffmpeg.frames);
             ffmpeg.stop();
             ever |= frames > 0;
             if self.stopped() {
@@ -367,35 +420,35 @@ impl CameraRun {
                 (Ok(()), Some(msg)) => format!("ffmpeg: {msg}"),
                 (Ok(()), None) => "ffmpeg ended".into(),
             };
-            match &self.source {
-                CameraSource::File(_) => {
+            match self.source.clone() {
+                Some(CameraSource::File(_)) => {
                     if frames == 0 {
                         self.sender.set_state(InputState::Failed(format!(
                             "{}: no frames ({why})",
-                            self.source.describe()
+                            self.name
                         )));
                     } else {
                         self.sender.set_state(InputState::Ended);
                     }
                     return Ok(());
                 }
-                CameraSource::Device(_) if !ever => {
+                Some(CameraSource::Device(_)) if !ever => {
                     // Never worked: a missing or busy device, or options it refuses.
-                    self.sender.set_state(InputState::Failed(format!(
-                        "{}: {why}",
-                        self.source.describe()
-                    )));
+                    self.sender
+                        .set_state(InputState::Failed(format!("{}: {why}", self.name)));
                     return Ok(());
                 }
-                CameraSource::Device(_) => {
+                Some(source) => {
                     self.sender.set_state(InputState::Restarting(why));
                     if !self.pause(self.options.retry) {
                         return Ok(());
                     }
                     // A new stream: the tracker must not follow a face across the gap.
                     self.tracker.reset();
-                    ffmpeg = start_ffmpeg(&self.source, &self.options, &self.stop)?;
+                    ffmpeg = start_ffmpeg(&source, &self.options, &self.stop)?;
                 }
+                // A caller's stream is tracked once (spawn_stream), never restarted.
+                None => return Ok(()),
             }
         }
     }
@@ -413,10 +466,12 @@ impl CameraRun {
     }
 
     /// Tracks frames until ffmpeg's output ends; the count tracked and how it ended.
-    fn track_all(&mut self, ffmpeg: &mut Ffmpeg) -> (u64, Result<(), LiveError>) {
+    fn track_all(
+        &mut self,
+        source: &mut ThreadedFrames<(Instant, RgbImage)>,
+    ) -> (u64, Result<(), LiveError>) {
         let mut frames = 0;
         let mut dropped_seen = 0;
-        let source = &mut ffmpeg.frames;
         let result = loop {
             let frame = match source.next_frame() {
                 Ok(Some(f)) => f,
@@ -428,7 +483,7 @@ impl CameraRun {
             self.sender.dropped(dropped - dropped_seen);
             dropped_seen = dropped;
             let (captured, image) = frame.data;
-            let what = format!("{} frame {}", self.source.describe(), frame.index);
+            let what = format!("{} frame {}", self.name, frame.index);
             let t0 = Instant::now();
             let view = match RgbView::from_image(&what, &image) {
                 Ok(v) => v,

@@ -1,0 +1,184 @@
+// omote live: the avatar driven live by `omote live --view`. The process pushes one
+// JSON message per face over a WebSocket (`/live`; the format is in
+// crates/omote-live/src/sinks/view.rs): `hello` with the channel names once, then
+// `frame`s with the weights after the VRM override rules, the head and eye rotations
+// and the session's status. Each frame is applied to the VRM as it arrives (three-vrm's
+// own override rules and lookAt off, as in the recorded viewer: the rules are applied
+// once, in omote's core) and drawn at the next animation frame. The page reconnects by
+// itself when the process restarts.
+//
+// For tests: `window.omoteLive` ({ready, connected, frames, last, error, expressions(),
+// head(), reconnects}).
+import * as THREE from 'three';
+import { createStage, loadVrm } from '/common.js';
+
+const params = new URLSearchParams(location.search);
+const transparent = params.get('transparent') === '1';
+const canvas = document.getElementById('view');
+const stage = createStage(canvas);
+if (transparent) {
+  stage.renderer.setClearColor(0x000000, 0);
+  stage.scene.background = null;
+}
+const $ = (id) => document.getElementById(id);
+
+const live = {
+  ready: false,
+  connected: false,
+  frames: 0,
+  reconnects: 0,
+  last: null,
+  error: null,
+  expressions() {
+    const em = model && model.vrm.expressionManager;
+    if (!em) return {};
+    return Object.fromEntries(em.expressions.map((e) => [e.expressionName, e.weight]));
+  },
+  head() {
+    return model && model.bones.head ? model.bones.head.node.quaternion.toArray() : null;
+  },
+};
+window.omoteLive = live;
+
+let model = null; // loadVrm's result
+let modelUrl = null;
+let channels = []; // [name, present in the model]
+let loading = null;
+
+function fail(e) {
+  live.error = String(e && e.message ? e.message : e);
+  $('error').textContent = live.error;
+  console.error(e);
+}
+
+/** Frames the head: the camera looks at it from the front. */
+function frameHead(m) {
+  const head = m.vrm.humanoid.getNormalizedBoneNode('head');
+  const target = new THREE.Vector3(0, 1.4, 0);
+  if (head) head.getWorldPosition(target);
+  target.y += 0.06;
+  Object.assign(stage.orbit, { distance: 0.75, yaw: 0, pitch: 0 });
+  stage.orbit.target.copy(target);
+  stage.orbit.home = { target: target.clone(), distance: 0.75, yaw: 0, pitch: 0 };
+  stage.placeCamera();
+}
+
+async function useModel(url) {
+  if (url === modelUrl && (model || loading)) return loading;
+  modelUrl = url;
+  loading = (async () => {
+    const m = await loadVrm(url);
+    if (model) stage.scene.remove(model.vrm.scene);
+    model = m;
+    stage.scene.add(m.vrm.scene);
+    frameHead(m);
+    live.ready = true;
+  })();
+  return loading;
+}
+
+const _q = new THREE.Quaternion();
+const _half = new THREE.Quaternion();
+const IDENTITY = new THREE.Quaternion();
+
+function setQuat(out, arr, flip) {
+  out.fromArray(arr);
+  if (flip) { out.x = -out.x; out.z = -out.z; } // VRM 0.x models face -Z in three-vrm
+  return out;
+}
+
+/** Applies one frame to the model at once. */
+function apply(frame) {
+  if (!model) return;
+  const { vrm, bones, flip } = model;
+  const em = vrm.expressionManager;
+  if (em) {
+    for (let i = 0; i < channels.length; i++) {
+      if (channels[i][1]) em.setValue(channels[i][0], frame.w[i]);
+    }
+  }
+  setQuat(_q, frame.head, flip);
+  if (bones.neck && bones.head) {
+    _half.slerpQuaternions(IDENTITY, _q, 0.5);
+    bones.neck.node.quaternion.copy(bones.neck.rest).multiply(_half);
+    bones.head.node.quaternion.copy(bones.head.rest).multiply(_half);
+  } else if (bones.head) {
+    bones.head.node.quaternion.copy(bones.head.rest).multiply(_q);
+  }
+  for (const [bone, q] of [['leftEye', frame.leftEye], ['rightEye', frame.rightEye]]) {
+    const b = bones[bone];
+    if (b) b.node.quaternion.copy(b.rest).multiply(setQuat(_q, q, flip));
+  }
+}
+
+// ---------------------------------------------------------------- the connection
+
+let socket = null;
+let retryMs = 500;
+let arrivals = []; // receive times of the last second's frames
+let latencyMs = null;
+
+function connect() {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  socket = new WebSocket(`${proto}//${location.host}/live`);
+  socket.onopen = () => {
+    live.connected = true;
+    retryMs = 500;
+    $('conn').textContent = 'connected';
+    $('conn').className = '';
+  };
+  socket.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { fail(`bad message: ${e}`); return; }
+    if (msg.type === 'hello') {
+      useModel(msg.model)
+        .then(() => {
+          const em = model.vrm.expressionManager;
+          channels = msg.channels.map((n) => [n, !!(em && em.getExpression(n))]);
+        })
+        .catch(fail);
+      return;
+    }
+    if (msg.type !== 'frame') return;
+    live.frames++;
+    live.last = msg;
+    const now = performance.now();
+    arrivals.push(now);
+    while (arrivals.length && arrivals[0] < now - 1000) arrivals.shift();
+    // Same machine (or synchronised clocks): the process's send time to here.
+    latencyMs = Date.now() - msg.sentMs;
+    apply(msg);
+  };
+  socket.onclose = () => {
+    if (live.connected) live.reconnects++;
+    live.connected = false;
+    $('conn').textContent = `disconnected: reconnecting in ${(retryMs / 1000).toFixed(1)} s…`;
+    $('conn').className = 'down';
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(5000, retryMs * 2);
+  };
+  socket.onerror = () => {}; // onclose follows and retries
+}
+
+function showStatus() {
+  const f = live.last;
+  if (!f) return;
+  const s = f.status || {};
+  $('rates').textContent = `page ${arrivals.length} fps · omote in ${s.fpsIn} /s, out ${s.fpsOut} /s`;
+  $('tracking').textContent = s.tracking ? `tracking: ${s.tracking}` : 'tracking: none (automatic eyes)';
+  $('latency').textContent = `latency: input → omote ${s.latencyMs} ms, omote → page ${latencyMs === null ? '–' : latencyMs.toFixed(1)} ms`
+    + (s.voice === null || s.voice === undefined ? '' : ` · voice ${Math.round(s.voice * 100)} %${s.voiced ? ' voiced' : ''}`);
+}
+
+let lastTime = performance.now();
+function tick(now) {
+  const dt = Math.min(0.1, (now - lastTime) / 1000);
+  lastTime = now;
+  if (model) model.vrm.update(dt);
+  stage.render();
+  showStatus();
+  requestAnimationFrame(tick);
+}
+
+connect();
+requestAnimationFrame(tick);

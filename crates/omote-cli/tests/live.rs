@@ -1,0 +1,576 @@
+//! `omote live` end to end: a real OSC peer (python-osc) on its VMC output, a flood of
+//! malformed packets on its VMC input, a video file through its own ffmpeg against
+//! `omote track`, and its live page in headless Chromium.
+//!
+//! Tools: `tools/vmc-peer/.venv` (python-osc; `.ci/run` makes it), ffmpeg, and for the
+//! page `tools/viewer-check` (`npm ci`) with Chromium. Without one a test says what is
+//! missing and skips; under `CI` it fails instead.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::UdpSocket;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn omote() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_omote"))
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("omote-live-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Skips (after saying why) outside CI, fails under CI.
+fn missing(what: &str) {
+    if std::env::var_os("CI").is_some() {
+        panic!("cannot run under CI: {what}");
+    }
+    eprintln!("SKIP: {what}");
+}
+
+fn free_udp_port() -> u16 {
+    UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A replayed take at 30 fps: the mouth closed for `closed` seconds, then open
+/// (jawOpen 0.9) for `open` seconds, the head still; `laps` times over.
+fn write_mouth_replay(path: &Path, closed: f64, open: f64, laps: usize) {
+    let mut out = String::new();
+    let lap = closed + open;
+    let n = (lap * laps as f64 * 30.0).round() as usize;
+    for i in 0..n {
+        let t = i as f64 / 30.0;
+        let jaw = if t % lap >= closed { 0.9 } else { 0.0 };
+        let transform = "[1,0,0,0,0,1,0,0,0,0,1,-40,0,0,0,1]";
+        out.push_str(&format!(
+            "{{\"t\":{t:.4},\"width\":640,\"height\":480,\"faces\":[{{\"blendshapes\":{{\"jawOpen\":{jaw}}},\"transform\":{transform}}}]}}\n"
+        ));
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+/// The python with python-osc (tools/vmc-peer/.venv), if there.
+fn peer_python() -> Option<PathBuf> {
+    let venv = repo().join("tools/vmc-peer/.venv/bin/python");
+    let ok = Command::new(&venv)
+        .args(["-c", "import pythonosc"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        return Some(venv);
+    }
+    missing(
+        "tools/vmc-peer/.venv with python-osc (python3 -m venv tools/vmc-peer/.venv && \
+         tools/vmc-peer/.venv/bin/pip install -r tools/vmc-peer/requirements.txt)",
+    );
+    None
+}
+
+/// Waits for a line containing `marker` on a child's pipe; the lines so far. Lines
+/// after it keep being collected on a thread into the returned handle's vector.
+fn wait_for_line(
+    pipe: impl std::io::Read + Send + 'static,
+    marker: &'static str,
+    timeout: Duration,
+) -> (Vec<String>, std::sync::mpsc::Receiver<String>) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let end = Instant::now() + timeout;
+    let mut seen = Vec::new();
+    while Instant::now() < end {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(line) => {
+                let hit = line.contains(marker);
+                seen.push(line);
+                if hit {
+                    return (seen, rx);
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(_) => break,
+        }
+    }
+    panic!("no line with {marker:?} within {timeout:?}: {seen:#?}");
+}
+
+fn rest(rx: &std::sync::mpsc::Receiver<String>) -> Vec<String> {
+    rx.iter().collect()
+}
+
+#[test]
+fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bones() {
+    let Some(python) = peer_python() else { return };
+    let dir = scratch("osc-peer");
+    let replay = dir.join("mouth.jsonl");
+    write_mouth_replay(&replay, 1.0, 1.0, 3);
+    let port = free_udp_port();
+    let mut peer = Command::new(python)
+        .arg(repo().join("tools/vmc-peer/peer.py"))
+        .args([&port.to_string(), "4.5", "A,Blink"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = wait_for_line(peer.stderr.take().unwrap(), "ready", Duration::from_secs(20));
+    let o = omote()
+        .args(["live", "--replay"])
+        .arg(&replay)
+        .args(["--vmc-out", &format!("127.0.0.1:{port}"), "--seconds", "3.5"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let out = peer.wait_with_output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("peer printed no report ({e}): {}", String::from_utf8_lossy(&out.stderr))
+    });
+    assert_eq!(report["problemCount"], 0, "{:#}", report["problems"]);
+    let packets = report["packets"].as_u64().unwrap();
+    // 60 Hz for 3.5 s.
+    assert!((170..=250).contains(&packets), "{packets} packets\n{stderr}");
+    // Every expression of the avatar, each frame, with the Head and eye bones.
+    let rig = omote_vrm::avatar::rig();
+    let names = report["names"].as_array().unwrap();
+    assert_eq!(names.len(), rig.len(), "{names:?}");
+    let frames = report["frames"].as_array().unwrap();
+    for f in frames {
+        assert_eq!(f["blends"].as_u64(), Some(rig.len() as u64), "{f}");
+        assert_eq!(f["bones"], serde_json::json!(["Head", "LeftEye", "RightEye"]), "{f}");
+    }
+    // The replayed mouth: closed in the first second, open in the second.
+    let a_at = |lo: f64, hi: f64| -> Vec<f64> {
+        frames
+            .iter()
+            .filter(|f| (lo..hi).contains(&f["t"].as_f64().unwrap()))
+            .map(|f| f["watch"]["A"].as_f64().unwrap())
+            .collect()
+    };
+    let closed = a_at(0.3, 0.9);
+    let open = a_at(1.5, 1.9);
+    assert!(closed.iter().all(|a| *a < 0.05), "closed: {closed:?}");
+    assert!(open.iter().all(|a| *a > 0.4), "open: {open:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A VMC perfect-sync bundle: jawOpen and the Head bone, then Apply.
+fn perfect_sync_packet(jaw: f32) -> Vec<u8> {
+    fn pad(out: &mut Vec<u8>) {
+        while out.len() % 4 != 0 {
+            out.push(0);
+        }
+    }
+    fn string(out: &mut Vec<u8>, s: &str) {
+        out.extend_from_slice(s.as_bytes());
+        out.push(0);
+        pad(out);
+    }
+    fn message(address: &str, args: &[Arg]) -> Vec<u8> {
+        let mut m = Vec::new();
+        string(&mut m, address);
+        let tags: String = std::iter::once(',')
+            .chain(args.iter().map(|a| match a {
+                Arg::S(_) => 's',
+                Arg::F(_) => 'f',
+            }))
+            .collect();
+        string(&mut m, &tags);
+        for a in args {
+            match a {
+                Arg::S(s) => string(&mut m, s),
+                Arg::F(f) => m.extend_from_slice(&f.to_be_bytes()),
+            }
+        }
+        m
+    }
+    enum Arg<'a> {
+        S(&'a str),
+        F(f32),
+    }
+    let messages = [
+        message("/VMC/Ext/Blend/Val", &[Arg::S("JawOpen"), Arg::F(jaw)]),
+        message("/VMC/Ext/Blend/Val", &[Arg::S("eyeBlink_L"), Arg::F(0.0)]),
+        message(
+            "/VMC/Ext/Bone/Pos",
+            &[
+                Arg::S("Head"),
+                Arg::F(0.0),
+                Arg::F(0.0),
+                Arg::F(0.0),
+                Arg::F(0.0),
+                Arg::F(0.0),
+                Arg::F(0.0),
+                Arg::F(1.0),
+            ],
+        ),
+        message("/VMC/Ext/Blend/Apply", &[]),
+    ];
+    let mut b = Vec::new();
+    string(&mut b, "#bundle");
+    b.extend_from_slice(&1u64.to_be_bytes());
+    for m in messages {
+        b.extend_from_slice(&(m.len() as u32).to_be_bytes());
+        b.extend_from_slice(&m);
+    }
+    b
+}
+
+/// A tiny seeded generator for the flood (no dependency needed).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+/// A packet no VMC receiver may accept: random bytes, a valid bundle cut short, a
+/// bundle whose message lengths lie, a bone with a NaN, wrong argument types.
+fn malformed_packet(rng: &mut Lcg, valid: &[u8]) -> Vec<u8> {
+    match rng.next() % 5 {
+        0 => {
+            // Random bytes that do not start like OSC.
+            let n = 1 + (rng.next() % 200) as usize;
+            let mut p: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+            p[0] = b'x';
+            p
+        }
+        1 => valid[..(8 + rng.next() as usize % (valid.len() - 12))].to_vec(),
+        2 => {
+            let mut p = valid.to_vec();
+            p[16..20].copy_from_slice(&(0x7fff_fff0u32).to_be_bytes());
+            p
+        }
+        3 => {
+            let mut p = perfect_sync_packet(0.5);
+            // The Head bone's first rotation float → NaN (a refused bone).
+            let at = p.windows(4).rposition(|w| w == 1.0f32.to_be_bytes()).unwrap();
+            p[at..at + 4].copy_from_slice(&f32::NAN.to_be_bytes());
+            p
+        }
+        _ => {
+            // Blend/Val with an int where the float goes.
+            let mut m = Vec::new();
+            m.extend_from_slice(b"/VMC/Ext/Blend/Val\0\0,si\0JawOpen\0");
+            m.extend_from_slice(&7i32.to_be_bytes());
+            m
+        }
+    }
+}
+
+#[test]
+fn vmc_in_survives_a_flood_of_malformed_packets_and_valid_frames_still_drive_the_face() {
+    let dir = scratch("vmc-in");
+    let port = free_udp_port();
+    let rec = dir.join("rec.anim.json");
+    let mut child: Child = omote()
+        .args(["live", "--vmc-in", &port.to_string(), "--seconds", "9"])
+        .args(["--record-fps", "30", "--record"])
+        .arg(&rec)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (_, stderr) = wait_for_line(
+        child.stderr.take().unwrap(),
+        "Ctrl-C to stop",
+        Duration::from_secs(60),
+    );
+    let started = Instant::now();
+    let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let to = format!("127.0.0.1:{port}");
+    let mut rng = Lcg(7);
+    let (mut bad, mut good) = (0u64, 0u64);
+    // 0–2 s a closed mouth, 2–4 s open, 4–6 s closed; 100 000 bad packets throughout,
+    // in bursts between the 60 Hz frames.
+    let total_bad = 100_000u64;
+    let frames = 6 * 60;
+    for k in 0..frames {
+        let due = Duration::from_secs_f64(k as f64 / 60.0);
+        let t = due.as_secs_f64();
+        let jaw = if (2.0..4.0).contains(&t) { 0.9 } else { 0.0 };
+        let valid = perfect_sync_packet(jaw);
+        let burst = (total_bad * (k + 1) / frames) - bad;
+        for _ in 0..burst {
+            sock.send_to(&malformed_packet(&mut rng, &valid), &to).unwrap();
+            bad += 1;
+        }
+        if let Some(wait) = due.checked_sub(started.elapsed()) {
+            std::thread::sleep(wait);
+        }
+        sock.send_to(&valid, &to).unwrap();
+        good += 1;
+    }
+    assert_eq!(bad, total_bad);
+    let status = child.wait().unwrap();
+    let lines = rest(&stderr);
+    let text = lines.join("\n");
+    assert!(status.success(), "{text}");
+    // The report counts the drops (UDP on loopback may lose a few under the flood).
+    let line = lines
+        .iter()
+        .find(|l| l.contains("input vmc-in"))
+        .unwrap_or_else(|| panic!("no vmc-in report: {text}"));
+    let dropped: u64 = line
+        .split(" dropped")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no dropped count in {line:?}"));
+    println!("{line}\nsent {bad} malformed, {good} valid");
+    assert!(
+        dropped >= total_bad * 9 / 10 && dropped <= total_bad,
+        "dropped {dropped} of {total_bad}: {line}"
+    );
+    // The valid frames drove the mouth: shut, open, shut again; nothing non-finite.
+    let anim = read_json(&rec);
+    let aa = anim["appliedExpressions"]["aa"].as_array().unwrap();
+    let at = |s: f64| aa[(s * 30.0) as usize].as_f64().unwrap();
+    for track in anim["appliedExpressions"].as_object().unwrap().values() {
+        assert!(track.as_array().unwrap().iter().all(|v| v.as_f64().is_some_and(f64::is_finite)));
+    }
+    // Sampled away from the changes (the session clock starts just before the first
+    // packet; the mouth takes a moment to follow).
+    let open = tenths(2.6, 3.6).map(at).fold(f64::INFINITY, f64::min);
+    let shut = tenths(0.8, 1.6).map(at).fold(0.0, f64::max);
+    let shut_again = tenths(5.0, 5.8).map(at).fold(0.0, f64::max);
+    assert!(open > 0.4, "open {open}");
+    assert!(shut < 0.1 && shut_again < 0.1, "shut {shut}, after {shut_again}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `lo, lo + 0.1, …` below `hi`.
+fn tenths(lo: f64, hi: f64) -> impl Iterator<Item = f64> {
+    let n = ((hi - lo) * 10.0).round() as usize;
+    (0..n).map(move |i| lo + i as f64 * 0.1)
+}
+
+/// ffmpeg, if installed.
+fn ffmpeg() -> bool {
+    let ok = Command::new("ffmpeg")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        missing("ffmpeg is not installed (apt-get install ffmpeg)");
+    }
+    ok
+}
+
+/// `n` raw rgb24 640x480 frames of a shared photo drifting right, then lost (grey).
+fn raw_frames(photo: &Path, n: usize, lost_after: usize) -> Vec<u8> {
+    let img = image::open(photo).unwrap().to_rgb8();
+    let (w, h) = (640i64, 480i64);
+    let mut out = Vec::with_capacity(n * (w * h * 3) as usize);
+    for k in 0..n {
+        let dx = 40 + 3 * k as i64;
+        for y in 0..h {
+            for x in 0..w {
+                let (sx, sy) = (x - dx, y + 16);
+                let px = if k < lost_after
+                    && (0..img.width() as i64).contains(&sx)
+                    && (0..img.height() as i64).contains(&sy)
+                {
+                    img.get_pixel(sx as u32, sy as u32).0
+                } else {
+                    [90, 90, 90]
+                };
+                out.extend_from_slice(&px);
+            }
+        }
+    }
+    out
+}
+
+fn run_with_stdin(cmd: &mut Command, input: Vec<u8>) -> std::process::Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let o = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    o
+}
+
+#[test]
+fn a_video_file_through_live_camera_tracks_as_omote_track_does() {
+    let Some(dir) = omote_testdata::shared_data("tracking") else {
+        return;
+    };
+    if !ffmpeg() {
+        return;
+    }
+    let out = scratch("camera-file");
+    let frames = raw_frames(&dir.join("astronaut.png"), 12, 9);
+    // A lossless video of those frames, made by ffmpeg.
+    let clip = out.join("clip.mkv");
+    let o = run_with_stdin(
+        Command::new("ffmpeg")
+            .args(["-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgb24"])
+            .args(["-s", "640x480", "-r", "30", "-i", "-", "-c:v", "ffv1", "-y"])
+            .arg(&clip),
+        frames.clone(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let tracked = out.join("track.jsonl");
+    let o = run_with_stdin(
+        omote()
+            .args(["track", "--stdin", "640x480", "--fps", "30", "--out"])
+            .arg(&tracked),
+        frames,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let live = out.join("live.jsonl");
+    let rec = out.join("live.anim.json");
+    let o = omote()
+        .args(["live", "--camera"])
+        .arg(&clip)
+        .arg("--record-tracking")
+        .arg(&live)
+        .arg("--record")
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let a = std::fs::read_to_string(&tracked).unwrap();
+    let b = std::fs::read_to_string(&live).unwrap();
+    assert_eq!(a.lines().count(), 12);
+    assert!(a == b, "live --camera tracked differently from omote track\n{stderr}");
+    // The face was shown: the recording's head turned while it was tracked.
+    let anim = read_json(&rec);
+    let turned = anim["head"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|q| q[3].as_f64().unwrap() < 0.9999);
+    assert!(turned, "{stderr}");
+    // A camera that is not there is named in a clear error.
+    let o = omote()
+        .args(["live", "--camera", "/dev/video-omote-missing", "--seconds", "20"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("/dev/video-omote-missing"), "{err}");
+    std::fs::remove_dir_all(&out).ok();
+}
+
+/// Node, Playwright and Chromium for the page check; `None` after saying why.
+fn browser_tools() -> Option<PathBuf> {
+    let dir = repo().join("tools/viewer-check");
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if !dir.join("node_modules/playwright-core").is_dir() {
+        missing(&format!("{}/node_modules (npm ci there)", dir.display()));
+        return None;
+    }
+    if !chromium.is_file() {
+        missing(&format!("{} (apt-get install chromium)", chromium.display()));
+        return None;
+    }
+    Some(dir)
+}
+
+/// Mean absolute difference of two same-size pictures over rows `rows` (fractions).
+fn mean_diff(a: &Path, b: &Path, rows: std::ops::Range<f64>) -> f64 {
+    let (a, b) = (
+        image::open(a).unwrap().to_rgb8(),
+        image::open(b).unwrap().to_rgb8(),
+    );
+    assert_eq!(a.dimensions(), b.dimensions());
+    let (w, h) = a.dimensions();
+    let (y0, y1) = ((rows.start * h as f64) as u32, (rows.end * h as f64) as u32);
+    let mut sum = 0u64;
+    for y in y0..y1 {
+        for x in 0..w {
+            let (p, q) = (a.get_pixel(x, y).0, b.get_pixel(x, y).0);
+            sum += (0..3).map(|c| p[c].abs_diff(q[c]) as u64).sum::<u64>();
+        }
+    }
+    sum as f64 / ((y1 - y0) * w * 3) as f64
+}
+
+#[test]
+fn the_live_page_gets_frames_and_shows_the_replayed_mouth_opening() {
+    let Some(tool) = browser_tools() else { return };
+    let dir = scratch("page");
+    let replay = dir.join("mouth.jsonl");
+    write_mouth_replay(&replay, 1.5, 1.5, 2);
+    let mut child = omote()
+        .args(["live", "--replay"])
+        .arg(&replay)
+        .args(["--loop", "--view", "127.0.0.1:0", "--seconds", "120"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (lines, _) = wait_for_line(
+        child.stdout.take().unwrap(),
+        "omote live: http://",
+        Duration::from_secs(60),
+    );
+    let url = lines
+        .last()
+        .unwrap()
+        .trim_start_matches("omote live: ")
+        .to_string();
+    let out = Command::new("node")
+        .arg(tool.join("live.mjs"))
+        .arg(&url)
+        .arg(&dir)
+        .current_dir(&tool)
+        .output()
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "live.mjs printed no report ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert!(out.status.success(), "{report:#}");
+    println!("{report}");
+    assert_eq!(report["status"]["tracking"], "replay");
+    // The lower half of the face (the mouth) changes when the mouth opens, far more
+    // than between two closed-mouth pictures a lap apart.
+    let (closed, closed2, open) = (dir.join("closed.png"), dir.join("closed2.png"), dir.join("open.png"));
+    let opened = mean_diff(&closed, &open, 0.5..1.0);
+    let same = mean_diff(&closed, &closed2, 0.5..1.0);
+    println!("mouth region: open vs closed {opened:.3}, closed vs closed {same:.3}");
+    assert!(opened > 0.3 && opened > 4.0 * same, "open {opened}, closed {same}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,86 @@
+// Test helper: open the page of a running `omote live --view` in headless Chromium,
+// see frames arrive over the WebSocket, and screenshot the face with the mouth closed
+// and open (the replayed tracking opens it).
+//
+//   node live.mjs URL OUT_DIR
+//
+// Writes OUT_DIR/closed.png, OUT_DIR/closed2.png (closed again, a lap later) and
+// OUT_DIR/open.png (the face region), and prints one JSON report on stdout
+// (crates/omote-cli/tests/live.rs compares the pictures and asserts on the report).
+// Exits 1 when a check fails. Chromium: /usr/bin/chromium, or CHROMIUM=path.
+import { chromium } from 'playwright-core';
+
+const [url, outDir] = process.argv.slice(2);
+if (!url || !outDir) {
+  console.error('usage: node live.mjs URL OUT_DIR');
+  process.exit(2);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  ],
+});
+const failures = [];
+const report = { url, consoleErrors: [], failures };
+const live = (page) => page.evaluate(() => ({
+  ready: window.omoteLive.ready,
+  connected: window.omoteLive.connected,
+  frames: window.omoteLive.frames,
+  error: window.omoteLive.error,
+  aa: window.omoteLive.expressions().aa ?? null,
+  last: window.omoteLive.last,
+}));
+
+/** Polls `pred(state)` every 20 ms for up to `ms`; the state that passed, or null. */
+async function waitFor(page, pred, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const s = await live(page);
+    if (pred(s)) return s;
+    await page.waitForTimeout(20);
+  }
+  return null;
+}
+
+try {
+  const page = await browser.newPage({ viewport: { width: 640, height: 480 } });
+  page.on('console', (m) => { if (m.type() === 'error') report.consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => report.consoleErrors.push(String(e)));
+  await page.goto(url);
+  const ready = await waitFor(page, (s) => s.ready && s.frames > 5 && s.aa !== null, 60000);
+  if (!ready) {
+    failures.push(`the page did not load the avatar and get frames: ${JSON.stringify(await live(page))}`);
+  } else {
+    // Frames keep arriving: count them over one second.
+    const f0 = (await live(page)).frames;
+    await page.waitForTimeout(1000);
+    const s1 = await live(page);
+    report.framesPerSecond = s1.frames - f0;
+    report.status = s1.last.status;
+    report.channels = s1.last.w.length;
+    if (report.framesPerSecond < 20) failures.push(`only ${report.framesPerSecond} frames in 1 s`);
+    const clip = { x: 220, y: 120, width: 200, height: 240 };
+    const shoot = async (name) => page.screenshot({ path: `${outDir}/${name}.png`, clip });
+    const closed = await waitFor(page, (s) => s.aa < 0.02, 15000);
+    if (!closed) failures.push('the mouth never closed');
+    else { await shoot('closed'); report.closedAa = closed.aa; }
+    const open = await waitFor(page, (s) => s.aa > 0.5, 15000);
+    if (!open) failures.push('the mouth never opened (aa > 0.5)');
+    else { await shoot('open'); report.openAa = open.aa; }
+    const again = await waitFor(page, (s) => s.aa < 0.02, 15000);
+    if (!again) failures.push('the mouth did not close again');
+    else await shoot('closed2');
+  }
+  if (report.consoleErrors.length) failures.push(`console errors: ${report.consoleErrors.join(' | ')}`);
+} catch (e) {
+  failures.push(String(e && e.stack ? e.stack : e));
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(report));
+process.exit(failures.length ? 1 : 0);
