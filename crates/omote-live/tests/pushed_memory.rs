@@ -48,7 +48,11 @@ fn a_stalled_consumer_costs_no_memory_and_its_losses_are_counted() {
     for _ in 0..pushes {
         assert!(feed.push_f32(&chunk));
     }
-    assert_eq!(CALLS.load(Ordering::Relaxed), calls, "a push allocates nothing");
+    assert_eq!(
+        CALLS.load(Ordering::Relaxed),
+        calls,
+        "a push allocates nothing"
+    );
     assert_eq!(LIVE.load(Ordering::Relaxed), live);
     assert_eq!(voice.capacity_samples(), 48_000, "the ring never grows");
     let received = (pushes + 1) * 959 / 2;

@@ -22,8 +22,14 @@ fn drain(voice: &mut impl VoiceSource) -> Vec<VowelFrame> {
 /// The frames of PcmVoice (the PCM pipe) on interleaved `f32` samples.
 fn pcm_frames(samples: &[f32], channels: u16, rate: u32) -> Vec<VowelFrame> {
     let bytes: Vec<u8> = samples.iter().flat_map(|s| s.to_le_bytes()).collect();
-    let pipeline =
-        PcmLipsync::new("pipe", SampleFormat::F32le, channels, rate, Profile::builtin()).unwrap();
+    let pipeline = PcmLipsync::new(
+        "pipe",
+        SampleFormat::F32le,
+        channels,
+        rate,
+        Profile::builtin(),
+    )
+    .unwrap();
     drain(&mut PcmVoice::new(&bytes[..], "pipe", pipeline))
 }
 
@@ -31,7 +37,10 @@ fn assert_same_frames(got: &[VowelFrame], want: &[VowelFrame]) {
     assert_eq!(got.len(), want.len(), "frame count");
     for (k, (g, w)) in got.iter().zip(want).enumerate() {
         assert_eq!(g.silent, w.silent, "frame {k}: silent");
-        assert!((g.volume - w.volume).abs() < 1e-6, "frame {k}: {g:?} vs {w:?}");
+        assert!(
+            (g.volume - w.volume).abs() < 1e-6,
+            "frame {k}: {g:?} vs {w:?}"
+        );
         for (a, b) in g.weights.iter().zip(&w.weights) {
             assert!((a - b).abs() < 1e-6, "frame {k}: {g:?} vs {w:?}");
         }
@@ -51,10 +60,20 @@ fn pushed_speech_gives_the_frames_of_the_pcm_pipe() {
     let stereo: Vec<f32> = mono.iter().flat_map(|&x| [x, 0.5 * x]).collect();
     let want = pcm_frames(&stereo, 2, 48_000);
     let voiced = want.iter().filter(|f| !f.silent).count();
-    assert!(voiced > want.len() / 4, "a speech clip: {voiced} of {} voiced", want.len());
+    assert!(
+        voiced > want.len() / 4,
+        "a speech clip: {voiced} of {} voiced",
+        want.len()
+    );
 
-    let (mut feed, mut voice) =
-        pushed_voice("test mic", 2, 48_000, Duration::from_secs(10), Profile::builtin()).unwrap();
+    let (mut feed, mut voice) = pushed_voice(
+        "test mic",
+        2,
+        48_000,
+        Duration::from_secs(10),
+        Profile::builtin(),
+    )
+    .unwrap();
     let meter = voice.meter();
     // The callback thread pushes while this thread analyses.
     let producer = std::thread::spawn(move || {
@@ -97,7 +116,10 @@ fn integer_samples_are_scaled_as_the_pcm_pipe_scales_them() {
     drop(feed);
     assert_same_frames(&drain(&mut voice), &want);
 
-    let unsigned: Vec<u16> = stereo.iter().map(|&x| (i32::from(x) + 32768) as u16).collect();
+    let unsigned: Vec<u16> = stereo
+        .iter()
+        .map(|&x| (i32::from(x) + 32768) as u16)
+        .collect();
     let (mut feed, mut voice) =
         pushed_voice("u16", 2, 44_100, Duration::from_secs(5), Profile::builtin()).unwrap();
     for chunk in unsigned.chunks(1001) {
@@ -141,7 +163,10 @@ fn nan_and_infinite_samples_count_as_silence_and_are_counted() {
     let got = drain(&mut voice);
     assert!(got.iter().any(|f| !f.silent), "the buzz is still heard");
     for f in &got {
-        assert!(f.volume.is_finite() && f.weights.iter().all(|w| w.is_finite()), "{f:?}");
+        assert!(
+            f.volume.is_finite() && f.weights.iter().all(|w| w.is_finite()),
+            "{f:?}"
+        );
     }
     assert_eq!(meter.non_finite_samples(), bad);
     assert!(meter.level_dbfs().is_finite());
@@ -151,8 +176,14 @@ fn nan_and_infinite_samples_count_as_silence_and_are_counted() {
 
 #[test]
 fn the_meter_reports_the_level_of_the_last_100_ms() {
-    let (mut feed, voice) =
-        pushed_voice("level", 2, 16_000, Duration::from_secs(1), Profile::builtin()).unwrap();
+    let (mut feed, voice) = pushed_voice(
+        "level",
+        2,
+        16_000,
+        Duration::from_secs(1),
+        Profile::builtin(),
+    )
+    .unwrap();
     let meter = voice.meter();
     assert_eq!(meter.level_dbfs(), VoiceMeter::FLOOR_DBFS, "nothing yet");
     // A sine of amplitude 0.5 in both channels: RMS 0.5/√2 → −9.03 dBFS.
@@ -163,7 +194,11 @@ fn the_meter_reports_the_level_of_the_last_100_ms() {
         })
         .collect();
     feed.push_f32(&sine[..3199]);
-    assert_eq!(meter.level_dbfs(), VoiceMeter::FLOOR_DBFS, "under 100 ms so far");
+    assert_eq!(
+        meter.level_dbfs(),
+        VoiceMeter::FLOOR_DBFS,
+        "under 100 ms so far"
+    );
     feed.push_f32(&sine[3199..]);
     let db = meter.level_dbfs();
     assert!((db - -9.03).abs() < 0.05, "{db}");
@@ -181,8 +216,14 @@ fn the_meter_reports_the_level_of_the_last_100_ms() {
 #[test]
 fn a_consumer_that_stops_reading_loses_the_oldest_audio_only() {
     // 0.5 s of room at 16 kHz stereo; 3 s pushed and nothing read.
-    let (mut feed, mut voice) =
-        pushed_voice("slow", 2, 16_000, Duration::from_millis(500), Profile::builtin()).unwrap();
+    let (mut feed, mut voice) = pushed_voice(
+        "slow",
+        2,
+        16_000,
+        Duration::from_millis(500),
+        Profile::builtin(),
+    )
+    .unwrap();
     let meter = voice.meter();
     assert_eq!(voice.capacity_samples(), 8_000);
     // Silence, then a buzz in the last 0.4 s: what is kept is the newest.
@@ -202,24 +243,43 @@ fn a_consumer_that_stops_reading_loses_the_oldest_audio_only() {
     // 0.5 s analysed: 50 frames, the buzz in the last 0.4 s of them.
     assert!((49..=51).contains(&frames.len()), "{}", frames.len());
     let voiced = frames.iter().filter(|f| !f.silent).count();
-    assert!((30..=41).contains(&voiced), "{voiced} of {} voiced", frames.len());
-    assert!(frames[..5].iter().all(|f| f.silent), "the kept audio starts silent");
+    assert!(
+        (30..=41).contains(&voiced),
+        "{voiced} of {} voiced",
+        frames.len()
+    );
+    assert!(
+        frames[..5].iter().all(|f| f.silent),
+        "the kept audio starts silent"
+    );
 }
 
 #[test]
 fn one_push_larger_than_the_ring_keeps_its_newest_whole_sample_frames() {
     // 3 channels, a ring of 10 ms at 8 kHz: 80 sample frames, 240 samples.
-    let (mut feed, voice) =
-        pushed_voice("big", 3, 8_000, Duration::from_millis(10), Profile::builtin()).unwrap();
+    let (mut feed, voice) = pushed_voice(
+        "big",
+        3,
+        8_000,
+        Duration::from_millis(10),
+        Profile::builtin(),
+    )
+    .unwrap();
     let meter = voice.meter();
     assert_eq!(voice.capacity_samples(), 80);
     feed.push_f32(&[0.1; 1000]); // 333 frames and one sample
     assert_eq!(meter.received_samples(), 333);
-    assert_eq!(voice.buffered_samples() as u64 + meter.dropped_samples(), 333);
+    assert_eq!(
+        voice.buffered_samples() as u64 + meter.dropped_samples(),
+        333
+    );
     assert!(voice.buffered_samples() >= 79);
     feed.push_f32(&[0.1; 2]); // completes frame 334
     assert_eq!(meter.received_samples(), 334);
-    assert_eq!(voice.buffered_samples() as u64 + meter.dropped_samples(), 334);
+    assert_eq!(
+        voice.buffered_samples() as u64 + meter.dropped_samples(),
+        334
+    );
 }
 
 #[test]
@@ -235,14 +295,24 @@ fn the_end_of_the_feed_ends_the_voice_after_its_last_frames() {
     }
     drop(feed);
     let frames = consumer.join().unwrap();
-    assert_eq!(frames.len(), 50, "every frame of 0.5 s, the last ones at the end");
+    assert_eq!(
+        frames.len(),
+        50,
+        "every frame of 0.5 s, the last ones at the end"
+    );
     assert!(frames.iter().any(|f| !f.silent));
 }
 
 #[test]
 fn a_failed_feed_ends_the_voice_with_its_error() {
-    let (mut feed, mut voice) =
-        pushed_voice("usb mic", 1, 16_000, Duration::from_secs(1), Profile::builtin()).unwrap();
+    let (mut feed, mut voice) = pushed_voice(
+        "usb mic",
+        1,
+        16_000,
+        Duration::from_secs(1),
+        Profile::builtin(),
+    )
+    .unwrap();
     let samples: Vec<i16> = buzz(16_000, 0.3, 0.0..0.3);
     feed.push_i16(&samples);
     feed.fail(LiveError::Mic {
@@ -257,15 +327,27 @@ fn a_failed_feed_ends_the_voice_with_its_error() {
             Err(e) => break e.to_string(),
         }
     };
-    assert!(err.contains("usb mic") && err.contains("unplugged"), "{err}");
+    assert!(
+        err.contains("usb mic") && err.contains("unplugged"),
+        "{err}"
+    );
     assert_eq!(frames.len(), 30, "the audio before the failure is analysed");
-    assert!(!voice.next_frames(&mut frames).unwrap(), "then it stays ended");
+    assert!(
+        !voice.next_frames(&mut frames).unwrap(),
+        "then it stays ended"
+    );
 }
 
 #[test]
 fn the_feed_learns_when_the_voice_is_gone() {
-    let (mut feed, voice) =
-        pushed_voice("gone", 1, 16_000, Duration::from_secs(1), Profile::builtin()).unwrap();
+    let (mut feed, voice) = pushed_voice(
+        "gone",
+        1,
+        16_000,
+        Duration::from_secs(1),
+        Profile::builtin(),
+    )
+    .unwrap();
     assert!(feed.push_f32(&[0.0; 160]));
     drop(voice);
     assert!(!feed.push_f32(&[0.0; 160]));
@@ -273,10 +355,16 @@ fn the_feed_learns_when_the_voice_is_gone() {
 
 #[test]
 fn setup_errors_name_the_stream() {
-    let e = pushed_voice("usb mic", 0, 48_000, Duration::from_secs(1), Profile::builtin())
-        .err()
-        .unwrap()
-        .to_string();
+    let e = pushed_voice(
+        "usb mic",
+        0,
+        48_000,
+        Duration::from_secs(1),
+        Profile::builtin(),
+    )
+    .err()
+    .unwrap()
+    .to_string();
     assert!(e.contains("usb mic") && e.contains("channel"), "{e}");
     let e = pushed_voice("usb mic", 1, 12, Duration::from_secs(1), Profile::builtin())
         .err()

@@ -54,12 +54,14 @@ impl MicVoice {
     /// an analysis thread needs to keep up.
     pub const CAPACITY: Duration = Duration::from_secs(2);
 
-    /// Opens the default input device (`None`) or the first input device whose name
-    /// contains `device` (ignoring case), picks its input format (mono, 16–48 kHz and
+    /// Opens the default input device (`None`) or the first input device whose name or
+    /// id contains `device` (ignoring case; see [`input_device_names`]), picks its input format (mono, 16–48 kHz and
     /// `f32` preferred, else what it offers) and starts capturing.
     ///
     /// Errors: no input device at all ([`LiveError::NoInputDevice`], listing the
-    /// devices there are), no device matching ([`LiveError::MicNotFound`], listing the
+    /// devices there are; ALSA's `null` device, which captures silence, does not count),
+    /// a default device that cannot capture ([`LiveError::Mic`], listing the inputs), no
+    /// device matching ([`LiveError::MicNotFound`], listing the
     /// input devices), no format omote reads ([`LiveError::MicFormat`]), a stream that
     /// cannot be opened or started ([`LiveError::Mic`]). A stream that fails later ends
     /// the voice with [`LiveError::Mic`] from [`VoiceSource::next_frames`].
@@ -147,23 +149,56 @@ impl Drop for MicVoice {
     }
 }
 
-/// The names of the input devices of the default audio host.
+/// The input devices of the default audio host, as `name [id]` (either part is what
+/// [`MicVoice::open`] matches).
 pub fn input_device_names() -> Result<Vec<String>, LiveError> {
     let host = cpal::default_host();
-    let devices = host.input_devices().map_err(|e| LiveError::Mic {
-        device: host.id().name().to_owned(),
-        problem: format!("cannot list the input devices: {e}"),
-    })?;
-    Ok(devices.map(|d| name_of(&d)).collect())
+    Ok(inputs_of(&host, host.id().name())?
+        .iter()
+        .map(Named::label)
+        .collect())
 }
 
-/// A device's name (its id if it has no description).
-fn name_of(device: &cpal::Device) -> String {
-    match device.description() {
-        Ok(d) => d.name().to_owned(),
-        Err(_) => device
+/// A device with what the errors and the matching need.
+struct Named {
+    device: cpal::Device,
+    /// The host's name for it (ALSA: the first line of its description).
+    name: String,
+    /// The host's id for it (ALSA: the PCM name, `hw:CARD=…`, `default`, `null`).
+    id: String,
+}
+
+impl Named {
+    fn new(device: cpal::Device) -> Self {
+        let id = device
             .id()
-            .map_or_else(|_| "(unnamed)".to_owned(), |id| id.to_string()),
+            .map_or_else(|_| String::new(), |id| id.id().to_owned());
+        let name = match device.description() {
+            Ok(d) => d.name().to_owned(),
+            Err(_) if !id.is_empty() => id.clone(),
+            Err(_) => "(unnamed)".to_owned(),
+        };
+        Self { device, name, id }
+    }
+
+    /// `name [id]` (just the name if they are the same).
+    fn label(&self) -> String {
+        if self.id.is_empty() || self.id == self.name {
+            self.name.clone()
+        } else {
+            format!("{} [{}]", self.name, self.id)
+        }
+    }
+
+    /// Whether `needle` (lower case) is in its name or id, ignoring case.
+    fn matches(&self, needle: &str) -> bool {
+        self.name.to_lowercase().contains(needle) || self.id.to_lowercase().contains(needle)
+    }
+
+    /// ALSA's `null` device: it "captures" silence, so it is no microphone (it is still
+    /// opened when asked for by name).
+    fn is_silence(&self) -> bool {
+        self.id == "null"
     }
 }
 
@@ -174,18 +209,33 @@ fn can_capture(device: &cpal::Device) -> bool {
         .is_ok_and(|mut c| c.next().is_some())
 }
 
+/// The host's input devices.
+fn inputs_of(host: &cpal::Host, asked: &str) -> Result<Vec<Named>, LiveError> {
+    let devices = host.input_devices().map_err(|e| LiveError::Mic {
+        device: asked.to_owned(),
+        problem: format!("cannot list the input devices of {}: {e}", host.id().name()),
+    })?;
+    Ok(devices.map(Named::new).collect())
+}
+
 /// The error for a machine with no input device: names every device there is.
 fn no_input(host: &cpal::Host) -> LiveError {
     let devices = host
         .devices()
         .map(|all| {
             all.map(|d| {
-                let what = if d.supports_output() {
-                    "output only"
-                } else {
-                    "no input"
+                let named = Named::new(d);
+                let what = match (
+                    named.device.supports_input(),
+                    named.device.supports_output(),
+                ) {
+                    _ if named.is_silence() => "silence only",
+                    (true, true) => "input and output",
+                    (true, false) => "input",
+                    (false, true) => "output only",
+                    (false, false) => "neither input nor output",
                 };
-                format!("{} ({what})", name_of(&d))
+                format!("{} ({what})", named.label())
             })
             .collect()
         })
@@ -196,41 +246,51 @@ fn no_input(host: &cpal::Host) -> LiveError {
     }
 }
 
+/// The device asked for: the default input (`None`) or the first input device whose
+/// name or id contains `wanted`, ignoring case.
+fn find_device(host: &cpal::Host, wanted: Option<&str>) -> Result<Named, LiveError> {
+    match wanted {
+        None => {
+            if let Some(device) = host.default_input_device().filter(can_capture) {
+                return Ok(Named::new(device));
+            }
+            let inputs = inputs_of(host, "default")?;
+            let real: Vec<String> = inputs
+                .iter()
+                .filter(|d| !d.is_silence())
+                .map(Named::label)
+                .collect();
+            if real.is_empty() {
+                return Err(no_input(host));
+            }
+            Err(LiveError::Mic {
+                device: "default".to_owned(),
+                problem: format!(
+                    "the default input device cannot capture; pick one of the input devices by name: {}",
+                    real.join(", ")
+                ),
+            })
+        }
+        Some(text) => {
+            let inputs = inputs_of(host, text)?;
+            let needle = text.to_lowercase();
+            let has_real = inputs.iter().any(|d| !d.is_silence());
+            match inputs.iter().position(|d| d.matches(&needle)) {
+                Some(i) => Ok(inputs.into_iter().nth(i).ok_or_else(|| no_input(host))?),
+                None if !has_real => Err(no_input(host)),
+                None => Err(LiveError::MicNotFound {
+                    wanted: text.to_owned(),
+                    inputs: inputs.iter().map(Named::label).collect(),
+                }),
+            }
+        }
+    }
+}
+
 /// On the device thread: finds the device, picks a format, builds and starts the stream.
 fn start(wanted: Option<&str>, profile: Profile) -> Result<(cpal::Stream, Opened), LiveError> {
     let host = cpal::default_host();
-    let device = match wanted {
-        None => host
-            .default_input_device()
-            .filter(can_capture)
-            .ok_or_else(|| no_input(&host))?,
-        Some(text) => {
-            let inputs: Vec<cpal::Device> = host
-                .input_devices()
-                .map_err(|e| LiveError::Mic {
-                    device: text.to_owned(),
-                    problem: format!("cannot list the input devices: {e}"),
-                })?
-                .collect();
-            if inputs.is_empty() {
-                return Err(no_input(&host));
-            }
-            let needle = text.to_lowercase();
-            let found = inputs
-                .iter()
-                .position(|d| name_of(d).to_lowercase().contains(&needle));
-            match found {
-                Some(i) => inputs.into_iter().nth(i).ok_or_else(|| no_input(&host))?,
-                None => {
-                    return Err(LiveError::MicNotFound {
-                        wanted: text.to_owned(),
-                        inputs: inputs.iter().map(name_of).collect(),
-                    });
-                }
-            }
-        }
-    };
-    let name = name_of(&device);
+    let Named { device, name, .. } = find_device(&host, wanted)?;
     let config = pick_config(&device, &name)?;
     let channels = config.channels();
     let rate = config.sample_rate();
