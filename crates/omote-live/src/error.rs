@@ -116,10 +116,60 @@ pub enum LiveError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// No audio input device at all (`MicVoice` with the `mic` feature).
+    #[error(
+        "no microphone: the {host} audio host has no input device (devices there: {})",
+        list(devices)
+    )]
+    NoInputDevice {
+        /// The audio host (`ALSA`, `CoreAudio`, `WASAPI`, …).
+        host: String,
+        /// Every device it has, with why it cannot capture.
+        devices: Vec<String>,
+    },
+    /// No input device's name contains the text asked for.
+    #[error(
+        "no microphone's name contains `{wanted}`; input devices: {}",
+        list(inputs)
+    )]
+    MicNotFound {
+        /// The text asked for.
+        wanted: String,
+        /// The input devices there are.
+        inputs: Vec<String>,
+    },
+    /// A microphone offering no sample format omote can read.
+    #[error(
+        "microphone {device}: no input format omote can read (it offers {})",
+        list(offered)
+    )]
+    MicFormat {
+        /// The device.
+        device: String,
+        /// What it offers.
+        offered: Vec<String>,
+    },
+    /// Opening, starting or running a microphone failed.
+    #[error("microphone {device}: {problem}")]
+    Mic {
+        /// The device.
+        device: String,
+        /// What failed, and the audio system's error.
+        problem: String,
+    },
     /// A reader thread panicked.
     #[error("{what}: the reader thread crashed")]
     ReaderPanicked {
         /// What it was reading.
         what: String,
     },
+}
+
+/// `a, b, c`, or `none`.
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        items.join(", ")
+    }
 }

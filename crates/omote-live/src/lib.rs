@@ -10,8 +10,15 @@
 //!   memory: tracking results, a mock camera).
 //! * **Voice sources** ([`VoiceSource`] → `VowelFrame`s): [`PcmVoice`] over
 //!   [`PcmLipsync`] (raw PCM → lip sync), [`AudioFileVoice`] (a file played as if live),
-//!   [`MockVoice`]; [`ThreadedVoice`] runs one on a thread into a bounded
+//!   [`MockVoice`], [`PushedVoice`] (samples pushed by an audio callback through an
+//!   [`AudioFeed`], over a fixed ring; level and losses on a [`VoiceMeter`]) and, with
+//!   the `mic` feature, `MicVoice` (a real microphone through cpal, on a
+//!   [`PushedVoice`]); [`ThreadedVoice`] runs one on a thread into a bounded
 //!   [`VoiceBuffer`] that the video loop asks for the frame of its time.
+//!
+//! The `mic` feature is off by default: cpal links ALSA on Linux. Build it with
+//! `apt-get install -y libasound2-dev pkg-config`, then `cargo build --release --features
+//! mic` (the CLI forwards the feature: `omote-cli/mic`).
 //! * **Face sinks** ([`FaceSink`] ← `&FaceState` + time): [`VmcSink`] (VMC over UDP),
 //!   [`AnimSink`] (an anim recording), [`MockSink`].
 //! * **VMC listener** ([`VmcListener`]): the UDP end of a marionette, feeding a
@@ -75,6 +82,9 @@ pub use tracking::{
 };
 pub use vmc_listener::{ListenLimits, ListenStats, Packet, VmcListener};
 pub use voice::{
-    AudioFileVoice, MockVoice, Overflow, PcmLipsync, PcmVoice, SampleFormat, ThreadedVoice,
-    VOICE_FPS, VoiceBuffer, VoiceFeed, VoiceSource, voice_buffer, voice_frame_index,
+    AudioFeed, AudioFileVoice, MockVoice, Overflow, PcmLipsync, PcmVoice, PushedVoice,
+    SampleFormat, ThreadedVoice, VOICE_FPS, VoiceBuffer, VoiceFeed, VoiceMeter, VoiceSource,
+    pushed_voice, voice_buffer, voice_frame_index,
 };
+#[cfg(feature = "mic")]
+pub use voice::{MicVoice, input_device_names};

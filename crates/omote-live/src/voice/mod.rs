@@ -3,20 +3,30 @@
 //!
 //! [`VoiceSource`] is the producer side: [`PcmVoice`] runs raw PCM from any `Read`
 //! through [`PcmLipsync`], [`AudioFileVoice`] plays an audio file as if it were a
-//! microphone, [`MockVoice`] gives frames from memory. [`ThreadedVoice`] runs any of
+//! microphone, [`MockVoice`] gives frames from memory. [`PushedVoice`] is the voice an
+//! audio callback pushes samples into (through its [`AudioFeed`], over a ring of fixed
+//! capacity, with a [`VoiceMeter`] for the level and losses); with the `mic` feature,
+//! `MicVoice` is a real microphone through cpal, built on it (`cargo build --release
+//! --features mic`; on Linux first `apt-get install -y libasound2-dev pkg-config`). [`ThreadedVoice`] runs any of
 //! them on a thread into a bounded [`VoiceBuffer`], where the consumer (a video frame
 //! loop) asks for the frame of a given time.
 
 mod audio_file;
 mod buffer;
+#[cfg(feature = "mic")]
+mod mic;
 mod mock;
 mod pcm;
+mod pushed;
 mod threaded;
 
 pub use audio_file::AudioFileVoice;
 pub use buffer::{Overflow, VoiceBuffer, VoiceFeed, voice_buffer};
+#[cfg(feature = "mic")]
+pub use mic::{MicVoice, input_device_names};
 pub use mock::MockVoice;
 pub use pcm::{PcmLipsync, PcmVoice, SampleFormat};
+pub use pushed::{AudioFeed, PushedVoice, VoiceMeter, pushed_voice};
 pub use threaded::ThreadedVoice;
 
 use omote_lipsync::VowelFrame;

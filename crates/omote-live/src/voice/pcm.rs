@@ -54,6 +54,8 @@ pub struct PcmLipsync {
     resampler: StreamResampler,
     analyser: StreamAnalyser,
     carry: Vec<u8>,
+    /// A partial sample frame of [`PcmLipsync::push_samples`], kept for the next call.
+    sample_carry: Vec<f32>,
     mono: Vec<f32>,
     resampled: Vec<f32>,
 }
@@ -79,6 +81,7 @@ impl PcmLipsync {
                 .map_err(|e| e.with_path(Path::new(what)))?,
             analyser: StreamAnalyser::new(profile),
             carry: Vec::new(),
+            sample_carry: Vec::with_capacity(usize::from(channels)),
             mono: Vec::new(),
             resampled: Vec::new(),
         })
@@ -115,6 +118,60 @@ impl PcmLipsync {
             self.mono.push(sum * scale);
         }
         self.carry.drain(..whole);
+        self.analyse_mono(out);
+    }
+
+    /// Appends the frames that `samples` completes to `out`: interleaved samples of the
+    /// pipeline's channel count, already decoded to -1..1 (the format given at
+    /// construction is not used). Non-finite samples count as 0, others are clamped to
+    /// -1..1. A partial last sample frame is carried over to the next call; the channel
+    /// mixdown is the same as [`PcmLipsync::push`]'s, so the same audio gives the same
+    /// frames through either.
+    pub fn push_samples(&mut self, samples: &[f32], out: &mut Vec<VowelFrame>) {
+        let clean = |x: f32| {
+            if x.is_finite() {
+                x.clamp(-1.0, 1.0)
+            } else {
+                0.0
+            }
+        };
+        let scale = 1.0 / self.channels as f32;
+        self.mono.clear();
+        let mut rest = samples;
+        if !self.sample_carry.is_empty() {
+            let take = (self.channels - self.sample_carry.len()).min(rest.len());
+            self.sample_carry
+                .extend(rest[..take].iter().map(|&x| clean(x)));
+            rest = &rest[take..];
+            if self.sample_carry.len() == self.channels {
+                let sum: f32 = self.sample_carry.iter().sum();
+                self.mono.push(sum * scale);
+                self.sample_carry.clear();
+            }
+        }
+        let mut frames = rest.chunks_exact(self.channels);
+        for frame in &mut frames {
+            let sum: f32 = frame.iter().map(|&x| clean(x)).sum();
+            self.mono.push(sum * scale);
+        }
+        self.sample_carry
+            .extend(frames.remainder().iter().map(|&x| clean(x)));
+        self.analyse_mono(out);
+    }
+
+    /// The channel count.
+    pub fn channels(&self) -> u16 {
+        // Built from a `u16`.
+        u16::try_from(self.channels).unwrap_or(u16::MAX)
+    }
+
+    /// The input rate in Hz.
+    pub fn rate(&self) -> u32 {
+        self.rate
+    }
+
+    /// Resamples and analyses `self.mono`.
+    fn analyse_mono(&mut self, out: &mut Vec<VowelFrame>) {
         self.resampled.clear();
         self.resampler.push(&self.mono, &mut self.resampled);
         self.analyser.push(&self.resampled, out);
