@@ -288,7 +288,7 @@ fn spawn_voice(args: &LiveArgs) -> Result<Option<(ThreadedVoice, String)>> {
 fn mic_voice(device: &str) -> Result<(ThreadedVoice, String)> {
     let device = (!device.is_empty()).then_some(device);
     let mic = omote_live::MicVoice::open(device, Profile::builtin())?;
-    let name = mic.name().to_owned();
+    let name = mic.device_name().to_owned();
     let t = ThreadedVoice::spawn(
         mic,
         ThreadedVoice::DEFAULT_CAPACITY,
