@@ -11,10 +11,10 @@
 //! # → prints `omote view: http://127.0.0.1:8080/`; open it in a browser, Ctrl-C to stop
 //! ```
 //!
-//! A small HTTP/1.1 server on std's `TcpListener` (one short-lived thread per
-//! connection, `Connection: close`, GET and HEAD only) serves a fixed route table and
-//! nothing else — no file system paths are ever derived from a request, so there is
-//! nothing to traverse. For an anim:
+//! The server is `omote_serve` (one short-lived thread per connection, `Connection:
+//! close`, GET and HEAD only, the loopback `Host` check); this module is its
+//! [`Handler`]: a fixed route table and nothing else — no file system paths are ever
+//! derived from a request, so there is nothing to traverse. For an anim:
 //!
 //! | route | content |
 //! |---|---|
@@ -24,7 +24,8 @@
 //! | `/model.vrm` | the model given with `--model` (checked at start), else the built-in avatar |
 //! | `/info.json` | file names for the page title |
 //!
-//! For a scene, the routes in `view/scene.rs`. Both serve:
+//! For a scene, the routes in `view/scene.rs`. Both serve the shared assets of
+//! `viewer_assets.rs` (which other commands' pages use too):
 //!
 //! | route | content |
 //! |---|---|
