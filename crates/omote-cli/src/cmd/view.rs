@@ -11,10 +11,10 @@
 //! # → prints `omote view: http://127.0.0.1:8080/`; open it in a browser, Ctrl-C to stop
 //! ```
 //!
-//! A small HTTP/1.1 server on std's `TcpListener` (one short-lived thread per
-//! connection, `Connection: close`, GET and HEAD only) serves a fixed route table and
-//! nothing else — no file system paths are ever derived from a request, so there is
-//! nothing to traverse. For an anim:
+//! The server is `omote_serve` (one short-lived thread per connection, `Connection:
+//! close`, GET and HEAD only, the loopback `Host` check); this module is its
+//! [`Handler`]: a fixed route table and nothing else — no file system paths are ever
+//! derived from a request, so there is nothing to traverse. For an anim:
 //!
 //! | route | content |
 //! |---|---|
@@ -24,7 +24,8 @@
 //! | `/model.vrm` | the model given with `--model` (checked at start), else the built-in avatar |
 //! | `/info.json` | file names for the page title |
 //!
-//! For a scene, the routes in `view/scene.rs`. Both serve:
+//! For a scene, the routes in `view/scene.rs`. Both serve the shared assets of
+//! `viewer_assets.rs` (which other commands' pages use too):
 //!
 //! | route | content |
 //! |---|---|
@@ -44,14 +45,15 @@
 //! `tools/viewer-check/check.mjs`); the scene page `window.omoteStatus` and
 //! `window.omoteScene` (`tools/viewer-check/scene.mjs`).
 
-use std::io::{Read, Write};
-use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
+use std::io::Write;
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use anyhow::Context;
+use omote_serve::{Body, Handler, Request, Response, ServeError, Server};
+
+use crate::viewer_assets::{Asset, HTML, JS, JSON, VRM, serve_asset, viewer_asset};
 
 mod scene;
 
@@ -72,90 +74,17 @@ pub struct ViewArgs {
     pub bind: SocketAddr,
 }
 
-/// An embedded file.
-struct Asset {
-    route: &'static str,
-    content_type: &'static str,
-    body: &'static [u8],
-}
-
-const JS: &str = "text/javascript; charset=utf-8";
-const TEXT: &str = "text/plain; charset=utf-8";
-const JSON: &str = "application/json";
-const VRM: &str = "model/gltf-binary";
-
-macro_rules! asset {
-    ($route:literal, $type:expr, $file:literal) => {
-        Asset {
-            route: $route,
-            content_type: $type,
-            body: include_bytes!(concat!("../../assets/viewer/", $file)),
-        }
-    };
-}
-
-const HTML: &str = "text/html; charset=utf-8";
-
 /// The page of the anim player.
 const ANIM_PAGES: &[Asset] = &[
-    asset!("/", HTML, "index.html"),
-    asset!("/viewer.js", JS, "viewer.js"),
+    viewer_asset!("/", HTML, "index.html"),
+    viewer_asset!("/viewer.js", JS, "viewer.js"),
 ];
 
 /// The page of the scene player.
 const SCENE_PAGES: &[Asset] = &[
-    asset!("/", HTML, "scene.html"),
-    asset!("/scene.js", JS, "scene.js"),
+    viewer_asset!("/", HTML, "scene.html"),
+    viewer_asset!("/scene.js", JS, "scene.js"),
 ];
-
-/// The fixed routes both pages use, served from the binary.
-const ASSETS: &[Asset] = &[
-    asset!("/common.js", JS, "common.js"),
-    asset!(
-        "/vendor/three/three.module.min.js",
-        JS,
-        "vendor/three/three.module.min.js"
-    ),
-    asset!(
-        "/vendor/three/three.core.min.js",
-        JS,
-        "vendor/three/three.core.min.js"
-    ),
-    asset!(
-        "/vendor/three/examples/jsm/loaders/GLTFLoader.js",
-        JS,
-        "vendor/three/examples/jsm/loaders/GLTFLoader.js"
-    ),
-    asset!(
-        "/vendor/three/examples/jsm/utils/BufferGeometryUtils.js",
-        JS,
-        "vendor/three/examples/jsm/utils/BufferGeometryUtils.js"
-    ),
-    asset!(
-        "/vendor/three-vrm/three-vrm.module.min.js",
-        JS,
-        "vendor/three-vrm/three-vrm.module.min.js"
-    ),
-    asset!("/vendor/three/LICENSE", TEXT, "vendor/three/LICENSE"),
-    asset!(
-        "/vendor/three-vrm/LICENSE",
-        TEXT,
-        "vendor/three-vrm/LICENSE"
-    ),
-];
-
-/// Largest request head we read (request line + headers).
-const MAX_HEAD: usize = 16 * 1024;
-/// Connections served at once; more are closed unanswered.
-const MAX_CONNECTIONS: usize = 64;
-
-/// What the server shares between connection threads.
-struct Site {
-    content: Content,
-    /// `Some(port)` when bound to loopback: only loopback `Host`s are served.
-    loopback_port: Option<u16>,
-    active: AtomicUsize,
-}
 
 /// What is played: one anim, or a scene.
 enum Content {
@@ -240,22 +169,17 @@ pub fn run(args: ViewArgs) -> anyhow::Result<()> {
 
 /// Listen on `bind`, print the URL, serve `content` until killed.
 fn listen(bind: SocketAddr, content: Content, summary: &str) -> anyhow::Result<()> {
-    let listener = TcpListener::bind(bind).with_context(|| {
-        format!("cannot listen on {bind} (in use? try --bind 127.0.0.1:0 for a free port)")
-    })?;
-    let addr = listener.local_addr().context("reading the bound address")?;
-    let site = Arc::new(Site {
-        content,
-        loopback_port: addr.ip().is_loopback().then_some(addr.port()),
-        active: AtomicUsize::new(0),
-    });
-    let host = match addr.ip() {
-        IpAddr::V6(ip) => format!("[{ip}]"),
-        IpAddr::V4(ip) if ip.is_unspecified() => "127.0.0.1".to_string(),
-        IpAddr::V4(ip) => ip.to_string(),
+    let server = match Server::bind(bind) {
+        Ok(server) => server,
+        Err(ServeError::Bind { addr, source }) => {
+            return Err(anyhow::Error::new(source).context(format!(
+                "cannot listen on {addr} (in use? try --bind 127.0.0.1:0 for a free port)"
+            )));
+        }
+        Err(e) => return Err(e.into()),
     };
     let mut out = std::io::stdout().lock();
-    writeln!(out, "omote view: http://{host}:{}/", addr.port())
+    writeln!(out, "omote view: {}", server.url())
         .and_then(|()| out.flush())
         .context("writing the URL to stdout")?;
     drop(out);
@@ -263,200 +187,25 @@ fn listen(bind: SocketAddr, content: Content, summary: &str) -> anyhow::Result<(
         "{}; Ctrl-C to stop",
         crate::output::escape_terminal(summary)
     );
+    server.serve(content)
+}
 
-    for conn in listener.incoming() {
-        let stream = match conn {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("warning: accept failed: {e}");
-                std::thread::sleep(Duration::from_millis(50));
-                continue;
-            }
+impl Handler for Content {
+    /// The player's own routes, then its page and the shared assets; else 404.
+    fn respond(&self, request: &Request) -> Response {
+        let path = request.path.as_str();
+        let (routed, pages) = match self {
+            Content::Anim(a) => (anim_route(a, path), ANIM_PAGES),
+            Content::Scene(s) => (s.route(path, &request.query), SCENE_PAGES),
         };
-        if site.active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-            site.active.fetch_sub(1, Ordering::SeqCst);
-            continue; // dropping the stream closes it
-        }
-        let site = Arc::clone(&site);
-        let spawned = std::thread::Builder::new()
-            .name("omote-view-conn".into())
-            .spawn(move || {
-                serve(&site, stream);
-                site.active.fetch_sub(1, Ordering::SeqCst);
-            });
-        if let Err(e) = spawned {
-            eprintln!("warning: cannot start a connection thread: {e}");
-        }
-    }
-    Ok(())
-}
-
-/// A response: status, content type, body.
-struct Response {
-    status: u16,
-    content_type: &'static str,
-    body: Body,
-    allow: bool,
-}
-
-enum Body {
-    Static(&'static [u8]),
-    Owned(Vec<u8>),
-    Shared(Arc<[u8]>),
-}
-
-impl Response {
-    fn text(status: u16, msg: impl Into<String>) -> Self {
-        let mut body = msg.into().into_bytes();
-        body.push(b'\n');
-        Response {
-            status,
-            content_type: TEXT,
-            body: Body::Owned(body),
-            allow: status == 405,
-        }
+        routed
+            .or_else(|| serve_asset(pages, path))
+            .unwrap_or_else(Response::not_found)
     }
 
-    /// A 200 with this body.
-    fn ok(content_type: &'static str, body: Body) -> Self {
-        Response {
-            status: 200,
-            content_type,
-            body,
-            allow: false,
-        }
+    fn warn(&self, message: &str) {
+        eprintln!("warning: {}", crate::output::escape_terminal(message));
     }
-}
-
-/// Serve one connection: one request, then close.
-fn serve(site: &Arc<Site>, mut stream: TcpStream) {
-    // Best effort: a socket that refuses timeouts is still served.
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(30)));
-    let Some(head) = read_head(&mut stream) else {
-        return;
-    };
-    let (response, head_only) = match head {
-        Ok(text) => route(site, &text),
-        Err(resp) => (resp, false),
-    };
-    let body: &[u8] = match &response.body {
-        Body::Static(b) => b,
-        Body::Owned(b) => b,
-        Body::Shared(b) => b,
-    };
-    let mut header = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n",
-        response.status,
-        reason(response.status),
-        response.content_type,
-        body.len()
-    );
-    if response.allow {
-        header.push_str("Allow: GET, HEAD\r\n");
-    }
-    header.push_str("\r\n");
-    let result = stream
-        .write_all(header.as_bytes())
-        .and_then(|()| {
-            if head_only {
-                Ok(())
-            } else {
-                stream.write_all(body)
-            }
-        })
-        .and_then(|()| stream.flush());
-    if let Err(e) = result {
-        // The browser went away (reload, closed tab): nothing to do.
-        if !matches!(
-            e.kind(),
-            std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset
-        ) {
-            eprintln!("warning: writing a response failed: {e}");
-        }
-    }
-    let _ = stream.shutdown(std::net::Shutdown::Both);
-}
-
-/// Read the request head (up to the blank line). `None`: the client sent nothing
-/// usable and gets no answer (closed, timed out); `Err`: answer with this error.
-fn read_head(stream: &mut TcpStream) -> Option<Result<String, Response>> {
-    let mut buf = Vec::with_capacity(1024);
-    let mut chunk = [0u8; 2048];
-    loop {
-        if let Some(end) = find(&buf, b"\r\n\r\n") {
-            buf.truncate(end);
-            return Some(match String::from_utf8(buf) {
-                Ok(s) => Ok(s),
-                Err(_) => Err(Response::text(400, "request head is not UTF-8")),
-            });
-        }
-        if buf.len() > MAX_HEAD {
-            return Some(Err(Response::text(431, "request head too large")));
-        }
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => return None,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-        }
-    }
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
-
-/// Answer a parsed request head; the flag is true for HEAD (no body).
-fn route(site: &Arc<Site>, head: &str) -> (Response, bool) {
-    let mut lines = head.split("\r\n");
-    let request_line = lines.next().unwrap_or_default();
-    let mut parts = request_line.split(' ');
-    let (Some(method), Some(target), Some(version), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return (Response::text(400, "malformed request line"), false);
-    };
-    if !version.starts_with("HTTP/1.") {
-        return (Response::text(505, "only HTTP/1.x is served"), false);
-    }
-    let head_only = match method {
-        "GET" => false,
-        "HEAD" => true,
-        _ => return (Response::text(405, "only GET and HEAD are served"), false),
-    };
-    if let Some(port) = site.loopback_port {
-        let host = lines.find_map(|l| {
-            let (name, value) = l.split_once(':')?;
-            name.trim()
-                .eq_ignore_ascii_case("host")
-                .then(|| value.trim())
-        });
-        match host {
-            None => return (Response::text(400, "missing Host header"), head_only),
-            Some(h) if !loopback_host(h, port) => {
-                return (
-                    Response::text(403, format!("Host {h:?} is not this loopback server")),
-                    head_only,
-                );
-            }
-            Some(_) => {}
-        }
-    }
-    // The path without query or fragment, matched exactly against the route table.
-    let target = target.split('#').next().unwrap_or_default();
-    let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let (routed, pages) = match &site.content {
-        Content::Anim(a) => (anim_route(a, path), ANIM_PAGES),
-        Content::Scene(s) => (s.route(path, query), SCENE_PAGES),
-    };
-    let response =
-        routed.unwrap_or_else(
-            || match pages.iter().chain(ASSETS).find(|a| a.route == path) {
-                Some(a) => Response::ok(a.content_type, Body::Static(a.body)),
-                None => Response::text(404, "not found"),
-            },
-        );
-    (response, head_only)
 }
 
 /// The anim player's own routes; `None`: not one of them.
@@ -467,22 +216,6 @@ fn anim_route(site: &AnimSite, path: &str) -> Option<Response> {
         "/info.json" => Response::ok(JSON, Body::Owned(site.info.clone())),
         _ => return None,
     })
-}
-
-/// Is `host` (a `Host` header value) this server on loopback?
-fn loopback_host(host: &str, port: u16) -> bool {
-    let (name, host_port) = match host.rsplit_once(':') {
-        Some((n, p)) if !p.contains(']') => (n, Some(p)),
-        _ => (host, None),
-    };
-    let port_ok = host_port.is_none_or(|p| p.parse::<u16>() == Ok(port));
-    let name_ok = name.eq_ignore_ascii_case("localhost")
-        || name
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .parse::<IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback());
-    port_ok && name_ok
 }
 
 /// The anim, re-read and validated; a 500 naming the file when that fails.
@@ -500,46 +233,35 @@ fn anim_response(path: &Path) -> Response {
     }
 }
 
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        400 => "Bad Request",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        413 => "Content Too Large",
-        431 => "Request Header Fields Too Large",
-        500 => "Internal Server Error",
-        505 => "HTTP Version Not Supported",
-        _ => "",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn loopback_hosts() {
-        assert!(loopback_host("127.0.0.1:8080", 8080));
-        assert!(loopback_host("localhost:8080", 8080));
-        assert!(loopback_host("LOCALHOST", 8080));
-        assert!(loopback_host("[::1]:8080", 8080));
-        assert!(loopback_host("127.0.0.1", 8080));
-        assert!(!loopback_host("127.0.0.1:8081", 8080));
-        assert!(!loopback_host("evil.example:8080", 8080));
-        assert!(!loopback_host("localhost.evil.example:8080", 8080));
-        assert!(!loopback_host("", 8080));
+    fn every_asset_route_is_unique_and_non_empty() {
+        for pages in [ANIM_PAGES, SCENE_PAGES] {
+            assert_eq!(crate::viewer_assets::check_routes(pages), Ok(()));
+        }
     }
 
     #[test]
-    fn every_asset_route_is_unique_and_non_empty() {
-        for pages in [ANIM_PAGES, SCENE_PAGES] {
-            let all: Vec<&Asset> = pages.iter().chain(ASSETS).collect();
-            for (i, a) in all.iter().enumerate() {
-                assert!(!a.body.is_empty(), "{}", a.route);
-                assert!(all[..i].iter().all(|b| b.route != a.route), "{}", a.route);
-            }
-        }
+    fn anim_routes_then_the_page_then_404() {
+        let dir = std::env::temp_dir().join(format!("omote-view-unit-{}", std::process::id()));
+        let content = Content::Anim(AnimSite {
+            anim_path: dir.join("missing.anim.json"),
+            model: Arc::from(&b"glTF"[..]),
+            info: b"{}".to_vec(),
+        });
+        let answer = |path: &str| content.respond(&Request::get(path));
+        assert_eq!(answer("/").body(), ANIM_PAGES[0].body);
+        assert_eq!(answer("/viewer.js").content_type(), JS);
+        assert_eq!(answer("/common.js").status(), 200);
+        assert_eq!(answer("/model.vrm").body(), b"glTF");
+        assert_eq!(answer("/info.json?x").body(), b"{}");
+        let broken = answer("/anim.json");
+        assert_eq!(broken.status(), 500);
+        assert!(String::from_utf8_lossy(broken.body()).contains("missing.anim.json"));
+        assert_eq!(answer("/scene.js").status(), 404);
+        assert_eq!(answer("/index.html").status(), 404);
     }
 }

@@ -27,10 +27,11 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context;
 use omote_core::{AnimEvent, Scene};
 use omote_scene::{BakeOptions, BakedCharacter, LoadOptions, LoadedScene};
+use omote_serve::{Body, Response};
 use serde_json::{Value, json};
 
-use super::{Body, JSON, Response, VRM};
 use crate::output::escape_terminal;
+use crate::viewer_assets::{JSON, VRM};
 
 /// The most presses of each kind a bake request may script.
 pub(super) const MAX_PRESSES: usize = 256;
