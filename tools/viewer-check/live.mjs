@@ -2,15 +2,20 @@
 // see frames arrive over the WebSocket, and screenshot the face with the mouth closed
 // and open (the replayed tracking opens it).
 //
-//   node live.mjs URL OUT_DIR
+//   node live.mjs URL OUT_DIR [restart]
+//
+// With `restart` it also prints RESTART on stderr once the first checks are done and
+// expects the page to reconnect to a new process on the same address.
 //
 // Writes OUT_DIR/closed.png, OUT_DIR/closed2.png (closed again, a lap later) and
-// OUT_DIR/open.png (the face region), and prints one JSON report on stdout
+// OUT_DIR/open.png (the face region), OUT_DIR/transparent.png (the whole `?transparent=1`
+// page, for OBS, with its alpha), and prints one JSON report on stdout
 // (crates/omote-cli/tests/live.rs compares the pictures and asserts on the report).
 // Exits 1 when a check fails. Chromium: /usr/bin/chromium, or CHROMIUM=path.
 import { chromium } from 'playwright-core';
 
-const [url, outDir] = process.argv.slice(2);
+const [url, outDir, mode] = process.argv.slice(2);
+const restart = mode === 'restart';
 if (!url || !outDir) {
   console.error('usage: node live.mjs URL OUT_DIR');
   process.exit(2);
@@ -75,6 +80,25 @@ try {
     const again = await waitFor(page, (s) => s.aa < 0.02, 15000);
     if (!again) failures.push('the mouth did not close again');
     else await shoot('closed2');
+  }
+  // The OBS page: the same avatar with nothing behind it (alpha kept).
+  const obs = await browser.newPage({ viewport: { width: 640, height: 480 } });
+  obs.on('pageerror', (e) => report.consoleErrors.push(String(e)));
+  await obs.goto(new URL('?transparent=1', url).href);
+  if (!(await waitFor(obs, (s) => s.ready && s.frames > 5, 60000))) failures.push('the transparent page got no frames');
+  else {
+    report.transparentHud = await obs.evaluate(() => getComputedStyle(document.getElementById('hud')).display);
+    await obs.screenshot({ path: `${outDir}/transparent.png`, omitBackground: true });
+  }
+  // The process restarts (the test kills it when told on stderr and starts another on
+  // the same address): the page reconnects by itself and frames flow again.
+  if (restart && ready) {
+    const before = await live(page);
+    console.error('RESTART');
+    const back = await waitFor(page, (s) => s.connected && s.frames > before.frames + 10
+      , 60000);
+    report.reconnects = await page.evaluate(() => window.omoteLive.reconnects);
+    if (!back || report.reconnects < 1) failures.push(`no reconnect after the restart: ${JSON.stringify(await live(page))}`);
   }
   if (report.consoleErrors.length) failures.push(`console errors: ${report.consoleErrors.join(' | ')}`);
 } catch (e) {

@@ -528,14 +528,17 @@ fn the_live_page_gets_frames_and_shows_the_replayed_mouth_opening() {
     let dir = scratch("page");
     let replay = dir.join("mouth.jsonl");
     write_mouth_replay(&replay, 1.5, 1.5, 2);
-    let mut child = omote()
-        .args(["live", "--replay"])
-        .arg(&replay)
-        .args(["--loop", "--view", "127.0.0.1:0", "--seconds", "120"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let start = |view: &str| {
+        omote()
+            .args(["live", "--replay"])
+            .arg(&replay)
+            .args(["--loop", "--view", view, "--seconds", "120"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut child = start("127.0.0.1:0");
     let (lines, _) = wait_for_line(
         child.stdout.take().unwrap(),
         "omote live: http://",
@@ -546,25 +549,43 @@ fn the_live_page_gets_frames_and_shows_the_replayed_mouth_opening() {
         .unwrap()
         .trim_start_matches("omote live: ")
         .to_string();
-    let out = Command::new("node")
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let mut node = Command::new("node")
         .arg(tool.join("live.mjs"))
         .arg(&url)
         .arg(&dir)
+        .arg("restart")
         .current_dir(&tool)
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
+    // When the page is done with the first process, a new one takes its address.
+    let (_, node_err) = wait_for_line(
+        node.stderr.take().unwrap(),
+        "RESTART",
+        Duration::from_secs(120),
+    );
     let _ = child.kill();
     let _ = child.wait();
+    let mut second = start(&addr);
+    let out = node.wait_with_output().unwrap();
+    let _ = second.kill();
+    let _ = second.wait();
+    drop(node_err);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
-            "live.mjs printed no report ({e}): {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
+            "live.mjs printed no report ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
         )
     });
     assert!(out.status.success(), "{report:#}");
     println!("{report}");
     assert_eq!(report["status"]["tracking"], "replay");
+    assert!(report["reconnects"].as_u64() >= Some(1), "{report:#}");
     // The lower half of the face (the mouth) changes when the mouth opens, far more
     // than between two closed-mouth pictures a lap apart.
     let (closed, closed2, open) = (dir.join("closed.png"), dir.join("closed2.png"), dir.join("open.png"));
@@ -572,5 +593,13 @@ fn the_live_page_gets_frames_and_shows_the_replayed_mouth_opening() {
     let same = mean_diff(&closed, &closed2, 0.5..1.0);
     println!("mouth region: open vs closed {opened:.3}, closed vs closed {same:.3}");
     assert!(opened > 0.3 && opened > 4.0 * same, "open {opened}, closed {same}");
+    // `?transparent=1`: no status box, and the corners are see-through while the
+    // avatar in the middle is not.
+    assert_eq!(report["transparentHud"], "none");
+    let obs = image::open(dir.join("transparent.png")).unwrap().to_rgba8();
+    let (w, h) = obs.dimensions();
+    assert_eq!(obs.get_pixel(2, 2).0[3], 0, "top-left corner");
+    assert_eq!(obs.get_pixel(w - 3, 2).0[3], 0, "top-right corner");
+    assert_eq!(obs.get_pixel(w / 2, h / 2).0[3], 255, "the face");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -73,12 +73,14 @@ function showApplied(em) {
 // ---------------------------------------------------------------- stage
 
 /** Renderer, scene, lights and an orbit camera on `canvas` (drag to orbit, wheel to
- *  zoom, double-click to go back to `orbit.home`). */
-export function createStage(canvas) {
-  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+ *  zoom, double-click to go back to `orbit.home`). `transparent`: no background, the
+ *  canvas keeps its alpha (an OBS browser source). */
+export function createStage(canvas, { transparent = false } = {}) {
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, alpha: transparent, premultipliedAlpha: false });
+  if (transparent) renderer.setClearColor(0x000000, 0);
   renderer.setPixelRatio(window.devicePixelRatio);
   const scene = new THREE.Scene();
-  scene.background = new THREE.Color(0x20242b);
+  if (!transparent) scene.background = new THREE.Color(0x20242b);
   const camera = new THREE.PerspectiveCamera(30, 1, 0.01, 100);
   scene.add(new THREE.AmbientLight(0xffffff, 1.2));
   const sun = new THREE.DirectionalLight(0xffffff, 2.0);

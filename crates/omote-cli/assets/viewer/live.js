@@ -15,11 +15,7 @@ import { createStage, loadVrm } from '/common.js';
 const params = new URLSearchParams(location.search);
 const transparent = params.get('transparent') === '1';
 const canvas = document.getElementById('view');
-const stage = createStage(canvas);
-if (transparent) {
-  stage.renderer.setClearColor(0x000000, 0);
-  stage.scene.background = null;
-}
+const stage = createStage(canvas, { transparent });
 const $ = (id) => document.getElementById(id);
 
 const live = {

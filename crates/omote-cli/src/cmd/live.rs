@@ -206,7 +206,7 @@ fn load_avatar(path: Option<&Path>) -> Result<Avatar> {
         },
         None => {
             let bytes = omote_vrm::avatar::generate();
-            let model = omote_vrm::VrmModel::from_slice(&bytes, "the built-in avatar".into())?;
+            let model = omote_vrm::VrmModel::from_slice(&bytes, "the built-in avatar")?;
             Avatar {
                 rig: Arc::new(model.to_rig()?),
                 vrm: Some(bytes.into()),
@@ -479,13 +479,13 @@ pub fn run(args: LiveArgs) -> Result<()> {
             .context("writing the page address to stdout")?;
     }
     eprintln!(
-        "live: {} on {}; in: {}{}; out: {}; Ctrl-C to stop",
-        rig.len(),
+        "live: {} ({} channels); in: {}{}; out: {}; Ctrl-C to stop",
         crate::output::escape_terminal(&avatar.name),
+        rig.len(),
         if inputs.is_empty() {
             "no tracking (automatic eyes)".to_string()
         } else {
-            crate::output::escape_terminal(&inputs.join(", "))
+            crate::output::escape_terminal(&inputs.join(", ")).into_owned()
         },
         voice
             .as_ref()
@@ -740,6 +740,7 @@ impl StatusLine {
             "live {:.0} s · in {:.1}/s · out {:.1}/s · {tracking} · latency {:.1} ms{voice} · dropped {frames_dropped} frames, {packets_dropped} packets{view}",
             status.time_s, status.fps_in, status.fps_out, status.latency_ms
         ))
+        .into_owned()
     }
 
     fn finish(&mut self) {

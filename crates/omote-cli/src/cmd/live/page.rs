@@ -16,10 +16,13 @@ use omote_core::Rig;
 use omote_live::{ViewFrameWriter, ViewSink};
 use omote_serve::{Body, Broadcast, Request, Response, Server, ServerHandle};
 
-use crate::viewer_assets::{ASSETS, HTML, JS, VRM};
+use crate::viewer_assets::{Asset, HTML, JS, VRM, serve_asset, viewer_asset};
 
-const PAGE: &[u8] = include_bytes!("../../../assets/viewer/live.html");
-const SCRIPT: &[u8] = include_bytes!("../../../assets/viewer/live.js");
+/// The live page's own files.
+const LIVE_PAGES: &[Asset] = &[
+    viewer_asset!("/", HTML, "live.html"),
+    viewer_asset!("/live.js", JS, "live.js"),
+];
 
 /// The running page server and its hub.
 pub struct LiveView {
@@ -92,13 +95,18 @@ impl Drop for LiveView {
 
 fn route(request: &Request, hub: &Broadcast, vrm: &Arc<[u8]>) -> Response {
     match request.path.as_str() {
-        "/" => Response::ok(HTML, Body::Static(PAGE)),
-        "/live.js" => Response::ok(JS, Body::Static(SCRIPT)),
         "/live" => Response::websocket(hub),
         "/model.vrm" => Response::ok(VRM, Body::Shared(Arc::clone(vrm))),
-        path => match ASSETS.iter().find(|a| a.route == path) {
-            Some(a) => Response::ok(a.content_type, Body::Static(a.body)),
-            None => Response::not_found(),
-        },
+        path => serve_asset(LIVE_PAGES, path).unwrap_or_else(Response::not_found),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_live_route_is_unique_and_non_empty() {
+        assert_eq!(crate::viewer_assets::check_routes(LIVE_PAGES), Ok(()));
     }
 }
