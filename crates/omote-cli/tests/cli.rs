@@ -1184,7 +1184,10 @@ fn live_on_stdin_tracks_as_omote_track_does_and_records_the_face() {
         std::fs::read_to_string(&seq).unwrap(),
         std::fs::read_to_string(&live_seq).unwrap()
     );
-    assert!(stderr.contains("input stdin: 12 results (9 with a face)"), "{stderr}");
+    assert!(
+        stderr.contains("input stdin: 12 results (9 with a face)"),
+        "{stderr}"
+    );
     // The face turned the head while tracked; the recording is finite throughout.
     let anim: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&live).unwrap()).unwrap();

@@ -133,23 +133,38 @@ fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bone
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let _ = wait_for_line(peer.stderr.take().unwrap(), "ready", Duration::from_secs(20));
+    let _ = wait_for_line(
+        peer.stderr.take().unwrap(),
+        "ready",
+        Duration::from_secs(20),
+    );
     let o = omote()
         .args(["live", "--replay"])
         .arg(&replay)
-        .args(["--vmc-out", &format!("127.0.0.1:{port}"), "--seconds", "3.5"])
+        .args([
+            "--vmc-out",
+            &format!("127.0.0.1:{port}"),
+            "--seconds",
+            "3.5",
+        ])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
     let out = peer.wait_with_output().unwrap();
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("peer printed no report ({e}): {}", String::from_utf8_lossy(&out.stderr))
+        panic!(
+            "peer printed no report ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
     });
     assert_eq!(report["problemCount"], 0, "{:#}", report["problems"]);
     let packets = report["packets"].as_u64().unwrap();
     // 60 Hz for 3.5 s.
-    assert!((170..=250).contains(&packets), "{packets} packets\n{stderr}");
+    assert!(
+        (170..=250).contains(&packets),
+        "{packets} packets\n{stderr}"
+    );
     // Every expression of the avatar, each frame, with the Head and eye bones.
     let rig = omote_vrm::avatar::rig();
     let names = report["names"].as_array().unwrap();
@@ -157,7 +172,11 @@ fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bone
     let frames = report["frames"].as_array().unwrap();
     for f in frames {
         assert_eq!(f["blends"].as_u64(), Some(rig.len() as u64), "{f}");
-        assert_eq!(f["bones"], serde_json::json!(["Head", "LeftEye", "RightEye"]), "{f}");
+        assert_eq!(
+            f["bones"],
+            serde_json::json!(["Head", "LeftEye", "RightEye"]),
+            "{f}"
+        );
     }
     // The replayed mouth: closed in the first second, open in the second.
     let a_at = |lo: f64, hi: f64| -> Vec<f64> {
@@ -177,7 +196,7 @@ fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bone
 /// A VMC perfect-sync bundle: jawOpen and the Head bone, then Apply.
 fn perfect_sync_packet(jaw: f32) -> Vec<u8> {
     fn pad(out: &mut Vec<u8>) {
-        while out.len() % 4 != 0 {
+        while !out.len().is_multiple_of(4) {
             out.push(0);
         }
     }
@@ -269,7 +288,10 @@ fn malformed_packet(rng: &mut Lcg, valid: &[u8]) -> Vec<u8> {
         3 => {
             let mut p = perfect_sync_packet(0.5);
             // The Head bone's first rotation float → NaN (a refused bone).
-            let at = p.windows(4).rposition(|w| w == 1.0f32.to_be_bytes()).unwrap();
+            let at = p
+                .windows(4)
+                .rposition(|w| w == 1.0f32.to_be_bytes())
+                .unwrap();
             p[at..at + 4].copy_from_slice(&f32::NAN.to_be_bytes());
             p
         }
@@ -316,7 +338,8 @@ fn vmc_in_survives_a_flood_of_malformed_packets_and_valid_frames_still_drive_the
         let valid = perfect_sync_packet(jaw);
         let burst = (total_bad * (k + 1) / frames) - bad;
         for _ in 0..burst {
-            sock.send_to(&malformed_packet(&mut rng, &valid), &to).unwrap();
+            sock.send_to(&malformed_packet(&mut rng, &valid), &to)
+                .unwrap();
             bad += 1;
         }
         if let Some(wait) = due.checked_sub(started.elapsed()) {
@@ -351,7 +374,13 @@ fn vmc_in_survives_a_flood_of_malformed_packets_and_valid_frames_still_drive_the
     let aa = anim["appliedExpressions"]["aa"].as_array().unwrap();
     let at = |s: f64| aa[(s * 30.0) as usize].as_f64().unwrap();
     for track in anim["appliedExpressions"].as_object().unwrap().values() {
-        assert!(track.as_array().unwrap().iter().all(|v| v.as_f64().is_some_and(f64::is_finite)));
+        assert!(
+            track
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|v| v.as_f64().is_some_and(f64::is_finite))
+        );
     }
     // Sampled away from the changes (the session clock starts just before the first
     // packet; the mouth takes a moment to follow).
@@ -359,7 +388,10 @@ fn vmc_in_survives_a_flood_of_malformed_packets_and_valid_frames_still_drive_the
     let shut = tenths(0.8, 1.6).map(at).fold(0.0, f64::max);
     let shut_again = tenths(5.0, 5.8).map(at).fold(0.0, f64::max);
     assert!(open > 0.4, "open {open}");
-    assert!(shut < 0.1 && shut_again < 0.1, "shut {shut}, after {shut_again}");
+    assert!(
+        shut < 0.1 && shut_again < 0.1,
+        "shut {shut}, after {shut_again}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -466,7 +498,10 @@ fn a_video_file_through_live_camera_tracks_as_omote_track_does() {
     let a = std::fs::read_to_string(&tracked).unwrap();
     let b = std::fs::read_to_string(&live).unwrap();
     assert_eq!(a.lines().count(), 12);
-    assert!(a == b, "live --camera tracked differently from omote track\n{stderr}");
+    assert!(
+        a == b,
+        "live --camera tracked differently from omote track\n{stderr}"
+    );
     // The face was shown: the recording's head turned while it was tracked.
     let anim = read_json(&rec);
     let turned = anim["head"]
@@ -477,7 +512,13 @@ fn a_video_file_through_live_camera_tracks_as_omote_track_does() {
     assert!(turned, "{stderr}");
     // A camera that is not there is named in a clear error.
     let o = omote()
-        .args(["live", "--camera", "/dev/video-omote-missing", "--seconds", "20"])
+        .args([
+            "live",
+            "--camera",
+            "/dev/video-omote-missing",
+            "--seconds",
+            "20",
+        ])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
@@ -497,7 +538,10 @@ fn browser_tools() -> Option<PathBuf> {
         return None;
     }
     if !chromium.is_file() {
-        missing(&format!("{} (apt-get install chromium)", chromium.display()));
+        missing(&format!(
+            "{} (apt-get install chromium)",
+            chromium.display()
+        ));
         return None;
     }
     Some(dir)
@@ -588,11 +632,18 @@ fn the_live_page_gets_frames_and_shows_the_replayed_mouth_opening() {
     assert!(report["reconnects"].as_u64() >= Some(1), "{report:#}");
     // The lower half of the face (the mouth) changes when the mouth opens, far more
     // than between two closed-mouth pictures a lap apart.
-    let (closed, closed2, open) = (dir.join("closed.png"), dir.join("closed2.png"), dir.join("open.png"));
+    let (closed, closed2, open) = (
+        dir.join("closed.png"),
+        dir.join("closed2.png"),
+        dir.join("open.png"),
+    );
     let opened = mean_diff(&closed, &open, 0.5..1.0);
     let same = mean_diff(&closed, &closed2, 0.5..1.0);
     println!("mouth region: open vs closed {opened:.3}, closed vs closed {same:.3}");
-    assert!(opened > 0.3 && opened > 4.0 * same, "open {opened}, closed {same}");
+    assert!(
+        opened > 0.3 && opened > 4.0 * same,
+        "open {opened}, closed {same}"
+    );
     // `?transparent=1`: no status box, and the corners are see-through while the
     // avatar in the middle is not.
     assert_eq!(report["transparentHud"], "none");

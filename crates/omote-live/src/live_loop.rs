@@ -110,10 +110,18 @@ impl LiveLoop {
 }
 
 /// A lip-sync frame as the core's live voice input: the five vowels (the closed-mouth
-/// weight N is the absence of them) and whether the voice sounds.
+/// weight N is the absence of them; a weight that is not finite counts as 0) and
+/// whether the voice sounds.
 pub fn to_voice_frame(frame: &VowelFrame) -> VoiceFrame {
     VoiceFrame {
-        vowels: std::array::from_fn(|j| frame.weights[j]),
+        vowels: std::array::from_fn(|j| {
+            let w = frame.weights[j];
+            if w.is_finite() {
+                w.clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
+        }),
         voiced: !frame.silent,
     }
 }

@@ -35,9 +35,8 @@ use omote_core::{FaceConfig, FaceDriver, MouthPolicy, Rig, TrackedFace};
 use omote_lipsync::Profile;
 use omote_live::{
     AnimSink, AudioFileVoice, CameraInput, CameraOptions, CameraSource, FrameSize, InputState,
-    LatePolicy, LiveSession, LiveStatus, Overflow, PcmLipsync, PcmVoice, ReplayInput,
-    SampleFormat, SessionStats, ThreadedVoice, TrackingInbox, TrackingTap, VmcInput,
-    VmcListener, VmcSink,
+    LatePolicy, LiveSession, LiveStatus, Overflow, PcmLipsync, PcmVoice, ReplayInput, SampleFormat,
+    SessionStats, ThreadedVoice, TrackingInbox, TrackingTap, VmcInput, VmcListener, VmcSink,
 };
 use omote_tracker::FaceTracker;
 
@@ -228,7 +227,11 @@ fn vmc_in_addr(text: &str) -> Result<SocketAddr> {
 /// A replay file as `(time, face)` pairs: its `t` where given, else frame / --fps.
 fn load_replay(path: &Path, fps: f64) -> Result<Vec<(f64, Option<TrackedFace>)>> {
     let frames = omote_config::load_tracking_sequence(path)?;
-    anyhow::ensure!(!frames.is_empty(), "{}: no frames to replay", path.display());
+    anyhow::ensure!(
+        !frames.is_empty(),
+        "{}: no frames to replay",
+        path.display()
+    );
     let head = omote_config::HeadSource::Auto;
     let mut out = Vec::with_capacity(frames.len());
     let mut last = f64::NEG_INFINITY;
@@ -311,8 +314,8 @@ fn mic_voice(_device: &str) -> Result<(ThreadedVoice, String)> {
 /// error is kept and reported at the end (the session goes on).
 fn tracking_writer(path: &Path) -> Result<(TrackingTap, Arc<Mutex<Option<String>>>)> {
     crate::output::check_output_file(path, "--record-tracking")?;
-    let file = std::fs::File::create(path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     let mut out = std::io::BufWriter::new(file);
     let error = Arc::new(Mutex::new(None));
     let seen = error.clone();
@@ -427,7 +430,11 @@ pub fn run(args: LiveArgs) -> Result<()> {
         let addr = vmc_in_addr(text)?;
         let listener = VmcListener::bind(addr)?;
         let bound = listener.local_addr();
-        vmc_in = Some(VmcInput::spawn(listener, inbox.sender("vmc-in"), stop.clone())?);
+        vmc_in = Some(VmcInput::spawn(
+            listener,
+            inbox.sender("vmc-in"),
+            stop.clone(),
+        )?);
         inputs.push(format!("VMC in {bound}"));
     }
     let voice = spawn_voice(&args)?;
@@ -487,12 +494,10 @@ pub fn run(args: LiveArgs) -> Result<()> {
         } else {
             crate::output::escape_terminal(&inputs.join(", ")).into_owned()
         },
-        voice
-            .as_ref()
-            .map_or(String::new(), |(_, n)| format!(
-                ", voice {}",
-                crate::output::escape_terminal(n)
-            )),
+        voice.as_ref().map_or(String::new(), |(_, n)| format!(
+            ", voice {}",
+            crate::output::escape_terminal(n)
+        )),
         if outputs.is_empty() {
             "none (status only)".to_string()
         } else {
@@ -563,7 +568,8 @@ pub fn run(args: LiveArgs) -> Result<()> {
     {
         bail!("{msg}");
     }
-    if let Some(err) = tap_error.and_then(|e| e.lock().unwrap_or_else(PoisonError::into_inner).take())
+    if let Some(err) =
+        tap_error.and_then(|e| e.lock().unwrap_or_else(PoisonError::into_inner).take())
     {
         bail!("{err}");
     }

@@ -25,7 +25,7 @@ pub struct ViewFrameWriter {
     hello: String,
     text: String,
     seq: u64,
-    /// Names of the inputs, by inbox index (for the status).
+    /// Names of the inputs as JSON strings, by inbox index (for the status).
     inputs: Vec<String>,
 }
 
@@ -39,7 +39,7 @@ impl ViewFrameWriter {
             hello,
             text: String::with_capacity(4096),
             seq: 0,
-            inputs,
+            inputs: inputs.iter().map(|n| json_string(n)).collect(),
         }
     }
 
@@ -48,7 +48,8 @@ impl ViewFrameWriter {
         &self.hello
     }
 
-    /// The `frame` message of `face` at `time_s` with `status`.
+    /// The `frame` message of `face` at `time_s` with `status` (written into a reused
+    /// buffer: no allocation once warm).
     pub fn frame(&mut self, time_s: f64, face: &FaceState, status: &LiveStatus) -> &str {
         let sent_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -56,18 +57,16 @@ impl ViewFrameWriter {
         self.seq += 1;
         let t = &mut self.text;
         t.clear();
-        let _ = write!(
-            t,
-            "{{\"type\":\"frame\",\"seq\":{},\"t\":{},\"sentMs\":{},\"w\":[",
-            self.seq,
-            num(time_s, 4),
-            num(sent_ms, 3)
-        );
+        let _ = write!(t, "{{\"type\":\"frame\",\"seq\":{},\"t\":", self.seq);
+        push_num(t, time_s, 4);
+        t.push_str(",\"sentMs\":");
+        push_num(t, sent_ms, 3);
+        t.push_str(",\"w\":[");
         for (i, w) in face.expressions.iter().enumerate() {
             if i > 0 {
                 t.push(',');
             }
-            t.push_str(&num(f64::from(*w), 4));
+            push_num(t, f64::from(*w), 4);
         }
         t.push(']');
         for (key, q) in [
@@ -75,50 +74,58 @@ impl ViewFrameWriter {
             ("leftEye", face.left_eye),
             ("rightEye", face.right_eye),
         ] {
-            let _ = write!(t, ",\"{key}\":{}", quat(q));
+            let _ = write!(t, ",\"{key}\":");
+            push_quat(t, q);
         }
-        let tracking = status
-            .source
-            .and_then(|i| self.inputs.get(i))
-            .map_or("null".to_string(), |n| json_string(n));
-        let _ = write!(
-            t,
-            ",\"status\":{{\"tracking\":{tracking},\"fpsIn\":{},\"fpsOut\":{},\"latencyMs\":{},\"voice\":{},\"voiced\":{}}}}}",
-            num(f64::from(status.fps_in), 1),
-            num(f64::from(status.fps_out), 1),
-            num(f64::from(status.latency_ms), 2),
-            status
-                .voice_volume
-                .map_or("null".to_string(), |v| num(f64::from(v), 3)),
-            status.voiced
-        );
+        t.push_str(",\"status\":{\"tracking\":");
+        match status.source.and_then(|i| self.inputs.get(i)) {
+            Some(name) => t.push_str(name),
+            None => t.push_str("null"),
+        }
+        for (key, v, decimals) in [
+            ("fpsIn", status.fps_in, 1),
+            ("fpsOut", status.fps_out, 1),
+            ("latencyMs", status.latency_ms, 2),
+        ] {
+            let _ = write!(t, ",\"{key}\":");
+            push_num(t, f64::from(v), decimals);
+        }
+        t.push_str(",\"voice\":");
+        match status.voice_volume {
+            Some(v) => push_num(t, f64::from(v), 3),
+            None => t.push_str("null"),
+        }
+        let _ = write!(t, ",\"voiced\":{}}}}}", status.voiced);
         &self.text
     }
 }
 
-/// A number as JSON with at most `decimals` decimals; not finite → 0.
-fn num(v: f64, decimals: usize) -> String {
+/// Appends `v` as JSON with at most `decimals` decimals (trailing zeros dropped); not
+/// finite → 0.
+fn push_num(out: &mut String, v: f64, decimals: usize) {
     if !v.is_finite() {
-        return "0".into();
+        out.push('0');
+        return;
     }
-    let s = format!("{v:.decimals$}");
-    let s = if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    };
-    if s == "-0" { "0".into() } else { s }
+    let start = out.len();
+    let _ = write!(out, "{v:.decimals$}");
+    if out[start..].contains('.') {
+        let keep = out.trim_end_matches('0').trim_end_matches('.').len();
+        out.truncate(keep);
+    }
+    if &out[start..] == "-0" {
+        out.truncate(start);
+        out.push('0');
+    }
 }
 
-fn quat(q: Quat) -> String {
+fn push_quat(out: &mut String, q: Quat) {
     let q = if q.is_finite() { q } else { Quat::IDENTITY };
-    format!(
-        "[{},{},{},{}]",
-        num(f64::from(q.x), 5),
-        num(f64::from(q.y), 5),
-        num(f64::from(q.z), 5),
-        num(f64::from(q.w), 5)
-    )
+    for (i, c) in [q.x, q.y, q.z, q.w].into_iter().enumerate() {
+        out.push(if i == 0 { '[' } else { ',' });
+        push_num(out, f64::from(c), 5);
+    }
+    out.push(']');
 }
 
 /// A JSON string literal.
@@ -227,10 +234,17 @@ mod tests {
     }
 
     #[test]
-    fn names_are_escaped() {
+    fn names_are_escaped_and_numbers_short() {
         assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+        let num = |v: f64, d: usize| {
+            let mut s = String::from("x");
+            push_num(&mut s, v, d);
+            s[1..].to_string()
+        };
         assert_eq!(num(-0.00001, 3), "0");
         assert_eq!(num(2.0, 3), "2");
         assert_eq!(num(0.12345, 3), "0.123");
+        assert_eq!(num(120.0, 1), "120");
+        assert_eq!(num(f64::NAN, 1), "0");
     }
 }

@@ -63,10 +63,10 @@ fn receive(
             Some(Packet::Applied { applies }) => {
                 let captured = Instant::now();
                 let head_moved = listener.receiver().bone("Head") != head_before;
-                if applies > 0 || head_moved {
-                    if let Some(face) = omote_vmc::tracked_face(listener.receiver()) {
-                        sender.publish_captured(Some(face), captured);
-                    }
+                if (applies > 0 || head_moved)
+                    && let Some(face) = omote_vmc::tracked_face(listener.receiver())
+                {
+                    sender.publish_captured(Some(face), captured);
                 }
             }
         }
