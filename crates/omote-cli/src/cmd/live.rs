@@ -378,7 +378,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
             Some(text) => {
                 let source = CameraSource::parse(text);
                 let is_file = matches!(source, CameraSource::File(_));
-                options.late = late_policy(&args, !is_file);
+                options.late = late_policy(&args);
                 video_input |= is_file;
                 let name = source.describe();
                 let sender = inbox.sender("camera");
@@ -388,7 +388,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
                 )
             }
             None => {
-                options.late = late_policy(&args, false);
+                options.late = late_policy(&args);
                 video_input = true;
                 let sender = inbox.sender("stdin");
                 (
@@ -591,11 +591,14 @@ fn stamp_inputs(inbox: &TrackingInbox) -> Vec<String> {
     inbox.stats().into_iter().map(|s| s.name).collect()
 }
 
-fn late_policy(args: &LiveArgs, device: bool) -> LatePolicy {
-    if args.keep_all || (!device && !args.drop_late) {
-        LatePolicy::KeepAll
+/// `--keep-all` / `--drop-late`, else the source's own default (see `CameraOptions`).
+fn late_policy(args: &LiveArgs) -> Option<LatePolicy> {
+    if args.keep_all {
+        Some(LatePolicy::KeepAll)
+    } else if args.drop_late {
+        Some(LatePolicy::DropLate)
     } else {
-        LatePolicy::DropLate
+        None
     }
 }
 
@@ -612,12 +615,13 @@ fn report(stats: &SessionStats, inbox: &TrackingInbox, camera: Option<&CameraInp
     );
     for s in inbox.stats() {
         eprintln!(
-            "live: input {}: {} results ({} with a face), {} dropped, {} non-finite values replaced, {}",
+            "live: input {}: {} results ({} with a face), {} dropped, {} non-finite values replaced, {} restarts, {}",
             s.name,
             s.frames,
             s.with_face,
             s.dropped,
             s.non_finite,
+            s.restarts,
             describe_state(&s.state)
         );
     }

@@ -62,10 +62,10 @@ pub struct CameraOptions {
     /// The platform's capture format (`v4l2`, `avfoundation`, `dshow`); by default the
     /// one of the platform omote was built for.
     pub input_format: &'static str,
-    /// Frames that arrive while the tracker is busy replace the waiting one (a device:
-    /// stay current); `KeepAll` tracks every frame (a file: the same frames as
-    /// `omote track`).
-    pub late: LatePolicy,
+    /// What happens to frames that arrive while the tracker is busy; `None`: by the
+    /// source — a device drops them (stay current), a file and a stream keep every
+    /// frame (the same frames as `omote track`).
+    pub late: Option<LatePolicy>,
     /// Pause before a device is opened again after it stopped.
     pub retry: Duration,
 }
@@ -78,7 +78,7 @@ impl CameraOptions {
             fps,
             ffmpeg: PathBuf::from("ffmpeg"),
             input_format: platform_input_format(),
-            late: LatePolicy::DropLate,
+            late: None,
             retry: Duration::from_secs(2),
         }
     }
@@ -242,8 +242,8 @@ impl CameraInput {
         tap: Option<TrackingTap>,
     ) -> Result<Self, LiveError> {
         let raw = RawFrames::new(input, options.size, options.fps)?.named(name);
-        let mut frames =
-            ThreadedFrames::spawn(Stamped(raw), options.late, name).stop_on(stop.clone());
+        let late = options.late.unwrap_or(LatePolicy::KeepAll);
+        let mut frames = ThreadedFrames::spawn(Stamped(raw), late, name).stop_on(stop.clone());
         let tracking = Arc::new(Mutex::new(TrackingTimes::default()));
         let times = tracking.clone();
         let name = name.to_owned();
@@ -360,8 +360,11 @@ fn start_ffmpeg(
         std::thread::spawn(move || keep_last_lines(pipe, &lines));
     }
     let raw = RawFrames::new(stdout, options.size, options.fps)?.named(source.describe());
-    let frames =
-        ThreadedFrames::spawn(Stamped(raw), options.late, source.describe()).stop_on(stop.clone());
+    let late = options.late.unwrap_or(match source {
+        CameraSource::Device(_) => LatePolicy::DropLate,
+        CameraSource::File(_) => LatePolicy::KeepAll,
+    });
+    let frames = ThreadedFrames::spawn(Stamped(raw), late, source.describe()).stop_on(stop.clone());
     Ok(Ffmpeg {
         child,
         frames,
@@ -571,9 +574,7 @@ mod tests {
         let inbox = super::super::TrackingInbox::new(Duration::from_secs(1));
         let mut o = options("v4l2");
         o.ffmpeg = "/nonexistent/ffmpeg-omote".into();
-        let Ok(tracker) = FaceTracker::new() else {
-            return;
-        };
+        let tracker = FaceTracker::new().unwrap();
         let err = CameraInput::spawn(
             CameraSource::Device("0".into()),
             o,

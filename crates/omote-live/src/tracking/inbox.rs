@@ -37,6 +37,8 @@ pub struct InputStats {
     pub dropped: u64,
     /// Values that were not finite and were replaced (never reach an output).
     pub non_finite: u64,
+    /// Times it lost its source and started again (a camera unplugged and back).
+    pub restarts: u64,
 }
 
 struct Slot {
@@ -286,6 +288,9 @@ impl TrackingSender {
         self.update(true, |slot| {
             if state != InputState::Running {
                 slot.face = None;
+            }
+            if matches!(state, InputState::Restarting(_)) {
+                slot.stats.restarts += 1;
             }
             slot.stats.state = state;
         });
