@@ -103,7 +103,7 @@ pub struct LiveSession {
 
 impl LiveSession {
     /// The least time between two updates.
-    pub const MIN_GAP: Duration = Duration::from_millis(2);
+    pub const MIN_GAP: Duration = Duration::from_millis(1);
 
     /// A session that updates at least `rate_hz` times a second (1–1000; others are
     /// clamped).
