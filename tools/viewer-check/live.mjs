@@ -71,15 +71,27 @@ try {
     if (report.framesPerSecond < 20) failures.push(`only ${report.framesPerSecond} frames in 1 s`);
     const clip = { x: 220, y: 120, width: 200, height: 240 };
     const shoot = async (name) => page.screenshot({ path: `${outDir}/${name}.png`, clip });
-    const closed = await waitFor(page, (s) => s.aa < 0.02, 15000);
+    // A picture in a state: taken once the mouth is there, kept only if it is still
+    // there after the shot (a busy machine can take long enough for the mouth to move).
+    const shootWhen = async (name, pred) => {
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const s = await waitFor(page, pred, 20000);
+        if (!s) return null;
+        await shoot(name);
+        const after = await live(page);
+        if (pred(after)) return s;
+        await waitFor(page, (x) => !pred(x), 20000);
+      }
+      return null;
+    };
+    const closed = await shootWhen('closed', (s) => s.aa < 0.02);
     if (!closed) failures.push('the mouth never closed');
-    else { await shoot('closed'); report.closedAa = closed.aa; }
-    const open = await waitFor(page, (s) => s.aa > 0.5, 15000);
+    else report.closedAa = closed.aa;
+    const open = await shootWhen('open', (s) => s.aa > 0.5);
     if (!open) failures.push('the mouth never opened (aa > 0.5)');
-    else { await shoot('open'); report.openAa = open.aa; }
-    const again = await waitFor(page, (s) => s.aa < 0.02, 15000);
-    if (!again) failures.push('the mouth did not close again');
-    else await shoot('closed2');
+    else report.openAa = open.aa;
+    await waitFor(page, (s) => s.aa > 0.5, 20000);
+    if (!(await shootWhen('closed2', (s) => s.aa < 0.02))) failures.push('the mouth did not close again');
   }
   // The OBS page: the same avatar with nothing behind it (alpha kept).
   const obs = await browser.newPage({ viewport: { width: 640, height: 480 } });

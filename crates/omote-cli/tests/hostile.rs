@@ -281,8 +281,10 @@ fn an_input_ending_inside_a_frame_keeps_what_was_recorded() {
     let err = stderr(&o);
     assert!(o.status.success(), "{err}");
     assert!(err.contains("ended inside a frame"), "{err}");
+    assert!(err.contains("input stdin: 3 results"), "{err}");
+    // The recording follows the session's clock (a few milliseconds here): not empty.
     let anim = omote_config::load_anim(&rec).unwrap();
-    assert_eq!(anim.frames(), 3);
+    assert!(anim.frames() >= 1);
     let seq = dir.join("t.jsonl");
     let o = with_stdin(
         omote()

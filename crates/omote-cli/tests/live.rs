@@ -12,6 +12,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// These tests run real-time sessions (the flood test sends 100 000 packets in six
+/// seconds): one at a time, so one's load does not disturb another's timing.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn omote() -> Command {
     Command::new(env!("CARGO_BIN_EXE_omote"))
 }
@@ -121,6 +131,7 @@ fn rest(rx: &std::sync::mpsc::Receiver<String>) -> Vec<String> {
 
 #[test]
 fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bones() {
+    let _serial = serial();
     let Some(python) = peer_python() else { return };
     let dir = scratch("osc-peer");
     let replay = dir.join("mouth.jsonl");
@@ -307,6 +318,7 @@ fn malformed_packet(rng: &mut Lcg, valid: &[u8]) -> Vec<u8> {
 
 #[test]
 fn vmc_in_survives_a_flood_of_malformed_packets_and_valid_frames_still_drive_the_face() {
+    let _serial = serial();
     let dir = scratch("vmc-in");
     let port = free_udp_port();
     let rec = dir.join("rec.anim.json");
@@ -456,6 +468,7 @@ fn run_with_stdin(cmd: &mut Command, input: Vec<u8>) -> std::process::Output {
 
 #[test]
 fn a_video_file_through_live_camera_tracks_as_omote_track_does() {
+    let _serial = serial();
     let Some(dir) = omote_testdata::shared_data("tracking") else {
         return;
     };
@@ -568,10 +581,11 @@ fn mean_diff(a: &Path, b: &Path, rows: std::ops::Range<f64>) -> f64 {
 
 #[test]
 fn the_live_page_gets_frames_and_shows_the_replayed_mouth_opening() {
+    let _serial = serial();
     let Some(tool) = browser_tools() else { return };
     let dir = scratch("page");
     let replay = dir.join("mouth.jsonl");
-    write_mouth_replay(&replay, 1.5, 1.5, 2);
+    write_mouth_replay(&replay, 2.5, 2.5, 2);
     let start = |view: &str| {
         omote()
             .args(["live", "--replay"])

@@ -59,7 +59,10 @@ pub struct LiveArgs {
     /// The ffmpeg program for --camera.
     #[arg(long, default_value = "ffmpeg")]
     pub ffmpeg: PathBuf,
-    /// Raw RGB frames (ffmpeg `-f rawvideo -pix_fmt rgb24`) of this size on stdin.
+    /// Raw RGB frames (ffmpeg `-f rawvideo -pix_fmt rgb24`) of this size on stdin,
+    /// taken as live: a recording follows the wall clock, so frames piped faster than
+    /// real time are recorded as they are tracked (for a frame-exact result of a video,
+    /// use `omote track` + `omote retarget`, or `--record-tracking` here).
     #[arg(long, value_name = "WxH", value_parser = limits::frame_size)]
     pub stdin: Option<FrameSize>,
     /// Frame rate of the camera or stdin frames (1–1000).
@@ -624,6 +627,9 @@ fn report(stats: &SessionStats, inbox: &TrackingInbox, camera: Option<&CameraInp
             s.restarts,
             describe_state(&s.state)
         );
+        if let Some(note) = &s.note {
+            eprintln!("live: input {}: {note}", s.name);
+        }
     }
     if let Some(c) = camera {
         let t = c.tracking_times();

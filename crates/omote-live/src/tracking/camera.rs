@@ -301,6 +301,7 @@ struct Ffmpeg {
     child: Child,
     frames: ThreadedFrames<(Instant, RgbImage)>,
     stderr: Arc<Mutex<Vec<String>>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Ffmpeg {
@@ -310,9 +311,13 @@ impl Ffmpeg {
         lines.last().cloned()
     }
 
+    /// Ends ffmpeg and waits for its last words (so [`Ffmpeg::message`] has them).
     fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = reader.join();
+        }
     }
 }
 
@@ -355,10 +360,10 @@ fn start_ffmpeg(
         problem: "gave no output pipe".into(),
     })?;
     let stderr = Arc::new(Mutex::new(Vec::new()));
-    if let Some(pipe) = child.stderr.take() {
+    let stderr_reader = child.stderr.take().map(|pipe| {
         let lines = stderr.clone();
-        std::thread::spawn(move || keep_last_lines(pipe, &lines));
-    }
+        std::thread::spawn(move || keep_last_lines(pipe, &lines))
+    });
     let raw = RawFrames::new(stdout, options.size, options.fps)?.named(source.describe());
     let late = options.late.unwrap_or(match source {
         CameraSource::Device(_) => LatePolicy::DropLate,
@@ -369,6 +374,7 @@ fn start_ffmpeg(
         child,
         frames,
         stderr,
+        stderr_reader,
     })
 }
 
@@ -479,7 +485,13 @@ impl CameraRun {
             let frame = match source.next_frame() {
                 Ok(Some(f)) => f,
                 Ok(None) => break Ok(()),
-                Err(LiveError::TruncatedFrame { .. }) => break Ok(()),
+                Err(e @ LiveError::TruncatedFrame { .. }) => {
+                    // An interrupted stream: the whole frames before it count.
+                    self.sender.note(format!(
+                        "the input ended inside a frame ({e}); it is dropped"
+                    ));
+                    break Ok(());
+                }
                 Err(e) => break Err(e),
             };
             let dropped = source.dropped();

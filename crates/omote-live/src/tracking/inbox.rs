@@ -39,6 +39,9 @@ pub struct InputStats {
     pub non_finite: u64,
     /// Times it lost its source and started again (a camera unplugged and back).
     pub restarts: u64,
+    /// The last thing worth telling about it that is not a failure (an input that
+    /// ended inside a frame), for the end-of-session report.
+    pub note: Option<String>,
 }
 
 struct Slot {
@@ -280,6 +283,11 @@ impl TrackingSender {
         if n > 0 {
             self.update(false, |slot| slot.stats.dropped += n);
         }
+    }
+
+    /// Keeps a note for the report (see [`InputStats::note`]).
+    pub fn note(&self, text: String) {
+        self.update(false, |slot| slot.stats.note = Some(text));
     }
 
     /// Sets the input's state; anything but running also clears its face (the loop
