@@ -668,3 +668,59 @@ fn the_live_page_gets_frames_and_shows_the_replayed_mouth_opening() {
     assert_eq!(obs.get_pixel(w / 2, h / 2).0[3], 255, "the face");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_audio_file_drives_the_mouth_as_a_microphone_would() {
+    let dir = scratch("audio");
+    let voice = dir.join("voice.wav");
+    std::fs::write(
+        &voice,
+        omote_testdata::wav16(&omote_testdata::buzz(16_000, 1.2, 0.3..0.8), 16_000, 1),
+    )
+    .unwrap();
+    let rec = dir.join("rec.anim.json");
+    let o = omote()
+        .args(["live", "--audio"])
+        .arg(&voice)
+        .args(["--seconds", "1.4", "--record-fps", "30", "--record"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let anim = read_json(&rec);
+    let mouth = |t: f64| -> f64 {
+        let i = (t * 30.0) as usize;
+        ["aa", "ih", "ou", "ee", "oh"]
+            .iter()
+            .map(|v| anim["appliedExpressions"][*v][i].as_f64().unwrap())
+            .sum()
+    };
+    println!(
+        "mouth: {:.3} {:.3} {:.3}",
+        mouth(0.15),
+        mouth(0.55),
+        mouth(1.2)
+    );
+    // Shut before the voice, open while it sounds, shut once the file has played out
+    // (the last vowel is not held).
+    assert!(mouth(0.15) < 0.05, "{}", mouth(0.15));
+    assert!(mouth(0.55) > 0.3, "{}", mouth(0.55));
+    assert!(mouth(1.2) < 0.05, "{}", mouth(1.2));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(not(feature = "mic"))]
+#[test]
+fn mic_without_the_feature_says_how_to_get_it() {
+    let o = omote()
+        .args(["live", "--mic", "--seconds", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        stderr.contains("--features mic") && stderr.contains("--voice"),
+        "{stderr}"
+    );
+}
