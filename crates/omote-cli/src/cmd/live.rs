@@ -2,7 +2,7 @@
 //! the browser (and OBS), a VMC marionette and a recording, for as long as it runs.
 //!
 //! ```text
-//! omote live --camera 0 --mic --view                    # webcam + microphone → http://127.0.0.1:8080/
+//! omote live --camera 0 --mic                          # webcam + microphone → http://127.0.0.1:8080/
 //! omote live --camera /dev/video2 --size 1280x720 --vmc-out 127.0.0.1:39539
 //! omote live --vmc-in 39540 --view                      # a phone tracker's perfect sync
 //! omote live --replay take.jsonl --loop --view          # a recorded take, in a loop
@@ -17,7 +17,7 @@
 //! mouth in its silences). The face is updated on each tracking result and at least at
 //! `--rate`; a lost or stale face hands over to the automatic eyes and idle head.
 //!
-//! Outputs: `--view` serves the live three-vrm page (frames over a WebSocket, `?transparent=1`
+//! Outputs (the page when none is given): `--view` serves the live three-vrm page (frames over a WebSocket, `?transparent=1`
 //! for an OBS browser source), `--vmc-out` sends to a marionette at its send rate,
 //! `--record` writes an anim sampled at `--record-fps`, `--record-tracking` the tracking
 //! as `omote track` writes it. It runs until `--seconds`, Ctrl-C (the recording is still
@@ -45,6 +45,14 @@ use crate::args::{WireNames, WireWeights};
 mod page;
 use crate::limits;
 use crate::output::{load_retarget_config, write_anim};
+
+/// Where `--view` serves the page by default.
+const DEFAULT_VIEW: &str = "127.0.0.1:8080";
+
+/// [`DEFAULT_VIEW`] as an address.
+fn default_view() -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], 8080))
+}
 
 /// Arguments of `omote live`.
 #[derive(clap::Args, Debug)]
@@ -101,8 +109,9 @@ pub struct LiveArgs {
     /// Sample rate of --voice in Hz (4000–384000).
     #[arg(long, default_value_t = 16_000, value_parser = limits::sample_rate)]
     pub voice_rate: u32,
-    /// Serve the live page (three-vrm; `?transparent=1` for OBS) on this address.
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
+    /// Serve the live page (three-vrm; `?transparent=1` for OBS) on this address; the
+    /// default output when no other is given.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = DEFAULT_VIEW)]
     pub view: Option<SocketAddr>,
     /// Send the face to a VMC marionette (VSeeFace, VMagicMirror, Warudo …).
     #[arg(long, visible_alias = "vmc", value_name = "HOST:PORT")]
@@ -463,7 +472,18 @@ pub fn run(args: LiveArgs) -> Result<()> {
             .sample_by_time()
             .with_max_frames(limits::max_anim_frames(rig.len()))
     });
-    let view = match args.view {
+    // With no output asked for, the page: `omote live --camera 0` shows the avatar.
+    let no_output = args.view.is_none()
+        && args.vmc_out.is_none()
+        && args.record.is_none()
+        && args.record_tracking.is_none();
+    let view_addr = args.view.or_else(|| {
+        no_output.then(|| {
+            eprintln!("live: no output given: serving the live page (--view {DEFAULT_VIEW})");
+            default_view()
+        })
+    });
+    let view = match view_addr {
         Some(addr) => Some(page::LiveView::start(
             addr,
             &rig,
@@ -765,5 +785,30 @@ impl StatusLine {
         if self.drawn {
             eprintln!();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_page_address_is_the_documented_one() {
+        assert_eq!(DEFAULT_VIEW.parse::<SocketAddr>(), Ok(default_view()));
+        assert!(default_view().ip().is_loopback());
+    }
+
+    #[test]
+    fn vmc_in_takes_a_port_or_an_address() {
+        assert_eq!(
+            vmc_in_addr("39540").unwrap(),
+            SocketAddr::from(([127, 0, 0, 1], 39540))
+        );
+        assert_eq!(
+            vmc_in_addr("0.0.0.0:39540").unwrap(),
+            SocketAddr::from(([0, 0, 0, 0], 39540))
+        );
+        let err = vmc_in_addr("phone").unwrap_err().to_string();
+        assert!(err.contains("phone"), "{err}");
     }
 }
