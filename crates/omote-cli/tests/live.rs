@@ -724,3 +724,42 @@ fn mic_without_the_feature_says_how_to_get_it() {
         "{stderr}"
     );
 }
+
+#[test]
+fn bad_inputs_are_named_before_the_session_starts() {
+    let dir = scratch("bad");
+    let missing = dir.join("missing.jsonl");
+    let garbled = dir.join("garbled.jsonl");
+    std::fs::write(
+        &garbled,
+        "{\"t\":0,\"width\":640,\"height\":480,\"faces\":[]}\n{\"t\":0.03,\"width\":\n",
+    )
+    .unwrap();
+    let backwards = dir.join("backwards.jsonl");
+    std::fs::write(
+        &backwards,
+        "{\"t\":1,\"width\":640,\"height\":480,\"faces\":[]}\n{\"t\":0.5,\"width\":640,\"height\":480,\"faces\":[]}\n",
+    )
+    .unwrap();
+    for (args, wanted) in [
+        (vec!["--replay", missing.to_str().unwrap()], "missing.jsonl"),
+        (vec!["--replay", garbled.to_str().unwrap()], "garbled.jsonl"),
+        (vec!["--replay", backwards.to_str().unwrap()], "line 2"),
+        (vec!["--vmc-in", "phone"], "phone"),
+        (vec!["--rig", "nowhere.vrm"], "nowhere.vrm"),
+        (vec!["--audio", "nowhere.wav"], "nowhere.wav"),
+    ] {
+        let o = omote()
+            .arg("live")
+            .args(&args)
+            .args(["--seconds", "5", "--record"])
+            .arg(dir.join("r.anim.json"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?}: {err}");
+        assert!(err.contains(wanted), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -362,6 +362,12 @@ pub fn run(args: LiveArgs) -> Result<()> {
     let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), 1)
         .with_tracking(config)
         .context("invalid retarget settings")?;
+    // Every file and address is checked before any input starts.
+    let replay_frames = match &args.replay {
+        Some(path) => Some(load_replay(path, args.fps)?),
+        None => None,
+    };
+    let vmc_in_at = args.vmc_in.as_deref().map(vmc_in_addr).transpose()?;
     let stop = crate::interrupt::install()?;
     let inbox = TrackingInbox::new(Duration::from_secs_f64(args.stale));
     let mut inputs: Vec<String> = Vec::new();
@@ -423,8 +429,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
         camera = Some(input);
     }
     let mut _replay = None;
-    if let Some(path) = &args.replay {
-        let frames = load_replay(path, args.fps)?;
+    if let (Some(path), Some(frames)) = (&args.replay, replay_frames) {
         let sender = inbox.sender("replay");
         _replay = Some(ReplayInput::spawn(
             frames,
@@ -440,8 +445,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
         ));
     }
     let mut vmc_in = None;
-    if let Some(text) = &args.vmc_in {
-        let addr = vmc_in_addr(text)?;
+    if let Some(addr) = vmc_in_at {
         let listener = VmcListener::bind(addr)?;
         let bound = listener.local_addr();
         vmc_in = Some(VmcInput::spawn(
