@@ -1,0 +1,158 @@
+//! The JavaScript face of omote-web (wasm32 only): thin wrappers over [`analyse_voice`]
+//! and [`WebFace`] that turn errors into JavaScript `Error`s. The npm package's
+//! `web/src/index.js` gives them their documented names and shapes.
+
+// wasm-bindgen's generated glue uses unsafe code at the boundary; ours does not.
+#![allow(unsafe_code)]
+
+use wasm_bindgen::prelude::*;
+
+use crate::{WebError, WebFace, analyse_voice};
+
+fn js(e: WebError) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// A clip's analysis as JavaScript sees it.
+#[wasm_bindgen]
+pub struct Analysis {
+    inner: crate::VoiceAnalysis,
+}
+
+#[wasm_bindgen]
+impl Analysis {
+    /// Frames per second.
+    #[wasm_bindgen(getter)]
+    pub fn fps(&self) -> f32 {
+        self.inner.fps
+    }
+    /// 6 numbers per frame (A I U E O N).
+    #[wasm_bindgen(getter)]
+    pub fn frames(&self) -> Vec<f32> {
+        self.inner.frames.clone()
+    }
+    /// Per frame 1 when silent, else 0.
+    #[wasm_bindgen(getter)]
+    pub fn silent(&self) -> Vec<u8> {
+        self.inner.silent.iter().map(|s| u8::from(*s)).collect()
+    }
+    /// Speech start in seconds, or undefined.
+    #[wasm_bindgen(getter, js_name = voicedStart)]
+    pub fn voiced_start(&self) -> Option<f64> {
+        self.inner.voiced_start
+    }
+    /// Speech end in seconds, or undefined.
+    #[wasm_bindgen(getter, js_name = voicedEnd)]
+    pub fn voiced_end(&self) -> Option<f64> {
+        self.inner.voiced_end
+    }
+    /// Duration in seconds.
+    #[wasm_bindgen(getter, js_name = durationS)]
+    pub fn duration_s(&self) -> f64 {
+        self.inner.duration_s
+    }
+}
+
+/// Analyses mono samples at `sample_rate` Hz.
+#[wasm_bindgen(js_name = analyseVoice)]
+pub fn analyse_voice_js(samples: &[f32], sample_rate: f64) -> Result<Analysis, JsError> {
+    analyse_voice(samples, sample_rate)
+        .map(|inner| Analysis { inner })
+        .map_err(js)
+}
+
+/// A face (see `WebFace`).
+#[wasm_bindgen(js_name = Face)]
+pub struct FaceJs {
+    inner: WebFace,
+}
+
+#[wasm_bindgen(js_class = Face)]
+impl FaceJs {
+    /// A face for a rig description (JSON text), seeded.
+    #[wasm_bindgen(constructor)]
+    pub fn new(rig_json: &str, seed: u32) -> Result<FaceJs, JsError> {
+        WebFace::new(rig_json, u64::from(seed))
+            .map(|inner| FaceJs { inner })
+            .map_err(js)
+    }
+    /// Channel names in weight order.
+    #[wasm_bindgen(js_name = channelNames)]
+    pub fn channel_names(&self) -> Vec<String> {
+        self.inner.channel_names().to_vec()
+    }
+    /// Sets an acted expression.
+    #[wasm_bindgen(js_name = setExpression)]
+    pub fn set_expression(&mut self, name: &str, weight: f32) -> Result<(), JsError> {
+        self.inner.set_expression(name, weight).map_err(js)
+    }
+    /// Sets the acted gaze in degrees.
+    #[wasm_bindgen(js_name = setGaze)]
+    pub fn set_gaze(&mut self, yaw_deg: f32, pitch_deg: f32) -> Result<(), JsError> {
+        self.inner.set_gaze(yaw_deg, pitch_deg).map_err(js)
+    }
+    /// Sets the acted head rotation.
+    #[wasm_bindgen(js_name = setHead)]
+    pub fn set_head(&mut self, x: f32, y: f32, z: f32, w: f32) -> Result<(), JsError> {
+        self.inner.set_head(x, y, z, w).map_err(js)
+    }
+    /// Sets the eye mode.
+    #[wasm_bindgen(js_name = setEyeMode)]
+    pub fn set_eye_mode(&mut self, mode: &str) -> Result<(), JsError> {
+        self.inner.set_eye_mode(mode).map_err(js)
+    }
+    /// Says a line: frames (6 per frame), fps, voiced span (NaN: none), afterglow
+    /// names and weights.
+    pub fn say(
+        &mut self,
+        frames: &[f32],
+        fps: f32,
+        voiced_start: f64,
+        voiced_end: f64,
+        afterglow_names: Vec<String>,
+        afterglow_weights: &[f32],
+    ) -> Result<(), JsError> {
+        let voiced = (voiced_start.is_finite() && voiced_end.is_finite())
+            .then_some((voiced_start, voiced_end));
+        let glow: Vec<(String, f32)> = afterglow_names
+            .into_iter()
+            .zip(afterglow_weights.iter().copied())
+            .collect();
+        self.inner.say(frames, fps, voiced, &glow).map_err(js)
+    }
+    /// Stops the line.
+    pub fn cut(&mut self) {
+        self.inner.cut();
+    }
+    /// The live voice frame for the next update.
+    #[wasm_bindgen(js_name = setLiveVowels)]
+    pub fn set_live_vowels(&mut self, vowels: &[f32], voiced: bool) -> Result<(), JsError> {
+        self.inner.set_live_vowels(vowels, voiced).map_err(js)
+    }
+    /// Advances by dt seconds.
+    pub fn update(&mut self, dt: f32) -> Result<(), JsError> {
+        self.inner.update(dt).map_err(js)
+    }
+    /// Weights after the override rules.
+    pub fn weights(&self) -> Vec<f32> {
+        self.inner.weights().to_vec()
+    }
+    /// Weights before the override rules.
+    #[wasm_bindgen(js_name = inputWeights)]
+    pub fn input_weights(&self) -> Vec<f32> {
+        self.inner.input_weights().to_vec()
+    }
+    /// Head, left eye, right eye quaternions (12 numbers).
+    pub fn rotations(&self) -> Vec<f32> {
+        self.inner.rotations().to_vec()
+    }
+    /// Gaze yaw and pitch in degrees.
+    pub fn gaze(&self) -> Vec<f32> {
+        self.inner.gaze().to_vec()
+    }
+    /// Blinks that started in the last update.
+    #[wasm_bindgen(js_name = blinksThisFrame)]
+    pub fn blinks_this_frame(&self) -> u32 {
+        self.inner.blinks_this_frame()
+    }
+}

@@ -1,0 +1,106 @@
+//! omote-web's plain Rust API (the same calls the wasm build exports): the analysis is
+//! the CLI's, bad input is an error with a message, and the face runs deterministically
+//! for a seed with blinks, a speaking mouth and a hand-over.
+
+use omote_lipsync::{Analyser, Profile, SAMPLE_RATE};
+use omote_web::{WebError, WebFace, analyse_voice};
+
+const RIG: &str = r#"{"name": "test", "presets": true, "arkit": false,
+  "expressions": [{"name": "happy", "overrideBlink": "blend"}],
+  "lookAt": null}"#;
+
+#[test]
+fn the_analysis_is_the_one_omote_lipsync_gives() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    for clip in ["ja_ojt_002.wav", "en_espeak_001.wav"] {
+        let path = dir.join(clip);
+        // What a web page has: the decoded samples at the file's own rate.
+        let decoded = omote_audio::decode_file(&path).unwrap();
+        let web = analyse_voice(&decoded.samples, f64::from(decoded.sample_rate)).unwrap();
+        // What `omote lipsync` does: decode, resample, analyse.
+        let native = Analyser::new(Profile::builtin())
+            .analyse(&omote_audio::load_mono(&path, SAMPLE_RATE).unwrap().samples);
+        assert_eq!(web.frames.len(), native.frames.len() * 6, "{clip}");
+        for (i, f) in native.frames.iter().enumerate() {
+            assert_eq!(&web.frames[6 * i..6 * i + 6], &f.weights, "{clip} frame {i}");
+            assert_eq!(web.silent[i], f.silent);
+        }
+        assert_eq!(web.voiced_start, native.voiced_span.map(|s| s.start_s));
+        assert!(web.voiced_start.is_some());
+    }
+}
+
+#[test]
+fn bad_input_is_an_error_with_a_message() {
+    let tone: Vec<f32> = (0..1600).map(|i| (i as f32 * 0.1).sin() * 0.2).collect();
+    assert_eq!(analyse_voice(&[], 16_000.0), Err(WebError::NoSamples));
+    for rate in [0.0, -1.0, f64::NAN, 16_000.5, 1e9] {
+        let e = analyse_voice(&tone, rate).unwrap_err().to_string();
+        assert!(e.contains("sample rate"), "{rate}: {e}");
+    }
+    let mut nan = tone.clone();
+    nan[17] = f32::NAN;
+    let e = analyse_voice(&nan, 16_000.0).unwrap_err().to_string();
+    assert!(e.contains("sample 17 is NaN"), "{e}");
+    // An avatar with no expressions; a rig that is not JSON; unknown names.
+    let e = WebFace::new(r#"{"presets": false}"#, 1).err().unwrap();
+    assert_eq!(e, WebError::NoExpressions);
+    assert!(WebFace::new("{", 1).err().unwrap().to_string().contains("not valid"));
+    let mut face = WebFace::new(RIG, 1).unwrap();
+    let e = face.set_expression("smug", 1.0).unwrap_err().to_string();
+    assert!(e.contains("`smug`"), "{e}");
+    assert!(face.set_expression("happy", f32::NAN).is_err());
+    assert!(face.update(0.0).is_err() && face.update(f32::NAN).is_err());
+    assert!(face.set_gaze(f32::INFINITY, 0.0).is_err());
+    assert!(face.set_head(0.0, 0.0, 0.0, 0.0).is_err());
+    assert!(face.set_eye_mode("sleepy").is_err());
+    assert!(face.say(&[0.5; 7], 100.0, None, &[]).is_err());
+    assert!(face.say(&[f32::NAN; 6], 100.0, None, &[]).is_err());
+    assert!(face.set_live_vowels(&[0.1; 3], true).is_err());
+}
+
+/// Runs `face` for `seconds` at 60 fps; the weights of every frame.
+fn run(face: &mut WebFace, seconds: f32) -> Vec<Vec<f32>> {
+    (0..(seconds * 60.0) as usize)
+        .map(|_| {
+            face.update(1.0 / 60.0).unwrap();
+            face.weights().to_vec()
+        })
+        .collect()
+}
+
+#[test]
+fn the_face_is_deterministic_for_a_seed_blinks_and_speaks() {
+    let (mut a, mut b, mut c) = (
+        WebFace::new(RIG, 7).unwrap(),
+        WebFace::new(RIG, 7).unwrap(),
+        WebFace::new(RIG, 8).unwrap(),
+    );
+    let (wa, wb, wc) = (run(&mut a, 10.0), run(&mut b, 10.0), run(&mut c, 10.0));
+    assert_eq!(wa, wb);
+    assert_ne!(wa, wc);
+    assert!(wa.iter().flatten().all(|v| v.is_finite() && (0.0..=1.0).contains(v)));
+    let blink = a.channel_names().iter().position(|n| n == "blink").unwrap();
+    let closed = wa.windows(2).filter(|w| w[0][blink] < 0.5 && w[1][blink] >= 0.5);
+    assert!(closed.count() >= 2, "fewer than two blinks in 10 s");
+    // A line: an open "a" for 0.5 s from 0.1 s; the mouth opens, then hands over.
+    let mut frames = vec![0.0f32; 6 * 100];
+    for f in frames.chunks_exact_mut(6).skip(10).take(50) {
+        f[0] = 0.9;
+    }
+    a.say(&frames, 100.0, Some((0.1, 0.6)), &[]).unwrap();
+    let w = run(&mut a, 1.5);
+    let aa = a.channel_names().iter().position(|n| n == "aa").unwrap();
+    assert!(w[20][aa] > 0.5, "mouth at 0.33 s: {}", w[20][aa]);
+    assert!(w[80][aa] < 0.05, "mouth at 1.33 s: {}", w[80][aa]);
+    // The eyes move: the gaze is not fixed over 10 s.
+    let gazes: Vec<[f32; 2]> = (0..600)
+        .map(|_| {
+            a.update(1.0 / 60.0).unwrap();
+            a.gaze()
+        })
+        .collect();
+    assert!(gazes.iter().any(|g| (g[0] - gazes[0][0]).abs() > 0.5));
+}
