@@ -38,7 +38,7 @@ port=$((20000 + RANDOM % 20000))
   --vmc-out 127.0.0.1:9 --view "127.0.0.1:$port" --seconds "$secs" 2> "$work/live.err" &
 pid=$!
 sleep 1
-node "$here/ws-client.mjs" "ws://127.0.0.1:$port/live" > "$work/ws.log" 2>&1 &
+node "$here/ws-client.mjs" "127.0.0.1:$port" > "$work/ws.log" 2>&1 &
 client=$!
 echo -e "seconds\trss_kib" > live-soak.tsv
 start=$(date +%s)

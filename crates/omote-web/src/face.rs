@@ -197,7 +197,11 @@ impl WebFace {
         }
         let v = |i: usize| {
             let x = vowels[i];
-            if x.is_finite() { x.clamp(0.0, 1.0) } else { 0.0 }
+            if x.is_finite() {
+                x.clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
         };
         self.voice = Some(VoiceFrame {
             vowels: [v(0), v(1), v(2), v(3), v(4)],

@@ -24,7 +24,11 @@ fn the_analysis_is_the_one_omote_lipsync_gives() {
             .analyse(&omote_audio::load_mono(&path, SAMPLE_RATE).unwrap().samples);
         assert_eq!(web.frames.len(), native.frames.len() * 6, "{clip}");
         for (i, f) in native.frames.iter().enumerate() {
-            assert_eq!(&web.frames[6 * i..6 * i + 6], &f.weights, "{clip} frame {i}");
+            assert_eq!(
+                &web.frames[6 * i..6 * i + 6],
+                &f.weights,
+                "{clip} frame {i}"
+            );
             assert_eq!(web.silent[i], f.silent);
         }
         assert_eq!(web.voiced_start, native.voiced_span.map(|s| s.start_s));
@@ -47,7 +51,13 @@ fn bad_input_is_an_error_with_a_message() {
     // An avatar with no expressions; a rig that is not JSON; unknown names.
     let e = WebFace::new(r#"{"presets": false}"#, 1).err().unwrap();
     assert_eq!(e, WebError::NoExpressions);
-    assert!(WebFace::new("{", 1).err().unwrap().to_string().contains("not valid"));
+    assert!(
+        WebFace::new("{", 1)
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("not valid")
+    );
     let mut face = WebFace::new(RIG, 1).unwrap();
     let e = face.set_expression("smug", 1.0).unwrap_err().to_string();
     assert!(e.contains("`smug`"), "{e}");
@@ -81,9 +91,15 @@ fn the_face_is_deterministic_for_a_seed_blinks_and_speaks() {
     let (wa, wb, wc) = (run(&mut a, 10.0), run(&mut b, 10.0), run(&mut c, 10.0));
     assert_eq!(wa, wb);
     assert_ne!(wa, wc);
-    assert!(wa.iter().flatten().all(|v| v.is_finite() && (0.0..=1.0).contains(v)));
+    assert!(
+        wa.iter()
+            .flatten()
+            .all(|v| v.is_finite() && (0.0..=1.0).contains(v))
+    );
     let blink = a.channel_names().iter().position(|n| n == "blink").unwrap();
-    let closed = wa.windows(2).filter(|w| w[0][blink] < 0.5 && w[1][blink] >= 0.5);
+    let closed = wa
+        .windows(2)
+        .filter(|w| w[0][blink] < 0.5 && w[1][blink] >= 0.5);
     assert!(closed.count() >= 2, "fewer than two blinks in 10 s");
     // A line: an open "a" for 0.5 s from 0.1 s; the mouth opens, then hands over.
     let mut frames = vec![0.0f32; 6 * 100];

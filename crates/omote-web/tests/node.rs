@@ -1,0 +1,70 @@
+//! The npm package (`web/dist`, made by `web/build.sh`) in Node: `web/test/node.test.mjs`
+//! compares `analyseVoice` with this crate's native analysis of the shared speech clips
+//! (the same numbers `omote lipsync` gives), runs the face loop for determinism, bad
+//! input and speed. Skips (fails under CI) when the package is not built or the data or
+//! Node is missing.
+
+use std::path::Path;
+use std::process::Command;
+
+use omote_lipsync::{Analyser, Profile, SAMPLE_RATE};
+
+fn missing(what: &str) {
+    if std::env::var_os("CI").is_some() {
+        panic!("cannot run under CI: {what}");
+    }
+    eprintln!("SKIP: {what}");
+}
+
+#[test]
+fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() {
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    if !web.join("dist/omote_web_bg.wasm").is_file() {
+        return missing("web/dist is not built (web/build.sh; .ci/run builds it)");
+    }
+    let Some(speech) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let mut wavs: Vec<_> = std::fs::read_dir(&speech)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "wav"))
+        .collect();
+    wavs.sort();
+    let mut analyser = Analyser::new(Profile::builtin());
+    let native: Vec<serde_json::Value> = wavs
+        .iter()
+        .map(|wav| {
+            let track =
+                analyser.analyse(&omote_audio::load_mono(wav, SAMPLE_RATE).unwrap().samples);
+            serde_json::json!({
+                "wav": wav,
+                "frames": track.frames.iter().map(|f| f.weights.to_vec()).collect::<Vec<_>>(),
+                "voicedStart": track.voiced_span.map(|s| s.start_s),
+                "voicedEnd": track.voiced_span.map(|s| s.end_s),
+            })
+        })
+        .collect();
+    let file = std::env::temp_dir().join(format!("omote-web-native-{}.json", std::process::id()));
+    std::fs::write(&file, serde_json::to_vec(&native).unwrap()).unwrap();
+    let out = match Command::new("node")
+        .arg(web.join("test/node.test.mjs"))
+        .arg(&file)
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => return missing(&format!("node: {e}")),
+    };
+    std::fs::remove_file(&file).ok();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no report ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    println!("{report}");
+    assert!(out.status.success(), "{report:#}");
+    assert_eq!(report["clips"].as_u64(), Some(wavs.len() as u64));
+    assert!(report["maxFrameDiff"].as_f64().unwrap() <= 1e-3, "{report}");
+}

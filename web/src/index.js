@@ -1,0 +1,111 @@
+// omote for the web: lip sync, blinks, gaze and voice lines for VRM avatars, in wasm.
+// The API is documented in web/README.md and web/index.d.ts.
+import initWasm, { analyseVoice as wasmAnalyse, Face as WasmFace } from './omote_web.js';
+
+let loading = null;
+
+/** Loads the wasm module once. Browser: fetched next to this file unless `source` (a
+ *  URL, Response, or bytes) says otherwise; Node ≥ 20: pass the bytes
+ *  (`await readFile(new URL('./omote_web_bg.wasm', import.meta.resolve('omote')))`). */
+export function init(source) {
+  if (!loading) {
+    loading = initWasm(source === undefined ? undefined : { module_or_path: source });
+  }
+  return loading;
+}
+
+function checkInit(what) {
+  if (!loading) throw new Error(`${what}: call \`await init()\` first`);
+}
+
+/** A whole clip's lip sync: `{fps, frames (6 per frame: A I U E O N), silent,
+ *  voicedStart, voicedEnd, duration}` — the same numbers as `omote lipsync`. */
+export function analyseVoice(samples, sampleRate) {
+  checkInit('analyseVoice');
+  if (!(samples instanceof Float32Array)) {
+    throw new TypeError('analyseVoice: samples must be a Float32Array of mono samples in -1..1');
+  }
+  if (typeof sampleRate !== 'number') throw new TypeError('analyseVoice: sampleRate must be a number');
+  const a = wasmAnalyse(samples, sampleRate);
+  try {
+    return {
+      fps: a.fps,
+      frames: a.frames,
+      silent: a.silent,
+      voicedStart: a.voicedStart ?? null,
+      voicedEnd: a.voicedEnd ?? null,
+      duration: a.durationS,
+    };
+  } finally {
+    a.free();
+  }
+}
+
+const EYE_MODES = new Set(['idle', 'talking', 'listening', 'focused']);
+
+/** One character's face. `rig`: the avatar's expressions (an object or JSON text in the
+ *  rig-file format; `rigFromVrm` in `omote/three-vrm` builds it from a loaded VRM). */
+export class Face {
+  constructor(rig, { seed = 1 } = {}) {
+    checkInit('new Face');
+    const json = typeof rig === 'string' ? rig : JSON.stringify(rig);
+    this._face = new WasmFace(json, seed >>> 0);
+    /** Channel names in the order of `weights`. */
+    this.channels = this._face.channelNames();
+  }
+
+  /** Sets an acted expression weight (0–1): what the character is doing. */
+  setExpression(name, weight) { this._face.setExpression(name, weight); return this; }
+
+  /** The acted gaze in degrees (yaw > 0: toward the avatar's left; pitch > 0: down). */
+  setGaze(yawDeg, pitchDeg) { this._face.setGaze(yawDeg, pitchDeg); return this; }
+
+  /** The acted head rotation, a quaternion [x, y, z, w] in the VRM frame. */
+  setHead(q) { this._face.setHead(q[0], q[1], q[2], q[3]); return this; }
+
+  /** 'idle' | 'talking' | 'listening' | 'focused'. */
+  setEyeMode(mode) {
+    if (!EYE_MODES.has(mode)) throw new Error(`setEyeMode: \`${mode}\` is not idle, talking, listening or focused`);
+    this._face.setEyeMode(mode);
+    return this;
+  }
+
+  /** Says a voice line now: `analysis` from `analyseVoice` (or the same shape);
+   *  `afterglow`: `{expression: weight}` held briefly after the line. */
+  say(analysis, { afterglow = {} } = {}) {
+    const names = Object.keys(afterglow);
+    this._face.say(
+      analysis.frames, analysis.fps,
+      analysis.voicedStart ?? NaN, analysis.voicedEnd ?? NaN,
+      names, Float32Array.from(names.map((n) => afterglow[n])),
+    );
+    return this;
+  }
+
+  /** Stops the line that plays; the mouth hands over from now. */
+  cut() { this._face.cut(); return this; }
+
+  /** A live voice frame (6 numbers A I U E O N, whether voiced) for the next update. */
+  setLiveVowels(frame, voiced) { this._face.setLiveVowels(Float32Array.from(frame), !!voiced); return this; }
+
+  /** Advances by `dt` seconds (0 < dt ≤ 1). */
+  update(dt) { this._face.update(dt); return this; }
+
+  /** Weights after the VRM override rules (what the face shows), channel order. */
+  weights() { return this._face.weights(); }
+
+  /** Weights before the override rules (for players that apply them). */
+  inputWeights() { return this._face.inputWeights(); }
+
+  /** Head, left eye and right eye rotations: 12 numbers (x y z w each). */
+  rotations() { return this._face.rotations(); }
+
+  /** The gaze after smoothing: [yawDeg, pitchDeg]. */
+  gaze() { return this._face.gaze(); }
+
+  /** Blinks that started in the last update. */
+  blinksThisFrame() { return this._face.blinksThisFrame(); }
+
+  /** Frees the wasm memory (the face is unusable after). */
+  free() { this._face.free(); }
+}

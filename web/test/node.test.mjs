@@ -1,0 +1,111 @@
+// The npm package in Node: analyseVoice equals native omote per frame, the face loop is
+// deterministic for a seed, bad input throws an Error with a message, and the speed.
+//
+//   node test/node.test.mjs NATIVE.json
+//
+// NATIVE.json (written by crates/omote-web/tests/node.rs): [{wav, frames: [[6]…],
+// voicedStart, voicedEnd}] from the Rust analyser on the same files. Prints one JSON
+// report; exits 1 on a failure.
+import { readFile } from 'node:fs/promises';
+import { init, analyseVoice, Face } from '../dist/index.js';
+
+const failures = [];
+const report = { failures };
+
+/** Mono float samples of a 16-bit PCM WAV (channels averaged, /32768 as the Rust decoder). */
+function readWav(buf) {
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  let p = 12, fmt = null, data = null;
+  while (p + 8 <= buf.length) {
+    const id = buf.toString('ascii', p, p + 4);
+    const size = dv.getUint32(p + 4, true);
+    if (id === 'fmt ') fmt = { channels: dv.getUint16(p + 10, true), rate: dv.getUint32(p + 12, true), bits: dv.getUint16(p + 22, true) };
+    if (id === 'data') data = { start: p + 8, size };
+    p += 8 + size + (size & 1);
+  }
+  if (!fmt || !data || fmt.bits !== 16) throw new Error('only 16-bit PCM WAV here');
+  const n = Math.floor(data.size / 2 / fmt.channels);
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    for (let c = 0; c < fmt.channels; c++) s += dv.getInt16(data.start + 2 * (i * fmt.channels + c), true) / 32768;
+    out[i] = s / fmt.channels;
+  }
+  return { samples: out, rate: fmt.rate };
+}
+
+try {
+  await init(await readFile(new URL('../dist/omote_web_bg.wasm', import.meta.url)));
+  const native = JSON.parse(await readFile(process.argv[2], 'utf8'));
+  let maxDiff = 0, frames = 0, audioS = 0, analyseMs = 0;
+  for (const clip of native) {
+    const { samples, rate } = readWav(await readFile(clip.wav));
+    const t0 = performance.now();
+    const a = analyseVoice(samples, rate);
+    analyseMs += performance.now() - t0;
+    audioS += samples.length / rate;
+    if (a.frames.length !== clip.frames.length * 6) {
+      failures.push(`${clip.wav}: ${a.frames.length / 6} frames, native ${clip.frames.length}`);
+      continue;
+    }
+    clip.frames.forEach((f, i) => f.forEach((v, j) => { maxDiff = Math.max(maxDiff, Math.abs(a.frames[6 * i + j] - v)); }));
+    frames += clip.frames.length;
+    if ((a.voicedStart === null) !== (clip.voicedStart === null)
+      || (a.voicedStart !== null && Math.abs(a.voicedStart - clip.voicedStart) > 0.011)) {
+      failures.push(`${clip.wav}: voiced start ${a.voicedStart}, native ${clip.voicedStart}`);
+    }
+  }
+  report.clips = native.length;
+  report.frames = frames;
+  report.maxFrameDiff = maxDiff;
+  report.analyseRealTime = audioS / (analyseMs / 1000);
+  if (maxDiff > 1e-3) failures.push(`analysis differs from native by ${maxDiff}`);
+
+  // The face loop: the same seed, the same weights; another seed, others.
+  const rig = { presets: true };
+  const run = (seed, n) => {
+    const f = new Face(rig, { seed });
+    const out = [];
+    for (let i = 0; i < n; i++) out.push(Array.from(f.update(1 / 60).weights()));
+    f.free();
+    return out;
+  };
+  const [a, b, c] = [run(3, 600), run(3, 600), run(4, 600)];
+  if (JSON.stringify(a) !== JSON.stringify(b)) failures.push('the same seed gave different faces');
+  if (JSON.stringify(a) === JSON.stringify(c)) failures.push('another seed gave the same face');
+  if (!a.flat().every((v) => Number.isFinite(v) && v >= 0 && v <= 1)) failures.push('a weight out of 0..1');
+
+  // Speed: face updates (with reading the weights and rotations back).
+  const face = new Face(rig, { seed: 1 });
+  for (let i = 0; i < 2000; i++) face.update(1 / 60);
+  const n = 100000;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) { face.update(1 / 60); face.weights(); face.rotations(); }
+  report.faceUpdateUs = ((performance.now() - t0) * 1000) / n;
+  const t1 = performance.now();
+  for (let i = 0; i < n; i++) face.update(1 / 60);
+  report.faceUpdateOnlyUs = ((performance.now() - t1) * 1000) / n;
+
+  // Bad input: Errors with messages, never a trap.
+  const expectError = (what, fn, text) => {
+    try { fn(); failures.push(`${what}: no error`); } catch (e) {
+      if (!(e instanceof Error) || !String(e.message).includes(text)) failures.push(`${what}: ${e} (wanted "${text}")`);
+    }
+  };
+  const tone = new Float32Array(1600).map((_, i) => Math.sin(i / 10) * 0.2);
+  expectError('NaN samples', () => analyseVoice(tone.map((v, i) => (i === 9 ? NaN : v)), 16000), 'sample 9 is NaN');
+  expectError('rate 0', () => analyseVoice(tone, 0), 'sample rate 0');
+  expectError('empty', () => analyseVoice(new Float32Array(0), 16000), 'empty');
+  expectError('not a Float32Array', () => analyseVoice([0.1, 0.2], 16000), 'Float32Array');
+  expectError('no expressions', () => new Face({ presets: false }), 'no expressions');
+  expectError('unknown expression', () => face.setExpression('smug', 1), '`smug`');
+  expectError('NaN dt', () => face.update(NaN), 'dt');
+  expectError('eye mode', () => face.setEyeMode('sleepy'), 'sleepy');
+  face.update(1 / 60);
+  if (!Array.from(face.weights()).every(Number.isFinite)) failures.push('the face broke after bad calls');
+  face.free();
+} catch (e) {
+  failures.push(String(e && e.stack ? e.stack : e));
+}
+console.log(JSON.stringify(report));
+process.exit(failures.length ? 1 : 0);
