@@ -158,7 +158,7 @@ impl WebFace {
             what: "say",
             problem,
         };
-        if frames.len() % 6 != 0 {
+        if !frames.len().is_multiple_of(6) {
             return Err(bad(format!(
                 "{} numbers are not 6 per frame (A I U E O N)",
                 frames.len()
