@@ -5,6 +5,10 @@
 #
 #   tools/live-soak/soak.sh SECONDS [OMOTE_BINARY]   → live-soak.tsv (seconds, RSS KiB)
 #
+# last-run.tsv is the run reported for issue 14: 1860 s, 5.58 M tracking results, 837 k
+# faces out to VMC and a connected page client: 17 212 KiB after the first minute and at
+# the end.
+#
 # Prints the RSS after the first minute and at the end, and their ratio.
 set -euo pipefail
 secs="${1:-1800}"
