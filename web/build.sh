@@ -22,7 +22,8 @@ RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 RUSTFLAGS="-C linker=wasm-ld" \
   -Zbuild-std=std,panic_abort -p omote-web --target-dir target/wasm
 rm -rf "$here/dist"
 mkdir -p "$here/dist"
-wasm-bindgen --target web --no-typescript --out-dir "$here/dist" --out-name omote_web \
+wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
+  --out-dir "$here/dist" --out-name omote_web \
   target/wasm/wasm32-unknown-unknown/web/omote_web.wasm
 cp "$here"/src/*.js "$here"/*.d.ts "$here/dist/"
 for f in "$here"/dist/*.wasm "$here"/dist/*.js; do
