@@ -41,6 +41,8 @@ export class Face {
   say(analysis: Pick<VoiceAnalysis, 'frames' | 'fps' | 'voicedStart' | 'voicedEnd'>, options?: { afterglow?: Record<string, number> }): this;
   cut(): this;
   setLiveVowels(frame: ArrayLike<number>, voiced: boolean): this;
+  /** Drives the mouth from a VoiceInput's newest frame on every update; null stops. */
+  listen(voiceInput: VoiceInput | null): this;
   update(dt: number): this;
   weights(): Float32Array;
   inputWeights(): Float32Array;
@@ -49,3 +51,43 @@ export class Face {
   blinksThisFrame(): number;
   free(): void;
 }
+
+/** Live lip sync without a worklet: push mono samples, get the completed frames
+ *  (8 numbers each: A I U E O N, volume, voiced). Throws on NaN samples or a bad rate. */
+export class LiveVoice {
+  constructor(sampleRate: number);
+  /** Algorithmic latency in seconds (analysis window and resampling). */
+  readonly latencyS: number;
+  readonly framesOut: number;
+  push(samples: Float32Array): Float32Array;
+  free(): void;
+}
+
+/** Live voice frames from an AudioWorklet running omote's analyser. */
+export class VoiceInput {
+  readonly context: BaseAudioContext;
+  /** Connect a source (microphone, media element, stream) to this node. */
+  readonly node: AudioWorkletNode;
+  /** The newest frame: A I U E O N, volume, voiced (1/0). */
+  readonly latest: Float32Array;
+  readonly latestTime: number;
+  readonly frames: number;
+  /** algorithmicS: analysis + resampling; meanS / maxS: measured from each frame's
+   *  centre to the end of the render quantum that completed it. */
+  readonly latency: { algorithmicS: number; meanS: number; maxS: number };
+  onframes: ((frames: Float32Array, first: number) => void) | null;
+  onerror: ((error: Error) => void) | null;
+  /** The newest frame; silence when nothing arrived for `staleS` seconds. */
+  frame(staleS?: number): { vowels: Float32Array; volume: number; voiced: boolean };
+  close(): void;
+  /** Only on listenToMicrophone's result: ends the capture. */
+  stop?: () => void;
+  stream?: MediaStream;
+}
+
+/** An AudioWorkletNode with omote's live analyser; connect a source to `.node`. */
+export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: Parameters<typeof init>[0] }): Promise<VoiceInput>;
+
+/** The microphone (echo cancellation, noise suppression and gain control off) into a
+ *  new VoiceInput; `stop()` ends the capture. */
+export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0] }): Promise<VoiceInput>;

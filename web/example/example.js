@@ -1,11 +1,13 @@
 // The omote npm package on a three-vrm avatar: the avatar blinks and glances on its own;
-// "Say the line" plays a bundled voice line with its lip sync and an afterglow smile.
+// "Say the line" plays a bundled voice line with its lip sync and an afterglow smile;
+// "Microphone" lip-syncs the avatar to your voice live (an AudioWorklet).
+// ?rate=48000 picks the AudioContext's sample rate.
 // For tests: window.omoteExample ({ready, error, say(), lineTime(), analysis, weights(),
-// blinks and faceTime since the face was made, gazes}).
+// blinks and faceTime since the face was made, gazes, playThroughWorklet()}).
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { VRMLoaderPlugin } from '@pixiv/three-vrm';
-import { analyseVoice } from 'omote';
+import { analyseVoice, createVoiceInput, listenToMicrophone } from 'omote';
 import { attach } from 'omote/three-vrm';
 
 const LINE = '../../examples/scenes/demo/voice/aoi_1.wav';
@@ -42,7 +44,8 @@ try {
   camera.lookAt(head.x, head.y + 0.05, head.z);
 
   const face = await attach(vrm, { seed: 7 });
-  const audioCtx = new AudioContext();
+  const rate = Number(new URLSearchParams(location.search).get('rate')) || undefined;
+  const audioCtx = new AudioContext(rate ? { sampleRate: rate } : {});
   const buffer = await audioCtx.decodeAudioData(await (await fetch(LINE)).arrayBuffer());
   ex.analysis = analyseVoice(buffer.getChannelData(0), buffer.sampleRate);
   ex.channels = face.face.channels;
@@ -59,6 +62,63 @@ try {
   };
   $('say').onclick = ex.say;
   $('say').disabled = false;
+
+  // Live: the microphone through omote's AudioWorklet drives the mouth.
+  const showLive = (input) => {
+    const f = input.frame();
+    const v = ['A', 'I', 'U', 'E', 'O', 'N'][f.vowels.indexOf(Math.max(...f.vowels))];
+    $('live').textContent = `${f.voiced ? v : '·'}  latency ${(input.latency.meanS * 1000).toFixed(1)} ms`
+      + ` (max ${(input.latency.maxS * 1000).toFixed(1)}, analysis ${(input.latency.algorithmicS * 1000).toFixed(1)}) at ${input.context.sampleRate} Hz`;
+  };
+  $('mic').onclick = async () => {
+    try {
+      if (ex.mic) {
+        ex.mic.stop();
+        face.face.listen(null);
+        ex.mic = null;
+        $('mic').textContent = 'Microphone';
+        return;
+      }
+      await audioCtx.resume();
+      const mic = await listenToMicrophone(audioCtx);
+      mic.onframes = () => showLive(mic);
+      face.face.listen(mic);
+      ex.mic = mic;
+      $('mic').textContent = 'Stop microphone';
+    } catch (e) {
+      $('error').textContent = `microphone: ${e.message}`;
+    }
+  };
+  $('mic').disabled = false;
+
+  // For tests: the bundled line played by an <audio> element through the worklet (the
+  // microphone's path), collecting the live frames and three-vrm's mouth meanwhile.
+  ex.playThroughWorklet = async () => {
+    await audioCtx.resume();
+    const el = new Audio(LINE);
+    const source = audioCtx.createMediaElementSource(el);
+    const input = await createVoiceInput(audioCtx);
+    source.connect(input.node);
+    source.connect(audioCtx.destination);
+    const frames = [];
+    const mouth = [];
+    input.onframes = (f, first) => {
+      for (let i = 0; i < f.length; i++) frames[first * 8 + i] = f[i];
+      showLive(input);
+    };
+    ex.onFrame = () => {
+      const w = ex.weights();
+      mouth.push({ voiced: input.frame().voiced, mouth: w.aa + w.ih + w.ou + w.ee + w.oh });
+    };
+    face.face.listen(input);
+    await el.play();
+    await new Promise((r) => { el.onended = r; });
+    await new Promise((r) => setTimeout(r, 400));
+    face.face.listen(null);
+    ex.onFrame = null;
+    input.close();
+    return { frames: Array.from(frames, (v) => v || 0), latency: input.latency, sampleRate: audioCtx.sampleRate, mouth };
+  };
   $('state').textContent = `ready: ${ex.analysis.frames.length / 6} frames of lip sync`;
 
   let last = performance.now();
@@ -72,6 +132,7 @@ try {
     ex.gazes.push([g[0], g[1]]);
     if (ex.gazes.length > 2000) ex.gazes.shift();
     vrm.update(dt);
+    if (ex.onFrame) ex.onFrame();
     renderer.render(scene, camera);
   });
   ex.ready = true;

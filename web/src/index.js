@@ -1,17 +1,41 @@
 // omote for the web: lip sync, blinks, gaze and voice lines for VRM avatars, in wasm.
 // The API is documented in web/README.md and web/index.d.ts.
-import initWasm, { analyseVoice as wasmAnalyse, Face as WasmFace } from './omote_web.js';
+import initWasm, { analyseVoice as wasmAnalyse, Face as WasmFace, LiveVoice as WasmLiveVoice } from './omote_web.js';
 
 let loading = null;
+let module = null;
 
 /** Loads the wasm module once. Browser: fetched next to this file unless `source` (a
- *  URL, Response, or bytes) says otherwise; Node ≥ 20: pass the bytes
- *  (`await readFile(new URL('./omote_web_bg.wasm', import.meta.resolve('omote')))`). */
+ *  URL, Response, bytes or a compiled WebAssembly.Module) says otherwise; Node ≥ 20:
+ *  pass the bytes (`await readFile(new URL('./omote_web_bg.wasm', import.meta.resolve('omote')))`).
+ *  The module is compiled here (not by the glue) so live voice worklets can share it. */
 export function init(source) {
   if (!loading) {
-    loading = initWasm(source === undefined ? undefined : { module_or_path: source });
+    loading = (async () => {
+      module = await compile(source === undefined ? new URL('./omote_web_bg.wasm', import.meta.url) : source);
+      return initWasm({ module_or_path: module });
+    })();
+    loading.catch(() => { loading = null; });
   }
   return loading;
+}
+
+async function compile(source) {
+  source = await source;
+  if (source instanceof WebAssembly.Module) return source;
+  if (typeof source === 'string' || source instanceof URL) {
+    const res = await fetch(source);
+    if (!res.ok) throw new Error(`init: ${source}: HTTP ${res.status}`);
+    source = res;
+  }
+  if (typeof Response !== 'undefined' && source instanceof Response) source = await source.arrayBuffer();
+  return WebAssembly.compile(source);
+}
+
+/** The compiled module (after `init`), for the voice worklet. */
+export function compiledModule() {
+  if (!module) throw new Error('omote: call `await init()` first');
+  return module;
 }
 
 function checkInit(what) {
@@ -85,11 +109,22 @@ export class Face {
   /** Stops the line that plays; the mouth hands over from now. */
   cut() { this._face.cut(); return this; }
 
+  /** Drives the mouth from a `VoiceInput` (createVoiceInput / listenToMicrophone): every
+   *  update takes its newest frame. `null` stops. A voice line (`say`) still wins. */
+  listen(voiceInput) { this._voice = voiceInput || null; return this; }
+
   /** A live voice frame (6 numbers A I U E O N, whether voiced) for the next update. */
   setLiveVowels(frame, voiced) { this._face.setLiveVowels(Float32Array.from(frame), !!voiced); return this; }
 
   /** Advances by `dt` seconds (0 < dt ≤ 1). */
-  update(dt) { this._face.update(dt); return this; }
+  update(dt) {
+    if (this._voice) {
+      const f = this._voice.frame();
+      this._face.setLiveVowels(f.vowels, f.voiced);
+    }
+    this._face.update(dt);
+    return this;
+  }
 
   /** Weights after the VRM override rules (what the face shows), channel order. */
   weights() { return this._face.weights(); }
@@ -109,3 +144,29 @@ export class Face {
   /** Frees the wasm memory (the face is unusable after). */
   free() { this._face.free(); }
 }
+
+/** Live lip sync without a worklet (Node, tests, own audio plumbing): push mono samples
+ *  at `sampleRate`, get the frames they complete (8 numbers each: A I U E O N, volume,
+ *  voiced). Browsers: `createVoiceInput` runs this inside an AudioWorklet. */
+export class LiveVoice {
+  constructor(sampleRate) {
+    checkInit('new LiveVoice');
+    if (typeof sampleRate !== 'number') throw new TypeError('LiveVoice: sampleRate must be a number');
+    this._voice = new WasmLiveVoice(sampleRate);
+    /** Algorithmic latency in seconds (analysis window and resampling). */
+    this.latencyS = this._voice.latencyS;
+  }
+
+  /** Pushes mono samples (a Float32Array); returns the completed frames. */
+  push(samples) {
+    if (!(samples instanceof Float32Array)) throw new TypeError('LiveVoice.push: samples must be a Float32Array');
+    return this._voice.push(samples);
+  }
+
+  /** Frames out so far. */
+  get framesOut() { return this._voice.framesOut; }
+
+  free() { this._voice.free(); }
+}
+
+export { VoiceInput, createVoiceInput, listenToMicrophone } from './voice-input.js';

@@ -7,7 +7,7 @@
 // voicedStart, voicedEnd}] from the Rust analyser on the same files. Prints one JSON
 // report; exits 1 on a failure.
 import { readFile } from 'node:fs/promises';
-import { init, analyseVoice, Face } from '../dist/index.js';
+import { init, analyseVoice, Face, LiveVoice } from '../dist/index.js';
 
 const failures = [];
 const report = { failures };
@@ -36,7 +36,7 @@ function readWav(buf) {
 
 try {
   await init(await readFile(new URL('../dist/omote_web_bg.wasm', import.meta.url)));
-  const native = JSON.parse(await readFile(process.argv[2], 'utf8'));
+  const { clips: native, live } = JSON.parse(await readFile(process.argv[2], 'utf8'));
   let maxDiff = 0, frames = 0, audioS = 0, analyseMs = 0;
   for (const clip of native) {
     const { samples, rate } = readWav(await readFile(clip.wav));
@@ -60,6 +60,22 @@ try {
   report.maxFrameDiff = maxDiff;
   report.analyseRealTime = audioS / (analyseMs / 1000);
   if (maxDiff > 1e-3) failures.push(`analysis differs from native by ${maxDiff}`);
+
+  // The live analyser, 128 samples at a time, against the native one on the same audio.
+  {
+    const { samples, rate } = readWav(await readFile(live.wav));
+    const voice = new LiveVoice(rate);
+    const out = [];
+    const t0 = performance.now();
+    for (let i = 0; i < samples.length; i += 128) out.push(...voice.push(samples.subarray(i, i + 128)));
+    report.liveRealTime = samples.length / rate / ((performance.now() - t0) / 1000);
+    report.liveLatencyMs = voice.latencyS * 1000;
+    report.liveFrames = out.length / 8;
+    if (out.length !== live.frames.length) failures.push(`LiveVoice: ${out.length / 8} frames, native ${live.frames.length / 8}`);
+    report.liveMaxDiff = out.reduce((m, v, i) => Math.max(m, Math.abs(v - live.frames[i])), 0);
+    if (!(report.liveMaxDiff <= 1e-3)) failures.push(`LiveVoice differs from native by ${report.liveMaxDiff}`);
+    voice.free();
+  }
 
   // The face loop: the same seed, the same weights; another seed, others.
   const rig = { presets: true };
@@ -100,6 +116,14 @@ try {
   expectError('no expressions', () => new Face({ presets: false }), 'no expressions');
   expectError('unknown expression', () => face.setExpression('smug', 1), '`smug`');
   expectError('NaN dt', () => face.update(NaN), 'dt');
+  expectError('live rate 0', () => new LiveVoice(0), 'LiveVoice: sample rate 0');
+  {
+    const v = new LiveVoice(48000);
+    expectError('live NaN', () => v.push(new Float32Array(128).fill(NaN)), 'sample 0 is NaN');
+    expectError('live not a Float32Array', () => v.push([0, 1]), 'Float32Array');
+    if (!Array.from(v.push(new Float32Array(4800))).every(Number.isFinite)) failures.push('LiveVoice broke after a NaN push');
+    v.free();
+  }
   expectError('eye mode', () => face.setEyeMode('sleepy'), 'sleepy');
   face.update(1 / 60);
   if (!Array.from(face.weights()).every(Number.isFinite)) failures.push('the face broke after bad calls');

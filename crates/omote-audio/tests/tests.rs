@@ -182,3 +182,69 @@ fn wav_with_sample_rate_zero_is_a_clear_error() {
     names_file(&e, &p);
     assert!(load_mono(&p, 16_000).is_err());
 }
+
+/// The low-latency blocks the browser's audio worklet uses: 5 ms from 48 kHz is 7.5 ms
+/// of delay in all, and a 1 kHz tone comes out at 16 kHz in time and at its level.
+#[test]
+fn stream_resampler_with_short_blocks_is_fast_and_faithful() {
+    let mut r = omote_audio::StreamResampler::with_block(48_000, 16_000, 0.005).unwrap();
+    assert!(r.delay_s() <= 0.0075 + 1e-9, "{}", r.delay_s());
+    let tone = |i: usize, rate: f32| (std::f32::consts::TAU * 1000.0 * i as f32 / rate).sin() * 0.5;
+    let input: Vec<f32> = (0..48_000).map(|i| tone(i, 48_000.0)).collect();
+    let mut out = Vec::new();
+    for quantum in input.chunks(128) {
+        r.push(quantum, &mut out);
+    }
+    assert!(out.len() >= 15_900 && out.len() <= 16_000, "{}", out.len());
+    let err: f32 = out[800..15_800]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s - tone(i + 800, 16_000.0)).powi(2))
+        .sum::<f32>()
+        / 15_000.0;
+    assert!(err.sqrt() < 0.01, "rms error {}", err.sqrt());
+    // Out-of-range blocks are clamped, not a panic or a huge buffer.
+    assert!(omote_audio::StreamResampler::with_block(48_000, 16_000, f64::NAN).is_ok());
+    assert!(omote_audio::StreamResampler::with_block(48_000, 16_000, 1e9).is_ok());
+}
+
+/// `delay_s` is honest: a click pushed 128 samples at a time comes out of the stream no
+/// later than it says (plus the quantum it arrived in), at rates with long FFT blocks
+/// (44.1 and 22.05 kHz to 16 kHz) and short ones (48 kHz).
+#[test]
+fn stream_resampler_delay_is_what_it_says() {
+    for (from, block_s) in [
+        (48_000, 0.005),
+        (44_100, 0.005),
+        (22_050, 0.005),
+        (48_000, 0.010),
+    ] {
+        for offset in [0usize, 57, 200, 333] {
+            let mut r = omote_audio::StreamResampler::with_block(from, 16_000, block_s).unwrap();
+            let click_at = from as usize / 10 + offset;
+            let mut input = vec![0.0f32; from as usize / 2];
+            input[click_at] = 1.0;
+            let mut out = Vec::new();
+            let mut heard_after = None;
+            let mut pushed = 0;
+            for quantum in input.chunks(128) {
+                r.push(quantum, &mut out);
+                pushed += quantum.len();
+                // The click's own output sample (and the filter's ring after it) is out.
+                let at = click_at * 16_000 / from as usize;
+                if heard_after.is_none()
+                    && out.len() > at + 1
+                    && out[at - 1..=at + 1].iter().any(|s| s.abs() > 0.05)
+                {
+                    heard_after = Some(pushed - click_at);
+                }
+            }
+            let waited_s = heard_after.expect("the click came out") as f64 / f64::from(from);
+            assert!(
+                waited_s <= r.delay_s() + 128.0 / f64::from(from) + 1e-9,
+                "{from} Hz, block {block_s}: waited {waited_s} s, delay_s {}",
+                r.delay_s()
+            );
+        }
+    }
+}

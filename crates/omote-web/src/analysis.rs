@@ -35,15 +35,7 @@ pub fn analyse_voice(samples: &[f32], sample_rate: f64) -> Result<VoiceAnalysis,
     if samples.is_empty() {
         return Err(WebError::NoSamples);
     }
-    let (min, max) = (omote_audio::MIN_RATE, omote_audio::MAX_RATE);
-    let whole = sample_rate.is_finite() && sample_rate.fract() == 0.0;
-    if !(whole && (f64::from(min)..=f64::from(max)).contains(&sample_rate)) {
-        return Err(WebError::SampleRate {
-            rate: sample_rate,
-            min,
-            max,
-        });
-    }
+    let rate = check_rate("analyseVoice", sample_rate)?;
     if let Some((index, value)) = samples.iter().enumerate().find(|(_, v)| !v.is_finite()) {
         return Err(WebError::NonFiniteSample {
             what: "analyseVoice",
@@ -51,7 +43,7 @@ pub fn analyse_voice(samples: &[f32], sample_rate: f64) -> Result<VoiceAnalysis,
             value: *value,
         });
     }
-    let resampled = omote_audio::resample(samples, sample_rate as u32, SAMPLE_RATE)
+    let resampled = omote_audio::resample(samples, rate, SAMPLE_RATE)
         .map_err(|e| WebError::Audio(e.to_string()))?;
     let track = Analyser::new(Profile::builtin()).analyse(&resampled);
     let mut frames = Vec::with_capacity(track.frames.len() * 6);
@@ -66,4 +58,20 @@ pub fn analyse_voice(samples: &[f32], sample_rate: f64) -> Result<VoiceAnalysis,
         voiced_end: track.voiced_span.map(|s| s.end_s),
         duration_s: track.duration_s,
     })
+}
+
+/// `sample_rate` as a whole number of Hz within what omote reads, or the error for `what`.
+pub(crate) fn check_rate(what: &'static str, sample_rate: f64) -> Result<u32, WebError> {
+    let (min, max) = (omote_audio::MIN_RATE, omote_audio::MAX_RATE);
+    let whole = sample_rate.is_finite() && sample_rate.fract() == 0.0;
+    if whole && (f64::from(min)..=f64::from(max)).contains(&sample_rate) {
+        Ok(sample_rate as u32)
+    } else {
+        Err(WebError::SampleRate {
+            what,
+            rate: sample_rate,
+            min,
+            max,
+        })
+    }
 }

@@ -7,7 +7,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{WebError, WebFace, analyse_voice};
+use crate::{WebError, WebFace, WebLiveVoice, analyse_voice};
 
 fn js(e: WebError) -> JsError {
     JsError::new(&e.to_string())
@@ -154,5 +154,37 @@ impl FaceJs {
     #[wasm_bindgen(js_name = blinksThisFrame)]
     pub fn blinks_this_frame(&self) -> u32 {
         self.inner.blinks_this_frame()
+    }
+}
+
+/// Live lip sync (see `WebLiveVoice`); runs inside the package's AudioWorklet.
+#[wasm_bindgen(js_name = LiveVoice)]
+pub struct LiveVoiceJs {
+    inner: WebLiveVoice,
+}
+
+#[wasm_bindgen(js_class = LiveVoice)]
+impl LiveVoiceJs {
+    /// A live analyser for mono samples at `sample_rate` Hz.
+    #[wasm_bindgen(constructor)]
+    pub fn new(sample_rate: f64) -> Result<LiveVoiceJs, JsError> {
+        WebLiveVoice::new(sample_rate)
+            .map(|inner| LiveVoiceJs { inner })
+            .map_err(js)
+    }
+    /// Pushes samples; the frames they completed, 8 numbers each (A I U E O N, volume,
+    /// voiced).
+    pub fn push(&mut self, samples: &[f32]) -> Result<Vec<f32>, JsError> {
+        self.inner.push(samples).map(<[f32]>::to_vec).map_err(js)
+    }
+    /// Algorithmic latency in seconds.
+    #[wasm_bindgen(getter, js_name = latencyS)]
+    pub fn latency_s(&self) -> f64 {
+        self.inner.latency_s()
+    }
+    /// Frames out so far.
+    #[wasm_bindgen(getter, js_name = framesOut)]
+    pub fn frames_out(&self) -> f64 {
+        self.inner.frames_out() as f64
     }
 }

@@ -7,8 +7,10 @@ pub enum WebError {
     #[error("analyseVoice: the sample buffer is empty")]
     NoSamples,
     /// A sample rate outside what omote reads.
-    #[error("analyseVoice: sample rate {rate} Hz is not within {min}–{max} Hz")]
+    #[error("{what}: sample rate {rate} Hz is not within {min}–{max} Hz")]
     SampleRate {
+        /// The call.
+        what: &'static str,
         /// The rate given.
         rate: f64,
         /// The lowest rate taken.
@@ -41,6 +43,6 @@ pub enum WebError {
         problem: String,
     },
     /// Resampling failed.
-    #[error("analyseVoice: {0}")]
+    #[error("resampling: {0}")]
     Audio(String),
 }

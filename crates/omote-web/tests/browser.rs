@@ -1,7 +1,9 @@
 //! The npm package's example page (`web/example`) in headless Chromium with the real
 //! three-vrm (`tools/viewer-check/web-example.mjs`): the generated avatar loads, blinks
 //! at least twice in its first 10 s, glances, and says the bundled line with the mouth
-//! open in the voiced span and closed after the hand-over. Skips (fails under CI)
+//! open in the voiced span and closed after the hand-over; then the live path (the line
+//! through the package's AudioWorklet at 48 kHz, as a microphone would be) gives frames
+//! that agree with the offline analysis, within 25 ms, and moves the mouth. Skips (fails under CI)
 //! without `web/dist`, the Node helpers or Chromium.
 
 use std::path::{Path, PathBuf};
@@ -49,4 +51,12 @@ fn the_example_page_speaks_blinks_and_glances_in_chromium() {
     assert!(out.status.success(), "{report:#}");
     assert!(report["blinksIn10s"].as_u64() >= Some(2), "{report}");
     assert!(report["meanMouthVoiced"].as_f64() > Some(0.3), "{report}");
+    let live = &report["live"];
+    assert!(live["voicedAgree"].as_f64() >= Some(0.9), "{live}");
+    assert!(
+        live["vowelAgreeWithinFrame"].as_f64() >= Some(0.8),
+        "{live}"
+    );
+    assert!(live["latencyMs"]["max"].as_f64() <= Some(25.0), "{live}");
+    assert!(live["meanMouthVoiced"].as_f64() > Some(0.3), "{live}");
 }

@@ -1,7 +1,7 @@
 //! The npm package (`web/dist`, made by `web/build.sh`) in Node: `web/test/node.test.mjs`
 //! compares `analyseVoice` with this crate's native analysis of the shared speech clips
-//! (the same numbers `omote lipsync` gives), runs the face loop for determinism, bad
-//! input and speed. Skips (fails under CI) when the package is not built or the data or
+//! (the same numbers `omote lipsync` gives) and `LiveVoice` with the native live
+//! analyser, runs the face loop for determinism, bad input and speed. Skips (fails under CI) when the package is not built or the data or
 //! Node is missing.
 
 use std::path::Path;
@@ -45,6 +45,18 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
             })
         })
         .collect();
+    // The live analyser on the first clip at its own rate, 128 samples at a time (as an
+    // AudioWorklet pushes them): Node's LiveVoice must give the same frames.
+    let decoded = omote_audio::decode_file(&wavs[0]).unwrap();
+    let mut voice = omote_web::WebLiveVoice::new(f64::from(decoded.sample_rate)).unwrap();
+    let mut live = Vec::new();
+    for quantum in decoded.samples.chunks(128) {
+        live.extend_from_slice(voice.push(quantum).unwrap());
+    }
+    let native = serde_json::json!({
+        "clips": native,
+        "live": {"wav": wavs[0], "rate": decoded.sample_rate, "frames": live},
+    });
     let file = std::env::temp_dir().join(format!("omote-web-native-{}.json", std::process::id()));
     std::fs::write(&file, serde_json::to_vec(&native).unwrap()).unwrap();
     let out = match Command::new("node")
@@ -67,4 +79,6 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     assert!(out.status.success(), "{report:#}");
     assert_eq!(report["clips"].as_u64(), Some(wavs.len() as u64));
     assert!(report["maxFrameDiff"].as_f64().unwrap() <= 1e-3, "{report}");
+    assert!(report["liveFrames"].as_u64() > Some(100), "{report}");
+    assert!(report["liveMaxDiff"].as_f64().unwrap() <= 1e-3, "{report}");
 }

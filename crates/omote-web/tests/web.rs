@@ -3,7 +3,7 @@
 //! for a seed with blinks, a speaking mouth and a hand-over.
 
 use omote_lipsync::{Analyser, Profile, SAMPLE_RATE};
-use omote_web::{WebError, WebFace, analyse_voice};
+use omote_web::{LIVE_STRIDE, WebError, WebFace, WebLiveVoice, analyse_voice};
 
 const RIG: &str = r#"{"name": "test", "presets": true, "arkit": false,
   "expressions": [{"name": "happy", "overrideBlink": "blend"}],
@@ -119,4 +119,75 @@ fn the_face_is_deterministic_for_a_seed_blinks_and_speaks() {
         })
         .collect();
     assert!(gazes.iter().any(|g| (g[0] - gazes[0][0]).abs() > 0.5));
+}
+
+/// Dominant class (A I U E O N) of a 6-number frame.
+fn dominant(w: &[f32]) -> usize {
+    (0..6).max_by(|a, b| w[*a].total_cmp(&w[*b])).unwrap()
+}
+
+/// The live path as the browser's worklet runs it — the clip at 48 kHz, 128 samples at
+/// a time — against the offline analysis of the same clip: frame for frame in time, the
+/// same voiced frames and mostly the same dominant vowel, within 25 ms of latency.
+#[test]
+fn live_voice_at_48k_follows_the_offline_analysis() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let (mut frames, mut voiced_same, mut both_voiced, mut vowel_same) = (0, 0, 0, 0);
+    for clip in ["ja_ojt_002.wav", "ja_ojt_007.wav", "en_librivox_0870.wav"] {
+        let decoded = omote_audio::decode_file(&dir.join(clip)).unwrap();
+        let offline = analyse_voice(&decoded.samples, f64::from(decoded.sample_rate)).unwrap();
+        let at48 = omote_audio::resample(&decoded.samples, decoded.sample_rate, 48_000).unwrap();
+        let mut live = WebLiveVoice::new(48_000.0).unwrap();
+        assert!(live.latency_s() <= 0.025, "{}", live.latency_s());
+        let mut out = Vec::new();
+        for quantum in at48.chunks(128) {
+            out.extend_from_slice(live.push(quantum).unwrap());
+        }
+        let n = out.len() / LIVE_STRIDE;
+        let n_offline = offline.frames.len() / 6;
+        // Every frame but the last latency's worth is out.
+        assert!(
+            n <= n_offline && n + 3 >= n_offline,
+            "{clip}: {n} of {n_offline}"
+        );
+        assert_eq!(live.frames_out(), n as u64);
+        for i in 0..n {
+            let l = &out[LIVE_STRIDE * i..LIVE_STRIDE * (i + 1)];
+            assert!(l.iter().all(|v| v.is_finite() && (0.0..=1.0).contains(v)));
+            let o = &offline.frames[6 * i..6 * i + 6];
+            let (lv, ov) = (l[7] == 1.0, !offline.silent[i]);
+            voiced_same += usize::from(lv == ov);
+            if lv && ov {
+                both_voiced += 1;
+                vowel_same += usize::from(dominant(l) == dominant(o));
+            }
+        }
+        frames += n;
+    }
+    let voiced = voiced_same as f64 / frames as f64;
+    let vowels = vowel_same as f64 / both_voiced as f64;
+    println!(
+        "live vs offline: voiced agree {voiced:.3}, dominant vowel agree {vowels:.3} over {both_voiced} frames"
+    );
+    assert!(voiced >= 0.9, "voiced agreement {voiced}");
+    assert!(vowels >= 0.75, "dominant vowel agreement {vowels}");
+}
+
+#[test]
+fn live_voice_refuses_bad_input_and_keeps_going() {
+    for rate in [0.0, f64::NAN, 44_100.5, 1e9] {
+        let e = WebLiveVoice::new(rate).err().unwrap().to_string();
+        assert!(e.contains("LiveVoice: sample rate"), "{rate}: {e}");
+    }
+    let mut live = WebLiveVoice::new(44_100.0).unwrap();
+    let tone: Vec<f32> = (0..4410).map(|i| (i as f32 * 0.07).sin() * 0.3).collect();
+    let mut bad = tone.clone();
+    bad[5] = f32::INFINITY;
+    let e = live.push(&bad).unwrap_err().to_string();
+    assert!(e.contains("LiveVoice.push: sample 5 is inf"), "{e}");
+    assert_eq!(live.samples_in(), 0, "a refused push is not half-analysed");
+    let n = live.push(&tone).unwrap().len() / LIVE_STRIDE;
+    assert!((7..=10).contains(&n), "{n} frames from 100 ms");
 }

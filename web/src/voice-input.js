@@ -1,0 +1,109 @@
+// Live lip sync in the browser: an AudioWorkletNode running omote's streaming analyser
+// (voice-worklet.js) on whatever audio is connected to it — a microphone, an <audio>
+// element, a WebRTC stream — and handing the newest vowel frame to a Face.
+import { compiledModule, init } from './index.js';
+
+const STRIDE = 8;
+
+/** Live voice frames from an AudioWorklet. Make one with `createVoiceInput`. */
+export class VoiceInput {
+  constructor(context, node, ready) {
+    /** The AudioContext. */
+    this.context = context;
+    /** The AudioWorkletNode: connect a source to it. */
+    this.node = node;
+    /** The newest frame: 8 numbers (A I U E O N, volume 0–1, voiced 1/0). */
+    this.latest = new Float32Array(STRIDE);
+    /** Context time (s) at which `latest` was complete. */
+    this.latestTime = -Infinity;
+    /** Frames received. */
+    this.frames = 0;
+    /** Latency: `algorithmicS` (analysis + resampling, from the worklet), and measured
+     *  from each frame's centre to the end of the render quantum that completed it:
+     *  `meanS`, `maxS` (the capture device's own buffering comes on top). */
+    this.latency = { algorithmicS: ready.latencyS, meanS: 0, maxS: 0 };
+    /** Called with (Float32Array of 8 × n numbers, index of the first frame). */
+    this.onframes = null;
+    /** Called with an Error the worklet reported. */
+    this.onerror = null;
+    this._latencySum = 0;
+    node.port.onmessage = (m) => this._message(m.data);
+  }
+
+  _message(d) {
+    if (d.type === 'error') {
+      if (this.onerror) this.onerror(new Error(d.message));
+      else console.error(`omote VoiceInput: ${d.message}`);
+      return;
+    }
+    if (d.type !== 'frames') return;
+    const n = d.frames.length / STRIDE;
+    for (let k = 0; k < n; k++) {
+      const lat = d.readyS - (d.first + k + 0.5) * 0.01;
+      this._latencySum += lat;
+      if (lat > this.latency.maxS) this.latency.maxS = lat;
+    }
+    this.frames += n;
+    this.latency.meanS = this._latencySum / this.frames;
+    this.latest.set(d.frames.subarray((n - 1) * STRIDE, n * STRIDE));
+    this.latestTime = d.contextTime;
+    if (this.onframes) this.onframes(d.frames, d.first);
+  }
+
+  /** The newest frame as `{ vowels (6: A I U E O N), volume, voiced }`; silence when
+   *  nothing arrived for `staleS` seconds of context time (a suspended or closed
+   *  context must not leave the mouth open). */
+  frame(staleS = 0.1) {
+    const fresh = this.context.currentTime - this.latestTime <= staleS;
+    return { vowels: this.latest.subarray(0, 6), volume: fresh ? this.latest[6] : 0, voiced: fresh && this.latest[7] === 1 };
+  }
+
+  /** Disconnects the node and frees the worklet's analyser. */
+  close() {
+    this.node.port.postMessage('close');
+    this.node.disconnect();
+  }
+}
+
+/** An AudioWorkletNode with omote's live analyser on `context` (any sample rate).
+ *  Connect a source to `input.node`. The node outputs silence and is connected to the
+ *  destination so the audio graph keeps pulling it. */
+export async function createVoiceInput(context, { wasm } = {}) {
+  if (!context || !context.audioWorklet) throw new Error('createVoiceInput: an AudioContext (with audioWorklet: a secure context, https or localhost) is needed');
+  await init(wasm);
+  await context.audioWorklet.addModule(new URL('./voice-worklet.js', import.meta.url));
+  const node = new AudioWorkletNode(context, 'omote-voice', {
+    numberOfInputs: 1,
+    numberOfOutputs: 1,
+    outputChannelCount: [1],
+    processorOptions: { module: compiledModule() },
+  });
+  const ready = await new Promise((resolve, reject) => {
+    node.port.onmessage = (m) => {
+      if (m.data.type === 'ready') resolve(m.data);
+      else if (m.data.type === 'error') reject(new Error(`createVoiceInput: ${m.data.message}`));
+    };
+    node.onprocessorerror = () => reject(new Error('createVoiceInput: the worklet failed to start'));
+  });
+  node.connect(context.destination);
+  return new VoiceInput(context, node, ready);
+}
+
+/** The microphone into a new VoiceInput (asks for permission). The browser's echo
+ *  cancellation, noise suppression and gain control are off: they bend the spectrum the
+ *  vowels are read from. `stop()` on the result ends the capture. */
+export async function listenToMicrophone(context, { deviceId, wasm } = {}) {
+  const stream = await navigator.mediaDevices.getUserMedia({
+    audio: { deviceId, echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
+  });
+  const input = await createVoiceInput(context, { wasm });
+  const source = context.createMediaStreamSource(stream);
+  source.connect(input.node);
+  input.stream = stream;
+  input.stop = () => {
+    source.disconnect();
+    for (const t of stream.getTracks()) t.stop();
+    input.close();
+  };
+  return input;
+}
