@@ -640,15 +640,42 @@ fn lipsync_eval_scores_a_labelled_folder() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 5, "{out}");
+    // Each source, then its four recording-condition variants, then calibration.
+    assert_eq!(lines.len(), 13, "{out}");
     assert!(lines[0].starts_with("omote lipsync eval (offline, profile: built-in"));
     assert!(lines[1].starts_with("ja/other  ") && lines[1].contains(" vowel "));
-    assert!(lines[2].starts_with("ja/synth  ") && lines[2].contains(" silence "));
+    for (i, variant) in ["band300-3400", "hum50Hz", "pink-snr15", "quiet-22/-60dBFS"]
+        .iter()
+        .enumerate()
+    {
+        assert!(
+            lines[2 + i].starts_with(&format!("ja/other +{variant} ")),
+            "{out}"
+        );
+        assert!(
+            lines[7 + i].starts_with(&format!("ja/synth +{variant} ")),
+            "{out}"
+        );
+        assert!(lines[7 + i].contains(" × labels"), "{out}");
+    }
+    assert!(lines[6].starts_with("ja/synth  ") && lines[6].contains(" silence "));
+    assert!(lines[6].contains(" changes ") && lines[6].contains(" × labels"));
     assert_eq!(
-        lines[3],
+        lines[11],
         "calibration: per source, calibrate on the first 1 clips, score the rest"
     );
-    assert!(lines[4].starts_with("ja/synth  "), "{out}");
+    assert!(lines[12].starts_with("ja/synth  "), "{out}");
+    // Without the variants: the sources as recorded only.
+    let o = omote()
+        .args(["lipsync", "eval", "--no-variants"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[1].starts_with("ja/other  ") && lines[2].starts_with("ja/synth  "));
     // A broken manifest is named.
     std::fs::write(dir.join("manifest.tsv"), "clip\tsource\n").unwrap();
     let o = omote()

@@ -27,6 +27,9 @@ pub struct AnalyserConfig {
     /// Offline: of a vowel's leaving probability, the share that goes to N (a consonant
     /// or closure) rather than to another vowel.
     pub hmm_to_closed: f32,
+    /// Offline: a dominant class that leads for fewer frames than this inside speech is a
+    /// flicker: its frames are led by the neighbouring run's class instead (1 turns it off).
+    pub min_run: usize,
 }
 
 impl Default for AnalyserConfig {
@@ -39,6 +42,7 @@ impl Default for AnalyserConfig {
             hmm_stay: 0.0,
             hmm_temperature: 0.7,
             hmm_to_closed: 0.2,
+            min_run: 4,
         }
     }
 }
@@ -227,13 +231,16 @@ impl Analyser {
             smoothed[i] = acc;
         }
         let c = &self.config;
-        let posteriors = posteriors(
+        let mut posteriors = posteriors(
             &smoothed,
             &v.voiced,
             c.hmm_stay,
             c.hmm_temperature,
             c.hmm_to_closed,
         );
+        if c.min_run > 1 {
+            drop_short_runs(&mut posteriors, &v.voiced, c.min_run);
+        }
         let mut frames = Vec::with_capacity(n);
         for i in 0..n {
             if !v.voiced[i] {
@@ -355,6 +362,75 @@ fn posteriors(
         }
     }
     out
+}
+
+/// Index of the largest weight (the first on ties, as the scorer reads it).
+pub(crate) fn dominant(p: &[f32; 6]) -> usize {
+    (0..6).fold(0, |b, k| if p[k] > p[b] { k } else { b })
+}
+
+/// Makes class `k` dominant by swapping its weight with the largest one: the weights keep
+/// their values (so the blend keeps its shape), only which class leads changes.
+pub(crate) fn lead_with(p: &mut [f32; 6], k: usize) {
+    let d = dominant(p);
+    if d != k && p[d] > p[k] {
+        p.swap(d, k);
+    }
+}
+
+/// Removes dominant-class runs shorter than `min_run` frames inside each voiced run,
+/// shortest first: such a run is led instead by the class of the neighbouring run (before
+/// or after it) whose weights over the short run sum higher. Runs at a voiced run's edge
+/// have one neighbour; a voiced run that is one short run stays.
+fn drop_short_runs(post: &mut [[f32; 6]], voiced: &[bool], min_run: usize) {
+    let n = post.len();
+    let mut i = 0;
+    while i < n {
+        if !voiced[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < n && voiced[i] {
+            i += 1;
+        }
+        let run = &mut post[start..i];
+        for len in 1..min_run {
+            // (start, end, class) of each dominant run, rebuilt after each length pass.
+            let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+            for (j, p) in run.iter().enumerate() {
+                let k = dominant(p);
+                match runs.last_mut() {
+                    Some(r) if r.2 == k => r.1 = j + 1,
+                    _ => runs.push((j, j + 1, k)),
+                }
+            }
+            for r in 0..runs.len() {
+                let (a, b, _) = runs[r];
+                if b - a != len || runs.len() == 1 {
+                    continue;
+                }
+                let sum = |k: usize| run[a..b].iter().map(|p| p[k]).sum::<f32>();
+                let before = (r > 0).then(|| runs[r - 1].2);
+                let after = runs.get(r + 1).map(|x| x.2);
+                let k = match (before, after) {
+                    (Some(x), Some(y)) => {
+                        if sum(y) > sum(x) {
+                            y
+                        } else {
+                            x
+                        }
+                    }
+                    (Some(x), None) | (None, Some(x)) => x,
+                    (None, None) => continue,
+                };
+                for p in &mut run[a..b] {
+                    lead_with(p, k);
+                }
+                runs[r].2 = k;
+            }
+        }
+    }
 }
 
 /// The HMM's transition matrix `[from][to]` over A I U E O N: every class stays with

@@ -29,6 +29,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::degrade::Degradation;
 use crate::labels::LabelSegment;
 use crate::score::{ScoreCounts, score_clip};
 use crate::{
@@ -150,6 +151,10 @@ pub struct EvalOptions {
     /// clips (in the order given) and score the others with the profile and with the
     /// calibrated one.
     pub calibrate_first: Option<usize>,
+    /// Also score every clip under each recording condition of [`Degradation::ALL`]
+    /// (quiet over a noise floor, pink noise, hum, telephone band), each in its own group
+    /// `SOURCE +CONDITION`. Deterministic: the noise is seeded by the clip's position.
+    pub variants: bool,
 }
 
 /// One source's figures.
@@ -210,7 +215,16 @@ pub fn evaluate(profile: &Profile, clips: &[LabelledClip], options: &EvalOptions
     for c in clips {
         by_source.entry(&c.source).or_default().push(c);
     }
-    let sources = by_source
+    let variants: Vec<LabelledClip> = if options.variants {
+        variant_clips(clips)
+    } else {
+        Vec::new()
+    };
+    let mut scored = by_source.clone();
+    for c in &variants {
+        scored.entry(&c.source).or_default().push(c);
+    }
+    let sources = scored
         .iter()
         .map(|(source, items)| SourceScore {
             source: (*source).to_string(),
@@ -234,6 +248,22 @@ pub fn evaluate(profile: &Profile, clips: &[LabelledClip], options: &EvalOptions
         sources,
         calibration,
     }
+}
+
+/// Every clip under every condition of [`Degradation::ALL`], grouped as
+/// `SOURCE +CONDITION`; clip *i*'s noise is seeded with *i*.
+pub fn variant_clips(clips: &[LabelledClip]) -> Vec<LabelledClip> {
+    let mut out = Vec::with_capacity(clips.len() * Degradation::ALL.len());
+    for d in Degradation::ALL {
+        for (i, c) in clips.iter().enumerate() {
+            out.push(LabelledClip {
+                source: format!("{} +{}", c.source, d.name()),
+                samples: d.apply(&c.samples, i as u64),
+                labels: c.labels.clone(),
+            });
+        }
+    }
+    out
 }
 
 fn score_all(profile: &Profile, items: &[&LabelledClip], mode: AnalysisMode) -> ScoreCounts {
@@ -417,6 +447,7 @@ mod tests {
             let options = EvalOptions {
                 mode,
                 calibrate_first: None,
+                variants: false,
             };
             let r = evaluate(&profile, &clips, &options);
             assert_eq!(r.mode, mode);
@@ -447,6 +478,7 @@ mod tests {
             &EvalOptions {
                 mode: AnalysisMode::Streaming,
                 calibrate_first: None,
+                variants: false,
             },
         );
         for (a, b) in off.sources.iter().zip(&on.sources) {
@@ -455,6 +487,43 @@ mod tests {
                 (b.counts.vowel_n, b.counts.silence_n)
             );
         }
+    }
+
+    #[test]
+    fn variants_add_one_group_per_source_and_condition() {
+        let profile = Profile::builtin();
+        let clips = data();
+        let r = evaluate(
+            &profile,
+            &clips,
+            &EvalOptions {
+                variants: true,
+                ..EvalOptions::default()
+            },
+        );
+        let names: Vec<&str> = r.sources.iter().map(|s| s.source.as_str()).collect();
+        assert_eq!(names.len(), 2 * (1 + Degradation::ALL.len()));
+        assert!(names.contains(&"ja/b +quiet-22/-60dBFS") && names.contains(&"en/a +hum50Hz"));
+        let plain = evaluate(&profile, &clips, &EvalOptions::default());
+        for s in &plain.sources {
+            let same = r.sources.iter().find(|v| v.source == s.source).unwrap();
+            assert_eq!(same.counts, s.counts, "the clean groups are unchanged");
+            for d in Degradation::ALL {
+                let v = r
+                    .sources
+                    .iter()
+                    .find(|v| v.source == format!("{} +{}", s.source, d.name()))
+                    .unwrap();
+                assert_eq!(v.counts.vowel_n, s.counts.vowel_n, "same labels scored");
+                // A steady buzz under any of these conditions is still found and named.
+                assert!(v.counts.silence_accuracy() > Some(0.9), "{}", v.source);
+            }
+        }
+        assert_eq!(
+            variant_clips(&clips),
+            variant_clips(&clips),
+            "deterministic"
+        );
     }
 
     #[test]
@@ -467,6 +536,7 @@ mod tests {
             &EvalOptions {
                 mode: AnalysisMode::Offline,
                 calibrate_first: Some(1),
+                variants: false,
             },
         );
         let cal = r.calibration.as_ref().unwrap();
@@ -500,6 +570,7 @@ mod tests {
             &EvalOptions {
                 mode: AnalysisMode::Offline,
                 calibrate_first: Some(1),
+                variants: false,
             },
         );
         let cal = r.calibration.unwrap();
@@ -512,6 +583,7 @@ mod tests {
             &EvalOptions {
                 mode: AnalysisMode::Offline,
                 calibrate_first: Some(10),
+                variants: false,
             },
         );
         assert!(r.calibration.unwrap().sources.is_empty());

@@ -5,14 +5,17 @@
 //! Pure DSP: no I/O, no threads, no clocks. Decode and resample with `omote-audio`.
 //!
 //! * [`Analyser`] — offline: centred 25 ms windows, clip-adaptive silence detection,
-//!   cepstral mean normalisation over the clip, smoothing in both directions.
-//! * [`StreamAnalyser`] — live: chunks of any size in, frames out 12.5 ms after their
-//!   centre, causal everything, no allocation per frame.
+//!   cepstral mean normalisation over the clip, smoothing in both directions, leads
+//!   shorter than 40 ms removed (mouth flicker).
+//! * [`StreamAnalyser`] — live: chunks of any size in, frames out 22.5 ms after their
+//!   centre (half a window and one frame held back for the flicker filter), no allocation
+//!   per frame.
 //! * [`Profile`] — per-class cepstral profiles; [`Profile::builtin`] works on unseen
 //!   voices, [`Profile::calibrated`] adapts it to one speaker from labelled speech,
 //!   [`Profile::calibrated_from_sustained`] from held vowels ([`SustainedRecordings`]).
 //!
-//! [`eval`] scores the analyser on a labelled data set (what `omote lipsync eval` runs);
+//! [`eval`] scores the analyser on a labelled data set (what `omote lipsync eval` runs),
+//! also under recording conditions made by [`degrade`] (quiet, noisy, hum, telephone);
 //! [`score`] is its metric. Features and classifier are explained in this crate's
 //! `README.md`.
 //!
@@ -29,6 +32,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod analyser;
+pub mod degrade;
 mod error;
 pub mod eval;
 pub mod export;

@@ -2,7 +2,7 @@
 //! complete. Same features and profile as offline, causal voicing, running cepstral mean
 //! and one-sided smoothing.
 
-use crate::analyser::{AnalyserConfig, fade, softmax, volume};
+use crate::analyser::{AnalyserConfig, dominant, fade, lead_with, softmax, volume};
 use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_CEPS, SAMPLE_RATE, WINDOW};
 use crate::profile::Profile;
 use crate::voicing::StreamVoicing;
@@ -15,7 +15,8 @@ const CMN_FRAMES: f32 = 300.0;
 const CMN_PRIOR_FRAMES: f32 = 50.0;
 
 /// Live analyser. Frame *i* is centred at `(i + 0.5) · 10 ms` of the stream and is emitted
-/// once the stream reaches the end of its window, [`StreamAnalyser::LATENCY_S`] later.
+/// once the stream reaches the end of the next frame's window, [`StreamAnalyser::LATENCY_S`]
+/// later.
 /// No allocation per frame: output goes into the caller's `Vec`.
 pub struct StreamAnalyser {
     extractor: FeatureExtractor,
@@ -33,14 +34,19 @@ pub struct StreamAnalyser {
     cmn_mean: [f32; N_CEPS],
     cmn_n: f32,
     zero_run: usize,
+    /// The newest analysed frame, held back one frame for the blip filter.
+    pending: Option<VowelFrame>,
+    /// The class that led the last emitted frame, `None` after silence.
+    leading: Option<usize>,
 }
 
 const LEAD: usize = WINDOW / 2 - HOP / 2;
 
 impl StreamAnalyser {
-    /// Algorithmic latency: from a frame's centre time to the last sample it needs
-    /// (half a window, 12.5 ms). Smoothing is causal and adds none.
-    pub const LATENCY_S: f32 = (WINDOW / 2) as f32 / SAMPLE_RATE as f32;
+    /// Algorithmic latency: from a frame's centre time to the last sample it needs — half
+    /// a window (12.5 ms) plus one frame (10 ms) held back so a one-frame flicker of the
+    /// mouth class can be seen and removed: 22.5 ms. The rest of the smoothing is causal.
+    pub const LATENCY_S: f32 = (WINDOW / 2 + HOP) as f32 / SAMPLE_RATE as f32;
 
     /// A streaming analyser with default settings.
     pub fn new(profile: Profile) -> Self {
@@ -64,12 +70,14 @@ impl StreamAnalyser {
             cmn_mean,
             cmn_n: CMN_PRIOR_FRAMES,
             zero_run: LEAD,
+            pending: None,
+            leading: None,
         }
     }
 
     /// Frames emitted so far.
     pub fn frames_emitted(&self) -> u64 {
-        self.next_frame
+        self.next_frame - u64::from(self.pending.is_some())
     }
 
     /// Feeds samples (mono, [`SAMPLE_RATE`] Hz) and appends every completed frame to `out`.
@@ -85,10 +93,35 @@ impl StreamAnalyser {
             }
             if self.pos == self.next_frame * HOP as u64 + WINDOW as u64 {
                 let frame = self.process_frame();
-                out.push(frame);
                 self.next_frame += 1;
+                self.emit(Some(frame), out);
             }
         }
+    }
+
+    /// Emits the held frame now that `next` (the frame after it) is known, and holds
+    /// `next`. A held voiced frame whose class differs from both neighbours' is a one-frame
+    /// blip: the class that led before it leads it too (its weights are reordered, not
+    /// changed). `next = None` flushes.
+    fn emit(&mut self, next: Option<VowelFrame>, out: &mut Vec<VowelFrame>) {
+        if let Some(mut f) = self.pending.take() {
+            let next_voiced = next.filter(|n| !n.silent);
+            if f.silent {
+                self.leading = None;
+            } else {
+                let d = dominant(&f.weights);
+                let after = next_voiced.map(|n| dominant(&n.weights));
+                if let (Some(before), Some(after)) = (self.leading, after)
+                    && before != d
+                    && after != d
+                {
+                    lead_with(&mut f.weights, before);
+                }
+                self.leading = Some(dominant(&f.weights));
+            }
+            out.push(f);
+        }
+        self.pending = next;
     }
 
     fn process_frame(&mut self) -> VowelFrame {
@@ -154,6 +187,7 @@ impl StreamAnalyser {
         while self.next_frame < total {
             self.push(&pad, out);
         }
+        self.emit(None, out);
     }
 
     /// Convenience: streams a whole clip in chunks of `chunk` samples and returns the track

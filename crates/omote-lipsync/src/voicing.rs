@@ -69,15 +69,46 @@ impl VoicingConfig {
     }
 
     /// Offline voicing of a whole clip from its frame levels (dBFS).
+    ///
+    /// The noise floor is the `floor_percentile` level, except when that is digital
+    /// silence (padding) while a dense band of non-digital frames sits well below the
+    /// speech: then that band is the floor (a quiet take with noisy pauses, padded with
+    /// zeros afterwards, has two floors, and its pauses are the upper one). The margin
+    /// above the floor shrinks from `above_floor_db` toward [`MIN_ABOVE_FLOOR_DB`] when
+    /// the floor frames are steady (stationary noise: a fan, hum), so speech in a noisy
+    /// room is not cut.
     pub fn offline(&self, levels: &[f32]) -> Voicing {
         let mut sorted: Vec<f32> = levels
             .iter()
             .map(|l| if l.is_finite() { *l } else { FLOOR_DB })
             .collect();
         sorted.sort_by(|a, b| a.total_cmp(b));
-        let floor_db = percentile(&sorted, self.floor_percentile);
         let speech_db = percentile(&sorted, self.peak_percentile);
-        let threshold_db = self.threshold(floor_db, speech_db);
+        let digital = sorted.partition_point(|l| *l <= DIGITAL_DB);
+        let mut population = &sorted[..];
+        let mut floor_db = percentile(population, self.floor_percentile);
+        if floor_db <= DIGITAL_DB
+            && let Some(band) = noise_band(&sorted[digital..], speech_db, sorted.len())
+        {
+            population = band;
+            floor_db = percentile(band, 0.5);
+        }
+        let spread = percentile(population, self.floor_percentile + 0.15)
+            - percentile(population, (self.floor_percentile - 0.05).max(0.0));
+        let margin = (SPREAD_FACTOR * spread).clamp(
+            MIN_ABOVE_FLOOR_DB,
+            self.above_floor_db.max(MIN_ABOVE_FLOOR_DB),
+        );
+        // The floor counts only if the clip has a pause near it: a take with none (speech
+        // from its first frame to its last) has only consonants and closures down there.
+        let floor_rule = if has_quiet_run(levels, floor_db + margin, PAUSE_EVIDENCE_FRAMES) {
+            floor_db + margin
+        } else {
+            f32::NEG_INFINITY
+        };
+        let threshold_db = floor_rule
+            .max(speech_db - self.below_peak_db)
+            .max(self.absolute_min_db);
         let low = threshold_db - self.hysteresis_db;
         let mut voiced = Vec::with_capacity(levels.len());
         let mut on = false;
@@ -94,6 +125,54 @@ impl VoicingConfig {
             threshold_db,
         }
     }
+}
+
+/// Levels at or below this are digital silence (padding), not a noise floor (dBFS).
+const DIGITAL_DB: f32 = FLOOR_DB + 10.0;
+/// The margin above a steady floor (dB).
+pub const MIN_ABOVE_FLOOR_DB: f32 = 6.0;
+/// Margin per dB of spread of the floor frames' levels.
+const SPREAD_FACTOR: f32 = 4.0;
+/// A noise band lies at least this far below the speech level (dB) …
+const BAND_BELOW_SPEECH_DB: f32 = 25.0;
+/// … is this wide (dB) …
+const BAND_WIDTH_DB: f32 = 4.0;
+/// … and holds at least this share of all frames.
+const BAND_SHARE: f32 = 0.05;
+
+/// Frames (250 ms) below the floor's threshold in a row that show the clip has a pause
+/// (stop closures and fricatives run to 150 ms and more).
+const PAUSE_EVIDENCE_FRAMES: usize = 25;
+
+/// Whether `levels` has `run` frames in a row below `db`.
+fn has_quiet_run(levels: &[f32], db: f32, run: usize) -> bool {
+    let mut n = 0;
+    for l in levels {
+        // A non-finite level is read as digital silence, as everywhere here.
+        n = if !l.is_finite() || *l < db { n + 1 } else { 0 };
+        if n >= run {
+            return true;
+        }
+    }
+    false
+}
+
+/// The densest [`BAND_WIDTH_DB`] band of `levels` (sorted, non-digital) more than
+/// [`BAND_BELOW_SPEECH_DB`] below `speech_db`, when it holds at least [`BAND_SHARE`] of
+/// `total` frames.
+fn noise_band(levels: &[f32], speech_db: f32, total: usize) -> Option<&[f32]> {
+    let low = &levels[..levels.partition_point(|l| *l < speech_db - BAND_BELOW_SPEECH_DB)];
+    let (mut best, mut a) = ((0, 0), 0);
+    for b in 0..low.len() {
+        while low[b] - low[a] > BAND_WIDTH_DB {
+            a += 1;
+        }
+        if b + 1 - a > best.1 - best.0 {
+            best = (a, b + 1);
+        }
+    }
+    let n = best.1 - best.0;
+    (n >= 10 && n as f32 >= BAND_SHARE * total as f32).then(|| &low[best.0..best.1])
 }
 
 /// Flips runs of `value` shorter than `min_len` (inner runs only when `inner_only`).
@@ -126,10 +205,13 @@ fn fill_runs(v: &mut [bool], value: bool, min_len: usize, inner_only: bool) {
 pub struct StreamVoicing {
     config: VoicingConfig,
     block_min: [f32; FLOOR_BLOCKS],
+    /// The same minima over frames that are not digital silence.
+    block_heard: [f32; FLOOR_BLOCKS],
     block: usize,
     in_block: usize,
     floor_db: f32,
     speech_db: f32,
+    margin_db: f32,
     on: bool,
 }
 
@@ -139,6 +221,8 @@ pub const FLOOR_BLOCK_FRAMES: usize = 25;
 pub const FLOOR_BLOCKS: usize = 6;
 /// A running minimum sits below the mean noise level; this moves it back up (dB).
 const MIN_STAT_BIAS_DB: f32 = 4.0;
+/// Streaming: a non-digital floor this far below the speech level replaces a digital one.
+const HEARD_FLOOR_BELOW_SPEECH_DB: f32 = 35.0;
 /// Speech level decay per frame (dB): 3 dB/s.
 const PEAK_DECAY_DB: f32 = 0.03;
 
@@ -148,10 +232,12 @@ impl StreamVoicing {
         Self {
             config,
             block_min: [f32::INFINITY; FLOOR_BLOCKS],
+            block_heard: [f32::INFINITY; FLOOR_BLOCKS],
             block: 0,
             in_block: 0,
             floor_db: FLOOR_DB,
             speech_db: -20.0,
+            margin_db: config.above_floor_db,
             on: false,
         }
     }
@@ -163,8 +249,9 @@ impl StreamVoicing {
 
     /// The threshold used for the last frame (dBFS).
     pub fn threshold_db(&self) -> f32 {
-        self.config
-            .threshold(self.floor_db + MIN_STAT_BIAS_DB, self.speech_db)
+        (self.floor_db + MIN_STAT_BIAS_DB + self.margin_db)
+            .max(self.speech_db - self.config.below_peak_db)
+            .max(self.config.absolute_min_db)
     }
 
     /// Feeds one frame level; returns whether the frame is voiced.
@@ -177,11 +264,42 @@ impl StreamVoicing {
         if self.in_block == FLOOR_BLOCK_FRAMES {
             self.block = (self.block + 1) % FLOOR_BLOCKS;
             self.block_min[self.block] = f32::INFINITY;
+            self.block_heard[self.block] = f32::INFINITY;
             self.in_block = 0;
         }
         self.in_block += 1;
         self.block_min[self.block] = self.block_min[self.block].min(l);
-        self.floor_db = self.block_min.iter().copied().fold(f32::INFINITY, f32::min);
+        if l > DIGITAL_DB {
+            self.block_heard[self.block] = self.block_heard[self.block].min(l);
+        }
+        let lowest_of = |mins: &[f32; FLOOR_BLOCKS]| {
+            let (mut lowest, mut second) = (f32::INFINITY, f32::INFINITY);
+            for &m in mins {
+                if m < lowest {
+                    (lowest, second) = (m, lowest);
+                } else if m < second {
+                    second = m;
+                }
+            }
+            (lowest, second)
+        };
+        let (mut lowest, mut second) = lowest_of(&self.block_min);
+        // Digital silence (padding, a muted input) next to a noise floor far below the
+        // speech: that floor is where the pauses sit (a quiet take padded with zeros).
+        let heard = lowest_of(&self.block_heard);
+        if lowest <= DIGITAL_DB && heard.0 <= self.speech_db - HEARD_FLOOR_BELOW_SPEECH_DB {
+            (lowest, second) = heard;
+        }
+        self.floor_db = if lowest.is_finite() { lowest } else { FLOOR_DB };
+        // Two blocks whose minima agree: a steady floor, so a smaller margin above it.
+        self.margin_db = if second.is_finite() {
+            (SPREAD_FACTOR * (second - lowest)).clamp(
+                MIN_ABOVE_FLOOR_DB,
+                self.config.above_floor_db.max(MIN_ABOVE_FLOOR_DB),
+            )
+        } else {
+            self.config.above_floor_db
+        };
         self.speech_db = if l > self.speech_db {
             l
         } else {

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use omote_lipsync::degrade::Degradation;
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::score::{ScoreCounts, score_clip};
 use omote_lipsync::{
@@ -372,14 +373,14 @@ fn resampled_track_keeps_duration() {
     assert!((r.time_of(0) - 0.5 / 60.0).abs() < 1e-9);
 }
 
-/// The change-rate measure on the held-out set: how often the dominant mouth class
-/// flips per labelled phone change. Default (per-frame softmax after ±1-frame
-/// smoothing): measured 1.71 (Japanese subset ~1.7) to 2.15 (LibriVox). With the HMM
-/// pass (`hmm_stay` 0.85): about 1.1–1.3, at most 1.4 here, while vowel accuracy moves
-/// by at most a few points (measured on the whole set: Japanese 91.3 → 89.3 %, English
-/// espeak 73.8 → 75.2 %, LibriVox 61.0 → 61.9 %) — which is why it is not the default yet.
+/// Mouth flicker: how often the dominant class changes inside labelled speech, per
+/// labelled phone change (`../shared/tools/lipsync-change-rate.py`'s measure). Without
+/// the short-run filter (`min_run` 1) the per-frame softmax flips 1.7× (Japanese) to 2.2×
+/// (LibriVox) as often as the phones; the default (`min_run` 4, tuned on en_espeak) is at
+/// 1.0–1.25× while vowel accuracy does not drop. Streaming (one frame of look-ahead for
+/// its blip filter) is at 1.4–1.9×. The HMM pass (`hmm_stay`) still works as an option.
 #[test]
-fn the_hmm_pass_cuts_mouth_flicker_toward_the_phone_rate() {
+fn mouth_flicker_stays_near_the_phone_rate() {
     let Some(dir) = omote_testdata::shared_data("speech") else {
         return;
     };
@@ -394,21 +395,253 @@ fn the_hmm_pass_cuts_mouth_flicker_toward_the_phone_rate() {
         }
         total
     };
-    let plain = run(AnalyserConfig::default());
+    let plain = run(AnalyserConfig {
+        min_run: 1,
+        ..AnalyserConfig::default()
+    });
+    let default = run(AnalyserConfig::default());
     let hmm = run(AnalyserConfig {
         hmm_stay: 0.85,
         smooth_radius: 0,
+        min_run: 1,
         ..AnalyserConfig::default()
     });
-    let (rp, rh) = (plain.change_ratio().unwrap(), hmm.change_ratio().unwrap());
-    let (vp, vh) = (
-        plain.vowel_accuracy().unwrap(),
-        hmm.vowel_accuracy().unwrap(),
+    let streamed = score(&names, &dir, true, &p);
+    let ratio = |c: &ScoreCounts| c.change_ratio().unwrap();
+    let vowel = |c: &ScoreCounts| c.vowel_accuracy().unwrap();
+    println!(
+        "change ratio: per frame {:.2}, default {:.2}, HMM {:.2}, streaming {:.2}; vowel {:.3} / {:.3} / {:.3} / {:.3}",
+        ratio(&plain),
+        ratio(&default),
+        ratio(&hmm),
+        ratio(&streamed),
+        vowel(&plain),
+        vowel(&default),
+        vowel(&hmm),
+        vowel(&streamed)
     );
-    println!("change ratio {rp:.2} → {rh:.2}; vowel {vp:.3} → {vh:.3}");
-    assert!(rp <= 2.3, "default flicker regressed: {rp}");
-    assert!(rh <= 1.4, "the HMM pass flickers {rh}× the labels");
-    assert!(vh >= vp - 0.04, "the HMM pass lost accuracy: {vp} → {vh}");
+    assert!(
+        ratio(&plain) >= 1.5,
+        "the per-frame output is the reference"
+    );
+    assert!(
+        ratio(&default) <= 1.3,
+        "default flickers {}× the labels",
+        ratio(&default)
+    );
+    assert!(
+        vowel(&default) >= vowel(&plain) - 0.01,
+        "the short-run filter lost accuracy: {} → {}",
+        vowel(&plain),
+        vowel(&default)
+    );
+    assert!(
+        ratio(&streamed) <= 1.7,
+        "streaming flickers {}×",
+        ratio(&streamed)
+    );
+    assert!(
+        ratio(&hmm) <= 1.4,
+        "the HMM pass flickers {}× the labels",
+        ratio(&hmm)
+    );
+    assert!(vowel(&hmm) >= vowel(&plain) - 0.04);
+}
+
+/// Every 4th espeak clip: the development set the few hyper-parameters were tuned on.
+fn espeak_subset() -> Vec<String> {
+    (1..=20)
+        .step_by(4)
+        .map(|i| format!("en_espeak_{i:03}"))
+        .collect()
+}
+
+/// The same clips recorded under `d` (as `omote lipsync eval` makes its variant groups).
+fn score_degraded(names: &[String], dir: &Path, stream: bool, d: Degradation) -> ScoreCounts {
+    let mut total = ScoreCounts::default();
+    let p = Profile::builtin();
+    let mut analyser = Analyser::new(p.clone());
+    for (i, n) in names.iter().enumerate() {
+        let (samples, labels) = load(dir, n);
+        let samples = d.apply(&samples, i as u64);
+        let track = if stream {
+            StreamAnalyser::analyse_in_chunks(p.clone(), AnalyserConfig::default(), &samples, 160)
+        } else {
+            analyser.analyse(&samples)
+        };
+        total.add(&score_clip(&track, &labels));
+    }
+    total
+}
+
+/// Floors per recording condition and group, offline and streaming (vowel %, silence %),
+/// a few points under what was measured when they were set (README, evaluation table).
+#[test]
+fn noisy_and_quiet_variants_floors() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    type Floors = [(Degradation, [f64; 4]); 4];
+    // (condition, [offline vowel, offline silence, streaming vowel, streaming silence])
+    let groups: [(&str, Vec<String>, Floors); 3] = [
+        (
+            "ja",
+            ja_subset(),
+            [
+                (Degradation::Quiet, [0.83, 0.97, 0.78, 0.95]),
+                (Degradation::Noisy, [0.49, 0.97, 0.40, 0.97]),
+                (Degradation::Hum, [0.83, 0.97, 0.77, 0.97]),
+                (Degradation::Telephone, [0.85, 0.97, 0.81, 0.97]),
+            ],
+        ),
+        (
+            "espeak",
+            espeak_subset(),
+            [
+                (Degradation::Quiet, [0.65, 0.97, 0.64, 0.97]),
+                (Degradation::Noisy, [0.63, 0.97, 0.57, 0.97]),
+                (Degradation::Hum, [0.67, 0.97, 0.64, 0.97]),
+                (Degradation::Telephone, [0.66, 0.97, 0.67, 0.97]),
+            ],
+        ),
+        (
+            "librivox",
+            librivox(),
+            [
+                (Degradation::Quiet, [0.57, 0.95, 0.57, 0.95]),
+                (Degradation::Noisy, [0.47, 0.95, 0.47, 0.95]),
+                (Degradation::Hum, [0.55, 0.95, 0.56, 0.95]),
+                (Degradation::Telephone, [0.59, 0.95, 0.56, 0.95]),
+            ],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (group, names, floors) in &groups {
+        for (d, f) in floors {
+            let off = score_degraded(names, &dir, false, *d);
+            let on = score_degraded(names, &dir, true, *d);
+            let got = [
+                off.vowel_accuracy().unwrap(),
+                off.silence_accuracy().unwrap(),
+                on.vowel_accuracy().unwrap(),
+                on.silence_accuracy().unwrap(),
+            ];
+            println!(
+                "{group} +{}: offline vowel {:.3} silence {:.3} (changes {:.2}×), streaming vowel {:.3} silence {:.3}",
+                d.name(),
+                got[0],
+                got[1],
+                off.change_ratio().unwrap(),
+                got[2],
+                got[3]
+            );
+            for (k, what) in [
+                "offline vowel",
+                "offline silence",
+                "streaming vowel",
+                "streaming silence",
+            ]
+            .iter()
+            .enumerate()
+            {
+                if got[k] < f[k] {
+                    failures.push(format!(
+                        "{group} +{} {what}: {:.3} < {}",
+                        d.name(),
+                        got[k],
+                        f[k]
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// A take with no pause at all (the voiced segments of a clip joined, labels shifted to
+/// match): the clip-adaptive floor must not call its quieter half silence.
+#[test]
+fn a_clip_with_no_silence_at_all_is_voiced() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let (samples, labels) = load(&dir, "ja_ojt_005");
+    let rate = f64::from(SAMPLE_RATE);
+    let mut joined = Vec::new();
+    let mut shifted = Vec::new();
+    for l in labels.iter().filter(|l| l.class.is_some()) {
+        let (a, b) = ((l.start_s * rate) as usize, (l.end_s * rate) as usize);
+        let start_s = joined.len() as f64 / rate;
+        joined.extend_from_slice(&samples[a..b.min(samples.len())]);
+        shifted.push(LabelSegment {
+            start_s,
+            end_s: joined.len() as f64 / rate,
+            ..l.clone()
+        });
+    }
+    for stream in [false, true] {
+        let track = if stream {
+            StreamAnalyser::analyse_in_chunks(
+                Profile::builtin(),
+                AnalyserConfig::default(),
+                &joined,
+                160,
+            )
+        } else {
+            Analyser::new(Profile::builtin()).analyse(&joined)
+        };
+        let c = score_clip(&track, &shifted);
+        let to_silence: u64 = c.confusion.iter().map(|r| r[6]).sum();
+        let silent = track.frames.iter().filter(|f| f.silent).count();
+        println!(
+            "no pause, stream {stream}: vowel {:.3}, vowel frames called silent {to_silence}/{}, silent frames {silent}/{}",
+            c.vowel_accuracy().unwrap(),
+            c.vowel_n,
+            track.frames.len()
+        );
+        assert_eq!(c.silence_n, 0);
+        // Offline sees that the clip has no pause (measured: 89.4 %, no vowel frame
+        // silent). Streaming cannot know it and takes the quietest closures for the floor
+        // (measured: 75.0 %, 11 of 104 vowel frames silent, all next to a closure).
+        let (vowel, silent_share) = if stream { (0.72, 0.15) } else { (0.85, 0.02) };
+        assert!(c.vowel_accuracy().unwrap() >= vowel, "stream {stream}");
+        assert!(
+            (to_silence as f64) <= silent_share * c.vowel_n as f64,
+            "stream {stream}"
+        );
+    }
+}
+
+/// A take that is all room: steady noise with hum and no voice, offline and streamed, is
+/// silence throughout (no mouth moves).
+#[test]
+fn a_clip_that_is_all_noise_floor_is_silent() {
+    let mut x: u32 = 12345;
+    let samples: Vec<f32> = (0..SAMPLE_RATE as usize * 4)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let t = i as f32 / SAMPLE_RATE as f32;
+            0.01 * ((x as f32 / u32::MAX as f32) - 0.5)
+                + 0.003 * (std::f32::consts::TAU * 50.0 * t).sin()
+        })
+        .collect();
+    let off = Analyser::new(Profile::builtin()).analyse(&samples);
+    assert!(off.frames.iter().all(|f| f.silent && f.weights == [0.0; 6]));
+    assert!(off.voiced_span.is_none());
+    let on = StreamAnalyser::analyse_in_chunks(
+        Profile::builtin(),
+        AnalyserConfig::default(),
+        &samples,
+        160,
+    );
+    let voiced = on.frames.iter().filter(|f| !f.silent).count();
+    assert!(
+        voiced <= 2,
+        "{voiced} of {} streamed frames voiced",
+        on.frames.len()
+    );
 }
 
 /// A profile of finite but huge numbers is refused on load (it would score inf − inf =

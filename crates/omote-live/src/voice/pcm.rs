@@ -93,9 +93,10 @@ impl PcmLipsync {
         (self.rate as usize / 100).max(1) * self.format.bytes() * self.channels
     }
 
-    /// Algorithmic latency in seconds: the analyser's half window plus the resampler's.
+    /// Algorithmic latency in seconds: the analyser's ([`StreamAnalyser::LATENCY_S`]: half
+    /// a window and the frame held back for the flicker filter) plus the resampler's.
     pub fn latency_s(&self) -> f64 {
-        0.0125 + self.resampler.delay_s()
+        f64::from(StreamAnalyser::LATENCY_S) + self.resampler.delay_s()
     }
 
     /// Resampler share of [`PcmLipsync::latency_s`].

@@ -85,11 +85,12 @@ pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
     };
     let mut voice = PcmVoice::new(input, name.as_str(), pipeline);
     eprintln!(
-        "live: {name}, {} Hz × {} ch {:?} → 16 kHz; latency {:.1} ms (analysis 12.5 ms + resampling {:.1} ms) plus the capture buffer",
+        "live: {name}, {} Hz × {} ch {:?} → 16 kHz; latency {:.1} ms (analysis {:.1} ms + resampling {:.1} ms) plus the capture buffer",
         args.rate,
         args.channels,
         args.sample_format,
         voice.pipeline().latency_s() * 1e3,
+        omote_lipsync::StreamAnalyser::LATENCY_S * 1e3,
         voice.pipeline().resampler_delay_s() * 1e3
     );
 

@@ -7,7 +7,7 @@
 //! omote lipsync calibrate --labelled CLIP.wav CLIP.lab.tsv [...] -o PROFILE.json
 //! omote lipsync calibrate --build --labelled-dir DIR -o PROFILE.json   (a new speaker-independent profile)
 //! omote lipsync plot VOICE.wav -o OUT.png
-//! omote lipsync eval DATA_DIR [--stream] [--profile P] [--calibrate-first K]
+//! omote lipsync eval DATA_DIR [--stream] [--profile P] [--calibrate-first K] [--no-variants]
 //! arecord -q -f S16_LE -r 16000 -c 1 -t raw | omote lipsync live [--format tsv|jsonl]
 //! ```
 
@@ -84,7 +84,7 @@ struct AnalyseArgs {
     /// Worker threads, 1–256 (default: all cores; never more than the files).
     #[arg(long, value_parser = limits::jobs)]
     jobs: Option<usize>,
-    /// Use the streaming analyser (10 ms chunks, 12.5 ms latency) instead of offline.
+    /// Use the streaming analyser (10 ms chunks, 22.5 ms latency) instead of offline.
     #[arg(long)]
     stream: bool,
 }
@@ -165,6 +165,10 @@ struct EvalArgs {
     /// Print the vowel confusion matrix per source.
     #[arg(long)]
     confusion: bool,
+    /// Score the clips only as recorded, without the degraded variant groups (quiet over a
+    /// noise floor, pink noise, hum, telephone band).
+    #[arg(long)]
+    no_variants: bool,
 }
 
 /// Runs `omote lipsync ...`.
@@ -577,6 +581,7 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
     let options = EvalOptions {
         mode: AnalysisMode::from_stream(args.stream),
         calibrate_first: args.calibrate_first,
+        variants: !args.no_variants,
     };
     let report = evaluate(&profile, &clips, &options);
     print!(
