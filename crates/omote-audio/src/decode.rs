@@ -33,12 +33,43 @@ pub fn decode_file(path: &Path) -> Result<MonoAudio, AudioError> {
 /// Decodes in-memory file bytes; `ext` is an optional extension hint and `name` is used in
 /// errors.
 ///
+/// A well-formed 16-bit PCM WAV is read directly (the same samples symphonia gives, much
+/// faster); everything else goes through symphonia.
+///
 /// Symphonia 0.5 still asserts on some hostile headers (fuzzing found a WAV with sample
 /// rate 0 reaching `TimeBase::new`'s assert), so a panic inside the decoder is caught and
 /// reported as [`AudioError::Corrupt`] (with the assert's message) instead of taking the
 /// caller down. Nothing is printed for it: the panic hook stays silent while this thread
 /// decodes (any other panic is reported as before).
 pub fn decode_bytes(
+    bytes: Vec<u8>,
+    ext: Option<&str>,
+    name: &Path,
+) -> Result<MonoAudio, AudioError> {
+    let mut samples = Vec::new();
+    if let Some(sample_rate) = crate::wav::pcm16(&bytes, &mut samples) {
+        return Ok(MonoAudio {
+            samples,
+            sample_rate,
+        });
+    }
+    decode_with_symphonia(bytes, ext, name)
+}
+
+/// One mono sample from one frame's channel samples: their sum times `scale` (1 / the
+/// channel count), clamped to −1..1, non-finite as 0. Both decoding paths use it, so
+/// they agree to the bit.
+pub(crate) fn mono_sample(frame: &[f32], scale: f32) -> f32 {
+    let s: f32 = frame.iter().sum::<f32>() * scale;
+    if s.is_finite() {
+        s.clamp(-1.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// [`decode_bytes`] without the direct WAV path.
+pub(crate) fn decode_with_symphonia(
     bytes: Vec<u8>,
     ext: Option<&str>,
     name: &Path,
@@ -214,12 +245,7 @@ fn decode_unguarded(
                 let inter = sb.samples();
                 let scale = 1.0 / channels as f32;
                 for frame in inter.chunks_exact(channels) {
-                    let s: f32 = frame.iter().sum::<f32>() * scale;
-                    samples.push(if s.is_finite() {
-                        s.clamp(-1.0, 1.0)
-                    } else {
-                        0.0
-                    });
+                    samples.push(mono_sample(frame, scale));
                 }
             }
             Err(SymError::DecodeError(e)) => {

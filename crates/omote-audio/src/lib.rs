@@ -2,23 +2,31 @@
 //! samples, optionally resampled to the rate an analyser wants.
 //!
 //! Decoding uses `symphonia` (the container is probed from the bytes; the file extension
-//! is only a hint, so a WAV named `.mp3` still decodes), channels are averaged to mono,
-//! and resampling uses `rubato`'s FFT resampler with its delay removed, so sample *n* of
-//! the output is at the same time as sample *n·from/to* of the input. Accepted input
-//! rates are [`MIN_RATE`]..=[`MAX_RATE`].
+//! is only a hint, so a WAV named `.mp3` still decodes), except for well-formed 16-bit
+//! PCM WAV files, which are read directly with the same result (`wav.rs`). Channels are
+//! averaged to mono. Whole buffers are resampled by a polyphase windowed-sinc filter
+//! ([`resample`], `polyphase.rs`), centred so that sample *n* of the output is at the
+//! same time as sample *n·from/to* of the input; live input goes through `rubato`'s FFT
+//! resampler ([`StreamResampler`]). Accepted input rates are [`MIN_RATE`]..=[`MAX_RATE`].
 //!
 //! ```no_run
 //! let audio = omote_audio::load_mono(std::path::Path::new("voice.wav"), 16_000)?;
 //! assert_eq!(audio.sample_rate, 16_000);
 //! # Ok::<(), omote_audio::AudioError>(())
 //! ```
+//!
+//! Many files in a row: a [`Loader`] keeps its buffers and filters between them.
 
 mod decode;
 mod error;
+mod loader;
+mod polyphase;
 mod resample;
+mod wav;
 
 pub use decode::{decode_bytes, decode_file};
 pub use error::AudioError;
+pub use loader::Loader;
 pub use resample::{StreamResampler, resample};
 
 /// Lowest input sample rate accepted (Hz).
@@ -46,11 +54,12 @@ impl MonoAudio {
     }
 }
 
-/// Decodes `path` to mono and resamples it to `rate` Hz.
+/// Decodes `path` to mono and resamples it to `rate` Hz (a [`Loader`] for one file).
 pub fn load_mono(path: &std::path::Path, rate: u32) -> Result<MonoAudio, AudioError> {
-    let audio = decode_file(path)?;
-    let samples =
-        resample(&audio.samples, audio.sample_rate, rate).map_err(|e| e.with_path(path))?;
+    let samples = Loader::new(rate)
+        .map_err(|e| e.with_path(path))?
+        .load(path)?
+        .to_vec();
     Ok(MonoAudio {
         samples,
         sample_rate: rate,

@@ -1,16 +1,18 @@
-//! Sample-rate conversion (rubato's synchronous FFT resampler), whole buffers or streamed.
+//! Sample-rate conversion: whole buffers through the polyphase filter, live input
+//! through rubato's synchronous FFT resampler.
 
 use std::path::PathBuf;
 
 use rubato::{FftFixedIn, Resampler};
 
+use crate::polyphase::Polyphase;
 use crate::{AudioError, MAX_RATE, MIN_RATE};
 
 fn memory() -> PathBuf {
     PathBuf::from("<memory>")
 }
 
-fn check_rate(rate: u32) -> Result<(), AudioError> {
+pub(crate) fn check_rate(rate: u32) -> Result<(), AudioError> {
     if (MIN_RATE..=MAX_RATE).contains(&rate) {
         Ok(())
     } else {
@@ -23,54 +25,19 @@ fn check_rate(rate: u32) -> Result<(), AudioError> {
     }
 }
 
-/// Resamples mono `samples` from `from` Hz to `to` Hz, delay-compensated: the output has
-/// `round(len · to / from)` samples aligned in time with the input. Equal rates copy.
-/// Errors carry the path `<memory>`; use [`AudioError::with_path`] to name the file.
+/// Resamples mono `samples` from `from` Hz to `to` Hz with the polyphase filter
+/// described in the crate docs: the output has `round(len · to / from)` samples aligned
+/// in time with the input. Equal rates copy. Errors carry the path `<memory>`; use
+/// [`AudioError::with_path`] to name the file. Many buffers at the same rates: a
+/// [`crate::Loader`] keeps the filter.
 pub fn resample(samples: &[f32], from: u32, to: u32) -> Result<Vec<f32>, AudioError> {
     if from == to || samples.is_empty() {
         return Ok(samples.to_vec());
     }
     check_rate(from)?;
     check_rate(to)?;
-    let err = |e: &dyn std::fmt::Display| AudioError::Resample {
-        path: memory(),
-        from,
-        to,
-        reason: e.to_string(),
-    };
-    let chunk = 1024;
-    let mut r =
-        FftFixedIn::<f32>::new(from as usize, to as usize, chunk, 2, 1).map_err(|e| err(&e))?;
-    let delay = r.output_delay();
-    let want =
-        ((samples.len() as u64 * u64::from(to) + u64::from(from) / 2) / u64::from(from)) as usize;
-    let mut out: Vec<f32> = Vec::with_capacity(want + delay + r.output_frames_max());
-    let mut outbuf = r.output_buffer_allocate(true);
-    let mut pos = 0;
-    while out.len() < want + delay {
-        let need = r.input_frames_next();
-        let (_, n) = if pos + need <= samples.len() {
-            let res = r
-                .process_into_buffer(&[&samples[pos..pos + need]], &mut outbuf, None)
-                .map_err(|e| err(&e))?;
-            pos += need;
-            res
-        } else {
-            let rest = &samples[pos.min(samples.len())..];
-            pos = samples.len();
-            let input: Option<&[&[f32]]> = if rest.is_empty() { None } else { Some(&[rest]) };
-            r.process_partial_into_buffer(input, &mut outbuf, None)
-                .map_err(|e| err(&e))?
-        };
-        out.extend_from_slice(&outbuf[0][..n]);
-    }
-    let mut out = out.split_off(delay.min(out.len()));
-    out.truncate(want);
-    for s in &mut out {
-        if !s.is_finite() {
-            *s = 0.0;
-        }
-    }
+    let mut out = Vec::new();
+    Polyphase::new(from, to).process_into(samples, &mut out);
     Ok(out)
 }
 

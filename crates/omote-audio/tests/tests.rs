@@ -247,4 +247,43 @@ fn stream_resampler_delay_is_what_it_says() {
             );
         }
     }
+
+/// A `Loader` over a folder of mixed rates, a bad file among them, gives what
+/// `load_mono` gives for each, and the bad file's error names it.
+#[test]
+fn a_loader_gives_what_load_mono_gives_file_after_file() {
+    let mut files = Vec::new();
+    for (i, rate) in [48_000u32, 22_050, 16_000, 48_000, 44_100, 8_000, 22_050]
+        .into_iter()
+        .enumerate()
+    {
+        let samples: Vec<i16> = (0..rate as usize / 3)
+            .map(|k| ((k as f32 * 0.07).sin() * 9_000.0) as i16)
+            .collect();
+        let channels = 1 + (i % 2) as u16;
+        let name = format!("loader-{i}.wav");
+        files.push(write(&name, &wav_bytes(&samples, rate, channels)));
+        if i == 2 {
+            files.push(write("loader-bad.wav", b"RIFF\x10\x00\x00\x00WAVEnothing"));
+        }
+    }
+    let mut loader = omote_audio::Loader::new(16_000).unwrap();
+    for p in &files {
+        match load_mono(p, 16_000) {
+            Ok(want) => assert_eq!(
+                loader.load(p).unwrap(),
+                &want.samples[..],
+                "{}",
+                p.display()
+            ),
+            Err(want) => {
+                let got = loader.load(p).unwrap_err();
+                assert_eq!(got.to_string(), want.to_string());
+                names_file(&got, p);
+            }
+        }
+    }
+    let bytes = std::fs::read(&files[0]).unwrap();
+    let from_bytes = loader.load_bytes(&bytes, &files[0]).unwrap().to_vec();
+    assert_eq!(from_bytes, load_mono(&files[0], 16_000).unwrap().samples);
 }

@@ -3,8 +3,6 @@
 
 use std::fmt::Write;
 
-use serde::Serialize;
-
 use crate::{Viseme, VowelFrame, VowelTrack};
 
 /// TSV header, exactly.
@@ -38,36 +36,8 @@ pub fn write_tsv_row(out: &mut String, time_s: f64, f: &VowelFrame) {
 /// Appends one frame as a JSON object on its own line (`{"t","w","volume","silent"}`, the
 /// same fields as a frame of [`to_json`]): the live stream's JSON Lines format.
 pub fn write_json_line(out: &mut String, time_s: f64, f: &VowelFrame) {
-    let frame = json_frame(time_s, f);
-    let _ = writeln!(out, "{}", serde_json::to_string(&frame).unwrap_or_default());
-}
-
-fn json_frame(time_s: f64, f: &VowelFrame) -> JsonFrame {
-    JsonFrame {
-        t: (time_s * 10_000.0).round() / 10_000.0,
-        w: f.weights.map(round4),
-        volume: round4(f.volume),
-        silent: f.silent,
-    }
-}
-
-#[derive(Serialize)]
-struct JsonTrack<'a> {
-    format: &'static str,
-    source: &'a str,
-    fps: f32,
-    duration: f64,
-    voiced_span: Option<[f64; 2]>,
-    classes: [&'static str; 6],
-    frames: Vec<JsonFrame>,
-}
-
-#[derive(Serialize)]
-struct JsonFrame {
-    t: f64,
-    w: [f32; 6],
-    volume: f32,
-    silent: bool,
+    push_frame(out, time_s, f);
+    out.push('\n');
 }
 
 fn round4(x: f32) -> f32 {
@@ -76,21 +46,80 @@ fn round4(x: f32) -> f32 {
 
 /// Our JSON: `{format, source, fps, duration, voiced_span:[start,end]|null, classes, frames:[{t,w,volume,silent}]}`.
 pub fn to_json(track: &VowelTrack, source: &str) -> String {
-    let j = JsonTrack {
-        format: "omote-lipsync-track/1",
-        source,
-        fps: track.fps,
-        duration: track.duration_s,
-        voiced_span: track.voiced_span.map(|v| [v.start_s, v.end_s]),
-        classes: ["A", "I", "U", "E", "O", "N"],
-        frames: track
-            .frames
-            .iter()
-            .enumerate()
-            .map(|(i, f)| json_frame(track.time_of(i), f))
-            .collect(),
-    };
-    serde_json::to_string(&j).unwrap_or_default()
+    let mut out = String::new();
+    write_json(&mut out, track, source);
+    out
+}
+
+/// Appends [`to_json`]'s text to `out`, so a caller writing many files reuses one buffer.
+///
+/// Formatted by hand for speed (a frame at a time, no intermediate values), the same
+/// text serde_json gives (numbers through the same shortest-form formatter, non-finite
+/// numbers as `null`; `tests` compares them).
+pub fn write_json(out: &mut String, track: &VowelTrack, source: &str) {
+    out.reserve(160 + 90 * track.frames.len());
+    out.push_str("{\"format\":\"omote-lipsync-track/1\",\"source\":");
+    // Escaping is serde_json's; it cannot fail for a `str`.
+    out.push_str(&serde_json::to_string(source).unwrap_or_default());
+    out.push_str(",\"fps\":");
+    push_f32(out, track.fps);
+    out.push_str(",\"duration\":");
+    push_f64(out, track.duration_s);
+    out.push_str(",\"voiced_span\":");
+    match track.voiced_span {
+        Some(v) => {
+            out.push('[');
+            push_f64(out, v.start_s);
+            out.push(',');
+            push_f64(out, v.end_s);
+            out.push(']');
+        }
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"classes\":[\"A\",\"I\",\"U\",\"E\",\"O\",\"N\"],\"frames\":[");
+    for (i, f) in track.frames.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_frame(out, track.time_of(i), f);
+    }
+    out.push_str("]}");
+}
+
+/// One frame object, `{"t":…,"w":[…],"volume":…,"silent":…}`, rounded to 4 decimals.
+fn push_frame(out: &mut String, time_s: f64, f: &VowelFrame) {
+    out.push_str("{\"t\":");
+    push_f64(out, (time_s * 10_000.0).round() / 10_000.0);
+    out.push_str(",\"w\":[");
+    for (j, w) in f.weights.iter().enumerate() {
+        if j > 0 {
+            out.push(',');
+        }
+        push_f32(out, round4(*w));
+    }
+    out.push_str("],\"volume\":");
+    push_f32(out, round4(f.volume));
+    out.push_str(if f.silent {
+        ",\"silent\":true}"
+    } else {
+        ",\"silent\":false}"
+    });
+}
+
+fn push_f32(out: &mut String, x: f32) {
+    if x.is_finite() {
+        out.push_str(zmij::Buffer::new().format_finite(x));
+    } else {
+        out.push_str("null");
+    }
+}
+
+fn push_f64(out: &mut String, x: f64) {
+    if x.is_finite() {
+        out.push_str(zmij::Buffer::new().format_finite(x));
+    } else {
+        out.push_str("null");
+    }
 }
 
 /// Rhubarb mouth shape for one frame: X silent; A closed (M B P); B slightly open,
@@ -166,4 +195,138 @@ pub fn to_rhubarb_tsv(track: &VowelTrack) -> String {
     let end = cues.last().map_or(track.duration_s, |c| c.1);
     let _ = writeln!(s, "{end:.2}\tX");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Serialize;
+
+    use super::*;
+    use crate::VoicedSpan;
+
+    /// The serde_json form `to_json` had before it was written by hand: the reference.
+    #[derive(Serialize)]
+    struct JsonTrack<'a> {
+        format: &'static str,
+        source: &'a str,
+        fps: f32,
+        duration: f64,
+        voiced_span: Option<[f64; 2]>,
+        classes: [&'static str; 6],
+        frames: Vec<JsonFrame>,
+    }
+
+    #[derive(Serialize)]
+    struct JsonFrame {
+        t: f64,
+        w: [f32; 6],
+        volume: f32,
+        silent: bool,
+    }
+
+    fn json_frame(time_s: f64, f: &VowelFrame) -> JsonFrame {
+        JsonFrame {
+            t: (time_s * 10_000.0).round() / 10_000.0,
+            w: f.weights.map(round4),
+            volume: round4(f.volume),
+            silent: f.silent,
+        }
+    }
+
+    fn reference(track: &VowelTrack, source: &str) -> String {
+        serde_json::to_string(&JsonTrack {
+            format: "omote-lipsync-track/1",
+            source,
+            fps: track.fps,
+            duration: track.duration_s,
+            voiced_span: track.voiced_span.map(|v| [v.start_s, v.end_s]),
+            classes: ["A", "I", "U", "E", "O", "N"],
+            frames: track
+                .frames
+                .iter()
+                .enumerate()
+                .map(|(i, f)| json_frame(track.time_of(i), f))
+                .collect(),
+        })
+        .unwrap()
+    }
+
+    /// Every value a frame can hold, and some it should not: shortest forms, exponents,
+    /// negative zero, rounding ties, non-finite numbers.
+    fn awkward_track(fps: f32) -> VowelTrack {
+        let values = [
+            0.0f32,
+            -0.0,
+            1.0,
+            0.5,
+            0.000_05,
+            0.000_049_99,
+            0.123_45,
+            0.999_95,
+            1e-9,
+            3.0e7,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.1 + 0.2,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+        ];
+        let mut x: u32 = 7;
+        let frames = (0..2_000)
+            .map(|i| {
+                let mut pick = || {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    if i % 3 == 0 {
+                        values[x as usize % values.len()]
+                    } else {
+                        x as f32 / u32::MAX as f32
+                    }
+                };
+                VowelFrame {
+                    weights: [pick(), pick(), pick(), pick(), pick(), pick()],
+                    volume: pick(),
+                    silent: i % 7 == 0,
+                }
+            })
+            .collect();
+        VowelTrack {
+            fps,
+            frames,
+            duration_s: 20.004_999_999,
+            voiced_span: Some(VoicedSpan {
+                start_s: 0.1 + 0.2,
+                end_s: 1e-7,
+            }),
+        }
+    }
+
+    #[test]
+    fn hand_written_json_is_the_serde_json_text() {
+        for fps in [100.0, 60.0, 29.97, 1000.0] {
+            let track = awkward_track(fps);
+            for source in ["voice.wav", "a \"quoted\"\\path\n\u{1}é/日本.wav", ""] {
+                assert_eq!(to_json(&track, source), reference(&track, source));
+            }
+        }
+        let mut track = awkward_track(100.0);
+        track.voiced_span = None;
+        track.duration_s = f64::NAN;
+        assert_eq!(to_json(&track, "x"), reference(&track, "x"));
+        track.frames.clear();
+        assert_eq!(to_json(&track, "x"), reference(&track, "x"));
+    }
+
+    #[test]
+    fn json_lines_are_the_frames_of_the_json() {
+        let track = awkward_track(100.0);
+        for (i, f) in track.frames.iter().enumerate() {
+            let mut line = String::new();
+            write_json_line(&mut line, track.time_of(i), f);
+            let want = serde_json::to_string(&json_frame(track.time_of(i), f)).unwrap() + "\n";
+            assert_eq!(line, want);
+        }
+    }
 }

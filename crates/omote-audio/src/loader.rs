@@ -1,0 +1,126 @@
+//! [`Loader`]: many files in a row to one rate, with buffers and filters kept between
+//! them.
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::polyphase::Polyphase;
+use crate::resample::check_rate;
+use crate::{AudioError, wav};
+
+/// Resamplers kept for the input rates seen (a folder rarely has more than a few).
+const KEPT_RESAMPLERS: usize = 4;
+
+/// Loads audio files one after another, mono at one rate, reusing its buffers (file
+/// bytes, decoded and resampled samples) and the resampling filters between files.
+///
+/// Gives exactly what [`crate::load_mono`] gives for each file.
+///
+/// ```no_run
+/// let mut loader = omote_audio::Loader::new(16_000)?;
+/// for name in ["a.wav", "b.flac"] {
+///     let samples: &[f32] = loader.load(std::path::Path::new(name))?;
+///     println!("{name}: {} samples", samples.len());
+/// }
+/// # Ok::<(), omote_audio::AudioError>(())
+/// ```
+#[derive(Debug)]
+pub struct Loader {
+    rate: u32,
+    bytes: Vec<u8>,
+    decoded: Vec<f32>,
+    resampled: Vec<f32>,
+    resamplers: Vec<Polyphase>,
+    /// The rate of the file decoded last.
+    from_last: u32,
+}
+
+impl Loader {
+    /// A loader giving mono samples at `rate` Hz ([`crate::MIN_RATE`]..=[`crate::MAX_RATE`]).
+    pub fn new(rate: u32) -> Result<Self, AudioError> {
+        check_rate(rate)?;
+        Ok(Self {
+            rate,
+            bytes: Vec::new(),
+            decoded: Vec::new(),
+            resampled: Vec::new(),
+            resamplers: Vec::new(),
+            from_last: 0,
+        })
+    }
+
+    /// The output rate (Hz).
+    pub fn rate(&self) -> u32 {
+        self.rate
+    }
+
+    /// Reads, decodes and resamples `path`; the samples stay valid until the next call.
+    /// Errors name the file, as [`crate::decode_file`]'s do.
+    pub fn load(&mut self, path: &Path) -> Result<&[f32], AudioError> {
+        let mut bytes = std::mem::take(&mut self.bytes);
+        bytes.clear();
+        let read = std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes));
+        if let Err(source) = read {
+            self.bytes = bytes;
+            return Err(AudioError::Io {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+        let result = self.decode(&bytes, path);
+        self.bytes = bytes;
+        result?;
+        Ok(self.output())
+    }
+
+    /// Decodes and resamples in-memory file bytes; `name` is the file's name for the
+    /// extension hint and errors.
+    pub fn load_bytes(&mut self, bytes: &[u8], name: &Path) -> Result<&[f32], AudioError> {
+        self.decode(bytes, name)?;
+        Ok(self.output())
+    }
+
+    /// Whether the last [`Self::decode`] left its result in `resampled` (else `decoded`).
+    fn output(&self) -> &[f32] {
+        if self.from_last == self.rate || self.decoded.is_empty() {
+            &self.decoded
+        } else {
+            &self.resampled
+        }
+    }
+
+    fn decode(&mut self, bytes: &[u8], name: &Path) -> Result<(), AudioError> {
+        if bytes.is_empty() {
+            return Err(AudioError::EmptyFile {
+                path: name.to_path_buf(),
+            });
+        }
+        let from = match wav::pcm16(bytes, &mut self.decoded) {
+            Some(rate) => rate,
+            None => {
+                // Everything else through symphonia, which needs the bytes by value.
+                let ext = name.extension().and_then(|e| e.to_str());
+                let audio = crate::decode::decode_with_symphonia(bytes.to_vec(), ext, name)?;
+                self.decoded = audio.samples;
+                audio.sample_rate
+            }
+        };
+        self.from_last = from;
+        if from == self.rate || self.decoded.is_empty() {
+            return Ok(());
+        }
+        check_rate(from).map_err(|e| e.with_path(name))?;
+        let at = match self.resamplers.iter().position(|r| r.input_rate() == from) {
+            Some(at) => at,
+            None => {
+                if self.resamplers.len() == KEPT_RESAMPLERS {
+                    self.resamplers.remove(0);
+                }
+                self.resamplers.push(Polyphase::new(from, self.rate));
+                self.resamplers.len() - 1
+            }
+        };
+        self.resamplers[at].process_into(&self.decoded, &mut self.resampled);
+        Ok(())
+    }
+}
