@@ -247,6 +247,7 @@ fn stream_resampler_delay_is_what_it_says() {
             );
         }
     }
+}
 
 /// A `Loader` over a folder of mixed rates, a bad file among them, gives what
 /// `load_mono` gives for each, and the bad file's error names it.
