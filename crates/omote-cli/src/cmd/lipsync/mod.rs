@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
+use std::sync::{Mutex, mpsc};
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
@@ -29,6 +29,13 @@ use crate::args::load_profile;
 use crate::limits;
 
 mod live;
+
+/// Threads writing result files. Each mostly waits for its file's sync to the disk, and
+/// the disk serves several syncs together (here a sync took 7.6 ms alone, 0.6 ms each
+/// with 8 at once), so they add no work beside `--jobs`.
+const WRITERS: usize = 8;
+/// Finished results waiting to be written, at most (bounds the memory they hold).
+const WRITE_QUEUE: usize = 8;
 
 /// Audio file extensions picked up when walking folders.
 const AUDIO_EXTS: [&str; 6] = ["wav", "flac", "ogg", "oga", "mp3", "wave"];
@@ -310,34 +317,72 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    pool.install(|| {
-        inputs.par_iter().for_each_init(
-            || Analyser::new(profile.clone()),
-            |analyser, input| {
-                let result = (|| -> anyhow::Result<()> {
-                    let samples = load_16k(input)?;
-                    let track = if args.stream {
-                        // 10 ms chunks, like a live audio callback.
-                        AnalysisMode::Streaming.analyse(&profile, &samples)
-                    } else {
-                        analyser.analyse(&samples)
+    let fail = |input: &Path, e: &anyhow::Error| {
+        bar.suspend(|| {
+            eprintln!("error: {}", crate::output::error_text(e));
+        });
+        if let Ok(mut f) = failures.lock() {
+            f.push(input.display().to_string());
+        }
+    };
+    // Result files are written behind the analysis: each one's write and sync (which
+    // mostly waits for the disk) overlaps the next files' work.
+    let (to_write, writes) = mpsc::sync_channel::<(&Path, PathBuf, String)>(WRITE_QUEUE);
+    let writes = Mutex::new(writes);
+    std::thread::scope(|scope| {
+        for _ in 0..WRITERS {
+            scope.spawn(|| {
+                loop {
+                    // The lock is held only while waiting for the next file.
+                    let next = writes.lock().ok().and_then(|rx| rx.recv().ok());
+                    let Some((input, out, text)) = next else {
+                        break;
                     };
-                    let track = track.resampled(args.fps);
-                    let out = output_path(input, args.out.as_deref(), args.format);
-                    crate::output::write_file(&out, render(&track, input, args.format).as_bytes())?;
-                    Ok(())
-                })();
-                if let Err(e) = result {
-                    bar.suspend(|| {
-                        eprintln!("error: {}", crate::output::error_text(&e));
-                    });
-                    if let Ok(mut f) = failures.lock() {
-                        f.push(input.display().to_string());
+                    if let Err(e) = crate::output::write_file(&out, text.as_bytes()) {
+                        fail(input, &e);
                     }
+                    bar.inc(1);
                 }
-                bar.inc(1);
-            },
-        );
+            });
+        }
+        pool.install(|| {
+            inputs.par_iter().for_each_init(
+                || {
+                    let loader = omote_audio::Loader::new(SAMPLE_RATE);
+                    (Analyser::new(profile.clone()), loader, to_write.clone())
+                },
+                |(analyser, loader, to_write), input| {
+                    let result = (|| -> anyhow::Result<String> {
+                        let loader = loader.as_mut().map_err(|e| anyhow::anyhow!("{e}"))?;
+                        let samples = loader.load(input)?;
+                        let track = if args.stream {
+                            // 10 ms chunks, like a live audio callback.
+                            AnalysisMode::Streaming.analyse(&profile, samples)
+                        } else {
+                            analyser.analyse(samples)
+                        };
+                        let track = if (track.fps - args.fps).abs() < 1e-6 {
+                            track
+                        } else {
+                            track.resampled(args.fps)
+                        };
+                        Ok(render(&track, input, args.format))
+                    })();
+                    match result {
+                        Ok(text) => {
+                            let out = output_path(input, args.out.as_deref(), args.format);
+                            // The writers end only after this scope's senders are gone.
+                            let _ = to_write.send((input.as_path(), out, text));
+                        }
+                        Err(e) => {
+                            fail(input, &e);
+                            bar.inc(1);
+                        }
+                    }
+                },
+            );
+        });
+        drop(to_write);
     });
     bar.finish_and_clear();
     let failed = failures.into_inner().unwrap_or_default();
