@@ -51,6 +51,13 @@ impl LandmarkModel {
 
     /// Runs the model on `roi` of `image`.
     pub fn run(&mut self, image: &RgbView<'_>, roi: &Roi) -> Result<FaceLandmarks> {
+        self.warp(image, roi);
+        self.infer(image.width(), image.height(), roi)
+    }
+
+    /// The first half of [`LandmarkModel::run`]: crops `roi` of `image` into the
+    /// network input.
+    pub(crate) fn warp(&mut self, image: &RgbView<'_>, roi: &Roi) {
         let (w, h) = (f64::from(image.width()), f64::from(image.height()));
         let rect = PixelRect {
             cx: f64::from(roi.cx) * w,
@@ -68,11 +75,16 @@ impl LandmarkModel {
             1.0,
             &mut self.input,
         );
+    }
+
+    /// The second half of [`LandmarkModel::run`]: the network on the warped input,
+    /// points mapped back to a `width` x `height` image.
+    pub(crate) fn infer(&mut self, width: u32, height: u32, roi: &Roi) -> Result<FaceLandmarks> {
         self.model.run(&self.input)?;
         let raw = self.model.output_slice(self.landmarks, NUM_LANDMARKS * 3)?;
         let logit = self.model.output_slice(self.presence, 1)?[0];
         let presence = 1.0 / (1.0 + (-logit).exp());
-        let (w, h) = (w as f32, h as f32);
+        let (w, h) = (width as f32, height as f32);
         let (a, b) = (roi.width * w, roi.height * h);
         let (s, c) = roi.rotation.sin_cos();
         let (cx, cy) = (roi.cx * w, roi.cy * h);

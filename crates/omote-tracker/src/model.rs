@@ -25,12 +25,14 @@ pub(crate) enum Engine {
     Tract(Box<TypedSimpleState>, TVec<TValue>),
     /// The dedicated channels-last executor.
     Cnn(cnn::Network),
+    /// The blendshape MLP-Mixer on the executor's matrix product.
+    Mixer(Box<cnn::mixer::Mixer>),
 }
 
 /// Which engine [`OnnxModel::load_with`] should use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum EnginePref {
-    /// [`cnn`] when it supports the graph, else tract.
+    /// [`cnn`] (or its [`cnn::mixer`]) when it supports the graph, else tract.
     Auto,
     /// tract only (the reference).
     #[cfg_attr(not(test), allow(dead_code))]
@@ -51,7 +53,7 @@ impl std::fmt::Debug for OnnxModel {
             .field("file", &self.file)
             .field("input_shape", &self.input_shape)
             .field("output_names", &self.output_names)
-            .field("own_executor", &matches!(self.engine, Engine::Cnn(_)))
+            .field("own_executor", &!matches!(self.engine, Engine::Tract(..)))
             .finish()
     }
 }
@@ -92,6 +94,17 @@ impl OnnxModel {
             return Ok(Self {
                 file,
                 engine: Engine::Cnn(net),
+                input_shape: input_shape.to_vec(),
+                output_names,
+            });
+        }
+        if pref == EnginePref::Auto
+            && let Ok(mixer) = cnn::mixer::Mixer::from_onnx_bytes(bytes)
+            && mixer.input_len() == input_shape.iter().product::<usize>()
+        {
+            return Ok(Self {
+                file,
+                engine: Engine::Mixer(Box::new(mixer)),
                 input_shape: input_shape.to_vec(),
                 output_names,
             });
@@ -151,7 +164,7 @@ impl OnnxModel {
     /// Whether the model runs on this crate's own executor rather than tract.
     #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn uses_own_executor(&self) -> bool {
-        matches!(self.engine, Engine::Cnn(_))
+        !matches!(self.engine, Engine::Tract(..))
     }
 
     /// Runs the model on `input` (laid out as the fixed input shape); read the
@@ -176,6 +189,19 @@ impl OnnxModel {
                 }
                 net.run(input);
             }
+            Engine::Mixer(mixer) => {
+                if input.len() != mixer.input_len() {
+                    return Err(TrackerError::Model {
+                        file,
+                        message: format!(
+                            "input has {} values, expected {}",
+                            input.len(),
+                            mixer.input_len()
+                        ),
+                    });
+                }
+                mixer.run(input);
+            }
             Engine::Tract(state, outputs) => {
                 let tensor = Tensor::from_shape(&self.input_shape, input).map_err(err)?;
                 *outputs = state.run(tvec!(tensor.into())).map_err(err)?;
@@ -189,6 +215,7 @@ impl OnnxModel {
     pub(crate) fn output_slice(&self, index: usize, len: usize) -> Result<&[f32]> {
         let slice = match &self.engine {
             Engine::Cnn(net) => (index < net.num_outputs()).then(|| net.output(index)),
+            Engine::Mixer(mixer) => (index == 0).then(|| mixer.output()),
             Engine::Tract(_, outputs) => outputs
                 .get(index)
                 .and_then(|t| t.try_as_plain_ram().and_then(|v| v.as_slice::<f32>()).ok()),

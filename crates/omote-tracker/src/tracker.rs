@@ -9,8 +9,9 @@ use crate::detector::{DetectorConfig, FaceDetector};
 use crate::error::{Result, TrackerError};
 use crate::frame::{LandmarkerFace, LandmarkerFrame};
 use crate::geometry::FaceGeometry;
-use crate::landmarks::LandmarkModel;
+use crate::landmarks::{FaceLandmarks, LandmarkModel};
 use crate::models;
+use crate::profile::{Lap, StageTimes};
 use crate::rgb::RgbView;
 use crate::roi::Roi;
 use crate::smoothing::{LandmarkSmoother, OneEuroParams};
@@ -59,6 +60,8 @@ pub struct FaceTracker {
     smoother: Option<LandmarkSmoother>,
     last_timestamp_us: Option<i64>,
     last_stats: FrameStats,
+    /// `Some` while profiling is on.
+    times: Option<StageTimes>,
 }
 
 impl FaceTracker {
@@ -79,7 +82,44 @@ impl FaceTracker {
             tracked: None,
             last_timestamp_us: None,
             last_stats: FrameStats::default(),
+            times: None,
         })
+    }
+
+    /// Switches per-stage timing on (from zero) or off. Off by default: the clock is
+    /// then never read.
+    pub fn set_profiling(&mut self, on: bool) {
+        self.times = on.then(StageTimes::default);
+    }
+
+    /// The stage totals since profiling was switched on, `None` when it is off.
+    pub fn stage_times(&self) -> Option<&StageTimes> {
+        self.times.as_ref()
+    }
+
+    /// Runs the detector, timed.
+    fn detect(&mut self, image: &RgbView<'_>) -> Result<Vec<crate::Detection>> {
+        let mut lap = Lap::start(self.times.is_some());
+        let dets = self.detector.detect(image)?;
+        if let Some(t) = &mut self.times {
+            lap.lap(&mut t.detector);
+            t.detector_runs += 1;
+        }
+        Ok(dets)
+    }
+
+    /// Runs the landmark model on `roi`, timed.
+    fn landmarks(&mut self, image: &RgbView<'_>, roi: &Roi) -> Result<FaceLandmarks> {
+        let mut lap = Lap::start(self.times.is_some());
+        self.landmarks.warp(image, roi);
+        if let Some(t) = &mut self.times {
+            lap.lap(&mut t.landmark_warp);
+        }
+        let lm = self.landmarks.infer(image.width(), image.height(), roi)?;
+        if let Some(t) = &mut self.times {
+            lap.lap(&mut t.landmark_net);
+        }
+        Ok(lm)
     }
 
     /// The settings in use.
@@ -108,13 +148,16 @@ impl FaceTracker {
             detector_ran: true,
             face_found: false,
         };
+        if let Some(t) = &mut self.times {
+            t.frames += 1;
+        }
         let mut faces = Vec::new();
-        for det in self.detector.detect(image)? {
+        for det in self.detect(image)? {
             let roi = Roi::from_detection(&det, image.width(), image.height());
             if !roi.is_usable() {
                 continue;
             }
-            let lm = self.landmarks.run(image, &roi)?;
+            let lm = self.landmarks(image, &roi)?;
             if lm.presence.is_nan() || lm.presence <= self.config.min_presence {
                 continue;
             }
@@ -141,13 +184,15 @@ impl FaceTracker {
         }
         self.last_timestamp_us = Some(timestamp_us);
         let (w, h) = (image.width(), image.height());
+        if let Some(t) = &mut self.times {
+            t.frames += 1;
+        }
         let mut stats = FrameStats::default();
         let roi = match self.tracked.take() {
             Some(roi) => Some(roi),
             None => {
                 stats.detector_ran = true;
-                self.detector
-                    .detect(image)?
+                self.detect(image)?
                     .first()
                     .map(|d| Roi::from_detection(d, w, h))
                     .filter(Roi::is_usable)
@@ -155,12 +200,16 @@ impl FaceTracker {
         };
         let mut faces = Vec::new();
         if let Some(roi) = roi {
-            let lm = self.landmarks.run(image, &roi)?;
+            let lm = self.landmarks(image, &roi)?;
             if lm.presence > self.config.min_presence {
+                let mut lap = Lap::start(self.times.is_some());
                 self.tracked = Roi::from_landmarks(&lm.points, w, h);
                 let mut points = lm.points;
                 if let Some(s) = &mut self.smoother {
                     s.smooth(&mut points, w, h, timestamp_us);
+                }
+                if let Some(t) = &mut self.times {
+                    lap.lap(&mut t.smoothing);
                 }
                 if let Some(face) = self.finish(points, image)? {
                     faces.push(face);
@@ -226,8 +275,16 @@ impl FaceTracker {
             return Ok(None);
         }
         let (w, h) = (image.width(), image.height());
+        let mut lap = Lap::start(self.times.is_some());
         let blendshapes = self.blendshapes.run(&points, w, h)?;
-        let Some(m) = self.geometry.transform(&points, w, h) else {
+        if let Some(t) = &mut self.times {
+            lap.lap(&mut t.blendshapes);
+        }
+        let m = self.geometry.transform(&points, w, h);
+        if let Some(t) = &mut self.times {
+            lap.lap(&mut t.geometry);
+        }
+        let Some(m) = m else {
             return Ok(None);
         };
         let mut transform = [0f32; 16];

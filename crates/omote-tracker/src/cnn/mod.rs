@@ -15,6 +15,9 @@
 //! * [`isa`] picks AVX-512 / AVX2+FMA / baseline code at run time;
 //! * tensors live in a few reusable buffers (assigned by liveness at load time),
 //!   so a run allocates nothing.
+//!
+//! The blendshape network (an MLP-Mixer, no convolutions in space) has its own
+//! small runner on the same matrix product, [`mixer`].
 
 mod act;
 mod compile;
@@ -23,6 +26,7 @@ mod gemm;
 mod im2col;
 pub(crate) mod isa;
 mod maxpool;
+pub(crate) mod mixer;
 mod pad;
 #[cfg(test)]
 mod tests;

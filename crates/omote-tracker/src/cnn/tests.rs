@@ -177,3 +177,44 @@ fn time_isas() {
         }
     }
 }
+
+#[test]
+fn blendshape_mixer_matches_tract_on_real_landmarks() {
+    use crate::blendshapes::{BLENDSHAPE_SUBSET, BLENDSHAPES_FILE};
+    use crate::frame::LandmarkerFrame;
+    let shape = [1, BLENDSHAPE_SUBSET.len(), 2];
+    let bytes = models::FACE_BLENDSHAPES_ONNX;
+    let load = |pref| OnnxModel::load_with(BLENDSHAPES_FILE, bytes, &shape, pref).unwrap();
+    let mut tract = load(EnginePref::Tract);
+    let mut own = load(EnginePref::Auto);
+    let mut generic = load(EnginePref::Auto);
+    assert!(own.uses_own_executor() && !tract.uses_own_executor());
+    if let crate::model::Engine::Mixer(m) = generic.engine_mut() {
+        m.force_isa(crate::cnn::Isa::Generic);
+    }
+    let mut input = vec![0f32; BLENDSHAPE_SUBSET.len() * 2];
+    let (mut checked, mut worst) = (0, 0f32);
+    // MediaPipe's landmarks on the reference photos: real inputs of the network.
+    for path in omote_testdata::shared_files("tracking", "json").unwrap_or_default() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let frame: LandmarkerFrame = serde_json::from_str(&text).unwrap();
+        for face in &frame.faces {
+            let (w, h) = (frame.width as f32, frame.height as f32);
+            for (dst, &i) in input.chunks_exact_mut(2).zip(&BLENDSHAPE_SUBSET) {
+                dst[0] = face.landmarks[i][0] * w;
+                dst[1] = face.landmarks[i][1] * h;
+            }
+            let d_own = max_diff(&mut tract, &mut own, &input, &[52]);
+            let d_gen = max_diff(&mut tract, &mut generic, &input, &[52]);
+            // Scores in [0, 1]; only the order of the sums differs from tract.
+            assert!(
+                d_own < 1e-4 && d_gen < 1e-4,
+                "{}: {d_own} {d_gen}",
+                path.display()
+            );
+            worst = worst.max(d_own).max(d_gen);
+            checked += 1;
+        }
+    }
+    println!("{checked} faces checked, max |own - tract| {worst:.2e}");
+}
