@@ -55,7 +55,8 @@ export class Face {
 /** Live lip sync without a worklet: push mono samples, get the completed frames
  *  (8 numbers each: A I U E O N, volume, voiced). Throws on NaN samples or a bad rate. */
 export class LiveVoice {
-  constructor(sampleRate: number);
+  /** steady: 10 ms more latency, no one-frame flickers of the mouth class. */
+  constructor(sampleRate: number, options?: { steady?: boolean });
   /** Algorithmic latency in seconds (analysis window and resampling). */
   readonly latencyS: number;
   readonly framesOut: number;
@@ -86,8 +87,8 @@ export class VoiceInput {
 }
 
 /** An AudioWorkletNode with omote's live analyser; connect a source to `.node`. */
-export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: Parameters<typeof init>[0] }): Promise<VoiceInput>;
+export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: Parameters<typeof init>[0]; steady?: boolean }): Promise<VoiceInput>;
 
 /** The microphone (echo cancellation, noise suppression and gain control off) into a
  *  new VoiceInput; `stop()` ends the capture. */
-export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0] }): Promise<VoiceInput>;
+export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0]; steady?: boolean }): Promise<VoiceInput>;

@@ -149,10 +149,12 @@ export class Face {
  *  at `sampleRate`, get the frames they complete (8 numbers each: A I U E O N, volume,
  *  voiced). Browsers: `createVoiceInput` runs this inside an AudioWorklet. */
 export class LiveVoice {
-  constructor(sampleRate) {
+  /** `steady`: hold each frame back 10 ms so one-frame flickers of the mouth class are
+   *  removed (as `omote lipsync live` does); off by default for the lowest latency. */
+  constructor(sampleRate, { steady = false } = {}) {
     checkInit('new LiveVoice');
     if (typeof sampleRate !== 'number') throw new TypeError('LiveVoice: sampleRate must be a number');
-    this._voice = new WasmLiveVoice(sampleRate);
+    this._voice = new WasmLiveVoice(sampleRate, !!steady);
     /** Algorithmic latency in seconds (analysis window and resampling). */
     this.latencyS = this._voice.latencyS;
   }

@@ -16,7 +16,7 @@ class OmoteVoiceProcessor extends AudioWorkletProcessor {
     this.errors = 0;
     try {
       initSync({ module: options.processorOptions.module });
-      this.voice = new LiveVoice(sampleRate);
+      this.voice = new LiveVoice(sampleRate, !!options.processorOptions.steady);
       this.port.postMessage({ type: 'ready', latencyS: this.voice.latencyS, sampleRate });
     } catch (e) {
       this.port.postMessage({ type: 'error', message: String((e && e.message) || e) });

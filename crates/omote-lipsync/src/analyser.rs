@@ -30,6 +30,10 @@ pub struct AnalyserConfig {
     /// Offline: a dominant class that leads for fewer frames than this inside speech is a
     /// flicker: its frames are led by the neighbouring run's class instead (1 turns it off).
     pub min_run: usize,
+    /// Streaming: hold each frame back one frame (10 ms more latency) so a one-frame
+    /// flicker of the mouth class can be seen and removed. Off for the lowest latency
+    /// (the browser's microphone worklet, where the budget is 25 ms from 48 kHz).
+    pub stream_hold: bool,
 }
 
 impl Default for AnalyserConfig {
@@ -43,6 +47,7 @@ impl Default for AnalyserConfig {
             hmm_temperature: 0.7,
             hmm_to_closed: 0.2,
             min_run: 4,
+            stream_hold: true,
         }
     }
 }

@@ -48,6 +48,20 @@ impl StreamAnalyser {
     /// mouth class can be seen and removed: 22.5 ms. The rest of the smoothing is causal.
     pub const LATENCY_S: f32 = (WINDOW / 2 + HOP) as f32 / SAMPLE_RATE as f32;
 
+    /// Latency without the held frame ([`AnalyserConfig::stream_hold`] off): half a
+    /// window, 12.5 ms.
+    pub const LATENCY_NO_HOLD_S: f32 = (WINDOW / 2) as f32 / SAMPLE_RATE as f32;
+
+    /// This analyser's algorithmic latency: [`Self::LATENCY_S`], or
+    /// [`Self::LATENCY_NO_HOLD_S`] when its config does not hold a frame back.
+    pub fn latency_s(&self) -> f32 {
+        if self.config.stream_hold {
+            Self::LATENCY_S
+        } else {
+            Self::LATENCY_NO_HOLD_S
+        }
+    }
+
     /// A streaming analyser with default settings.
     pub fn new(profile: Profile) -> Self {
         Self::with_config(profile, AnalyserConfig::default())
@@ -94,7 +108,11 @@ impl StreamAnalyser {
             if self.pos == self.next_frame * HOP as u64 + WINDOW as u64 {
                 let frame = self.process_frame();
                 self.next_frame += 1;
-                self.emit(Some(frame), out);
+                if self.config.stream_hold {
+                    self.emit(Some(frame), out);
+                } else {
+                    out.push(frame);
+                }
             }
         }
     }

@@ -165,10 +165,11 @@ pub struct LiveVoiceJs {
 
 #[wasm_bindgen(js_class = LiveVoice)]
 impl LiveVoiceJs {
-    /// A live analyser for mono samples at `sample_rate` Hz.
+    /// A live analyser for mono samples at `sample_rate` Hz; `hold`: one frame more
+    /// latency for a steadier mouth.
     #[wasm_bindgen(constructor)]
-    pub fn new(sample_rate: f64) -> Result<LiveVoiceJs, JsError> {
-        WebLiveVoice::new(sample_rate)
+    pub fn new(sample_rate: f64, hold: bool) -> Result<LiveVoiceJs, JsError> {
+        WebLiveVoice::with_hold(sample_rate, hold)
             .map(|inner| LiveVoiceJs { inner })
             .map_err(js)
     }

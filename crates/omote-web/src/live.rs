@@ -3,7 +3,7 @@
 //! out, as soon as its audio is there.
 
 use omote_audio::StreamResampler;
-use omote_lipsync::{Profile, SAMPLE_RATE, StreamAnalyser, VowelFrame};
+use omote_lipsync::{AnalyserConfig, Profile, SAMPLE_RATE, StreamAnalyser, VowelFrame};
 
 use crate::WebError;
 use crate::analysis::check_rate;
@@ -40,15 +40,29 @@ pub struct WebLiveVoice {
 
 impl WebLiveVoice {
     /// A live analyser for mono samples at `sample_rate` Hz (a whole number within
-    /// omote's 4–384 kHz).
+    /// omote's 4–384 kHz), for the lowest latency: frames are not held back for the
+    /// flicker filter (see [`WebLiveVoice::with_hold`]).
     pub fn new(sample_rate: f64) -> Result<Self, WebError> {
+        Self::with_hold(sample_rate, false)
+    }
+
+    /// As [`WebLiveVoice::new`]; with `hold`, each frame is held back one frame (10 ms
+    /// more latency) so one-frame flickers of the mouth class are removed, as
+    /// `omote lipsync live` does.
+    pub fn with_hold(sample_rate: f64, hold: bool) -> Result<Self, WebError> {
         let rate = check_rate("LiveVoice", sample_rate)?;
         let resampler = StreamResampler::with_block(rate, SAMPLE_RATE, BLOCK_S)
             .map_err(|e| WebError::Audio(e.to_string()))?;
         Ok(Self {
             rate,
             resampler,
-            analyser: StreamAnalyser::new(Profile::builtin()),
+            analyser: StreamAnalyser::with_config(
+                Profile::builtin(),
+                AnalyserConfig {
+                    stream_hold: hold,
+                    ..AnalyserConfig::default()
+                },
+            ),
             resampled: Vec::with_capacity(4096),
             frames: Vec::with_capacity(64),
             out: Vec::with_capacity(64 * LIVE_STRIDE),
@@ -62,9 +76,10 @@ impl WebLiveVoice {
     }
 
     /// Algorithmic latency in seconds, from a frame's centre to the moment its frame is
-    /// out: the analysis' half window (12.5 ms) and the resampler's blocks and filter.
+    /// out: the analysis' half window (12.5 ms; 22.5 ms with the hold) and the
+    /// resampler's blocks and filter.
     pub fn latency_s(&self) -> f64 {
-        f64::from(StreamAnalyser::LATENCY_S) + self.resampler.delay_s()
+        f64::from(self.analyser.latency_s()) + self.resampler.delay_s()
     }
 
     /// Samples pushed so far.

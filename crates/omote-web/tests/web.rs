@@ -191,3 +191,31 @@ fn live_voice_refuses_bad_input_and_keeps_going() {
     let n = live.push(&tone).unwrap().len() / LIVE_STRIDE;
     assert!((7..=10).contains(&n), "{n} frames from 100 ms");
 }
+
+/// `with_hold` is `omote lipsync live`'s steadier stream: 10 ms later, the same frames
+/// but for one-frame flickers of the dominant class.
+#[test]
+fn live_voice_with_hold_is_ten_ms_later_and_mostly_the_same() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let decoded = omote_audio::decode_file(&dir.join("ja_ojt_002.wav")).unwrap();
+    let rate = f64::from(decoded.sample_rate);
+    let mut fast = WebLiveVoice::new(rate).unwrap();
+    let mut held = WebLiveVoice::with_hold(rate, true).unwrap();
+    assert!((held.latency_s() - fast.latency_s() - 0.010).abs() < 1e-6);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for quantum in decoded.samples.chunks(128) {
+        a.extend_from_slice(fast.push(quantum).unwrap());
+        b.extend_from_slice(held.push(quantum).unwrap());
+    }
+    let n = b.len() / LIVE_STRIDE;
+    assert!(n + 1 >= a.len() / LIVE_STRIDE && n > 100);
+    let same = (0..n)
+        .filter(|i| {
+            let (x, y) = (&a[i * LIVE_STRIDE..], &b[i * LIVE_STRIDE..]);
+            x[7] == y[7] && (x[7] == 0.0 || dominant(x) == dominant(y))
+        })
+        .count();
+    assert!(same * 100 >= n * 95, "{same} of {n}");
+}

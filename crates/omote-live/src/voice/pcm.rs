@@ -93,10 +93,10 @@ impl PcmLipsync {
         (self.rate as usize / 100).max(1) * self.format.bytes() * self.channels
     }
 
-    /// Algorithmic latency in seconds: the analyser's ([`StreamAnalyser::LATENCY_S`]: half
+    /// Algorithmic latency in seconds: the analyser's ([`StreamAnalyser::latency_s`]: half
     /// a window and the frame held back for the flicker filter) plus the resampler's.
     pub fn latency_s(&self) -> f64 {
-        f64::from(StreamAnalyser::LATENCY_S) + self.resampler.delay_s()
+        f64::from(self.analyser.latency_s()) + self.resampler.delay_s()
     }
 
     /// Resampler share of [`PcmLipsync::latency_s`].
