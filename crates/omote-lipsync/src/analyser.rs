@@ -302,18 +302,9 @@ fn posteriors(
     }
     let t = if temperature > 0.0 { temperature } else { 1.0 };
     let trans = transitions(stay, to_closed.clamp(0.0, 1.0));
-    let mut i = 0;
     let mut fwd: Vec<[f32; 6]> = Vec::new();
-    while i < n {
-        if !voiced[i] {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < n && voiced[i] {
-            i += 1;
-        }
-        let run = &scores[start..i];
+    for (start, end) in voiced_runs(voiced) {
+        let run = &scores[start..end];
         // Emissions, scaled per frame (softmax) so the products stay in range.
         let emit: Vec<[f32; 6]> = run
             .iter()
@@ -369,6 +360,21 @@ fn posteriors(
     out
 }
 
+/// `(start, end)` of each run of consecutive voiced frames.
+fn voiced_runs(voiced: &[bool]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < voiced.len() && !voiced[i] {
+            i += 1;
+        }
+        let start = i;
+        while i < voiced.len() && voiced[i] {
+            i += 1;
+        }
+        (start < i).then_some((start, i))
+    })
+}
+
 /// Index of the largest weight (the first on ties, as the scorer reads it).
 pub(crate) fn dominant(p: &[f32; 6]) -> usize {
     (0..6).fold(0, |b, k| if p[k] > p[b] { k } else { b })
@@ -388,18 +394,8 @@ pub(crate) fn lead_with(p: &mut [f32; 6], k: usize) {
 /// or after it) whose weights over the short run sum higher. Runs at a voiced run's edge
 /// have one neighbour; a voiced run that is one short run stays.
 fn drop_short_runs(post: &mut [[f32; 6]], voiced: &[bool], min_run: usize) {
-    let n = post.len();
-    let mut i = 0;
-    while i < n {
-        if !voiced[i] {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < n && voiced[i] {
-            i += 1;
-        }
-        let run = &mut post[start..i];
+    for (start, end) in voiced_runs(voiced) {
+        let run = &mut post[start..end];
         for len in 1..min_run {
             // (start, end, class) of each dominant run, rebuilt after each length pass.
             let mut runs: Vec<(usize, usize, usize)> = Vec::new();
