@@ -71,6 +71,8 @@ export class VoiceInput {
   readonly node: AudioWorkletNode;
   /** The newest frame: A I U E O N, volume, voiced (1/0). */
   readonly latest: Float32Array;
+  /** latest's A I U E O N (a view). */
+  readonly vowels: Float32Array;
   readonly latestTime: number;
   readonly frames: number;
   /** algorithmicS: analysis + resampling; meanS / maxS: measured from each frame's
@@ -80,6 +82,8 @@ export class VoiceInput {
   onerror: ((error: Error) => void) | null;
   /** The newest frame; silence when nothing arrived for `staleS` seconds. */
   frame(staleS?: number): { vowels: Float32Array; volume: number; voiced: boolean };
+  /** Whether the newest frame arrived within staleS (0.1) seconds of context time. */
+  fresh(staleS?: number): boolean;
   close(): void;
   /** Only on listenToMicrophone's result: ends the capture. */
   stop?: () => void;

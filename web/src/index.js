@@ -118,10 +118,8 @@ export class Face {
 
   /** Advances by `dt` seconds (0 < dt ≤ 1). */
   update(dt) {
-    if (this._voice) {
-      const f = this._voice.frame();
-      this._face.setLiveVowels(f.vowels, f.voiced);
-    }
+    const v = this._voice;
+    if (v) this._face.setLiveVowels(v.vowels, v.fresh() && v.latest[7] === 1);
     this._face.update(dt);
     return this;
   }

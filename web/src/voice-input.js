@@ -14,6 +14,8 @@ export class VoiceInput {
     this.node = node;
     /** The newest frame: 8 numbers (A I U E O N, volume 0–1, voiced 1/0). */
     this.latest = new Float32Array(STRIDE);
+    /** `latest`'s A I U E O N (a view, no copy). */
+    this.vowels = this.latest.subarray(0, 6);
     /** Context time (s) at which `latest` was complete. */
     this.latestTime = -Infinity;
     /** Frames received. */
@@ -54,8 +56,13 @@ export class VoiceInput {
    *  nothing arrived for `staleS` seconds of context time (a suspended or closed
    *  context must not leave the mouth open). */
   frame(staleS = 0.1) {
-    const fresh = this.context.currentTime - this.latestTime <= staleS;
-    return { vowels: this.latest.subarray(0, 6), volume: fresh ? this.latest[6] : 0, voiced: fresh && this.latest[7] === 1 };
+    const fresh = this.fresh(staleS);
+    return { vowels: this.vowels, volume: fresh ? this.latest[6] : 0, voiced: fresh && this.latest[7] === 1 };
+  }
+
+  /** Whether `latest` arrived within `staleS` seconds of context time. */
+  fresh(staleS = 0.1) {
+    return this.context.currentTime - this.latestTime <= staleS;
   }
 
   /** Disconnects the node and frees the worklet's analyser. */

@@ -191,7 +191,7 @@ fn bessel_i0(x: f64) -> f64 {
     sum
 }
 
-fn gcd(mut a: u64, mut b: u64) -> u64 {
+pub(crate) fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }

@@ -92,7 +92,8 @@ impl StreamResampler {
         // The FFT works in whole blocks of `from / gcd` input samples (441 from 44.1 kHz
         // to 16 kHz, 3 from 48 kHz): a sample can wait for the rest of its block even
         // when the chunk is shorter, so the buffering is the longer of the two.
-        let unit = (from / gcd(from, to)) as usize;
+        let unit =
+            (u64::from(from) / crate::polyphase::gcd(u64::from(from), u64::from(to))) as usize;
         let block = chunk.div_ceil(unit) * unit;
         let delay_s = to_skip as f64 / f64::from(to) + block as f64 / f64::from(from);
         Ok(Self {
@@ -137,11 +138,4 @@ impl StreamResampler {
             }
         }
     }
-}
-
-fn gcd(mut a: u32, mut b: u32) -> u32 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }

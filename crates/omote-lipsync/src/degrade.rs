@@ -96,14 +96,7 @@ impl Degradation {
             }
             Self::Telephone => {
                 let mut out = samples.to_vec();
-                for f in [
-                    Biquad::high_pass(300.0),
-                    Biquad::high_pass(300.0),
-                    Biquad::low_pass(3400.0),
-                    Biquad::low_pass(3400.0),
-                ] {
-                    f.run(&mut out);
-                }
+                telephone_band(&mut out);
                 add_white(&mut out, speech_db - 45.0, &mut rng);
                 out
             }
@@ -246,6 +239,19 @@ impl Biquad {
     }
 }
 
+/// The 300–3400 Hz telephone band: two high-pass and two low-pass sections (24 dB per
+/// octave each side).
+fn telephone_band(samples: &mut [f32]) {
+    for f in [
+        Biquad::high_pass(300.0),
+        Biquad::high_pass(300.0),
+        Biquad::low_pass(3400.0),
+        Biquad::low_pass(3400.0),
+    ] {
+        f.run(samples);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,14 +324,7 @@ mod tests {
                 .map(|i| (std::f32::consts::TAU * f * i as f32 / 16000.0).sin())
                 .collect();
             let mut y = x.clone();
-            for b in [
-                Biquad::high_pass(300.0),
-                Biquad::high_pass(300.0),
-                Biquad::low_pass(3400.0),
-                Biquad::low_pass(3400.0),
-            ] {
-                b.run(&mut y);
-            }
+            telephone_band(&mut y);
             rms_db(&y[4000..]) - rms_db(&x[4000..])
         };
         assert!(at(1000.0).abs() < 1.0);

@@ -175,33 +175,21 @@ impl OnnxModel {
             file,
             message: format!("{e:#}"),
         };
+        // The own executors take exactly their input's length; tract checks the shape.
+        let expected = match &self.engine {
+            Engine::Cnn(net) => Some(net.input_len()),
+            Engine::Mixer(mixer) => Some(mixer.input_len()),
+            Engine::Tract(..) => None,
+        };
+        if let Some(expected) = expected.filter(|n| *n != input.len()) {
+            return Err(TrackerError::Model {
+                file,
+                message: format!("input has {} values, expected {expected}", input.len()),
+            });
+        }
         match &mut self.engine {
-            Engine::Cnn(net) => {
-                if input.len() != net.input_len() {
-                    return Err(TrackerError::Model {
-                        file,
-                        message: format!(
-                            "input has {} values, expected {}",
-                            input.len(),
-                            net.input_len()
-                        ),
-                    });
-                }
-                net.run(input);
-            }
-            Engine::Mixer(mixer) => {
-                if input.len() != mixer.input_len() {
-                    return Err(TrackerError::Model {
-                        file,
-                        message: format!(
-                            "input has {} values, expected {}",
-                            input.len(),
-                            mixer.input_len()
-                        ),
-                    });
-                }
-                mixer.run(input);
-            }
+            Engine::Cnn(net) => net.run(input),
+            Engine::Mixer(mixer) => mixer.run(input),
             Engine::Tract(state, outputs) => {
                 let tensor = Tensor::from_shape(&self.input_shape, input).map_err(err)?;
                 *outputs = state.run(tvec!(tensor.into())).map_err(err)?;
