@@ -149,9 +149,9 @@ impl Polyphase {
     }
 }
 
-/// The dot product in WebAssembly. In WebAssembly the package is built without SIMD (a whole-program `simd128` build is
-/// 12 KB larger gzipped, over the package's size budget), so this one loop, most of a
-/// 48 kHz clip's analysis time, gets it alone. It adds and multiplies lane for lane in
+/// The dot product in WebAssembly. The web package is built without SIMD (a
+/// whole-program `simd128` build is 12 KB larger gzipped, over its size budget), so this
+/// one loop, most of a 48 kHz clip's analysis time, gets it alone. It adds and multiplies lane for lane in
 /// the scalar version's order (no fused multiply-add), so the web's numbers stay
 /// bit-identical to native ones.
 #[cfg(target_arch = "wasm32")]
