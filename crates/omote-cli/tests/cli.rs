@@ -763,6 +763,79 @@ fn track_then_retarget_a_photo() {
     std::fs::remove_dir_all(&out).ok();
 }
 
+/// A batch of photos goes through the decode-ahead and write-behind threads: every
+/// result equals the photo tracked alone, a broken file in the middle is reported by
+/// name and counted while the others are still written, and overlays come out too.
+#[test]
+fn track_a_batch_of_photos_with_a_broken_one() {
+    let Some(dir) = shared_data("tracking") else {
+        return;
+    };
+    let out = scratch("track-batch");
+    std::fs::create_dir_all(&out).unwrap();
+    let broken = out.join("broken.png");
+    std::fs::write(&broken, b"\x89PNG\r\n\x1a\n not really").unwrap();
+    let names = [
+        "astronaut",
+        "messi",
+        "astronaut_rot+15",
+        "messi_dark",
+        "astronaut_mirror",
+    ];
+    let mut args: Vec<PathBuf> = names.iter().map(|n| dir.join(format!("{n}.png"))).collect();
+    args.insert(2, broken.clone());
+    let batch = out.join("batch");
+    let o = omote()
+        .arg("track")
+        .args(&args)
+        .arg("--overlay")
+        .arg("--out")
+        .arg(&batch)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("broken.png"), "{err}");
+    assert!(err.contains("1 of 6 images failed"), "{err}");
+    assert!(err.contains("5 of 6 images tracked, a face in "), "{err}");
+    assert!(!batch.join("broken.json").exists());
+    for n in names {
+        let alone = out.join(format!("alone-{n}"));
+        let o = omote()
+            .arg("track")
+            .arg(dir.join(format!("{n}.png")))
+            .arg("--out")
+            .arg(&alone)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let json = format!("{n}.json");
+        assert_eq!(
+            std::fs::read(batch.join(&json)).unwrap(),
+            std::fs::read(alone.join(&json)).unwrap(),
+            "{n}: the batch result differs from the photo tracked alone"
+        );
+        let overlay = image::open(batch.join(format!("{n}.overlay.png"))).unwrap();
+        let photo = image::open(dir.join(format!("{n}.png"))).unwrap();
+        assert_eq!(
+            (overlay.width(), overlay.height()),
+            (photo.width(), photo.height())
+        );
+        let faces = omote_config::load_tracking_frame(&batch.join(&json))
+            .unwrap()
+            .faces
+            .len();
+        let drawn = overlay.to_rgb8() != photo.to_rgb8();
+        assert_eq!(drawn, faces > 0, "{n}: {faces} faces, drawn: {drawn}");
+    }
+    // No temporary files left behind by the writers.
+    for e in std::fs::read_dir(&batch).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(!name.contains("partial"), "{name}");
+    }
+    std::fs::remove_dir_all(&out).ok();
+}
+
 /// Runs `omote lipsync live ARGS` with `stdin_bytes` piped in; returns (status, stdout).
 fn lipsync_live(args: &[&str], stdin_bytes: Vec<u8>) -> (std::process::ExitStatus, String) {
     use std::io::Write;

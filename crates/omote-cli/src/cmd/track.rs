@@ -24,6 +24,8 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -106,11 +108,24 @@ pub fn run(args: TrackArgs) -> Result<()> {
     if let Some(dir) = &args.frames {
         let files = frame_files(dir)?;
         let bar = progress(Some(files.len() as u64));
-        let mut frames = files.iter().map(|path| {
-            let img = load_rgb(path)?;
-            Ok(Some((path.display().to_string(), img)))
-        });
-        track_video(tracker, &args, &bar, || frames.next().unwrap_or(Ok(None)))
+        std::thread::scope(|scope| {
+            let (to_track, decoded) = mpsc::sync_channel(DECODE_AHEAD);
+            std::thread::Builder::new()
+                .name("decode".into())
+                .spawn_scoped(scope, move || {
+                    for path in &files {
+                        let frame = (path.display().to_string(), load_rgb(path));
+                        if to_track.send(frame).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .context("cannot start the frame decoding thread")?;
+            track_video(tracker, &args, &bar, || match decoded.recv() {
+                Ok((name, img)) => Ok(Some((name, img?))),
+                Err(mpsc::RecvError) => Ok(None),
+            })
+        })
     } else if let Some(size) = args.stdin {
         let bar = progress(None);
         let raw = RawFrames::new(std::io::stdin(), size, args.fps)?;
@@ -164,23 +179,110 @@ fn progress(len: Option<u64>) -> ProgressBar {
     bar
 }
 
+/// Images decoded ahead of tracking (on a second core this overlaps the decoding with
+/// the networks; on one core it costs nothing) and result files written behind it: each
+/// file's sync mostly waits for the disk, and it no longer holds up the next image.
+const DECODE_AHEAD: usize = 2;
+/// Threads writing result files, and the finished results that may wait for them.
+const WRITERS: usize = 4;
+const WRITE_QUEUE: usize = 8;
+
+/// One image's finished result, on its way to the disk.
+struct ImageResult<'a> {
+    input: &'a Path,
+    out: PathBuf,
+    json: String,
+    faces: usize,
+    /// The image and the faces to draw on it, with `--overlay`.
+    overlay: Option<(RgbImage, LandmarkerFrame)>,
+}
+
 fn track_images(mut tracker: FaceTracker, args: &TrackArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create output directory {}", args.out.display()))?;
-    let mut failed = 0;
-    for path in &args.images {
-        if let Err(e) = track_one_image(&mut tracker, path, args) {
-            eprintln!("error: {}", crate::output::error_text(&e));
-            failed += 1;
+    let bar = progress(Some(args.images.len() as u64));
+    let failed = AtomicUsize::new(0);
+    let with_face = AtomicUsize::new(0);
+    let fail = |e: &anyhow::Error| {
+        bar.suspend(|| eprintln!("error: {}", crate::output::error_text(e)));
+        failed.fetch_add(1, Ordering::Relaxed);
+    };
+    let (to_write, writes) = mpsc::sync_channel::<ImageResult>(WRITE_QUEUE);
+    let writes = Mutex::new(writes);
+    std::thread::scope(|scope| -> Result<()> {
+        let (to_track, decoded) =
+            mpsc::sync_channel::<(&Path, omote_tracker::Result<RgbImage>)>(DECODE_AHEAD);
+        std::thread::Builder::new()
+            .name("decode".into())
+            .spawn_scoped(scope, move || {
+                for path in &args.images {
+                    // The tracker went away (it failed): stop decoding.
+                    if to_track.send((path, load_rgb(path))).is_err() {
+                        break;
+                    }
+                }
+            })
+            .context("cannot start the image decoding thread")?;
+        for i in 0..WRITERS {
+            let (writes, bar, fail, with_face) = (&writes, &bar, &fail, &with_face);
+            std::thread::Builder::new()
+                .name(format!("write {i}"))
+                .spawn_scoped(scope, move || {
+                    loop {
+                        // The lock is held only while waiting for the next result.
+                        let next = writes.lock().ok().and_then(|rx| rx.recv().ok());
+                        let Some(result) = next else { break };
+                        match write_image_result(&result, &args.out) {
+                            Ok(()) => {
+                                with_face
+                                    .fetch_add(usize::from(result.faces > 0), Ordering::Relaxed);
+                            }
+                            Err(e) => fail(&e),
+                        }
+                        bar.inc(1);
+                    }
+                })
+                .context("cannot start a result writing thread")?;
         }
-    }
+        for (path, img) in decoded {
+            match img
+                .map_err(anyhow::Error::from)
+                .and_then(|img| track_one_image(&mut tracker, path, img, args))
+            {
+                // The writers end only after this sender is gone (below).
+                Ok(result) => {
+                    let _ = to_write.send(result);
+                }
+                Err(e) => {
+                    fail(&e);
+                    bar.inc(1);
+                }
+            }
+        }
+        drop(to_write);
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let failed = failed.into_inner();
+    let n = args.images.len();
+    eprintln!(
+        "{} of {n} images tracked, a face in {} -> {}",
+        n - failed,
+        with_face.into_inner(),
+        args.out.display()
+    );
     if failed > 0 {
-        bail!("{failed} of {} images failed", args.images.len());
+        bail!("{failed} of {n} images failed");
     }
     Ok(())
 }
 
-fn track_one_image(tracker: &mut FaceTracker, path: &Path, args: &TrackArgs) -> Result<()> {
+fn track_one_image<'a>(
+    tracker: &mut FaceTracker,
+    path: &'a Path,
+    img: RgbImage,
+    args: &TrackArgs,
+) -> Result<ImageResult<'a>> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -189,26 +291,37 @@ fn track_one_image(tracker: &mut FaceTracker, path: &Path, args: &TrackArgs) -> 
         .file_stem()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| name.clone());
-    let img = load_rgb(path)?;
     let view = RgbView::from_image(&name, &img)?;
     let frame = tracker.image_frame(&name, &view)?;
-    let out = args.out.join(format!("{stem}.json"));
-    let text = serde_json::to_string(&frame)?;
-    crate::output::write_file(&out, (text + "\n").as_bytes())
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    if args.overlay {
+    let mut json = serde_json::to_string(&frame)?;
+    json.push('\n');
+    Ok(ImageResult {
+        input: path,
+        out: args.out.join(format!("{stem}.json")),
+        json,
+        faces: frame.faces.len(),
+        overlay: args.overlay.then_some((img, frame)),
+    })
+}
+
+fn write_image_result(result: &ImageResult, out_dir: &Path) -> Result<()> {
+    crate::output::write_file(&result.out, result.json.as_bytes()).with_context(|| {
+        format!(
+            "{}: cannot write {}",
+            result.input.display(),
+            result.out.display()
+        )
+    })?;
+    if let Some((img, frame)) = &result.overlay {
+        let stem = result.out.file_stem().unwrap_or_default().to_string_lossy();
+        let name = result.input.display().to_string();
+        let view = RgbView::from_image(&name, img)?;
         save_overlay_png(
-            &args.out.join(format!("{stem}.overlay.png")),
+            &out_dir.join(format!("{stem}.overlay.png")),
             &view,
             &frame.faces,
         )?;
     }
-    eprintln!(
-        "{}: {} face(s) -> {}",
-        path.display(),
-        frame.faces.len(),
-        out.display()
-    );
     Ok(())
 }
 
