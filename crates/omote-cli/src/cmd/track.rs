@@ -104,7 +104,9 @@ pub fn run(args: TrackArgs) -> Result<()> {
     if args.no_smoothing {
         config.smoothing = None;
     }
-    let tracker = FaceTracker::with_config(config).context("loading the face tracker models")?;
+    let mut tracker =
+        FaceTracker::with_config(config).context("loading the face tracker models")?;
+    tracker.set_profiling(std::env::var_os("OMOTE_TRACK_PROFILE").is_some_and(|v| v == "1"));
     if let Some(dir) = &args.frames {
         let files = frame_files(dir)?;
         let bar = progress(Some(files.len() as u64));
@@ -263,6 +265,7 @@ fn track_images(mut tracker: FaceTracker, args: &TrackArgs) -> Result<()> {
         Ok(())
     })?;
     bar.finish_and_clear();
+    print_stage_times(&tracker);
     let failed = failed.into_inner();
     let n = args.images.len();
     eprintln!(
@@ -323,6 +326,23 @@ fn write_image_result(result: &ImageResult, out_dir: &Path) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// With `OMOTE_TRACK_PROFILE=1`: the tracker's time per frame, stage by stage (input
+/// decoding and output writing run on other threads and are not in it).
+fn print_stage_times(tracker: &FaceTracker) {
+    let Some(times) = tracker.stage_times() else {
+        return;
+    };
+    let per = |d: std::time::Duration| d.as_secs_f64() * 1e3 / times.frames.max(1) as f64;
+    eprintln!(
+        "profile: {} frames, detector ran {} times; ms per frame:",
+        times.frames, times.detector_runs
+    );
+    for (name, total) in times.stages() {
+        eprintln!("  {name:<18} {:7.3}", per(total));
+    }
+    eprintln!("  {:<18} {:7.3}", "total", per(times.total()));
 }
 
 /// The PNG and JPEG files of `dir`, sorted by name.
@@ -427,6 +447,7 @@ fn track_stream(
     }
     out.flush()?;
     bar.finish_and_clear();
+    print_stage_times(&tracker);
     eprintln!(
         "{index} frames, a face in {with_face}, detector ran on {detector_runs}{}",
         if to_stdout {

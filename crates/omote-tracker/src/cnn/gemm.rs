@@ -82,14 +82,15 @@ pub(crate) fn gemm(
         #[cfg(target_arch = "x86_64")]
         #[allow(unsafe_code)]
         // SAFETY: `Isa::Avx2` is only chosen when the CPU reports avx2 and fma.
-        Isa::Avx2 => unsafe { gemm_avx2(a, rows, w, residual, out, pack) },
+        Isa::Avx2 => unsafe { super::gemm_avx2::gemm(a, rows, w, residual, out) },
         Isa::Generic => gemm_shape::<false>(a, rows, w, residual, out, pack),
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+/// The portable kernel with fused multiply-adds: what [`super::gemm_avx2`] must equal.
+#[cfg(all(test, target_arch = "x86_64"))]
 #[target_feature(enable = "avx2,fma")]
-fn gemm_avx2(
+pub(crate) fn gemm_portable_fma(
     a: &[f32],
     rows: usize,
     w: &PackedWeights,

@@ -23,6 +23,8 @@ mod act;
 mod compile;
 mod depthwise;
 mod gemm;
+#[cfg(target_arch = "x86_64")]
+mod gemm_avx2;
 mod im2col;
 pub(crate) mod isa;
 mod maxpool;

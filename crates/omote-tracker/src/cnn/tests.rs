@@ -129,8 +129,19 @@ fn detector_network_matches_tract_on_real_photos() {
 #[test]
 #[ignore]
 fn time_isas() {
+    let nets: [(&'static str, &'static [u8], usize); 2] = [
+        (LANDMARKS_FILE, models::FACE_LANDMARKS_ONNX, LANDMARKS_INPUT),
+        (DETECTOR_FILE, models::FACE_DETECTOR_ONNX, DETECTOR_INPUT),
+    ];
+    for (file, bytes, side) in nets {
+        println!("== {file}");
+        time_one(file, bytes, side);
+    }
+}
+
+fn time_one(file: &'static str, bytes: &'static [u8], side: usize) {
     use crate::cnn::Isa;
-    let shape = [1, LANDMARKS_INPUT, LANDMARKS_INPUT, 3];
+    let shape = [1, side, side, 3];
     let input: Vec<f32> = (0..shape.iter().product::<usize>())
         .map(|i| (i % 255) as f32 / 255.0)
         .collect();
@@ -144,8 +155,7 @@ fn time_isas() {
         } else {
             EnginePref::Tract
         };
-        let mut m = OnnxModel::load_with(LANDMARKS_FILE, models::FACE_LANDMARKS_ONNX, &shape, pref)
-            .unwrap();
+        let mut m = OnnxModel::load_with(file, bytes, &shape, pref).unwrap();
         if let (crate::model::Engine::Cnn(net), Some(isa)) = (m.engine_mut(), isa) {
             net.force_isa(isa);
         }
