@@ -59,8 +59,9 @@ impl Depthwise {
         match isa {
             #[cfg(target_arch = "x86_64")]
             #[allow(unsafe_code)]
-            // SAFETY: `Isa::Avx2` is only chosen when the CPU reports avx2 and fma.
-            Isa::Avx2 => unsafe { self.run_avx2(input, out) },
+            // SAFETY: `Isa::Avx2` and `Avx512` are only chosen when the CPU reports
+            // avx2 and fma.
+            Isa::Avx2 | Isa::Avx512 => unsafe { self.run_avx2(input, out) },
             Isa::Generic => self.run_with::<false>(input, out),
         }
     }

@@ -83,6 +83,17 @@ pub(crate) fn gemm(
         #[allow(unsafe_code)]
         // SAFETY: `Isa::Avx2` is only chosen when the CPU reports avx2 and fma.
         Isa::Avx2 => unsafe { super::gemm_avx2::gemm(a, rows, w, residual, out) },
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code)]
+        // SAFETY: `Isa::Avx512` is only chosen when the CPU reports avx512f, avx2 and
+        // fma; the AVX-512 kernel takes 16-wide panels.
+        Isa::Avx512 => unsafe {
+            if w.nr == 16 {
+                super::gemm_avx512::gemm(a, rows, w, residual, out)
+            } else {
+                super::gemm_avx2::gemm(a, rows, w, residual, out)
+            }
+        },
         Isa::Generic => gemm_shape::<false>(a, rows, w, residual, out, pack),
     }
 }

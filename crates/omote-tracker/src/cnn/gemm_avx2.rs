@@ -193,13 +193,15 @@ mod tests {
     }
 
     /// Every panel width, reduction length and tail the networks use (and odd ones):
-    /// the intrinsics kernel gives the portable kernel's numbers exactly.
+    /// the intrinsics kernels (AVX2; AVX-512 where the CPU has it) give the portable
+    /// kernel's numbers exactly.
     #[test]
     fn intrinsics_kernel_equals_the_portable_one_bit_for_bit() {
         if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
             eprintln!("skipped: this CPU has no AVX2 + FMA");
             return;
         }
+        let avx512 = is_x86_feature_detected!("avx512f");
         let mut cases = 0;
         for (k, n) in [
             (8, 16),
@@ -224,23 +226,34 @@ mod tests {
                     let res = values(seed + 4, rows * res_n.max(1));
                     let residual = (res_n > 0).then_some((&res[..], res_n));
                     let mut want = vec![f32::NAN; rows * n];
-                    let mut got = vec![f32::NAN; rows * n];
                     let mut pack = vec![0.0; MAX_MR * k];
                     // SAFETY: AVX2 and FMA were checked above.
-                    unsafe {
-                        gemm_portable_fma(&a, rows, &w, residual, &mut want, &mut pack);
-                        gemm(&a, rows, &w, residual, &mut got);
+                    unsafe { gemm_portable_fma(&a, rows, &w, residual, &mut want, &mut pack) };
+                    let mut got = vec![f32::NAN; rows * n];
+                    // SAFETY: as above.
+                    unsafe { gemm(&a, rows, &w, residual, &mut got) };
+                    let mut kernels = vec![("avx2", got)];
+                    if w.nr == 16 && avx512 {
+                        let mut got = vec![f32::NAN; rows * n];
+                        // SAFETY: AVX-512F was checked above; the panels are 16 wide.
+                        unsafe {
+                            super::super::gemm_avx512::gemm(&a, rows, &w, residual, &mut got)
+                        };
+                        kernels.push(("avx512", got));
                     }
-                    for (i, (x, y)) in want.iter().zip(&got).enumerate() {
-                        assert!(
-                            x == y,
-                            "k {k} n {n} rows {rows} res {res_n} prelu {prelu}: element {i}: {x} vs {y}"
-                        );
+                    for (kernel, got) in kernels {
+                        for (i, (x, y)) in want.iter().zip(&got).enumerate() {
+                            assert!(
+                                x == y,
+                                "{kernel}: k {k} n {n} rows {rows} res {res_n} prelu {prelu}: element {i}: {x} vs {y}"
+                            );
+                        }
+                        cases += 1;
                     }
-                    cases += 1;
                 }
             }
         }
-        assert_eq!(cases, 8 * 7 * 4);
+        // Both kernels on the six shapes with 16-wide panels (AVX-512 CPUs).
+        assert_eq!(cases, 8 * 7 * 4 + if avx512 { 6 * 7 * 4 } else { 0 });
     }
 }

@@ -7,9 +7,11 @@
 //! the network is built if the CPU reports both. `FMA` selects fused
 //! multiply-add (without the `fma` feature `f32::mul_add` is a slow libm call).
 //!
-//! An AVX-512 instantiation was tried: LLVM's code for these loops with
-//! `avx512f` enabled was slower than the AVX2 code (up to 4x for some tile
-//! shapes), so AVX-512 CPUs run the AVX2 kernels.
+//! The matrix product also has intrinsics kernels (`gemm_avx2.rs`, and
+//! `gemm_avx512.rs` for AVX-512 CPUs). An AVX-512 instantiation of the generic
+//! code was tried first: LLVM's code for those loops with `avx512f` enabled was
+//! slower than the AVX2 code (up to 4x for some tile shapes), so every other
+//! kernel runs its AVX2 code on AVX-512 CPUs.
 
 /// The instruction set the kernels run with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +21,9 @@ pub(crate) enum Isa {
     /// AVX2 + FMA.
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// AVX-512F as well (the matrix product's 16-wide panels; the rest as `Avx2`).
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
 impl Isa {
@@ -26,6 +31,9 @@ impl Isa {
     pub fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
         if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+            if is_x86_feature_detected!("avx512f") {
+                return Isa::Avx512;
+            }
             return Isa::Avx2;
         }
         Isa::Generic

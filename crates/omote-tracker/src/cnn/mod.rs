@@ -12,7 +12,8 @@
 //!   convolution with the bias, residual add and activation that follow it;
 //! * [`gemm`] (dense convolutions as matrix products, [`im2col`] for kernels
 //!   larger than 1x1), [`depthwise`], [`maxpool`], [`pad`] are the kernels;
-//! * [`isa`] picks AVX-512 / AVX2+FMA / baseline code at run time;
+//! * [`isa`] picks AVX-512 / AVX2+FMA / baseline code at run time (the matrix
+//!   product has intrinsics kernels for both, `gemm_avx2`, `gemm_avx512`);
 //! * tensors live in a few reusable buffers (assigned by liveness at load time),
 //!   so a run allocates nothing.
 //!
@@ -25,6 +26,8 @@ mod depthwise;
 mod gemm;
 #[cfg(target_arch = "x86_64")]
 mod gemm_avx2;
+#[cfg(target_arch = "x86_64")]
+mod gemm_avx512;
 mod im2col;
 pub(crate) mod isa;
 mod maxpool;
