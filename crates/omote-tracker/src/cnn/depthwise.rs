@@ -69,6 +69,34 @@ impl Depthwise {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     fn run_avx2(&self, input: &[f32], out: &mut [f32]) {
+        if !(self.kh == 3 && self.kw == 3 && self.c.is_multiple_of(LANES)) {
+            return self.run_with::<true>(input, out);
+        }
+        // 3x3: the interior of each row in intrinsics, the borders as usual.
+        let (lo, hi) = self.interior_columns(3);
+        for oy in 0..self.oh {
+            let iy = (oy * self.stride) as isize - self.pad_top as isize;
+            if iy < 0 || iy as usize + 3 > self.h {
+                for ox in 0..self.ow {
+                    self.pixel::<true>(oy, ox, input, out);
+                }
+                continue;
+            }
+            for ox in (0..lo).chain(hi.max(lo)..self.ow) {
+                self.pixel::<true>(oy, ox, input, out);
+            }
+            // SAFETY: this function runs only where AVX2 and FMA are present.
+            #[allow(unsafe_code)]
+            unsafe {
+                self.interior_row_3x3(input, out, oy, iy as usize, (lo, hi))
+            };
+        }
+    }
+
+    /// The portable loop with fused multiply-adds (what the intrinsics must equal).
+    #[cfg(all(test, target_arch = "x86_64"))]
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) fn run_portable_fma(&self, input: &[f32], out: &mut [f32]) {
         self.run_with::<true>(input, out);
     }
 

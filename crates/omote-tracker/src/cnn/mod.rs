@@ -23,6 +23,8 @@
 mod act;
 mod compile;
 mod depthwise;
+#[cfg(target_arch = "x86_64")]
+mod depthwise_avx2;
 mod gemm;
 #[cfg(target_arch = "x86_64")]
 mod gemm_avx2;
