@@ -41,6 +41,13 @@ impl Im2col {
         for (r, row) in out[..rows * k].chunks_exact_mut(k).enumerate() {
             let p = p0 + r;
             let (oy, ox) = (p / self.ow, p % self.ow);
+            let ix0 = (ox * self.stride) as isize - self.pad_left as isize;
+            if ix0 >= 0 && ix0 as usize + self.kw <= self.w {
+                // The whole window is inside horizontally: a kernel row's taps are
+                // adjacent pixels, one contiguous run of `kw · c` values.
+                self.gather_rows(input, oy, ix0 as usize, row);
+                continue;
+            }
             for ky in 0..self.kh {
                 let iy = (oy * self.stride + ky) as isize - self.pad_top as isize;
                 for kx in 0..self.kw {
@@ -64,5 +71,39 @@ impl Im2col {
                 }
             }
         }
+    }
+
+    /// One row whose window lies inside the input horizontally (columns `ix0 ..
+    /// ix0 + kw`): per kernel row one copy, or zeros above and below the input.
+    #[inline]
+    fn gather_rows(&self, input: &[f32], oy: usize, ix0: usize, row: &mut [f32]) {
+        let run = self.kw * self.c;
+        for (ky, dst) in row.chunks_exact_mut(run).enumerate() {
+            let iy = (oy * self.stride + ky) as isize - self.pad_top as isize;
+            if iy < 0 || iy as usize >= self.h {
+                dst.fill(0.0);
+                continue;
+            }
+            let src = &input[(iy as usize * self.w + ix0) * self.c..][..run];
+            // The networks' first convolutions (3x3 and 5x5 over RGB): fixed-size
+            // copies, not a `memcpy` call per kernel row.
+            match run {
+                9 => copy_fixed::<9>(dst, src),
+                15 => copy_fixed::<15>(dst, src),
+                _ => dst.copy_from_slice(src),
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn copy_fixed<const N: usize>(dst: &mut [f32], src: &[f32]) {
+    if let (Ok(d), Ok(s)) = (
+        <&mut [f32; N]>::try_from(&mut *dst),
+        <&[f32; N]>::try_from(src),
+    ) {
+        *d = *s;
+    } else {
+        dst.copy_from_slice(src);
     }
 }
