@@ -4,6 +4,7 @@
 use crate::features::{
     FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, N_CEPS, SAMPLE_RATE, WINDOW,
 };
+use crate::noise_floor::{self, NoiseFloorConfig};
 use crate::profile::Profile;
 use crate::voicing::{Voicing, VoicingConfig};
 use crate::{VowelFrame, VowelTrack};
@@ -34,6 +35,8 @@ pub struct AnalyserConfig {
     /// flicker of the mouth class can be seen and removed. Off for the lowest latency
     /// (the browser's microphone worklet, where the budget is 25 ms from 48 kHz).
     pub stream_hold: bool,
+    /// Offline: the noise in the clip's pauses, taken out of every frame's spectrum.
+    pub noise_floor: NoiseFloorConfig,
 }
 
 impl Default for AnalyserConfig {
@@ -48,6 +51,7 @@ impl Default for AnalyserConfig {
             hmm_to_closed: 0.2,
             min_run: 4,
             stream_hold: true,
+            noise_floor: NoiseFloorConfig::default(),
         }
     }
 }
@@ -132,6 +136,7 @@ impl Analyser {
     pub fn features(&mut self, samples: &[f32]) -> ClipFeatures {
         let n = frame_count(samples.len());
         let mut frames = Vec::with_capacity(n);
+        let mut mels = Vec::with_capacity(n);
         let half = (WINDOW / 2) as isize;
         for i in 0..n {
             let c = (i * HOP + HOP / 2) as isize;
@@ -139,18 +144,31 @@ impl Analyser {
             let src_a = a.max(0) as usize;
             let src_b = (b.max(0) as usize).min(samples.len());
             if a >= 0 && b as usize <= samples.len() {
-                frames.push(self.extractor.compute(&samples[src_a..src_b]));
+                let (f, mel) = self.extractor.compute_with_mel(&samples[src_a..src_b]);
+                frames.push(f);
+                mels.push(mel);
             } else {
                 self.window.fill(0.0);
                 let off = (src_a as isize - a) as usize;
                 if src_b > src_a {
                     self.window[off..off + (src_b - src_a)].copy_from_slice(&samples[src_a..src_b]);
                 }
-                frames.push(self.extractor.compute(&self.window));
+                let (f, mel) = self.extractor.compute_with_mel(&self.window);
+                frames.push(f);
+                mels.push(mel);
             }
         }
         let levels: Vec<f32> = frames.iter().map(|f| f.level_db).collect();
         let voicing = self.config.voicing.offline(&levels);
+        let nf = &self.config.noise_floor;
+        let threshold = voicing.threshold_db;
+        if let Some(noise) = noise_floor::estimate(nf, &mels, &voicing.voiced, &levels, threshold) {
+            for (f, mel) in frames.iter_mut().zip(&mels) {
+                f.ceps = self
+                    .extractor
+                    .cepstrum(&noise_floor::subtract(mel, &noise, nf.keep));
+            }
+        }
         let normalised = self.normalise(&frames, &voicing.voiced);
         ClipFeatures {
             frames,

@@ -131,6 +131,12 @@ impl FeatureExtractor {
     /// Features of `frame` (exactly [`WINDOW`] samples; a shorter slice is zero-padded at
     /// the end). Non-finite samples count as 0.
     pub fn compute(&mut self, frame: &[f32]) -> FrameFeatures {
+        self.compute_with_mel(frame).0
+    }
+
+    /// [`FeatureExtractor::compute`], also returning the frame's mel band energies
+    /// (power, before the logarithm) for noise-floor subtraction.
+    pub fn compute_with_mel(&mut self, frame: &[f32]) -> (FrameFeatures, [f32; N_MEL]) {
         let n = frame.len().min(WINDOW);
         let mut sum_sq = 0f32;
         let mut prev = 0f32;
@@ -158,20 +164,29 @@ impl FeatureExtractor {
         for (p, c) in self.power.iter_mut().zip(&self.spectrum) {
             *p = c.norm_sqr();
         }
-        let mut logmel = [0f32; N_MEL];
-        for (b, lm) in logmel.iter_mut().enumerate() {
+        let mut mel = [0f32; N_MEL];
+        for (b, e) in mel.iter_mut().enumerate() {
             let s = self.mel_start[b];
-            let e: f32 = self.mel_weights[b]
+            *e = self.mel_weights[b]
                 .iter()
                 .zip(&self.power[s..])
                 .map(|(w, p)| w * p)
                 .sum();
+        }
+        let ceps = self.cepstrum(&mel);
+        (FrameFeatures { ceps, level_db }, mel)
+    }
+
+    /// Cepstral coefficients c1..=c12 of mel band energies (power).
+    pub fn cepstrum(&self, mel: &[f32; N_MEL]) -> [f32; N_CEPS] {
+        let mut logmel = [0f32; N_MEL];
+        for (lm, e) in logmel.iter_mut().zip(mel) {
             *lm = (e + 1e-9).ln();
         }
         let mut ceps = [0f32; N_CEPS];
         for (c, out) in ceps.iter_mut().enumerate() {
             *out = self.dct[c].iter().zip(&logmel).map(|(d, l)| d * l).sum();
         }
-        FrameFeatures { ceps, level_db }
+        ceps
     }
 }

@@ -39,6 +39,7 @@ pub mod export;
 mod features;
 mod frame;
 pub mod labels;
+mod noise_floor;
 mod profile;
 pub mod score;
 mod stream;
@@ -52,6 +53,7 @@ pub use features::{
     N_MEL, SAMPLE_RATE, WINDOW,
 };
 pub use frame::{Viseme, VoicedSpan, VowelFrame, VowelTrack};
+pub use noise_floor::NoiseFloorConfig;
 pub use profile::{
     MAX_BIAS, MAX_MEAN, MAX_PRECISION, PROFILE_FORMAT, Profile, ProfileBuilder, SHARPNESS_RANGE,
 };

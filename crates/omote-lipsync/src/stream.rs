@@ -3,7 +3,8 @@
 //! and one-sided smoothing.
 
 use crate::analyser::{AnalyserConfig, dominant, fade, lead_with, softmax, volume};
-use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_CEPS, SAMPLE_RATE, WINDOW};
+use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_CEPS, N_MEL, SAMPLE_RATE, WINDOW};
+use crate::noise_floor;
 use crate::profile::Profile;
 use crate::voicing::StreamVoicing;
 use crate::{VowelFrame, VowelTrack};
@@ -13,6 +14,8 @@ const RING: usize = 512;
 const CMN_FRAMES: f32 = 300.0;
 /// Weight (in frames) of the profile's global mean at the start of a stream.
 const CMN_PRIOR_FRAMES: f32 = 50.0;
+/// Frames of the running noise estimate's memory (2 s of pauses).
+const NOISE_FRAMES: f32 = 200.0;
 
 /// Live analyser. Frame *i* is centred at `(i + 0.5) · 10 ms` of the stream and is emitted
 /// once the stream reaches the end of the next frame's window, [`StreamAnalyser::LATENCY_S`]
@@ -33,6 +36,11 @@ pub struct StreamAnalyser {
     smoothing: bool,
     cmn_mean: [f32; N_CEPS],
     cmn_n: f32,
+    /// Mean mel band energies of the silent frames so far, and how many there were
+    /// (capped at [`NOISE_FRAMES`]): the noise taken out of voiced frames, as the
+    /// offline analyser does with the whole clip's pauses.
+    noise: [f32; N_MEL],
+    noise_n: f32,
     zero_run: usize,
     /// The newest analysed frame, held back one frame for the blip filter.
     pending: Option<VowelFrame>,
@@ -83,6 +91,8 @@ impl StreamAnalyser {
             smoothing: false,
             cmn_mean,
             cmn_n: CMN_PRIOR_FRAMES,
+            noise: [0.0; N_MEL],
+            noise_n: 0.0,
             zero_run: LEAD,
             pending: None,
             leading: None,
@@ -146,6 +156,7 @@ impl StreamAnalyser {
         if self.zero_run >= WINDOW {
             // Digital silence: skip the transform (keeps hours of silence cheap).
             self.voicing.update(crate::features::FLOOR_DB);
+            self.learn_noise(&[0.0; N_MEL]);
             self.smoothing = false;
             return VowelFrame::SILENT;
         }
@@ -153,18 +164,29 @@ impl StreamAnalyser {
         for (i, w) in self.window.iter_mut().enumerate() {
             *w = self.ring[(start + i) % RING];
         }
-        let f = self.extractor.compute(&self.window);
+        let (f, mel) = self.extractor.compute_with_mel(&self.window);
         let voiced = self.voicing.update(f.level_db);
         let speech_db = self.voicing.speech_db();
         let vol = volume(f.level_db, speech_db);
         if !voiced {
+            let nf = &self.config.noise_floor;
+            if noise_floor::is_noise(nf, voiced, f.level_db, self.voicing.threshold_db()) {
+                self.learn_noise(&mel);
+            }
             self.smoothing = false;
             return VowelFrame {
                 volume: vol,
                 ..VowelFrame::SILENT
             };
         }
-        let mut x = f.ceps;
+        let nf = &self.config.noise_floor;
+        let mut x = if nf.over_subtraction > 0.0 && self.noise_n >= nf.min_frames as f32 {
+            let noise = self.noise.map(|e| e * nf.over_subtraction);
+            self.extractor
+                .cepstrum(&noise_floor::subtract(&mel, &noise, nf.keep))
+        } else {
+            f.ceps
+        };
         if self.profile.cmn {
             self.cmn_n = (self.cmn_n + 1.0).min(CMN_FRAMES);
             for j in 0..N_CEPS {
@@ -193,6 +215,14 @@ impl StreamAnalyser {
             weights,
             volume: vol,
             silent: false,
+        }
+    }
+
+    /// Adds a silent frame's band energies to the running noise estimate.
+    fn learn_noise(&mut self, mel: &[f32; N_MEL]) {
+        self.noise_n = (self.noise_n + 1.0).min(NOISE_FRAMES);
+        for (n, e) in self.noise.iter_mut().zip(mel) {
+            *n += (e - *n) / self.noise_n;
         }
     }
 

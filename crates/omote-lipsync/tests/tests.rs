@@ -103,7 +103,7 @@ fn english_read_speech_floors() {
     );
     let vs = str_.vowel_accuracy().unwrap();
     println!("librivox: offline vowel {vo:.3} silence {so:.3}; streaming vowel {vs:.3}");
-    // Measured 61.0 % (README); the floor is 60 %.
+    // Measured 63.4 % with the noise-floor subtraction (README); the floor is 60 %.
     assert!(vo >= 0.60, "offline vowel {vo}");
     assert!(so >= 0.95, "offline silence {so}");
     assert!(vo - vs <= 0.08, "streaming {vs} vs offline {vo}");
@@ -489,7 +489,7 @@ fn noisy_and_quiet_variants_floors() {
             ja_subset(),
             [
                 (Degradation::Quiet, [0.83, 0.97, 0.78, 0.95]),
-                (Degradation::Noisy, [0.49, 0.97, 0.40, 0.97]),
+                (Degradation::Noisy, [0.68, 0.97, 0.62, 0.97]),
                 (Degradation::Hum, [0.83, 0.97, 0.77, 0.97]),
                 (Degradation::Telephone, [0.85, 0.97, 0.81, 0.97]),
             ],
@@ -499,7 +499,7 @@ fn noisy_and_quiet_variants_floors() {
             espeak_subset(),
             [
                 (Degradation::Quiet, [0.65, 0.97, 0.64, 0.97]),
-                (Degradation::Noisy, [0.63, 0.97, 0.57, 0.97]),
+                (Degradation::Noisy, [0.67, 0.97, 0.62, 0.97]),
                 (Degradation::Hum, [0.67, 0.97, 0.64, 0.97]),
                 (Degradation::Telephone, [0.66, 0.97, 0.67, 0.97]),
             ],
