@@ -35,7 +35,8 @@ pub struct AnalyserConfig {
     /// flicker of the mouth class can be seen and removed. Off for the lowest latency
     /// (the browser's microphone worklet, where the budget is 25 ms from 48 kHz).
     pub stream_hold: bool,
-    /// Offline: the noise in the clip's pauses, taken out of every frame's spectrum.
+    /// The noise of the clip's pauses (streaming: of the last 2 s of pauses), taken out
+    /// of every frame's spectrum before the cepstrum.
     pub noise_floor: NoiseFloorConfig,
 }
 
