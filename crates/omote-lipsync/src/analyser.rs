@@ -136,40 +136,44 @@ impl Analyser {
     /// sample `i·HOP + HOP/2`, zero-padded at the ends.
     pub fn features(&mut self, samples: &[f32]) -> ClipFeatures {
         let n = frame_count(samples.len());
-        let mut frames = Vec::with_capacity(n);
         let mut mels = Vec::with_capacity(n);
+        let mut levels = Vec::with_capacity(n);
         let half = (WINDOW / 2) as isize;
         for i in 0..n {
             let c = (i * HOP + HOP / 2) as isize;
             let (a, b) = (c - half, c + half);
             let src_a = a.max(0) as usize;
             let src_b = (b.max(0) as usize).min(samples.len());
-            if a >= 0 && b as usize <= samples.len() {
-                let (f, mel) = self.extractor.compute_with_mel(&samples[src_a..src_b]);
-                frames.push(f);
-                mels.push(mel);
+            let (mel, level) = if a >= 0 && b as usize <= samples.len() {
+                self.extractor.mel_and_level(&samples[src_a..src_b])
             } else {
                 self.window.fill(0.0);
                 let off = (src_a as isize - a) as usize;
                 if src_b > src_a {
                     self.window[off..off + (src_b - src_a)].copy_from_slice(&samples[src_a..src_b]);
                 }
-                let (f, mel) = self.extractor.compute_with_mel(&self.window);
-                frames.push(f);
-                mels.push(mel);
-            }
+                self.extractor.mel_and_level(&self.window)
+            };
+            mels.push(mel);
+            levels.push(level);
         }
-        let levels: Vec<f32> = frames.iter().map(|f| f.level_db).collect();
         let voicing = self.config.voicing.offline(&levels);
         let nf = &self.config.noise_floor;
-        let threshold = voicing.threshold_db;
-        if let Some(noise) = noise_floor::estimate(nf, &mels, &voicing.voiced, &levels, threshold) {
-            for (f, mel) in frames.iter_mut().zip(&mels) {
-                f.ceps = self
-                    .extractor
-                    .cepstrum(&noise_floor::subtract(mel, &noise, nf.keep));
-            }
-        }
+        let noise =
+            noise_floor::estimate(nf, &mels, &voicing.voiced, &levels, voicing.threshold_db);
+        let frames: Vec<FrameFeatures> = mels
+            .iter()
+            .zip(&levels)
+            .map(|(mel, &level_db)| {
+                let ceps = match &noise {
+                    Some(noise) => self
+                        .extractor
+                        .cepstrum(&noise_floor::subtract(nf, mel, noise)),
+                    None => self.extractor.cepstrum(mel),
+                };
+                FrameFeatures { ceps, level_db }
+            })
+            .collect();
         let normalised = self.normalise(&frames, &voicing.voiced);
         ClipFeatures {
             frames,

@@ -131,12 +131,17 @@ impl FeatureExtractor {
     /// Features of `frame` (exactly [`WINDOW`] samples; a shorter slice is zero-padded at
     /// the end). Non-finite samples count as 0.
     pub fn compute(&mut self, frame: &[f32]) -> FrameFeatures {
-        self.compute_with_mel(frame).0
+        let (mel, level_db) = self.mel_and_level(frame);
+        FrameFeatures {
+            ceps: self.cepstrum(&mel),
+            level_db,
+        }
     }
 
-    /// [`FeatureExtractor::compute`], also returning the frame's mel band energies
-    /// (power, before the logarithm) for noise-floor subtraction.
-    pub fn compute_with_mel(&mut self, frame: &[f32]) -> (FrameFeatures, [f32; N_MEL]) {
+    /// The first half of [`FeatureExtractor::compute`]: the frame's mel band energies
+    /// (power, before the logarithm) and its level in dBFS. The analysers take noise out
+    /// of the bands before [`FeatureExtractor::cepstrum`].
+    pub fn mel_and_level(&mut self, frame: &[f32]) -> ([f32; N_MEL], f32) {
         let n = frame.len().min(WINDOW);
         let mut sum_sq = 0f32;
         let mut prev = 0f32;
@@ -173,8 +178,7 @@ impl FeatureExtractor {
                 .map(|(w, p)| w * p)
                 .sum();
         }
-        let ceps = self.cepstrum(&mel);
-        (FrameFeatures { ceps, level_db }, mel)
+        (mel, level_db)
     }
 
     /// Cepstral coefficients c1..=c12 of mel band energies (power).

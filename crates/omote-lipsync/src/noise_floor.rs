@@ -37,19 +37,14 @@ impl Default for NoiseFloorConfig {
     }
 }
 
-/// Whether a frame counts as noise: silent, and clearly under the voicing threshold.
-pub(crate) fn is_noise(
-    config: &NoiseFloorConfig,
-    voiced: bool,
-    level_db: f32,
-    threshold_db: f32,
-) -> bool {
-    !voiced && level_db <= threshold_db - config.margin_db
+/// Whether a silent frame counts as noise: clearly under the voicing threshold.
+pub(crate) fn is_noise(config: &NoiseFloorConfig, level_db: f32, threshold_db: f32) -> bool {
+    level_db <= threshold_db - config.margin_db
 }
 
-/// The mean mel band energies of the noise frames ([`is_noise`]) times the
-/// over-subtraction, or `None` when there are fewer than `config.min_frames` of them
-/// (or subtraction is off).
+/// The mean mel band energies of the silent frames that are noise ([`is_noise`]), or
+/// `None` when there are fewer than `config.min_frames` of them (or subtraction is
+/// off).
 pub(crate) fn estimate(
     config: &NoiseFloorConfig,
     mels: &[[f32; N_MEL]],
@@ -63,7 +58,7 @@ pub(crate) fn estimate(
     let mut sum = [0f64; N_MEL];
     let mut n = 0usize;
     for ((m, v), l) in mels.iter().zip(voiced).zip(levels) {
-        if is_noise(config, *v, *l, threshold_db) {
+        if !*v && is_noise(config, *l, threshold_db) {
             for (s, e) in sum.iter_mut().zip(m) {
                 *s += f64::from(*e);
             }
@@ -75,14 +70,19 @@ pub(crate) fn estimate(
     }
     let mut noise = [0f32; N_MEL];
     for (o, s) in noise.iter_mut().zip(sum) {
-        *o = (s / n as f64) as f32 * config.over_subtraction;
+        *o = (s / n as f64) as f32;
     }
     Some(noise)
 }
 
-/// `mel` with `noise` taken out, band by band, keeping at least `keep` of each band.
-pub(crate) fn subtract(mel: &[f32; N_MEL], noise: &[f32; N_MEL], keep: f32) -> [f32; N_MEL] {
-    std::array::from_fn(|b| (mel[b] - noise[b]).max(keep * mel[b]))
+/// `mel` with `noise` (times the over-subtraction) taken out, band by band, keeping at
+/// least `config.keep` of each band.
+pub(crate) fn subtract(
+    config: &NoiseFloorConfig,
+    mel: &[f32; N_MEL],
+    noise: &[f32; N_MEL],
+) -> [f32; N_MEL] {
+    std::array::from_fn(|b| (mel[b] - config.over_subtraction * noise[b]).max(config.keep * mel[b]))
 }
 
 #[cfg(test)]
@@ -102,7 +102,7 @@ mod tests {
             .collect();
         let est = estimate(&config, &mels, &voiced, &levels, -40.0).unwrap();
         assert_eq!(est, noise);
-        let clean = subtract(&speech, &est, config.keep);
+        let clean = subtract(&config, &speech, &est);
         assert_eq!(
             clean[0],
             0.1 * speech[0],
@@ -116,6 +116,6 @@ mod tests {
         // Digital silence in the pauses: the estimate is zero and changes nothing.
         let quiet = vec![[0.0; N_MEL]; 30];
         let est = estimate(&config, &quiet, &[false; 30], &[-100.0; 30], -40.0).unwrap();
-        assert_eq!(subtract(&speech, &est, config.keep), speech);
+        assert_eq!(subtract(&config, &speech, &est), speech);
     }
 }

@@ -164,13 +164,13 @@ impl StreamAnalyser {
         for (i, w) in self.window.iter_mut().enumerate() {
             *w = self.ring[(start + i) % RING];
         }
-        let (f, mel) = self.extractor.compute_with_mel(&self.window);
-        let voiced = self.voicing.update(f.level_db);
+        let (mel, level_db) = self.extractor.mel_and_level(&self.window);
+        let voiced = self.voicing.update(level_db);
         let speech_db = self.voicing.speech_db();
-        let vol = volume(f.level_db, speech_db);
+        let vol = volume(level_db, speech_db);
+        let nf = self.config.noise_floor;
         if !voiced {
-            let nf = &self.config.noise_floor;
-            if noise_floor::is_noise(nf, voiced, f.level_db, self.voicing.threshold_db()) {
+            if noise_floor::is_noise(&nf, level_db, self.voicing.threshold_db()) {
                 self.learn_noise(&mel);
             }
             self.smoothing = false;
@@ -179,13 +179,11 @@ impl StreamAnalyser {
                 ..VowelFrame::SILENT
             };
         }
-        let nf = &self.config.noise_floor;
-        let mut x = if nf.over_subtraction > 0.0 && self.noise_n >= nf.min_frames as f32 {
-            let noise = self.noise.map(|e| e * nf.over_subtraction);
+        let mut x = if self.noise_n >= nf.min_frames as f32 {
             self.extractor
-                .cepstrum(&noise_floor::subtract(&mel, &noise, nf.keep))
+                .cepstrum(&noise_floor::subtract(&nf, &mel, &self.noise))
         } else {
-            f.ceps
+            self.extractor.cepstrum(&mel)
         };
         if self.profile.cmn {
             self.cmn_n = (self.cmn_n + 1.0).min(CMN_FRAMES);
@@ -206,7 +204,7 @@ impl StreamAnalyser {
         }
         let p = softmax(&self.smoothed);
         let threshold = self.voicing.threshold_db();
-        let g = fade(f.level_db, threshold, self.config.fade_db);
+        let g = fade(level_db, threshold, self.config.fade_db);
         let mut weights = [0f32; 6];
         for k in 0..6 {
             weights[k] = p[k] * g;
