@@ -10,13 +10,11 @@
 
 #![allow(unsafe_code)] // intrinsics: raw loads and stores, bounds checked per row
 
-use std::arch::x86_64::{
-    __m256, _mm256_add_ps, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps,
-    _mm256_mul_ps, _mm256_setzero_ps, _mm256_storeu_ps,
-};
+use std::arch::x86_64::{__m256, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_storeu_ps};
 
 use super::act::Act;
 use super::depthwise::Depthwise;
+use super::gemm_avx2::prelu;
 
 /// Channels per vector.
 const L: usize = 8;
@@ -63,13 +61,7 @@ impl Depthwise {
                     std::array::from_fn(|t| _mm256_loadu_ps(self.weights.as_ptr().add(t * c + c0)));
                 let bias = _mm256_loadu_ps(self.bias.as_ptr().add(c0));
                 let finish = |x: __m256| match slopes {
-                    Some(sl) => {
-                        let zero = _mm256_setzero_ps();
-                        _mm256_add_ps(
-                            _mm256_max_ps(x, zero),
-                            _mm256_mul_ps(_mm256_min_ps(x, zero), _mm256_loadu_ps(sl.add(c0))),
-                        )
-                    }
+                    Some(sl) => prelu(x, _mm256_loadu_ps(sl.add(c0))),
                     None => x,
                 };
                 // Input offset of tap (0, 0) of output column `ox`, channel `c0`.

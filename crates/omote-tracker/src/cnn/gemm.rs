@@ -98,6 +98,37 @@ pub(crate) fn gemm(
     }
 }
 
+/// The bounds the intrinsics kernels (`gemm_avx2`, `gemm_avx512`) rely on for their
+/// raw loads and stores: the same contract as [`gemm`], checked once per call.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn check_kernel_bounds(
+    a: &[f32],
+    rows: usize,
+    w: &PackedWeights,
+    residual: Option<(&[f32], usize)>,
+    out: &[f32],
+) {
+    let (k, n) = (w.k, w.n);
+    let padded = n.div_ceil(w.nr) * w.nr;
+    assert!(a.len() >= rows * k && out.len() >= rows * n);
+    assert!(w.data.len() == padded * k && w.bias.len() >= padded);
+    if let Some((res, res_n)) = residual {
+        assert!(res_n <= n && res.len() >= rows * res_n);
+    }
+    if let Act::Prelu(s) = &w.act {
+        assert!(s.len() >= padded);
+    }
+}
+
+/// `r` in an array of `N` (missing lanes zero): the last, partial vector of a row.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn padded<const N: usize>(r: &[f32]) -> [f32; N] {
+    let mut t = [0f32; N];
+    let len = r.len().min(N);
+    t[..len].copy_from_slice(&r[..len]);
+    t
+}
+
 /// The portable kernel with fused multiply-adds: what [`super::gemm_avx2`] must equal.
 #[cfg(all(test, target_arch = "x86_64"))]
 #[target_feature(enable = "avx2,fma")]

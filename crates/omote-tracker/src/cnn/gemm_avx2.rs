@@ -20,7 +20,7 @@ use std::arch::x86_64::{
 };
 
 use super::act::Act;
-use super::gemm::PackedWeights;
+use super::gemm::{PackedWeights, check_kernel_bounds, padded};
 
 /// Lanes of one `__m256`.
 const L: usize = 8;
@@ -38,17 +38,9 @@ pub(super) unsafe fn gemm(
     residual: Option<(&[f32], usize)>,
     out: &mut [f32],
 ) {
-    let (k, n) = (w.k, w.n);
     // Every access below stays inside these bounds.
-    assert!(a.len() >= rows * k && out.len() >= rows * n);
-    assert!(w.data.len() == n.div_ceil(w.nr) * k * w.nr && w.bias.len() >= n.div_ceil(w.nr) * w.nr);
-    if let Some((res, res_n)) = residual {
-        assert!(res_n <= n && res.len() >= rows * res_n);
-    }
-    if let Act::Prelu(s) = &w.act {
-        assert!(s.len() >= n.div_ceil(w.nr) * w.nr);
-    }
-    // SAFETY (all calls): the asserts above; the tiles stay inside `rows`.
+    check_kernel_bounds(a, rows, w, residual, out);
+    // SAFETY (all calls): the bounds above; the tiles stay inside `rows`.
     unsafe {
         if w.nr == 16 {
             let full = rows / 6 * 6;
@@ -124,12 +116,7 @@ unsafe fn tile<const MR: usize, const V: usize>(
                         x = _mm256_add_ps(x, load_part(r));
                     }
                     if let Act::Prelu(s) = &w.act {
-                        let s = _mm256_loadu_ps(s.as_ptr().add(c0));
-                        let zero = _mm256_setzero_ps();
-                        x = _mm256_add_ps(
-                            _mm256_max_ps(x, zero),
-                            _mm256_mul_ps(_mm256_min_ps(x, zero), s),
-                        );
+                        x = prelu(x, _mm256_loadu_ps(s.as_ptr().add(c0)));
                     }
                     let o = &mut out[row * n + c0..(row + 1) * n];
                     store_part(o, x);
@@ -139,19 +126,31 @@ unsafe fn tile<const MR: usize, const V: usize>(
     }
 }
 
+/// `max(x, 0) + min(x, 0)·slope`, lane by lane: the portable kernels' PReLU (`vmaxps`
+/// and `vminps` return 0 for a NaN, as `f32::max`/`min` do). Also the depthwise kernel's.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn prelu(x: __m256, slope: __m256) -> __m256 {
+    let zero = _mm256_setzero_ps();
+    _mm256_add_ps(
+        _mm256_max_ps(x, zero),
+        _mm256_mul_ps(_mm256_min_ps(x, zero), slope),
+    )
+}
+
 /// Up to eight floats of `r` (missing lanes are zero).
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn load_part(r: &[f32]) -> __m256 {
-    if r.len() >= L {
-        // SAFETY: eight floats are there.
-        unsafe { _mm256_loadu_ps(r.as_ptr()) }
+    let t;
+    let p = if r.len() >= L {
+        r.as_ptr()
     } else {
-        let mut t = [0f32; L];
-        t[..r.len()].copy_from_slice(r);
-        // SAFETY: a local array of eight.
-        unsafe { _mm256_loadu_ps(t.as_ptr()) }
-    }
+        t = padded::<L>(r);
+        t.as_ptr()
+    };
+    // SAFETY: eight floats at `p`.
+    unsafe { _mm256_loadu_ps(p) }
 }
 
 /// Stores the first `min(8, o.len())` lanes of `x` into `o`.

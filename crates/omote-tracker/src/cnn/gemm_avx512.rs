@@ -18,7 +18,7 @@ use std::arch::x86_64::{
 };
 
 use super::act::Act;
-use super::gemm::PackedWeights;
+use super::gemm::{PackedWeights, check_kernel_bounds, padded};
 
 /// Lanes of one `__m512`, and the panel width this kernel takes.
 const L: usize = 16;
@@ -36,18 +36,11 @@ pub(super) unsafe fn gemm(
     residual: Option<(&[f32], usize)>,
     out: &mut [f32],
 ) {
-    let (k, n) = (w.k, w.n);
-    let panels = n.div_ceil(L);
+    let panels = w.n.div_ceil(L);
     // Every access below stays inside these bounds.
-    assert!(w.nr == L && a.len() >= rows * k && out.len() >= rows * n);
-    assert!(w.data.len() == panels * k * L && w.bias.len() >= panels * L);
-    if let Some((res, res_n)) = residual {
-        assert!(res_n <= n && res.len() >= rows * res_n);
-    }
-    if let Act::Prelu(s) = &w.act {
-        assert!(s.len() >= panels * L);
-    }
-    // SAFETY (all calls): the asserts above; tiles stay inside `rows` and `panels`.
+    assert!(w.nr == L);
+    check_kernel_bounds(a, rows, w, residual, out);
+    // SAFETY (all calls): the bounds above; tiles stay inside `rows` and `panels`.
     unsafe {
         let pairs = panels / 2 * 2;
         let full = rows / 6 * 6;
@@ -139,15 +132,15 @@ unsafe fn tile<const MR: usize, const P: usize>(
 #[target_feature(enable = "avx512f")]
 #[inline]
 unsafe fn load_part(r: &[f32]) -> __m512 {
-    if r.len() >= L {
-        // SAFETY: sixteen floats are there.
-        unsafe { _mm512_loadu_ps(r.as_ptr()) }
+    let t;
+    let p = if r.len() >= L {
+        r.as_ptr()
     } else {
-        let mut t = [0f32; L];
-        t[..r.len()].copy_from_slice(r);
-        // SAFETY: a local array of sixteen.
-        unsafe { _mm512_loadu_ps(t.as_ptr()) }
-    }
+        t = padded::<L>(r);
+        t.as_ptr()
+    };
+    // SAFETY: sixteen floats at `p`.
+    unsafe { _mm512_loadu_ps(p) }
 }
 
 /// Stores the first `min(16, o.len())` lanes of `x` into `o`.
