@@ -39,20 +39,12 @@ def render(n, out, shared, png_dir=None):
 def time_mediapipe(task, raw, n, mode):
     import numpy as np
     import mediapipe as mp
-    from mediapipe.tasks import python as mp_tasks
-    from mediapipe.tasks.python import vision
+    from time_mediapipe import landmarker as make_landmarker  # beside this script
     data = np.fromfile(raw, dtype=np.uint8).reshape(n, 480, 640, 3)
     images = [mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(data[i]))
               for i in range(n)]
     video = mode == 'video'
-    options = vision.FaceLandmarkerOptions(
-        base_options=mp_tasks.BaseOptions(model_asset_path=task),
-        running_mode=vision.RunningMode.VIDEO if video else vision.RunningMode.IMAGE,
-        num_faces=1,
-        output_face_blendshapes=True,
-        output_facial_transformation_matrixes=True,
-    )
-    landmarker = vision.FaceLandmarker.create_from_options(options)
+    landmarker = make_landmarker(task, video)
     found = 0
     start, cpu = time.perf_counter(), time.process_time()
     for i, image in enumerate(images):

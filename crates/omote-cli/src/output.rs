@@ -34,6 +34,36 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     })
 }
 
+/// Writing behind the work: `threads` threads inside `scope` each take the next item
+/// sent on the returned channel (at most `queue` wait) and give it to `write`, so each
+/// result file's write and sync, which mostly wait for the disk, overlap the next
+/// item's work. They end when every sender is dropped; the scope joins them.
+pub fn write_behind<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    threads: usize,
+    queue: usize,
+    write: impl Fn(T) + Send + Sync + 'scope,
+) -> anyhow::Result<std::sync::mpsc::SyncSender<T>> {
+    let (to_write, writes) = std::sync::mpsc::sync_channel::<T>(queue);
+    let writes = std::sync::Arc::new(std::sync::Mutex::new(writes));
+    let write = std::sync::Arc::new(write);
+    for i in 0..threads {
+        let (writes, write) = (writes.clone(), write.clone());
+        std::thread::Builder::new()
+            .name(format!("write {i}"))
+            .spawn_scoped(scope, move || {
+                loop {
+                    // The lock is held only while waiting for the next item.
+                    let next = writes.lock().ok().and_then(|rx| rx.recv().ok());
+                    let Some(item) = next else { break };
+                    write(item);
+                }
+            })
+            .context("cannot start a result writing thread")?;
+    }
+    Ok(to_write)
+}
+
 /// Let `write` produce the file at a temporary path beside `path` (same extension, so
 /// format-by-extension writers such as PNG encoders work), then rename it to `path`. On
 /// any error the temporary file is removed and an existing `path` is left untouched.

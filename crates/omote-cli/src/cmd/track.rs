@@ -25,7 +25,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::sync::mpsc;
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -111,20 +111,9 @@ pub fn run(args: TrackArgs) -> Result<()> {
         let files = frame_files(dir)?;
         let bar = progress(Some(files.len() as u64));
         std::thread::scope(|scope| {
-            let (to_track, decoded) = mpsc::sync_channel(DECODE_AHEAD);
-            std::thread::Builder::new()
-                .name("decode".into())
-                .spawn_scoped(scope, move || {
-                    for path in &files {
-                        let frame = (path.display().to_string(), load_rgb(path));
-                        if to_track.send(frame).is_err() {
-                            break;
-                        }
-                    }
-                })
-                .context("cannot start the frame decoding thread")?;
+            let decoded = decode_ahead(scope, &files)?;
             track_video(tracker, &args, &bar, || match decoded.recv() {
-                Ok((name, img)) => Ok(Some((name, img?))),
+                Ok((path, img)) => Ok(Some((path.display().to_string(), img?))),
                 Err(mpsc::RecvError) => Ok(None),
             })
         })
@@ -189,6 +178,26 @@ const DECODE_AHEAD: usize = 2;
 const WRITERS: usize = 4;
 const WRITE_QUEUE: usize = 8;
 
+/// Decodes `paths` in order on a thread of `scope`, at most [`DECODE_AHEAD`] ahead of
+/// the receiver; it stops when the receiver is dropped.
+fn decode_ahead<'scope, 'p: 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    paths: &'p [PathBuf],
+) -> Result<mpsc::Receiver<(&'p Path, omote_tracker::Result<RgbImage>)>> {
+    let (to_track, decoded) = mpsc::sync_channel(DECODE_AHEAD);
+    std::thread::Builder::new()
+        .name("decode".into())
+        .spawn_scoped(scope, move || {
+            for path in paths {
+                if to_track.send((path.as_path(), load_rgb(path))).is_err() {
+                    break;
+                }
+            }
+        })
+        .context("cannot start the image decoding thread")?;
+    Ok(decoded)
+}
+
 /// One image's finished result, on its way to the disk.
 struct ImageResult<'a> {
     input: &'a Path,
@@ -209,43 +218,18 @@ fn track_images(mut tracker: FaceTracker, args: &TrackArgs) -> Result<()> {
         bar.suspend(|| eprintln!("error: {}", crate::output::error_text(e)));
         failed.fetch_add(1, Ordering::Relaxed);
     };
-    let (to_write, writes) = mpsc::sync_channel::<ImageResult>(WRITE_QUEUE);
-    let writes = Mutex::new(writes);
     std::thread::scope(|scope| -> Result<()> {
-        let (to_track, decoded) =
-            mpsc::sync_channel::<(&Path, omote_tracker::Result<RgbImage>)>(DECODE_AHEAD);
-        std::thread::Builder::new()
-            .name("decode".into())
-            .spawn_scoped(scope, move || {
-                for path in &args.images {
-                    // The tracker went away (it failed): stop decoding.
-                    if to_track.send((path, load_rgb(path))).is_err() {
-                        break;
+        let decoded = decode_ahead(scope, &args.images)?;
+        let to_write =
+            crate::output::write_behind(scope, WRITERS, WRITE_QUEUE, |result: ImageResult| {
+                match write_image_result(&result, &args.out) {
+                    Ok(()) => {
+                        with_face.fetch_add(usize::from(result.faces > 0), Ordering::Relaxed);
                     }
+                    Err(e) => fail(&e),
                 }
-            })
-            .context("cannot start the image decoding thread")?;
-        for i in 0..WRITERS {
-            let (writes, bar, fail, with_face) = (&writes, &bar, &fail, &with_face);
-            std::thread::Builder::new()
-                .name(format!("write {i}"))
-                .spawn_scoped(scope, move || {
-                    loop {
-                        // The lock is held only while waiting for the next result.
-                        let next = writes.lock().ok().and_then(|rx| rx.recv().ok());
-                        let Some(result) = next else { break };
-                        match write_image_result(&result, &args.out) {
-                            Ok(()) => {
-                                with_face
-                                    .fetch_add(usize::from(result.faces > 0), Ordering::Relaxed);
-                            }
-                            Err(e) => fail(&e),
-                        }
-                        bar.inc(1);
-                    }
-                })
-                .context("cannot start a result writing thread")?;
-        }
+                bar.inc(1);
+            })?;
         for (path, img) in decoded {
             match img
                 .map_err(anyhow::Error::from)

@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::{Mutex, mpsc};
+use std::sync::Mutex;
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
@@ -325,26 +325,19 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
             f.push(input.display().to_string());
         }
     };
-    // Result files are written behind the analysis: each one's write and sync (which
-    // mostly waits for the disk) overlaps the next files' work.
-    let (to_write, writes) = mpsc::sync_channel::<(&Path, PathBuf, String)>(WRITE_QUEUE);
-    let writes = Mutex::new(writes);
-    std::thread::scope(|scope| {
-        for _ in 0..WRITERS {
-            scope.spawn(|| {
-                loop {
-                    // The lock is held only while waiting for the next file.
-                    let next = writes.lock().ok().and_then(|rx| rx.recv().ok());
-                    let Some((input, out, text)) = next else {
-                        break;
-                    };
-                    if let Err(e) = crate::output::write_file(&out, text.as_bytes()) {
-                        fail(input, &e);
-                    }
-                    bar.inc(1);
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        // Result files are written behind the analysis.
+        let to_write = crate::output::write_behind(
+            scope,
+            WRITERS,
+            WRITE_QUEUE,
+            |(input, out, text): (&Path, PathBuf, String)| {
+                if let Err(e) = crate::output::write_file(&out, text.as_bytes()) {
+                    fail(input, &e);
                 }
-            });
-        }
+                bar.inc(1);
+            },
+        )?;
         pool.install(|| {
             inputs.par_iter().for_each_init(
                 || {
@@ -383,7 +376,8 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
             );
         });
         drop(to_write);
-    });
+        Ok(())
+    })?;
     bar.finish_and_clear();
     let failed = failures.into_inner().unwrap_or_default();
     let ok = inputs.len() - failed.len();
