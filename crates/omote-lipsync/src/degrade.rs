@@ -47,54 +47,13 @@ impl Degradation {
     /// The clip (mono, [`SAMPLE_RATE`] Hz) as recorded under this condition. `seed`
     /// chooses the noise; the same inputs always give the same output.
     pub fn apply(self, samples: &[f32], seed: u64) -> Vec<f32> {
-        let speech_db = active_level_db(samples);
         let mut rng = SplitMix(seed ^ (self as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         match self {
-            Self::Quiet => {
-                let g = db_to_gain(-22.0 - speech_db);
-                let mut out: Vec<f32> = samples.iter().map(|s| s * g).collect();
-                let first = samples
-                    .iter()
-                    .position(|s| *s != 0.0)
-                    .unwrap_or(samples.len());
-                let last = samples
-                    .iter()
-                    .rposition(|s| *s != 0.0)
-                    .map_or(first, |i| i + 1);
-                add_white(&mut out[first..last], -60.0, &mut rng);
-                out
-            }
-            Self::Noisy => {
-                let mut out = samples.to_vec();
-                add_pink(&mut out, speech_db - 15.0, &mut rng);
-                out
-            }
-            Self::Hum => {
-                let mut out = samples.to_vec();
-                // Harmonic amplitudes fall as 1/k; the sum's RMS is set 20 dB below speech.
-                let harmonics = 9;
-                let rms: f32 = (1..=harmonics)
-                    .map(|k| 0.5 / (k * k) as f32)
-                    .sum::<f32>()
-                    .sqrt();
-                let a = db_to_gain(speech_db - 20.0) / rms;
-                let phase: Vec<f32> = (0..harmonics)
-                    .map(|_| rng.unit() * std::f32::consts::TAU)
-                    .collect();
-                for (i, s) in out.iter_mut().enumerate() {
-                    let t = i as f32 / SAMPLE_RATE as f32;
-                    let mut h = 0.0;
-                    for k in 1..=harmonics {
-                        let w = std::f32::consts::TAU * 50.0 * k as f32;
-                        // Wrap the phase argument so f32 keeps its precision on long clips.
-                        h += ((w * t + phase[k - 1]) % std::f32::consts::TAU).sin() / k as f32;
-                    }
-                    *s += a * h;
-                }
-                add_white(&mut out, speech_db - 50.0, &mut rng);
-                out
-            }
+            Self::Quiet => quiet(samples, -22.0, -60.0, &mut rng),
+            Self::Noisy => pink(samples, 15.0, &mut rng),
+            Self::Hum => hum(samples, 50.0, 20.0, 50.0, &mut rng),
             Self::Telephone => {
+                let speech_db = active_level_db(samples);
                 let mut out = samples.to_vec();
                 telephone_band(&mut out);
                 add_white(&mut out, speech_db - 45.0, &mut rng);
@@ -102,6 +61,91 @@ impl Degradation {
             }
         }
     }
+}
+
+/// A recording condition used to *train* the built-in profile. Each is a neighbour of an
+/// evaluation [`Degradation`], never the same one (other SNRs, levels, mains frequency),
+/// so the evaluation groups stay held out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrainingCondition {
+    /// Pink noise 10 dB below active speech (a louder room than `pink-snr15`).
+    Pink10,
+    /// Pink noise 20 dB below active speech (a quieter room).
+    Pink20,
+    /// Active speech at −28 dBFS over a white floor at −62 dBFS.
+    Quiet28,
+    /// 60 Hz hum 25 dB below speech over a white floor 45 dB below.
+    Hum60,
+}
+
+impl TrainingCondition {
+    /// Every training condition.
+    pub const ALL: [TrainingCondition; 4] =
+        [Self::Pink10, Self::Pink20, Self::Quiet28, Self::Hum60];
+
+    /// The clip under this condition; deterministic in `seed`.
+    pub fn apply(self, samples: &[f32], seed: u64) -> Vec<f32> {
+        let mut rng = SplitMix(seed ^ (self as u64 + 11).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        match self {
+            Self::Pink10 => pink(samples, 10.0, &mut rng),
+            Self::Pink20 => pink(samples, 20.0, &mut rng),
+            Self::Quiet28 => quiet(samples, -28.0, -62.0, &mut rng),
+            Self::Hum60 => hum(samples, 60.0, 25.0, 45.0, &mut rng),
+        }
+    }
+}
+
+/// Active speech set to `speech_dbfs` over a white floor at `floor_dbfs`; digital silence
+/// at the clip's ends stays digital.
+fn quiet(samples: &[f32], speech_dbfs: f32, floor_dbfs: f32, rng: &mut SplitMix) -> Vec<f32> {
+    let g = db_to_gain(speech_dbfs - active_level_db(samples));
+    let mut out: Vec<f32> = samples.iter().map(|s| s * g).collect();
+    let first = samples
+        .iter()
+        .position(|s| *s != 0.0)
+        .unwrap_or(samples.len());
+    let last = samples
+        .iter()
+        .rposition(|s| *s != 0.0)
+        .map_or(first, |i| i + 1);
+    add_white(&mut out[first..last], floor_dbfs, rng);
+    out
+}
+
+/// Pink noise `snr_db` below the active speech level.
+fn pink(samples: &[f32], snr_db: f32, rng: &mut SplitMix) -> Vec<f32> {
+    let mut out = samples.to_vec();
+    add_pink(&mut out, active_level_db(samples) - snr_db, rng);
+    out
+}
+
+/// Mains hum at `mains_hz` with harmonics up to nine times it, `hum_db` below speech,
+/// over a white floor `floor_db` below speech.
+fn hum(samples: &[f32], mains_hz: f32, hum_db: f32, floor_db: f32, rng: &mut SplitMix) -> Vec<f32> {
+    let speech_db = active_level_db(samples);
+    let mut out = samples.to_vec();
+    // Harmonic amplitudes fall as 1/k; the sum's RMS is set `hum_db` below speech.
+    let harmonics = 9;
+    let rms: f32 = (1..=harmonics)
+        .map(|k| 0.5 / (k * k) as f32)
+        .sum::<f32>()
+        .sqrt();
+    let a = db_to_gain(speech_db - hum_db) / rms;
+    let phase: Vec<f32> = (0..harmonics)
+        .map(|_| rng.unit() * std::f32::consts::TAU)
+        .collect();
+    for (i, s) in out.iter_mut().enumerate() {
+        let t = i as f32 / SAMPLE_RATE as f32;
+        let mut h = 0.0;
+        for k in 1..=harmonics {
+            let w = std::f32::consts::TAU * mains_hz * k as f32;
+            // Wrap the phase argument so f32 keeps its precision on long clips.
+            h += ((w * t + phase[k - 1]) % std::f32::consts::TAU).sin() / k as f32;
+        }
+        *s += a * h;
+    }
+    add_white(&mut out, speech_db - floor_db, rng);
+    out
 }
 
 fn db_to_gain(db: f32) -> f32 {

@@ -128,9 +128,10 @@ impl StreamAnalyser {
     }
 
     /// Emits the held frame now that `next` (the frame after it) is known, and holds
-    /// `next`. A held voiced frame whose class differs from both neighbours' is a one-frame
-    /// blip: the class that led before it leads it too (its weights are reordered, not
-    /// changed). `next = None` flushes.
+    /// `next`. A held voiced frame whose class differs from the one before it and is not
+    /// confirmed by the next voiced frame (another class leads it, or speech ends there)
+    /// is a one-frame blip: the class that led before it leads it too (its weights are
+    /// reordered, not changed). `next = None` flushes.
     fn emit(&mut self, next: Option<VowelFrame>, out: &mut Vec<VowelFrame>) {
         if let Some(mut f) = self.pending.take() {
             let next_voiced = next.filter(|n| !n.silent);
@@ -139,9 +140,9 @@ impl StreamAnalyser {
             } else {
                 let d = dominant(&f.weights);
                 let after = next_voiced.map(|n| dominant(&n.weights));
-                if let (Some(before), Some(after)) = (self.leading, after)
+                if let Some(before) = self.leading
                     && before != d
-                    && after != d
+                    && after != Some(d)
                 {
                     lead_with(&mut f.weights, before);
                 }

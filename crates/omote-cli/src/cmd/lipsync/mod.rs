@@ -126,6 +126,11 @@ struct CalibrateArgs {
     /// is made) instead of adapting a base profile.
     #[arg(long)]
     build: bool,
+    /// Also learn every labelled clip as recorded in a noisy room, by a quiet actor and
+    /// over mains hum (`omote_lipsync::degrade::TrainingCondition`, neighbours of the
+    /// conditions `eval` scores, never the same), so the profile knows noisy frames.
+    #[arg(long)]
+    with_variants: bool,
     /// Base profile to adapt (default: built-in).
     #[arg(long)]
     profile: Option<PathBuf>,
@@ -444,17 +449,25 @@ fn check_labels_fit(
 fn labelled_builder(
     profile: &Profile,
     pairs: &[(PathBuf, PathBuf)],
+    with_variants: bool,
 ) -> anyhow::Result<ProfileBuilder> {
+    use omote_lipsync::degrade::TrainingCondition;
     let builders: Vec<anyhow::Result<ProfileBuilder>> = pairs
         .par_iter()
-        .map(|(wav, lab)| {
+        .enumerate()
+        .map(|(i, (wav, lab))| {
             let labels = read_labels(lab)?;
             let samples = load_16k(wav)?;
             check_labels_fit(&labels, samples.len(), lab, wav)?;
             let mut analyser = Analyser::new(profile.clone());
-            let feats = analyser.features(&samples);
             let mut b = ProfileBuilder::new();
-            b.add_labelled_clip(&feats, &labels);
+            b.add_labelled_clip(&analyser.features(&samples), &labels);
+            if with_variants {
+                for c in TrainingCondition::ALL {
+                    let degraded = c.apply(&samples, i as u64);
+                    b.add_labelled_clip(&analyser.features(&degraded), &labels);
+                }
+            }
             Ok(b)
         })
         .collect();
@@ -482,7 +495,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.labelled_dir {
         pairs.extend(labelled_pairs_in(dir)?);
     }
-    let builder = labelled_builder(&feature_profile, &pairs)?;
+    let builder = labelled_builder(&feature_profile, &pairs, args.with_variants)?;
     let sustained = [
         (&args.a, Viseme::A),
         (&args.i, Viseme::I),
