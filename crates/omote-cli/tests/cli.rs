@@ -526,6 +526,56 @@ fn lipsync_calibrates_from_sustained_recordings() {
     std::fs::remove_dir_all(&out).ok();
 }
 
+/// `calibrate --build --with-variants` learns each labelled clip four more times (noisy,
+/// quiet, hum), which is how the built-in profile is made.
+#[test]
+fn lipsync_builds_a_profile_with_recording_variants() {
+    let Some(dir) = shared_data("speech") else {
+        return;
+    };
+    let out = scratch("lipsync-build-variants");
+    std::fs::create_dir_all(&out).unwrap();
+    let frames = |variants: bool| -> (u64, String) {
+        let profile = out.join(format!("variants-{variants}.json"));
+        let mut cmd = omote();
+        cmd.args(["lipsync", "calibrate", "--build"]);
+        if variants {
+            cmd.arg("--with-variants");
+        }
+        for name in [
+            "ja_ojt_001",
+            "ja_ojt_002",
+            "ja_ojt_003",
+            "ja_ojt_004",
+            "en_espeak_001",
+        ] {
+            cmd.arg("--labelled")
+                .arg(dir.join(format!("{name}.wav")))
+                .arg(dir.join(format!("{name}.lab.tsv")));
+        }
+        let o = cmd.arg("-o").arg(&profile).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let json = std::fs::read_to_string(&profile).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let total = v["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_u64().unwrap())
+            .sum();
+        (total, json)
+    };
+    let (plain, plain_json) = frames(false);
+    let (varied, varied_json) = frames(true);
+    // Five copies of each clip; the noisy ones may voice a few frames less or more.
+    assert!(
+        varied > 4 * plain && varied < 6 * plain,
+        "{plain} frames plain, {varied} with variants"
+    );
+    assert_ne!(plain_json, varied_json);
+    std::fs::remove_dir_all(&out).ok();
+}
+
 #[test]
 fn lipsync_analyses_a_file_and_reports_a_bad_one() {
     let out = scratch("lipsync");

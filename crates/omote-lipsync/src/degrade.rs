@@ -362,6 +362,45 @@ mod tests {
     }
 
     #[test]
+    fn training_conditions_are_neighbours_of_the_scored_ones() {
+        // Tone at −10 dBFS RMS, a pause of digital silence, the tone again, padding.
+        let t = tone(0.5, 10f32.powf(-10.0 / 20.0) * std::f32::consts::SQRT_2);
+        let mut clip = t.clone();
+        clip.extend(vec![0.0; 8000]);
+        clip.extend(&t);
+        clip.extend(vec![0.0; 4000]);
+        let noise_db = |c: TrainingCondition| {
+            let d = c.apply(&clip, 3);
+            let n: Vec<f32> = d.iter().zip(&clip).map(|(a, b)| a - b).collect();
+            rms_db(&n)
+        };
+        assert!((noise_db(TrainingCondition::Pink10) + 20.0).abs() < 0.5);
+        assert!((noise_db(TrainingCondition::Pink20) + 30.0).abs() < 0.5);
+        let q = TrainingCondition::Quiet28.apply(&clip, 3);
+        assert!(
+            (rms_db(&q[..8000]) + 28.0).abs() < 0.5,
+            "{}",
+            rms_db(&q[..8000])
+        );
+        assert!((rms_db(&q[8000..16000]) + 62.0).abs() < 0.5);
+        assert!(q[24000..].iter().all(|s| *s == 0.0));
+        let h = TrainingCondition::Hum60.apply(&clip, 3);
+        assert!(
+            (rms_db(&h[8000..16000]) + 35.0).abs() < 0.5,
+            "{}",
+            rms_db(&h[8000..16000])
+        );
+        for c in TrainingCondition::ALL {
+            let a = c.apply(&clip, 3);
+            assert_eq!(a, c.apply(&clip, 3), "{c:?}");
+            assert!(a.iter().all(|v| v.is_finite()));
+            for d in Degradation::ALL {
+                assert_ne!(a, d.apply(&clip, 3), "{c:?} is {d:?}");
+            }
+        }
+    }
+
+    #[test]
     fn telephone_band_removes_low_and_high_tones() {
         let at = |f: f32| -> f32 {
             let x: Vec<f32> = (0..16000)

@@ -85,7 +85,7 @@ fn japanese_unseen_speaker_offline_and_streaming() {
     );
     assert!(vo >= 0.85, "offline vowel {vo}");
     assert!(so >= 0.97, "offline silence {so}");
-    assert!(vo - vs <= 0.08, "streaming {vs} vs offline {vo}");
+    assert!(vo - vs <= 0.05, "streaming {vs} vs offline {vo}");
     assert!(ss >= 0.97, "streaming silence {ss}");
 }
 
@@ -103,10 +103,11 @@ fn english_read_speech_floors() {
     );
     let vs = str_.vowel_accuracy().unwrap();
     println!("librivox: offline vowel {vo:.3} silence {so:.3}; streaming vowel {vs:.3}");
-    // Measured 63.4 % with the noise-floor subtraction (README); the floor is 60 %.
-    assert!(vo >= 0.60, "offline vowel {vo}");
+    // Measured 64.5 % with the profile trained on recording variants (README); the
+    // issue's floor is 60 %.
+    assert!(vo >= 0.62, "offline vowel {vo}");
     assert!(so >= 0.95, "offline silence {so}");
-    assert!(vo - vs <= 0.08, "streaming {vs} vs offline {vo}");
+    assert!(vo - vs <= 0.05, "streaming {vs} vs offline {vo}");
 }
 
 #[test]
@@ -488,8 +489,8 @@ fn noisy_and_quiet_variants_floors() {
             "ja",
             ja_subset(),
             [
-                (Degradation::Quiet, [0.83, 0.97, 0.78, 0.95]),
-                (Degradation::Noisy, [0.68, 0.97, 0.62, 0.97]),
+                (Degradation::Quiet, [0.86, 0.97, 0.82, 0.97]),
+                (Degradation::Noisy, [0.74, 0.97, 0.65, 0.97]),
                 (Degradation::Hum, [0.83, 0.97, 0.77, 0.97]),
                 (Degradation::Telephone, [0.85, 0.97, 0.81, 0.97]),
             ],
@@ -508,10 +509,10 @@ fn noisy_and_quiet_variants_floors() {
             "librivox",
             librivox(),
             [
-                (Degradation::Quiet, [0.57, 0.95, 0.57, 0.95]),
-                (Degradation::Noisy, [0.47, 0.95, 0.47, 0.95]),
-                (Degradation::Hum, [0.55, 0.95, 0.56, 0.95]),
-                (Degradation::Telephone, [0.59, 0.95, 0.56, 0.95]),
+                (Degradation::Quiet, [0.62, 0.95, 0.60, 0.95]),
+                (Degradation::Noisy, [0.47, 0.95, 0.52, 0.95]),
+                (Degradation::Hum, [0.58, 0.95, 0.59, 0.95]),
+                (Degradation::Telephone, [0.61, 0.95, 0.60, 0.95]),
             ],
         ),
     ];
