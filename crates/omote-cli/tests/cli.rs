@@ -542,13 +542,10 @@ fn lipsync_builds_a_profile_with_recording_variants() {
         if variants {
             cmd.arg("--with-variants");
         }
-        for name in [
-            "ja_ojt_001",
-            "ja_ojt_002",
-            "ja_ojt_003",
-            "ja_ojt_004",
-            "en_espeak_001",
-        ] {
+        for name in (1..=12)
+            .map(|i| format!("ja_ojt_{i:03}"))
+            .chain(["en_espeak_001".to_string()])
+        {
             cmd.arg("--labelled")
                 .arg(dir.join(format!("{name}.wav")))
                 .arg(dir.join(format!("{name}.lab.tsv")));
