@@ -1,5 +1,6 @@
-//! Deterministic recording-condition variants of a clean clip, for evaluation and tests:
-//! a quiet actor over a noise floor, a noisy room, mains hum, a telephone band.
+//! Deterministic recording-condition variants of a clean clip: [`Degradation`] for
+//! evaluation and tests (a quiet actor over a noise floor, a noisy room, mains hum, a
+//! telephone band), and [`TrainingCondition`], their neighbours, for training profiles.
 //!
 //! Everything is computed from the samples alone with a fixed-seed generator, so the same
 //! clip always gives the same variant (no files, no randomness from outside). Levels are
