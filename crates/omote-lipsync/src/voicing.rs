@@ -74,7 +74,7 @@ impl VoicingConfig {
     /// silence (padding) while a dense band of non-digital frames sits well below the
     /// speech: then that band is the floor (a quiet take with noisy pauses, padded with
     /// zeros afterwards, has two floors, and its pauses are the upper one). The margin
-    /// above the floor shrinks from `above_floor_db` toward [`MIN_ABOVE_FLOOR_DB`] when
+    /// above the floor shrinks from `above_floor_db` toward `MIN_ABOVE_FLOOR_DB` (6 dB) when
     /// the floor frames are steady (stationary noise: a fan, hum), so speech in a noisy
     /// room is not cut.
     pub fn offline(&self, levels: &[f32]) -> Voicing {
@@ -196,7 +196,7 @@ fn fill_runs(v: &mut [bool], value: bool, min_len: usize, inner_only: bool) {
 }
 
 /// Streaming voicing. The noise floor is the minimum frame level over the last
-/// [`FLOOR_BLOCKS`] blocks of [`FLOOR_BLOCK_FRAMES`] frames (minimum statistics: it follows
+/// `FLOOR_BLOCKS` blocks of `FLOOR_BLOCK_FRAMES` frames (minimum statistics: it follows
 /// a new noise level within 1.5 s and is not pulled up by speech, whose consonants and
 /// gaps dip well below its vowels); the speech level follows peaks at once and decays
 /// slowly. The same threshold rule as offline, with hysteresis. No look-ahead: adds no
