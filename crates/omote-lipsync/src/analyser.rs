@@ -159,8 +159,13 @@ impl Analyser {
         }
         let voicing = self.config.voicing.offline(&levels);
         let nf = &self.config.noise_floor;
-        let noise =
-            noise_floor::estimate(nf, &mels, &voicing.voiced, &levels, voicing.threshold_db);
+        let noise = noise_floor::estimate(
+            nf,
+            &mels,
+            &voicing.voiced,
+            &levels,
+            voicing.noise_reference_db(),
+        );
         let frames: Vec<FrameFeatures> = mels
             .iter()
             .zip(&levels)

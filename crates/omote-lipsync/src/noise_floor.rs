@@ -20,9 +20,9 @@ pub struct NoiseFloorConfig {
     pub keep: f32,
     /// Silent frames needed for an estimate (fewer: nothing is subtracted).
     pub min_frames: usize,
-    /// Only silent frames at least this far (dB) under the voicing threshold count as
-    /// noise: a clip without pauses has its quietest closures called silent, and they
-    /// are speech.
+    /// Only silent frames at least this far (dB) under the voicing threshold (or under
+    /// 6 dB over the floor, when that is higher) count as noise: a clip without pauses
+    /// has its quietest closures called silent, and they are speech.
     pub margin_db: f32,
 }
 

@@ -171,7 +171,7 @@ impl StreamAnalyser {
         let vol = volume(level_db, speech_db);
         let nf = self.config.noise_floor;
         if !voiced {
-            if noise_floor::is_noise(&nf, level_db, self.voicing.threshold_db()) {
+            if noise_floor::is_noise(&nf, level_db, self.voicing.noise_reference_db()) {
                 self.learn_noise(&mel);
             }
             self.smoothing = false;

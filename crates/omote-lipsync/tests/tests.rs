@@ -491,7 +491,7 @@ fn noisy_and_quiet_variants_floors() {
             [
                 (Degradation::Quiet, [0.86, 0.97, 0.82, 0.97]),
                 (Degradation::Noisy, [0.74, 0.97, 0.65, 0.97]),
-                (Degradation::Hum, [0.83, 0.97, 0.77, 0.97]),
+                (Degradation::Hum, [0.87, 0.97, 0.79, 0.97]),
                 (Degradation::Telephone, [0.85, 0.97, 0.81, 0.97]),
             ],
         ),
@@ -501,7 +501,7 @@ fn noisy_and_quiet_variants_floors() {
             [
                 (Degradation::Quiet, [0.65, 0.97, 0.64, 0.97]),
                 (Degradation::Noisy, [0.67, 0.97, 0.62, 0.97]),
-                (Degradation::Hum, [0.67, 0.97, 0.64, 0.97]),
+                (Degradation::Hum, [0.65, 0.97, 0.63, 0.97]),
                 (Degradation::Telephone, [0.66, 0.97, 0.67, 0.97]),
             ],
         ),
