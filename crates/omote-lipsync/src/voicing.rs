@@ -138,12 +138,12 @@ impl Voicing {
 
 /// Levels at or below this are digital silence (padding), not a noise floor (dBFS).
 const DIGITAL_DB: f32 = FLOOR_DB + 10.0;
-/// The margin above a steady floor (dB), offline. 4 dB rather than 6: Japanese over mains
-/// hum 86.9 → 89.6 %, in pink noise 75.4 → 75.9 %, silence still ≥ 97.9 % everywhere.
+/// The margin above a steady floor (dB), offline. 4 dB rather than 6 (profile rebuilt):
+/// Japanese over mains hum 86.9 → 89.4 %, in pink noise 75.4 → 76.3 %, silence ≥ 97.9 %.
 pub const MIN_ABOVE_FLOOR_DB: f32 = 4.0;
-/// The noise estimate learns from pauses under the threshold, but never from frames
-/// closer than this to the floor's own threshold at the widest steady margin it had
-/// before (dB): a smaller voicing margin must not leave it without pauses to learn from.
+/// The noise estimate's pauses are measured against at least this level over the floor
+/// (dB; where the threshold sat with a 6 dB margin), so the smaller voicing margin does
+/// not leave it without pauses to learn from.
 const NOISE_REFERENCE_ABOVE_FLOOR_DB: f32 = 6.0;
 /// Streaming's margin above a steady floor (dB): wider than offline's, because minimum
 /// statistics over 1.5 s see fewer pause frames than a whole clip does.
