@@ -8,7 +8,8 @@
 #    (default target/lipsync-train; a few hundred MB, never committed); mbrola_set.py adds
 #    English clips from the MBROLA diphone voices us1/us2/us3/en1 (real speakers' diphones).
 # 2. `omote lipsync calibrate --build --with-variants` pools their labelled frames into
-#    class profiles, each clip also as heard in a noisy room (pink noise 10 and 20 dB under
+#    class profiles — one Gaussian per phone with at least 1000 frames (the label files'
+#    phone column), a class's rarer phones together, N's log-prior −1 — each clip also as heard in a noisy room (pink noise 10 and 20 dB under
 #    the speech), from a quiet actor (-28 dBFS over a -62 dBFS floor) and over 60 Hz hum
 #    (omote_lipsync::degrade::TrainingCondition; `eval` scores neighbouring conditions).
 # Deterministic: same packages, same output. None of shared/data/speech is used.
@@ -20,5 +21,5 @@ python3 "$root/tools/lipsync/mbrola_set.py" "$work"
 cargo run -q -p omote-cli -- lipsync calibrate --build --with-variants --labelled-dir "$work" \
     ${OMOTE_PROFILE_FLAGS:-} -o "$root/crates/omote-lipsync/assets/default_profile.json"
 n=$(ls "$work"/*.lab.tsv | wc -l)
-sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1), each also noisy, quiet and over hum\"|" \
+sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1), each also noisy, quiet and over hum; phone subclasses\"|" \
     "$root/crates/omote-lipsync/assets/default_profile.json"

@@ -6,6 +6,7 @@ use crate::features::{
 };
 use crate::noise_floor::{self, NoiseFloorConfig};
 use crate::profile::Profile;
+use crate::scorer::ClassScorer;
 use crate::voicing::{Voicing, VoicingConfig};
 use crate::{VowelFrame, VowelTrack};
 
@@ -72,6 +73,7 @@ pub struct ClipFeatures {
 pub struct Analyser {
     extractor: FeatureExtractor,
     profile: Profile,
+    scorer: ClassScorer,
     config: AnalyserConfig,
     window: Vec<f32>,
 }
@@ -121,6 +123,7 @@ impl Analyser {
     pub fn with_config(profile: Profile, config: AnalyserConfig) -> Self {
         Self {
             extractor: FeatureExtractor::new(),
+            scorer: ClassScorer::new(&profile),
             profile,
             config,
             window: vec![0.0; WINDOW],
@@ -234,7 +237,7 @@ impl Analyser {
         let scores: Vec<[f32; 6]> = feats
             .normalised
             .iter()
-            .map(|x| self.profile.log_scores(x))
+            .map(|x| self.scorer.log_scores(x))
             .collect();
         let r = self.config.smooth_radius as isize;
         let v = &feats.voicing;

@@ -314,11 +314,13 @@ impl EvalReport {
         for SourceScore { source, counts: c } in &self.sources {
             let _ = writeln!(
                 s,
-                "{source:40} vowel {:>6} ({} fr)  silence {:>6} ({} fr)  changes {} /s, {} × labels",
+                "{source:40} vowel {:>6} ({} fr)  silence {:>6} ({} fr)  closed {:>6} ({} fr)  changes {} /s, {} × labels",
                 pct(c.vowel_accuracy()),
                 c.vowel_n,
                 pct(c.silence_accuracy()),
                 c.silence_n,
+                pct(c.closed_accuracy()),
+                c.closed_n,
                 c.changes_per_second()
                     .map_or("n/a".into(), |v| format!("{v:.1}")),
                 c.change_ratio().map_or("n/a".into(), |v| format!("{v:.2}")),
@@ -596,6 +598,8 @@ mod tests {
             vowel_n: 1000,
             silence_ok: 99,
             silence_n: 100,
+            closed_ok: 61,
+            closed_n: 200,
             changes_out: 120,
             changes_label: 80,
             voiced_frames: 1000,
@@ -644,8 +648,8 @@ mod tests {
         };
         let want = "\
 omote lipsync eval (streaming, profile: built-in: test)
-en/none                                  vowel    n/a (0 fr)  silence    n/a (0 fr)  changes n/a /s, n/a × labels
-ja/open_jtalk                            vowel  91.3% (1000 fr)  silence  99.0% (100 fr)  changes 12.0 /s, 1.50 × labels
+en/none                                  vowel    n/a (0 fr)  silence    n/a (0 fr)  closed    n/a (0 fr)  changes n/a /s, n/a × labels
+ja/open_jtalk                            vowel  91.3% (1000 fr)  silence  99.0% (100 fr)  closed  30.5% (200 fr)  changes 12.0 /s, 1.50 × labels
 calibration: per source, calibrate on the first 10 clips, score the rest
 en/none                                  cannot calibrate: not enough voiced frames to calibrate A: 3 (need 20)
 ja/open_jtalk                            built-in vowel  91.3% -> calibrated  95.6% (30 clips held out)
@@ -653,7 +657,7 @@ ja/open_jtalk                            built-in vowel  91.3% -> calibrated  95
         assert_eq!(report.to_text(false), want);
         let with_confusion = report.to_text(true);
         assert!(with_confusion.contains(
-            "ja/open_jtalk                            vowel  91.3% (1000 fr)  silence  99.0% (100 fr)  changes 12.0 /s, 1.50 × labels\n    label\\pred    A     I     U     E     O     N     S\n    A           344     0    16    58   134     0    32\n    I             0"
+            "ja/open_jtalk                            vowel  91.3% (1000 fr)  silence  99.0% (100 fr)  closed  30.5% (200 fr)  changes 12.0 /s, 1.50 × labels\n    label\\pred    A     I     U     E     O     N     S\n    A           344     0    16    58   134     0    32\n    I             0"
         ), "{with_confusion}");
         assert_eq!(with_confusion.lines().count(), want.lines().count() + 2 * 6);
         assert_eq!(pct(Some(0.913)), "91.3%");

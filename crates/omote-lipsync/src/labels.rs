@@ -78,12 +78,24 @@ pub fn training_frames(
     n_frames: usize,
     margin_s: f64,
 ) -> Vec<(usize, Option<Viseme>)> {
+    training_frames_with_phones(labels, n_frames, margin_s)
+        .into_iter()
+        .map(|(i, class, _)| (i, class))
+        .collect()
+}
+
+/// [`training_frames`] with each frame's phone symbol.
+pub fn training_frames_with_phones(
+    labels: &[LabelSegment],
+    n_frames: usize,
+    margin_s: f64,
+) -> Vec<(usize, Option<Viseme>, &str)> {
     let mut out = Vec::new();
     for seg in labels {
         let first = ((seg.start_s + margin_s) * 100.0 - 0.5).ceil().max(0.0) as usize;
         let mut i = first;
         while i < n_frames && (i as f64 + 0.5) / 100.0 <= seg.end_s - margin_s + 1e-9 {
-            out.push((i, seg.class));
+            out.push((i, seg.class, seg.phone.as_str()));
             i += 1;
         }
     }

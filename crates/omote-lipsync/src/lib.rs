@@ -42,6 +42,7 @@ pub mod labels;
 mod noise_floor;
 mod profile;
 pub mod score;
+mod scorer;
 mod stream;
 mod sustained;
 mod voicing;
@@ -55,8 +56,10 @@ pub use features::{
 pub use frame::{Viseme, VoicedSpan, VowelFrame, VowelTrack};
 pub use noise_floor::NoiseFloorConfig;
 pub use profile::{
-    MAX_BIAS, MAX_MEAN, MAX_PRECISION, PROFILE_FORMAT, Profile, ProfileBuilder, SHARPNESS_RANGE,
+    DEFAULT_MIN_PHONE_FRAMES, MAX_BIAS, MAX_MEAN, MAX_PRECISION, MAX_SUBCLASSES, PROFILE_FORMAT,
+    PROFILE_FORMAT_V1, Profile, ProfileBuilder, SHARPNESS_RANGE, Subclass,
 };
+pub use scorer::ClassScorer;
 pub use stream::StreamAnalyser;
 pub use sustained::SustainedRecordings;
 pub use voicing::{StreamVoicing, Voicing, VoicingConfig};

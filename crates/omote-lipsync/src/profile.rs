@@ -2,13 +2,23 @@
 //! builder that makes a profile from labelled frames (the built-in default and
 //! per-speaker calibration are made by the same code).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
-use crate::LipsyncError;
 use crate::features::N_CEPS;
+use crate::{LipsyncError, Viseme};
 
 /// Format tag written into every profile JSON.
-pub const PROFILE_FORMAT: &str = "omote-lipsync-profile/1";
+pub const PROFILE_FORMAT: &str = "omote-lipsync-profile/2";
+/// The first format (one Gaussian per class, no [`Profile::subclasses`]); still read.
+pub const PROFILE_FORMAT_V1: &str = "omote-lipsync-profile/1";
+/// Most [`Profile::subclasses`] a profile may have (the built-in one has 61): scoring
+/// costs 13 multiply-adds and one `exp` per subclass per frame.
+pub const MAX_SUBCLASSES: usize = 256;
+/// [`ProfileBuilder`]'s default for the frames a phone needs to get its own subclass
+/// (see [`ProfileBuilder::min_phone_frames`]).
+pub const DEFAULT_MIN_PHONE_FRAMES: u64 = 1000;
 
 const DEFAULT_JSON: &str = include_str!("../assets/default_profile.json");
 
@@ -26,9 +36,16 @@ pub const MAX_BIAS: f32 = 100.0;
 /// pooled within-class covariance (a shared-covariance Gaussian classifier, i.e. linear
 /// discriminant analysis). A frame's log-score for class *k* is
 /// `sharpness · (−½ (x − μₖ)ᵀ P (x − μₖ)) + bias[k]`; a softmax over the six gives weights.
+///
+/// With [`Profile::subclasses`] each class is instead a mixture of phone Gaussians that
+/// share `precision`: class *k* scores
+/// `log Σ_{s ∈ k} exp(sharpness · (−½ (x − μₛ)ᵀ P (x − μₛ)) + log wₛ) + bias[k]`.
+/// A mouth class is many sounds (A is /a/, /æ/, /ʌ/ and schwa; N is every consonant),
+/// and one Gaussian per class sits between them. [`ClassScorer`](crate::ClassScorer)
+/// evaluates the same formula fast.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Profile {
-    /// Always [`PROFILE_FORMAT`].
+    /// [`PROFILE_FORMAT`] (or [`PROFILE_FORMAT_V1`] as read from an older file).
     pub format: String,
     /// How it was made (free text).
     pub description: String,
@@ -48,6 +65,24 @@ pub struct Profile {
     pub bias: [f32; 6],
     /// Training frames per class.
     pub frames: [u64; 6],
+    /// Phone-level Gaussians inside the classes (empty: one Gaussian per class at
+    /// `means`). When present every class has at least one, and `means[k]` is their
+    /// weighted mean.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subclasses: Vec<Subclass>,
+}
+
+/// One phone's Gaussian inside a mouth class (it shares the profile's precision).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Subclass {
+    /// The mouth class it belongs to.
+    pub class: Viseme,
+    /// The phone symbol it was learnt from (`*`: the class's rarer phones together).
+    pub phone: String,
+    /// Mean c1..c12.
+    pub mean: [f32; N_CEPS],
+    /// Log of its share of the class's training frames (≤ 0).
+    pub log_weight: f32,
 }
 
 impl Profile {
@@ -80,7 +115,7 @@ impl Profile {
             name: name.into(),
             reason: reason.into(),
         };
-        if self.format != PROFILE_FORMAT {
+        if self.format != PROFILE_FORMAT && self.format != PROFILE_FORMAT_V1 {
             return Err(bad(&format!(
                 "format is {:?}, expected {PROFILE_FORMAT:?}",
                 self.format
@@ -89,7 +124,7 @@ impl Profile {
         // Bounded so that a frame's score, −½·sharpness·(x − μ)ᵀP(x − μ) + bias, stays
         // finite for any real cepstrum: a profile of finite but huge numbers would
         // otherwise score inf − inf = NaN.
-        let groups: [(&str, Vec<f32>, f32); 4] = [
+        let groups: [(&str, Vec<f32>, f32); 6] = [
             (
                 "means",
                 self.means.iter().flatten().copied().collect(),
@@ -102,6 +137,16 @@ impl Profile {
                 MAX_PRECISION,
             ),
             ("bias", self.bias.to_vec(), MAX_BIAS),
+            (
+                "subclasses[].mean",
+                self.subclasses.iter().flat_map(|s| s.mean).collect(),
+                MAX_MEAN,
+            ),
+            (
+                "subclasses[].log_weight",
+                self.subclasses.iter().map(|s| s.log_weight).collect(),
+                MAX_BIAS,
+            ),
         ];
         for (field, values, max) in groups {
             if let Some(v) = values.iter().find(|v| !(v.is_finite() && v.abs() <= max)) {
@@ -113,6 +158,29 @@ impl Profile {
         if (0..N_CEPS).any(|j| self.precision[j][j] <= 0.0) {
             return Err(bad("precision diagonal must be > 0"));
         }
+        if !self.subclasses.is_empty() {
+            if self.subclasses.len() > MAX_SUBCLASSES {
+                return Err(bad(&format!(
+                    "subclasses: {} are more than {MAX_SUBCLASSES}",
+                    self.subclasses.len()
+                )));
+            }
+            if let Some(v) = Viseme::ALL
+                .into_iter()
+                .find(|v| !self.subclasses.iter().any(|s| s.class == *v))
+            {
+                return Err(bad(&format!(
+                    "subclasses: class {} has none (every class needs one)",
+                    v.letter()
+                )));
+            }
+            if let Some(s) = self.subclasses.iter().find(|s| s.log_weight > 0.0) {
+                return Err(bad(&format!(
+                    "subclasses: log_weight {} of {:?} is above 0",
+                    s.log_weight, s.phone
+                )));
+            }
+        }
         let (lo, hi) = SHARPNESS_RANGE;
         if !(self.sharpness.is_finite() && (lo..=hi).contains(&self.sharpness)) {
             return Err(bad(&format!(
@@ -123,12 +191,11 @@ impl Profile {
         Ok(())
     }
 
-    /// Log-scores of a (normalised) cepstrum for the six classes.
-    #[inline]
+    /// Log-scores of a (normalised) cepstrum for the six classes, straight from the
+    /// formula (the reference for [`ClassScorer`](crate::ClassScorer), which the analysers
+    /// use: it gives the same numbers several times faster).
     pub fn log_scores(&self, x: &[f32; N_CEPS]) -> [f32; 6] {
-        let mut out = [0f32; 6];
-        for (k, o) in out.iter_mut().enumerate() {
-            let mu = &self.means[k];
+        let distance = |mu: &[f32; N_CEPS]| {
             let mut t = [0f32; N_CEPS];
             for j in 0..N_CEPS {
                 t[j] = x[j] - mu[j];
@@ -141,9 +208,38 @@ impl Profile {
                 }
                 d += t[a] * r;
             }
-            *o = -0.5 * self.sharpness * d + self.bias[k];
+            -0.5 * self.sharpness * d
+        };
+        let mut out = [0f32; 6];
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = if self.subclasses.is_empty() {
+                distance(&self.means[k])
+            } else {
+                let terms = self
+                    .subclasses
+                    .iter()
+                    .filter(|s| s.class.index() == k)
+                    .map(|s| distance(&s.mean) + s.log_weight);
+                let m = terms.clone().fold(f32::NEG_INFINITY, f32::max);
+                m + terms.map(|t| (t - m).exp()).sum::<f32>().ln()
+            } + self.bias[k];
         }
         out
+    }
+
+    /// Moves class `k`'s mean to `mean`, and its subclasses by the same step (calibration
+    /// learns where a speaker's class lies, not how its phones spread around it).
+    pub fn move_class_mean(&mut self, k: usize, mean: [f32; N_CEPS]) {
+        let mut step = [0f32; N_CEPS];
+        for j in 0..N_CEPS {
+            step[j] = mean[j] - self.means[k][j];
+        }
+        for s in self.subclasses.iter_mut().filter(|s| s.class.index() == k) {
+            for j in 0..N_CEPS {
+                s.mean[j] += step[j];
+            }
+        }
+        self.means[k] = mean;
     }
 
     /// This profile adapted to one speaker: each class with at least `min_frames` frames
@@ -163,11 +259,13 @@ impl Profile {
             }
             any = true;
             let prior = 10.0;
+            let mut mean = [0f32; N_CEPS];
             for j in 0..N_CEPS {
                 let m = speaker.sum[k][j] / n as f64;
-                p.means[k][j] = ((m * n as f64 + f64::from(self.means[k][j]) * prior)
+                mean[j] = ((m * n as f64 + f64::from(self.means[k][j]) * prior)
                     / (n as f64 + prior)) as f32;
             }
+            p.move_class_mean(k, mean);
             p.frames[k] = n;
         }
         if !any {
@@ -200,23 +298,110 @@ impl Default for Profile {
 
 /// Accumulates labelled feature frames (already normalised as the profile will see them)
 /// and builds a [`Profile`] from them.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ProfileBuilder {
     sum: [[f64; N_CEPS]; 6],
     sum_xx: [[[f64; N_CEPS]; N_CEPS]; 6],
     count: [u64; 6],
+    /// The same sums per phone symbol within each class.
+    phones: [BTreeMap<String, Moments>; 6],
     voiced_sum: [f64; N_CEPS],
     voiced_count: u64,
+    min_phone_frames: u64,
+}
+
+/// First and second moments of a set of frames.
+#[derive(Clone, Debug)]
+struct Moments {
+    sum: [f64; N_CEPS],
+    sum_xx: [[f64; N_CEPS]; N_CEPS],
+    count: u64,
+}
+
+impl Default for Moments {
+    fn default() -> Self {
+        Self {
+            sum: [0.0; N_CEPS],
+            sum_xx: [[0.0; N_CEPS]; N_CEPS],
+            count: 0,
+        }
+    }
+}
+
+impl Moments {
+    fn add(&mut self, x: &[f32; N_CEPS]) {
+        for j in 0..N_CEPS {
+            let v = f64::from(x[j]);
+            self.sum[j] += v;
+            for m in 0..N_CEPS {
+                self.sum_xx[j][m] += v * f64::from(x[m]);
+            }
+        }
+        self.count += 1;
+    }
+
+    fn merge(&mut self, o: &Moments) {
+        for j in 0..N_CEPS {
+            self.sum[j] += o.sum[j];
+            for m in 0..N_CEPS {
+                self.sum_xx[j][m] += o.sum_xx[j][m];
+            }
+        }
+        self.count += o.count;
+    }
+
+    fn mean(&self) -> [f64; N_CEPS] {
+        let n = self.count.max(1) as f64;
+        std::array::from_fn(|j| self.sum[j] / n)
+    }
+
+    /// Adds the scatter around the own mean, Σ (x − μ)(x − μ)ᵀ, to `within`.
+    fn add_scatter(&self, within: &mut [[f64; N_CEPS]; N_CEPS]) {
+        let mu = self.mean();
+        let n = self.count as f64;
+        for j in 0..N_CEPS {
+            for m in 0..N_CEPS {
+                within[j][m] += self.sum_xx[j][m] - n * mu[j] * mu[m];
+            }
+        }
+    }
+}
+
+impl Default for ProfileBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl ProfileBuilder {
     /// An empty builder.
     pub fn new() -> Self {
-        Self::default()
+        Self {
+            sum: [[0.0; N_CEPS]; 6],
+            sum_xx: [[[0.0; N_CEPS]; N_CEPS]; 6],
+            count: [0; 6],
+            phones: Default::default(),
+            voiced_sum: [0.0; N_CEPS],
+            voiced_count: 0,
+            min_phone_frames: DEFAULT_MIN_PHONE_FRAMES,
+        }
     }
 
-    /// Adds one frame of class `class` (A..N index).
-    pub fn add(&mut self, class: crate::Viseme, x: &[f32; N_CEPS]) {
+    /// Frames a phone needs to get its own [`Subclass`] (default
+    /// [`DEFAULT_MIN_PHONE_FRAMES`]); a class's rarer phones share one. `u64::MAX` builds a
+    /// plain one-Gaussian-per-class profile.
+    pub fn min_phone_frames(mut self, frames: u64) -> Self {
+        self.min_phone_frames = frames.max(1);
+        self
+    }
+
+    /// Adds one frame of class `class` (A..N index) with no phone symbol.
+    pub fn add(&mut self, class: Viseme, x: &[f32; N_CEPS]) {
+        self.add_phone(class, "", x);
+    }
+
+    /// Adds one frame of class `class` spoken as `phone` (the label's symbol).
+    pub fn add_phone(&mut self, class: Viseme, phone: &str, x: &[f32; N_CEPS]) {
         let k = class.index();
         for j in 0..N_CEPS {
             let v = f64::from(x[j]);
@@ -226,6 +411,14 @@ impl ProfileBuilder {
             }
         }
         self.count[k] += 1;
+        match self.phones[k].get_mut(phone) {
+            Some(m) => m.add(x),
+            None => {
+                let mut m = Moments::default();
+                m.add(x);
+                self.phones[k].insert(phone.to_string(), m);
+            }
+        }
     }
 
     /// Adds an un-normalised voiced frame to the global mean (the streaming CMN start).
@@ -241,7 +434,7 @@ impl ProfileBuilder {
         self.count
     }
 
-    /// Merges another builder's frames into this one.
+    /// Merges another builder's frames into this one (keeps this one's settings).
     pub fn merge(&mut self, other: &ProfileBuilder) {
         for k in 0..6 {
             for j in 0..N_CEPS {
@@ -251,6 +444,9 @@ impl ProfileBuilder {
                 }
             }
             self.count[k] += other.count[k];
+            for (phone, m) in &other.phones[k] {
+                self.phones[k].entry(phone.clone()).or_default().merge(m);
+            }
         }
         for j in 0..N_CEPS {
             self.voiced_sum[j] += other.voiced_sum[j];
@@ -258,8 +454,30 @@ impl ProfileBuilder {
         self.voiced_count += other.voiced_count;
     }
 
-    /// Builds a profile: class means, pooled variance, equal biases. Every class needs at
-    /// least `min_frames` frames.
+    /// Each class's Gaussians: phones with at least `min_phone_frames` frames on their
+    /// own (most frames first), the rest together as `*`.
+    fn subclass_moments(&self) -> [Vec<(String, Moments)>; 6] {
+        std::array::from_fn(|k| {
+            let mut own: Vec<(String, Moments)> = Vec::new();
+            let mut rest = Moments::default();
+            for (phone, m) in &self.phones[k] {
+                if m.count >= self.min_phone_frames && !phone.is_empty() && phone != "*" {
+                    own.push((phone.clone(), m.clone()));
+                } else {
+                    rest.merge(m);
+                }
+            }
+            own.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(&b.0)));
+            if rest.count > 0 {
+                own.push(("*".into(), rest));
+            }
+            own
+        })
+    }
+
+    /// Builds a profile: class means, pooled variance, equal biases — and, where some
+    /// phone has [`ProfileBuilder::min_phone_frames`], phone subclasses with the variance
+    /// pooled within them. Every class needs at least 20 frames.
     pub fn build(
         &self,
         description: &str,
@@ -269,22 +487,38 @@ impl ProfileBuilder {
         for k in 0..6 {
             if self.count[k] < 20 {
                 return Err(LipsyncError::TooFewFrames {
-                    class: crate::Viseme::ALL[k].letter(),
+                    class: Viseme::ALL[k].letter(),
                     frames: self.count[k] as usize,
                     need: 20,
                 });
             }
         }
+        let groups = self.subclass_moments();
+        let split = groups.iter().any(|g| g.len() > 1);
         let mut means = [[0f32; N_CEPS]; 6];
         let mut within = [[0f64; N_CEPS]; N_CEPS];
+        let mut subclasses = Vec::new();
         let total: u64 = self.count.iter().sum();
         for k in 0..6 {
             let n = self.count[k] as f64;
             let mu: Vec<f64> = (0..N_CEPS).map(|j| self.sum[k][j] / n).collect();
             for j in 0..N_CEPS {
                 means[k][j] = mu[j] as f32;
-                for m in 0..N_CEPS {
-                    within[j][m] += self.sum_xx[k][j][m] - n * mu[j] * mu[m];
+                if !split {
+                    for m in 0..N_CEPS {
+                        within[j][m] += self.sum_xx[k][j][m] - n * mu[j] * mu[m];
+                    }
+                }
+            }
+            if split {
+                for (phone, m) in &groups[k] {
+                    m.add_scatter(&mut within);
+                    subclasses.push(Subclass {
+                        class: Viseme::ALL[k],
+                        phone: phone.clone(),
+                        mean: m.mean().map(|v| v as f32),
+                        log_weight: (m.count as f64 / n).ln() as f32,
+                    });
                 }
             }
         }
@@ -318,6 +552,7 @@ impl ProfileBuilder {
             sharpness,
             bias: [0.0; 6],
             frames: self.count,
+            subclasses,
         };
         // What `from_json` would refuse is never built (a sharpness of 0, NaN).
         profile.validate(description)?;
@@ -328,17 +563,19 @@ impl ProfileBuilder {
 impl ProfileBuilder {
     /// Adds the labelled frames of one clip: every voiced frame at least 15 ms inside a
     /// segment labelled A I U E O or N (the scorer's margin), with the features the
-    /// classifier would see.
+    /// classifier would see, under the segment's phone symbol.
     pub fn add_labelled_clip(
         &mut self,
         feats: &crate::ClipFeatures,
         labels: &[crate::labels::LabelSegment],
     ) {
-        for (i, class) in crate::labels::training_frames(labels, feats.frames.len(), 0.015) {
+        for (i, class, phone) in
+            crate::labels::training_frames_with_phones(labels, feats.frames.len(), 0.015)
+        {
             let (Some(v), true) = (class, feats.voicing.voiced[i]) else {
                 continue;
             };
-            self.add(v, &feats.normalised[i]);
+            self.add_phone(v, phone, &feats.normalised[i]);
             self.add_raw_voiced(&feats.frames[i].ceps);
         }
     }
@@ -382,4 +619,136 @@ fn invert_spd(a: &[[f64; N_CEPS]; N_CEPS]) -> Option<[[f32; N_CEPS]; N_CEPS]> {
         }
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Frames around `centre` (±0.5 in every coefficient, deterministic).
+    fn add_cloud(b: &mut ProfileBuilder, class: Viseme, phone: &str, centre: f32, n: usize) {
+        for i in 0..n {
+            let x: [f32; N_CEPS] = std::array::from_fn(|j| {
+                centre + ((i * 7 + j * 13) % 11) as f32 / 10.0 - 0.5 + j as f32 * 0.1
+            });
+            b.add_phone(class, phone, &x);
+        }
+    }
+
+    /// Every class as two phones far apart (one common, one rare) plus a few unlabelled
+    /// frames.
+    fn two_phone_builder() -> ProfileBuilder {
+        let mut b = ProfileBuilder::new().min_phone_frames(100);
+        for (k, v) in Viseme::ALL.into_iter().enumerate() {
+            add_cloud(&mut b, v, "common", 10.0 * k as f32, 300);
+            add_cloud(&mut b, v, "other", 10.0 * k as f32 + 4.0, 100);
+            add_cloud(&mut b, v, "rare", 10.0 * k as f32 - 4.0, 30);
+            add_cloud(&mut b, v, "", 10.0 * k as f32, 10);
+        }
+        b
+    }
+
+    #[test]
+    fn phones_with_enough_frames_get_their_own_gaussian() {
+        let p = two_phone_builder().build("test", true, 1.0).unwrap();
+        for v in Viseme::ALL {
+            let subs: Vec<&Subclass> = p.subclasses.iter().filter(|s| s.class == v).collect();
+            let names: Vec<&str> = subs.iter().map(|s| s.phone.as_str()).collect();
+            // Most frames first; the rare and unlabelled frames pooled last.
+            assert_eq!(names, ["common", "other", "*"], "{v:?}");
+            let total: f32 = subs.iter().map(|s| s.log_weight.exp()).sum();
+            assert!((total - 1.0).abs() < 1e-5);
+            assert!((subs[0].log_weight - (300f32 / 440.0).ln()).abs() < 1e-5);
+            // The class mean is the frames' mean, i.e. the weighted subclass means.
+            for j in 0..N_CEPS {
+                let weighted: f32 = subs.iter().map(|s| s.log_weight.exp() * s.mean[j]).sum();
+                assert!((weighted - p.means[v.index()][j]).abs() < 1e-3);
+            }
+        }
+        // The shared covariance is the spread within the phones (±0.5), not between them
+        // (4 apart): its inverse is large.
+        assert!(p.precision[0][0] > 5.0, "{}", p.precision[0][0]);
+        assert_eq!(p.format, PROFILE_FORMAT);
+        assert_eq!(Profile::from_json(&p.to_json(), "x").unwrap(), p);
+    }
+
+    #[test]
+    fn without_enough_frames_per_phone_the_profile_is_one_gaussian_per_class() {
+        let b = two_phone_builder().min_phone_frames(u64::MAX);
+        let p = b.build("test", true, 1.0).unwrap();
+        assert!(p.subclasses.is_empty());
+        // Within-class spread now includes the phones' distances: a broader Gaussian.
+        let split = two_phone_builder().build("test", true, 1.0).unwrap();
+        assert!(p.precision[0][0] < split.precision[0][0] / 4.0);
+        // Without phone symbols (calibration recordings) the same.
+        let mut plain = ProfileBuilder::new().min_phone_frames(1);
+        for (k, v) in Viseme::ALL.into_iter().enumerate() {
+            add_cloud(&mut plain, v, "", k as f32, 50);
+        }
+        assert!(plain.build("t", true, 1.0).unwrap().subclasses.is_empty());
+    }
+
+    #[test]
+    fn merged_builders_keep_their_phones() {
+        let whole = two_phone_builder();
+        let mut halves = ProfileBuilder::new().min_phone_frames(100);
+        halves.merge(&two_phone_builder());
+        let (a, b) = (
+            whole.build("t", true, 1.0).unwrap(),
+            halves.build("t", true, 1.0).unwrap(),
+        );
+        assert_eq!(a.subclasses.len(), b.subclasses.len());
+        assert_eq!(a.means, b.means);
+    }
+
+    #[test]
+    fn calibration_moves_a_class_with_its_subclasses() {
+        let base = two_phone_builder().build("base", true, 1.0).unwrap();
+        let mut speaker = ProfileBuilder::new();
+        add_cloud(&mut speaker, Viseme::A, "", 3.0, 200);
+        let p = base.calibrated(&speaker, 20).unwrap();
+        let step: Vec<f32> = (0..N_CEPS)
+            .map(|j| p.means[0][j] - base.means[0][j])
+            .collect();
+        assert!(step[0] > 2.0, "A moved toward the speaker: {step:?}");
+        for (old, new) in base.subclasses.iter().zip(&p.subclasses) {
+            for j in 0..N_CEPS {
+                let want = if old.class == Viseme::A { step[j] } else { 0.0 };
+                assert!((new.mean[j] - old.mean[j] - want).abs() < 1e-4);
+            }
+            assert_eq!(old.log_weight, new.log_weight);
+        }
+    }
+
+    #[test]
+    fn bad_subclasses_are_refused_and_the_first_format_still_reads() {
+        let good = two_phone_builder().build("t", true, 1.0).unwrap();
+        let refuse = |p: &Profile, want: &str| {
+            let e = Profile::from_json(&p.to_json(), "sub.json").unwrap_err();
+            assert!(e.to_string().contains(want), "{e}");
+            assert!(e.to_string().contains("sub.json"), "{e}");
+        };
+        let mut p = good.clone();
+        p.subclasses.retain(|s| s.class != Viseme::O);
+        refuse(&p, "class O has none");
+        let mut p = good.clone();
+        p.subclasses[1].log_weight = 0.5;
+        refuse(&p, "above 0");
+        let mut p = good.clone();
+        p.subclasses[2].mean[4] = f32::MAX;
+        refuse(&p, "subclasses[].mean");
+        let mut p = good.clone();
+        let extra = p.subclasses[0].clone();
+        p.subclasses.resize(MAX_SUBCLASSES + 1, extra);
+        refuse(&p, "more than");
+        // A version-1 file (no subclasses) reads as one Gaussian per class.
+        let mut v1 = good.clone();
+        v1.subclasses.clear();
+        v1.format = PROFILE_FORMAT_V1.into();
+        let read = Profile::from_json(&v1.to_json(), "old.json").unwrap();
+        assert!(read.subclasses.is_empty());
+        let mut bad = v1.clone();
+        bad.format = "omote-lipsync-profile/9".into();
+        refuse(&bad, "format");
+    }
 }

@@ -1,7 +1,8 @@
 //! The evaluation metric of `tools/score-lipsync.py`, exactly: labels every 10 ms starting
 //! 15 ms inside each vowel or silence segment and ending 15 ms before its end; the
 //! prediction is the output row nearest in time (as written to TSV), class S when silent
-//! else the argmax of A I U E O N.
+//! else the argmax of A I U E O N. Frames inside N segments are counted apart (the
+//! closed-mouth share), as the reference scorer leaves them out.
 
 use crate::labels::LabelSegment;
 use crate::{Viseme, VowelTrack};
@@ -17,6 +18,11 @@ pub struct ScoreCounts {
     pub silence_ok: u64,
     /// Silence frames scored.
     pub silence_n: u64,
+    /// Closed-mouth frames (labelled N: consonants, closures) whose output is N or
+    /// silent — a mouth that does not show a vowel there.
+    pub closed_ok: u64,
+    /// Closed-mouth frames scored (the same 15 ms margins).
+    pub closed_n: u64,
     /// Confusion of vowel frames: `[label][predicted]`, predicted index 6 = silent.
     pub confusion: [[u64; 7]; 5],
     /// Dominant-class changes between consecutive output frames inside labelled speech
@@ -35,6 +41,8 @@ impl ScoreCounts {
         self.vowel_n += o.vowel_n;
         self.silence_ok += o.silence_ok;
         self.silence_n += o.silence_n;
+        self.closed_ok += o.closed_ok;
+        self.closed_n += o.closed_n;
         for i in 0..5 {
             for j in 0..7 {
                 self.confusion[i][j] += o.confusion[i][j];
@@ -62,6 +70,13 @@ impl ScoreCounts {
         (self.vowel_n > 0).then(|| self.vowel_ok as f64 / self.vowel_n as f64)
     }
 
+    /// Share of closed-mouth frames shown closed, 0..1 (`None` without such frames).
+    /// The vowel accuracy does not score them, so this is what keeps a profile from
+    /// buying vowel accuracy by never closing the mouth.
+    pub fn closed_accuracy(&self) -> Option<f64> {
+        (self.closed_n > 0).then(|| self.closed_ok as f64 / self.closed_n as f64)
+    }
+
     /// Silence accuracy 0..1 (`None` without silence frames).
     pub fn silence_accuracy(&self) -> Option<f64> {
         (self.silence_n > 0).then(|| self.silence_ok as f64 / self.silence_n as f64)
@@ -86,9 +101,6 @@ pub fn score_clip(track: &VowelTrack, labels: &[LabelSegment]) -> ScoreCounts {
     }
     for seg in labels {
         let (s, e) = (seg.start_s, seg.end_s);
-        if seg.class == Some(Viseme::N) {
-            continue;
-        }
         let mut t = s + 0.015;
         while t <= e - 0.015 + 1e-9 {
             // bisect_left, then prefer the previous row when strictly nearer.
@@ -98,6 +110,10 @@ pub fn score_clip(track: &VowelTrack, labels: &[LabelSegment]) -> ScoreCounts {
             }
             let pred = track.frames[i].class();
             match seg.class {
+                Some(Viseme::N) => {
+                    c.closed_n += 1;
+                    c.closed_ok += u64::from(matches!(pred, None | Some(Viseme::N)));
+                }
                 None => {
                     c.silence_n += 1;
                     c.silence_ok += u64::from(pred.is_none());
@@ -145,5 +161,51 @@ fn count_changes(track: &VowelTrack, times: &[f64], labels: &[LabelSegment], c: 
         c.changes_out += u64::from(prev_out.is_some_and(|p| p != out));
         c.changes_label += u64::from(prev_label.is_some_and(|p| p != l));
         (prev_out, prev_label) = (Some(out), Some(l));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labels::parse_labels;
+    use crate::{FRAME_RATE, VowelFrame};
+
+    #[test]
+    fn closed_mouth_frames_are_counted_apart_from_the_vowels() {
+        // 0.1 s silence, 0.1 s "m" (N), 0.1 s "a".
+        let labels = parse_labels(
+            "start\tend\tclass\tphone\n0.000\t0.100\tS\tsil\n0.100\t0.200\tN\tm\n0.200\t0.300\tA\ta\n",
+            "t",
+        )
+        .unwrap();
+        let lead = |k: usize| {
+            let mut w = [0.0; 6];
+            w[k] = 0.9;
+            VowelFrame {
+                weights: w,
+                volume: 0.5,
+                silent: false,
+            }
+        };
+        // Silence, then N for half of the "m" and A for its other half, then A.
+        let mut frames = vec![VowelFrame::SILENT; 10];
+        frames.extend((0..5).map(|_| lead(5)));
+        frames.extend((0..15).map(|_| lead(0)));
+        let track = VowelTrack {
+            fps: FRAME_RATE,
+            frames,
+            voiced_span: None,
+            duration_s: 0.3,
+        };
+        let c = score_clip(&track, &labels);
+        // 15 ms margins: frames at 115..185 ms of the "m" are scored, 8 of them.
+        assert_eq!(c.closed_n, 8);
+        assert_eq!(c.closed_ok, 4, "the N frames before 150 ms");
+        assert_eq!((c.vowel_ok, c.vowel_n), (8, 8));
+        assert_eq!(c.closed_accuracy(), Some(0.5));
+        // A silent frame inside the "m" also shows a closed mouth.
+        let mut t = track.clone();
+        t.frames[16] = VowelFrame::SILENT;
+        assert_eq!(score_clip(&t, &labels).closed_ok, 5);
     }
 }

@@ -6,6 +6,7 @@ use crate::analyser::{AnalyserConfig, dominant, fade, lead_with, softmax, volume
 use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_CEPS, N_MEL, SAMPLE_RATE, WINDOW};
 use crate::noise_floor;
 use crate::profile::Profile;
+use crate::scorer::ClassScorer;
 use crate::voicing::StreamVoicing;
 use crate::{VowelFrame, VowelTrack};
 
@@ -24,6 +25,7 @@ const NOISE_FRAMES: f32 = 200.0;
 pub struct StreamAnalyser {
     extractor: FeatureExtractor,
     profile: Profile,
+    scorer: ClassScorer,
     config: AnalyserConfig,
     voicing: StreamVoicing,
     ring: [f32; RING],
@@ -81,6 +83,7 @@ impl StreamAnalyser {
         Self {
             extractor: FeatureExtractor::new(),
             voicing: StreamVoicing::new(config.voicing),
+            scorer: ClassScorer::new(&profile),
             profile,
             config,
             ring: [0.0; RING],
@@ -193,7 +196,7 @@ impl StreamAnalyser {
                 x[j] -= self.cmn_mean[j];
             }
         }
-        let s = self.profile.log_scores(&x);
+        let s = self.scorer.log_scores(&x);
         if self.smoothing {
             let a = self.config.stream_alpha;
             for k in 0..6 {

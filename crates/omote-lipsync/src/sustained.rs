@@ -124,10 +124,10 @@ impl Profile {
         }
         let mut p = self.clone();
         for &k in &used {
-            for j in 0..N_CEPS {
-                let centred = raw_mean(k, j) - if self.cmn { offset[j] } else { 0.0 };
-                p.means[k][j] = centred as f32;
-            }
+            let mean = std::array::from_fn(|j| {
+                (raw_mean(k, j) - if self.cmn { offset[j] } else { 0.0 }) as f32
+            });
+            p.move_class_mean(k, mean);
             p.frames[k] = recordings.count[k];
         }
         if self.cmn {

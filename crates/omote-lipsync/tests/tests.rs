@@ -652,8 +652,10 @@ fn a_clip_that_is_all_noise_floor_is_silent() {
 fn profiles_are_bounded_so_no_frame_is_nan() {
     let base = Profile::builtin();
     type Break = fn(&mut Profile);
-    let huge: [(&str, Break); 5] = [
+    let huge: [(&str, Break); 7] = [
         ("means", |p| p.means[0][0] = 1e30),
+        ("subclasses[].mean", |p| p.subclasses[3].mean[1] = -1e30),
+        ("subclasses[].log_weight", |p| p.subclasses[0].log_weight = -1e30),
         ("precision", |p| p.precision[0][0] = 1e30),
         ("globalMean", |p| p.global_mean[3] = -1e30),
         ("bias", |p| p.bias[2] = 1e30),
@@ -669,6 +671,11 @@ fn profiles_are_bounded_so_no_frame_is_nan() {
     let mut p = base.clone();
     p.means = [[omote_lipsync::MAX_MEAN; 12]; 6];
     p.means[1] = [-omote_lipsync::MAX_MEAN; 12];
+    for (i, s) in p.subclasses.iter_mut().enumerate() {
+        let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+        s.mean = [sign * omote_lipsync::MAX_MEAN; 12];
+        s.log_weight = -omote_lipsync::MAX_BIAS * (i % 3) as f32 / 2.0;
+    }
     p.precision = [[omote_lipsync::MAX_PRECISION; 12]; 12];
     p.sharpness = omote_lipsync::SHARPNESS_RANGE.1;
     p.bias = [

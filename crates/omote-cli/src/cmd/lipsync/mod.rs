@@ -140,8 +140,13 @@ struct CalibrateArgs {
     /// No cepstral mean normalisation for --build (it is on by default).
     #[arg(long)]
     no_cmn: bool,
+    /// Frames a phone needs for its own Gaussian inside its mouth class, for --build (the
+    /// label files' phone column; rarer phones share one). A number above any phone's
+    /// count builds one Gaussian per class.
+    #[arg(long, default_value_t = omote_lipsync::DEFAULT_MIN_PHONE_FRAMES)]
+    min_phone_frames: u64,
     /// Log-prior of N (closed mouth) relative to the vowels, for --build (−100–100).
-    #[arg(long, default_value_t = -0.5, allow_negative_numbers = true, value_parser = limits::log_prior)]
+    #[arg(long, default_value_t = -1.0, allow_negative_numbers = true, value_parser = limits::log_prior)]
     n_bias: f32,
     /// Output profile JSON.
     #[arg(short = 'O', long = "output", visible_short_alias = 'o')]
@@ -532,7 +537,10 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     }
     let profile = if args.build {
         let desc = format!("built from {} labelled clips", pairs.len());
-        let mut p = builder.build(&desc, !args.no_cmn, args.sharpness)?;
+        let mut p = builder
+            .clone()
+            .min_phone_frames(args.min_phone_frames)
+            .build(&desc, !args.no_cmn, args.sharpness)?;
         p.bias[Viseme::N.index()] = args.n_bias;
         p
     } else {

@@ -1,0 +1,187 @@
+//! The per-frame classifier in its fast form: a [`Profile`]'s Gaussians rearranged so a
+//! frame costs one quadratic form plus a dot product per Gaussian.
+
+use crate::features::N_CEPS;
+use crate::profile::Profile;
+
+/// Scores normalised cepstra against a [`Profile`] — the numbers of
+/// [`Profile::log_scores`], computed as
+/// `−½ s xᵀPx + s (Pμ)·x + (−½ s μᵀPμ + log w)` with the terms that do not depend on the
+/// frame computed once here. Build it again after changing the profile.
+///
+/// ```
+/// use omote_lipsync::{ClassScorer, Profile};
+/// let profile = Profile::builtin();
+/// let scorer = ClassScorer::new(&profile);
+/// let x = [0.5f32; 12];
+/// let (fast, slow) = (scorer.log_scores(&x), profile.log_scores(&x));
+/// assert!(fast.iter().zip(&slow).all(|(a, b)| (a - b).abs() < 1e-2));
+/// ```
+#[derive(Clone, Debug)]
+pub struct ClassScorer {
+    /// `−½ · sharpness · P`.
+    half_precision: [[f32; N_CEPS]; N_CEPS],
+    /// One per Gaussian, grouped by class.
+    gaussians: Vec<Gaussian>,
+    /// `gaussians[range[k].0..range[k].1]` are class k's.
+    range: [(usize, usize); 6],
+    bias: [f32; 6],
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Gaussian {
+    /// `sharpness · P μ`.
+    linear: [f32; N_CEPS],
+    /// `−½ · sharpness · μᵀ P μ + log w`.
+    constant: f32,
+}
+
+impl ClassScorer {
+    /// The scorer of `profile` (one Gaussian per class, or its subclasses).
+    pub fn new(profile: &Profile) -> Self {
+        let s = profile.sharpness;
+        let p = &profile.precision;
+        let gaussian = |mu: &[f32; N_CEPS], log_weight: f32| {
+            let mut linear = [0f32; N_CEPS];
+            let mut quad = 0f64;
+            for a in 0..N_CEPS {
+                let r: f64 = (0..N_CEPS)
+                    .map(|b| f64::from(p[a][b]) * f64::from(mu[b]))
+                    .sum();
+                linear[a] = (f64::from(s) * r) as f32;
+                quad += f64::from(mu[a]) * r;
+            }
+            Gaussian {
+                linear,
+                constant: (-0.5 * f64::from(s) * quad) as f32 + log_weight,
+            }
+        };
+        let mut gaussians = Vec::new();
+        let mut range = [(0, 0); 6];
+        for (k, r) in range.iter_mut().enumerate() {
+            let start = gaussians.len();
+            if profile.subclasses.is_empty() {
+                gaussians.push(gaussian(&profile.means[k], 0.0));
+            } else {
+                for sub in profile.subclasses.iter().filter(|g| g.class.index() == k) {
+                    gaussians.push(gaussian(&sub.mean, sub.log_weight));
+                }
+            }
+            *r = (start, gaussians.len());
+        }
+        let mut half_precision = [[0f32; N_CEPS]; N_CEPS];
+        for a in 0..N_CEPS {
+            for b in 0..N_CEPS {
+                half_precision[a][b] = -0.5 * s * p[a][b];
+            }
+        }
+        Self {
+            half_precision,
+            gaussians,
+            range,
+            bias: profile.bias,
+        }
+    }
+
+    /// Log-scores of a (normalised) cepstrum for the six classes.
+    #[inline]
+    pub fn log_scores(&self, x: &[f32; N_CEPS]) -> [f32; 6] {
+        let mut quad = 0f32;
+        for (a, row) in self.half_precision.iter().enumerate() {
+            let mut r = 0f32;
+            for b in 0..N_CEPS {
+                r += row[b] * x[b];
+            }
+            quad += x[a] * r;
+        }
+        let mut out = [0f32; 6];
+        for k in 0..6 {
+            let (start, end) = self.range[k];
+            let g = &self.gaussians[start..end];
+            let term = |g: &Gaussian| {
+                let mut d = g.constant;
+                for j in 0..N_CEPS {
+                    d += g.linear[j] * x[j];
+                }
+                d
+            };
+            out[k] = if g.len() == 1 {
+                term(&g[0])
+            } else {
+                // log Σ exp(tᵢ), taken relative to the largest term. Terms are recomputed
+                // rather than stored (no buffer per frame; a dot product is cheaper than
+                // the exp that follows it).
+                let m = g.iter().map(term).fold(f32::NEG_INFINITY, f32::max);
+                m + g.iter().map(|g| (term(g) - m).exp()).sum::<f32>().ln()
+            } + quad
+                + self.bias[k];
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::Subclass;
+
+    /// Deterministic cepstra spread like real ones (|c1| up to ~10, higher ones smaller).
+    fn frames() -> impl Iterator<Item = [f32; N_CEPS]> {
+        let mut state = 7u64;
+        (0..500).map(move |_| {
+            std::array::from_fn(|j| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let u = (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5;
+                u * 20.0 / (1.0 + j as f32)
+            })
+        })
+    }
+
+    fn assert_same(profile: &Profile) {
+        let scorer = ClassScorer::new(profile);
+        for x in frames() {
+            let (fast, slow) = (scorer.log_scores(&x), profile.log_scores(&x));
+            for k in 0..6 {
+                // Relative to the score's size: the fast form cancels large terms.
+                let tol = 1e-3 * (1.0 + slow[k].abs());
+                assert!((fast[k] - slow[k]).abs() <= tol, "{k}: {fast:?} vs {slow:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_scores_are_the_formula() {
+        let builtin = Profile::builtin();
+        assert!(builtin.subclasses.len() > 6, "the built-in profile has subclasses");
+        assert_same(&builtin);
+        // One Gaussian per class, and a sharper profile with biases.
+        let mut plain = builtin.clone();
+        plain.subclasses.clear();
+        plain.sharpness = 2.5;
+        plain.bias = [0.3, 0.0, -0.2, 0.0, 0.1, -1.0];
+        assert_same(&plain);
+    }
+
+    #[test]
+    fn a_class_of_one_subclass_scores_like_its_gaussian_plus_its_weight() {
+        let mut p = Profile::builtin();
+        p.subclasses = crate::Viseme::ALL
+            .iter()
+            .map(|&v| Subclass {
+                class: v,
+                phone: "x".into(),
+                mean: p.means[v.index()],
+                log_weight: -0.25,
+            })
+            .collect();
+        let mut plain = p.clone();
+        plain.subclasses.clear();
+        let x = frames().next().unwrap();
+        let (a, b) = (ClassScorer::new(&p).log_scores(&x), plain.log_scores(&x));
+        for k in 0..6 {
+            assert!((a[k] - (b[k] - 0.25)).abs() < 1e-2 * (1.0 + b[k].abs()));
+        }
+    }
+}
