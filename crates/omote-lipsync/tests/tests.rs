@@ -80,10 +80,17 @@ fn japanese_unseen_speaker_offline_and_streaming() {
         str_.vowel_accuracy().unwrap(),
         str_.silence_accuracy().unwrap(),
     );
-    println!(
-        "ja subset: offline vowel {vo:.3} silence {so:.3}; streaming vowel {vs:.3} silence {ss:.3}"
+    let (co, cs) = (
+        off.closed_accuracy().unwrap(),
+        str_.closed_accuracy().unwrap(),
     );
-    assert!(vo >= 0.85, "offline vowel {vo}");
+    println!(
+        "ja subset: offline vowel {vo:.3} silence {so:.3} closed {co:.3}; streaming vowel {vs:.3} silence {ss:.3} closed {cs:.3}"
+    );
+    assert!(vo >= 0.90, "offline vowel {vo}");
+    // Consonants show a closed mouth (the vowel score cannot see a profile that never
+    // closes it): one Gaussian per class found 48 % offline, the phone subclasses 64 %.
+    assert!(co >= 0.55 && cs >= 0.55, "closed offline {co}, streaming {cs}");
     assert!(so >= 0.97, "offline silence {so}");
     assert!(vo - vs <= 0.05, "streaming {vs} vs offline {vo}");
     assert!(ss >= 0.97, "streaming silence {ss}");
@@ -102,10 +109,14 @@ fn english_read_speech_floors() {
         off.silence_accuracy().unwrap(),
     );
     let vs = str_.vowel_accuracy().unwrap();
-    println!("librivox: offline vowel {vo:.3} silence {so:.3}; streaming vowel {vs:.3}");
-    // Measured 64.5 % with the profile trained on recording variants (README); the
-    // issue's floor is 60 %.
-    assert!(vo >= 0.62, "offline vowel {vo}");
+    let co = off.closed_accuracy().unwrap();
+    println!(
+        "librivox: offline vowel {vo:.3} silence {so:.3} closed {co:.3}; streaming vowel {vs:.3}"
+    );
+    // Measured 67.0 % with phone subclasses (64.5 % with one Gaussian per class; README);
+    // the floor is 60 %, then 65 %.
+    assert!(vo >= 0.65, "offline vowel {vo}");
+    assert!(co >= 0.45, "closed {co} (one Gaussian per class: 0.37)");
     assert!(so >= 0.95, "offline silence {so}");
     assert!(vo - vs <= 0.05, "streaming {vs} vs offline {vo}");
 }
@@ -489,30 +500,30 @@ fn noisy_and_quiet_variants_floors() {
             "ja",
             ja_subset(),
             [
-                (Degradation::Quiet, [0.86, 0.97, 0.82, 0.97]),
-                (Degradation::Noisy, [0.74, 0.97, 0.65, 0.97]),
-                (Degradation::Hum, [0.87, 0.97, 0.79, 0.97]),
-                (Degradation::Telephone, [0.85, 0.97, 0.81, 0.97]),
+                (Degradation::Quiet, [0.87, 0.97, 0.84, 0.97]),
+                (Degradation::Noisy, [0.80, 0.97, 0.74, 0.97]),
+                (Degradation::Hum, [0.90, 0.97, 0.83, 0.97]),
+                (Degradation::Telephone, [0.90, 0.97, 0.88, 0.97]),
             ],
         ),
         (
             "espeak",
             espeak_subset(),
             [
-                (Degradation::Quiet, [0.65, 0.97, 0.64, 0.97]),
-                (Degradation::Noisy, [0.67, 0.97, 0.62, 0.97]),
-                (Degradation::Hum, [0.65, 0.97, 0.63, 0.97]),
-                (Degradation::Telephone, [0.66, 0.97, 0.67, 0.97]),
+                (Degradation::Quiet, [0.71, 0.97, 0.73, 0.97]),
+                (Degradation::Noisy, [0.73, 0.97, 0.67, 0.97]),
+                (Degradation::Hum, [0.72, 0.97, 0.73, 0.97]),
+                (Degradation::Telephone, [0.72, 0.97, 0.75, 0.97]),
             ],
         ),
         (
             "librivox",
             librivox(),
             [
-                (Degradation::Quiet, [0.62, 0.95, 0.60, 0.95]),
-                (Degradation::Noisy, [0.47, 0.95, 0.52, 0.95]),
-                (Degradation::Hum, [0.58, 0.95, 0.59, 0.95]),
-                (Degradation::Telephone, [0.61, 0.95, 0.60, 0.95]),
+                (Degradation::Quiet, [0.65, 0.95, 0.63, 0.95]),
+                (Degradation::Noisy, [0.47, 0.95, 0.57, 0.95]),
+                (Degradation::Hum, [0.61, 0.95, 0.62, 0.95]),
+                (Degradation::Telephone, [0.68, 0.95, 0.62, 0.95]),
             ],
         ),
     ];
