@@ -1,6 +1,6 @@
 //! Speed on one core: ×real time = audio seconds / seconds taken.
 //!
-//! `lipsync`: the analyser alone on 10 s at 16 kHz. `end_to_end`: what `omote lipsync`
+//! `lipsync`: the analyser alone on 10 s at 16 kHz. `classify`: its classifier alone. `end_to_end`: what `omote lipsync`
 //! does per file after reading it — WAV bytes → decode → resample to 16 kHz → analyse →
 //! JSON text — on real clips at 48, 22.05 and 16 kHz (a synthetic 48 kHz clip when the
 //! shared data is absent). Throughput is counted in 16 kHz output samples, so
@@ -10,7 +10,9 @@
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use omote_lipsync::{Analyser, AnalyserConfig, Profile, SAMPLE_RATE, StreamAnalyser, export};
+use omote_lipsync::{
+    Analyser, AnalyserConfig, ClassScorer, Profile, SAMPLE_RATE, StreamAnalyser, export,
+};
 
 /// Ten seconds of a synthetic voice-like signal (harmonics with a moving formant and
 /// pauses) at 16 kHz: the analysis cost does not depend on what is said.
@@ -54,6 +56,37 @@ fn bench(c: &mut Criterion) {
                 &samples,
                 160,
             )
+        })
+    });
+    g.finish();
+    // The classifier alone: 1000 voiced frames (10 s of speech) against the built-in
+    // profile's phone subclasses, in the fast form and straight from the formula.
+    let profile = Profile::builtin();
+    let feats = Analyser::new(profile.clone()).features(&samples);
+    let frames: Vec<[f32; 12]> = feats
+        .normalised
+        .iter()
+        .cycle()
+        .take(1000)
+        .copied()
+        .collect();
+    let scorer = ClassScorer::new(&profile);
+    let mut g = c.benchmark_group("classify");
+    g.throughput(Throughput::Elements(frames.len() as u64));
+    g.bench_function("class_scorer_1000_frames", |b| {
+        b.iter(|| {
+            frames
+                .iter()
+                .map(|x| scorer.log_scores(std::hint::black_box(x))[0])
+                .sum::<f32>()
+        })
+    });
+    g.bench_function("profile_formula_1000_frames", |b| {
+        b.iter(|| {
+            frames
+                .iter()
+                .map(|x| profile.log_scores(std::hint::black_box(x))[0])
+                .sum::<f32>()
         })
     });
     g.finish();

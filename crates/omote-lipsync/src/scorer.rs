@@ -2,7 +2,7 @@
 //! frame costs one quadratic form plus a dot product per Gaussian.
 
 use crate::features::N_CEPS;
-use crate::profile::Profile;
+use crate::profile::{MAX_SUBCLASSES, Profile};
 
 /// Scores normalised cepstra against a [`Profile`] — the numbers of
 /// [`Profile::log_scores`], computed as
@@ -21,19 +21,14 @@ use crate::profile::Profile;
 pub struct ClassScorer {
     /// `−½ · sharpness · P`.
     half_precision: [[f32; N_CEPS]; N_CEPS],
-    /// One per Gaussian, grouped by class.
-    gaussians: Vec<Gaussian>,
-    /// `gaussians[range[k].0..range[k].1]` are class k's.
+    /// Per coefficient j, `sharpness · (P μ)[j]` of every Gaussian (grouped by class):
+    /// laid out so the per-frame loop runs along the Gaussians, which vectorises.
+    linear: [Vec<f32>; N_CEPS],
+    /// Per Gaussian, `−½ · sharpness · μᵀ P μ + log w`.
+    constant: Vec<f32>,
+    /// Gaussians `range[k].0..range[k].1` are class k's.
     range: [(usize, usize); 6],
     bias: [f32; 6],
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Gaussian {
-    /// `sharpness · P μ`.
-    linear: [f32; N_CEPS],
-    /// `−½ · sharpness · μᵀ P μ + log w`.
-    constant: f32,
 }
 
 impl ClassScorer {
@@ -41,33 +36,33 @@ impl ClassScorer {
     pub fn new(profile: &Profile) -> Self {
         let s = profile.sharpness;
         let p = &profile.precision;
-        let gaussian = |mu: &[f32; N_CEPS], log_weight: f32| {
-            let mut linear = [0f32; N_CEPS];
+        let mut linear: [Vec<f32>; N_CEPS] = Default::default();
+        let mut constant = Vec::new();
+        let mut add = |mu: &[f32; N_CEPS], log_weight: f32| {
             let mut quad = 0f64;
-            for a in 0..N_CEPS {
+            for (a, lin) in linear.iter_mut().enumerate() {
                 let r: f64 = (0..N_CEPS)
                     .map(|b| f64::from(p[a][b]) * f64::from(mu[b]))
                     .sum();
-                linear[a] = (f64::from(s) * r) as f32;
+                lin.push((f64::from(s) * r) as f32);
                 quad += f64::from(mu[a]) * r;
             }
-            Gaussian {
-                linear,
-                constant: (-0.5 * f64::from(s) * quad) as f32 + log_weight,
-            }
+            constant.push((-0.5 * f64::from(s) * quad) as f32 + log_weight);
         };
-        let mut gaussians = Vec::new();
         let mut range = [(0, 0); 6];
+        let mut n = 0;
         for (k, r) in range.iter_mut().enumerate() {
-            let start = gaussians.len();
+            let start = n;
             if profile.subclasses.is_empty() {
-                gaussians.push(gaussian(&profile.means[k], 0.0));
+                add(&profile.means[k], 0.0);
+                n += 1;
             } else {
                 for sub in profile.subclasses.iter().filter(|g| g.class.index() == k) {
-                    gaussians.push(gaussian(&sub.mean, sub.log_weight));
+                    add(&sub.mean, sub.log_weight);
+                    n += 1;
                 }
             }
-            *r = (start, gaussians.len());
+            *r = (start, n);
         }
         let mut half_precision = [[0f32; N_CEPS]; N_CEPS];
         for a in 0..N_CEPS {
@@ -77,7 +72,8 @@ impl ClassScorer {
         }
         Self {
             half_precision,
-            gaussians,
+            linear,
+            constant,
             range,
             bias: profile.bias,
         }
@@ -94,25 +90,26 @@ impl ClassScorer {
             }
             quad += x[a] * r;
         }
+        // Every Gaussian's frame-dependent term at once (a validated profile has at most
+        // MAX_SUBCLASSES; the stack buffer keeps the per-frame path allocation-free).
+        let n = self.constant.len();
+        let mut t = [0f32; MAX_SUBCLASSES];
+        let t = &mut t[..n];
+        t.copy_from_slice(&self.constant);
+        for (lin, xj) in self.linear.iter().zip(x) {
+            for (v, l) in t.iter_mut().zip(lin) {
+                *v += l * xj;
+            }
+        }
         let mut out = [0f32; 6];
         for k in 0..6 {
-            let (start, end) = self.range[k];
-            let g = &self.gaussians[start..end];
-            let term = |g: &Gaussian| {
-                let mut d = g.constant;
-                for j in 0..N_CEPS {
-                    d += g.linear[j] * x[j];
-                }
-                d
-            };
+            let g = &t[self.range[k].0..self.range[k].1];
             out[k] = if g.len() == 1 {
-                term(&g[0])
+                g[0]
             } else {
-                // log Σ exp(tᵢ), taken relative to the largest term. Terms are recomputed
-                // rather than stored (no buffer per frame; a dot product is cheaper than
-                // the exp that follows it).
-                let m = g.iter().map(term).fold(f32::NEG_INFINITY, f32::max);
-                m + g.iter().map(|g| (term(g) - m).exp()).sum::<f32>().ln()
+                // log Σ exp(tᵢ), taken relative to the largest term.
+                let m = g.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                m + g.iter().map(|v| (v - m).exp()).sum::<f32>().ln()
             } + quad
                 + self.bias[k];
         }
@@ -146,7 +143,10 @@ mod tests {
             for k in 0..6 {
                 // Relative to the score's size: the fast form cancels large terms.
                 let tol = 1e-3 * (1.0 + slow[k].abs());
-                assert!((fast[k] - slow[k]).abs() <= tol, "{k}: {fast:?} vs {slow:?}");
+                assert!(
+                    (fast[k] - slow[k]).abs() <= tol,
+                    "{k}: {fast:?} vs {slow:?}"
+                );
             }
         }
     }
@@ -154,7 +154,10 @@ mod tests {
     #[test]
     fn the_fast_scores_are_the_formula() {
         let builtin = Profile::builtin();
-        assert!(builtin.subclasses.len() > 6, "the built-in profile has subclasses");
+        assert!(
+            builtin.subclasses.len() > 6,
+            "the built-in profile has subclasses"
+        );
         assert_same(&builtin);
         // One Gaussian per class, and a sharper profile with biases.
         let mut plain = builtin.clone();
