@@ -90,7 +90,10 @@ fn japanese_unseen_speaker_offline_and_streaming() {
     assert!(vo >= 0.90, "offline vowel {vo}");
     // Consonants show a closed mouth (the vowel score cannot see a profile that never
     // closes it): one Gaussian per class found 48 % offline, the phone subclasses 64 %.
-    assert!(co >= 0.55 && cs >= 0.55, "closed offline {co}, streaming {cs}");
+    assert!(
+        co >= 0.55 && cs >= 0.55,
+        "closed offline {co}, streaming {cs}"
+    );
     assert!(so >= 0.97, "offline silence {so}");
     assert!(vo - vs <= 0.05, "streaming {vs} vs offline {vo}");
     assert!(ss >= 0.97, "streaming silence {ss}");
@@ -666,7 +669,9 @@ fn profiles_are_bounded_so_no_frame_is_nan() {
     let huge: [(&str, Break); 7] = [
         ("means", |p| p.means[0][0] = 1e30),
         ("subclasses[].mean", |p| p.subclasses[3].mean[1] = -1e30),
-        ("subclasses[].log_weight", |p| p.subclasses[0].log_weight = -1e30),
+        ("subclasses[].log_weight", |p| {
+            p.subclasses[0].log_weight = -1e30
+        }),
         ("precision", |p| p.precision[0][0] = 1e30),
         ("globalMean", |p| p.global_mean[3] = -1e30),
         ("bias", |p| p.bias[2] = 1e30),
