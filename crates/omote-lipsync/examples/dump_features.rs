@@ -48,7 +48,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for (f, c) in training_frames(&labels, n, 0.015) {
                 class[f] = c.map_or(6.0, |v| v.index() as f32);
             }
-            for f in 0..n {
+            for (f, &class) in class.iter().enumerate() {
                 let t = f as f64 * 0.01 + 0.005;
                 let phone = labels
                     .iter()
@@ -66,7 +66,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     clip as f32,
                     f as f32,
                     f32::from(u8::from(feats.voicing.voiced[f])),
-                    class[f],
+                    class,
                     pid as f32,
                     feats.frames[f].level_db,
                 ];
