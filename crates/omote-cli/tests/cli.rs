@@ -723,6 +723,27 @@ fn lipsync_eval_scores_a_labelled_folder() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[1].starts_with("ja/other  ") && lines[2].starts_with("ja/synth  "));
+    assert!(lines[1].contains(" closed "), "{out}");
+    // As a live session: one stream per source; --stream and --session exclude each other.
+    let o = omote()
+        .args(["lipsync", "eval", "--no-variants", "--session"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.starts_with("omote lipsync eval (streaming session, "),
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 3, "{out}");
+    let o = omote()
+        .args(["lipsync", "eval", "--stream", "--session"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--session"));
     // A broken manifest is named.
     std::fs::write(dir.join("manifest.tsv"), "clip\tsource\n").unwrap();
     let o = omote()

@@ -33,7 +33,7 @@ use crate::degrade::Degradation;
 use crate::labels::LabelSegment;
 use crate::score::{ScoreCounts, score_clip};
 use crate::{
-    Analyser, AnalyserConfig, LipsyncError, Profile, ProfileBuilder, StreamAnalyser, Viseme,
+    Analyser, AnalyserConfig, HOP, LipsyncError, Profile, ProfileBuilder, StreamAnalyser, Viseme,
     VowelTrack,
 };
 
@@ -51,8 +51,13 @@ pub enum AnalysisMode {
     /// [`Analyser`]: the whole clip at once (look-ahead, clip-adaptive silence).
     #[default]
     Offline,
-    /// [`StreamAnalyser`] fed in [`STREAM_CHUNK`]-sample chunks.
+    /// [`StreamAnalyser`] fed in [`STREAM_CHUNK`]-sample chunks, a new one per clip (a
+    /// stream that starts cold on every line).
     Streaming,
+    /// One [`StreamAnalyser`] per source, fed its clips back to back (each padded with
+    /// digital silence to whole frames), as a live session that has been hearing the
+    /// speaker: the running noise floor, speech level and cepstral mean carry over.
+    Session,
 }
 
 impl AnalysisMode {
@@ -65,19 +70,21 @@ impl AnalysisMode {
         }
     }
 
-    /// `"offline"` or `"streaming"`.
+    /// `"offline"`, `"streaming"` or `"streaming session"`.
     pub const fn name(self) -> &'static str {
         match self {
             Self::Offline => "offline",
             Self::Streaming => "streaming",
+            Self::Session => "streaming session",
         }
     }
 
-    /// Analyses one clip (16 kHz mono) with `profile` in this mode.
+    /// Analyses one clip (16 kHz mono) with `profile` in this mode (a session of one
+    /// clip is a stream).
     pub fn analyse(self, profile: &Profile, samples: &[f32]) -> VowelTrack {
         match self {
             Self::Offline => Analyser::new(profile.clone()).analyse(samples),
-            Self::Streaming => StreamAnalyser::analyse_in_chunks(
+            Self::Streaming | Self::Session => StreamAnalyser::analyse_in_chunks(
                 profile.clone(),
                 AnalyserConfig::default(),
                 samples,
@@ -268,10 +275,49 @@ pub fn variant_clips(clips: &[LabelledClip]) -> Vec<LabelledClip> {
 
 fn score_all(profile: &Profile, items: &[&LabelledClip], mode: AnalysisMode) -> ScoreCounts {
     let mut total = ScoreCounts::default();
+    if mode == AnalysisMode::Session {
+        for (track, c) in session_tracks(profile, items).iter().zip(items) {
+            total.add(&score_clip(track, &c.labels));
+        }
+        return total;
+    }
     for c in items {
         total.add(&score_clip(&mode.analyse(profile, &c.samples), &c.labels));
     }
     total
+}
+
+/// [`AnalysisMode::Session`]: one stream through every clip, cut back into one track per
+/// clip (its `floor(len / HOP)` frames, as [`StreamAnalyser::analyse_in_chunks`] gives).
+pub fn session_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTrack> {
+    let mut stream = StreamAnalyser::with_config(profile.clone(), AnalyserConfig::default());
+    let mut frames = Vec::new();
+    let mut spans = Vec::with_capacity(clips.len());
+    let pad = [0f32; HOP];
+    for c in clips {
+        let whole = c.samples.len().div_ceil(HOP);
+        for chunk in c.samples.chunks(STREAM_CHUNK) {
+            stream.push(chunk, &mut frames);
+        }
+        let tail = whole * HOP - c.samples.len();
+        stream.push(&pad[..tail], &mut frames);
+        spans.push((whole, c.samples.len() / HOP));
+    }
+    stream.finish(&mut frames);
+    let mut out = Vec::with_capacity(clips.len());
+    let mut at = 0;
+    for (c, (whole, kept)) in clips.iter().zip(spans) {
+        let mut track = VowelTrack {
+            fps: crate::FRAME_RATE,
+            frames: frames[at.min(frames.len())..(at + kept).min(frames.len())].to_vec(),
+            voiced_span: None,
+            duration_s: c.samples.len() as f64 / f64::from(crate::SAMPLE_RATE),
+        };
+        track.update_voiced_span();
+        out.push(track);
+        at += whole;
+    }
+    out
 }
 
 fn calibrate_and_score(
@@ -589,6 +635,42 @@ mod tests {
             },
         );
         assert!(r.calibration.unwrap().sources.is_empty());
+    }
+
+    #[test]
+    fn a_session_is_one_stream_cut_back_into_its_clips() {
+        // Lengths that are not whole frames, so the padding between clips matters.
+        let mut a = clip("ja/b", 1.2, (0.3, 0.9), 30, Viseme::A);
+        a.samples.truncate(a.samples.len() - 37);
+        let b = clip("ja/b", 1.0, (0.2, 0.8), 20, Viseme::O);
+        let profile = Profile::builtin();
+        let cold = |c: &LabelledClip| AnalysisMode::Streaming.analyse(&profile, &c.samples);
+        let tracks = session_tracks(&profile, &[&a, &b]);
+        assert_eq!(tracks.len(), 2);
+        assert_eq!(tracks[0].frames.len(), a.samples.len() / HOP);
+        assert_eq!(tracks[1].frames.len(), b.samples.len() / HOP);
+        // The first clip is what a cold stream gives; the second starts from what the
+        // stream learnt (level, noise, cepstral mean), so it differs from a cold one.
+        assert_eq!(tracks[0].frames, cold(&a).frames);
+        assert_ne!(tracks[1].frames, cold(&b).frames);
+        assert!(tracks[1].voiced_span.is_some());
+        // A session of one clip is a stream.
+        assert_eq!(session_tracks(&profile, &[&b])[0].frames, cold(&b).frames);
+        // And `evaluate` scores sessions per source.
+        let r = evaluate(
+            &profile,
+            &data(),
+            &EvalOptions {
+                mode: AnalysisMode::Session,
+                calibrate_first: None,
+                variants: false,
+            },
+        );
+        assert_eq!(r.sources.len(), 2);
+        assert!(
+            r.to_text(false)
+                .starts_with("omote lipsync eval (streaming session,")
+        );
     }
 
     #[test]

@@ -172,9 +172,14 @@ struct EvalArgs {
     /// Profile JSON (default: built-in).
     #[arg(long)]
     profile: Option<PathBuf>,
-    /// Use the streaming analyser.
+    /// Use the streaming analyser, a new stream per clip (cold on every line).
     #[arg(long)]
     stream: bool,
+    /// Use the streaming analyser as a live session: one stream per source through all
+    /// its clips back to back, so what it learnt of the speaker's level, noise and
+    /// cepstral mean carries over (how `lipsync live` runs for hours).
+    #[arg(long, conflicts_with = "stream")]
+    session: bool,
     /// Also evaluate speaker calibration: per source, calibrate on the first K clips
     /// (labelled) and score the rest with the built-in and the calibrated profile.
     #[arg(long)]
@@ -639,7 +644,11 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
         .collect();
     let clips = loaded.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
     let options = EvalOptions {
-        mode: AnalysisMode::from_stream(args.stream),
+        mode: if args.session {
+            AnalysisMode::Session
+        } else {
+            AnalysisMode::from_stream(args.stream)
+        },
         calibrate_first: args.calibrate_first,
         variants: !args.no_variants,
     };
