@@ -93,6 +93,10 @@ impl ClassScorer {
         // Every Gaussian's frame-dependent term at once (a validated profile has at most
         // MAX_SUBCLASSES; the stack buffer keeps the per-frame path allocation-free).
         let n = self.constant.len();
+        if n > MAX_SUBCLASSES {
+            // Only an unvalidated profile gets here ([`Profile::validate`] refuses it).
+            return self.log_scores_unbuffered(x, quad);
+        }
         let mut t = [0f32; MAX_SUBCLASSES];
         let t = &mut t[..n];
         t.copy_from_slice(&self.constant);
@@ -114,6 +118,22 @@ impl ClassScorer {
                 + self.bias[k];
         }
         out
+    }
+
+    /// [`ClassScorer::log_scores`] one Gaussian at a time (no buffer, any count).
+    fn log_scores_unbuffered(&self, x: &[f32; N_CEPS], quad: f32) -> [f32; 6] {
+        let term = |g: usize| {
+            let mut v = self.constant[g];
+            for (lin, xj) in self.linear.iter().zip(x) {
+                v += lin[g] * xj;
+            }
+            v
+        };
+        std::array::from_fn(|k| {
+            let (a, b) = self.range[k];
+            let m = (a..b).map(term).fold(f32::NEG_INFINITY, f32::max);
+            m + (a..b).map(|g| (term(g) - m).exp()).sum::<f32>().ln() + quad + self.bias[k]
+        })
     }
 }
 
@@ -165,6 +185,17 @@ mod tests {
         plain.sharpness = 2.5;
         plain.bias = [0.3, 0.0, -0.2, 0.0, 0.1, -1.0];
         assert_same(&plain);
+    }
+
+    #[test]
+    fn more_gaussians_than_the_buffer_still_score_right() {
+        // Profile::validate refuses this many; the scorer must not panic on it anyway.
+        let mut p = Profile::builtin();
+        let copies = p.subclasses.clone();
+        while p.subclasses.len() <= MAX_SUBCLASSES {
+            p.subclasses.extend(copies.iter().cloned());
+        }
+        assert_same(&p);
     }
 
     #[test]
