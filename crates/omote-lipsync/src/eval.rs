@@ -79,8 +79,8 @@ impl AnalysisMode {
         }
     }
 
-    /// Analyses one clip (16 kHz mono) with `profile` in this mode (a session of one
-    /// clip is a stream).
+    /// Analyses one clip (16 kHz mono) with `profile` in this mode; `Session` analyses
+    /// it as a cold stream (a session needs the source's other clips: `session_tracks`).
     pub fn analyse(self, profile: &Profile, samples: &[f32]) -> VowelTrack {
         match self {
             Self::Offline => Analyser::new(profile.clone()).analyse(samples),
@@ -654,7 +654,8 @@ mod tests {
         assert_eq!(tracks[0].frames, cold(&a).frames);
         assert_ne!(tracks[1].frames, cold(&b).frames);
         assert!(tracks[1].voiced_span.is_some());
-        // A session of one clip is a stream.
+        // A session of one clip of whole frames is a cold stream.
+        assert_eq!(b.samples.len() % HOP, 0);
         assert_eq!(session_tracks(&profile, &[&b])[0].frames, cold(&b).frames);
         // And `evaluate` scores sessions per source.
         let r = evaluate(

@@ -29,7 +29,7 @@ pub const MAX_MEAN: f32 = 1e3;
 pub const MAX_PRECISION: f32 = 1e4;
 /// Sharpness range (the built-in profile: 1).
 pub const SHARPNESS_RANGE: (f32, f32) = (1e-3, 100.0);
-/// Largest |bias| (a log-prior; the built-in profile's N bias is −0.5).
+/// Largest |bias| (a log-prior; the built-in profile's N bias is −1).
 pub const MAX_BIAS: f32 = 100.0;
 
 /// Class profiles for the six visemes: a mean cepstrum per class and the inverse of the
@@ -117,7 +117,7 @@ impl Profile {
         };
         if self.format != PROFILE_FORMAT && self.format != PROFILE_FORMAT_V1 {
             return Err(bad(&format!(
-                "format is {:?}, expected {PROFILE_FORMAT:?}",
+                "format is {:?}, expected {PROFILE_FORMAT:?} (or {PROFILE_FORMAT_V1:?})",
                 self.format
             )));
         }
@@ -179,6 +179,21 @@ impl Profile {
                     "subclasses: log_weight {} of {:?} is above 0",
                     s.log_weight, s.phone
                 )));
+            }
+            // Shares of a class sum to 1: otherwise they would act as a hidden class prior.
+            for v in Viseme::ALL {
+                let total: f32 = self
+                    .subclasses
+                    .iter()
+                    .filter(|s| s.class == v)
+                    .map(|s| s.log_weight.exp())
+                    .sum();
+                if (total - 1.0).abs() > 1e-3 {
+                    return Err(bad(&format!(
+                        "subclasses: the shares (exp log_weight) of class {} sum to {total}, not 1",
+                        v.letter()
+                    )));
+                }
             }
         }
         let (lo, hi) = SHARPNESS_RANGE;
@@ -734,6 +749,9 @@ mod tests {
         let mut p = good.clone();
         p.subclasses[1].log_weight = 0.5;
         refuse(&p, "above 0");
+        let mut p = good.clone();
+        p.subclasses[1].log_weight -= 0.7;
+        refuse(&p, "sum to");
         let mut p = good.clone();
         p.subclasses[2].mean[4] = f32::MAX;
         refuse(&p, "subclasses[].mean");

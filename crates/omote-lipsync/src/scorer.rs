@@ -35,7 +35,11 @@ impl ClassScorer {
     /// The scorer of `profile` (one Gaussian per class, or its subclasses).
     pub fn new(profile: &Profile) -> Self {
         let s = profile.sharpness;
-        let p = &profile.precision;
+        // The formula only sees P's symmetric part (tᵀPt); the expansion below assumes
+        // P = Pᵀ, so a hand-edited, slightly asymmetric matrix is symmetrised first.
+        let p: [[f32; N_CEPS]; N_CEPS] = std::array::from_fn(|a| {
+            std::array::from_fn(|b| 0.5 * (profile.precision[a][b] + profile.precision[b][a]))
+        });
         let mut linear: [Vec<f32>; N_CEPS] = Default::default();
         let mut constant = Vec::new();
         let mut add = |mu: &[f32; N_CEPS], log_weight: f32| {
@@ -185,6 +189,14 @@ mod tests {
         plain.sharpness = 2.5;
         plain.bias = [0.3, 0.0, -0.2, 0.0, 0.1, -1.0];
         assert_same(&plain);
+    }
+
+    #[test]
+    fn an_asymmetric_precision_scores_as_the_formula_does() {
+        let mut p = Profile::builtin();
+        p.precision[0][3] += 0.05;
+        p.precision[5][1] -= 0.02;
+        assert_same(&p);
     }
 
     #[test]
