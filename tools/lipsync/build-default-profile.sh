@@ -23,3 +23,7 @@ cargo run -q -p omote-cli -- lipsync calibrate --build --with-variants --labelle
 n=$(ls "$work"/*.lab.tsv | wc -l)
 sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1), each also noisy, quiet and over hum; phone subclasses\"|" \
     "$root/crates/omote-lipsync/assets/default_profile.json"
+# Compact (no indentation): the asset is compiled into the wasm package, whose size is
+# budgeted (web/README.md). The numbers' text is kept as written.
+python3 -c 'import json, sys; p = sys.argv[1]; d = json.load(open(p)); open(p, "w").write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")' \
+    "$root/crates/omote-lipsync/assets/default_profile.json"
