@@ -24,7 +24,7 @@ import os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from make_training_set import DIC, VOICE, ojt_labels, wav_duration  # noqa: E402
+from make_training_set import DIC, VOICE, ojt_labels, wav_duration, write_lab  # noqa: E402
 
 VOICES = {"jp1": 120.0, "jp2": 210.0, "jp3": 230.0}  # voice -> starting F0 (Hz)
 VOWELS = {"a": "A", "i": "I", "u": "U", "e": "E", "o": "O"}
@@ -100,14 +100,15 @@ def main():
                            check=True, capture_output=True)
             os.remove(os.path.join(out, name + ".pho"))
             duration = wav_duration(wav)
-            with open(os.path.join(out, name + ".lab.tsv"), "w") as f:
-                f.write("start\tend\tclass\tphone\n")
-                t = 0.0
-                for i, (_, ms, cls, ph) in enumerate(pho):
-                    end = duration if i == len(pho) - 1 else min(t + ms / 1000, duration)
-                    if end > t:
-                        f.write(f"{t:.3f}\t{end:.3f}\t{cls}\t{ph}\n")
-                    t = end
+            # Segments from the rendered durations, clipped to the audio (write_lab ends
+            # the last one at the audio's end).
+            segs, t = [], 0.0
+            for _, ms, cls, ph in pho:
+                end = min(t + ms / 1000, duration)
+                if end > t:
+                    segs.append((t, end, cls, ph))
+                t = end
+            write_lab(os.path.join(out, name + ".lab.tsv"), segs, duration)
             rows.append(f"{name}\tja\tmbrola_{voice}")
         for ext in (".txt", ".trace", ".wav"):
             os.remove(base + ext)

@@ -1,7 +1,7 @@
 //! Speed on one core: ×real time = audio seconds / seconds taken.
 //!
-//! `lipsync`: the analyser alone on 10 s at 16 kHz. `classify`: its classifier alone. `end_to_end`: what `omote lipsync`
-//! does per file after reading it — WAV bytes → decode → resample to 16 kHz → analyse →
+//! `lipsync`: the analyser alone on 10 s at 16 kHz. `classify`: its classifier alone.
+//! `end_to_end`: what `omote lipsync` does per file after reading it — WAV bytes → decode → resample to 16 kHz → analyse →
 //! JSON text — on real clips at 48, 22.05 and 16 kHz (a synthetic 48 kHz clip when the
 //! shared data is absent). Throughput is counted in 16 kHz output samples, so
 //! elements/s ÷ 16 000 is ×real time. `cargo bench -p omote-lipsync`, or with
@@ -73,22 +73,21 @@ fn bench(c: &mut Criterion) {
     let scorer = ClassScorer::new(&profile);
     let mut g = c.benchmark_group("classify");
     g.throughput(Throughput::Elements(frames.len() as u64));
-    g.bench_function("class_scorer_1000_frames", |b| {
-        b.iter(|| {
-            frames
-                .iter()
-                .map(|x| scorer.log_scores(std::hint::black_box(x))[0])
-                .sum::<f32>()
-        })
-    });
-    g.bench_function("profile_formula_1000_frames", |b| {
-        b.iter(|| {
-            frames
-                .iter()
-                .map(|x| profile.log_scores(std::hint::black_box(x))[0])
-                .sum::<f32>()
-        })
-    });
+    type Score<'a> = &'a dyn Fn(&[f32; 12]) -> [f32; 6];
+    let forms: [(&str, Score); 2] = [
+        ("class_scorer_1000_frames", &|x| scorer.log_scores(x)),
+        ("profile_formula_1000_frames", &|x| profile.log_scores(x)),
+    ];
+    for (name, score) in forms {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                frames
+                    .iter()
+                    .map(|x| score(std::hint::black_box(x))[0])
+                    .sum::<f32>()
+            })
+        });
+    }
     g.finish();
 }
 

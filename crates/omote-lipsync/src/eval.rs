@@ -274,15 +274,16 @@ pub fn variant_clips(clips: &[LabelledClip]) -> Vec<LabelledClip> {
 }
 
 fn score_all(profile: &Profile, items: &[&LabelledClip], mode: AnalysisMode) -> ScoreCounts {
+    let tracks = match mode {
+        AnalysisMode::Session => session_tracks(profile, items),
+        _ => items
+            .iter()
+            .map(|c| mode.analyse(profile, &c.samples))
+            .collect(),
+    };
     let mut total = ScoreCounts::default();
-    if mode == AnalysisMode::Session {
-        for (track, c) in session_tracks(profile, items).iter().zip(items) {
-            total.add(&score_clip(track, &c.labels));
-        }
-        return total;
-    }
-    for c in items {
-        total.add(&score_clip(&mode.analyse(profile, &c.samples), &c.labels));
+    for (track, c) in tracks.iter().zip(items) {
+        total.add(&score_clip(track, &c.labels));
     }
     total
 }

@@ -210,36 +210,27 @@ impl Profile {
     /// formula (the reference for [`ClassScorer`](crate::ClassScorer), which the analysers
     /// use: it gives the same numbers several times faster).
     pub fn log_scores(&self, x: &[f32; N_CEPS]) -> [f32; 6] {
-        let distance = |mu: &[f32; N_CEPS]| {
-            let mut t = [0f32; N_CEPS];
-            for j in 0..N_CEPS {
-                t[j] = x[j] - mu[j];
-            }
-            let mut d = 0f32;
-            for (a, row) in self.precision.iter().enumerate() {
-                let mut r = 0f32;
-                for b in 0..N_CEPS {
-                    r += row[b] * t[b];
-                }
-                d += t[a] * r;
-            }
-            -0.5 * self.sharpness * d
-        };
-        let mut out = [0f32; 6];
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = if self.subclasses.is_empty() {
-                distance(&self.means[k])
-            } else {
-                let terms = self
-                    .subclasses
-                    .iter()
-                    .filter(|s| s.class.index() == k)
-                    .map(|s| distance(&s.mean) + s.log_weight);
-                let m = terms.clone().fold(f32::NEG_INFINITY, f32::max);
-                m + terms.map(|t| (t - m).exp()).sum::<f32>().ln()
-            } + self.bias[k];
-        }
-        out
+        std::array::from_fn(|k| {
+            log_sum_exp(self.class_gaussians(k).map(|(mu, log_weight)| {
+                let t: [f32; N_CEPS] = std::array::from_fn(|j| x[j] - mu[j]);
+                -0.5 * self.sharpness * quadratic_form(&self.precision, &t) + log_weight
+            })) + self.bias[k]
+        })
+    }
+
+    /// Class `k`'s Gaussians as (mean, log share): its subclasses, or its class mean
+    /// with share 1 when the profile has none.
+    pub(crate) fn class_gaussians(
+        &self,
+        k: usize,
+    ) -> impl Iterator<Item = (&[f32; N_CEPS], f32)> + Clone {
+        let whole = self.subclasses.is_empty().then_some((&self.means[k], 0.0));
+        let subs = self
+            .subclasses
+            .iter()
+            .filter(move |s| s.class.index() == k)
+            .map(|s| (&s.mean, s.log_weight));
+        whole.into_iter().chain(subs)
     }
 
     /// Moves class `k`'s mean to `mean`, and its subclasses by the same step (calibration
@@ -266,28 +257,26 @@ impl Profile {
         min_frames: u64,
     ) -> Result<Profile, LipsyncError> {
         let mut p = self.clone();
-        let mut any = false;
+        let counts = speaker.counts();
         for k in 0..6 {
-            let n = speaker.count[k];
+            let n = counts[k];
             if n < min_frames {
                 continue;
             }
-            any = true;
+            let speaker_mean = speaker.class_moments(k).mean();
             let prior = 10.0;
-            let mut mean = [0f32; N_CEPS];
-            for j in 0..N_CEPS {
-                let m = speaker.sum[k][j] / n as f64;
-                mean[j] = ((m * n as f64 + f64::from(self.means[k][j]) * prior)
-                    / (n as f64 + prior)) as f32;
-            }
+            let mean = std::array::from_fn(|j| {
+                ((speaker_mean[j] * n as f64 + f64::from(self.means[k][j]) * prior)
+                    / (n as f64 + prior)) as f32
+            });
             p.move_class_mean(k, mean);
             p.frames[k] = n;
         }
-        if !any {
-            let best = (0..6).max_by_key(|k| speaker.count[*k]).unwrap_or(0);
+        if counts.iter().all(|&n| n < min_frames) {
+            let best = (0..6).max_by_key(|&k| counts[k]).unwrap_or(0);
             return Err(LipsyncError::TooFewFrames {
                 class: crate::Viseme::ALL[best].letter(),
-                frames: speaker.count[best] as usize,
+                frames: counts[best] as usize,
                 need: min_frames as usize,
             });
         }
@@ -299,7 +288,7 @@ impl Profile {
         p.description = format!(
             "{} + calibrated on {} frames",
             self.description,
-            speaker.count.iter().sum::<u64>()
+            counts.iter().sum::<u64>()
         );
         Ok(p)
     }
@@ -315,10 +304,7 @@ impl Default for Profile {
 /// and builds a [`Profile`] from them.
 #[derive(Clone, Debug)]
 pub struct ProfileBuilder {
-    sum: [[f64; N_CEPS]; 6],
-    sum_xx: [[[f64; N_CEPS]; N_CEPS]; 6],
-    count: [u64; 6],
-    /// The same sums per phone symbol within each class.
+    /// Per class, the frames' moments per phone symbol (a class's are their sum).
     phones: [BTreeMap<String, Moments>; 6],
     voiced_sum: [f64; N_CEPS],
     voiced_count: u64,
@@ -392,9 +378,6 @@ impl ProfileBuilder {
     /// An empty builder.
     pub fn new() -> Self {
         Self {
-            sum: [[0.0; N_CEPS]; 6],
-            sum_xx: [[[0.0; N_CEPS]; N_CEPS]; 6],
-            count: [0; 6],
             phones: Default::default(),
             voiced_sum: [0.0; N_CEPS],
             voiced_count: 0,
@@ -418,14 +401,6 @@ impl ProfileBuilder {
     /// Adds one frame of class `class` spoken as `phone` (the label's symbol).
     pub fn add_phone(&mut self, class: Viseme, phone: &str, x: &[f32; N_CEPS]) {
         let k = class.index();
-        for j in 0..N_CEPS {
-            let v = f64::from(x[j]);
-            self.sum[k][j] += v;
-            for m in 0..N_CEPS {
-                self.sum_xx[k][j][m] += v * f64::from(x[m]);
-            }
-        }
-        self.count[k] += 1;
         match self.phones[k].get_mut(phone) {
             Some(m) => m.add(x),
             None => {
@@ -446,19 +421,21 @@ impl ProfileBuilder {
 
     /// Frames per class so far.
     pub fn counts(&self) -> [u64; 6] {
-        self.count
+        std::array::from_fn(|k| self.phones[k].values().map(|m| m.count).sum())
+    }
+
+    /// Class `k`'s frames: all its phones together.
+    fn class_moments(&self, k: usize) -> Moments {
+        let mut all = Moments::default();
+        for m in self.phones[k].values() {
+            all.merge(m);
+        }
+        all
     }
 
     /// Merges another builder's frames into this one (keeps this one's settings).
     pub fn merge(&mut self, other: &ProfileBuilder) {
         for k in 0..6 {
-            for j in 0..N_CEPS {
-                self.sum[k][j] += other.sum[k][j];
-                for m in 0..N_CEPS {
-                    self.sum_xx[k][j][m] += other.sum_xx[k][j][m];
-                }
-            }
-            self.count[k] += other.count[k];
             for (phone, m) in &other.phones[k] {
                 self.phones[k].entry(phone.clone()).or_default().merge(m);
             }
@@ -499,42 +476,34 @@ impl ProfileBuilder {
         cmn: bool,
         sharpness: f32,
     ) -> Result<Profile, LipsyncError> {
-        for k in 0..6 {
-            if self.count[k] < 20 {
+        let classes: [Moments; 6] = std::array::from_fn(|k| self.class_moments(k));
+        for (k, c) in classes.iter().enumerate() {
+            if c.count < 20 {
                 return Err(LipsyncError::TooFewFrames {
                     class: Viseme::ALL[k].letter(),
-                    frames: self.count[k] as usize,
+                    frames: c.count as usize,
                     need: 20,
                 });
             }
         }
         let groups = self.subclass_moments();
         let split = groups.iter().any(|g| g.len() > 1);
-        let mut means = [[0f32; N_CEPS]; 6];
         let mut within = [[0f64; N_CEPS]; N_CEPS];
         let mut subclasses = Vec::new();
-        let total: u64 = self.count.iter().sum();
-        for k in 0..6 {
-            let n = self.count[k] as f64;
-            let mu: Vec<f64> = (0..N_CEPS).map(|j| self.sum[k][j] / n).collect();
-            for j in 0..N_CEPS {
-                means[k][j] = mu[j] as f32;
-                if !split {
-                    for m in 0..N_CEPS {
-                        within[j][m] += self.sum_xx[k][j][m] - n * mu[j] * mu[m];
-                    }
-                }
+        let total: u64 = classes.iter().map(|c| c.count).sum();
+        for (k, c) in classes.iter().enumerate() {
+            if !split {
+                c.add_scatter(&mut within);
+                continue;
             }
-            if split {
-                for (phone, m) in &groups[k] {
-                    m.add_scatter(&mut within);
-                    subclasses.push(Subclass {
-                        class: Viseme::ALL[k],
-                        phone: phone.clone(),
-                        mean: m.mean().map(|v| v as f32),
-                        log_weight: (m.count as f64 / n).ln() as f32,
-                    });
-                }
+            for (phone, m) in &groups[k] {
+                m.add_scatter(&mut within);
+                subclasses.push(Subclass {
+                    class: Viseme::ALL[k],
+                    phone: phone.clone(),
+                    mean: m.mean().map(|v| v as f32),
+                    log_weight: (m.count as f64 / c.count as f64).ln() as f32,
+                });
             }
         }
         for row in &mut within {
@@ -561,12 +530,12 @@ impl ProfileBuilder {
             format: PROFILE_FORMAT.into(),
             description: description.into(),
             cmn,
-            means,
+            means: classes.each_ref().map(|c| c.mean().map(|v| v as f32)),
             precision,
             global_mean,
             sharpness,
             bias: [0.0; 6],
-            frames: self.count,
+            frames: classes.each_ref().map(|c| c.count),
             subclasses,
         };
         // What `from_json` would refuse is never built (a sharpness of 0, NaN).
@@ -594,6 +563,26 @@ impl ProfileBuilder {
             self.add_raw_voiced(&feats.frames[i].ceps);
         }
     }
+}
+
+/// `log Σ exp(tᵢ)`, taken relative to the largest term (−∞ for no terms, never NaN for
+/// finite ones). Shared by the formula and [`ClassScorer`](crate::ClassScorer).
+pub(crate) fn log_sum_exp(terms: impl Iterator<Item = f32> + Clone) -> f32 {
+    let m = terms.clone().fold(f32::NEG_INFINITY, f32::max);
+    m + terms.map(|t| (t - m).exp()).sum::<f32>().ln()
+}
+
+/// `vᵀ M v`.
+pub(crate) fn quadratic_form(m: &[[f32; N_CEPS]; N_CEPS], v: &[f32; N_CEPS]) -> f32 {
+    let mut d = 0f32;
+    for (a, row) in m.iter().enumerate() {
+        let mut r = 0f32;
+        for b in 0..N_CEPS {
+            r += row[b] * v[b];
+        }
+        d += v[a] * r;
+    }
+    d
 }
 
 /// Inverse of a symmetric positive definite matrix (Gauss–Jordan with partial pivoting);

@@ -2,7 +2,7 @@
 //! frame costs one quadratic form plus a dot product per Gaussian.
 
 use crate::features::N_CEPS;
-use crate::profile::{MAX_SUBCLASSES, Profile};
+use crate::profile::{MAX_SUBCLASSES, Profile, log_sum_exp, quadratic_form};
 
 /// Scores normalised cepstra against a [`Profile`] — the numbers of
 /// [`Profile::log_scores`], computed as
@@ -42,38 +42,23 @@ impl ClassScorer {
         });
         let mut linear: [Vec<f32>; N_CEPS] = Default::default();
         let mut constant = Vec::new();
-        let mut add = |mu: &[f32; N_CEPS], log_weight: f32| {
-            let mut quad = 0f64;
-            for (a, lin) in linear.iter_mut().enumerate() {
-                let r: f64 = (0..N_CEPS)
-                    .map(|b| f64::from(p[a][b]) * f64::from(mu[b]))
-                    .sum();
-                lin.push((f64::from(s) * r) as f32);
-                quad += f64::from(mu[a]) * r;
-            }
-            constant.push((-0.5 * f64::from(s) * quad) as f32 + log_weight);
-        };
         let mut range = [(0, 0); 6];
-        let mut n = 0;
         for (k, r) in range.iter_mut().enumerate() {
-            let start = n;
-            if profile.subclasses.is_empty() {
-                add(&profile.means[k], 0.0);
-                n += 1;
-            } else {
-                for sub in profile.subclasses.iter().filter(|g| g.class.index() == k) {
-                    add(&sub.mean, sub.log_weight);
-                    n += 1;
+            let start = constant.len();
+            for (mu, log_weight) in profile.class_gaussians(k) {
+                let mut quad = 0f64;
+                for (a, lin) in linear.iter_mut().enumerate() {
+                    let pmu: f64 = (0..N_CEPS)
+                        .map(|b| f64::from(p[a][b]) * f64::from(mu[b]))
+                        .sum();
+                    lin.push((f64::from(s) * pmu) as f32);
+                    quad += f64::from(mu[a]) * pmu;
                 }
+                constant.push((-0.5 * f64::from(s) * quad) as f32 + log_weight);
             }
-            *r = (start, n);
+            *r = (start, constant.len());
         }
-        let mut half_precision = [[0f32; N_CEPS]; N_CEPS];
-        for a in 0..N_CEPS {
-            for b in 0..N_CEPS {
-                half_precision[a][b] = -0.5 * s * p[a][b];
-            }
-        }
+        let half_precision = p.map(|row| row.map(|v| -0.5 * s * v));
         Self {
             half_precision,
             linear,
@@ -86,14 +71,7 @@ impl ClassScorer {
     /// Log-scores of a (normalised) cepstrum for the six classes.
     #[inline]
     pub fn log_scores(&self, x: &[f32; N_CEPS]) -> [f32; 6] {
-        let mut quad = 0f32;
-        for (a, row) in self.half_precision.iter().enumerate() {
-            let mut r = 0f32;
-            for b in 0..N_CEPS {
-                r += row[b] * x[b];
-            }
-            quad += x[a] * r;
-        }
+        let quad = quadratic_form(&self.half_precision, x);
         // Every Gaussian's frame-dependent term at once (a validated profile has at most
         // MAX_SUBCLASSES; the stack buffer keeps the per-frame path allocation-free).
         let n = self.constant.len();
@@ -109,19 +87,10 @@ impl ClassScorer {
                 *v += l * xj;
             }
         }
-        let mut out = [0f32; 6];
-        for k in 0..6 {
-            let g = &t[self.range[k].0..self.range[k].1];
-            out[k] = if g.len() == 1 {
-                g[0]
-            } else {
-                // log Σ exp(tᵢ), taken relative to the largest term.
-                let m = g.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-                m + g.iter().map(|v| (v - m).exp()).sum::<f32>().ln()
-            } + quad
-                + self.bias[k];
-        }
-        out
+        std::array::from_fn(|k| {
+            let (a, b) = self.range[k];
+            log_sum_exp(t[a..b].iter().copied()) + quad + self.bias[k]
+        })
     }
 
     /// [`ClassScorer::log_scores`] one Gaussian at a time (no buffer, any count).
@@ -135,8 +104,7 @@ impl ClassScorer {
         };
         std::array::from_fn(|k| {
             let (a, b) = self.range[k];
-            let m = (a..b).map(term).fold(f32::NEG_INFINITY, f32::max);
-            m + (a..b).map(|g| (term(g) - m).exp()).sum::<f32>().ln() + quad + self.bias[k]
+            log_sum_exp((a..b).map(term)) + quad + self.bias[k]
         })
     }
 }

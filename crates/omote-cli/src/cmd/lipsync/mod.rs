@@ -505,7 +505,8 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.labelled_dir {
         pairs.extend(labelled_pairs_in(dir)?);
     }
-    let builder = labelled_builder(&feature_profile, &pairs, args.with_variants)?;
+    let builder = labelled_builder(&feature_profile, &pairs, args.with_variants)?
+        .min_phone_frames(args.min_phone_frames);
     let sustained = [
         (&args.a, Viseme::A),
         (&args.i, Viseme::I),
@@ -542,10 +543,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     }
     let profile = if args.build {
         let desc = format!("built from {} labelled clips", pairs.len());
-        let mut p = builder
-            .clone()
-            .min_phone_frames(args.min_phone_frames)
-            .build(&desc, !args.no_cmn, args.sharpness)?;
+        let mut p = builder.build(&desc, !args.no_cmn, args.sharpness)?;
         p.bias[Viseme::N.index()] = args.n_bias;
         p
     } else {
