@@ -567,12 +567,14 @@ impl ProfileBuilder {
 
 /// `log Σ exp(tᵢ)`, taken relative to the largest term (−∞ for no terms, never NaN for
 /// finite ones). Shared by the formula and [`ClassScorer`](crate::ClassScorer).
+#[inline]
 pub(crate) fn log_sum_exp(terms: impl Iterator<Item = f32> + Clone) -> f32 {
     let m = terms.clone().fold(f32::NEG_INFINITY, f32::max);
     m + terms.map(|t| (t - m).exp()).sum::<f32>().ln()
 }
 
 /// `vᵀ M v`.
+#[inline]
 pub(crate) fn quadratic_form(m: &[[f32; N_CEPS]; N_CEPS], v: &[f32; N_CEPS]) -> f32 {
     let mut d = 0f32;
     for (a, row) in m.iter().enumerate() {
