@@ -32,6 +32,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod analyser;
+mod class_filter;
 pub mod degrade;
 mod error;
 pub mod eval;
@@ -48,6 +49,7 @@ mod sustained;
 mod voicing;
 
 pub use analyser::{Analyser, AnalyserConfig, ClipFeatures, frame_count};
+pub use class_filter::ClassFilter;
 pub use error::LipsyncError;
 pub use features::{
     FLOOR_DB, FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, MEL_F_MAX_HZ, MEL_F_MIN_HZ, N_CEPS,
@@ -60,6 +62,6 @@ pub use profile::{
     PROFILE_FORMAT_V1, Profile, ProfileBuilder, SHARPNESS_RANGE, Subclass,
 };
 pub use scorer::ClassScorer;
-pub use stream::StreamAnalyser;
+pub use stream::{CMN_FRAMES, CMN_PRIOR_FRAMES, StreamAnalyser};
 pub use sustained::SustainedRecordings;
 pub use voicing::{StreamVoicing, Voicing, VoicingConfig};

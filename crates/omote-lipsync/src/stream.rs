@@ -1,7 +1,8 @@
 //! Streaming analysis: push chunks of any size, get frames as soon as their window is
 //! complete. Same features and profile as offline, causal voicing, running cepstral mean
-//! and one-sided smoothing.
+//! and an HMM filter over the mouth class that looks at most one frame ahead.
 
+use crate::ClassFilter;
 use crate::analyser::{AnalyserConfig, dominant, fade, lead_with, softmax, volume};
 use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_CEPS, N_MEL, SAMPLE_RATE, WINDOW};
 use crate::noise_floor;
@@ -12,9 +13,9 @@ use crate::{VowelFrame, VowelTrack};
 
 const RING: usize = 512;
 /// Frames of the running cepstral mean's memory (3 s).
-const CMN_FRAMES: f32 = 300.0;
+pub const CMN_FRAMES: f32 = 300.0;
 /// Weight (in frames) of the profile's global mean at the start of a stream.
-const CMN_PRIOR_FRAMES: f32 = 50.0;
+pub const CMN_PRIOR_FRAMES: f32 = 50.0;
 /// Frames of the running noise estimate's memory (2 s of pauses).
 const NOISE_FRAMES: f32 = 200.0;
 
@@ -34,8 +35,10 @@ pub struct StreamAnalyser {
     pos: u64,
     next_frame: u64,
     window: [f32; WINDOW],
-    smoothed: [f32; 6],
-    smoothing: bool,
+    /// The mouth-class HMM: log posteriors of the last voiced frame given the frames so
+    /// far (`None` after silence: a new voiced run starts from its own frame).
+    forward: Option<[f32; 6]>,
+    filter: ClassFilter,
     cmn_mean: [f32; N_CEPS],
     cmn_n: f32,
     /// Mean mel band energies of the silent frames so far, and how many there were
@@ -44,18 +47,48 @@ pub struct StreamAnalyser {
     noise: [f32; N_MEL],
     noise_n: f32,
     zero_run: usize,
-    /// The newest analysed frame, held back one frame for the blip filter.
-    pending: Option<VowelFrame>,
+    /// The newest analysed frame, held back one frame for the look-ahead and the blip
+    /// filter.
+    pending: Option<Analysed>,
     /// The class that led the last emitted frame, `None` after silence.
     leading: Option<usize>,
 }
 
 const LEAD: usize = WINDOW / 2 - HOP / 2;
 
+/// A frame analysed but not yet emitted: its weights are made when it is emitted, from
+/// its filtered class posteriors and (when held) its successor's evidence.
+#[derive(Clone, Copy, Debug)]
+struct Analysed {
+    /// Silence flag and volume; the weights are filled in on emission.
+    frame: VowelFrame,
+    /// Log posteriors of the class given the frames up to this one.
+    filtered: [f32; 6],
+    /// This frame's own evidence: its log-scores over the HMM's temperature.
+    evidence: [f32; 6],
+    /// Fade-in factor of the weights (level near the voicing threshold).
+    gain: f32,
+}
+
+impl Analysed {
+    fn silent(volume: f32) -> Self {
+        Self {
+            frame: VowelFrame {
+                volume,
+                ..VowelFrame::SILENT
+            },
+            filtered: [0.0; 6],
+            evidence: [0.0; 6],
+            gain: 0.0,
+        }
+    }
+}
+
 impl StreamAnalyser {
     /// Algorithmic latency: from a frame's centre time to the last sample it needs — half
-    /// a window (12.5 ms) plus one frame (10 ms) held back so a one-frame flicker of the
-    /// mouth class can be seen and removed: 22.5 ms. The rest of the smoothing is causal.
+    /// a window (12.5 ms) plus one frame (10 ms) held back, so the class filter sees the
+    /// frame after it and a one-frame flicker of the mouth class can be removed: 22.5 ms.
+    /// The rest of the smoothing is causal.
     pub const LATENCY_S: f32 = (WINDOW / 2 + HOP) as f32 / SAMPLE_RATE as f32;
 
     /// Latency without the held frame ([`AnalyserConfig::stream_hold`] off): half a
@@ -90,8 +123,8 @@ impl StreamAnalyser {
             pos: LEAD as u64,
             next_frame: 0,
             window: [0.0; WINDOW],
-            smoothed: [0.0; 6],
-            smoothing: false,
+            forward: None,
+            filter: ClassFilter::from_config(&config),
             cmn_mean,
             cmn_n: CMN_PRIOR_FRAMES,
             noise: [0.0; N_MEL],
@@ -124,25 +157,27 @@ impl StreamAnalyser {
                 if self.config.stream_hold {
                     self.emit(Some(frame), out);
                 } else {
-                    out.push(frame);
+                    out.push(self.weigh(&frame, None));
                 }
             }
         }
     }
 
     /// Emits the held frame now that `next` (the frame after it) is known, and holds
-    /// `next`. A held voiced frame whose class differs from the one before it and is not
-    /// confirmed by the next voiced frame (another class leads it, or speech ends there)
-    /// is a one-frame blip: the class that led before it leads it too (its weights are
-    /// reordered, not changed). `next = None` flushes.
-    fn emit(&mut self, next: Option<VowelFrame>, out: &mut Vec<VowelFrame>) {
-        if let Some(mut f) = self.pending.take() {
-            let next_voiced = next.filter(|n| !n.silent);
+    /// `next`. The held frame's class posteriors take in `next`'s evidence (a one-frame
+    /// HMM smoother). A held voiced frame whose class differs from the one before it and
+    /// is not confirmed by the next voiced frame (another class leads it, or speech ends
+    /// there) is a one-frame blip: the class that led before it leads it too (its weights
+    /// are reordered, not changed). `next = None` flushes.
+    fn emit(&mut self, next: Option<Analysed>, out: &mut Vec<VowelFrame>) {
+        if let Some(held) = self.pending.take() {
+            let next_voiced = next.filter(|n| !n.frame.silent);
+            let mut f = self.weigh(&held, next_voiced.as_ref());
             if f.silent {
                 self.leading = None;
             } else {
                 let d = dominant(&f.weights);
-                let after = next_voiced.map(|n| dominant(&n.weights));
+                let after = next_voiced.map(|n| dominant(&n.filtered));
                 if let Some(before) = self.leading
                     && before != d
                     && after != Some(d)
@@ -156,13 +191,29 @@ impl StreamAnalyser {
         self.pending = next;
     }
 
-    fn process_frame(&mut self) -> VowelFrame {
+    /// The frame's weights: the softmax of its class posteriors — given the frames up to
+    /// it, and `next`'s evidence when given — times its fade-in.
+    fn weigh(&self, a: &Analysed, next: Option<&Analysed>) -> VowelFrame {
+        if a.frame.silent {
+            return a.frame;
+        }
+        let post = match next {
+            Some(n) => self.filter.look_ahead(&a.filtered, &n.evidence),
+            None => a.filtered,
+        };
+        VowelFrame {
+            weights: softmax(&post).map(|v| v * a.gain),
+            ..a.frame
+        }
+    }
+
+    fn process_frame(&mut self) -> Analysed {
         if self.zero_run >= WINDOW {
             // Digital silence: skip the transform (keeps hours of silence cheap).
             self.voicing.update(crate::features::FLOOR_DB);
             self.learn_noise(&[0.0; N_MEL]);
-            self.smoothing = false;
-            return VowelFrame::SILENT;
+            self.forward = None;
+            return Analysed::silent(0.0);
         }
         let start = self.pos as usize - WINDOW;
         for (i, w) in self.window.iter_mut().enumerate() {
@@ -177,11 +228,8 @@ impl StreamAnalyser {
             if noise_floor::is_noise(&nf, level_db, self.voicing.noise_reference_db()) {
                 self.learn_noise(&mel);
             }
-            self.smoothing = false;
-            return VowelFrame {
-                volume: vol,
-                ..VowelFrame::SILENT
-            };
+            self.forward = None;
+            return Analysed::silent(vol);
         }
         let mut x = if self.noise_n >= nf.min_frames as f32 {
             self.extractor
@@ -196,27 +244,18 @@ impl StreamAnalyser {
                 x[j] -= self.cmn_mean[j];
             }
         }
-        let s = self.scorer.log_scores(&x);
-        if self.smoothing {
-            let a = self.config.stream_alpha;
-            for k in 0..6 {
-                self.smoothed[k] = a * s[k] + (1.0 - a) * self.smoothed[k];
-            }
-        } else {
-            self.smoothed = s;
-            self.smoothing = true;
-        }
-        let p = softmax(&self.smoothed);
-        let threshold = self.voicing.threshold_db();
-        let g = fade(level_db, threshold, self.config.fade_db);
-        let mut weights = [0f32; 6];
-        for k in 0..6 {
-            weights[k] = p[k] * g;
-        }
-        VowelFrame {
-            weights,
-            volume: vol,
-            silent: false,
+        let evidence = self.filter.evidence(&self.scorer.log_scores(&x));
+        let filtered = self.filter.step(self.forward.as_ref(), &evidence);
+        self.forward = Some(filtered);
+        Analysed {
+            frame: VowelFrame {
+                weights: [0.0; 6],
+                volume: vol,
+                silent: false,
+            },
+            filtered,
+            evidence,
+            gain: fade(level_db, self.voicing.threshold_db(), self.config.fade_db),
         }
     }
 

@@ -58,9 +58,10 @@ impl WebLiveVoice {
             resampler,
             analyser: StreamAnalyser::with_config(
                 Profile::builtin(),
-                AnalyserConfig {
-                    stream_hold: hold,
-                    ..AnalyserConfig::default()
+                if hold {
+                    AnalyserConfig::default()
+                } else {
+                    AnalyserConfig::lowest_latency()
                 },
             ),
             resampled: Vec::with_capacity(4096),
