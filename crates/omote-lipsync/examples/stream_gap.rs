@@ -118,7 +118,7 @@ fn causal_smoothing(
     len_samples: usize,
 ) -> VowelTrack {
     let filter = ClassFilter::from_config(config);
-    // Per frame: (filtered log posteriors, evidence), `None` when silent.
+    // Per frame: (filtered class probabilities, evidence), `None` when silent.
     let mut forward: Vec<Option<([f32; 6], [f32; 6])>> = Vec::new();
     let mut before: Option<[f32; 6]> = None;
     for (x, voiced) in feats.normalised.iter().zip(&feats.voicing.voiced) {
@@ -143,7 +143,7 @@ fn causal_smoothing(
             Some((_, e)) if config.stream_hold => filter.look_ahead(&filtered, &e),
             _ => filtered,
         };
-        let mut weights = softmax(&post);
+        let mut weights = post;
         let d = argmax(&weights);
         let after = next.map(|n| argmax(&n.0));
         if let Some(before) = leading
@@ -168,11 +168,4 @@ fn causal_smoothing(
     };
     track.update_voiced_span();
     track
-}
-
-fn softmax(s: &[f32; 6]) -> [f32; 6] {
-    let m = s.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let e = s.map(|v| (v - m).exp());
-    let t: f32 = e.iter().sum();
-    e.map(|v| v / t)
 }

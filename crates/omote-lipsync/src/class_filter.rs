@@ -9,16 +9,18 @@
 use crate::AnalyserConfig;
 
 /// A six-state HMM in which the class stays with probability `stay` per 10 ms frame and
-/// otherwise moves to any other class with equal chance. Works on log posteriors.
+/// otherwise moves to any other class with equal chance. Works on probabilities; a frame
+/// costs six exponentials.
 ///
 /// ```
 /// use omote_lipsync::ClassFilter;
 /// let filter = ClassFilter::new(0.6, 1.0);
-/// let a = [0.0, -8.0, -8.0, -8.0, -8.0, -8.0]; // an A frame
-/// let i = [-1.0, 0.0, -3.0, -3.0, -3.0, -3.0]; // a doubtful I frame
+/// // Log-scores of an A frame, then of doubtful I frames.
+/// let a = filter.evidence(&[0.0, -8.0, -8.0, -8.0, -8.0, -8.0]);
+/// let i = filter.evidence(&[-1.0, 0.0, -3.0, -3.0, -3.0, -3.0]);
 /// let after_a = filter.step(None, &a);
 /// let after_i = filter.step(Some(&after_a), &i);
-/// // The doubtful frame does not move the mouth on its own …
+/// // One doubtful frame does not move the mouth …
 /// assert!(after_i[0] > after_i[1]);
 /// // … a second one does.
 /// let again = filter.step(Some(&after_i), &i);
@@ -61,40 +63,47 @@ impl ClassFilter {
         Self::new(config.stream_stay, config.stream_temperature)
     }
 
-    /// A frame's evidence: its class log-scores over the temperature.
+    /// A frame's evidence from its class log-scores: `exp(score / temperature)`, scaled
+    /// so the largest is 1 (a constant factor changes no posterior).
     pub fn evidence(&self, log_scores: &[f32; 6]) -> [f32; 6] {
-        log_scores.map(|v| v / self.temperature)
+        let top = log_scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        if !top.is_finite() {
+            return [1.0; 6];
+        }
+        log_scores.map(|v| ((v - top) / self.temperature).exp())
     }
 
-    /// One forward step: the log posteriors of the class after a frame with `evidence`,
-    /// from those after the frame before (`None`: the first frame of a voiced run).
+    /// One forward step: the class probabilities after a frame with `evidence`, from those
+    /// after the frame before (`None`: the first frame of a voiced run).
     pub fn step(&self, before: Option<&[f32; 6]>, evidence: &[f32; 6]) -> [f32; 6] {
         let mut a = *evidence;
-        if let Some(f) = before {
-            // log Σ_j P(j) · P(k | j) = ln(move + (stay − move) · P(k)), as P sums to 1.
-            for (v, fk) in a.iter_mut().zip(f) {
-                *v += (self.move_to + (self.stay - self.move_to) * fk.exp()).ln();
+        if let Some(p) = before {
+            // Σ_j P(j) · P(k | j) = move + (stay − move) · P(k), as P sums to 1.
+            for (v, pk) in a.iter_mut().zip(p) {
+                *v *= self.move_to + (self.stay - self.move_to) * pk;
             }
         }
-        let top = a.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let z = top + a.iter().map(|v| (v - top).exp()).sum::<f32>().ln();
-        a.map(|v| v - z)
+        normalised(a)
     }
 
-    /// The log posteriors of a frame given the frames up to it (`filtered`, from
-    /// [`ClassFilter::step`]) and the next frame's evidence, up to a constant.
+    /// The class probabilities of a frame given the frames up to it (`filtered`, from
+    /// [`ClassFilter::step`]) and the next frame's evidence.
     pub fn look_ahead(&self, filtered: &[f32; 6], next_evidence: &[f32; 6]) -> [f32; 6] {
-        // log Σ_l P(l | k) · e(l) = ln(move · Σe + (stay − move) · e(k)), with the evidence
-        // shifted by its maximum (a constant).
-        let top = next_evidence
-            .iter()
-            .copied()
-            .fold(f32::NEG_INFINITY, f32::max);
-        let e = next_evidence.map(|v| (v - top).exp());
-        let total: f32 = e.iter().sum();
-        std::array::from_fn(|k| {
-            filtered[k] + (self.move_to * total + (self.stay - self.move_to) * e[k]).ln()
-        })
+        // Σ_l P(l | k) · e(l) = move · Σe + (stay − move) · e(k).
+        let total: f32 = next_evidence.iter().sum();
+        normalised(std::array::from_fn(|k| {
+            filtered[k] * (self.move_to * total + (self.stay - self.move_to) * next_evidence[k])
+        }))
+    }
+}
+
+/// `v` scaled to sum to 1 (uniform when it sums to nothing: never NaN).
+fn normalised(v: [f32; 6]) -> [f32; 6] {
+    let t: f32 = v.iter().sum();
+    if t > 0.0 && t.is_finite() {
+        v.map(|x| x / t)
+    } else {
+        [1.0 / 6.0; 6]
     }
 }
 
@@ -106,13 +115,13 @@ mod tests {
         if j == k { f.stay } else { f.move_to }
     }
 
-    /// Posteriors by brute force: forward over `frames`, then (optionally) one step of
-    /// look-ahead, all in probabilities.
+    /// Posteriors by brute force: forward over `frames` with the full transition matrix,
+    /// then (optionally) one step of look-ahead.
     fn brute(f: &ClassFilter, frames: &[[f32; 6]], next: Option<&[f32; 6]>) -> [f32; 6] {
-        let lik = |e: &[f32; 6]| e.map(|v| (v / f.temperature).exp());
+        let lik = |s: &[f32; 6]| s.map(|v| (v / f.temperature).exp());
         let mut p = lik(&frames[0]);
-        for e in &frames[1..] {
-            let l = lik(e);
+        for s in &frames[1..] {
+            let l = lik(s);
             p = std::array::from_fn(|k| {
                 l[k] * (0..6).map(|j| p[j] * transition(f, j, k)).sum::<f32>()
             });
@@ -123,14 +132,7 @@ mod tests {
                 p[k] * (0..6).map(|m| transition(f, k, m) * l[m]).sum::<f32>()
             });
         }
-        let t: f32 = p.iter().sum();
-        p.map(|v| v / t)
-    }
-
-    fn normalised(log: [f32; 6]) -> [f32; 6] {
-        let e = log.map(f32::exp);
-        let t: f32 = e.iter().sum();
-        e.map(|v| v / t)
+        normalised(p)
     }
 
     const FRAMES: [[f32; 6]; 4] = [
@@ -148,11 +150,11 @@ mod tests {
             for n in 0..FRAMES.len() {
                 let step = f.step(post.as_ref(), &f.evidence(&FRAMES[n]));
                 let want = brute(&f, &FRAMES[..=n], None);
-                for (a, b) in normalised(step).iter().zip(&want) {
+                for (a, b) in step.iter().zip(&want) {
                     assert!((a - b).abs() < 1e-5, "filter {stay} {t} frame {n}");
                 }
                 if let Some(next) = FRAMES.get(n + 1) {
-                    let ahead = normalised(f.look_ahead(&step, &f.evidence(next)));
+                    let ahead = f.look_ahead(&step, &f.evidence(next));
                     let want = brute(&f, &FRAMES[..=n], Some(next));
                     for (a, b) in ahead.iter().zip(&want) {
                         assert!((a - b).abs() < 1e-5, "look-ahead {stay} {t} frame {n}");
@@ -164,19 +166,35 @@ mod tests {
     }
 
     #[test]
-    fn a_sixth_does_not_smooth_and_bad_settings_are_clamped() {
+    fn a_sixth_does_not_smooth_and_bad_input_gives_no_nan() {
         let f = ClassFilter::new(1.0 / 6.0, 1.0);
-        let first = f.step(None, &FRAMES[0]);
-        let second = f.step(Some(&first), &FRAMES[1]);
-        for (a, b) in normalised(second).iter().zip(normalised(FRAMES[1])) {
+        let first = f.step(None, &f.evidence(&FRAMES[0]));
+        let second = f.step(Some(&first), &f.evidence(&FRAMES[1]));
+        for (a, b) in second.iter().zip(normalised(FRAMES[1].map(f32::exp))) {
             assert!((a - b).abs() < 1e-5);
         }
-        for (stay, t) in [(2.0, 0.0), (f32::NAN, f32::INFINITY), (-1.0, -5.0)] {
+        // Settings out of range are clamped; scores far apart or not finite stay finite.
+        let wild = [
+            [0.0, -1e30, -200.0, f32::NEG_INFINITY, -5.0, -1.0],
+            [f32::NEG_INFINITY; 6],
+            [1e30, 0.0, -1e30, 3.0, 2.0, 1.0],
+        ];
+        for (stay, t) in [
+            (2.0, 0.0),
+            (f32::NAN, f32::INFINITY),
+            (-1.0, -5.0),
+            (0.6, 2.0),
+        ] {
             let f = ClassFilter::new(stay, t);
             let mut post = f.step(None, &f.evidence(&FRAMES[0]));
-            for e in &FRAMES[1..] {
-                post = f.look_ahead(&f.step(Some(&post), &f.evidence(e)), &f.evidence(e));
-                assert!(post.iter().all(|v| v.is_finite()), "{stay} {t}: {post:?}");
+            for s in FRAMES.iter().chain(&wild) {
+                let e = f.evidence(s);
+                post = f.look_ahead(&f.step(Some(&post), &e), &e);
+                assert!(
+                    post.iter().all(|v| v.is_finite() && *v >= 0.0),
+                    "{stay} {t}: {post:?}"
+                );
+                assert!((post.iter().sum::<f32>() - 1.0).abs() < 1e-4);
             }
         }
     }

@@ -3,7 +3,7 @@
 //! and an HMM filter over the mouth class that looks at most one frame ahead.
 
 use crate::ClassFilter;
-use crate::analyser::{AnalyserConfig, dominant, fade, lead_with, softmax, volume};
+use crate::analyser::{AnalyserConfig, dominant, fade, lead_with, volume};
 use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_CEPS, N_MEL, SAMPLE_RATE, WINDOW};
 use crate::noise_floor;
 use crate::profile::Profile;
@@ -35,8 +35,8 @@ pub struct StreamAnalyser {
     pos: u64,
     next_frame: u64,
     window: [f32; WINDOW],
-    /// The mouth-class HMM: log posteriors of the last voiced frame given the frames so
-    /// far (`None` after silence: a new voiced run starts from its own frame).
+    /// The mouth-class HMM: class probabilities of the last voiced frame given the frames
+    /// so far (`None` after silence: a new voiced run starts from its own frame).
     forward: Option<[f32; 6]>,
     filter: ClassFilter,
     cmn_mean: [f32; N_CEPS],
@@ -62,9 +62,9 @@ const LEAD: usize = WINDOW / 2 - HOP / 2;
 struct Analysed {
     /// Silence flag and volume; the weights are filled in on emission.
     frame: VowelFrame,
-    /// Log posteriors of the class given the frames up to this one.
+    /// Class probabilities given the frames up to this one.
     filtered: [f32; 6],
-    /// This frame's own evidence: its log-scores over the HMM's temperature.
+    /// This frame's own evidence ([`ClassFilter::evidence`]).
     evidence: [f32; 6],
     /// Fade-in factor of the weights (level near the voicing threshold).
     gain: f32,
@@ -191,8 +191,8 @@ impl StreamAnalyser {
         self.pending = next;
     }
 
-    /// The frame's weights: the softmax of its class posteriors — given the frames up to
-    /// it, and `next`'s evidence when given — times its fade-in.
+    /// The frame's weights: its class probabilities — given the frames up to it, and
+    /// `next`'s evidence when given — times its fade-in.
     fn weigh(&self, a: &Analysed, next: Option<&Analysed>) -> VowelFrame {
         if a.frame.silent {
             return a.frame;
@@ -202,7 +202,7 @@ impl StreamAnalyser {
             None => a.filtered,
         };
         VowelFrame {
-            weights: softmax(&post).map(|v| v * a.gain),
+            weights: post.map(|v| v * a.gain),
             ..a.frame
         }
     }
