@@ -12,9 +12,10 @@ use crate::voicing::StreamVoicing;
 use crate::{VowelFrame, VowelTrack};
 
 const RING: usize = 512;
-/// Frames of the running cepstral mean's memory (3 s).
+/// Streaming: frames of the running cepstral mean's memory (3 s of voiced frames).
 pub const CMN_FRAMES: f32 = 300.0;
-/// Weight (in frames) of the profile's global mean at the start of a stream.
+/// Streaming: weight (in frames) of the profile's global mean, the running cepstral
+/// mean's prior, at the start of a stream.
 pub const CMN_PRIOR_FRAMES: f32 = 50.0;
 /// Frames of the running noise estimate's memory (2 s of pauses).
 const NOISE_FRAMES: f32 = 200.0;
