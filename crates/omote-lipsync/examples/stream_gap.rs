@@ -10,8 +10,9 @@
 //!   [`CMN_PRIOR_FRAMES`], memory [`CMN_FRAMES`]) instead of the clip's mean;
 //! * `V` — [`StreamVoicing`] (minimum statistics over the last 1.5 s) instead of the
 //!   clip's voicing;
-//! * `S` — the [`ClassFilter`] with the held frame's look-ahead and one-frame blip filter
-//!   instead of the centred smoothing and the short-run filter.
+//! * `S` — the streaming smoothing ([`ClassSmoother`]: the class filter with the held
+//!   frame's look-ahead and one-frame blip filter) instead of the centred smoothing and
+//!   the short-run filter.
 //!
 //! `--lowest-latency` takes [`AnalyserConfig::lowest_latency`] (no held frame).
 //!
@@ -21,8 +22,8 @@
 use omote_lipsync::labels::parse_labels;
 use omote_lipsync::score::{ScoreCounts, score_clip};
 use omote_lipsync::{
-    Analyser, AnalyserConfig, CMN_FRAMES, CMN_PRIOR_FRAMES, ClassFilter, ClassScorer, ClipFeatures,
-    Profile, StreamVoicing, VowelFrame, VowelTrack,
+    Analyser, AnalyserConfig, CMN_FRAMES, CMN_PRIOR_FRAMES, ClassScorer, ClassSmoother,
+    ClipFeatures, FRAME_RATE, Profile, SAMPLE_RATE, StreamVoicing, VowelTrack,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -49,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 continue;
             };
             let labels = parse_labels(&text, &lab.display().to_string())?;
-            let samples = omote_audio::load_mono(wav, 16_000)?.samples;
+            let samples = omote_audio::load_mono(wav, SAMPLE_RATE)?.samples;
             let offline = analyser.features(&samples);
             for (v, total) in variants.iter().zip(&mut totals) {
                 let mut feats = offline.clone();
@@ -108,63 +109,29 @@ fn causal_mean(feats: &mut ClipFeatures, profile: &Profile) {
     }
 }
 
-/// The streaming analyser's smoothing: its [`ClassFilter`] forward over each voiced run
-/// with the held frame's look-ahead, then the held frame's blip filter (a class that
-/// leads for one frame, unconfirmed by the next voiced frame, gives the lead back).
+/// The streaming analyser's smoothing ([`ClassSmoother`]: the class filter with the held
+/// frame's look-ahead and blip filter) over the clip's voiced frames.
 fn causal_smoothing(
     feats: &ClipFeatures,
     scorer: &ClassScorer,
     config: &AnalyserConfig,
     len_samples: usize,
 ) -> VowelTrack {
-    let filter = ClassFilter::from_config(config);
-    // Per frame: (filtered class probabilities, evidence), `None` when silent.
-    let mut forward: Vec<Option<([f32; 6], [f32; 6])>> = Vec::new();
-    let mut before: Option<[f32; 6]> = None;
+    let mut smoother = ClassSmoother::new(config);
+    let mut frames = Vec::with_capacity(feats.normalised.len());
     for (x, voiced) in feats.normalised.iter().zip(&feats.voicing.voiced) {
-        let here = voiced.then(|| {
-            let e = filter.evidence(&scorer.log_scores(x));
-            (filter.step(before.as_ref(), &e), e)
-        });
-        before = here.map(|h| h.0);
-        forward.push(here);
-    }
-    let argmax = |s: &[f32; 6]| (0..6).fold(0, |b, k| if s[k] > s[b] { k } else { b });
-    let mut frames = Vec::with_capacity(forward.len());
-    let mut leading: Option<usize> = None;
-    for i in 0..forward.len() {
-        let Some((filtered, _)) = forward[i] else {
-            leading = None;
-            frames.push(VowelFrame::SILENT);
-            continue;
-        };
-        let next = forward.get(i + 1).copied().flatten();
-        let post = match next {
-            Some((_, e)) if config.stream_hold => filter.look_ahead(&filtered, &e),
-            _ => filtered,
-        };
-        let mut weights = post;
-        let d = argmax(&weights);
-        let after = next.map(|n| argmax(&n.0));
-        if let Some(before) = leading
-            && config.stream_hold
-            && before != d
-            && after != Some(d)
-        {
-            weights.swap(before, d);
+        if *voiced {
+            smoother.push_voiced(&scorer.log_scores(x), 1.0, 1.0, &mut frames);
+        } else {
+            smoother.push_silent(0.0, &mut frames);
         }
-        leading = Some(argmax(&weights));
-        frames.push(VowelFrame {
-            weights,
-            volume: 1.0,
-            silent: false,
-        });
     }
+    smoother.flush(&mut frames);
     let mut track = VowelTrack {
-        fps: 100.0,
+        fps: FRAME_RATE,
         frames,
         voiced_span: None,
-        duration_s: len_samples as f64 / 16_000.0,
+        duration_s: len_samples as f64 / f64::from(SAMPLE_RATE),
     };
     track.update_voiced_span();
     track

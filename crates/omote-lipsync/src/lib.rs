@@ -33,6 +33,7 @@
 
 mod analyser;
 mod class_filter;
+mod class_smoother;
 pub mod degrade;
 mod error;
 pub mod eval;
@@ -50,6 +51,7 @@ mod voicing;
 
 pub use analyser::{Analyser, AnalyserConfig, ClipFeatures, frame_count};
 pub use class_filter::ClassFilter;
+pub use class_smoother::ClassSmoother;
 pub use error::LipsyncError;
 pub use features::{
     FLOOR_DB, FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, MEL_F_MAX_HZ, MEL_F_MIN_HZ, N_CEPS,

@@ -2,8 +2,8 @@
 //! complete. Same features and profile as offline, causal voicing, running cepstral mean
 //! and an HMM filter over the mouth class that looks at most one frame ahead.
 
-use crate::ClassFilter;
-use crate::analyser::{AnalyserConfig, dominant, fade, lead_with, volume};
+use crate::ClassSmoother;
+use crate::analyser::{AnalyserConfig, fade, volume};
 use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_CEPS, N_MEL, SAMPLE_RATE, WINDOW};
 use crate::noise_floor;
 use crate::profile::Profile;
@@ -36,10 +36,8 @@ pub struct StreamAnalyser {
     pos: u64,
     next_frame: u64,
     window: [f32; WINDOW],
-    /// The mouth-class HMM: class probabilities of the last voiced frame given the frames
-    /// so far (`None` after silence: a new voiced run starts from its own frame).
-    forward: Option<[f32; 6]>,
-    filter: ClassFilter,
+    /// The mouth-class smoothing (and the frame it holds back).
+    smoother: ClassSmoother,
     cmn_mean: [f32; N_CEPS],
     cmn_n: f32,
     /// Mean mel band energies of the silent frames so far, and how many there were
@@ -48,42 +46,9 @@ pub struct StreamAnalyser {
     noise: [f32; N_MEL],
     noise_n: f32,
     zero_run: usize,
-    /// The newest analysed frame, held back one frame for the look-ahead and the blip
-    /// filter.
-    pending: Option<Analysed>,
-    /// The class that led the last emitted frame, `None` after silence.
-    leading: Option<usize>,
 }
 
 const LEAD: usize = WINDOW / 2 - HOP / 2;
-
-/// A frame analysed but not yet emitted: its weights are made when it is emitted, from
-/// its filtered class posteriors and (when held) its successor's evidence.
-#[derive(Clone, Copy, Debug)]
-struct Analysed {
-    /// Silence flag and volume; the weights are filled in on emission.
-    frame: VowelFrame,
-    /// Class probabilities given the frames up to this one.
-    filtered: [f32; 6],
-    /// This frame's own evidence ([`ClassFilter::evidence`]).
-    evidence: [f32; 6],
-    /// Fade-in factor of the weights (level near the voicing threshold).
-    gain: f32,
-}
-
-impl Analysed {
-    fn silent(volume: f32) -> Self {
-        Self {
-            frame: VowelFrame {
-                volume,
-                ..VowelFrame::SILENT
-            },
-            filtered: [0.0; 6],
-            evidence: [0.0; 6],
-            gain: 0.0,
-        }
-    }
-}
 
 impl StreamAnalyser {
     /// Algorithmic latency: from a frame's centre time to the last sample it needs — half
@@ -124,21 +89,18 @@ impl StreamAnalyser {
             pos: LEAD as u64,
             next_frame: 0,
             window: [0.0; WINDOW],
-            forward: None,
-            filter: ClassFilter::from_config(&config),
+            smoother: ClassSmoother::new(&config),
             cmn_mean,
             cmn_n: CMN_PRIOR_FRAMES,
             noise: [0.0; N_MEL],
             noise_n: 0.0,
             zero_run: LEAD,
-            pending: None,
-            leading: None,
         }
     }
 
     /// Frames emitted so far.
     pub fn frames_emitted(&self) -> u64 {
-        self.next_frame - u64::from(self.pending.is_some())
+        self.next_frame - u64::from(self.smoother.is_holding())
     }
 
     /// Feeds samples (mono, [`SAMPLE_RATE`] Hz) and appends every completed frame to `out`.
@@ -153,68 +115,21 @@ impl StreamAnalyser {
                 self.zero_run = 0;
             }
             if self.pos == self.next_frame * HOP as u64 + WINDOW as u64 {
-                let frame = self.process_frame();
+                self.process_frame(out);
                 self.next_frame += 1;
-                if self.config.stream_hold {
-                    self.emit(Some(frame), out);
-                } else {
-                    out.push(self.weigh(&frame, None));
-                }
             }
         }
     }
 
-    /// Emits the held frame now that `next` (the frame after it) is known, and holds
-    /// `next`. The held frame's class posteriors take in `next`'s evidence (a one-frame
-    /// HMM smoother). A held voiced frame whose class differs from the one before it and
-    /// is not confirmed by the next voiced frame (another class leads it, or speech ends
-    /// there) is a one-frame blip: the class that led before it leads it too (its weights
-    /// are reordered, not changed). `next = None` flushes.
-    fn emit(&mut self, next: Option<Analysed>, out: &mut Vec<VowelFrame>) {
-        if let Some(held) = self.pending.take() {
-            let next_voiced = next.filter(|n| !n.frame.silent);
-            let mut f = self.weigh(&held, next_voiced.as_ref());
-            if f.silent {
-                self.leading = None;
-            } else {
-                let d = dominant(&f.weights);
-                let after = next_voiced.map(|n| dominant(&n.filtered));
-                if let Some(before) = self.leading
-                    && before != d
-                    && after != Some(d)
-                {
-                    lead_with(&mut f.weights, before);
-                }
-                self.leading = Some(dominant(&f.weights));
-            }
-            out.push(f);
-        }
-        self.pending = next;
-    }
-
-    /// The frame's weights: its class probabilities — given the frames up to it, and
-    /// `next`'s evidence when given — times its fade-in.
-    fn weigh(&self, a: &Analysed, next: Option<&Analysed>) -> VowelFrame {
-        if a.frame.silent {
-            return a.frame;
-        }
-        let post = match next {
-            Some(n) => self.filter.look_ahead(&a.filtered, &n.evidence),
-            None => a.filtered,
-        };
-        VowelFrame {
-            weights: post.map(|v| v * a.gain),
-            ..a.frame
-        }
-    }
-
-    fn process_frame(&mut self) -> Analysed {
+    /// Analyses the frame whose window just completed and passes it to the smoother
+    /// (which appends to `out` whatever frame is finished).
+    fn process_frame(&mut self, out: &mut Vec<VowelFrame>) {
         if self.zero_run >= WINDOW {
             // Digital silence: skip the transform (keeps hours of silence cheap).
             self.voicing.update(crate::features::FLOOR_DB);
             self.learn_noise(&[0.0; N_MEL]);
-            self.forward = None;
-            return Analysed::silent(0.0);
+            self.smoother.push_silent(0.0, out);
+            return;
         }
         let start = self.pos as usize - WINDOW;
         for (i, w) in self.window.iter_mut().enumerate() {
@@ -229,8 +144,8 @@ impl StreamAnalyser {
             if noise_floor::is_noise(&nf, level_db, self.voicing.noise_reference_db()) {
                 self.learn_noise(&mel);
             }
-            self.forward = None;
-            return Analysed::silent(vol);
+            self.smoother.push_silent(vol, out);
+            return;
         }
         let mut x = if self.noise_n >= nf.min_frames as f32 {
             self.extractor
@@ -245,19 +160,9 @@ impl StreamAnalyser {
                 x[j] -= self.cmn_mean[j];
             }
         }
-        let evidence = self.filter.evidence(&self.scorer.log_scores(&x));
-        let filtered = self.filter.step(self.forward.as_ref(), &evidence);
-        self.forward = Some(filtered);
-        Analysed {
-            frame: VowelFrame {
-                weights: [0.0; 6],
-                volume: vol,
-                silent: false,
-            },
-            filtered,
-            evidence,
-            gain: fade(level_db, self.voicing.threshold_db(), self.config.fade_db),
-        }
+        let gain = fade(level_db, self.voicing.threshold_db(), self.config.fade_db);
+        self.smoother
+            .push_voiced(&self.scorer.log_scores(&x), gain, vol, out);
     }
 
     /// Adds a silent frame's band energies to the running noise estimate.
@@ -277,7 +182,7 @@ impl StreamAnalyser {
         while self.next_frame < total {
             self.push(&pad, out);
         }
-        self.emit(None, out);
+        self.smoother.flush(out);
     }
 
     /// Convenience: streams a whole clip in chunks of `chunk` samples and returns the track

@@ -20,19 +20,26 @@ fn load(dir: &Path, name: &str) -> (Vec<f32>, Vec<LabelSegment>) {
 }
 
 fn score(names: &[String], dir: &Path, stream: bool, profile: &Profile) -> ScoreCounts {
+    let config = AnalyserConfig::default();
+    score_with(names, dir, stream.then_some(config), profile)
+}
+
+/// Offline with `stream = None`, else streamed with that config (333-sample chunks).
+fn score_with(
+    names: &[String],
+    dir: &Path,
+    stream: Option<AnalyserConfig>,
+    profile: &Profile,
+) -> ScoreCounts {
     let mut total = ScoreCounts::default();
     let mut analyser = Analyser::new(profile.clone());
     for n in names {
         let (samples, labels) = load(dir, n);
-        let track = if stream {
-            StreamAnalyser::analyse_in_chunks(
-                profile.clone(),
-                AnalyserConfig::default(),
-                &samples,
-                333,
-            )
-        } else {
-            analyser.analyse(&samples)
+        let track = match stream {
+            Some(config) => {
+                StreamAnalyser::analyse_in_chunks(profile.clone(), config, &samples, 333)
+            }
+            None => analyser.analyse(&samples),
         };
         total.add(&score_clip(&track, &labels));
     }
@@ -393,9 +400,9 @@ fn resampled_track_keeps_duration() {
 /// the short-run filter (`min_run` 1) the per-frame softmax flips 1.7× (Japanese) to 2.2×
 /// (LibriVox) as often as the phones; the default (`min_run` 4, tuned on en_espeak) is at
 /// 1.0–1.25× while vowel accuracy does not drop. Streaming (the `ClassFilter` HMM with one
-/// frame of look-ahead and the blip filter) is at 1.3–1.7× (1.39 here; with the
-/// exponential smoothing it replaced, more changes and less accuracy on every group), at
-/// the lowest latency (no look-ahead) 1.5–2.1×. The offline HMM pass (`hmm_stay`) still
+/// frame of look-ahead and the blip filter) is at 1.3–1.7× (1.39 here; the exponential
+/// smoothing it replaced was less accurate on every group), at the lowest latency (no
+/// look-ahead) 1.5–2.1×. The offline HMM pass (`hmm_stay`) still
 /// works as an option.
 #[test]
 fn mouth_flicker_stays_near_the_phone_rate() {
@@ -425,17 +432,7 @@ fn mouth_flicker_stays_near_the_phone_rate() {
         ..AnalyserConfig::default()
     });
     let streamed = score(&names, &dir, true, &p);
-    let mut fastest = ScoreCounts::default();
-    for n in &names {
-        let (samples, labels) = load(&dir, n);
-        let track = StreamAnalyser::analyse_in_chunks(
-            p.clone(),
-            AnalyserConfig::lowest_latency(),
-            &samples,
-            160,
-        );
-        fastest.add(&score_clip(&track, &labels));
-    }
+    let fastest = score_with(&names, &dir, Some(AnalyserConfig::lowest_latency()), &p);
     let ratio = |c: &ScoreCounts| c.change_ratio().unwrap();
     let vowel = |c: &ScoreCounts| c.vowel_accuracy().unwrap();
     println!(
