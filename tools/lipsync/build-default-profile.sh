@@ -21,7 +21,7 @@ python3 "$root/tools/lipsync/mbrola_set.py" "$work"
 cargo run -q -p omote-cli -- lipsync calibrate --build --with-variants --labelled-dir "$work" \
     ${OMOTE_PROFILE_FLAGS:-} -o "$root/crates/omote-lipsync/assets/default_profile.json"
 n=$(ls "$work"/*.lab.tsv | wc -l)
-sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1 it3 it4 es1), each also noisy, quiet and over hum; phone subclasses\"|" \
+sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1), each also noisy, quiet and over hum; phone subclasses\"|" \
     "$root/crates/omote-lipsync/assets/default_profile.json"
 # Compact (no indentation): the asset is compiled into the wasm package, whose size is
 # budgeted (web/README.md). The numbers' text is kept as written.

@@ -552,7 +552,7 @@ fn noisy_and_quiet_variants_floors() {
                 (Degradation::Quiet, [0.65, 0.95, 0.63, 0.95]),
                 (Degradation::Noisy, [0.47, 0.95, 0.57, 0.95]),
                 (Degradation::Hum, [0.61, 0.95, 0.62, 0.95]),
-                (Degradation::Telephone, [0.66, 0.95, 0.62, 0.95]),
+                (Degradation::Telephone, [0.68, 0.95, 0.62, 0.95]),
             ],
         ),
     ];
