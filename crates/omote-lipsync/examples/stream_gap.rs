@@ -15,15 +15,20 @@
 //!   the short-run filter.
 //!
 //! `--lowest-latency` takes [`AnalyserConfig::lowest_latency`] (no held frame).
+//! `--by-count` also prints offline's and C's vowel accuracy by how many voiced frames the
+//! clip had before each frame (where the running mean is still cold).
+//! `--speaker-mean W` starts C's running mean at the mean of the *other* clips of the
+//! folder (the speaker's, as [`Profile::with_speaker_mean`] would hold it) with weight `W`
+//! frames, instead of the profile's global mean with weight [`CMN_PRIOR_FRAMES`].
 //!
 //! With all three (`CVS`) it matches `omote lipsync eval --stream` on clean clips; the
 //! streaming noise estimate (a running one, not the clip's) is not swapped in.
 
-use omote_lipsync::labels::parse_labels;
+use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::score::{ScoreCounts, score_clip};
 use omote_lipsync::{
     Analyser, AnalyserConfig, CMN_FRAMES, CMN_PRIOR_FRAMES, ClassScorer, ClassSmoother,
-    ClipFeatures, FRAME_RATE, Profile, SAMPLE_RATE, StreamVoicing, VowelTrack,
+    ClipFeatures, FRAME_RATE, Profile, SAMPLE_RATE, StreamVoicing, Viseme, VowelTrack,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -36,15 +41,44 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let scorer = ClassScorer::new(&profile);
     let mut analyser = Analyser::with_config(profile.clone(), config);
+    let by_count = args.iter().any(|a| a == "--by-count");
+    let speaker_weight = args
+        .iter()
+        .position(|a| a == "--speaker-mean")
+        .and_then(|i| args.get(i + 1)?.parse::<f32>().ok());
     let variants = ["offline", "C", "V", "S", "CV", "CS", "VS", "CVS"];
-    for dir in args.iter().filter(|a| !a.starts_with("--")) {
+    for dir in args
+        .iter()
+        .filter(|a| !a.starts_with("--") && a.parse::<f32>().is_err())
+    {
         let mut wavs: Vec<_> = std::fs::read_dir(dir)?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|e| e == "wav"))
             .collect();
         wavs.sort();
         let mut totals = vec![ScoreCounts::default(); variants.len()];
-        for wav in &wavs {
+        // [bin][offline, C] = (right, vowel frames)
+        let mut bins = [[(0u64, 0u64); 2]; COUNT_BINS.len() - 1];
+        // Per clip: sum and count of its voiced frames' cepstra (for --speaker-mean).
+        let mut sums = Vec::new();
+        if speaker_weight.is_some() {
+            for wav in &wavs {
+                let samples = omote_audio::load_mono(wav, SAMPLE_RATE)?.samples;
+                let f = analyser.features(&samples);
+                let mut sum = [0f64; 12];
+                let mut n = 0f64;
+                for (fr, v) in f.frames.iter().zip(&f.voicing.voiced) {
+                    if *v {
+                        for (s, c) in sum.iter_mut().zip(&fr.ceps) {
+                            *s += f64::from(*c);
+                        }
+                        n += 1.0;
+                    }
+                }
+                sums.push((sum, n));
+            }
+        }
+        for (w, wav) in wavs.iter().enumerate() {
             let lab = wav.with_extension("lab.tsv");
             let Ok(text) = std::fs::read_to_string(&lab) else {
                 continue;
@@ -63,7 +97,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         .collect();
                 }
                 if v.contains('C') {
-                    causal_mean(&mut feats, &profile);
+                    let start = match speaker_weight {
+                        Some(weight) => {
+                            let (mut sum, mut n) = ([0f64; 12], 0f64);
+                            for (k, (s, c)) in sums.iter().enumerate() {
+                                if k != w {
+                                    for j in 0..12 {
+                                        sum[j] += s[j];
+                                    }
+                                    n += c;
+                                }
+                            }
+                            (
+                                std::array::from_fn(|j| (sum[j] / n.max(1.0)) as f32),
+                                weight,
+                            )
+                        }
+                        None => (profile.global_mean, CMN_PRIOR_FRAMES),
+                    };
+                    causal_mean(&mut feats, start);
                 }
                 let track = if v.contains('S') {
                     causal_smoothing(&feats, &scorer, &config, samples.len())
@@ -71,6 +123,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     analyser.classify(&feats, samples.len())
                 };
                 total.add(&score_clip(&track, &labels));
+                if by_count && (*v == "offline" || *v == "C") {
+                    add_by_count(&mut bins, usize::from(*v == "C"), &track, &feats, &labels);
+                }
             }
         }
         println!("{dir}");
@@ -82,14 +137,56 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 t.change_ratio().unwrap_or(0.0)
             );
         }
+        if by_count {
+            for (edges, b) in COUNT_BINS.windows(2).zip(&bins) {
+                let pct = |(ok, n): (u64, u64)| 100.0 * ok as f64 / n.max(1) as f64;
+                println!(
+                    "  voiced frames before {:>4}..{:<4}: offline {:5.1} %  C {:5.1} %  ({} vowel frames)",
+                    edges[0],
+                    edges[1],
+                    pct(b[0]),
+                    pct(b[1]),
+                    b[0].1
+                );
+            }
+        }
     }
     Ok(())
 }
 
+/// Bin edges (voiced frames before the frame) of `--by-count`; the last bin is open.
+const COUNT_BINS: [usize; 8] = [0, 25, 50, 100, 150, 200, 300, 100_000];
+
+/// Adds each frame whose centre is labelled with a vowel to its bin, right or not.
+fn add_by_count(
+    bins: &mut [[(u64, u64); 2]],
+    k: usize,
+    track: &VowelTrack,
+    feats: &ClipFeatures,
+    labels: &[LabelSegment],
+) {
+    let mut voiced_before = 0;
+    for (i, frame) in track.frames.iter().enumerate() {
+        let t = (i as f64 + 0.5) / f64::from(FRAME_RATE);
+        let label = labels.iter().find(|l| l.start_s <= t && t < l.end_s);
+        if let Some(want) = label.and_then(|l| l.class).filter(|c| *c != Viseme::N) {
+            let b = COUNT_BINS[1..]
+                .iter()
+                .position(|&edge| voiced_before < edge)
+                .unwrap_or(bins.len() - 1);
+            bins[b][k].1 += 1;
+            bins[b][k].0 += u64::from(frame.class() == Some(want));
+        }
+        if feats.voicing.voiced.get(i).copied().unwrap_or(false) {
+            voiced_before += 1;
+        }
+    }
+}
+
 /// The streaming analyser's running cepstral mean over the voiced frames so far.
-fn causal_mean(feats: &mut ClipFeatures, profile: &Profile) {
-    let mut mean = profile.global_mean;
-    let mut n = CMN_PRIOR_FRAMES;
+/// `start`: the mean it starts from and its weight in frames.
+fn causal_mean(feats: &mut ClipFeatures, start: ([f32; 12], f32)) {
+    let (mut mean, mut n) = start;
     for ((x, f), voiced) in feats
         .normalised
         .iter_mut()
