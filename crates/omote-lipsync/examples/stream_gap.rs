@@ -18,8 +18,9 @@
 //! `--by-count` also prints offline's and C's vowel accuracy by how many voiced frames the
 //! clip had before each frame (where the running mean is still cold).
 //! `--speaker-mean W` starts C's running mean at the mean of the *other* clips of the
-//! folder (the speaker's, as [`Profile::with_speaker_mean`] would hold it) with weight `W`
-//! frames, instead of the profile's global mean with weight [`CMN_PRIOR_FRAMES`].
+//! folder (the speaker's mean, as a profile calibrated on the speaker holds it in
+//! `global_mean`) with weight `W` frames, instead of the profile's global mean with weight
+//! [`CMN_PRIOR_FRAMES`].
 //!
 //! With all three (`CVS`) it matches `omote lipsync eval --stream` on clean clips; the
 //! streaming noise estimate (a running one, not the clip's) is not swapped in.
