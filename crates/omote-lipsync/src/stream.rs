@@ -24,6 +24,10 @@ const NOISE_FRAMES: f32 = 200.0;
 /// once the stream reaches the end of the next frame's window, [`StreamAnalyser::LATENCY_S`]
 /// later.
 /// No allocation per frame: output goes into the caller's `Vec`.
+///
+/// It learns the voice as it goes (running cepstral mean, noise floor, speech level):
+/// keep one per voice and push line after line into it rather than starting a new one
+/// per line, or start it from a profile calibrated on that voice.
 pub struct StreamAnalyser {
     extractor: FeatureExtractor,
     profile: Profile,
