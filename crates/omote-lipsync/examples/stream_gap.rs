@@ -29,7 +29,7 @@ use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::score::{ScoreCounts, score_clip};
 use omote_lipsync::{
     Analyser, AnalyserConfig, CMN_FRAMES, CMN_PRIOR_FRAMES, ClassScorer, ClassSmoother,
-    ClipFeatures, FRAME_RATE, Profile, SAMPLE_RATE, StreamVoicing, Viseme, VowelTrack,
+    ClipFeatures, FRAME_RATE, N_CEPS, Profile, SAMPLE_RATE, StreamVoicing, Viseme, VowelTrack,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -43,15 +43,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scorer = ClassScorer::new(&profile);
     let mut analyser = Analyser::with_config(profile.clone(), config);
     let by_count = args.iter().any(|a| a == "--by-count");
-    let speaker_weight = args
+    let weight_at = args
         .iter()
         .position(|a| a == "--speaker-mean")
-        .and_then(|i| args.get(i + 1)?.parse::<f32>().ok());
+        .map(|i| i + 1);
+    let speaker_weight = weight_at.and_then(|i| args.get(i)?.parse::<f32>().ok());
     let variants = ["offline", "C", "V", "S", "CV", "CS", "VS", "CVS"];
-    for dir in args
+    let dirs = args
         .iter()
-        .filter(|a| !a.starts_with("--") && a.parse::<f32>().is_err())
-    {
+        .enumerate()
+        .filter(|(i, a)| !a.starts_with("--") && Some(*i) != weight_at)
+        .map(|(_, a)| a);
+    for dir in dirs {
         let mut wavs: Vec<_> = std::fs::read_dir(dir)?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|e| e == "wav"))
@@ -60,26 +63,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut totals = vec![ScoreCounts::default(); variants.len()];
         // [bin][offline, C] = (right, vowel frames)
         let mut bins = [[(0u64, 0u64); 2]; COUNT_BINS.len() - 1];
-        // Per clip: sum and count of its voiced frames' cepstra (for --speaker-mean).
-        let mut sums = Vec::new();
+        // --speaker-mean: the folder's voiced cepstra summed (a first pass over its clips),
+        // so each clip's "other clips" mean is this minus its own.
+        let mut folder = ([0f64; N_CEPS], 0f64);
         if speaker_weight.is_some() {
             for wav in &wavs {
                 let samples = omote_audio::load_mono(wav, SAMPLE_RATE)?.samples;
-                let f = analyser.features(&samples);
-                let mut sum = [0f64; 12];
-                let mut n = 0f64;
-                for (fr, v) in f.frames.iter().zip(&f.voicing.voiced) {
-                    if *v {
-                        for (s, c) in sum.iter_mut().zip(&fr.ceps) {
-                            *s += f64::from(*c);
-                        }
-                        n += 1.0;
-                    }
+                let (sum, n) = voiced_ceps_sum(&analyser.features(&samples));
+                for (f, s) in folder.0.iter_mut().zip(sum) {
+                    *f += s;
                 }
-                sums.push((sum, n));
+                folder.1 += n;
             }
         }
-        for (w, wav) in wavs.iter().enumerate() {
+        for wav in &wavs {
             let lab = wav.with_extension("lab.tsv");
             let Ok(text) = std::fs::read_to_string(&lab) else {
                 continue;
@@ -87,6 +84,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let labels = parse_labels(&text, &lab.display().to_string())?;
             let samples = omote_audio::load_mono(wav, SAMPLE_RATE)?.samples;
             let offline = analyser.features(&samples);
+            // Where the running mean starts: the other clips' mean, or the profile's.
+            let start = match speaker_weight {
+                Some(weight) => {
+                    let (own, n) = voiced_ceps_sum(&offline);
+                    let others = (folder.1 - n).max(1.0);
+                    let mean = std::array::from_fn(|j| ((folder.0[j] - own[j]) / others) as f32);
+                    (mean, weight)
+                }
+                None => (profile.global_mean, CMN_PRIOR_FRAMES),
+            };
             for (v, total) in variants.iter().zip(&mut totals) {
                 let mut feats = offline.clone();
                 if v.contains('V') {
@@ -98,24 +105,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         .collect();
                 }
                 if v.contains('C') {
-                    let start = match speaker_weight {
-                        Some(weight) => {
-                            let (mut sum, mut n) = ([0f64; 12], 0f64);
-                            for (k, (s, c)) in sums.iter().enumerate() {
-                                if k != w {
-                                    for j in 0..12 {
-                                        sum[j] += s[j];
-                                    }
-                                    n += c;
-                                }
-                            }
-                            (
-                                std::array::from_fn(|j| (sum[j] / n.max(1.0)) as f32),
-                                weight,
-                            )
-                        }
-                        None => (profile.global_mean, CMN_PRIOR_FRAMES),
-                    };
                     causal_mean(&mut feats, start);
                 }
                 let track = if v.contains('S') {
@@ -184,9 +173,27 @@ fn add_by_count(
     }
 }
 
+/// Sum and count of a clip's voiced frames' cepstra.
+fn voiced_ceps_sum(feats: &ClipFeatures) -> ([f64; N_CEPS], f64) {
+    let mut sum = [0f64; N_CEPS];
+    let mut n = 0.0;
+    for (frame, _) in feats
+        .frames
+        .iter()
+        .zip(&feats.voicing.voiced)
+        .filter(|(_, v)| **v)
+    {
+        for (s, c) in sum.iter_mut().zip(&frame.ceps) {
+            *s += f64::from(*c);
+        }
+        n += 1.0;
+    }
+    (sum, n)
+}
+
 /// The streaming analyser's running cepstral mean over the voiced frames so far.
 /// `start`: the mean it starts from and its weight in frames.
-fn causal_mean(feats: &mut ClipFeatures, start: ([f32; 12], f32)) {
+fn causal_mean(feats: &mut ClipFeatures, start: ([f32; N_CEPS], f32)) {
     let (mut mean, mut n) = start;
     for ((x, f), voiced) in feats
         .normalised
