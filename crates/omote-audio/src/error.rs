@@ -47,18 +47,6 @@ pub enum AudioError {
         /// Highest accepted rate.
         max: u32,
     },
-    /// The resampler failed (should not happen for accepted rates).
-    #[error("{path}: resampling {from} Hz -> {to} Hz failed: {reason}")]
-    Resample {
-        /// The file (or `<memory>`).
-        path: PathBuf,
-        /// Input rate.
-        from: u32,
-        /// Output rate.
-        to: u32,
-        /// rubato's message.
-        reason: String,
-    },
 }
 
 impl AudioError {
@@ -70,8 +58,7 @@ impl AudioError {
             | AudioError::EmptyFile { path: p }
             | AudioError::UnsupportedFormat { path: p, .. }
             | AudioError::Corrupt { path: p, .. }
-            | AudioError::SampleRate { path: p, .. }
-            | AudioError::Resample { path: p, .. } => *p = path.to_path_buf(),
+            | AudioError::SampleRate { path: p, .. } => *p = path.to_path_buf(),
         }
         self
     }

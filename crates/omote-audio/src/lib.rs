@@ -6,8 +6,9 @@
 //! PCM WAV files, which are read directly with the same result (`wav.rs`). Channels are
 //! averaged to mono. Whole buffers are resampled by a polyphase windowed-sinc filter
 //! ([`resample`], `polyphase.rs`), centred so that sample *n* of the output is at the
-//! same time as sample *n·from/to* of the input; live input goes through `rubato`'s FFT
-//! resampler ([`StreamResampler`]). Accepted input rates are [`MIN_RATE`]..=[`MAX_RATE`].
+//! same time as sample *n·from/to* of the input; live input goes through the same filter
+//! sample by sample ([`StreamResampler`], 1 ms of delay from 48 kHz). Accepted input
+//! rates are [`MIN_RATE`]..=[`MAX_RATE`].
 //!
 //! ```no_run
 //! let audio = omote_audio::load_mono(std::path::Path::new("voice.wav"), 16_000)?;

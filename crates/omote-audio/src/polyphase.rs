@@ -122,30 +122,139 @@ impl Polyphase {
         let tail = self.taps + self.step_int + 2;
         self.padded.resize(self.padded.len() + tail, 0.0);
         out.reserve(want);
-        let (mut n0, mut p) = (0usize, 0u64);
+        let mut at = OutputTime::default();
         for _ in 0..want {
-            let (n, row) = if self.phases as u64 == self.l {
-                (n0, p as usize)
-            } else {
-                // Nearest of the table's phases; the last rounds up to the next sample.
-                let q = ((p * self.phases as u64 * 2 + self.l) / (2 * self.l)) as usize;
-                if q == self.phases {
-                    (n0 + 1, 0)
-                } else {
-                    (n0, q)
-                }
-            };
-            let taps = &self.table[row * self.taps..(row + 1) * self.taps];
-            let window = &self.padded[n + 1..n + 1 + self.taps];
-            let y = dot(window, taps);
-            out.push(if y.is_finite() { y } else { 0.0 });
-            n0 += self.step_int;
-            p += self.step_frac;
-            if p >= self.l {
-                p -= self.l;
-                n0 += 1;
-            }
+            let (skip, row) = self.phase(at.p);
+            let n = at.n0 as usize + skip;
+            out.push(self.output(&self.padded[n + 1..n + 1 + self.taps], row));
+            self.advance(&mut at);
         }
+    }
+
+    /// The table row for the fraction `p / l` past an output's base sample, and whether
+    /// that output's window starts one sample later (the nearest phase rounded up).
+    fn phase(&self, p: u64) -> (usize, usize) {
+        if self.phases as u64 == self.l {
+            (0, p as usize)
+        } else {
+            // Nearest of the table's phases; the last rounds up to the next sample.
+            let q = ((p * self.phases as u64 * 2 + self.l) / (2 * self.l)) as usize;
+            if q == self.phases { (1, 0) } else { (0, q) }
+        }
+    }
+
+    /// One output sample from its window of `taps` padded input samples.
+    fn output(&self, window: &[f32], row: usize) -> f32 {
+        let y = dot(window, &self.table[row * self.taps..(row + 1) * self.taps]);
+        if y.is_finite() { y } else { 0.0 }
+    }
+
+    fn advance(&self, at: &mut OutputTime) {
+        at.n0 += self.step_int as u64;
+        at.p += self.step_frac;
+        if at.p >= self.l {
+            at.p -= self.l;
+            at.n0 += 1;
+        }
+    }
+
+    /// Seconds from an output sample's time to the arrival of the last input sample its
+    /// window needs: what streaming through this filter delays by.
+    pub fn stream_delay_s(&self) -> f64 {
+        (self.taps - self.half) as f64 / f64::from(self.from)
+    }
+}
+
+/// Where the next output sample lies: its window starts after padded input sample `n0`
+/// (counted from the start of the stream, `half` zeros included), `p / l` of a sample on.
+#[derive(Clone, Copy, Debug, Default)]
+struct OutputTime {
+    n0: u64,
+    p: u64,
+}
+
+/// The polyphase filter over input that arrives in pieces: every output sample is
+/// computed as soon as its window's last input sample is there, and is bit-identical to
+/// the same sample of [`Polyphase::process_into`] over the whole input (after
+/// [`PolyphaseStream::flush`], the whole output is).
+#[derive(Clone, Debug)]
+pub struct PolyphaseStream {
+    filter: Polyphase,
+    /// Padded input from absolute index `base` on (the stream starts with `half` zeros).
+    history: Vec<f32>,
+    base: u64,
+    next: OutputTime,
+    inputs: u64,
+    outputs: u64,
+}
+
+impl PolyphaseStream {
+    /// A stream through `filter`.
+    pub fn new(filter: Polyphase) -> Self {
+        let mut history = Vec::with_capacity(4 * filter.taps + 4096);
+        history.resize(filter.half, 0.0);
+        Self {
+            filter,
+            history,
+            base: 0,
+            next: OutputTime::default(),
+            inputs: 0,
+            outputs: 0,
+        }
+    }
+
+    /// The filter's [`Polyphase::stream_delay_s`].
+    pub fn delay_s(&self) -> f64 {
+        self.filter.stream_delay_s()
+    }
+
+    /// Appends `input` and every output sample it completes to `out`.
+    pub fn push(&mut self, input: &[f32], out: &mut Vec<f32>) {
+        self.history.extend_from_slice(input);
+        self.inputs += input.len() as u64;
+        self.drain(out, u64::MAX);
+    }
+
+    /// Ends the stream: the input is followed by zeros, as [`Polyphase::process_into`]
+    /// pads it, and the outputs up to `round(inputs · to / from)` are appended to `out`.
+    /// The stream then starts again from nothing.
+    pub fn flush(&mut self, out: &mut Vec<f32>) {
+        let (from, to) = (u64::from(self.filter.from), u64::from(self.filter.to));
+        let want = (self.inputs * to + from / 2) / from;
+        let tail = self.filter.taps + self.filter.step_int + 2;
+        while self.outputs < want {
+            self.history.resize(self.history.len() + tail, 0.0);
+            self.drain(out, want);
+        }
+        self.history.clear();
+        self.history.resize(self.filter.half, 0.0);
+        self.base = 0;
+        self.next = OutputTime::default();
+        self.inputs = 0;
+        self.outputs = 0;
+    }
+
+    /// Computes outputs while their windows are complete (and fewer than `limit`), then
+    /// forgets the input no later output needs.
+    fn drain(&mut self, out: &mut Vec<f32>, limit: u64) {
+        let f = &self.filter;
+        let end = self.base + self.history.len() as u64;
+        while self.outputs < limit {
+            let (skip, row) = f.phase(self.next.p);
+            let start = self.next.n0 + skip as u64 + 1;
+            if start + f.taps as u64 > end {
+                break;
+            }
+            let i = (start - self.base) as usize;
+            out.push(f.output(&self.history[i..i + f.taps], row));
+            f.advance(&mut self.next);
+            self.outputs += 1;
+        }
+        // The next window starts after `n0` (or one later): keep from there on.
+        let keep_from = (self.next.n0 + 1).clamp(self.base, end);
+        let drop = (keep_from - self.base) as usize;
+        self.history.drain(..drop);
+        self.base = keep_from;
     }
 }
 

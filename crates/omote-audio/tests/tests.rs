@@ -183,44 +183,73 @@ fn wav_with_sample_rate_zero_is_a_clear_error() {
     assert!(load_mono(&p, 16_000).is_err());
 }
 
-/// The low-latency blocks the browser's audio worklet uses: 5 ms from 48 kHz is 7.5 ms
-/// of delay in all, and a 1 kHz tone comes out at 16 kHz in time and at its level.
+/// Live resampling runs the whole-buffer filter sample by sample: pushed in quanta of
+/// any size (the browser's 128, a pipe's 10 ms, odd sizes, one sample), then flushed, it
+/// gives exactly what `resample` gives the whole input, at every accepted kind of rate
+/// pair (down, up, equal, a ratio over the phase table's size); and it waits about 1 ms
+/// from the common capture rates (1.0 ms from 48 kHz, 1.2 ms from 44.1 kHz).
 #[test]
-fn stream_resampler_with_short_blocks_is_fast_and_faithful() {
-    let mut r = omote_audio::StreamResampler::with_block(48_000, 16_000, 0.005).unwrap();
-    assert!(r.delay_s() <= 0.0075 + 1e-9, "{}", r.delay_s());
-    let tone = |i: usize, rate: f32| (std::f32::consts::TAU * 1000.0 * i as f32 / rate).sin() * 0.5;
-    let input: Vec<f32> = (0..48_000).map(|i| tone(i, 48_000.0)).collect();
-    let mut out = Vec::new();
-    for quantum in input.chunks(128) {
-        r.push(quantum, &mut out);
+fn stream_resampler_gives_what_resample_gives_in_any_quanta() {
+    let input: Vec<f32> = (0..9_001)
+        .map(|i| {
+            let t = i as f32;
+            0.4 * (t * 0.031).sin() + 0.2 * (t * 0.173).sin() + if i % 997 == 0 { 0.3 } else { 0.0 }
+        })
+        .collect();
+    for from in [48_000u32, 44_100, 22_050, 16_000, 8_000, 47_999, 96_000] {
+        let whole = resample(&input, from, 16_000).unwrap();
+        for quantum in [128usize, 480, 1, 333, 20_000] {
+            let mut r = omote_audio::StreamResampler::new(from, 16_000).unwrap();
+            let mut out = Vec::new();
+            for q in input.chunks(quantum) {
+                r.push(q, &mut out);
+            }
+            let before_flush = out.len();
+            r.flush(&mut out);
+            assert_eq!(out.len(), whole.len(), "{from} Hz in {quantum}s");
+            assert!(
+                out == whole,
+                "{from} Hz in {quantum}s: first difference at {:?}",
+                out.iter().zip(&whole).position(|(a, b)| a != b)
+            );
+            // Most of the output left before the end: only the last window waits.
+            let held = whole.len() - before_flush;
+            let max_held = (r.delay_s() * 16_000.0).ceil() as usize + 2;
+            assert!(
+                held <= max_held,
+                "{from} Hz: {held} samples held to the end"
+            );
+            // After a flush the resampler starts again from nothing.
+            let mut again = Vec::new();
+            r.push(&input, &mut again);
+            r.flush(&mut again);
+            assert!(again == whole, "{from} Hz: a second stream differs");
+        }
     }
-    assert!(out.len() >= 15_900 && out.len() <= 16_000, "{}", out.len());
-    let err: f32 = out[800..15_800]
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s - tone(i + 800, 16_000.0)).powi(2))
-        .sum::<f32>()
-        / 15_000.0;
-    assert!(err.sqrt() < 0.01, "rms error {}", err.sqrt());
-    // Out-of-range blocks are clamped, not a panic or a huge buffer.
-    assert!(omote_audio::StreamResampler::with_block(48_000, 16_000, f64::NAN).is_ok());
-    assert!(omote_audio::StreamResampler::with_block(48_000, 16_000, 1e9).is_ok());
+    for from in [48_000u32, 44_100] {
+        let r = omote_audio::StreamResampler::new(from, 16_000).unwrap();
+        assert!(r.delay_s() <= 0.0012, "{from} Hz: {}", r.delay_s());
+    }
+    assert_eq!(
+        omote_audio::StreamResampler::new(16_000, 16_000)
+            .unwrap()
+            .delay_s(),
+        0.0
+    );
+    assert!(matches!(
+        omote_audio::StreamResampler::new(1_000, 16_000),
+        Err(AudioError::SampleRate { .. })
+    ));
 }
 
 /// `delay_s` is honest: a click pushed 128 samples at a time comes out of the stream no
-/// later than it says (plus the quantum it arrived in), at rates with long FFT blocks
-/// (44.1 and 22.05 kHz to 16 kHz) and short ones (48 kHz).
+/// later than it says (plus the quantum it arrived in), down from the capture rates and
+/// up from 8 kHz (the longer filter).
 #[test]
 fn stream_resampler_delay_is_what_it_says() {
-    for (from, block_s) in [
-        (48_000, 0.005),
-        (44_100, 0.005),
-        (22_050, 0.005),
-        (48_000, 0.010),
-    ] {
+    for from in [48_000u32, 44_100, 22_050, 8_000] {
         for offset in [0usize, 57, 200, 333] {
-            let mut r = omote_audio::StreamResampler::with_block(from, 16_000, block_s).unwrap();
+            let mut r = omote_audio::StreamResampler::new(from, 16_000).unwrap();
             let click_at = from as usize / 10 + offset;
             let mut input = vec![0.0f32; from as usize / 2];
             input[click_at] = 1.0;
@@ -242,7 +271,7 @@ fn stream_resampler_delay_is_what_it_says() {
             let waited_s = heard_after.expect("the click came out") as f64 / f64::from(from);
             assert!(
                 waited_s <= r.delay_s() + 128.0 / f64::from(from) + 1e-9,
-                "{from} Hz, block {block_s}: waited {waited_s} s, delay_s {}",
+                "{from} Hz: waited {waited_s} s, delay_s {}",
                 r.delay_s()
             );
         }

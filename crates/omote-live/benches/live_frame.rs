@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use omote_core::{DriverInputs, FaceConfig, FaceDriver, Quat, RetargetConfig, TrackedFace};
-use omote_live::{LiveStatus, TrackingInbox, ViewFrameWriter};
+use omote_lipsync::Profile;
+use omote_live::{LiveStatus, PcmLipsync, SampleFormat, TrackingInbox, ViewFrameWriter};
 use omote_vmc::{BlendNames, BonePose, VmcFrameWriter};
 
 fn bench(c: &mut Criterion) {
@@ -55,5 +56,35 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// The live voice pipeline (`omote lipsync live`, the microphone of `omote live`): 10 s
+/// of 48 kHz s16 PCM read 10 ms at a time, resampled to 16 kHz and analysed. Throughput
+/// in 48 kHz input samples per second (÷ 48 000 = × real time).
+fn voice(c: &mut Criterion) {
+    let pcm: Vec<u8> = omote_testdata::buzz(48_000, 10.0, 0.5..9.5)
+        .iter()
+        .flat_map(|s| s.to_le_bytes())
+        .collect();
+    let mut group = c.benchmark_group("live_voice");
+    group.throughput(criterion::Throughput::Elements(pcm.len() as u64 / 2));
+    group.bench_function("pcm_10s_48k_10ms_reads", |b| {
+        b.iter_batched(
+            || {
+                PcmLipsync::new("bench", SampleFormat::S16le, 1, 48_000, Profile::builtin())
+                    .unwrap()
+            },
+            |mut pipe| {
+                let mut frames = Vec::with_capacity(1024);
+                for read in pcm.chunks(960) {
+                    pipe.push(read, &mut frames);
+                }
+                pipe.finish(&mut frames);
+                black_box(frames.len())
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, voice);
 criterion_main!(benches);

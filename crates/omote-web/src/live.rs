@@ -12,10 +12,6 @@ use crate::analysis::check_rate;
 /// (0–1) and whether the frame is voiced (1 or 0).
 pub const LIVE_STRIDE: usize = 8;
 
-/// Resampler blocks of 5 ms: 7.5 ms of resampling latency from 48 kHz (10 ms blocks
-/// would be 15 ms, and the issue's budget is 25 ms in all).
-const BLOCK_S: f64 = 0.005;
-
 /// Streaming lip sync at any sample rate (see the module doc).
 ///
 /// ```
@@ -51,8 +47,8 @@ impl WebLiveVoice {
     /// `omote lipsync live` does.
     pub fn with_hold(sample_rate: f64, hold: bool) -> Result<Self, WebError> {
         let rate = check_rate("LiveVoice", sample_rate)?;
-        let resampler = StreamResampler::with_block(rate, SAMPLE_RATE, BLOCK_S)
-            .map_err(|e| WebError::Audio(e.to_string()))?;
+        let resampler =
+            StreamResampler::new(rate, SAMPLE_RATE).map_err(|e| WebError::Audio(e.to_string()))?;
         Ok(Self {
             rate,
             resampler,
@@ -78,7 +74,7 @@ impl WebLiveVoice {
 
     /// Algorithmic latency in seconds, from a frame's centre to the moment its frame is
     /// out: the analysis' half window (12.5 ms; 22.5 ms with the hold) and the
-    /// resampler's blocks and filter.
+    /// resampler's filter (1 ms from 48 kHz).
     pub fn latency_s(&self) -> f64 {
         f64::from(self.analyser.latency_s()) + self.resampler.delay_s()
     }

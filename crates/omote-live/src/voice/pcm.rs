@@ -178,8 +178,13 @@ impl PcmLipsync {
         self.analyser.push(&self.resampled, out);
     }
 
-    /// At the end of the stream: appends the last frames to `out`.
+    /// At the end of the stream: appends the last frames to `out` (the resampler's last
+    /// samples included, so a file streamed through gives the samples `omote_audio::resample`
+    /// gives it whole).
     pub fn finish(&mut self, out: &mut Vec<VowelFrame>) {
+        self.resampled.clear();
+        self.resampler.flush(&mut self.resampled);
+        self.analyser.push(&self.resampled, out);
         self.analyser.finish(out);
     }
 }
