@@ -1,4 +1,5 @@
-//! Whole-buffer sample-rate conversion with a polyphase windowed-sinc filter.
+//! Sample-rate conversion with a polyphase windowed-sinc filter, over whole buffers
+//! ([`Polyphase`]) or input that arrives in pieces ([`PolyphaseStream`]).
 //!
 //! For rates `from` → `to` with greatest common divisor `g`, output sample `k` lies at
 //! input time `k·M/L` (`L = to/g`, `M = from/g`), so only `L` distinct filter phases
@@ -131,8 +132,9 @@ impl Polyphase {
         }
     }
 
-    /// The table row for the fraction `p / l` past an output's base sample, and whether
-    /// that output's window starts one sample later (the nearest phase rounded up).
+    /// For an output `p / l` of a sample past its base sample: how many samples later
+    /// than usual its window starts (1 when the nearest phase rounds up to the next
+    /// sample, else 0), and its row of the table.
     fn phase(&self, p: u64) -> (usize, usize) {
         if self.phases as u64 == self.l {
             (0, p as usize)
