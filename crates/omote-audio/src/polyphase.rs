@@ -182,27 +182,35 @@ struct OutputTime {
 #[derive(Clone, Debug)]
 pub struct PolyphaseStream {
     filter: Polyphase,
-    /// Padded input from absolute index `base` on (the stream starts with `half` zeros).
+    /// Padded input from absolute index `base` on (the stream starts with `half` zeros,
+    /// so `base + history.len() - half` samples have been pushed).
     history: Vec<f32>,
     base: u64,
     next: OutputTime,
-    inputs: u64,
     outputs: u64,
 }
 
 impl PolyphaseStream {
     /// A stream through `filter`.
     pub fn new(filter: Polyphase) -> Self {
-        let mut history = Vec::with_capacity(4 * filter.taps + 4096);
-        history.resize(filter.half, 0.0);
-        Self {
+        let mut stream = Self {
+            history: Vec::with_capacity(4 * filter.taps + 4096),
             filter,
-            history,
             base: 0,
             next: OutputTime::default(),
-            inputs: 0,
             outputs: 0,
-        }
+        };
+        stream.restart();
+        stream
+    }
+
+    /// Back to the start of a stream: nothing pushed, `half` zeros before the input.
+    fn restart(&mut self) {
+        self.history.clear();
+        self.history.resize(self.filter.half, 0.0);
+        self.base = 0;
+        self.next = OutputTime::default();
+        self.outputs = 0;
     }
 
     /// The filter's [`Polyphase::stream_delay_s`].
@@ -213,27 +221,23 @@ impl PolyphaseStream {
     /// Appends `input` and every output sample it completes to `out`.
     pub fn push(&mut self, input: &[f32], out: &mut Vec<f32>) {
         self.history.extend_from_slice(input);
-        self.inputs += input.len() as u64;
         self.drain(out, u64::MAX);
     }
 
-    /// Ends the stream: the input is followed by zeros, as [`Polyphase::process_into`]
-    /// pads it, and the outputs up to `round(inputs · to / from)` are appended to `out`.
-    /// The stream then starts again from nothing.
+    /// Ends the stream: the input is followed by the zeros [`Polyphase::process_into`]
+    /// pads it with (enough for its last output's window), and the outputs up to
+    /// `round(inputs · to / from)` are appended to `out`. The stream then starts again
+    /// from nothing.
     pub fn flush(&mut self, out: &mut Vec<f32>) {
-        let (from, to) = (u64::from(self.filter.from), u64::from(self.filter.to));
-        let want = (self.inputs * to + from / 2) / from;
-        let tail = self.filter.taps + self.filter.step_int + 2;
-        while self.outputs < want {
-            self.history.resize(self.history.len() + tail, 0.0);
-            self.drain(out, want);
-        }
-        self.history.clear();
-        self.history.resize(self.filter.half, 0.0);
-        self.base = 0;
-        self.next = OutputTime::default();
-        self.inputs = 0;
-        self.outputs = 0;
+        let f = &self.filter;
+        let inputs = self.base + self.history.len() as u64 - f.half as u64;
+        let (from, to) = (u64::from(f.from), u64::from(f.to));
+        let want = (inputs * to + from / 2) / from;
+        let tail = f.taps + f.step_int + 2;
+        self.history.resize(self.history.len() + tail, 0.0);
+        self.drain(out, want);
+        debug_assert_eq!(self.outputs, want, "the padding covers every window");
+        self.restart();
     }
 
     /// Computes outputs while their windows are complete (and fewer than `limit`), then
@@ -344,7 +348,7 @@ fn bessel_i0(x: f64) -> f64 {
     sum
 }
 
-pub(crate) fn gcd(mut a: u64, mut b: u64) -> u64 {
+fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }

@@ -83,7 +83,7 @@ impl StreamResampler {
     pub fn push(&mut self, input: &[f32], out: &mut Vec<f32>) {
         match self.inner.as_mut() {
             Some(stream) => stream.push(input, out),
-            None => out.extend(input.iter().map(|s| if s.is_finite() { *s } else { 0.0 })),
+            None => out.extend_from_slice(input),
         }
     }
 
