@@ -218,6 +218,12 @@ fn fill_runs(v: &mut [bool], value: bool, min_len: usize, inner_only: bool) {
 /// gaps dip well below its vowels); the speech level follows peaks at once and decays
 /// slowly. The same threshold rule as offline, with hysteresis. No look-ahead: adds no
 /// latency.
+///
+/// A stream that starts on speech has no floor yet: its first minimum is the word it
+/// started in. Until a steady quarter second (a pause, room tone) or the whole 1.5 s
+/// window has been heard, a minimum louder than −30 dBFS is not taken for a floor and
+/// the threshold follows the speech level alone, as offline does for a clip with no
+/// pause.
 #[derive(Clone, Debug)]
 pub struct StreamVoicing {
     config: VoicingConfig,
@@ -230,6 +236,13 @@ pub struct StreamVoicing {
     speech_db: f32,
     margin_db: f32,
     on: bool,
+    /// Whether the floor has been heard: a steady run (a pause, room tone, digital
+    /// silence) or a whole window of blocks. Until then a minimum louder than
+    /// [`TRUSTED_FLOOR_DB`] may be the speech the stream started on, not its floor.
+    settled: bool,
+    /// Until settled: the last [`STEADY_FRAMES`] levels (a ring) and the frames seen.
+    recent: [f32; STEADY_FRAMES],
+    seen: usize,
 }
 
 /// Frames per noise-floor block (0.25 s).
@@ -242,6 +255,13 @@ const MIN_STAT_BIAS_DB: f32 = 4.0;
 const HEARD_FLOOR_BELOW_SPEECH_DB: f32 = 35.0;
 /// Speech level decay per frame (dB): 3 dB/s.
 const PEAK_DECAY_DB: f32 = 0.03;
+/// A run this long (frames, 250 ms) …
+pub const STEADY_FRAMES: usize = 25;
+/// … whose levels lie within this spread (dB) is a floor, not speech.
+const STEADY_SPREAD_DB: f32 = 4.0;
+/// Before the floor is heard, a minimum louder than this (dBFS) is taken for speech: rooms
+/// are quieter, voices are not.
+const TRUSTED_FLOOR_DB: f32 = -30.0;
 
 impl StreamVoicing {
     /// A detector that starts assuming a −20 dBFS speech level.
@@ -256,6 +276,9 @@ impl StreamVoicing {
             speech_db: -20.0,
             margin_db: config.above_floor_db,
             on: false,
+            settled: false,
+            recent: [FLOOR_DB; STEADY_FRAMES],
+            seen: 0,
         }
     }
 
@@ -266,9 +289,15 @@ impl StreamVoicing {
 
     /// The threshold used for the last frame (dBFS).
     pub fn threshold_db(&self) -> f32 {
-        (self.floor_db + MIN_STAT_BIAS_DB + self.margin_db)
-            .max(self.speech_db - self.config.below_peak_db)
-            .max(self.config.absolute_min_db)
+        let by_level =
+            (self.speech_db - self.config.below_peak_db).max(self.config.absolute_min_db);
+        if !self.floor_trusted() {
+            // Started on speech, no floor heard yet: what offline does with a clip that
+            // has no pause (its floor rule needs one). Before this, a stream that began
+            // mid-word took the word for its floor and stayed shut until the word ended.
+            return by_level;
+        }
+        (self.floor_db + MIN_STAT_BIAS_DB + self.margin_db).max(by_level)
     }
 
     /// The level the noise estimate measures its pauses against (dBFS), as
@@ -276,6 +305,12 @@ impl StreamVoicing {
     pub fn noise_reference_db(&self) -> f32 {
         self.threshold_db()
             .max(self.floor_db + MIN_STAT_BIAS_DB + NOISE_REFERENCE_ABOVE_FLOOR_DB)
+    }
+
+    /// Whether the minimum statistics are a floor: heard as one, or quiet enough that no
+    /// voice is that soft.
+    fn floor_trusted(&self) -> bool {
+        self.settled || self.floor_db <= TRUSTED_FLOOR_DB
     }
 
     /// Feeds one frame level; returns whether the frame is voiced.
@@ -292,6 +327,18 @@ impl StreamVoicing {
             self.in_block = 0;
         }
         self.in_block += 1;
+        if !self.settled {
+            self.recent[self.seen % STEADY_FRAMES] = l;
+            self.seen += 1;
+            let (lo, hi) = self
+                .recent
+                .iter()
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &x| {
+                    (lo.min(x), hi.max(x))
+                });
+            let steady = self.seen >= STEADY_FRAMES && hi - lo <= STEADY_SPREAD_DB;
+            self.settled = steady || self.seen >= FLOOR_BLOCKS * FLOOR_BLOCK_FRAMES;
+        }
         self.block_min[self.block] = self.block_min[self.block].min(l);
         if l > DIGITAL_DB {
             self.block_heard[self.block] = self.block_heard[self.block].min(l);
@@ -329,7 +376,9 @@ impl StreamVoicing {
         } else {
             self.speech_db - PEAK_DECAY_DB
         };
-        self.speech_db = self.speech_db.max(self.floor_db + 20.0);
+        if self.floor_trusted() {
+            self.speech_db = self.speech_db.max(self.floor_db + 20.0);
+        }
         let t = self.threshold_db();
         self.on = if self.on {
             l >= t - self.config.hysteresis_db
