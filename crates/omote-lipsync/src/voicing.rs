@@ -14,6 +14,11 @@ pub struct VoicingConfig {
     pub above_floor_db: f32,
     /// The threshold is at most this far below the speech level.
     pub below_peak_db: f32,
+    /// The threshold from the floor stays at least this far below the speech level (but
+    /// not nearer the floor than a steady floor's margin): a floor nearer than that is the
+    /// speech's own quieter part (a take with no pause), or noise that hides the quieter
+    /// vowels, which are still speech.
+    pub min_below_peak_db: f32,
     /// Nothing quieter than this (dBFS) is speech.
     pub absolute_min_db: f32,
     /// Hysteresis: a voiced run ends only below `threshold − hysteresis_db`.
@@ -31,6 +36,7 @@ impl Default for VoicingConfig {
             peak_percentile: 0.97,
             above_floor_db: 12.0,
             below_peak_db: 38.0,
+            min_below_peak_db: 10.0,
             absolute_min_db: -90.0,
             hysteresis_db: 3.0,
             min_pause_frames: 4,
@@ -64,6 +70,7 @@ impl VoicingConfig {
     /// The detection threshold between a noise floor and a speech level.
     pub fn threshold(&self, floor_db: f32, speech_db: f32) -> f32 {
         (floor_db + self.above_floor_db)
+            .min((speech_db - self.min_below_peak_db).max(floor_db + MIN_ABOVE_FLOOR_DB))
             .max(speech_db - self.below_peak_db)
             .max(self.absolute_min_db)
     }
@@ -102,7 +109,8 @@ impl VoicingConfig {
         // The floor counts only if the clip has a pause near it: a take with none (speech
         // from its first frame to its last) has only consonants and closures down there.
         let floor_rule = if has_quiet_run(levels, floor_db + margin, PAUSE_EVIDENCE_FRAMES) {
-            floor_db + margin
+            (floor_db + margin)
+                .min((speech_db - self.min_below_peak_db).max(floor_db + MIN_ABOVE_FLOOR_DB))
         } else {
             f32::NEG_INFINITY
         };
@@ -297,7 +305,12 @@ impl StreamVoicing {
             // mid-word took the word for its floor and stayed shut until the word ended.
             return by_level;
         }
-        (self.floor_db + MIN_STAT_BIAS_DB + self.margin_db).max(by_level)
+        (self.floor_db + MIN_STAT_BIAS_DB + self.margin_db)
+            .min(
+                (self.speech_db - self.config.min_below_peak_db)
+                    .max(self.floor_db + MIN_STAT_BIAS_DB + STREAM_MIN_ABOVE_FLOOR_DB),
+            )
+            .max(by_level)
     }
 
     /// The level the noise estimate measures its pauses against (dBFS), as

@@ -550,7 +550,9 @@ fn noisy_and_quiet_variants_floors() {
             librivox(),
             [
                 (Degradation::Quiet, [0.65, 0.95, 0.63, 0.95]),
-                (Degradation::Noisy, [0.47, 0.95, 0.57, 0.95]),
+                // Offline, the floor may not put the threshold within 10 dB of the speech
+                // level (measured here before that rule: 48.2 %, after: 61.5 %).
+                (Degradation::Noisy, [0.55, 0.95, 0.57, 0.95]),
                 (Degradation::Hum, [0.61, 0.95, 0.62, 0.95]),
                 (Degradation::Telephone, [0.68, 0.95, 0.62, 0.95]),
             ],
@@ -599,14 +601,10 @@ fn noisy_and_quiet_variants_floors() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// A take with no pause at all (the voiced segments of a clip joined, labels shifted to
-/// match): the clip-adaptive floor must not call its quieter half silence.
-#[test]
-fn a_clip_with_no_silence_at_all_is_voiced() {
-    let Some(dir) = omote_testdata::shared_data("speech") else {
-        return;
-    };
-    let (samples, labels) = load(&dir, "ja_ojt_005");
+/// A clip's labelled speech segments joined end to end (no pause left), with its labels
+/// shifted to match.
+fn voiced_segments_joined(dir: &Path, name: &str) -> (Vec<f32>, Vec<LabelSegment>) {
+    let (samples, labels) = load(dir, name);
     let rate = f64::from(SAMPLE_RATE);
     let mut joined = Vec::new();
     let mut shifted = Vec::new();
@@ -620,6 +618,52 @@ fn a_clip_with_no_silence_at_all_is_voiced() {
             ..l.clone()
         });
     }
+    (joined, shifted)
+}
+
+/// The same take with no pause, through a hard compressor (levels within a few dB, as
+/// broadcast and phone prompts are): its quieter tenth is still speech, only a few dB
+/// under the loud part. The threshold may not sit within 10 dB of the speech level, or
+/// much of the take goes silent (some Spanish telephone prompts went silent whole).
+#[test]
+fn a_compressed_take_with_no_pause_is_voiced() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let (joined, labels) = voiced_segments_joined(&dir, "ja_ojt_005");
+    // Envelope follower (5 ms attack, 50 ms release), gain toward a −12 dBFS envelope.
+    let (attack, release) = (1.0 - (-1.0 / 80.0f32).exp(), 1.0 - (-1.0 / 800.0f32).exp());
+    let mut env = 0.0f32;
+    let squashed: Vec<f32> = joined
+        .iter()
+        .map(|x| {
+            let a = x.abs();
+            env += (a - env) * if a > env { attack } else { release };
+            x * (0.25 / env.max(1e-3)).powf(0.9).min(40.0)
+        })
+        .collect();
+    let track = Analyser::new(Profile::builtin()).analyse(&squashed);
+    let c = score_clip(&track, &labels);
+    let to_silence: u64 = c.confusion.iter().map(|r| r[6]).sum();
+    println!(
+        "compressed, no pause: vowel {:.3}, vowel frames called silent {to_silence}/{}",
+        c.vowel_accuracy().unwrap(),
+        c.vowel_n
+    );
+    // Measured: 11 of 104 vowel frames silent, vowels 87.5 %; before the rule, 35 and
+    // 62.5 %. What stays silent lies within a steady floor's margin of the floor.
+    assert!(to_silence as f64 <= 0.15 * c.vowel_n as f64);
+    assert!(c.vowel_accuracy().unwrap() >= 0.8);
+}
+
+/// A take with no pause at all (the voiced segments of a clip joined, labels shifted to
+/// match): the clip-adaptive floor must not call its quieter half silence.
+#[test]
+fn a_clip_with_no_silence_at_all_is_voiced() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let (joined, shifted) = voiced_segments_joined(&dir, "ja_ojt_005");
     for stream in [false, true] {
         let track = if stream {
             StreamAnalyser::analyse_in_chunks(
