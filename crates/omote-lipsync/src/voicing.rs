@@ -264,7 +264,7 @@ const HEARD_FLOOR_BELOW_SPEECH_DB: f32 = 35.0;
 /// Speech level decay per frame (dB): 3 dB/s.
 const PEAK_DECAY_DB: f32 = 0.03;
 /// A run this long (frames, 250 ms) …
-pub const STEADY_FRAMES: usize = 25;
+const STEADY_FRAMES: usize = 25;
 /// … whose levels lie within this spread (dB) is a floor, not speech.
 const STEADY_SPREAD_DB: f32 = 4.0;
 /// Before the floor is heard, a minimum louder than this (dBFS) is taken for speech: rooms
@@ -301,8 +301,8 @@ impl StreamVoicing {
             (self.speech_db - self.config.below_peak_db).max(self.config.absolute_min_db);
         if !self.floor_trusted() {
             // Started on speech, no floor heard yet: what offline does with a clip that
-            // has no pause (its floor rule needs one). Before this, a stream that began
-            // mid-word took the word for its floor and stayed shut until the word ended.
+            // has no pause (its floor rule needs one). The floor rule would take the word
+            // the stream began in for its floor and stay shut until the word ended.
             return by_level;
         }
         (self.floor_db + MIN_STAT_BIAS_DB + self.margin_db)
