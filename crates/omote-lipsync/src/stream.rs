@@ -111,10 +111,11 @@ impl StreamAnalyser {
     pub fn push(&mut self, chunk: &[f32], out: &mut Vec<VowelFrame>) {
         for &s in chunk {
             let s = if s.is_finite() { s } else { 0.0 };
-            self.ring[(self.pos as usize) % RING] = s;
+            // u64 arithmetic: a wasm32 usize wraps after 2³² samples (75 h at 16 kHz).
+            self.ring[(self.pos % RING as u64) as usize] = s;
             self.pos += 1;
             if s == 0.0 {
-                self.zero_run += 1;
+                self.zero_run = self.zero_run.saturating_add(1);
             } else {
                 self.zero_run = 0;
             }
@@ -135,9 +136,9 @@ impl StreamAnalyser {
             self.smoother.push_silent(0.0, out);
             return;
         }
-        let start = self.pos as usize - WINDOW;
+        let start = self.pos - WINDOW as u64;
         for (i, w) in self.window.iter_mut().enumerate() {
-            *w = self.ring[(start + i) % RING];
+            *w = self.ring[((start + i as u64) % RING as u64) as usize];
         }
         let (mel, level_db) = self.extractor.mel_and_level(&self.window);
         let voiced = self.voicing.update(level_db);

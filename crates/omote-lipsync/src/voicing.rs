@@ -14,10 +14,11 @@ pub struct VoicingConfig {
     pub above_floor_db: f32,
     /// The threshold is at most this far below the speech level.
     pub below_peak_db: f32,
-    /// The threshold from the floor stays at least this far below the speech level (but
-    /// not nearer the floor than a steady floor's margin): a floor nearer than that is the
-    /// speech's own quieter part (a take with no pause), or noise that hides the quieter
-    /// vowels, which are still speech.
+    /// The threshold from the floor is lowered to this far below the speech level, but not
+    /// nearer the floor than a steady floor's margin ([`MIN_ABOVE_FLOOR_DB`]; streaming:
+    /// [`STREAM_MIN_ABOVE_FLOOR_DB`] over the minimum statistics): a floor within that
+    /// distance of the speech is the speech's own quieter part (a take with no pause), or
+    /// noise over quieter vowels that are still speech.
     pub min_below_peak_db: f32,
     /// Nothing quieter than this (dBFS) is speech.
     pub absolute_min_db: f32,
@@ -67,12 +68,21 @@ fn percentile(sorted: &[f32], p: f32) -> f32 {
 }
 
 impl VoicingConfig {
-    /// The detection threshold between a noise floor and a speech level.
+    /// The detection threshold between a noise floor and a speech level, as
+    /// [`offline`](Self::offline) sets it for a clip with a pause and an unsteady floor
+    /// (the full `above_floor_db` margin).
     pub fn threshold(&self, floor_db: f32, speech_db: f32) -> f32 {
-        (floor_db + self.above_floor_db)
-            .min((speech_db - self.min_below_peak_db).max(floor_db + MIN_ABOVE_FLOOR_DB))
+        let margin = self.above_floor_db.max(MIN_ABOVE_FLOOR_DB);
+        self.floor_rule(floor_db, margin, speech_db)
             .max(speech_db - self.below_peak_db)
             .max(self.absolute_min_db)
+    }
+
+    /// The threshold the floor asks for: `margin` above it, lowered toward
+    /// `speech_db − min_below_peak_db` but not under a steady floor's margin.
+    fn floor_rule(&self, floor_db: f32, margin: f32, speech_db: f32) -> f32 {
+        (floor_db + margin)
+            .min((speech_db - self.min_below_peak_db).max(floor_db + MIN_ABOVE_FLOOR_DB))
     }
 
     /// Offline voicing of a whole clip from its frame levels (dBFS).
@@ -83,7 +93,8 @@ impl VoicingConfig {
     /// zeros afterwards, has two floors, and its pauses are the upper one). The margin
     /// above the floor shrinks from `above_floor_db` toward `MIN_ABOVE_FLOOR_DB` (4 dB) when
     /// the floor frames are steady (stationary noise: a fan, hum), so speech in a noisy
-    /// room is not cut.
+    /// room is not cut, and the result is lowered toward `min_below_peak_db` under the
+    /// speech level (a floor that near is speech, or noise over speech).
     pub fn offline(&self, levels: &[f32]) -> Voicing {
         let mut sorted: Vec<f32> = levels
             .iter()
@@ -109,8 +120,7 @@ impl VoicingConfig {
         // The floor counts only if the clip has a pause near it: a take with none (speech
         // from its first frame to its last) has only consonants and closures down there.
         let floor_rule = if has_quiet_run(levels, floor_db + margin, PAUSE_EVIDENCE_FRAMES) {
-            (floor_db + margin)
-                .min((speech_db - self.min_below_peak_db).max(floor_db + MIN_ABOVE_FLOOR_DB))
+            self.floor_rule(floor_db, margin, speech_db)
         } else {
             f32::NEG_INFINITY
         };
@@ -224,14 +234,18 @@ fn fill_runs(v: &mut [bool], value: bool, min_len: usize, inner_only: bool) {
 /// `FLOOR_BLOCKS` blocks of `FLOOR_BLOCK_FRAMES` frames (minimum statistics: it follows
 /// a new noise level within 1.5 s and is not pulled up by speech, whose consonants and
 /// gaps dip well below its vowels); the speech level follows peaks at once and decays
-/// slowly. The same threshold rule as offline, with hysteresis. No look-ahead: adds no
-/// latency.
+/// slowly and never sits less than 20 dB over the floor. The threshold is offline's
+/// (floor + margin, lowered toward `min_below_peak_db` under the speech, at least
+/// `below_peak_db` under it), with hysteresis and without offline's pause evidence. No
+/// look-ahead: adds no latency.
 ///
 /// A stream that starts on speech has no floor yet: its first minimum is the word it
-/// started in. Until a steady quarter second (a pause, room tone) or the whole 1.5 s
-/// window has been heard, a minimum louder than −30 dBFS is not taken for a floor and
-/// the threshold follows the speech level alone, as offline does for a clip with no
-/// pause.
+/// started in. Until a steady quarter second (25 frames within 4 dB: a pause, room tone
+/// — or a held, compressed vowel, which then counts as the floor) or the whole 1.5 s
+/// window has been heard, a minimum louder than −30 dBFS is not taken for a floor and the
+/// threshold follows the speech level alone, as offline does for a clip with no pause.
+/// Speech quieter than −30 dBFS gets no such help (a low-gain microphone), and a loud
+/// room moves the mouth until it has been heard steady.
 #[derive(Clone, Debug)]
 pub struct StreamVoicing {
     config: VoicingConfig,
@@ -246,11 +260,12 @@ pub struct StreamVoicing {
     on: bool,
     /// Whether the floor has been heard: a steady run (a pause, room tone, digital
     /// silence) or a whole window of blocks. Until then a minimum louder than
-    /// [`TRUSTED_FLOOR_DB`] may be the speech the stream started on, not its floor.
-    settled: bool,
-    /// Until settled: the last [`STEADY_FRAMES`] levels (a ring) and the frames seen.
+    /// [`UNHEARD_FLOOR_MAX_DB`] may be the speech the stream started on, not its floor.
+    floor_heard: bool,
+    /// Until the floor is heard: the last [`STEADY_FRAMES`] levels (a ring) …
     recent: [f32; STEADY_FRAMES],
-    seen: usize,
+    /// … and the frames so far (stops counting once heard, at most 150).
+    frames_before_heard: usize,
 }
 
 /// Frames per noise-floor block (0.25 s).
@@ -269,7 +284,7 @@ const STEADY_FRAMES: usize = 25;
 const STEADY_SPREAD_DB: f32 = 4.0;
 /// Before the floor is heard, a minimum louder than this (dBFS) is taken for speech: rooms
 /// are quieter, voices are not.
-const TRUSTED_FLOOR_DB: f32 = -30.0;
+const UNHEARD_FLOOR_MAX_DB: f32 = -30.0;
 
 impl StreamVoicing {
     /// A detector that starts assuming a −20 dBFS speech level.
@@ -284,9 +299,9 @@ impl StreamVoicing {
             speech_db: -20.0,
             margin_db: config.above_floor_db,
             on: false,
-            settled: false,
+            floor_heard: false,
             recent: [FLOOR_DB; STEADY_FRAMES],
-            seen: 0,
+            frames_before_heard: 0,
         }
     }
 
@@ -305,11 +320,10 @@ impl StreamVoicing {
             // the stream began in for its floor and stay shut until the word ended.
             return by_level;
         }
+        // speech_db ≥ floor + 20 here, so the lowered rule stays ≥ floor + 10, above a
+        // steady floor's margin (4 + 5): no lower bound needed, unlike offline.
         (self.floor_db + MIN_STAT_BIAS_DB + self.margin_db)
-            .min(
-                (self.speech_db - self.config.min_below_peak_db)
-                    .max(self.floor_db + MIN_STAT_BIAS_DB + STREAM_MIN_ABOVE_FLOOR_DB),
-            )
+            .min(self.speech_db - self.config.min_below_peak_db)
             .max(by_level)
     }
 
@@ -323,7 +337,7 @@ impl StreamVoicing {
     /// Whether the minimum statistics are a floor: heard as one, or quiet enough that no
     /// voice is that soft.
     fn floor_trusted(&self) -> bool {
-        self.settled || self.floor_db <= TRUSTED_FLOOR_DB
+        self.floor_heard || self.floor_db <= UNHEARD_FLOOR_MAX_DB
     }
 
     /// Feeds one frame level; returns whether the frame is voiced.
@@ -340,17 +354,18 @@ impl StreamVoicing {
             self.in_block = 0;
         }
         self.in_block += 1;
-        if !self.settled {
-            self.recent[self.seen % STEADY_FRAMES] = l;
-            self.seen += 1;
+        if !self.floor_heard {
+            self.recent[self.frames_before_heard % STEADY_FRAMES] = l;
+            self.frames_before_heard += 1;
             let (lo, hi) = self
                 .recent
                 .iter()
                 .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &x| {
                     (lo.min(x), hi.max(x))
                 });
-            let steady = self.seen >= STEADY_FRAMES && hi - lo <= STEADY_SPREAD_DB;
-            self.settled = steady || self.seen >= FLOOR_BLOCKS * FLOOR_BLOCK_FRAMES;
+            let n = self.frames_before_heard;
+            let steady = n >= STEADY_FRAMES && hi - lo <= STEADY_SPREAD_DB;
+            self.floor_heard = steady || n >= FLOOR_BLOCKS * FLOOR_BLOCK_FRAMES;
         }
         self.block_min[self.block] = self.block_min[self.block].min(l);
         if l > DIGITAL_DB {
