@@ -320,10 +320,13 @@ impl StreamVoicing {
             // the stream began in for its floor and stay shut until the word ended.
             return by_level;
         }
-        // speech_db ≥ floor + 20 here, so the lowered rule stays ≥ floor + 10, above a
-        // steady floor's margin (4 + 5): no lower bound needed, unlike offline.
-        (self.floor_db + MIN_STAT_BIAS_DB + self.margin_db)
-            .min(self.speech_db - self.config.min_below_peak_db)
+        // Offline's floor rule over the minimum statistics (moved up by their bias).
+        self.config
+            .floor_rule(
+                self.floor_db + MIN_STAT_BIAS_DB,
+                self.margin_db,
+                self.speech_db,
+            )
             .max(by_level)
     }
 

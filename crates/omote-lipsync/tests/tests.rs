@@ -14,6 +14,31 @@ use omote_lipsync::{
 /// The confusion matrix's column of frames shown silent.
 const SILENT_COLUMN: usize = 6;
 
+/// `n` samples of white noise in −0.5..0.5 (xorshift from `seed`, deterministic).
+fn white_noise(seed: u32, n: usize) -> impl Iterator<Item = f32> {
+    let mut x = seed;
+    (0..n).map(move |_| {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        (x as f32 / u32::MAX as f32) - 0.5
+    })
+}
+
+/// The built-in profile's track of `samples`: streamed in 10 ms chunks, or offline.
+fn builtin_track(samples: &[f32], stream: bool) -> omote_lipsync::VowelTrack {
+    if stream {
+        StreamAnalyser::analyse_in_chunks(
+            Profile::builtin(),
+            AnalyserConfig::default(),
+            samples,
+            160,
+        )
+    } else {
+        Analyser::new(Profile::builtin()).analyse(samples)
+    }
+}
+
 fn load(dir: &Path, name: &str) -> (Vec<f32>, Vec<LabelSegment>) {
     let samples = omote_audio::load_mono(&dir.join(format!("{name}.wav")), SAMPLE_RATE)
         .unwrap()
@@ -647,17 +672,7 @@ fn a_compressed_take_with_no_pause_is_voiced() {
         })
         .collect();
     for stream in [false, true] {
-        let track = if stream {
-            StreamAnalyser::analyse_in_chunks(
-                Profile::builtin(),
-                AnalyserConfig::default(),
-                &squashed,
-                160,
-            )
-        } else {
-            Analyser::new(Profile::builtin()).analyse(&squashed)
-        };
-        let c = score_clip(&track, &labels);
+        let c = score_clip(&builtin_track(&squashed, stream), &labels);
         let to_silence: u64 = c.confusion.iter().map(|r| r[SILENT_COLUMN]).sum();
         println!(
             "compressed, no pause, stream {stream}: vowel {:.3}, vowel frames called silent {to_silence}/{}",
@@ -703,18 +718,9 @@ fn a_clip_with_no_silence_at_all_is_voiced() {
     };
     let (joined, shifted) = voiced_segments_joined(&dir, "ja_ojt_005");
     for stream in [false, true] {
-        let track = if stream {
-            StreamAnalyser::analyse_in_chunks(
-                Profile::builtin(),
-                AnalyserConfig::default(),
-                &joined,
-                160,
-            )
-        } else {
-            Analyser::new(Profile::builtin()).analyse(&joined)
-        };
+        let track = builtin_track(&joined, stream);
         let c = score_clip(&track, &shifted);
-        let to_silence: u64 = c.confusion.iter().map(|r| r[6]).sum();
+        let to_silence: u64 = c.confusion.iter().map(|r| r[SILENT_COLUMN]).sum();
         let silent = track.frames.iter().filter(|f| f.silent).count();
         println!(
             "no pause, stream {stream}: vowel {:.3}, vowel frames called silent {to_silence}/{}, silent frames {silent}/{}",
@@ -756,12 +762,7 @@ fn a_stream_that_starts_mid_word_hears_the_word() {
         let peak = samples.iter().fold(0f32, |m, x| m.max(x.abs()));
         let gain = 10f32.powf(-3.0 / 20.0) / peak;
         let trimmed: Vec<f32> = samples[cut..].iter().map(|x| x * gain).collect();
-        let track = StreamAnalyser::analyse_in_chunks(
-            Profile::builtin(),
-            AnalyserConfig::default(),
-            &trimmed,
-            160,
-        );
+        let track = builtin_track(&trimmed, true);
         // Vowel frames of the first half second (frame centres, labels shifted by the cut).
         for (i, frame) in track.frames.iter().enumerate().take(50) {
             let t = first.start_s + (i as f64 + 0.5) / 100.0;
@@ -788,21 +789,10 @@ fn a_stream_that_starts_mid_word_hears_the_word() {
 /// quarter second has been heard, and silent after.
 #[test]
 fn a_loud_room_is_silent_after_a_quarter_second() {
-    let mut x: u32 = 777;
-    let samples: Vec<f32> = (0..SAMPLE_RATE as usize * 3)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            0.17 * ((x as f32 / u32::MAX as f32) - 0.5)
-        })
+    let samples: Vec<f32> = white_noise(777, SAMPLE_RATE as usize * 3)
+        .map(|x| 0.17 * x)
         .collect();
-    let on = StreamAnalyser::analyse_in_chunks(
-        Profile::builtin(),
-        AnalyserConfig::default(),
-        &samples,
-        160,
-    );
+    let on = builtin_track(&samples, true);
     let voiced: Vec<usize> = (0..on.frames.len())
         .filter(|&i| !on.frames[i].silent)
         .collect();
@@ -814,26 +804,17 @@ fn a_loud_room_is_silent_after_a_quarter_second() {
 /// silence throughout (no mouth moves).
 #[test]
 fn a_clip_that_is_all_noise_floor_is_silent() {
-    let mut x: u32 = 12345;
-    let samples: Vec<f32> = (0..SAMPLE_RATE as usize * 4)
-        .map(|i| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+    let samples: Vec<f32> = white_noise(12345, SAMPLE_RATE as usize * 4)
+        .enumerate()
+        .map(|(i, x)| {
             let t = i as f32 / SAMPLE_RATE as f32;
-            0.01 * ((x as f32 / u32::MAX as f32) - 0.5)
-                + 0.003 * (std::f32::consts::TAU * 50.0 * t).sin()
+            0.01 * x + 0.003 * (std::f32::consts::TAU * 50.0 * t).sin()
         })
         .collect();
-    let off = Analyser::new(Profile::builtin()).analyse(&samples);
+    let off = builtin_track(&samples, false);
     assert!(off.frames.iter().all(|f| f.silent && f.weights == [0.0; 6]));
     assert!(off.voiced_span.is_none());
-    let on = StreamAnalyser::analyse_in_chunks(
-        Profile::builtin(),
-        AnalyserConfig::default(),
-        &samples,
-        160,
-    );
+    let on = builtin_track(&samples, true);
     let voiced = on.frames.iter().filter(|f| !f.silent).count();
     assert!(
         voiced <= 2,
