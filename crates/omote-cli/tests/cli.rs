@@ -615,6 +615,67 @@ fn lipsync_analyses_a_file_and_reports_a_bad_one() {
     std::fs::remove_dir_all(&out).ok();
 }
 
+/// `omote lipsync` normalises the files of one folder with their speaker's mean
+/// (`--speaker folder`, the default): a file alone in its folder comes out as with
+/// `--speaker file`, files that share a folder do not, and `--speaker all` pools every input.
+#[test]
+fn lipsync_groups_a_folders_files_as_one_speaker() {
+    let Some(speech) = shared_data("speech") else {
+        return;
+    };
+    let dir = scratch("lipsync-speaker");
+    let (x, y) = (dir.join("x"), dir.join("y"));
+    std::fs::create_dir_all(&x).unwrap();
+    std::fs::create_dir_all(&y).unwrap();
+    for (folder, clip) in [
+        (&x, "ja_ojt_001"),
+        (&x, "en_espeak_002"),
+        (&y, "ja_ojt_003"),
+    ] {
+        std::fs::copy(
+            speech.join(format!("{clip}.wav")),
+            folder.join(format!("{clip}.wav")),
+        )
+        .unwrap();
+    }
+    let run = |speaker: &str| -> Vec<String> {
+        let out = dir.join(format!("out-{speaker}"));
+        let o = omote()
+            .arg("lipsync")
+            .arg(&x)
+            .arg(&y)
+            .args(["--format", "tsv", "--speaker", speaker, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        ["ja_ojt_001", "en_espeak_002", "ja_ojt_003"]
+            .iter()
+            .map(|c| std::fs::read_to_string(out.join(format!("{c}.lipsync.tsv"))).unwrap())
+            .collect()
+    };
+    let (folder, file, all) = (run("folder"), run("file"), run("all"));
+    assert_eq!(folder[2], file[2], "alone in its folder: its own mean");
+    assert_ne!(folder[0], file[0], "x's two files share a mean");
+    assert_ne!(folder[1], file[1]);
+    assert_ne!(all[2], folder[2], "--speaker all pools y's file with x's");
+    // The default is `folder`.
+    let out = dir.join("out-default");
+    let o = omote()
+        .arg("lipsync")
+        .arg(&x)
+        .args(["--format", "tsv", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert_eq!(
+        std::fs::read_to_string(out.join("ja_ojt_001.lipsync.tsv")).unwrap(),
+        folder[0]
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A WAV declaring sample rate 0 makes symphonia assert; `omote-audio` catches that. In
 /// a batch (on worker threads) the user sees one error naming the file and no panic
 /// text, and the other files are still analysed.

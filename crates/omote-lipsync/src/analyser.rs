@@ -1,6 +1,7 @@
 //! Offline analysis of a whole clip: centred windows, clip-wide voicing and cepstral mean,
 //! and posterior smoothing in both directions.
 
+use crate::cepstral_mean::CepstralMean;
 use crate::features::{
     FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, N_CEPS, SAMPLE_RATE, WINDOW,
 };
@@ -9,6 +10,17 @@ use crate::profile::Profile;
 use crate::scorer::ClassScorer;
 use crate::voicing::{Voicing, VoicingConfig};
 use crate::{VowelFrame, VowelTrack};
+
+/// Offline cepstral mean normalisation shrinks the clip's (or speaker's) mean toward the
+/// profile's global mean as if this many frames of it had been heard, so a clip with
+/// little speech is not normalised by a few frames.
+pub const CMN_OFFLINE_PRIOR_FRAMES: f64 = 50.0;
+
+/// With a speaker's mean ([`Analyser::features_with_speaker`]), the speaker's other lines
+/// count as up to this many frames (2 s of voice) of the clip's mean: a one-word line
+/// takes the speaker's, a long line keeps about half its own. Chosen over 100, 200, 400,
+/// 1000 frames and the speaker's alone (crate README, "Speaker mean").
+pub const SPEAKER_PRIOR_FRAMES: f64 = 200.0;
 
 /// Analyser settings shared by the offline and streaming paths.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -104,6 +116,19 @@ pub struct Analyser {
     scorer: ClassScorer,
     config: AnalyserConfig,
     window: Vec<f32>,
+}
+
+fn subtract_mean(frames: &[FrameFeatures], mean: &[f32; N_CEPS]) -> Vec<[f32; N_CEPS]> {
+    frames
+        .iter()
+        .map(|f| {
+            let mut x = f.ceps;
+            for j in 0..N_CEPS {
+                x[j] -= mean[j];
+            }
+            x
+        })
+        .collect()
 }
 
 /// Number of frames of a clip of `len` samples: `floor(len / HOP)`.
@@ -219,37 +244,67 @@ impl Analyser {
     }
 
     fn normalise(&self, frames: &[FrameFeatures], voiced: &[bool]) -> Vec<[f32; N_CEPS]> {
+        let mut own = CepstralMean::default();
+        own.add_frames(frames, voiced);
+        self.normalise_with(frames, &own)
+    }
+
+    /// Cepstra minus the clip's mean over `own` (its voiced frames), shrunk toward the
+    /// profile's global mean when it has little speech (a prior of
+    /// [`CMN_OFFLINE_PRIOR_FRAMES`]).
+    fn normalise_with(&self, frames: &[FrameFeatures], own: &CepstralMean) -> Vec<[f32; N_CEPS]> {
         if !self.profile.cmn {
             return frames.iter().map(|f| f.ceps).collect();
         }
-        // Clip cepstral mean over voiced frames, shrunk toward the profile's global mean
-        // when the clip has little speech (prior of 50 frames).
-        let prior = 50.0f64;
-        let mut sum = [0f64; N_CEPS];
-        let mut n = 0f64;
-        for (f, v) in frames.iter().zip(voiced) {
-            if *v {
-                for j in 0..N_CEPS {
-                    sum[j] += f64::from(f.ceps[j]);
-                }
-                n += 1.0;
-            }
+        let mut own = *own;
+        own.add_weighted_mean(&self.profile.global_mean, CMN_OFFLINE_PRIOR_FRAMES);
+        subtract_mean(frames, &own.mean().unwrap_or(self.profile.global_mean))
+    }
+
+    /// Features of a clip normalised with its speaker's mean: `speaker` is the
+    /// [`CepstralMean`] of all of the speaker's clips (this one included). Over many lines
+    /// the words average out, so a short line is classified against the voice rather than
+    /// against its own few words (see the crate README, "Speaker mean"). The clip's own
+    /// mean still counts against [`SPEAKER_PRIOR_FRAMES`] of the other lines', so a long
+    /// clip recorded apart (another day, another microphone) keeps much of its own, and a
+    /// clip with no other lines is normalised as by [`Analyser::features`].
+    pub fn features_with_speaker(
+        &mut self,
+        samples: &[f32],
+        speaker: &CepstralMean,
+    ) -> ClipFeatures {
+        let mut feats = self.features(samples);
+        self.renormalise(&mut feats, speaker);
+        feats
+    }
+
+    /// Replaces `feats.normalised` with the clip's cepstra normalised with `speaker`'s
+    /// mean ([`Analyser::features_with_speaker`]).
+    pub fn renormalise(&self, feats: &mut ClipFeatures, speaker: &CepstralMean) {
+        let mut own = CepstralMean::default();
+        own.add_clip(feats);
+        if !self.profile.cmn {
+            feats.normalised = feats.frames.iter().map(|f| f.ceps).collect();
+            return;
         }
-        let mut mean = [0f32; N_CEPS];
-        for j in 0..N_CEPS {
-            mean[j] =
-                ((sum[j] + prior * f64::from(self.profile.global_mean[j])) / (n + prior)) as f32;
+        // The clip's own frames, the global prior, and the speaker's other lines as up to
+        // SPEAKER_PRIOR_FRAMES more frames: a clip alone is normalised as by `features`.
+        let others = speaker.without(&own);
+        let weight = (others.frames() as f64).min(SPEAKER_PRIOR_FRAMES);
+        let mut prior = CepstralMean::default();
+        prior.add_weighted_mean(&self.profile.global_mean, CMN_OFFLINE_PRIOR_FRAMES);
+        if let Some(voice) = others.mean() {
+            prior.add_weighted_mean(&voice, weight);
         }
-        frames
-            .iter()
-            .map(|f| {
-                let mut x = f.ceps;
-                for j in 0..N_CEPS {
-                    x[j] -= mean[j];
-                }
-                x
-            })
-            .collect()
+        own.merge(&prior);
+        let mean = own.mean().unwrap_or(self.profile.global_mean);
+        feats.normalised = subtract_mean(&feats.frames, &mean);
+    }
+
+    /// [`Analyser::analyse`] with a speaker's mean ([`Analyser::features_with_speaker`]).
+    pub fn analyse_with_speaker(&mut self, samples: &[f32], speaker: &CepstralMean) -> VowelTrack {
+        let feats = self.features_with_speaker(samples, speaker);
+        self.classify(&feats, samples.len())
     }
 
     /// Analyses a whole clip (mono, [`SAMPLE_RATE`] Hz) into a 100 fps [`VowelTrack`].

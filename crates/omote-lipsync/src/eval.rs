@@ -33,8 +33,8 @@ use crate::degrade::Degradation;
 use crate::labels::LabelSegment;
 use crate::score::{ScoreCounts, score_clip};
 use crate::{
-    Analyser, AnalyserConfig, HOP, LipsyncError, Profile, ProfileBuilder, StreamAnalyser, Viseme,
-    VowelTrack,
+    Analyser, AnalyserConfig, CepstralMean, ClipFeatures, HOP, LipsyncError, Profile,
+    ProfileBuilder, StreamAnalyser, Viseme, VowelTrack,
 };
 
 /// Chunk size (samples at 16 kHz) of [`AnalysisMode::Streaming`]: 10 ms, like a live
@@ -162,6 +162,10 @@ pub struct EvalOptions {
     /// (quiet over a noise floor, pink noise, hum, telephone band), each in its own group
     /// `SOURCE +CONDITION`. Deterministic: the noise is seeded by the clip's position.
     pub variants: bool,
+    /// Offline: normalise each clip with its source's [`CepstralMean`] (all of the
+    /// source's clips in the group) instead of the clip's own mean, as `omote lipsync`
+    /// does for the files of one folder. Streaming modes ignore it.
+    pub speaker_mean: bool,
 }
 
 /// One source's figures.
@@ -235,7 +239,7 @@ pub fn evaluate(profile: &Profile, clips: &[LabelledClip], options: &EvalOptions
         .iter()
         .map(|(source, items)| SourceScore {
             source: (*source).to_string(),
-            counts: score_all(profile, items, options.mode),
+            counts: score_all(profile, items, options.mode, options.speaker_mean),
         })
         .collect();
     let calibration = options.calibrate_first.map(|k| CalibrationReport {
@@ -245,7 +249,7 @@ pub fn evaluate(profile: &Profile, clips: &[LabelledClip], options: &EvalOptions
             .filter(|(_, items)| items.len() > k)
             .map(|(source, items)| SourceCalibration {
                 source: (*source).to_string(),
-                result: calibrate_and_score(profile, items, k, options.mode),
+                result: calibrate_and_score(profile, items, k, options),
             })
             .collect(),
     });
@@ -273,9 +277,15 @@ pub fn variant_clips(clips: &[LabelledClip]) -> Vec<LabelledClip> {
     out
 }
 
-fn score_all(profile: &Profile, items: &[&LabelledClip], mode: AnalysisMode) -> ScoreCounts {
+fn score_all(
+    profile: &Profile,
+    items: &[&LabelledClip],
+    mode: AnalysisMode,
+    speaker_mean: bool,
+) -> ScoreCounts {
     let tracks = match mode {
         AnalysisMode::Session => session_tracks(profile, items),
+        AnalysisMode::Offline if speaker_mean => speaker_tracks(profile, items),
         _ => items
             .iter()
             .map(|c| mode.analyse(profile, &c.samples))
@@ -286,6 +296,28 @@ fn score_all(profile: &Profile, items: &[&LabelledClip], mode: AnalysisMode) -> 
         total.add(&score_clip(track, &c.labels));
     }
     total
+}
+
+/// Offline, every clip normalised with the [`CepstralMean`] of all of them.
+pub fn speaker_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTrack> {
+    let mut analyser = Analyser::new(profile.clone());
+    let mut speaker = CepstralMean::default();
+    let mut feats: Vec<ClipFeatures> = clips
+        .iter()
+        .map(|c| {
+            let f = analyser.features(&c.samples);
+            speaker.add_clip(&f);
+            f
+        })
+        .collect();
+    feats
+        .iter_mut()
+        .zip(clips)
+        .map(|(f, c)| {
+            analyser.renormalise(f, &speaker);
+            analyser.classify(f, c.samples.len())
+        })
+        .collect()
 }
 
 /// [`AnalysisMode::Session`]: one stream through every clip, cut back into one track per
@@ -325,8 +357,9 @@ fn calibrate_and_score(
     profile: &Profile,
     items: &[&LabelledClip],
     k: usize,
-    mode: AnalysisMode,
+    options: &EvalOptions,
 ) -> Result<CalibrationScore, LipsyncError> {
+    let (mode, speaker_mean) = (options.mode, options.speaker_mean);
     let (cal, rest) = items.split_at(k);
     let mut builder = ProfileBuilder::new();
     let mut analyser = Analyser::new(profile.clone());
@@ -335,8 +368,8 @@ fn calibrate_and_score(
     }
     let calibrated = profile.calibrated(&builder, CALIBRATION_MIN_FRAMES)?;
     Ok(CalibrationScore {
-        built_in: score_all(profile, rest, mode),
-        calibrated: score_all(&calibrated, rest, mode),
+        built_in: score_all(profile, rest, mode, speaker_mean),
+        calibrated: score_all(&calibrated, rest, mode, speaker_mean),
         held_out: rest.len(),
     })
 }
@@ -497,6 +530,7 @@ mod tests {
                 mode,
                 calibrate_first: None,
                 variants: false,
+                speaker_mean: false,
             };
             let r = evaluate(&profile, &clips, &options);
             assert_eq!(r.mode, mode);
@@ -528,6 +562,7 @@ mod tests {
                 mode: AnalysisMode::Streaming,
                 calibrate_first: None,
                 variants: false,
+                speaker_mean: false,
             },
         );
         for (a, b) in off.sources.iter().zip(&on.sources) {
@@ -547,6 +582,7 @@ mod tests {
             &clips,
             &EvalOptions {
                 variants: true,
+                speaker_mean: false,
                 ..EvalOptions::default()
             },
         );
@@ -586,6 +622,7 @@ mod tests {
                 mode: AnalysisMode::Offline,
                 calibrate_first: Some(1),
                 variants: false,
+                speaker_mean: false,
             },
         );
         let cal = r.calibration.as_ref().unwrap();
@@ -620,6 +657,7 @@ mod tests {
                 mode: AnalysisMode::Offline,
                 calibrate_first: Some(1),
                 variants: false,
+                speaker_mean: false,
             },
         );
         let cal = r.calibration.unwrap();
@@ -633,6 +671,7 @@ mod tests {
                 mode: AnalysisMode::Offline,
                 calibrate_first: Some(10),
                 variants: false,
+                speaker_mean: false,
             },
         );
         assert!(r.calibration.unwrap().sources.is_empty());
@@ -666,6 +705,7 @@ mod tests {
                 mode: AnalysisMode::Session,
                 calibrate_first: None,
                 variants: false,
+                speaker_mean: false,
             },
         );
         assert_eq!(r.sources.len(), 2);

@@ -32,6 +32,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod analyser;
+mod cepstral_mean;
 mod class_filter;
 mod class_smoother;
 pub mod degrade;
@@ -49,7 +50,11 @@ mod stream;
 mod sustained;
 mod voicing;
 
-pub use analyser::{Analyser, AnalyserConfig, ClipFeatures, frame_count};
+pub use analyser::{
+    Analyser, AnalyserConfig, CMN_OFFLINE_PRIOR_FRAMES, ClipFeatures, SPEAKER_PRIOR_FRAMES,
+    frame_count,
+};
+pub use cepstral_mean::CepstralMean;
 pub use class_filter::ClassFilter;
 pub use class_smoother::ClassSmoother;
 pub use error::LipsyncError;

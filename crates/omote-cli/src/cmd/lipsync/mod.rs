@@ -2,12 +2,12 @@
 //!
 //! ```text
 //! omote lipsync PATH... [--out DIR] [--format json|tsv|rhubarb-json|rhubarb-tsv] [--fps 60]
-//!                       [--profile P] [--jobs N] [--stream]
+//!                       [--profile P] [--jobs N] [--stream] [--speaker folder|all|file]
 //! omote lipsync calibrate --a A.wav --i I.wav --u U.wav --e E.wav --o O.wav [--n N.wav] -o PROFILE.json
 //! omote lipsync calibrate --labelled CLIP.wav CLIP.lab.tsv [...] -o PROFILE.json
 //! omote lipsync calibrate --build --labelled-dir DIR -o PROFILE.json   (a new speaker-independent profile)
 //! omote lipsync plot VOICE.wav -o OUT.png
-//! omote lipsync eval DATA_DIR [--stream] [--profile P] [--calibrate-first K] [--no-variants]
+//! omote lipsync eval DATA_DIR [--stream] [--profile P] [--calibrate-first K] [--no-variants] [--clip-mean]
 //! arecord -q -f S16_LE -r 16000 -c 1 -t raw | omote lipsync live [--format tsv|jsonl]
 //! ```
 
@@ -21,7 +21,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use omote_lipsync::eval::{AnalysisMode, EvalOptions, LabelledClip, evaluate, parse_manifest};
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::{
-    Analyser, Profile, ProfileBuilder, SAMPLE_RATE, SustainedRecordings, Viseme, VowelTrack, export,
+    Analyser, CepstralMean, ClipFeatures, Profile, ProfileBuilder, SAMPLE_RATE,
+    SustainedRecordings, Viseme, VowelTrack, export,
 };
 use rayon::prelude::*;
 
@@ -94,6 +95,33 @@ struct AnalyseArgs {
     /// Use the streaming analyser (10 ms chunks, 22.5 ms latency) instead of offline.
     #[arg(long)]
     stream: bool,
+    /// Which files are one speaker's lines, normalised with that speaker's mean cepstrum
+    /// (short lines then follow the voice, not their few words): `folder` (the files of one
+    /// folder), `all` (every input) or `file` (each file alone). Offline only.
+    #[arg(long, value_enum, default_value = "folder")]
+    speaker: SpeakerGroups,
+}
+
+/// Which input files share a speaker's [`CepstralMean`].
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum SpeakerGroups {
+    /// The files of one folder are one speaker's lines.
+    Folder,
+    /// Every input is the same speaker.
+    All,
+    /// Each file alone (its own mean, as before 2026-12).
+    File,
+}
+
+impl SpeakerGroups {
+    /// The group `input` belongs to; `None`: a group of its own.
+    fn key(self, input: &Path) -> Option<PathBuf> {
+        match self {
+            Self::Folder => Some(input.parent().map(Path::to_path_buf).unwrap_or_default()),
+            Self::All => Some(PathBuf::new()),
+            Self::File => None,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -191,6 +219,11 @@ struct EvalArgs {
     /// noise floor, pink noise, hum, telephone band).
     #[arg(long)]
     no_variants: bool,
+    /// Offline: normalise each clip with its own mean cepstrum only (`omote lipsync
+    /// --speaker file`), not with its source's (all of the source's clips, as
+    /// `omote lipsync` does for one folder's files by default).
+    #[arg(long)]
+    clip_mean: bool,
 }
 
 /// Runs `omote lipsync ...`.
@@ -310,6 +343,24 @@ fn render(track: &VowelTrack, input: &Path, format: Format) -> String {
     }
 }
 
+/// One input of the batch between the two passes.
+enum Pending {
+    /// Its features (without the normalised copy) and its length in samples.
+    Read(ClipFeatures, usize),
+    /// Written, or could not be read (reported).
+    Done,
+    /// Not read yet (no speaker groups: one pass).
+    Unread,
+}
+
+fn load<'a>(
+    loader: &'a mut Result<omote_audio::Loader, omote_audio::AudioError>,
+    input: &Path,
+) -> anyhow::Result<&'a [f32]> {
+    let loader = loader.as_mut().map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(loader.load(input)?)
+}
+
 fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     let profile = load_profile(args.profile.as_deref())?;
     let inputs = collect_inputs(&args.paths)?;
@@ -340,6 +391,44 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
             f.push(input.display().to_string());
         }
     };
+    // Speaker groups: every file's features first (kept, without the normalised copy),
+    // then each group's mean; the classification below uses them.
+    let grouped = !args.stream && args.speaker != SpeakerGroups::File;
+    let mut features: Vec<Pending> = (0..inputs.len()).map(|_| Pending::Unread).collect();
+    let mut group_means: std::collections::HashMap<PathBuf, CepstralMean> = Default::default();
+    if grouped {
+        bar.set_message("reading (speaker means)");
+        features = pool.install(|| {
+            inputs
+                .par_iter()
+                .map_init(
+                    || {
+                        let loader = omote_audio::Loader::new(SAMPLE_RATE);
+                        (Analyser::new(profile.clone()), loader)
+                    },
+                    |(analyser, loader), input| {
+                        let read = load(loader, input).map(|samples| {
+                            let mut f = analyser.features(samples);
+                            f.normalised = Vec::new();
+                            Pending::Read(f, samples.len())
+                        });
+                        bar.inc(1);
+                        read.unwrap_or_else(|e| {
+                            fail(input, &e);
+                            Pending::Done
+                        })
+                    },
+                )
+                .collect()
+        });
+        for (input, f) in inputs.iter().zip(&features) {
+            if let (Some(key), Pending::Read(f, _)) = (args.speaker.key(input), f) {
+                group_means.entry(key).or_default().add_clip(f);
+            }
+        }
+        bar.set_position(0);
+        bar.set_message("classifying and writing");
+    }
     std::thread::scope(|scope| -> anyhow::Result<()> {
         // Result files are written behind the analysis.
         let to_write = crate::output::write_behind(
@@ -354,41 +443,59 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
             },
         )?;
         pool.install(|| {
-            inputs.par_iter().for_each_init(
-                || {
-                    let loader = omote_audio::Loader::new(SAMPLE_RATE);
-                    (Analyser::new(profile.clone()), loader, to_write.clone())
-                },
-                |(analyser, loader, to_write), input| {
-                    let result = (|| -> anyhow::Result<String> {
-                        let loader = loader.as_mut().map_err(|e| anyhow::anyhow!("{e}"))?;
-                        let samples = loader.load(input)?;
-                        let track = if args.stream {
-                            // 10 ms chunks, like a live audio callback.
-                            AnalysisMode::Streaming.analyse(&profile, samples)
-                        } else {
-                            analyser.analyse(samples)
-                        };
-                        let track = if (track.fps - args.fps).abs() < 1e-6 {
-                            track
-                        } else {
-                            track.resampled(args.fps)
-                        };
-                        Ok(render(&track, input, args.format))
-                    })();
-                    match result {
-                        Ok(text) => {
-                            let out = output_path(input, args.out.as_deref(), args.format);
-                            // The writers end only after this scope's senders are gone.
-                            let _ = to_write.send((input.as_path(), out, text));
+            features
+                .par_iter_mut()
+                .zip(inputs.par_iter())
+                .for_each_init(
+                    || {
+                        let loader = omote_audio::Loader::new(SAMPLE_RATE);
+                        (Analyser::new(profile.clone()), loader, to_write.clone())
+                    },
+                    |(analyser, loader, to_write), (read, input)| {
+                        let result = (|| -> anyhow::Result<Option<String>> {
+                            let track = match read {
+                                // Already reported.
+                                Pending::Done => return Ok(None),
+                                Pending::Read(feats, len) => {
+                                    let speaker = args
+                                        .speaker
+                                        .key(input)
+                                        .and_then(|k| group_means.get(&k))
+                                        .copied()
+                                        .unwrap_or_default();
+                                    analyser.renormalise(feats, &speaker);
+                                    let track = analyser.classify(feats, *len);
+                                    // Free the features as soon as they are used.
+                                    *read = Pending::Done;
+                                    track
+                                }
+                                Pending::Unread if args.stream => {
+                                    // 10 ms chunks, like a live audio callback.
+                                    AnalysisMode::Streaming.analyse(&profile, load(loader, input)?)
+                                }
+                                Pending::Unread => analyser.analyse(load(loader, input)?),
+                            };
+                            let track = if (track.fps - args.fps).abs() < 1e-6 {
+                                track
+                            } else {
+                                track.resampled(args.fps)
+                            };
+                            Ok(Some(render(&track, input, args.format)))
+                        })();
+                        match result {
+                            Ok(Some(text)) => {
+                                let out = output_path(input, args.out.as_deref(), args.format);
+                                // The writers end only after this scope's senders are gone.
+                                let _ = to_write.send((input.as_path(), out, text));
+                            }
+                            Ok(None) => bar.inc(1),
+                            Err(e) => {
+                                fail(input, &e);
+                                bar.inc(1);
+                            }
                         }
-                        Err(e) => {
-                            fail(input, &e);
-                            bar.inc(1);
-                        }
-                    }
-                },
-            );
+                    },
+                );
         });
         drop(to_write);
         Ok(())
@@ -649,6 +756,7 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
         },
         calibrate_first: args.calibrate_first,
         variants: !args.no_variants,
+        speaker_mean: !args.clip_mean,
     };
     let report = evaluate(&profile, &clips, &options);
     print!(

@@ -1,0 +1,111 @@
+//! The average cepstrum of one speaker's voiced frames, over as many clips as are known.
+//!
+//! Cepstral mean normalisation (CMN) subtracts the speaker's and microphone's average
+//! cepstrum so that the classes are compared as offsets from it. Over one short line the
+//! clip's own mean is mostly its words: a one-word prompt such as "new" is mostly /u/, so
+//! subtracting the clip's mean removes the very vowel to be found. Summed over all of a
+//! character's lines the words average out and what remains is the voice and the
+//! microphone. [`Analyser::features_with_speaker`](crate::Analyser::features_with_speaker)
+//! normalises a clip with such a mean.
+
+use crate::analyser::ClipFeatures;
+use crate::features::{FrameFeatures, N_CEPS};
+
+/// Running sum of raw cepstra (c1–c12) over voiced frames: add clips, then normalise
+/// every clip of the same speaker with [`CepstralMean::mean`].
+///
+/// ```
+/// use omote_lipsync::{Analyser, CepstralMean, Profile, SAMPLE_RATE};
+/// // Two "lines": a buzz between pauses, at two pitches.
+/// let line = |hz: f32| -> Vec<f32> {
+///     (0..SAMPLE_RATE)
+///         .map(|i| {
+///             let t = i as f32 / SAMPLE_RATE as f32;
+///             let on = (0.3..0.7).contains(&t) as u8 as f32;
+///             on * 0.3 * ((t * hz * std::f32::consts::TAU).sin() > 0.0) as u8 as f32
+///         })
+///         .collect()
+/// };
+/// let lines = [line(140.0), line(180.0)];
+/// let mut analyser = Analyser::new(Profile::builtin());
+/// let mut speaker = CepstralMean::default();
+/// for l in &lines {
+///     speaker.add_clip(&analyser.features(l));
+/// }
+/// assert!(speaker.frames() > 0);
+/// let track = analyser.analyse_with_speaker(&lines[0], &speaker);
+/// assert_eq!(track.frames.len(), 100);
+/// assert!(!track.frames[50].silent && track.frames[10].silent);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CepstralMean {
+    sum: [f64; N_CEPS],
+    frames: u64,
+    /// Frames' worth of prior means added ([`CepstralMean::add_weighted_mean`]).
+    weight: f64,
+}
+
+impl CepstralMean {
+    /// Adds a clip's voiced frames (its raw cepstra, before normalisation).
+    pub fn add_clip(&mut self, features: &ClipFeatures) {
+        self.add_frames(&features.frames, &features.voicing.voiced);
+    }
+
+    /// Adds the frames marked voiced.
+    pub fn add_frames(&mut self, frames: &[FrameFeatures], voiced: &[bool]) {
+        for (f, &voiced) in frames.iter().zip(voiced) {
+            if voiced && f.ceps.iter().all(|c| c.is_finite()) {
+                for j in 0..N_CEPS {
+                    self.sum[j] += f64::from(f.ceps[j]);
+                }
+                self.frames += 1;
+            }
+        }
+    }
+
+    /// Adds another sum (clips analysed elsewhere, e.g. on another thread).
+    pub fn merge(&mut self, other: &CepstralMean) {
+        for j in 0..N_CEPS {
+            self.sum[j] += other.sum[j];
+        }
+        self.frames += other.frames;
+        self.weight += other.weight;
+    }
+
+    /// Voiced frames summed (not counting prior weight).
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// This sum without `part`'s frames (a speaker's lines other than one of them);
+    /// empty if `part` holds as many frames or more.
+    pub fn without(&self, part: &CepstralMean) -> CepstralMean {
+        if part.frames >= self.frames {
+            return CepstralMean::default();
+        }
+        let mut out = *self;
+        for j in 0..N_CEPS {
+            out.sum[j] -= part.sum[j];
+        }
+        out.frames -= part.frames;
+        out.weight = (out.weight - part.weight).max(0.0);
+        out
+    }
+
+    /// Adds `weight` frames' worth of `mean` (a prior), `weight` ≥ 0 and may be fractional.
+    pub fn add_weighted_mean(&mut self, mean: &[f32; N_CEPS], weight: f64) {
+        if !weight.is_finite() || weight <= 0.0 {
+            return;
+        }
+        for j in 0..N_CEPS {
+            self.sum[j] += weight * f64::from(mean[j]);
+        }
+        self.weight += weight;
+    }
+
+    /// The mean; `None` without frames.
+    pub fn mean(&self) -> Option<[f32; N_CEPS]> {
+        let n = self.frames as f64 + self.weight;
+        (n > 0.0).then(|| std::array::from_fn(|j| (self.sum[j] / n) as f32))
+    }
+}
