@@ -638,13 +638,15 @@ fn lipsync_groups_a_folders_files_as_one_speaker() {
         )
         .unwrap();
     }
-    let run = |speaker: &str| -> Vec<String> {
-        let out = dir.join(format!("out-{speaker}"));
+    let run = |args: &[&str]| -> Vec<String> {
+        let out = dir.join(format!("out-{}", args.join("")));
         let o = omote()
             .arg("lipsync")
             .arg(&x)
             .arg(&y)
-            .args(["--format", "tsv", "--speaker", speaker, "--out"])
+            .args(["--format", "tsv", "--speaker"])
+            .args(args)
+            .arg("--out")
             .arg(&out)
             .output()
             .unwrap();
@@ -654,11 +656,15 @@ fn lipsync_groups_a_folders_files_as_one_speaker() {
             .map(|c| std::fs::read_to_string(out.join(format!("{c}.lipsync.tsv"))).unwrap())
             .collect()
     };
-    let (folder, file, all) = (run("folder"), run("file"), run("all"));
+    let (folder, file, all) = (run(&["folder"]), run(&["file"]), run(&["all"]));
     assert_eq!(folder[2], file[2], "alone in its folder: its own mean");
     assert_ne!(folder[0], file[0], "x's two files share a mean");
     assert_ne!(folder[1], file[1]);
     assert_ne!(all[2], folder[2], "--speaker all pools y's file with x's");
+    // Streamed: each file's stream starts from its folder's other files.
+    let (folder, file) = (run(&["folder", "--stream"]), run(&["file", "--stream"]));
+    assert_eq!(folder[2], file[2], "no other file: a cold stream");
+    assert_ne!(folder[0], file[0]);
     // The default is `folder`.
     let out = dir.join("out-default");
     let o = omote()
@@ -671,7 +677,7 @@ fn lipsync_groups_a_folders_files_as_one_speaker() {
     assert!(o.status.success());
     assert_eq!(
         std::fs::read_to_string(out.join("ja_ojt_001.lipsync.tsv")).unwrap(),
-        folder[0]
+        run(&["folder"])[0]
     );
     std::fs::remove_dir_all(&dir).ok();
 }

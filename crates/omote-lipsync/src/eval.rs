@@ -164,7 +164,8 @@ pub struct EvalOptions {
     pub variants: bool,
     /// Offline: normalise each clip with its source's [`CepstralMean`] (all of the
     /// source's clips in the group) instead of the clip's own mean, as `omote lipsync`
-    /// does for the files of one folder. Streaming modes ignore it.
+    /// does for the files of one folder. Streaming: start each clip's stream from the
+    /// mean of the source's other clips. A session ignores it.
     pub speaker_mean: bool,
 }
 
@@ -286,6 +287,7 @@ fn score_all(
     let tracks = match mode {
         AnalysisMode::Session => session_tracks(profile, items),
         AnalysisMode::Offline if speaker_mean => speaker_tracks(profile, items),
+        AnalysisMode::Streaming if speaker_mean => speaker_stream_tracks(profile, items),
         _ => items
             .iter()
             .map(|c| mode.analyse(profile, &c.samples))
@@ -316,6 +318,34 @@ pub fn speaker_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTr
         .map(|(f, c)| {
             analyser.renormalise(f, &speaker);
             analyser.classify(f, c.samples.len())
+        })
+        .collect()
+}
+
+/// Streaming, a new stream per clip started from the [`CepstralMean`] of the *other*
+/// clips (a character's other lines: a stream cannot know the line it is about to hear).
+pub fn speaker_stream_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTrack> {
+    let mut analyser = Analyser::new(profile.clone());
+    let own: Vec<CepstralMean> = clips
+        .iter()
+        .map(|c| {
+            let mut m = CepstralMean::default();
+            m.add_clip(&analyser.features(&c.samples));
+            m
+        })
+        .collect();
+    let mut speaker = CepstralMean::default();
+    for m in &own {
+        speaker.merge(m);
+    }
+    clips
+        .iter()
+        .zip(&own)
+        .map(|(c, own)| {
+            let mut stream =
+                StreamAnalyser::with_config(profile.clone(), AnalyserConfig::default());
+            stream.start_from_speaker(&speaker.without(own));
+            stream.analyse_clip(&c.samples, STREAM_CHUNK)
         })
         .collect()
 }

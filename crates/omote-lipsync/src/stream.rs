@@ -3,7 +3,8 @@
 //! and an HMM filter over the mouth class that looks at most one frame ahead.
 
 use crate::ClassSmoother;
-use crate::analyser::{AnalyserConfig, fade, volume};
+use crate::analyser::{AnalyserConfig, SPEAKER_PRIOR_FRAMES, fade, volume};
+use crate::cepstral_mean::CepstralMean;
 use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_CEPS, N_MEL, SAMPLE_RATE, WINDOW};
 use crate::noise_floor;
 use crate::profile::Profile;
@@ -99,6 +100,26 @@ impl StreamAnalyser {
             noise: [0.0; N_MEL],
             noise_n: 0.0,
             zero_run: LEAD,
+        }
+    }
+
+    /// Starts the running cepstral mean from a speaker's (the character's other lines,
+    /// or what an earlier session heard) instead of the profile's global mean, weighted as
+    /// up to [`SPEAKER_PRIOR_FRAMES`] frames: the first words of a new stream are then
+    /// heard as that voice's, not as the average voice's. Call before the first push.
+    ///
+    /// [`SPEAKER_PRIOR_FRAMES`]: crate::SPEAKER_PRIOR_FRAMES
+    pub fn start_from_speaker(&mut self, speaker: &CepstralMean) {
+        let weight = (speaker.frames() as f64).min(SPEAKER_PRIOR_FRAMES);
+        let Some(voice) = speaker.mean() else {
+            return;
+        };
+        let mut prior = CepstralMean::default();
+        prior.add_weighted_mean(&self.profile.global_mean, f64::from(CMN_PRIOR_FRAMES));
+        prior.add_weighted_mean(&voice, weight);
+        if let Some(mean) = prior.mean() {
+            self.cmn_mean = mean;
+            self.cmn_n = CMN_PRIOR_FRAMES + weight as f32;
         }
     }
 
@@ -198,12 +219,17 @@ impl StreamAnalyser {
         samples: &[f32],
         chunk: usize,
     ) -> VowelTrack {
-        let mut a = StreamAnalyser::with_config(profile, config);
+        StreamAnalyser::with_config(profile, config).analyse_clip(samples, chunk)
+    }
+
+    /// Feeds a whole clip through this stream in `chunk`-sample chunks and finishes it:
+    /// one frame per whole [`HOP`] of the clip.
+    pub fn analyse_clip(mut self, samples: &[f32], chunk: usize) -> VowelTrack {
         let mut frames = Vec::with_capacity(samples.len() / HOP + 1);
         for c in samples.chunks(chunk.max(1)) {
-            a.push(c, &mut frames);
+            self.push(c, &mut frames);
         }
-        a.finish(&mut frames);
+        self.finish(&mut frames);
         frames.truncate(samples.len() / HOP);
         let mut t = VowelTrack {
             fps: FRAME_RATE,

@@ -18,10 +18,12 @@ use std::sync::Mutex;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use omote_lipsync::eval::{AnalysisMode, EvalOptions, LabelledClip, evaluate, parse_manifest};
+use omote_lipsync::eval::{
+    AnalysisMode, EvalOptions, LabelledClip, STREAM_CHUNK, evaluate, parse_manifest,
+};
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::{
-    Analyser, CepstralMean, ClipFeatures, Profile, ProfileBuilder, SAMPLE_RATE,
+    Analyser, CepstralMean, ClipFeatures, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser,
     SustainedRecordings, Viseme, VowelTrack, export,
 };
 use rayon::prelude::*;
@@ -97,7 +99,8 @@ struct AnalyseArgs {
     stream: bool,
     /// Which files are one speaker's lines, normalised with that speaker's mean cepstrum
     /// (short lines then follow the voice, not their few words): `folder` (the files of one
-    /// folder), `all` (every input) or `file` (each file alone). Offline only.
+    /// folder), `all` (every input) or `file` (each file alone). With `--stream`, each
+    /// file's stream starts from the mean of the group's other files.
     #[arg(long, value_enum, default_value = "folder")]
     speaker: SpeakerGroups,
 }
@@ -200,7 +203,8 @@ struct EvalArgs {
     /// Profile JSON (default: built-in).
     #[arg(long)]
     profile: Option<PathBuf>,
-    /// Use the streaming analyser, a new stream per clip (cold on every line).
+    /// Use the streaming analyser, a new stream per clip, started from the mean cepstrum of
+    /// the source's other clips (with `--clip-mean`: cold on every line).
     #[arg(long)]
     stream: bool,
     /// Use the streaming analyser as a live session: one stream per source through all
@@ -219,9 +223,9 @@ struct EvalArgs {
     /// noise floor, pink noise, hum, telephone band).
     #[arg(long)]
     no_variants: bool,
-    /// Offline: normalise each clip with its own mean cepstrum only (`omote lipsync
-    /// --speaker file`), not with its source's (all of the source's clips, as
-    /// `omote lipsync` does for one folder's files by default).
+    /// Normalise each clip with its own mean cepstrum only (`omote lipsync --speaker
+    /// file`), not with its source's (all of the source's clips, as `omote lipsync` does
+    /// for one folder's files by default); with `--stream`, start every stream cold.
     #[arg(long)]
     clip_mean: bool,
 }
@@ -393,7 +397,7 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     };
     // Speaker groups: every file's features first (kept, without the normalised copy),
     // then each group's mean; the classification below uses them.
-    let grouped = !args.stream && args.speaker != SpeakerGroups::File;
+    let grouped = args.speaker != SpeakerGroups::File;
     let mut features: Vec<Pending> = (0..inputs.len()).map(|_| Pending::Unread).collect();
     let mut group_means: std::collections::HashMap<PathBuf, CepstralMean> = Default::default();
     if grouped {
@@ -463,8 +467,18 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
                                         .and_then(|k| group_means.get(&k))
                                         .copied()
                                         .unwrap_or_default();
-                                    analyser.renormalise(feats, &speaker);
-                                    let track = analyser.classify(feats, *len);
+                                    let track = if args.stream {
+                                        // A stream cannot hear its own line first: it
+                                        // starts from the speaker's other lines.
+                                        let mut own = CepstralMean::default();
+                                        own.add_clip(feats);
+                                        let mut stream = StreamAnalyser::new(profile.clone());
+                                        stream.start_from_speaker(&speaker.without(&own));
+                                        stream.analyse_clip(load(loader, input)?, STREAM_CHUNK)
+                                    } else {
+                                        analyser.renormalise(feats, &speaker);
+                                        analyser.classify(feats, *len)
+                                    };
                                     // Free the features as soon as they are used.
                                     *read = Pending::Done;
                                     track
