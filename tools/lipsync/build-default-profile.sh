@@ -11,17 +11,19 @@
 #    class profiles — one Gaussian per phone with at least 1000 frames (the label files'
 #    phone column), a class's rarer phones together, N's log-prior −1 — each clip also as heard in a noisy room (pink noise 10 and 20 dB under
 #    the speech), from a quiet actor (-28 dBFS over a -62 dBFS floor) and over 60 Hz hum
-#    (omote_lipsync::degrade::TrainingCondition; `eval` scores neighbouring conditions).
+#    (omote_lipsync::degrade::TrainingCondition; `eval` scores neighbouring conditions),
+#    each clip normalised with its voice's cepstral mean (clips VOICE_tNN, per condition),
+#    as `omote lipsync` reads one folder's files.
 # Deterministic: same packages, same output. None of shared/data/speech is used.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="${1:-$root/target/lipsync-train}"
 python3 "$root/tools/lipsync/make_training_set.py" "$work"
 python3 "$root/tools/lipsync/mbrola_set.py" "$work"
-cargo run -q -p omote-cli -- lipsync calibrate --build --with-variants --labelled-dir "$work" \
+cargo run -q -p omote-cli -- lipsync calibrate --build --with-variants --speaker-from-name --labelled-dir "$work" \
     ${OMOTE_PROFILE_FLAGS:-} -o "$root/crates/omote-lipsync/assets/default_profile.json"
 n=$(ls "$work"/*.lab.tsv | wc -l)
-sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1), each also noisy, quiet and over hum; phone subclasses\"|" \
+sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1), each also noisy, quiet and over hum; phone subclasses; voice cepstral means\"|" \
     "$root/crates/omote-lipsync/assets/default_profile.json"
 # Compact (no indentation): the asset is compiled into the wasm package, whose size is
 # budgeted (web/README.md). The numbers' text is kept as written.

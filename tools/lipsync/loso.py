@@ -35,7 +35,8 @@ def eval_groups(omote, data, profile):
 
 
 def build(omote, train_dir, pairs, out):
-    cmd = [omote, "lipsync", "calibrate", "--build", "--with-variants", "--labelled-dir", train_dir]
+    cmd = [omote, "lipsync", "calibrate", "--build", "--with-variants", "--speaker-from-name",
+           "--labelled-dir", train_dir]
     for wav, lab in pairs:
         cmd += ["--labelled", wav, lab]
     cmd += ["-o", out]

@@ -153,6 +153,12 @@ struct CalibrateArgs {
     /// Every NAME.wav with a NAME.lab.tsv in this folder.
     #[arg(long)]
     labelled_dir: Option<PathBuf>,
+    /// Labelled clips named VOICE_N (VOICE: the name up to its last `_`) are one voice's
+    /// lines: each is learnt normalised with its voice's cepstral mean, as `omote lipsync`
+    /// reads one folder's files (the built-in profile is built so). Per recording
+    /// variant.
+    #[arg(long)]
+    speaker_from_name: bool,
     /// Build a new speaker-independent profile from all frames (how the built-in profile
     /// is made) instead of adapting a base profile.
     #[arg(long)]
@@ -581,8 +587,53 @@ fn labelled_builder(
     profile: &Profile,
     pairs: &[(PathBuf, PathBuf)],
     with_variants: bool,
+    speaker_from_name: bool,
 ) -> anyhow::Result<ProfileBuilder> {
     use omote_lipsync::degrade::TrainingCondition;
+    // The clip as recorded, then under each training condition (seeded by its position).
+    let versions = |samples: &[f32], i: usize| -> Vec<Vec<f32>> {
+        let mut v = vec![samples.to_vec()];
+        if with_variants {
+            v.extend(
+                TrainingCondition::ALL
+                    .iter()
+                    .map(|c| c.apply(samples, i as u64)),
+            );
+        }
+        v
+    };
+    let voice_of = |wav: &Path| -> String {
+        let stem = wav
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        stem.rfind('_').map_or(stem.clone(), |i| stem[..i].to_string())
+    };
+    // Pass 1 (speaker groups only): each (voice, version)'s cepstral mean.
+    let mut means: std::collections::HashMap<(String, usize), CepstralMean> = Default::default();
+    if speaker_from_name {
+        let per_clip: Vec<anyhow::Result<Vec<CepstralMean>>> = pairs
+            .par_iter()
+            .enumerate()
+            .map(|(i, (wav, _))| {
+                let samples = load_16k(wav)?;
+                let mut analyser = Analyser::new(profile.clone());
+                Ok(versions(&samples, i)
+                    .iter()
+                    .map(|s| {
+                        let mut m = CepstralMean::default();
+                        m.add_clip(&analyser.features(s));
+                        m
+                    })
+                    .collect())
+            })
+            .collect();
+        for ((wav, _), clip) in pairs.iter().zip(per_clip) {
+            for (v, m) in clip?.iter().enumerate() {
+                means.entry((voice_of(wav), v)).or_default().merge(m);
+            }
+        }
+    }
     let builders: Vec<anyhow::Result<ProfileBuilder>> = pairs
         .par_iter()
         .enumerate()
@@ -592,12 +643,12 @@ fn labelled_builder(
             check_labels_fit(&labels, samples.len(), lab, wav)?;
             let mut analyser = Analyser::new(profile.clone());
             let mut b = ProfileBuilder::new();
-            b.add_labelled_clip(&analyser.features(&samples), &labels);
-            if with_variants {
-                for c in TrainingCondition::ALL {
-                    let degraded = c.apply(&samples, i as u64);
-                    b.add_labelled_clip(&analyser.features(&degraded), &labels);
+            for (v, s) in versions(&samples, i).iter().enumerate() {
+                let mut f = analyser.features(s);
+                if let Some(m) = means.get(&(voice_of(wav), v)) {
+                    analyser.renormalise(&mut f, m);
                 }
+                b.add_labelled_clip(&f, &labels);
             }
             Ok(b)
         })
@@ -626,7 +677,12 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.labelled_dir {
         pairs.extend(labelled_pairs_in(dir)?);
     }
-    let builder = labelled_builder(&feature_profile, &pairs, args.with_variants)?
+    let builder = labelled_builder(
+        &feature_profile,
+        &pairs,
+        args.with_variants,
+        args.speaker_from_name,
+    )?
         .min_phone_frames(args.min_phone_frames);
     let sustained = [
         (&args.a, Viseme::A),
