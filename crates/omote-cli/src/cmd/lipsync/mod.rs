@@ -607,7 +607,8 @@ fn labelled_builder(
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        stem.rfind('_').map_or(stem.clone(), |i| stem[..i].to_string())
+        stem.rfind('_')
+            .map_or(stem.clone(), |i| stem[..i].to_string())
     };
     // Pass 1 (speaker groups only): each (voice, version)'s cepstral mean.
     let mut means: std::collections::HashMap<(String, usize), CepstralMean> = Default::default();
@@ -683,7 +684,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         args.with_variants,
         args.speaker_from_name,
     )?
-        .min_phone_frames(args.min_phone_frames);
+    .min_phone_frames(args.min_phone_frames);
     let sustained = [
         (&args.a, Viseme::A),
         (&args.i, Viseme::I),
