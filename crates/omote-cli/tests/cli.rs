@@ -535,12 +535,15 @@ fn lipsync_builds_a_profile_with_recording_variants() {
     };
     let out = scratch("lipsync-build-variants");
     std::fs::create_dir_all(&out).unwrap();
-    let frames = |variants: bool| -> (u64, String) {
-        let profile = out.join(format!("variants-{variants}.json"));
+    let frames = |variants: bool, by_name: bool| -> (u64, String) {
+        let profile = out.join(format!("variants-{variants}-{by_name}.json"));
         let mut cmd = omote();
         cmd.args(["lipsync", "calibrate", "--build"]);
         if variants {
             cmd.arg("--with-variants");
+        }
+        if by_name {
+            cmd.arg("--speaker-from-name");
         }
         for name in (1..=12)
             .map(|i| format!("ja_ojt_{i:03}"))
@@ -562,14 +565,30 @@ fn lipsync_builds_a_profile_with_recording_variants() {
             .sum();
         (total, json)
     };
-    let (plain, plain_json) = frames(false);
-    let (varied, varied_json) = frames(true);
+    let (plain, plain_json) = frames(false, false);
+    let (varied, varied_json) = frames(true, false);
     // Five copies of each clip; the noisy ones may voice a few frames less or more.
     assert!(
         varied > 4 * plain && varied < 6 * plain,
         "{plain} frames plain, {varied} with variants"
     );
     assert_ne!(plain_json, varied_json);
+    // Learnt with each voice's mean (ja_ojt_*: one voice): the same frames, other means.
+    let (grouped, grouped_json) = frames(true, true);
+    assert_eq!(grouped, varied);
+    let means = |json: &str| -> Vec<f64> {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        v["means"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()))
+            .collect()
+    };
+    let (a, b) = (means(&varied_json), means(&grouped_json));
+    assert_eq!(a.len(), b.len());
+    assert!(b.iter().all(|x| x.is_finite()));
+    assert!(a.iter().zip(&b).any(|(x, y)| (x - y).abs() > 1e-3));
     std::fs::remove_dir_all(&out).ok();
 }
 
