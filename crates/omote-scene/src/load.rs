@@ -11,14 +11,14 @@ use omote_core::{
     FaceDriver, GazeKey, GazeTarget, KeyCurve, Rig, Scene, SceneSetup, SpeechConfig, SpeechTrack,
     Vec3, VoiceLine, Wait, is_eye_area,
 };
-use omote_lipsync::{Analyser, Profile};
+use omote_lipsync::{Analyser, CepstralMean, ClipFeatures, Profile};
 use omote_vrm::VrmModel;
 use omote_vrm::avatar::AvatarStyle;
 use toml::Spanned;
 
 use crate::error::{SceneFileError, line_of};
 use crate::file::{CharacterDesc, KeyDesc, SceneFile};
-use crate::voice::{analyse_file, read_lipsync_json, speech_track};
+use crate::voice::{read_lipsync_json, speech_track, voice_features};
 
 /// The most characters, keys per character and lines per character a scene may have:
 /// far above any real scene, low enough that a hostile file cannot exhaust memory.
@@ -296,14 +296,39 @@ impl Loader<'_> {
             }
             sources.push(list);
         }
-        // Voices: lip sync each distinct file once.
+        // Voices: lip sync each distinct file once. A character's audio lines are one
+        // speaker's: their features first, then each line normalised with the mean of all
+        // of that character's lines (a short line then follows the voice, not its words).
         let total: usize = sources.iter().map(Vec::len).sum();
         let mut analyser = Analyser::new(options.profile.clone().unwrap_or_else(Profile::builtin));
-        let mut cache: HashMap<PathBuf, Arc<SpeechTrack>> = HashMap::new();
         let mut tracks: Vec<Vec<Arc<SpeechTrack>>> = Vec::new();
         let mut done = 0;
         progress(0, total);
         for (i, list) in sources.iter().enumerate() {
+            let mut features: HashMap<&Path, (ClipFeatures, usize)> = HashMap::new();
+            let mut speaker = CepstralMean::default();
+            let mut read: HashMap<&Path, Arc<SpeechTrack>> = HashMap::new();
+            for (k, src) in list.iter().enumerate() {
+                let at = &file.character[i].get_ref().line[k];
+                let field = format!("character[{i}].line[{k}]");
+                let VoiceSource::Audio(p) = src else {
+                    continue;
+                };
+                if features.contains_key(p.as_path()) {
+                    continue;
+                }
+                let f = voice_features(p, &mut analyser).map_err(|e| {
+                    self.err(
+                        at,
+                        format!("{field}.audio"),
+                        format!("{}: {e}", p.display()),
+                    )
+                })?;
+                speaker.add_clip(&f.0);
+                features.insert(p, f);
+                done += 1;
+                progress(done, total);
+            }
             let mut out = Vec::new();
             for (k, src) in list.iter().enumerate() {
                 let at = &file.character[i].get_ref().line[k];
@@ -312,37 +337,40 @@ impl Loader<'_> {
                     VoiceSource::Audio(p) => (p, "audio"),
                     VoiceSource::Lipsync(p) => (p, "lipsync"),
                 };
-                let track = match cache.get(p) {
-                    Some(t) => t.clone(),
-                    None => {
-                        let vt = match src {
-                            VoiceSource::Audio(p) => analyse_file(p, &mut analyser),
-                            VoiceSource::Lipsync(p) => std::fs::read_to_string(p)
-                                .map_err(|e| e.to_string())
-                                .and_then(|t| read_lipsync_json(&t)),
-                        }
-                        .map_err(|e| {
-                            self.err(
-                                at,
-                                format!("{field}.{what}"),
-                                format!("{}: {e}", p.display()),
-                            )
-                        })?;
-                        let st = Arc::new(speech_track(&vt).map_err(|e| {
-                            self.err(
-                                at,
-                                format!("{field}.{what}"),
-                                format!("{}: {e}", p.display()),
-                            )
-                        })?);
-                        cache.insert(p.clone(), st.clone());
-                        st
+                if let Some(t) = read.get(p.as_path()) {
+                    out.push(t.clone());
+                    continue;
+                }
+                let vt = match src {
+                    VoiceSource::Audio(p) => {
+                        let (f, len) = features.get_mut(p.as_path()).expect("read above");
+                        analyser.renormalise(f, &speaker);
+                        Ok(analyser.classify(f, *len))
+                    }
+                    VoiceSource::Lipsync(p) => {
+                        done += 1;
+                        progress(done, total);
+                        std::fs::read_to_string(p)
+                            .map_err(|e| e.to_string())
+                            .and_then(|t| read_lipsync_json(&t))
                     }
                 };
-                out.push(track);
-                done += 1;
-                progress(done, total);
+                let st = vt
+                    .and_then(|vt| speech_track(&vt).map_err(|e| e.to_string()))
+                    .map_err(|e| {
+                        self.err(
+                            at,
+                            format!("{field}.{what}"),
+                            format!("{}: {e}", p.display()),
+                        )
+                    })?;
+                let st = Arc::new(st);
+                read.insert(p, st.clone());
+                out.push(st);
             }
+            // Repeated lines count once for progress.
+            done = done.max(sources[..=i].iter().map(Vec::len).sum());
+            progress(done, total);
             tracks.push(out);
         }
         // Characters.

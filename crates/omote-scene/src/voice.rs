@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use omote_core::{SpeechError, SpeechTrack};
-use omote_lipsync::{Analyser, SAMPLE_RATE, VoicedSpan, VowelFrame, VowelTrack};
+use omote_lipsync::{Analyser, ClipFeatures, SAMPLE_RATE, VoicedSpan, VowelFrame, VowelTrack};
 use serde::Deserialize;
 
 /// A lip sync track as the core's speech track: the five vowel weights per frame and
@@ -49,6 +49,15 @@ pub fn speech_track(track: &VowelTrack) -> Result<SpeechTrack, SpeechError> {
 pub fn analyse_file(path: &Path, analyser: &mut Analyser) -> Result<VowelTrack, String> {
     let audio = omote_audio::load_mono(path, SAMPLE_RATE).map_err(|e| e.to_string())?;
     Ok(analyser.analyse(&audio.samples))
+}
+
+/// Features of an audio file for [`Analyser::classify`], and its length in samples.
+pub fn voice_features(
+    path: &Path,
+    analyser: &mut Analyser,
+) -> Result<(ClipFeatures, usize), String> {
+    let audio = omote_audio::load_mono(path, SAMPLE_RATE).map_err(|e| e.to_string())?;
+    Ok((analyser.features(&audio.samples), audio.samples.len()))
 }
 
 #[derive(Deserialize)]

@@ -416,3 +416,38 @@ fn mutated_scene_files_never_panic_and_never_produce_nan() {
     }
     assert!(ok > 50 && failed > 50, "{ok} loaded, {failed} refused");
 }
+
+/// A character's audio lines are one speaker's: each is lip-synced with the mean cepstrum
+/// of all that character's lines, so the same file reads differently for a character
+/// with other lines, and for a character with only that line exactly as alone.
+#[test]
+fn a_characters_lines_share_the_speakers_mean() {
+    let Some(speech) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let dir = scratch("speaker-mean");
+    let (one, two) = (speech.join("ja_ojt_001.wav"), speech.join("ja_ojt_002.wav"));
+    let text = format!(
+        "[[character]]\nid = \"a\"\nrig = \"standard\"\n\
+         [[character.line]]\nt = 0\naudio = \"{one}\"\n\
+         [[character.line]]\nt = 10\naudio = \"{two}\"\n\
+         [[character]]\nid = \"b\"\nrig = \"standard\"\n\
+         [[character.line]]\nt = 0\naudio = \"{one}\"\n",
+        one = one.display(),
+        two = two.display()
+    );
+    let path = write_scene(&dir, &text);
+    let loaded = load_scene(&path, &LoadOptions::default(), &mut |_, _| {}).unwrap();
+    let alone = omote_scene::speech_track(
+        &omote_scene::analyse_file(
+            &one,
+            &mut omote_lipsync::Analyser::new(omote_lipsync::Profile::builtin()),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let (a, b) = (&loaded.characters[0], &loaded.characters[1]);
+    assert_eq!(*b.lines[0].track, alone, "b has no other line");
+    assert_ne!(*a.lines[0].track, alone, "a's two lines share a mean");
+    std::fs::remove_dir_all(&dir).ok();
+}
