@@ -261,49 +261,46 @@ impl Analyser {
         subtract_mean(frames, &own.mean().unwrap_or(self.profile.global_mean))
     }
 
-    /// Features of a clip normalised with its speaker's mean: `speaker` is the
-    /// [`CepstralMean`] of all of the speaker's clips (this one included). Over many lines
-    /// the words average out, so a short line is classified against the voice rather than
-    /// against its own few words (see the crate README, "Speaker mean"). The clip's own
-    /// mean still counts against [`SPEAKER_PRIOR_FRAMES`] of the other lines', so a long
-    /// clip recorded apart (another day, another microphone) keeps much of its own, and a
-    /// clip with no other lines is normalised as by [`Analyser::features`].
+    /// Features of a clip normalised with its speaker's mean: `others` is the
+    /// [`CepstralMean`] of the speaker's *other* clips (with a sum over all of them,
+    /// [`CepstralMean::without_clip`] gives it). Over many lines the words average out, so
+    /// a short line is classified against the voice rather than against its own few words
+    /// (see the crate README, "Speaker mean"). The clip's own mean still counts against
+    /// [`SPEAKER_PRIOR_FRAMES`] of the others', so a long clip recorded apart (another
+    /// day, another microphone) keeps much of its own, and with no other clips (an empty
+    /// `others`) it is normalised as by [`Analyser::features`].
     pub fn features_with_speaker(
         &mut self,
         samples: &[f32],
-        speaker: &CepstralMean,
+        others: &CepstralMean,
     ) -> ClipFeatures {
         let mut feats = self.features(samples);
-        self.renormalise(&mut feats, speaker);
+        self.renormalise(&mut feats, others);
         feats
     }
 
-    /// Replaces `feats.normalised` with the clip's cepstra normalised with `speaker`'s
-    /// mean ([`Analyser::features_with_speaker`]).
-    pub fn renormalise(&self, feats: &mut ClipFeatures, speaker: &CepstralMean) {
-        let mut own = CepstralMean::default();
-        own.add_clip(feats);
+    /// Replaces `feats.normalised` with the clip's cepstra normalised with the speaker's
+    /// mean, `others` being the speaker's other clips ([`Analyser::features_with_speaker`]).
+    pub fn renormalise(&self, feats: &mut ClipFeatures, others: &CepstralMean) {
         if !self.profile.cmn {
             feats.normalised = feats.frames.iter().map(|f| f.ceps).collect();
             return;
         }
-        // The clip's own frames, the global prior, and the speaker's other lines as up to
-        // SPEAKER_PRIOR_FRAMES more frames: a clip alone is normalised as by `features`.
-        let others = speaker.without(&own);
-        let weight = (others.frames() as f64).min(SPEAKER_PRIOR_FRAMES);
-        let mut prior = CepstralMean::default();
-        prior.add_weighted_mean(&self.profile.global_mean, CMN_OFFLINE_PRIOR_FRAMES);
+        // The clip's own frames, the global prior, and the other lines as up to
+        // SPEAKER_PRIOR_FRAMES more frames.
+        let mut mean = CepstralMean::of_clip(feats);
+        mean.add_weighted_mean(&self.profile.global_mean, CMN_OFFLINE_PRIOR_FRAMES);
         if let Some(voice) = others.mean() {
-            prior.add_weighted_mean(&voice, weight);
+            let weight = (others.frames() as f64).min(SPEAKER_PRIOR_FRAMES);
+            mean.add_weighted_mean(&voice, weight);
         }
-        own.merge(&prior);
-        let mean = own.mean().unwrap_or(self.profile.global_mean);
+        let mean = mean.mean().unwrap_or(self.profile.global_mean);
         feats.normalised = subtract_mean(&feats.frames, &mean);
     }
 
-    /// [`Analyser::analyse`] with a speaker's mean ([`Analyser::features_with_speaker`]).
-    pub fn analyse_with_speaker(&mut self, samples: &[f32], speaker: &CepstralMean) -> VowelTrack {
-        let feats = self.features_with_speaker(samples, speaker);
+    /// [`Analyser::analyse`] with the speaker's other clips ([`Analyser::features_with_speaker`]).
+    pub fn analyse_with_speaker(&mut self, samples: &[f32], others: &CepstralMean) -> VowelTrack {
+        let feats = self.features_with_speaker(samples, others);
         self.classify(&feats, samples.len())
     }
 

@@ -11,8 +11,9 @@
 use crate::analyser::ClipFeatures;
 use crate::features::{FrameFeatures, N_CEPS};
 
-/// Running sum of raw cepstra (c1–c12) over voiced frames: add clips, then normalise
-/// every clip of the same speaker with [`CepstralMean::mean`].
+/// Running sum of raw cepstra (c1–c12) over voiced frames: add a speaker's clips, then
+/// normalise each with the others ([`CepstralMean::without_clip`],
+/// [`Analyser::renormalise`](crate::Analyser::renormalise)).
 ///
 /// ```
 /// use omote_lipsync::{Analyser, CepstralMean, Profile, SAMPLE_RATE};
@@ -33,7 +34,9 @@ use crate::features::{FrameFeatures, N_CEPS};
 ///     speaker.add_clip(&analyser.features(l));
 /// }
 /// assert!(speaker.frames() > 0);
-/// let track = analyser.analyse_with_speaker(&lines[0], &speaker);
+/// // The first line, read against the other one.
+/// let others = speaker.without_clip(&analyser.features(&lines[0]));
+/// let track = analyser.analyse_with_speaker(&lines[0], &others);
 /// assert_eq!(track.frames.len(), 100);
 /// assert!(!track.frames[50].silent && track.frames[10].silent);
 /// ```
@@ -46,6 +49,13 @@ pub struct CepstralMean {
 }
 
 impl CepstralMean {
+    /// A clip's own sum (its voiced frames).
+    pub fn of_clip(features: &ClipFeatures) -> Self {
+        let mut m = Self::default();
+        m.add_clip(features);
+        m
+    }
+
     /// Adds a clip's voiced frames (its raw cepstra, before normalisation).
     pub fn add_clip(&mut self, features: &ClipFeatures) {
         self.add_frames(&features.frames, &features.voicing.voiced);
@@ -90,6 +100,12 @@ impl CepstralMean {
         out.frames -= part.frames;
         out.weight = (out.weight - part.weight).max(0.0);
         out
+    }
+
+    /// This sum without `clip`'s frames: a speaker's lines other than `clip`, when this
+    /// sum is over all of them, `clip` included.
+    pub fn without_clip(&self, clip: &ClipFeatures) -> CepstralMean {
+        self.without(&Self::of_clip(clip))
     }
 
     /// Adds `weight` frames' worth of `mean` (a prior), `weight` ≥ 0 and may be fractional.

@@ -316,7 +316,8 @@ pub fn speaker_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTr
         .iter_mut()
         .zip(clips)
         .map(|(f, c)| {
-            analyser.renormalise(f, &speaker);
+            let others = speaker.without_clip(f);
+            analyser.renormalise(f, &others);
             analyser.classify(f, c.samples.len())
         })
         .collect()

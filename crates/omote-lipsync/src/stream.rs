@@ -103,15 +103,15 @@ impl StreamAnalyser {
         }
     }
 
-    /// Starts the running cepstral mean from a speaker's (the character's other lines,
+    /// Starts the running cepstral mean from `others`, a speaker's (the character's other lines,
     /// or what an earlier session heard) instead of the profile's global mean, weighted as
     /// up to [`SPEAKER_PRIOR_FRAMES`] frames: the first words of a new stream are then
     /// heard as that voice's, not as the average voice's. Call before the first push.
     ///
     /// [`SPEAKER_PRIOR_FRAMES`]: crate::SPEAKER_PRIOR_FRAMES
-    pub fn start_from_speaker(&mut self, speaker: &CepstralMean) {
-        let weight = (speaker.frames() as f64).min(SPEAKER_PRIOR_FRAMES);
-        let Some(voice) = speaker.mean() else {
+    pub fn start_from_speaker(&mut self, others: &CepstralMean) {
+        let weight = (others.frames() as f64).min(SPEAKER_PRIOR_FRAMES);
+        let Some(voice) = others.mean() else {
             return;
         };
         let mut prior = CepstralMean::default();

@@ -344,7 +344,8 @@ impl Loader<'_> {
                 let vt = match src {
                     VoiceSource::Audio(p) => {
                         let (f, len) = features.get_mut(p.as_path()).expect("read above");
-                        analyser.renormalise(f, &speaker);
+                        let others = speaker.without_clip(f);
+                        analyser.renormalise(f, &others);
                         Ok(analyser.classify(f, *len))
                     }
                     VoiceSource::Lipsync(p) => {

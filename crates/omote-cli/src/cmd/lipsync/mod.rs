@@ -473,16 +473,13 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
                                         .and_then(|k| group_means.get(&k))
                                         .copied()
                                         .unwrap_or_default();
+                                    let others = speaker.without_clip(feats);
                                     let track = if args.stream {
-                                        // A stream cannot hear its own line first: it
-                                        // starts from the speaker's other lines.
-                                        let mut own = CepstralMean::default();
-                                        own.add_clip(feats);
                                         let mut stream = StreamAnalyser::new(profile.clone());
-                                        stream.start_from_speaker(&speaker.without(&own));
+                                        stream.start_from_speaker(&others);
                                         stream.analyse_clip(load(loader, input)?, STREAM_CHUNK)
                                     } else {
-                                        analyser.renormalise(feats, &speaker);
+                                        analyser.renormalise(feats, &others);
                                         analyser.classify(feats, *len)
                                     };
                                     // Free the features as soon as they are used.
@@ -647,7 +644,8 @@ fn labelled_builder(
             for (v, s) in versions(&samples, i).iter().enumerate() {
                 let mut f = analyser.features(s);
                 if let Some(m) = means.get(&(voice_of(wav), v)) {
-                    analyser.renormalise(&mut f, m);
+                    let others = m.without_clip(&f);
+                    analyser.renormalise(&mut f, &others);
                 }
                 b.add_labelled_clip(&f, &labels);
             }
