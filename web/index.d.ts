@@ -20,6 +20,17 @@ export interface VoiceAnalysis {
  *  NaN samples or a sample rate outside 4000–384000 Hz. */
 export function analyseVoice(samples: Float32Array, sampleRate: number): VoiceAnalysis;
 
+/** One character's voice lines: add every line, then analyse each against the others (a
+ *  short line follows the voice, not its own few words; as `omote lipsync` reads one
+ *  folder's files). An added line is left out of its own comparison. */
+export class Speaker {
+  constructor();
+  addLine(samples: Float32Array, sampleRate: number): void;
+  readonly lines: number;
+  analyseVoice(samples: Float32Array, sampleRate: number): VoiceAnalysis;
+  free(): void;
+}
+
 export type EyeMode = 'idle' | 'talking' | 'listening' | 'focused';
 
 /** A rig description (the rig-file format of omote's README, as an object). */

@@ -1,6 +1,6 @@
 // omote for the web: lip sync, blinks, gaze and voice lines for VRM avatars, in wasm.
 // The API is documented in web/README.md and web/index.d.ts.
-import initWasm, { analyseVoice as wasmAnalyse, Face as WasmFace, LiveVoice as WasmLiveVoice } from './omote_web.js';
+import initWasm, { analyseVoice as wasmAnalyse, Face as WasmFace, LiveVoice as WasmLiveVoice, Speaker as WasmSpeaker } from './omote_web.js';
 
 let loading = null;
 let module = null;
@@ -46,11 +46,18 @@ function checkInit(what) {
  *  voicedStart, voicedEnd, duration}` — the same numbers as `omote lipsync`. */
 export function analyseVoice(samples, sampleRate) {
   checkInit('analyseVoice');
+  checkSamples('analyseVoice', samples, sampleRate);
+  return analysisObject(wasmAnalyse(samples, sampleRate));
+}
+
+function checkSamples(what, samples, sampleRate) {
   if (!(samples instanceof Float32Array)) {
-    throw new TypeError('analyseVoice: samples must be a Float32Array of mono samples in -1..1');
+    throw new TypeError(`${what}: samples must be a Float32Array of mono samples in -1..1`);
   }
-  if (typeof sampleRate !== 'number') throw new TypeError('analyseVoice: sampleRate must be a number');
-  const a = wasmAnalyse(samples, sampleRate);
+  if (typeof sampleRate !== 'number') throw new TypeError(`${what}: sampleRate must be a number`);
+}
+
+function analysisObject(a) {
   try {
     return {
       fps: a.fps,
@@ -62,6 +69,40 @@ export function analyseVoice(samples, sampleRate) {
     };
   } finally {
     a.free();
+  }
+}
+
+/** One character's voice lines. Add every line there is (`addLine`), then analyse each
+ *  (`analyseVoice`, the same shape as the function): a short line is read against the
+ *  character's voice rather than against its own few words, as `omote lipsync` reads
+ *  one folder's files. A line that was added is left out of its own comparison. */
+export class Speaker {
+  constructor() {
+    checkInit('new Speaker');
+    this._speaker = new WasmSpeaker();
+  }
+
+  /** Adds a line (a Float32Array of mono samples at `sampleRate` Hz). */
+  addLine(samples, sampleRate) {
+    checkSamples('Speaker.addLine', samples, sampleRate);
+    this._speaker.addLine(samples, sampleRate);
+  }
+
+  /** Lines added so far. */
+  get lines() {
+    return this._speaker.lines;
+  }
+
+  /** A line's lip sync against the other lines (see `analyseVoice`). */
+  analyseVoice(samples, sampleRate) {
+    checkSamples('Speaker.analyseVoice', samples, sampleRate);
+    return analysisObject(this._speaker.analyseVoice(samples, sampleRate));
+  }
+
+  /** Frees the wasm memory (optional; a FinalizationRegistry does it too). */
+  free() {
+    this._speaker?.free();
+    this._speaker = null;
   }
 }
 

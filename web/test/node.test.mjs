@@ -7,7 +7,7 @@
 // voicedStart, voicedEnd}] from the Rust analyser on the same files. Prints one JSON
 // report; exits 1 on a failure.
 import { readFile } from 'node:fs/promises';
-import { init, analyseVoice, Face, LiveVoice } from '../dist/index.js';
+import { init, analyseVoice, Face, LiveVoice, Speaker } from '../dist/index.js';
 
 const failures = [];
 const report = { failures };
@@ -36,7 +36,7 @@ function readWav(buf) {
 
 try {
   await init(await readFile(new URL('../dist/omote_web_bg.wasm', import.meta.url)));
-  const { clips: native, live } = JSON.parse(await readFile(process.argv[2], 'utf8'));
+  const { clips: native, live, speaker: speakerNative } = JSON.parse(await readFile(process.argv[2], 'utf8'));
   let maxDiff = 0, frames = 0, audioS = 0, analyseMs = 0;
   for (const clip of native) {
     const { samples, rate } = readWav(await readFile(clip.wav));
@@ -75,6 +75,34 @@ try {
     report.liveMaxDiff = out.reduce((m, v, i) => Math.max(m, Math.abs(v - live.frames[i])), 0);
     if (!(report.liveMaxDiff <= 1e-3)) failures.push(`LiveVoice differs from native by ${report.liveMaxDiff}`);
     voice.free();
+  }
+
+  // A speaker's lines: each against the others, as natively; a line alone reads as
+  // analyseVoice reads it, and the others change how it reads.
+  {
+    const lines = [];
+    for (const wav of speakerNative.wavs) lines.push(readWav(await readFile(wav)));
+    const speaker = new Speaker();
+    for (const l of lines) speaker.addLine(l.samples, l.rate);
+    report.speakerLines = speaker.lines;
+    report.speakerMaxDiff = 0;
+    lines.forEach((l, k) => {
+      const a = speaker.analyseVoice(l.samples, l.rate);
+      const want = speakerNative.frames[k];
+      if (a.frames.length !== want.length) failures.push(`Speaker line ${k}: ${a.frames.length} numbers, native ${want.length}`);
+      else report.speakerMaxDiff = a.frames.reduce((m, v, i) => Math.max(m, Math.abs(v - want[i])), report.speakerMaxDiff);
+    });
+    const plain = analyseVoice(lines[0].samples, lines[0].rate).frames;
+    const alone = new Speaker();
+    alone.addLine(lines[0].samples, lines[0].rate);
+    const same = (x, y) => x.length === y.length && x.every((v, i) => v === y[i]);
+    if (!same(alone.analyseVoice(lines[0].samples, lines[0].rate).frames, plain)) failures.push('a Speaker of one line reads it unlike analyseVoice');
+    if (same(speaker.analyseVoice(lines[0].samples, lines[0].rate).frames, plain)) failures.push('the other lines did not change how a line reads');
+    try { speaker.addLine(new Float32Array(0), 16000); failures.push('Speaker.addLine(empty): no error'); } catch (e) {
+      if (!String(e.message).includes('Speaker.addLine: the sample buffer is empty')) failures.push(`Speaker.addLine(empty): ${e}`);
+    }
+    alone.free();
+    speaker.free();
   }
 
   // The face loop: the same seed, the same weights; another seed, others.

@@ -2,7 +2,7 @@
 //! the same audio (the same resampling to the analyser's rate, the same analyser and
 //! built-in profile).
 
-use omote_lipsync::{Analyser, Profile, SAMPLE_RATE};
+use omote_lipsync::{Analyser, Profile, SAMPLE_RATE, VowelTrack};
 
 use crate::WebError;
 
@@ -32,32 +32,49 @@ pub struct VoiceAnalysis {
 /// assert!(omote_web::analyse_voice(&[], 16_000.0).is_err());
 /// ```
 pub fn analyse_voice(samples: &[f32], sample_rate: f64) -> Result<VoiceAnalysis, WebError> {
+    let samples = analyser_input("analyseVoice", samples, sample_rate)?;
+    Ok(VoiceAnalysis::from_track(
+        &Analyser::new(Profile::builtin()).analyse(&samples),
+    ))
+}
+
+/// `samples` at `sample_rate` checked (not empty, finite, a rate omote reads) and
+/// resampled to the analyser's rate, or the error for `what`.
+pub(crate) fn analyser_input(
+    what: &'static str,
+    samples: &[f32],
+    sample_rate: f64,
+) -> Result<Vec<f32>, WebError> {
     if samples.is_empty() {
-        return Err(WebError::NoSamples);
+        return Err(WebError::NoSamples { what });
     }
-    let rate = check_rate("analyseVoice", sample_rate)?;
+    let rate = check_rate(what, sample_rate)?;
     if let Some((index, value)) = samples.iter().enumerate().find(|(_, v)| !v.is_finite()) {
         return Err(WebError::NonFiniteSample {
-            what: "analyseVoice",
+            what,
             index,
             value: *value,
         });
     }
-    let resampled = omote_audio::resample(samples, rate, SAMPLE_RATE)
-        .map_err(|e| WebError::Audio(e.to_string()))?;
-    let track = Analyser::new(Profile::builtin()).analyse(&resampled);
-    let mut frames = Vec::with_capacity(track.frames.len() * 6);
-    for f in &track.frames {
-        frames.extend_from_slice(&f.weights);
+    omote_audio::resample(samples, rate, SAMPLE_RATE).map_err(|e| WebError::Audio(e.to_string()))
+}
+
+impl VoiceAnalysis {
+    /// The flat form of a track.
+    pub(crate) fn from_track(track: &VowelTrack) -> Self {
+        let mut frames = Vec::with_capacity(track.frames.len() * 6);
+        for f in &track.frames {
+            frames.extend_from_slice(&f.weights);
+        }
+        VoiceAnalysis {
+            fps: track.fps,
+            frames,
+            silent: track.frames.iter().map(|f| f.silent).collect(),
+            voiced_start: track.voiced_span.map(|s| s.start_s),
+            voiced_end: track.voiced_span.map(|s| s.end_s),
+            duration_s: track.duration_s,
+        }
     }
-    Ok(VoiceAnalysis {
-        fps: track.fps,
-        frames,
-        silent: track.frames.iter().map(|f| f.silent).collect(),
-        voiced_start: track.voiced_span.map(|s| s.start_s),
-        voiced_end: track.voiced_span.map(|s| s.end_s),
-        duration_s: track.duration_s,
-    })
 }
 
 /// `sample_rate` as a whole number of Hz within what omote reads, or the error for `what`.

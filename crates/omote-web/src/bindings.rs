@@ -7,7 +7,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{WebError, WebFace, WebLiveVoice, analyse_voice};
+use crate::{WebError, WebFace, WebLiveVoice, WebSpeaker, analyse_voice};
 
 fn js(e: WebError) -> JsError {
     JsError::new(&e.to_string())
@@ -59,6 +59,51 @@ pub fn analyse_voice_js(samples: &[f32], sample_rate: f64) -> Result<Analysis, J
     analyse_voice(samples, sample_rate)
         .map(|inner| Analysis { inner })
         .map_err(js)
+}
+
+/// One character's voice lines (see `WebSpeaker`).
+#[wasm_bindgen(js_name = Speaker)]
+pub struct SpeakerJs {
+    inner: WebSpeaker,
+}
+
+#[wasm_bindgen(js_class = Speaker)]
+impl SpeakerJs {
+    /// A speaker with no lines yet.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> SpeakerJs {
+        SpeakerJs {
+            inner: WebSpeaker::new(),
+        }
+    }
+    /// Adds a line (mono samples at `sample_rate` Hz) to the speaker's mean.
+    #[wasm_bindgen(js_name = addLine)]
+    pub fn add_line(&mut self, samples: &[f32], sample_rate: f64) -> Result<(), JsError> {
+        self.inner.add_line(samples, sample_rate).map_err(js)
+    }
+    /// Lines added.
+    #[wasm_bindgen(getter)]
+    pub fn lines(&self) -> u32 {
+        self.inner.lines() as u32
+    }
+    /// A line's lip sync, read against the speaker's other lines.
+    #[wasm_bindgen(js_name = analyseVoice)]
+    pub fn analyse_voice(
+        &mut self,
+        samples: &[f32],
+        sample_rate: f64,
+    ) -> Result<Analysis, JsError> {
+        self.inner
+            .analyse(samples, sample_rate)
+            .map(|inner| Analysis { inner })
+            .map_err(js)
+    }
+}
+
+impl Default for SpeakerJs {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 /// A face (see `WebFace`).

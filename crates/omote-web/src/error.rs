@@ -4,8 +4,11 @@
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum WebError {
     /// No samples to analyse.
-    #[error("analyseVoice: the sample buffer is empty")]
-    NoSamples,
+    #[error("{what}: the sample buffer is empty")]
+    NoSamples {
+        /// The call.
+        what: &'static str,
+    },
     /// A sample rate outside what omote reads.
     #[error("{what}: sample rate {rate} Hz is not within {min}–{max} Hz")]
     SampleRate {

@@ -1,6 +1,6 @@
 //! omote in the browser: the face driver and the lip sync analyser for JavaScript.
 //!
-//! The Rust API here is plain ([`analyse_voice`], [`WebFace`], [`WebLiveVoice`]) and tested natively; on
+//! The Rust API here is plain ([`analyse_voice`], [`WebSpeaker`], [`WebFace`], [`WebLiveVoice`]) and tested natively; on
 //! `wasm32` the same calls are exported with wasm-bindgen (`bindings.rs`) and wrapped by
 //! the npm package in `web/` (`web/build.sh` builds it; `web/README.md` has the API and
 //! the three-vrm adapter). Bad arguments are errors with a message (a JavaScript
@@ -14,8 +14,10 @@ mod bindings;
 mod error;
 mod face;
 mod live;
+mod speaker;
 
 pub use analysis::{VoiceAnalysis, analyse_voice};
 pub use error::WebError;
 pub use face::WebFace;
 pub use live::{LIVE_STRIDE, WebLiveVoice};
+pub use speaker::WebSpeaker;

@@ -1,7 +1,7 @@
 //! The npm package (`web/dist`, made by `web/build.sh`) in Node: `web/test/node.test.mjs`
 //! compares `analyseVoice` with this crate's native analysis of the shared speech clips
 //! (the same numbers `omote lipsync` gives) and `LiveVoice` with the native live
-//! analyser, runs the face loop for determinism, bad input and speed. Skips (fails under CI) when the package is not built or the data or
+//! analyser, `Speaker` with the native one, runs the face loop for determinism, bad input and speed. Skips (fails under CI) when the package is not built or the data or
 //! Node is missing.
 
 use std::path::Path;
@@ -53,9 +53,36 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     for quantum in decoded.samples.chunks(128) {
         live.extend_from_slice(voice.push(quantum).unwrap());
     }
+    // A speaker of four Japanese lines, each analysed against the other three: Node's
+    // Speaker must give the same frames.
+    let lines: Vec<_> = wavs
+        .iter()
+        .filter(|w| w.to_string_lossy().contains("ja_ojt_00"))
+        .take(4)
+        .collect();
+    let mut speaker = omote_web::WebSpeaker::new();
+    let decoded_lines: Vec<_> = lines
+        .iter()
+        .map(|w| omote_audio::decode_file(w).unwrap())
+        .collect();
+    for d in &decoded_lines {
+        speaker
+            .add_line(&d.samples, f64::from(d.sample_rate))
+            .unwrap();
+    }
+    let speaker_frames: Vec<Vec<f32>> = decoded_lines
+        .iter()
+        .map(|d| {
+            speaker
+                .analyse(&d.samples, f64::from(d.sample_rate))
+                .unwrap()
+                .frames
+        })
+        .collect();
     let native = serde_json::json!({
         "clips": native,
         "live": {"wav": wavs[0], "rate": decoded.sample_rate, "frames": live},
+        "speaker": {"wavs": lines, "frames": speaker_frames},
     });
     let file = std::env::temp_dir().join(format!("omote-web-native-{}.json", std::process::id()));
     std::fs::write(&file, serde_json::to_vec(&native).unwrap()).unwrap();
@@ -81,4 +108,9 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     assert!(report["maxFrameDiff"].as_f64().unwrap() <= 1e-3, "{report}");
     assert!(report["liveFrames"].as_u64() > Some(100), "{report}");
     assert!(report["liveMaxDiff"].as_f64().unwrap() <= 1e-3, "{report}");
+    assert_eq!(report["speakerLines"].as_u64(), Some(4), "{report}");
+    assert!(
+        report["speakerMaxDiff"].as_f64().unwrap() <= 1e-3,
+        "{report}"
+    );
 }

@@ -39,7 +39,12 @@ fn the_analysis_is_the_one_omote_lipsync_gives() {
 #[test]
 fn bad_input_is_an_error_with_a_message() {
     let tone: Vec<f32> = (0..1600).map(|i| (i as f32 * 0.1).sin() * 0.2).collect();
-    assert_eq!(analyse_voice(&[], 16_000.0), Err(WebError::NoSamples));
+    assert_eq!(
+        analyse_voice(&[], 16_000.0),
+        Err(WebError::NoSamples {
+            what: "analyseVoice"
+        })
+    );
     for rate in [0.0, -1.0, f64::NAN, 16_000.5, 1e9] {
         let e = analyse_voice(&tone, rate).unwrap_err().to_string();
         assert!(e.contains("sample rate"), "{rate}: {e}");
