@@ -329,11 +329,7 @@ pub fn speaker_stream_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<
     let mut analyser = Analyser::new(profile.clone());
     let own: Vec<CepstralMean> = clips
         .iter()
-        .map(|c| {
-            let mut m = CepstralMean::default();
-            m.add_clip(&analyser.features(&c.samples));
-            m
-        })
+        .map(|c| CepstralMean::of_clip(&analyser.features(&c.samples)))
         .collect();
     let mut speaker = CepstralMean::default();
     for m in &own {
