@@ -548,6 +548,47 @@ mod tests {
         }
     }
 
+    /// With the speaker mean, a source of one clip scores as before (no other lines),
+    /// offline and streamed; a source of several reads them otherwise.
+    #[test]
+    fn speaker_mean_reads_a_clip_against_its_sources_other_clips() {
+        let profile = Profile::builtin();
+        let clips = data();
+        for mode in [AnalysisMode::Offline, AnalysisMode::Streaming] {
+            let options = |speaker_mean| EvalOptions {
+                mode,
+                speaker_mean,
+                ..EvalOptions::default()
+            };
+            let (alone, grouped) = (
+                evaluate(&profile, &clips, &options(false)),
+                evaluate(&profile, &clips, &options(true)),
+            );
+            assert_eq!(alone.sources[0].source, "en/a");
+            assert_eq!(
+                alone.sources[0].counts, grouped.sources[0].counts,
+                "{mode:?}"
+            );
+            let ja: Vec<&LabelledClip> = clips.iter().filter(|c| c.source == "ja/b").collect();
+            let tracks = match mode {
+                AnalysisMode::Offline => speaker_tracks(&profile, &ja),
+                _ => speaker_stream_tracks(&profile, &ja),
+            };
+            let changed = ja
+                .iter()
+                .zip(&tracks)
+                .filter(|(c, t)| mode.analyse(&profile, &c.samples).frames != t.frames)
+                .count();
+            assert!(changed > 0, "{mode:?}: no clip read otherwise");
+            assert!(
+                tracks
+                    .iter()
+                    .flat_map(|t| &t.frames)
+                    .all(|f| f.weights.iter().all(|w| w.is_finite()))
+            );
+        }
+    }
+
     #[test]
     fn sources_are_scored_separately_and_sum_their_clips() {
         let profile = Profile::builtin();
