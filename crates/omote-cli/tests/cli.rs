@@ -684,16 +684,22 @@ fn lipsync_groups_a_folders_files_as_one_speaker() {
     let (folder, file) = (run(&["folder", "--stream"]), run(&["file", "--stream"]));
     assert_eq!(folder[2], file[2], "no other file: a cold stream");
     assert_ne!(folder[0], file[0]);
-    // The default is `folder`.
+    // The default is `folder`, and the summary says how the files were grouped.
     let out = dir.join("out-default");
     let o = omote()
         .arg("lipsync")
         .arg(&x)
+        .arg(&y)
         .args(["--format", "tsv", "--out"])
         .arg(&out)
         .output()
         .unwrap();
     assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("3 of 3 files analysed, 0 failed; 2 speakers (one per folder"),
+        "{err}"
+    );
     assert_eq!(
         std::fs::read_to_string(out.join("ja_ojt_001.lipsync.tsv")).unwrap(),
         run(&["folder"])[0]

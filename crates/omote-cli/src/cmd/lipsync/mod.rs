@@ -520,8 +520,17 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let failed = failures.into_inner().unwrap_or_default();
     let ok = inputs.len() - failed.len();
+    let speakers = match args.speaker {
+        SpeakerGroups::File => String::new(),
+        SpeakerGroups::All => "; one speaker (--speaker all)".to_string(),
+        SpeakerGroups::Folder => format!(
+            "; {} speaker{} (one per folder; --speaker file reads each file alone)",
+            group_means.len(),
+            if group_means.len() == 1 { "" } else { "s" }
+        ),
+    };
     eprintln!(
-        "lipsync: {ok} of {} files analysed, {} failed",
+        "lipsync: {ok} of {} files analysed, {} failed{speakers}",
         inputs.len(),
         failed.len()
     );
