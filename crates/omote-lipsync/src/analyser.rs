@@ -17,8 +17,8 @@ use crate::{VowelFrame, VowelTrack};
 pub const CMN_OFFLINE_PRIOR_FRAMES: f64 = 50.0;
 
 /// With a speaker's mean ([`Analyser::features_with_speaker`]), the speaker's other lines
-/// count as up to this many frames (2 s of voice) of the clip's mean: a one-word line
-/// takes the speaker's, a long line keeps about half its own. Chosen over 100, 200, 400,
+/// weigh as up to this many frames (2 s of voice) in the mean a clip is normalised with:
+/// a one-word line takes the speaker's, a long line keeps about half its own. Chosen over 100, 200, 400,
 /// 1000 frames and the speaker's alone (crate README, "Speaker mean").
 pub const SPEAKER_PRIOR_FRAMES: f64 = 200.0;
 

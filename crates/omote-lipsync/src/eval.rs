@@ -300,7 +300,8 @@ fn score_all(
     total
 }
 
-/// Offline, every clip normalised with the [`CepstralMean`] of all of them.
+/// Offline, every clip read against the [`CepstralMean`] of the others
+/// ([`Analyser::renormalise`]).
 pub fn speaker_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTrack> {
     let mut analyser = Analyser::new(profile.clone());
     let mut speaker = CepstralMean::default();
