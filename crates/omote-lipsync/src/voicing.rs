@@ -15,8 +15,8 @@ pub struct VoicingConfig {
     /// The threshold is at most this far below the speech level.
     pub below_peak_db: f32,
     /// The threshold from the floor is lowered to this far below the speech level, but not
-    /// nearer the floor than a steady floor's margin ([`MIN_ABOVE_FLOOR_DB`]; streaming:
-    /// [`STREAM_MIN_ABOVE_FLOOR_DB`] over the minimum statistics): a floor within that
+    /// nearer the floor than a steady floor's margin (4 dB, `MIN_ABOVE_FLOOR_DB`; streaming:
+    /// 5 dB, `STREAM_MIN_ABOVE_FLOOR_DB`, over the minimum statistics): a floor within that
     /// distance of the speech is the speech's own quieter part (a take with no pause), or
     /// noise over quieter vowels that are still speech.
     pub min_below_peak_db: f32,
