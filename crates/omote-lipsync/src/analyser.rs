@@ -118,19 +118,6 @@ pub struct Analyser {
     window: Vec<f32>,
 }
 
-fn subtract_mean(frames: &[FrameFeatures], mean: &[f32; N_CEPS]) -> Vec<[f32; N_CEPS]> {
-    frames
-        .iter()
-        .map(|f| {
-            let mut x = f.ceps;
-            for j in 0..N_CEPS {
-                x[j] -= mean[j];
-            }
-            x
-        })
-        .collect()
-}
-
 /// Number of frames of a clip of `len` samples: `floor(len / HOP)`.
 pub fn frame_count(len: usize) -> usize {
     len / HOP
@@ -235,7 +222,9 @@ impl Analyser {
                 FrameFeatures { ceps, level_db }
             })
             .collect();
-        let normalised = self.normalise(&frames, &voicing.voiced);
+        let mut own = CepstralMean::default();
+        own.add_frames(&frames, &voicing.voiced);
+        let normalised = self.normalised(&frames, own, &CepstralMean::default());
         ClipFeatures {
             frames,
             voicing,
@@ -243,22 +232,36 @@ impl Analyser {
         }
     }
 
-    fn normalise(&self, frames: &[FrameFeatures], voiced: &[bool]) -> Vec<[f32; N_CEPS]> {
-        let mut own = CepstralMean::default();
-        own.add_frames(frames, voiced);
-        self.normalise_with(frames, &own)
-    }
-
-    /// Cepstra minus the clip's mean over `own` (its voiced frames), shrunk toward the
-    /// profile's global mean when it has little speech (a prior of
-    /// [`CMN_OFFLINE_PRIOR_FRAMES`]).
-    fn normalise_with(&self, frames: &[FrameFeatures], own: &CepstralMean) -> Vec<[f32; N_CEPS]> {
+    /// Cepstra minus the mean of the clip's own voiced frames (`own`) and the prior
+    /// ([`CepstralMean::speaker_prior`]: [`CMN_OFFLINE_PRIOR_FRAMES`] of the profile's
+    /// global mean, so a clip with little speech is not normalised by a few frames, and the
+    /// speaker's `others` lines).
+    fn normalised(
+        &self,
+        frames: &[FrameFeatures],
+        mut own: CepstralMean,
+        others: &CepstralMean,
+    ) -> Vec<[f32; N_CEPS]> {
         if !self.profile.cmn {
             return frames.iter().map(|f| f.ceps).collect();
         }
-        let mut own = *own;
-        own.add_weighted_mean(&self.profile.global_mean, CMN_OFFLINE_PRIOR_FRAMES);
-        subtract_mean(frames, &own.mean().unwrap_or(self.profile.global_mean))
+        let global = &self.profile.global_mean;
+        own.merge(&CepstralMean::speaker_prior(
+            global,
+            CMN_OFFLINE_PRIOR_FRAMES,
+            others,
+        ));
+        let mean = own.mean().unwrap_or(*global);
+        frames
+            .iter()
+            .map(|f| {
+                let mut x = f.ceps;
+                for j in 0..N_CEPS {
+                    x[j] -= mean[j];
+                }
+                x
+            })
+            .collect()
     }
 
     /// Features of a clip normalised with its speaker's mean: `others` is the
@@ -282,20 +285,7 @@ impl Analyser {
     /// Replaces `feats.normalised` with the clip's cepstra normalised with the speaker's
     /// mean, `others` being the speaker's other clips ([`Analyser::features_with_speaker`]).
     pub fn renormalise(&self, feats: &mut ClipFeatures, others: &CepstralMean) {
-        if !self.profile.cmn {
-            feats.normalised = feats.frames.iter().map(|f| f.ceps).collect();
-            return;
-        }
-        // The clip's own frames, the global prior, and the other lines as up to
-        // SPEAKER_PRIOR_FRAMES more frames.
-        let mut mean = CepstralMean::of_clip(feats);
-        mean.add_weighted_mean(&self.profile.global_mean, CMN_OFFLINE_PRIOR_FRAMES);
-        if let Some(voice) = others.mean() {
-            let weight = (others.frames() as f64).min(SPEAKER_PRIOR_FRAMES);
-            mean.add_weighted_mean(&voice, weight);
-        }
-        let mean = mean.mean().unwrap_or(self.profile.global_mean);
-        feats.normalised = subtract_mean(&feats.frames, &mean);
+        feats.normalised = self.normalised(&feats.frames, CepstralMean::of_clip(feats), others);
     }
 
     /// [`Analyser::analyse`] with the speaker's other clips ([`Analyser::features_with_speaker`]).

@@ -8,7 +8,7 @@
 //! microphone. [`Analyser::features_with_speaker`](crate::Analyser::features_with_speaker)
 //! normalises a clip with such a mean.
 
-use crate::analyser::ClipFeatures;
+use crate::analyser::{ClipFeatures, SPEAKER_PRIOR_FRAMES};
 use crate::features::{FrameFeatures, N_CEPS};
 
 /// Running sum of raw cepstra (c1–c12) over voiced frames: add a speaker's clips, then
@@ -117,6 +117,30 @@ impl CepstralMean {
             self.sum[j] += weight * f64::from(mean[j]);
         }
         self.weight += weight;
+    }
+
+    /// The prior a clip's own frames are added to before normalising: `global_frames` of
+    /// the profile's `global` mean, and the speaker's `others` lines as up to
+    /// [`SPEAKER_PRIOR_FRAMES`](crate::SPEAKER_PRIOR_FRAMES) frames of theirs. Offline
+    /// ([`Analyser::renormalise`](crate::Analyser::renormalise)) and streaming
+    /// ([`StreamAnalyser::start_from_speaker`](crate::StreamAnalyser::start_from_speaker))
+    /// share it.
+    pub(crate) fn speaker_prior(
+        global: &[f32; N_CEPS],
+        global_frames: f64,
+        others: &CepstralMean,
+    ) -> CepstralMean {
+        let mut prior = CepstralMean::default();
+        prior.add_weighted_mean(global, global_frames);
+        if let Some(voice) = others.mean() {
+            prior.add_weighted_mean(&voice, (others.frames as f64).min(SPEAKER_PRIOR_FRAMES));
+        }
+        prior
+    }
+
+    /// Frames' worth of prior means in this sum.
+    pub(crate) fn prior_weight(&self) -> f64 {
+        self.weight
     }
 
     /// The mean; `None` without frames.

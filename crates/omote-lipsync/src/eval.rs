@@ -300,12 +300,13 @@ fn score_all(
     total
 }
 
-/// Offline, every clip read against the [`CepstralMean`] of the others
-/// ([`Analyser::renormalise`]).
-pub fn speaker_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTrack> {
-    let mut analyser = Analyser::new(profile.clone());
+/// Every clip's features, and their [`CepstralMean`] (a source's lines as one speaker's).
+fn speaker_features(
+    analyser: &mut Analyser,
+    clips: &[&LabelledClip],
+) -> (Vec<ClipFeatures>, CepstralMean) {
     let mut speaker = CepstralMean::default();
-    let mut feats: Vec<ClipFeatures> = clips
+    let feats = clips
         .iter()
         .map(|c| {
             let f = analyser.features(&c.samples);
@@ -313,6 +314,14 @@ pub fn speaker_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTr
             f
         })
         .collect();
+    (feats, speaker)
+}
+
+/// Offline, every clip read against the [`CepstralMean`] of the others
+/// ([`Analyser::renormalise`]).
+pub fn speaker_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTrack> {
+    let mut analyser = Analyser::new(profile.clone());
+    let (mut feats, speaker) = speaker_features(&mut analyser, clips);
     feats
         .iter_mut()
         .zip(clips)
@@ -327,22 +336,14 @@ pub fn speaker_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTr
 /// Streaming, a new stream per clip started from the [`CepstralMean`] of the *other*
 /// clips (a character's other lines: a stream cannot know the line it is about to hear).
 pub fn speaker_stream_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTrack> {
-    let mut analyser = Analyser::new(profile.clone());
-    let own: Vec<CepstralMean> = clips
+    let (feats, speaker) = speaker_features(&mut Analyser::new(profile.clone()), clips);
+    feats
         .iter()
-        .map(|c| CepstralMean::of_clip(&analyser.features(&c.samples)))
-        .collect();
-    let mut speaker = CepstralMean::default();
-    for m in &own {
-        speaker.merge(m);
-    }
-    clips
-        .iter()
-        .zip(&own)
-        .map(|(c, own)| {
+        .zip(clips)
+        .map(|(f, c)| {
             let mut stream =
                 StreamAnalyser::with_config(profile.clone(), AnalyserConfig::default());
-            stream.start_from_speaker(&speaker.without(own));
+            stream.start_from_speaker(&speaker.without_clip(f));
             stream.analyse_clip(&c.samples, STREAM_CHUNK)
         })
         .collect()

@@ -3,7 +3,7 @@
 //! and an HMM filter over the mouth class that looks at most one frame ahead.
 
 use crate::ClassSmoother;
-use crate::analyser::{AnalyserConfig, SPEAKER_PRIOR_FRAMES, fade, volume};
+use crate::analyser::{AnalyserConfig, fade, volume};
 use crate::cepstral_mean::CepstralMean;
 use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_CEPS, N_MEL, SAMPLE_RATE, WINDOW};
 use crate::noise_floor;
@@ -110,16 +110,14 @@ impl StreamAnalyser {
     ///
     /// [`SPEAKER_PRIOR_FRAMES`]: crate::SPEAKER_PRIOR_FRAMES
     pub fn start_from_speaker(&mut self, others: &CepstralMean) {
-        let weight = (others.frames() as f64).min(SPEAKER_PRIOR_FRAMES);
-        let Some(voice) = others.mean() else {
-            return;
-        };
-        let mut prior = CepstralMean::default();
-        prior.add_weighted_mean(&self.profile.global_mean, f64::from(CMN_PRIOR_FRAMES));
-        prior.add_weighted_mean(&voice, weight);
+        let prior = CepstralMean::speaker_prior(
+            &self.profile.global_mean,
+            f64::from(CMN_PRIOR_FRAMES),
+            others,
+        );
         if let Some(mean) = prior.mean() {
             self.cmn_mean = mean;
-            self.cmn_n = CMN_PRIOR_FRAMES + weight as f32;
+            self.cmn_n = prior.prior_weight() as f32;
         }
     }
 

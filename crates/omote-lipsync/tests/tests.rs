@@ -995,11 +995,7 @@ fn a_stream_started_from_the_speaker_reads_a_new_line_better() {
     let clips: Vec<_> = names.iter().map(|n| load(&dir, n)).collect();
     let own: Vec<CepstralMean> = clips
         .iter()
-        .map(|(samples, _)| {
-            let mut m = CepstralMean::default();
-            m.add_clip(&analyser.features(samples));
-            m
-        })
+        .map(|(samples, _)| CepstralMean::of_clip(&analyser.features(samples)))
         .collect();
     let mut speaker = CepstralMean::default();
     for m in &own {

@@ -305,72 +305,58 @@ impl Loader<'_> {
         let mut done = 0;
         progress(0, total);
         for (i, list) in sources.iter().enumerate() {
+            let line_err = |k: usize, what: &str, p: &Path, e: String| {
+                let at = &file.character[i].get_ref().line[k];
+                self.err(
+                    at,
+                    format!("character[{i}].line[{k}].{what}"),
+                    format!("{}: {e}", p.display()),
+                )
+            };
+            // Each distinct audio file's features, summed into the character's mean.
             let mut features: HashMap<&Path, (ClipFeatures, usize)> = HashMap::new();
             let mut speaker = CepstralMean::default();
-            let mut read: HashMap<&Path, Arc<SpeechTrack>> = HashMap::new();
             for (k, src) in list.iter().enumerate() {
-                let at = &file.character[i].get_ref().line[k];
-                let field = format!("character[{i}].line[{k}]");
-                let VoiceSource::Audio(p) = src else {
-                    continue;
-                };
-                if features.contains_key(p.as_path()) {
-                    continue;
+                if let VoiceSource::Audio(p) = src
+                    && !features.contains_key(p.as_path())
+                {
+                    let f =
+                        voice_features(p, &mut analyser).map_err(|e| line_err(k, "audio", p, e))?;
+                    speaker.add_clip(&f.0);
+                    features.insert(p, f);
+                    progress(done + features.len(), total);
                 }
-                let f = voice_features(p, &mut analyser).map_err(|e| {
-                    self.err(
-                        at,
-                        format!("{field}.audio"),
-                        format!("{}: {e}", p.display()),
-                    )
-                })?;
-                speaker.add_clip(&f.0);
-                features.insert(p, f);
-                done += 1;
-                progress(done, total);
             }
-            let mut out = Vec::new();
+            // Each line, read against the character's other lines.
+            let mut read: HashMap<&Path, Arc<SpeechTrack>> = HashMap::new();
+            let mut out = Vec::with_capacity(list.len());
             for (k, src) in list.iter().enumerate() {
-                let at = &file.character[i].get_ref().line[k];
-                let field = format!("character[{i}].line[{k}]");
-                let (p, what) = match src {
-                    VoiceSource::Audio(p) => (p, "audio"),
-                    VoiceSource::Lipsync(p) => (p, "lipsync"),
+                let (p, what, vt) = match src {
+                    VoiceSource::Audio(p) => (p, "audio", features.get_mut(p.as_path())),
+                    VoiceSource::Lipsync(p) => (p, "lipsync", None),
                 };
                 if let Some(t) = read.get(p.as_path()) {
                     out.push(t.clone());
                     continue;
                 }
-                let vt = match src {
-                    VoiceSource::Audio(p) => {
-                        let (f, len) = features.get_mut(p.as_path()).expect("read above");
+                let track = match vt {
+                    Some((f, len)) => {
                         let others = speaker.without_clip(f);
                         analyser.renormalise(f, &others);
                         Ok(analyser.classify(f, *len))
                     }
-                    VoiceSource::Lipsync(p) => {
-                        done += 1;
-                        progress(done, total);
-                        std::fs::read_to_string(p)
-                            .map_err(|e| e.to_string())
-                            .and_then(|t| read_lipsync_json(&t))
-                    }
+                    None => std::fs::read_to_string(p)
+                        .map_err(|e| e.to_string())
+                        .and_then(|t| read_lipsync_json(&t)),
                 };
-                let st = vt
+                let st = track
                     .and_then(|vt| speech_track(&vt).map_err(|e| e.to_string()))
-                    .map_err(|e| {
-                        self.err(
-                            at,
-                            format!("{field}.{what}"),
-                            format!("{}: {e}", p.display()),
-                        )
-                    })?;
+                    .map_err(|e| line_err(k, what, p, e))?;
                 let st = Arc::new(st);
                 read.insert(p, st.clone());
                 out.push(st);
             }
-            // Repeated lines count once for progress.
-            done = done.max(sources[..=i].iter().map(Vec::len).sum());
+            done += list.len();
             progress(done, total);
             tracks.push(out);
         }

@@ -355,12 +355,20 @@ fn render(track: &VowelTrack, input: &Path, format: Format) -> String {
 
 /// One input of the batch between the two passes.
 enum Pending {
-    /// Its features (without the normalised copy) and its length in samples.
-    Read(ClipFeatures, usize),
+    /// Read (first pass done).
+    Read(Box<ReadClip>),
     /// Written, or could not be read (reported).
     Done,
     /// Not read yet (no speaker groups: one pass).
     Unread,
+}
+
+/// A file after the first pass: its own cepstral sum, its length in samples, and
+/// (offline) its features without the normalised copy; a stream reads the audio again.
+struct ReadClip {
+    own: CepstralMean,
+    len: usize,
+    features: Option<ClipFeatures>,
 }
 
 fn load<'a>(
@@ -420,7 +428,11 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
                         let read = load(loader, input).map(|samples| {
                             let mut f = analyser.features(samples);
                             f.normalised = Vec::new();
-                            Pending::Read(f, samples.len())
+                            Pending::Read(Box::new(ReadClip {
+                                own: CepstralMean::of_clip(&f),
+                                len: samples.len(),
+                                features: (!args.stream).then_some(f),
+                            }))
                         });
                         bar.inc(1);
                         read.unwrap_or_else(|e| {
@@ -432,8 +444,8 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
                 .collect()
         });
         for (input, f) in inputs.iter().zip(&features) {
-            if let (Some(key), Pending::Read(f, _)) = (args.speaker.key(input), f) {
-                group_means.entry(key).or_default().add_clip(f);
+            if let (Some(key), Pending::Read(clip)) = (args.speaker.key(input), f) {
+                group_means.entry(key).or_default().merge(&clip.own);
             }
         }
         bar.set_position(0);
@@ -466,21 +478,24 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
                             let track = match read {
                                 // Already reported.
                                 Pending::Done => return Ok(None),
-                                Pending::Read(feats, len) => {
-                                    let speaker = args
+                                Pending::Read(clip) => {
+                                    let ReadClip { own, len, features } = &mut **clip;
+                                    let others = args
                                         .speaker
                                         .key(input)
                                         .and_then(|k| group_means.get(&k))
-                                        .copied()
+                                        .map(|group| group.without(own))
                                         .unwrap_or_default();
-                                    let others = speaker.without_clip(feats);
-                                    let track = if args.stream {
-                                        let mut stream = StreamAnalyser::new(profile.clone());
-                                        stream.start_from_speaker(&others);
-                                        stream.analyse_clip(load(loader, input)?, STREAM_CHUNK)
-                                    } else {
-                                        analyser.renormalise(feats, &others);
-                                        analyser.classify(feats, *len)
+                                    let track = match features {
+                                        Some(feats) => {
+                                            analyser.renormalise(feats, &others);
+                                            analyser.classify(feats, *len)
+                                        }
+                                        None => {
+                                            let mut stream = StreamAnalyser::new(profile.clone());
+                                            stream.start_from_speaker(&others);
+                                            stream.analyse_clip(load(loader, input)?, STREAM_CHUNK)
+                                        }
                                     };
                                     // Free the features as soon as they are used.
                                     *read = Pending::Done;
@@ -616,32 +631,9 @@ fn labelled_builder(
         stem.rfind('_')
             .map_or(stem.clone(), |i| stem[..i].to_string())
     };
-    // Pass 1 (speaker groups only): each (voice, version)'s cepstral mean.
-    let mut means: std::collections::HashMap<(String, usize), CepstralMean> = Default::default();
-    if speaker_from_name {
-        let per_clip: Vec<anyhow::Result<Vec<CepstralMean>>> = pairs
-            .par_iter()
-            .enumerate()
-            .map(|(i, (wav, _))| {
-                let samples = load_16k(wav)?;
-                let mut analyser = Analyser::new(profile.clone());
-                Ok(versions(&samples, i)
-                    .iter()
-                    .map(|s| {
-                        let mut m = CepstralMean::default();
-                        m.add_clip(&analyser.features(s));
-                        m
-                    })
-                    .collect())
-            })
-            .collect();
-        for ((wav, _), clip) in pairs.iter().zip(per_clip) {
-            for (v, m) in clip?.iter().enumerate() {
-                means.entry((voice_of(wav), v)).or_default().merge(m);
-            }
-        }
-    }
-    let builders: Vec<anyhow::Result<ProfileBuilder>> = pairs
+    // Every clip's features under every version, once. With speaker groups they are
+    // renormalised below with their (voice, version)'s other clips before they are learnt.
+    let read: Vec<anyhow::Result<(Vec<LabelSegment>, Vec<ClipFeatures>)>> = pairs
         .par_iter()
         .enumerate()
         .map(|(i, (wav, lab))| {
@@ -649,21 +641,38 @@ fn labelled_builder(
             let samples = load_16k(wav)?;
             check_labels_fit(&labels, samples.len(), lab, wav)?;
             let mut analyser = Analyser::new(profile.clone());
-            let mut b = ProfileBuilder::new();
-            for (v, s) in versions(&samples, i).iter().enumerate() {
-                let mut f = analyser.features(s);
-                if let Some(m) = means.get(&(voice_of(wav), v)) {
-                    let others = m.without_clip(&f);
-                    analyser.renormalise(&mut f, &others);
-                }
-                b.add_labelled_clip(&f, &labels);
-            }
-            Ok(b)
+            let features = versions(&samples, i)
+                .iter()
+                .map(|s| {
+                    let mut f = analyser.features(s);
+                    if speaker_from_name {
+                        f.normalised = Vec::new(); // remade with the voice's mean
+                    }
+                    f
+                })
+                .collect();
+            Ok((labels, features))
         })
         .collect();
+    let read = read.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
+    let mut means: std::collections::HashMap<(String, usize), CepstralMean> = Default::default();
+    if speaker_from_name {
+        for ((wav, _), (_, features)) in pairs.iter().zip(&read) {
+            for (v, f) in features.iter().enumerate() {
+                means.entry((voice_of(wav), v)).or_default().add_clip(f);
+            }
+        }
+    }
+    let analyser = Analyser::new(profile.clone());
     let mut total = ProfileBuilder::new();
-    for b in builders {
-        total.merge(&b?);
+    for ((wav, _), (labels, features)) in pairs.iter().zip(read) {
+        for (v, mut f) in features.into_iter().enumerate() {
+            if let Some(m) = means.get(&(voice_of(wav), v)) {
+                let others = m.without_clip(&f);
+                analyser.renormalise(&mut f, &others);
+            }
+            total.add_labelled_clip(&f, &labels);
+        }
     }
     Ok(total)
 }
