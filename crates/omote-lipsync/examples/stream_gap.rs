@@ -22,9 +22,14 @@
 //! `global_mean`) with weight `W` frames, instead of the profile's global mean with weight
 //! [`CMN_PRIOR_FRAMES`].
 //!
+//! `--degrade NAME` records each clip under a [`Degradation`] first (`quiet`, `pink`, `hum`,
+//! `band`: the start of its name), seeded by the clip's position as `omote lipsync eval`
+//! seeds its variant groups.
+//!
 //! With all three (`CVS`) it matches `omote lipsync eval --stream` on clean clips; the
 //! streaming noise estimate (a running one, not the clip's) is not swapped in.
 
+use omote_lipsync::degrade::Degradation;
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::score::{ScoreCounts, score_clip};
 use omote_lipsync::{
@@ -48,11 +53,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .position(|a| a == "--speaker-mean")
         .map(|i| i + 1);
     let speaker_weight = weight_at.and_then(|i| args.get(i)?.parse::<f32>().ok());
+    let degrade_at = args.iter().position(|a| a == "--degrade").map(|i| i + 1);
+    let degradation = match degrade_at.and_then(|i| args.get(i)) {
+        Some(name) => Some(
+            Degradation::ALL
+                .into_iter()
+                .find(|d| d.name().starts_with(name.as_str()))
+                .ok_or_else(|| format!("--degrade {name}: not quiet, pink, hum or band"))?,
+        ),
+        None => None,
+    };
+    let load = |wav: &std::path::Path, i: usize| -> Result<Vec<f32>, Box<dyn std::error::Error>> {
+        let samples = omote_audio::load_mono(wav, SAMPLE_RATE)?.samples;
+        Ok(match degradation {
+            Some(d) => d.apply(&samples, i as u64),
+            None => samples,
+        })
+    };
     let variants = ["offline", "C", "V", "S", "CV", "CS", "VS", "CVS"];
     let dirs = args
         .iter()
         .enumerate()
-        .filter(|(i, a)| !a.starts_with("--") && Some(*i) != weight_at)
+        .filter(|(i, a)| !a.starts_with("--") && Some(*i) != weight_at && Some(*i) != degrade_at)
         .map(|(_, a)| a);
     for dir in dirs {
         let mut wavs: Vec<_> = std::fs::read_dir(dir)?
@@ -67,8 +89,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // so each clip's "other clips" mean is this minus its own.
         let mut folder = ([0f64; N_CEPS], 0f64);
         if speaker_weight.is_some() {
-            for wav in &wavs {
-                let samples = omote_audio::load_mono(wav, SAMPLE_RATE)?.samples;
+            for (i, wav) in wavs.iter().enumerate() {
+                let samples = load(wav, i)?;
                 let (sum, n) = voiced_ceps_sum(&analyser.features(&samples));
                 for (f, s) in folder.0.iter_mut().zip(sum) {
                     *f += s;
@@ -76,13 +98,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 folder.1 += n;
             }
         }
-        for wav in &wavs {
+        for (i, wav) in wavs.iter().enumerate() {
             let lab = wav.with_extension("lab.tsv");
             let Ok(text) = std::fs::read_to_string(&lab) else {
                 continue;
             };
             let labels = parse_labels(&text, &lab.display().to_string())?;
-            let samples = omote_audio::load_mono(wav, SAMPLE_RATE)?.samples;
+            let samples = load(wav, i)?;
             let offline = analyser.features(&samples);
             // Where the running mean starts: the other clips' mean, or the profile's.
             let start = match speaker_weight {
@@ -226,7 +248,7 @@ fn causal_smoothing(
     let mut frames = Vec::with_capacity(feats.normalised.len());
     for (x, voiced) in feats.normalised.iter().zip(&feats.voicing.voiced) {
         if *voiced {
-            smoother.push_voiced(&scorer.log_scores(x), 1.0, 1.0, &mut frames);
+            smoother.push_voiced(&scorer.log_scores(x), x, 1.0, 1.0, &mut frames);
         } else {
             smoother.push_silent(0.0, &mut frames);
         }

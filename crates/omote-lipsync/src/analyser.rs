@@ -31,10 +31,17 @@ pub struct AnalyserConfig {
     pub smooth_radius: usize,
     /// Streaming: the mouth class is smoothed by a six-state HMM, filtered as frames come
     /// (and, with [`AnalyserConfig::stream_hold`], one frame late: the held frame sees its
-    /// successor). Per 10 ms frame the class stays with this probability and otherwise
-    /// moves to any other class with equal chance (1/6 would not smooth at all; clamped
-    /// to 1/6..0.999).
+    /// successor). Per 10 ms frame where the spectrum is steady, the class stays with this
+    /// probability and otherwise moves to any other class with equal chance (1/6 would
+    /// not smooth at all; clamped to 1/6..0.999).
     pub stream_stay: f32,
+    /// Streaming: the HMM's stay where the spectrum moves (a phone boundary). Equal to
+    /// `stream_stay`, the stay ignores the spectrum ([`crate::ClassFilter`]).
+    pub stream_stay_at_change: f32,
+    /// Streaming: the relative spectral change ([`crate::SpectralChange`]: the cepstral
+    /// distance to the frame before over the voice's typical one) at which the stay has
+    /// gone `1 − 1/e` of the way from `stream_stay` to `stream_stay_at_change`.
+    pub stream_change_width: f32,
     /// Streaming: the HMM's emission temperature (log-scores are divided by it; higher
     /// trusts a single frame less). At least 0.01.
     pub stream_temperature: f32,
@@ -65,8 +72,10 @@ impl Default for AnalyserConfig {
         Self {
             voicing: VoicingConfig::default(),
             smooth_radius: 1,
-            stream_stay: 0.6,
-            stream_temperature: 2.0,
+            stream_stay: 0.93,
+            stream_stay_at_change: 0.4,
+            stream_change_width: 0.58,
+            stream_temperature: 2.5,
             fade_db: 6.0,
             hmm_stay: 0.0,
             hmm_temperature: 0.7,
@@ -81,7 +90,8 @@ impl Default for AnalyserConfig {
 impl AnalyserConfig {
     /// Streaming at the lowest latency (12.5 ms): no frame held back, and the mouth-class
     /// HMM tuned for filtering alone — it cannot look ahead, so it trusts each frame more
-    /// (stay 0.5, temperature 1; with the defaults' 0.6 and 2 Japanese lost 2 points).
+    /// (one stay, 0.5, whatever the spectrum does; temperature 1; with the held filter's
+    /// former 0.6 and 2 Japanese lost 2 points).
     ///
     /// ```
     /// use omote_lipsync::{AnalyserConfig, Profile, StreamAnalyser};
@@ -92,6 +102,7 @@ impl AnalyserConfig {
         Self {
             stream_hold: false,
             stream_stay: 0.5,
+            stream_stay_at_change: 0.5,
             stream_temperature: 1.0,
             ..Self::default()
         }

@@ -1,5 +1,6 @@
 //! The streaming analyser's mouth-class smoother: a six-state hidden Markov model over
-//! A I U E O N, filtered frame by frame, with an optional one-frame look-ahead.
+//! A I U E O N, filtered frame by frame, with an optional one-frame look-ahead. How
+//! readily the class moves follows the spectrum ([`crate::SpectralChange`]).
 //!
 //! It replaced an exponential average of log-scores, which lags: at the same change rate
 //! the filter is right more often on every evaluation group (`examples/stream_gap.rs`
@@ -8,59 +9,93 @@
 
 use crate::AnalyserConfig;
 
-/// A six-state HMM in which the class stays with probability `stay` per 10 ms frame and
-/// otherwise moves to any other class with equal chance. Works on probabilities; a frame
-/// costs six exponentials.
+/// A six-state HMM in which the class stays with a probability per 10 ms frame and
+/// otherwise moves to any other class with equal chance. The stay depends on the
+/// frame's spectral change `c` (its cepstral distance from the frame before, relative to
+/// the voice's typical one): `stay_at_change + (stay − stay_at_change) · exp(−(c / width)²)`,
+/// so the class holds inside a steady vowel and moves freely at a phone boundary. Works on
+/// probabilities; a frame costs six exponentials.
 ///
 /// ```
 /// use omote_lipsync::ClassFilter;
 /// let filter = ClassFilter::new(0.6, 1.0);
-/// // Log-scores of an A frame, then of doubtful I frames.
+/// // Log-scores of an A frame, then of doubtful I frames, the spectrum steady (change 0).
 /// let a = filter.evidence(&[0.0, -8.0, -8.0, -8.0, -8.0, -8.0]);
 /// let i = filter.evidence(&[-1.0, 0.0, -3.0, -3.0, -3.0, -3.0]);
-/// let after_a = filter.step(None, &a);
-/// let after_i = filter.step(Some(&after_a), &i);
+/// let after_a = filter.step(None, &a, 0.0);
+/// let after_i = filter.step(Some(&after_a), &i, 0.0);
 /// // One doubtful frame does not move the mouth …
 /// assert!(after_i[0] > after_i[1]);
 /// // … a second one does.
-/// let again = filter.step(Some(&after_i), &i);
+/// let again = filter.step(Some(&after_i), &i, 0.0);
 /// assert!(again[1] > again[0]);
+///
+/// // Where the spectrum moves (change 2, twice the typical), one frame is enough.
+/// let moving = ClassFilter::with_change(0.9, 0.3, 0.6, 1.0);
+/// let after_a = moving.step(None, &a, 0.0);
+/// assert!(moving.step(Some(&after_a), &i, 0.0)[0] > 0.5);
+/// assert!(moving.step(Some(&after_a), &i, 2.0)[1] > 0.5);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClassFilter {
+    /// The stay where the spectrum is steady …
     stay: f32,
-    move_to: f32,
+    /// … where it moves …
+    stay_at_change: f32,
+    /// … and the relative change at which it is `1/e` of the way between them.
+    change_width: f32,
     temperature: f32,
 }
 
 impl ClassFilter {
-    /// A filter whose class stays with `stay` per frame (clamped to 1/6 — no smoothing —
-    /// … 0.999) and whose log-scores are divided by `temperature` (at least 0.01).
-    /// Non-finite values take [`AnalyserConfig::default`]'s.
+    /// A filter whose class stays with `stay` per frame whatever the spectrum does
+    /// (clamped to 1/6 — no smoothing — … 0.999) and whose log-scores are divided by
+    /// `temperature` (at least 0.01). Non-finite values take [`AnalyserConfig::default`]'s.
     pub fn new(stay: f32, temperature: f32) -> Self {
+        Self::with_change(stay, stay, 1.0, temperature)
+    }
+
+    /// A filter whose stay goes from `stay` where the spectrum is steady to
+    /// `stay_at_change` where it moves (both clamped as in [`ClassFilter::new`]), over
+    /// relative changes of about `change_width` (at least 0.01).
+    pub fn with_change(
+        stay: f32,
+        stay_at_change: f32,
+        change_width: f32,
+        temperature: f32,
+    ) -> Self {
         let d = AnalyserConfig::default();
-        let stay = if stay.is_finite() {
-            stay
-        } else {
-            d.stream_stay
-        }
-        .clamp(1.0 / 6.0, 0.999);
-        let temperature = if temperature.is_finite() {
-            temperature
-        } else {
-            d.stream_temperature
-        }
-        .max(0.01);
+        let or = |v: f32, default: f32| if v.is_finite() { v } else { default };
         Self {
-            stay,
-            move_to: (1.0 - stay) / 5.0,
-            temperature,
+            stay: or(stay, d.stream_stay).clamp(1.0 / 6.0, 0.999),
+            stay_at_change: or(stay_at_change, d.stream_stay_at_change).clamp(1.0 / 6.0, 0.999),
+            change_width: or(change_width, d.stream_change_width).max(0.01),
+            temperature: or(temperature, d.stream_temperature).max(0.01),
         }
     }
 
-    /// The filter of a config's `stream_stay` and `stream_temperature`.
+    /// The filter of a config's `stream_stay`, `stream_stay_at_change`,
+    /// `stream_change_width` and `stream_temperature`.
     pub fn from_config(config: &AnalyserConfig) -> Self {
-        Self::new(config.stream_stay, config.stream_temperature)
+        Self::with_change(
+            config.stream_stay,
+            config.stream_stay_at_change,
+            config.stream_change_width,
+            config.stream_temperature,
+        )
+    }
+
+    /// The probability that the class stays over a frame whose relative spectral change
+    /// is `change` (not finite: steady), and that it moves to one given other class.
+    fn stay_and_move(&self, change: f32) -> (f32, f32) {
+        let c = if change.is_finite() {
+            change.abs()
+        } else {
+            0.0
+        };
+        let steady = (-(c / self.change_width).powi(2)).exp();
+        let stay = self.stay_at_change + (self.stay - self.stay_at_change) * steady;
+        (stay, (1.0 - stay) / 5.0)
     }
 
     /// A frame's evidence from its class log-scores: `exp(score / temperature)`, scaled
@@ -73,26 +108,34 @@ impl ClassFilter {
         log_scores.map(|v| ((v - top) / self.temperature).exp())
     }
 
-    /// One forward step: the class probabilities after a frame with `evidence`, from those
-    /// after the frame before (`None`: the first frame of a voiced run).
-    pub fn step(&self, before: Option<&[f32; 6]>, evidence: &[f32; 6]) -> [f32; 6] {
+    /// One forward step: the class probabilities after a frame with `evidence` and
+    /// relative spectral `change`, from those after the frame before (`None`: the first
+    /// frame of a voiced run, whose change is not used).
+    pub fn step(&self, before: Option<&[f32; 6]>, evidence: &[f32; 6], change: f32) -> [f32; 6] {
         let mut a = *evidence;
         if let Some(p) = before {
+            let (stay, move_to) = self.stay_and_move(change);
             // Σ_j P(j) · P(k | j) = move + (stay − move) · P(k), as P sums to 1.
             for (v, pk) in a.iter_mut().zip(p) {
-                *v *= self.move_to + (self.stay - self.move_to) * pk;
+                *v *= move_to + (stay - move_to) * pk;
             }
         }
         normalised(a)
     }
 
     /// The class probabilities of a frame given the frames up to it (`filtered`, from
-    /// [`ClassFilter::step`]) and the next frame's evidence.
-    pub fn look_ahead(&self, filtered: &[f32; 6], next_evidence: &[f32; 6]) -> [f32; 6] {
+    /// [`ClassFilter::step`]) and the next frame's evidence and relative spectral change.
+    pub fn look_ahead(
+        &self,
+        filtered: &[f32; 6],
+        next_evidence: &[f32; 6],
+        next_change: f32,
+    ) -> [f32; 6] {
+        let (stay, move_to) = self.stay_and_move(next_change);
         // Σ_l P(l | k) · e(l) = move · Σe + (stay − move) · e(k).
         let total: f32 = next_evidence.iter().sum();
         normalised(std::array::from_fn(|k| {
-            filtered[k] * (self.move_to * total + (self.stay - self.move_to) * next_evidence[k])
+            filtered[k] * (move_to * total + (stay - move_to) * next_evidence[k])
         }))
     }
 }
@@ -111,25 +154,33 @@ fn normalised(v: [f32; 6]) -> [f32; 6] {
 mod tests {
     use super::*;
 
-    fn transition(f: &ClassFilter, j: usize, k: usize) -> f32 {
-        if j == k { f.stay } else { f.move_to }
+    /// The full transition matrix's entry at relative spectral change `c`, written out
+    /// from the formula in [`ClassFilter`]'s documentation.
+    fn transition(f: &ClassFilter, c: f32, j: usize, k: usize) -> f32 {
+        let stay =
+            f.stay_at_change + (f.stay - f.stay_at_change) * (-(c / f.change_width).powi(2)).exp();
+        if j == k { stay } else { (1.0 - stay) / 5.0 }
     }
 
-    /// Posteriors by brute force: forward over `frames` with the full transition matrix,
-    /// then (optionally) one step of look-ahead.
-    fn brute(f: &ClassFilter, frames: &[[f32; 6]], next: Option<&[f32; 6]>) -> [f32; 6] {
+    /// Posteriors by brute force: forward over `frames` (log-scores, relative change) with
+    /// the full transition matrix, then (optionally) one step of look-ahead.
+    fn brute(
+        f: &ClassFilter,
+        frames: &[([f32; 6], f32)],
+        next: Option<&([f32; 6], f32)>,
+    ) -> [f32; 6] {
         let lik = |s: &[f32; 6]| s.map(|v| (v / f.temperature).exp());
-        let mut p = lik(&frames[0]);
-        for s in &frames[1..] {
+        let mut p = lik(&frames[0].0);
+        for (s, c) in &frames[1..] {
             let l = lik(s);
             p = std::array::from_fn(|k| {
-                l[k] * (0..6).map(|j| p[j] * transition(f, j, k)).sum::<f32>()
+                l[k] * (0..6).map(|j| p[j] * transition(f, *c, j, k)).sum::<f32>()
             });
         }
-        if let Some(n) = next {
+        if let Some((n, c)) = next {
             let l = lik(n);
             p = std::array::from_fn(|k| {
-                p[k] * (0..6).map(|m| transition(f, k, m) * l[m]).sum::<f32>()
+                p[k] * (0..6).map(|m| transition(f, *c, k, m) * l[m]).sum::<f32>()
             });
         }
         normalised(p)
@@ -141,23 +192,30 @@ mod tests {
         [-2.0, -0.3, 0.0, -1.0, -0.7, -4.0],
         [-0.2, -1.0, -0.1, -3.0, 0.0, -2.0],
     ];
+    /// Relative spectral changes of those frames (the first is not used).
+    const CHANGES: [f32; 4] = [0.0, 0.2, 1.5, 0.6];
 
     #[test]
     fn the_closed_forms_are_the_hmm() {
-        for (stay, t) in [(0.6, 2.0), (0.5, 1.0), (0.9, 0.7)] {
-            let f = ClassFilter::new(stay, t);
+        let frames: Vec<_> = FRAMES.into_iter().zip(CHANGES).collect();
+        for f in [
+            ClassFilter::new(0.6, 2.0),
+            ClassFilter::new(0.5, 1.0),
+            ClassFilter::with_change(0.9, 0.3, 0.6, 0.7),
+            ClassFilter::with_change(0.93, 0.4, 0.58, 2.5),
+        ] {
             let mut post: Option<[f32; 6]> = None;
-            for n in 0..FRAMES.len() {
-                let step = f.step(post.as_ref(), &f.evidence(&FRAMES[n]));
-                let want = brute(&f, &FRAMES[..=n], None);
+            for n in 0..frames.len() {
+                let step = f.step(post.as_ref(), &f.evidence(&FRAMES[n]), CHANGES[n]);
+                let want = brute(&f, &frames[..=n], None);
                 for (a, b) in step.iter().zip(&want) {
-                    assert!((a - b).abs() < 1e-5, "filter {stay} {t} frame {n}");
+                    assert!((a - b).abs() < 1e-5, "filter {f:?} frame {n}");
                 }
-                if let Some(next) = FRAMES.get(n + 1) {
-                    let ahead = f.look_ahead(&step, &f.evidence(next));
-                    let want = brute(&f, &FRAMES[..=n], Some(next));
+                if let Some(next) = frames.get(n + 1) {
+                    let ahead = f.look_ahead(&step, &f.evidence(&next.0), next.1);
+                    let want = brute(&f, &frames[..=n], Some(next));
                     for (a, b) in ahead.iter().zip(&want) {
-                        assert!((a - b).abs() < 1e-5, "look-ahead {stay} {t} frame {n}");
+                        assert!((a - b).abs() < 1e-5, "look-ahead {f:?} frame {n}");
                     }
                 }
                 post = Some(step);
@@ -166,10 +224,28 @@ mod tests {
     }
 
     #[test]
+    fn the_stay_follows_the_spectral_change() {
+        let f = ClassFilter::with_change(0.93, 0.4, 0.58, 2.5);
+        let stay = |c: f32| f.stay_and_move(c).0;
+        assert!((stay(0.0) - 0.93).abs() < 1e-6);
+        assert!(stay(0.3) > stay(0.6) && stay(0.6) > stay(1.2));
+        assert!((stay(10.0) - 0.4).abs() < 1e-4);
+        // Not finite reads as steady; the stay and the five moves always sum to 1.
+        assert_eq!(stay(f32::NAN), stay(0.0));
+        for c in [0.0, 0.5, 2.0, f32::INFINITY] {
+            let (s, m) = f.stay_and_move(c);
+            assert!((s + 5.0 * m - 1.0).abs() < 1e-6);
+        }
+        // A constant filter ignores the change.
+        let constant = ClassFilter::new(0.6, 2.0);
+        assert_eq!(constant.stay_and_move(0.0), constant.stay_and_move(3.0));
+    }
+
+    #[test]
     fn a_sixth_does_not_smooth_and_bad_input_gives_no_nan() {
         let f = ClassFilter::new(1.0 / 6.0, 1.0);
-        let first = f.step(None, &f.evidence(&FRAMES[0]));
-        let second = f.step(Some(&first), &f.evidence(&FRAMES[1]));
+        let first = f.step(None, &f.evidence(&FRAMES[0]), 0.0);
+        let second = f.step(Some(&first), &f.evidence(&FRAMES[1]), 0.0);
         for (a, b) in second.iter().zip(normalised(FRAMES[1].map(f32::exp))) {
             assert!((a - b).abs() < 1e-5);
         }
@@ -186,10 +262,11 @@ mod tests {
             (0.6, 2.0),
         ] {
             let f = ClassFilter::new(stay, t);
-            let mut post = f.step(None, &f.evidence(&FRAMES[0]));
-            for s in FRAMES.iter().chain(&wild) {
+            let mut post = f.step(None, &f.evidence(&FRAMES[0]), 0.0);
+            for (n, s) in FRAMES.iter().chain(&wild).enumerate() {
                 let e = f.evidence(s);
-                post = f.look_ahead(&f.step(Some(&post), &e), &e);
+                let change = [0.0, 1.0, f32::NAN, f32::INFINITY, -2.0][n % 5];
+                post = f.look_ahead(&f.step(Some(&post), &e, change), &e, change);
                 assert!(
                     post.iter().all(|v| v.is_finite() && *v >= 0.0),
                     "{stay} {t}: {post:?}"

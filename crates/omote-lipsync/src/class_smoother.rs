@@ -4,9 +4,10 @@
 //! take it apart (`examples/stream_gap.rs`) run the same code.
 
 use crate::analyser::{dominant, lead_with};
-use crate::{AnalyserConfig, ClassFilter, VowelFrame};
+use crate::{AnalyserConfig, ClassFilter, N_CEPS, SpectralChange, VowelFrame};
 
-/// Turns each frame's class log-scores (or its silence) into finished [`VowelFrame`]s.
+/// Turns each frame's class log-scores and cepstrum (or its silence) into finished
+/// [`VowelFrame`]s.
 /// With [`AnalyserConfig::stream_hold`] a frame comes out one frame late, when its
 /// successor is known; without, at once.
 ///
@@ -16,8 +17,9 @@ use crate::{AnalyserConfig, ClassFilter, VowelFrame};
 /// let mut out = Vec::new();
 /// let a = [0.0, -9.0, -9.0, -9.0, -9.0, -9.0];
 /// let i = [-9.0, 0.0, -9.0, -9.0, -9.0, -9.0];
+/// let cepstrum = [0.0; 12]; // a steady spectrum
 /// for scores in [a, a, i, a, a] {
-///     smoother.push_voiced(&scores, 1.0, 1.0, &mut out);
+///     smoother.push_voiced(&scores, &cepstrum, 1.0, 1.0, &mut out);
 /// }
 /// smoother.flush(&mut out);
 /// // The lone I frame is a blip: A leads all five.
@@ -27,6 +29,7 @@ use crate::{AnalyserConfig, ClassFilter, VowelFrame};
 #[derive(Clone, Debug)]
 pub struct ClassSmoother {
     filter: ClassFilter,
+    change: SpectralChange,
     hold: bool,
     /// Class probabilities of the last voiced frame given the frames so far (`None`
     /// after silence: a new voiced run starts from its own frame).
@@ -45,17 +48,21 @@ struct Analysed {
     frame: VowelFrame,
     /// Class probabilities given the frames up to this one.
     filtered: [f32; 6],
-    /// This frame's own evidence ([`ClassFilter::evidence`]).
+    /// This frame's own evidence ([`ClassFilter::evidence`]) …
     evidence: [f32; 6],
+    /// … and its spectral change from the frame before (0 for a run's first frame).
+    change: f32,
     /// Fade-in factor of the weights (level near the voicing threshold).
     gain: f32,
 }
 
 impl ClassSmoother {
-    /// The smoothing of `config` (`stream_stay`, `stream_temperature`, `stream_hold`).
+    /// The smoothing of `config` (`stream_stay`, `stream_stay_at_change`,
+    /// `stream_change_width`, `stream_temperature`, `stream_hold`).
     pub fn new(config: &AnalyserConfig) -> Self {
         Self {
             filter: ClassFilter::from_config(config),
+            change: SpectralChange::new(),
             hold: config.stream_hold,
             forward: None,
             pending: None,
@@ -68,17 +75,20 @@ impl ClassSmoother {
         self.pending.is_some()
     }
 
-    /// A voiced frame: its class log-scores, the fade-in factor of its weights and its
-    /// volume. Appends the frame that is finished now, if any, to `out`.
+    /// A voiced frame: its class log-scores, its cepstrum (the one they were scored
+    /// from: only its distance from the frame before is used), the fade-in factor of its
+    /// weights and its volume. Appends the frame that is finished now, if any, to `out`.
     pub fn push_voiced(
         &mut self,
         log_scores: &[f32; 6],
+        cepstrum: &[f32; N_CEPS],
         gain: f32,
         volume: f32,
         out: &mut Vec<VowelFrame>,
     ) {
+        let change = self.change.update(cepstrum).unwrap_or(0.0);
         let evidence = self.filter.evidence(log_scores);
-        let filtered = self.filter.step(self.forward.as_ref(), &evidence);
+        let filtered = self.filter.step(self.forward.as_ref(), &evidence, change);
         self.forward = Some(filtered);
         self.push(
             Analysed {
@@ -89,6 +99,7 @@ impl ClassSmoother {
                 },
                 filtered,
                 evidence,
+                change,
                 gain,
             },
             out,
@@ -98,6 +109,7 @@ impl ClassSmoother {
     /// A silent frame of `volume`. Appends the frame that is finished now, if any.
     pub fn push_silent(&mut self, volume: f32, out: &mut Vec<VowelFrame>) {
         self.forward = None;
+        self.change.silence();
         self.push(
             Analysed {
                 frame: VowelFrame {
@@ -106,6 +118,7 @@ impl ClassSmoother {
                 },
                 filtered: [0.0; 6],
                 evidence: [0.0; 6],
+                change: 0.0,
                 gain: 0.0,
             },
             out,
@@ -160,7 +173,7 @@ impl ClassSmoother {
             return a.frame;
         }
         let post = match next {
-            Some(n) => self.filter.look_ahead(&a.filtered, &n.evidence),
+            Some(n) => self.filter.look_ahead(&a.filtered, &n.evidence, n.change),
             None => a.filtered,
         };
         VowelFrame {
@@ -176,12 +189,13 @@ mod tests {
 
     const A: [f32; 6] = [0.0, -9.0, -9.0, -9.0, -9.0, -9.0];
     const I: [f32; 6] = [-9.0, 0.0, -9.0, -9.0, -9.0, -9.0];
+    const STEADY: [f32; N_CEPS] = [0.0; N_CEPS];
 
     #[test]
     fn held_frames_come_out_one_late_and_unheld_at_once() {
         let mut out = Vec::new();
         let mut held = ClassSmoother::new(&AnalyserConfig::default());
-        held.push_voiced(&A, 1.0, 0.5, &mut out);
+        held.push_voiced(&A, &STEADY, 1.0, 0.5, &mut out);
         assert!(out.is_empty() && held.is_holding());
         held.push_silent(0.1, &mut out);
         assert_eq!(out.len(), 1);
@@ -192,7 +206,7 @@ mod tests {
         let mut out = Vec::new();
         let mut now = ClassSmoother::new(&AnalyserConfig::lowest_latency());
         for scores in [A, A, I, A] {
-            now.push_voiced(&scores, 0.5, 1.0, &mut out);
+            now.push_voiced(&scores, &STEADY, 0.5, 1.0, &mut out);
             assert!(!now.is_holding());
         }
         assert_eq!(out.len(), 4);
@@ -207,13 +221,13 @@ mod tests {
         let mut out = Vec::new();
         let mut s = ClassSmoother::new(&AnalyserConfig::default());
         for _ in 0..20 {
-            s.push_voiced(&A, 1.0, 1.0, &mut out);
+            s.push_voiced(&A, &STEADY, 1.0, 1.0, &mut out);
         }
         s.push_silent(0.0, &mut out);
         // After a pause nothing of the A run is carried: a doubtful I frame leads.
         let doubtful_i = [-0.5, 0.0, -9.0, -9.0, -9.0, -9.0];
-        s.push_voiced(&doubtful_i, 1.0, 1.0, &mut out);
-        s.push_voiced(&doubtful_i, 1.0, 1.0, &mut out);
+        s.push_voiced(&doubtful_i, &STEADY, 1.0, 1.0, &mut out);
+        s.push_voiced(&doubtful_i, &STEADY, 1.0, 1.0, &mut out);
         s.flush(&mut out);
         let last = out.last().unwrap();
         assert!(last.weights[1] > last.weights[0], "{last:?}");

@@ -46,6 +46,7 @@ mod noise_floor;
 mod profile;
 pub mod score;
 mod scorer;
+mod spectral_change;
 mod stream;
 mod sustained;
 mod voicing;
@@ -69,6 +70,7 @@ pub use profile::{
     PROFILE_FORMAT_V1, Profile, ProfileBuilder, SHARPNESS_RANGE, Subclass,
 };
 pub use scorer::ClassScorer;
+pub use spectral_change::{SpectralChange, TYPICAL_CHANGE_START};
 pub use stream::{CMN_FRAMES, CMN_PRIOR_FRAMES, StreamAnalyser};
 pub use sustained::SustainedRecordings;
 pub use voicing::{StreamVoicing, Voicing, VoicingConfig};

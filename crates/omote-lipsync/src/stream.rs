@@ -186,7 +186,7 @@ impl StreamAnalyser {
         }
         let gain = fade(level_db, self.voicing.threshold_db(), self.config.fade_db);
         self.smoother
-            .push_voiced(&self.scorer.log_scores(&x), gain, vol, out);
+            .push_voiced(&self.scorer.log_scores(&x), &x, gain, vol, out);
     }
 
     /// Adds a silent frame's band energies to the running noise estimate.

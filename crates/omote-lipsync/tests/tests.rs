@@ -568,9 +568,12 @@ fn noisy_and_quiet_variants_floors() {
             espeak_subset(),
             [
                 (Degradation::Quiet, [0.71, 0.97, 0.73, 0.97]),
-                (Degradation::Noisy, [0.73, 0.97, 0.67, 0.97]),
+                // Streaming floors lowered 2 points when the class filter began to follow
+                // the spectrum (Japanese +1, espeak −1 to −2: this subset's pink 0.687 →
+                // 0.669, band 0.759 → 0.749; README "The class filter follows the spectrum").
+                (Degradation::Noisy, [0.73, 0.97, 0.65, 0.97]),
                 (Degradation::Hum, [0.72, 0.97, 0.73, 0.97]),
-                (Degradation::Telephone, [0.72, 0.97, 0.75, 0.97]),
+                (Degradation::Telephone, [0.72, 0.97, 0.73, 0.97]),
             ],
         ),
         (
@@ -1016,4 +1019,42 @@ fn a_stream_started_from_the_speaker_reads_a_new_line_better() {
     println!("new lines streamed: vowels {cold:.3} cold, {warm:.3} from the speaker's mean");
     // Measured: 0.875 → 0.890.
     assert!(warm > cold + 0.01, "{cold} → {warm}");
+}
+
+/// The streaming class filter holds the mouth where the spectrum is steady and lets it
+/// move where the spectrum moves: on the Japanese clips it is right more often than the
+/// filter with one stay everywhere it replaced (0.6, temperature 2), at about the same
+/// number of class changes.
+#[test]
+fn the_stream_class_filter_follows_the_spectrum() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let clips: Vec<_> = (1..=40)
+        .map(|i| load(&dir, &format!("ja_ojt_{i:03}")))
+        .collect();
+    let constant = AnalyserConfig {
+        stream_stay: 0.6,
+        stream_stay_at_change: 0.6,
+        stream_temperature: 2.0,
+        ..AnalyserConfig::default()
+    };
+    let score = |config: AnalyserConfig| {
+        let mut counts = ScoreCounts::default();
+        for (samples, labels) in &clips {
+            let stream = StreamAnalyser::with_config(Profile::builtin(), config);
+            counts.add(&score_clip(&stream.analyse_clip(samples, 160), labels));
+        }
+        (
+            counts.vowel_accuracy().unwrap(),
+            counts.change_ratio().unwrap(),
+        )
+    };
+    let (old, new) = (score(constant), score(AnalyserConfig::default()));
+    println!(
+        "streamed Japanese: one stay {:.3} at {:.2}× the labels' changes, following the spectrum {:.3} at {:.2}×",
+        old.0, old.1, new.0, new.1
+    );
+    assert!(new.0 > old.0 + 0.005, "{old:?} → {new:?}");
+    assert!(new.1 < old.1 * 1.03, "{old:?} → {new:?}");
 }
