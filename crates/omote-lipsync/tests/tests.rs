@@ -558,8 +558,10 @@ fn noisy_and_quiet_variants_floors() {
             ja_subset(),
             [
                 (Degradation::Quiet, [0.87, 0.97, 0.84, 0.97]),
-                (Degradation::Noisy, [0.80, 0.97, 0.74, 0.97]),
-                (Degradation::Hum, [0.90, 0.97, 0.83, 0.97]),
+                // Streaming raised when its floor began to follow the noise's steadiness
+                // (this subset, cold streams: pink 0.776 → 0.793, hum 0.848 → 0.882).
+                (Degradation::Noisy, [0.80, 0.97, 0.77, 0.97]),
+                (Degradation::Hum, [0.90, 0.97, 0.86, 0.97]),
                 (Degradation::Telephone, [0.90, 0.97, 0.88, 0.97]),
             ],
         ),
