@@ -414,19 +414,26 @@ impl StreamVoicing {
                 FLOOR_BLOCK_FRAMES
             }
         };
-        let mut mean = self.block_sum[at] / frames_in(at) as f32;
+        // The mean of the block holding the minimum, over how many frames.
+        let mut mean = (self.block_sum[at], frames_in(at));
         // Digital silence (padding, a muted input) next to a noise floor far below the
         // speech: that floor is where the pauses sit (a quiet take padded with zeros).
         let heard = lowest_of(&self.block_heard);
         if lowest <= DIGITAL_DB && heard.0 <= self.speech_db - HEARD_FLOOR_BELOW_SPEECH_DB {
             (lowest, second) = (heard.0, heard.2);
-            mean = self.block_heard_sum[heard.1] / f32::from(self.block_heard_n[heard.1].max(1));
+            mean = (
+                self.block_heard_sum[heard.1],
+                usize::from(self.block_heard_n[heard.1]),
+            );
         }
         self.floor_db = if lowest.is_finite() { lowest } else { FLOOR_DB };
         // A steady noise (hum, a fan) has its minimum at its mean; a fluctuating one
-        // (pink, a room) dips under it.
-        self.bias_db = if lowest.is_finite() && mean.is_finite() {
-            (mean - lowest).clamp(0.0, MIN_STAT_BIAS_DB)
+        // (pink, a room) dips under it. A block just begun says too little of its mean:
+        // a minimum in its first frames is moved up the most.
+        let (sum, n) = mean;
+        let dip = sum / n.max(1) as f32 - lowest;
+        self.bias_db = if n >= FLOOR_BLOCK_FRAMES / 2 && dip.is_finite() {
+            dip.clamp(0.0, MIN_STAT_BIAS_DB)
         } else {
             MIN_STAT_BIAS_DB
         };
