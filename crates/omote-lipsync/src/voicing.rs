@@ -238,7 +238,10 @@ fn fill_runs(v: &mut [bool], value: bool, min_len: usize, inner_only: bool) {
 /// a new noise level within 1.5 s and is not pulled up by speech, whose consonants and
 /// gaps dip well below its vowels), moved up by how far the mean level of the block that
 /// holds it lies over it — up to 4 dB for a noise that fluctuates (pink noise, a room),
-/// nothing for a steady one (hum, a fan); the speech level follows peaks at once and decays
+/// nothing for a steady one (hum, a fan). A floor heard as steady noise outlasts the
+/// window by one more while speech holds the minimum (an utterance longer than 1.5 s
+/// would otherwise lose its pause and raise the threshold into its own last vowels);
+/// the speech level follows peaks at once and decays
 /// slowly and never sits less than 20 dB over the floor. The threshold is offline's
 /// (floor + margin, lowered toward `min_below_peak_db` under the speech, at least
 /// `below_peak_db` under it), with hysteresis and without offline's pause evidence. No
@@ -265,6 +268,8 @@ pub struct StreamVoicing {
     /// How far the floor's block mean lies over its minimum (dB, at most
     /// [`MIN_STAT_BIAS_DB`]).
     bias_db: f32,
+    /// The last floor heard as steady noise, kept while speech holds the minimum.
+    held: Option<HeldFloor>,
     block: usize,
     in_block: usize,
     floor_db: f32,
@@ -288,6 +293,22 @@ pub const FLOOR_BLOCKS: usize = 6;
 /// A running minimum sits below the mean noise level; it is moved back up by the
 /// quietest block's mean level over its minimum, at most this (dB; it was this always).
 const MIN_STAT_BIAS_DB: f32 = 4.0;
+/// A block whose mean lies within this of its minimum (dB) is steady noise, not speech.
+const STEADY_BLOCK_DIP_DB: f32 = 1.5;
+/// How long (frames) a floor heard as steady noise is kept while the minimum comes from
+/// speech: one more window (1.5 s).
+const FLOOR_HOLD_FRAMES: usize = FLOOR_BLOCKS * FLOOR_BLOCK_FRAMES;
+
+/// A floor heard as steady noise: the floor, its move up and margin, and the frames it
+/// has been kept since.
+#[derive(Clone, Copy, Debug)]
+struct HeldFloor {
+    floor_db: f32,
+    bias_db: f32,
+    margin_db: f32,
+    frames: usize,
+}
+
 /// Streaming: a non-digital floor this far below the speech level replaces a digital one.
 const HEARD_FLOOR_BELOW_SPEECH_DB: f32 = 35.0;
 /// Speech level decay per frame (dB): 3 dB/s.
@@ -311,6 +332,7 @@ impl StreamVoicing {
             block_heard_sum: [0.0; FLOOR_BLOCKS],
             block_heard_n: [0; FLOOR_BLOCKS],
             bias_db: MIN_STAT_BIAS_DB,
+            held: None,
             block: 0,
             in_block: 0,
             floor_db: FLOOR_DB,
@@ -446,6 +468,34 @@ impl StreamVoicing {
         } else {
             self.config.above_floor_db
         };
+        // Speech longer than the window pushes the last pause out of it, and the minimum
+        // then comes from the speech: the threshold jumps and the end of the utterance is
+        // called silent. A floor heard as steady noise (a block whose mean lies within
+        // 1.5 dB of its minimum) is kept instead, for one more window at most; a louder
+        // steady noise is heard as such and replaces it at once.
+        let steady = n >= FLOOR_BLOCK_FRAMES / 2
+            && dip <= STEADY_BLOCK_DIP_DB
+            && lowest.is_finite()
+            && lowest > DIGITAL_DB;
+        if steady {
+            self.held = Some(HeldFloor {
+                floor_db: self.floor_db,
+                bias_db: self.bias_db,
+                margin_db: self.margin_db,
+                frames: 0,
+            });
+        } else if let Some(held) = self.held.as_mut() {
+            if held.frames < FLOOR_HOLD_FRAMES
+                && held.floor_db + held.bias_db < self.floor_db + self.bias_db
+            {
+                self.floor_db = held.floor_db;
+                self.bias_db = held.bias_db;
+                self.margin_db = held.margin_db;
+                held.frames += 1;
+            } else {
+                self.held = None;
+            }
+        }
         self.speech_db = if l > self.speech_db {
             l
         } else {
@@ -476,6 +526,30 @@ mod tests {
             voicing.update(*l);
         }
         voicing.threshold_db()
+    }
+
+    #[test]
+    fn a_steady_floor_outlasts_the_window_by_one_more() {
+        let mut voicing = StreamVoicing::new(VoicingConfig::default());
+        // Half a second of a steady −60 dBFS room, then speech whose levels dip to −40.
+        for _ in 0..50 {
+            voicing.update(-60.0);
+        }
+        let speech = [-20.0, -25.0, -40.0, -30.0];
+        for l in speech.iter().cycle().take(250) {
+            voicing.update(*l);
+        }
+        // 2.5 s into the speech the room has left the 1.5 s window, and is still the floor
+        // (at the wider margin of its last block alone: −60 + 12).
+        let held = voicing.threshold_db();
+        assert!(held < -45.0, "{held}");
+        for l in speech.iter().cycle().take(100) {
+            voicing.update(*l);
+        }
+        // A window later the speech's own minimum is: −40 moved up 4 dB plus the 4 dB
+        // margin (the test fails here without the window's limit on the hold).
+        let after = voicing.threshold_db();
+        assert!(after > -36.0, "{after}");
     }
 
     #[test]
