@@ -472,7 +472,7 @@ impl StreamVoicing {
         // then comes from the speech: the threshold jumps and the end of the utterance is
         // called silent. A floor heard as steady noise (a block whose mean lies within
         // 1.5 dB of its minimum) is kept instead, for one more window at most; a louder
-        // steady noise is heard as such and replaces it at once.
+        // steady noise replaces it as soon as it is the window's minimum.
         let steady = n >= FLOOR_BLOCK_FRAMES / 2
             && dip <= STEADY_BLOCK_DIP_DB
             && lowest.is_finite()
