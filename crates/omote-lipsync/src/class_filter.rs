@@ -13,8 +13,10 @@ use crate::AnalyserConfig;
 /// otherwise moves to any other class with equal chance. The stay depends on the
 /// frame's spectral change `c` (its cepstral distance from the frame before, relative to
 /// the voice's typical one): `stay_at_change + (stay − stay_at_change) · exp(−(c / width)²)`,
-/// so the class holds inside a steady vowel and moves freely at a phone boundary. Works on
-/// probabilities; a frame costs six exponentials.
+/// so the class holds inside a steady vowel and moves freely at a phone boundary
+/// ([`ClassFilter::stay`], computed once per frame and passed to [`ClassFilter::step`] and
+/// to the previous frame's [`ClassFilter::look_ahead`]). Works on probabilities; a frame
+/// costs six exponentials, and one more for its stay when that follows the spectrum.
 ///
 /// ```
 /// use omote_lipsync::ClassFilter;
@@ -22,19 +24,20 @@ use crate::AnalyserConfig;
 /// // Log-scores of an A frame, then of doubtful I frames, the spectrum steady (change 0).
 /// let a = filter.evidence(&[0.0, -8.0, -8.0, -8.0, -8.0, -8.0]);
 /// let i = filter.evidence(&[-1.0, 0.0, -3.0, -3.0, -3.0, -3.0]);
-/// let after_a = filter.step(None, &a, 0.0);
-/// let after_i = filter.step(Some(&after_a), &i, 0.0);
+/// let steady = filter.stay(0.0);
+/// let after_a = filter.step(None, &a, steady);
+/// let after_i = filter.step(Some(&after_a), &i, steady);
 /// // One doubtful frame does not move the mouth …
 /// assert!(after_i[0] > after_i[1]);
 /// // … a second one does.
-/// let again = filter.step(Some(&after_i), &i, 0.0);
+/// let again = filter.step(Some(&after_i), &i, steady);
 /// assert!(again[1] > again[0]);
 ///
 /// // Where the spectrum moves (change 2, twice the typical), one frame is enough.
 /// let moving = ClassFilter::with_change(0.9, 0.3, 0.6, 1.0);
-/// let after_a = moving.step(None, &a, 0.0);
-/// assert!(moving.step(Some(&after_a), &i, 0.0)[0] > 0.5);
-/// assert!(moving.step(Some(&after_a), &i, 2.0)[1] > 0.5);
+/// let after_a = moving.step(None, &a, moving.stay(0.0));
+/// assert!(moving.step(Some(&after_a), &i, moving.stay(0.0))[0] > 0.5);
+/// assert!(moving.step(Some(&after_a), &i, moving.stay(2.0))[1] > 0.5);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClassFilter {
@@ -86,15 +89,28 @@ impl ClassFilter {
     }
 
     /// The probability that the class stays over a frame whose relative spectral change
-    /// is `change` (not finite: steady), and that it moves to one given other class.
-    fn stay_and_move(&self, change: f32) -> (f32, f32) {
+    /// is `change` (not finite: steady).
+    pub fn stay(&self, change: f32) -> f32 {
+        if self.stay == self.stay_at_change {
+            return self.stay;
+        }
         let c = if change.is_finite() {
             change.abs()
         } else {
             0.0
         };
         let steady = (-(c / self.change_width).powi(2)).exp();
-        let stay = self.stay_at_change + (self.stay - self.stay_at_change) * steady;
+        self.stay_at_change + (self.stay - self.stay_at_change) * steady
+    }
+
+    /// A stay (clamped as in [`ClassFilter::new`]; not finite: the steady one) and the
+    /// probability of moving to one given other class.
+    fn stay_and_move(&self, stay: f32) -> (f32, f32) {
+        let stay = if stay.is_finite() {
+            stay.clamp(1.0 / 6.0, 0.999)
+        } else {
+            self.stay
+        };
         (stay, (1.0 - stay) / 5.0)
     }
 
@@ -108,13 +124,13 @@ impl ClassFilter {
         log_scores.map(|v| ((v - top) / self.temperature).exp())
     }
 
-    /// One forward step: the class probabilities after a frame with `evidence` and
-    /// relative spectral `change`, from those after the frame before (`None`: the first
-    /// frame of a voiced run, whose change is not used).
-    pub fn step(&self, before: Option<&[f32; 6]>, evidence: &[f32; 6], change: f32) -> [f32; 6] {
+    /// One forward step: the class probabilities after a frame with `evidence` and `stay`
+    /// ([`ClassFilter::stay`] of its spectral change), from those after the frame before
+    /// (`None`: the first frame of a voiced run, whose stay is not used).
+    pub fn step(&self, before: Option<&[f32; 6]>, evidence: &[f32; 6], stay: f32) -> [f32; 6] {
         let mut a = *evidence;
         if let Some(p) = before {
-            let (stay, move_to) = self.stay_and_move(change);
+            let (stay, move_to) = self.stay_and_move(stay);
             // Σ_j P(j) · P(k | j) = move + (stay − move) · P(k), as P sums to 1.
             for (v, pk) in a.iter_mut().zip(p) {
                 *v *= move_to + (stay - move_to) * pk;
@@ -124,14 +140,14 @@ impl ClassFilter {
     }
 
     /// The class probabilities of a frame given the frames up to it (`filtered`, from
-    /// [`ClassFilter::step`]) and the next frame's evidence and relative spectral change.
+    /// [`ClassFilter::step`]) and the next frame's evidence and stay.
     pub fn look_ahead(
         &self,
         filtered: &[f32; 6],
         next_evidence: &[f32; 6],
-        next_change: f32,
+        next_stay: f32,
     ) -> [f32; 6] {
-        let (stay, move_to) = self.stay_and_move(next_change);
+        let (stay, move_to) = self.stay_and_move(next_stay);
         // Σ_l P(l | k) · e(l) = move · Σe + (stay − move) · e(k).
         let total: f32 = next_evidence.iter().sum();
         normalised(std::array::from_fn(|k| {
@@ -206,13 +222,13 @@ mod tests {
         ] {
             let mut post: Option<[f32; 6]> = None;
             for n in 0..frames.len() {
-                let step = f.step(post.as_ref(), &f.evidence(&FRAMES[n]), CHANGES[n]);
+                let step = f.step(post.as_ref(), &f.evidence(&FRAMES[n]), f.stay(CHANGES[n]));
                 let want = brute(&f, &frames[..=n], None);
                 for (a, b) in step.iter().zip(&want) {
                     assert!((a - b).abs() < 1e-5, "filter {f:?} frame {n}");
                 }
                 if let Some(next) = frames.get(n + 1) {
-                    let ahead = f.look_ahead(&step, &f.evidence(&next.0), next.1);
+                    let ahead = f.look_ahead(&step, &f.evidence(&next.0), f.stay(next.1));
                     let want = brute(&f, &frames[..=n], Some(next));
                     for (a, b) in ahead.iter().zip(&want) {
                         assert!((a - b).abs() < 1e-5, "look-ahead {f:?} frame {n}");
@@ -226,26 +242,29 @@ mod tests {
     #[test]
     fn the_stay_follows_the_spectral_change() {
         let f = ClassFilter::with_change(0.93, 0.4, 0.58, 2.5);
-        let stay = |c: f32| f.stay_and_move(c).0;
+        let stay = |c: f32| f.stay(c);
         assert!((stay(0.0) - 0.93).abs() < 1e-6);
         assert!(stay(0.3) > stay(0.6) && stay(0.6) > stay(1.2));
         assert!((stay(10.0) - 0.4).abs() < 1e-4);
-        // Not finite reads as steady; the stay and the five moves always sum to 1.
+        // Not finite reads as steady; the stay and the five moves always sum to 1, whatever
+        // stay a caller passes.
         assert_eq!(stay(f32::NAN), stay(0.0));
         for c in [0.0, 0.5, 2.0, f32::INFINITY] {
-            let (s, m) = f.stay_and_move(c);
-            assert!((s + 5.0 * m - 1.0).abs() < 1e-6);
+            for given in [stay(c), c, -c, f32::NAN] {
+                let (s, m) = f.stay_and_move(given);
+                assert!((s + 5.0 * m - 1.0).abs() < 1e-6 && s.is_finite());
+            }
         }
         // A constant filter ignores the change.
         let constant = ClassFilter::new(0.6, 2.0);
-        assert_eq!(constant.stay_and_move(0.0), constant.stay_and_move(3.0));
+        assert_eq!(constant.stay(0.0), constant.stay(3.0));
     }
 
     #[test]
     fn a_sixth_does_not_smooth_and_bad_input_gives_no_nan() {
         let f = ClassFilter::new(1.0 / 6.0, 1.0);
-        let first = f.step(None, &f.evidence(&FRAMES[0]), 0.0);
-        let second = f.step(Some(&first), &f.evidence(&FRAMES[1]), 0.0);
+        let first = f.step(None, &f.evidence(&FRAMES[0]), f.stay(0.0));
+        let second = f.step(Some(&first), &f.evidence(&FRAMES[1]), f.stay(0.0));
         for (a, b) in second.iter().zip(normalised(FRAMES[1].map(f32::exp))) {
             assert!((a - b).abs() < 1e-5);
         }
@@ -261,12 +280,13 @@ mod tests {
             (-1.0, -5.0),
             (0.6, 2.0),
         ] {
-            let f = ClassFilter::new(stay, t);
-            let mut post = f.step(None, &f.evidence(&FRAMES[0]), 0.0);
+            let f = ClassFilter::with_change(stay, 0.3, 0.5, t);
+            let mut post = f.step(None, &f.evidence(&FRAMES[0]), f.stay(0.0));
             for (n, s) in FRAMES.iter().chain(&wild).enumerate() {
                 let e = f.evidence(s);
-                let change = [0.0, 1.0, f32::NAN, f32::INFINITY, -2.0][n % 5];
-                post = f.look_ahead(&f.step(Some(&post), &e, change), &e, change);
+                // Wild changes through `stay`, and wild stays given straight.
+                let wild = [0.0, 1.0, f32::NAN, f32::INFINITY, -2.0][n % 5];
+                post = f.look_ahead(&f.step(Some(&post), &e, f.stay(wild)), &e, wild);
                 assert!(
                     post.iter().all(|v| v.is_finite() && *v >= 0.0),
                     "{stay} {t}: {post:?}"

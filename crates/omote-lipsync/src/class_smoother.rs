@@ -50,8 +50,9 @@ struct Analysed {
     filtered: [f32; 6],
     /// This frame's own evidence ([`ClassFilter::evidence`]) …
     evidence: [f32; 6],
-    /// … and its spectral change from the frame before (0 for a run's first frame).
-    change: f32,
+    /// … and its stay ([`ClassFilter::stay`] of its spectral change from the frame
+    /// before; a run's first frame counts as steady).
+    stay: f32,
     /// Fade-in factor of the weights (level near the voicing threshold).
     gain: f32,
 }
@@ -86,9 +87,11 @@ impl ClassSmoother {
         volume: f32,
         out: &mut Vec<VowelFrame>,
     ) {
-        let change = self.change.update(cepstrum).unwrap_or(0.0);
+        let stay = self
+            .filter
+            .stay(self.change.update(cepstrum).unwrap_or(0.0));
         let evidence = self.filter.evidence(log_scores);
-        let filtered = self.filter.step(self.forward.as_ref(), &evidence, change);
+        let filtered = self.filter.step(self.forward.as_ref(), &evidence, stay);
         self.forward = Some(filtered);
         self.push(
             Analysed {
@@ -99,7 +102,7 @@ impl ClassSmoother {
                 },
                 filtered,
                 evidence,
-                change,
+                stay,
                 gain,
             },
             out,
@@ -118,7 +121,7 @@ impl ClassSmoother {
                 },
                 filtered: [0.0; 6],
                 evidence: [0.0; 6],
-                change: 0.0,
+                stay: 0.0,
                 gain: 0.0,
             },
             out,
@@ -173,7 +176,7 @@ impl ClassSmoother {
             return a.frame;
         }
         let post = match next {
-            Some(n) => self.filter.look_ahead(&a.filtered, &n.evidence, n.change),
+            Some(n) => self.filter.look_ahead(&a.filtered, &n.evidence, n.stay),
             None => a.filtered,
         };
         VowelFrame {
