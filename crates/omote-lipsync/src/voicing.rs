@@ -257,21 +257,16 @@ fn fill_runs(v: &mut [bool], value: bool, min_len: usize, inner_only: bool) {
 #[derive(Clone, Debug)]
 pub struct StreamVoicing {
     config: VoicingConfig,
-    block_min: [f32; FLOOR_BLOCKS],
-    /// The same minima over frames that are not digital silence.
-    block_heard: [f32; FLOOR_BLOCKS],
-    /// Per block, the sum of its levels, and of its non-digital levels and their count:
-    /// the quietest block's mean over its minimum is how much the minimum undershoots.
-    block_sum: [f32; FLOOR_BLOCKS],
-    block_heard_sum: [f32; FLOOR_BLOCKS],
-    block_heard_n: [u16; FLOOR_BLOCKS],
+    /// The last `FLOOR_BLOCKS` blocks' levels, a ring (`block` is the current one) …
+    blocks: [FloorBlock; FLOOR_BLOCKS],
+    /// … and the same over frames that are not digital silence.
+    heard: [FloorBlock; FLOOR_BLOCKS],
+    block: usize,
     /// How far the floor's block mean lies over its minimum (dB, at most
     /// [`MIN_STAT_BIAS_DB`]).
     bias_db: f32,
     /// The last floor heard as steady noise, kept while speech holds the minimum.
     held: Option<HeldFloor>,
-    block: usize,
-    in_block: usize,
     floor_db: f32,
     speech_db: f32,
     margin_db: f32,
@@ -298,6 +293,48 @@ const STEADY_BLOCK_DIP_DB: f32 = 1.5;
 /// How long (frames) a floor heard as steady noise is kept while the minimum comes from
 /// speech: one more window (1.5 s).
 const FLOOR_HOLD_FRAMES: usize = FLOOR_BLOCKS * FLOOR_BLOCK_FRAMES;
+
+/// The minimum, sum and count of one block's frame levels.
+#[derive(Clone, Copy, Debug)]
+struct FloorBlock {
+    min: f32,
+    sum: f32,
+    frames: usize,
+}
+
+impl FloorBlock {
+    const EMPTY: Self = Self {
+        min: f32::INFINITY,
+        sum: 0.0,
+        frames: 0,
+    };
+
+    fn add(&mut self, level_db: f32) {
+        self.min = self.min.min(level_db);
+        self.sum += level_db;
+        self.frames += 1;
+    }
+
+    /// How far the block's mean lies over its minimum (dB): none for a steady noise, a
+    /// few dB for one that fluctuates, more for speech. `None` before half a block: too
+    /// few frames for a mean.
+    fn dip(&self) -> Option<f32> {
+        (self.frames >= FLOOR_BLOCK_FRAMES / 2).then(|| self.sum / self.frames as f32 - self.min)
+    }
+}
+
+/// The block with the lowest minimum, and the second-lowest minimum.
+fn lowest_of(blocks: &[FloorBlock; FLOOR_BLOCKS]) -> (FloorBlock, f32) {
+    let (mut lowest, mut second) = (FloorBlock::EMPTY, f32::INFINITY);
+    for b in blocks {
+        if b.min < lowest.min {
+            (lowest, second) = (*b, lowest.min);
+        } else if b.min < second {
+            second = b.min;
+        }
+    }
+    (lowest, second)
+}
 
 /// A floor heard as steady noise: the floor, its move up and margin, and the frames it
 /// has been kept since.
@@ -326,15 +363,11 @@ impl StreamVoicing {
     pub fn new(config: VoicingConfig) -> Self {
         Self {
             config,
-            block_min: [f32::INFINITY; FLOOR_BLOCKS],
-            block_heard: [f32::INFINITY; FLOOR_BLOCKS],
-            block_sum: [0.0; FLOOR_BLOCKS],
-            block_heard_sum: [0.0; FLOOR_BLOCKS],
-            block_heard_n: [0; FLOOR_BLOCKS],
+            blocks: [FloorBlock::EMPTY; FLOOR_BLOCKS],
+            heard: [FloorBlock::EMPTY; FLOOR_BLOCKS],
+            block: 0,
             bias_db: MIN_STAT_BIAS_DB,
             held: None,
-            block: 0,
-            in_block: 0,
             floor_db: FLOOR_DB,
             speech_db: -20.0,
             margin_db: config.above_floor_db,
@@ -386,16 +419,11 @@ impl StreamVoicing {
         } else {
             FLOOR_DB
         };
-        if self.in_block == FLOOR_BLOCK_FRAMES {
+        if self.blocks[self.block].frames == FLOOR_BLOCK_FRAMES {
             self.block = (self.block + 1) % FLOOR_BLOCKS;
-            self.block_min[self.block] = f32::INFINITY;
-            self.block_heard[self.block] = f32::INFINITY;
-            self.block_sum[self.block] = 0.0;
-            self.block_heard_sum[self.block] = 0.0;
-            self.block_heard_n[self.block] = 0;
-            self.in_block = 0;
+            self.blocks[self.block] = FloorBlock::EMPTY;
+            self.heard[self.block] = FloorBlock::EMPTY;
         }
-        self.in_block += 1;
         if !self.floor_heard {
             self.recent[self.frames_before_heard % STEADY_FRAMES] = l;
             self.frames_before_heard += 1;
@@ -409,56 +437,24 @@ impl StreamVoicing {
             let steady = n >= STEADY_FRAMES && hi - lo <= STEADY_SPREAD_DB;
             self.floor_heard = steady || n >= FLOOR_BLOCKS * FLOOR_BLOCK_FRAMES;
         }
-        self.block_min[self.block] = self.block_min[self.block].min(l);
-        self.block_sum[self.block] += l;
+        self.blocks[self.block].add(l);
         if l > DIGITAL_DB {
-            self.block_heard[self.block] = self.block_heard[self.block].min(l);
-            self.block_heard_sum[self.block] += l;
-            self.block_heard_n[self.block] += 1;
+            self.heard[self.block].add(l);
         }
-        // (lowest, its block, second lowest) of a set of block minima.
-        let lowest_of = |mins: &[f32; FLOOR_BLOCKS]| {
-            let (mut lowest, mut at, mut second) = (f32::INFINITY, 0, f32::INFINITY);
-            for (b, &m) in mins.iter().enumerate() {
-                if m < lowest {
-                    (lowest, at, second) = (m, b, lowest);
-                } else if m < second {
-                    second = m;
-                }
-            }
-            (lowest, at, second)
-        };
-        let (mut lowest, at, mut second) = lowest_of(&self.block_min);
-        let frames_in = |b: usize| {
-            if b == self.block {
-                self.in_block
-            } else {
-                FLOOR_BLOCK_FRAMES
-            }
-        };
-        // The mean of the block holding the minimum, over how many frames.
-        let mut mean = (self.block_sum[at], frames_in(at));
+        let (mut floor, mut second) = lowest_of(&self.blocks);
         // Digital silence (padding, a muted input) next to a noise floor far below the
         // speech: that floor is where the pauses sit (a quiet take padded with zeros).
-        let heard = lowest_of(&self.block_heard);
-        if lowest <= DIGITAL_DB && heard.0 <= self.speech_db - HEARD_FLOOR_BELOW_SPEECH_DB {
-            (lowest, second) = (heard.0, heard.2);
-            mean = (
-                self.block_heard_sum[heard.1],
-                usize::from(self.block_heard_n[heard.1]),
-            );
+        let heard = lowest_of(&self.heard);
+        if floor.min <= DIGITAL_DB && heard.0.min <= self.speech_db - HEARD_FLOOR_BELOW_SPEECH_DB {
+            (floor, second) = heard;
         }
+        let lowest = floor.min;
         self.floor_db = if lowest.is_finite() { lowest } else { FLOOR_DB };
         // A steady noise (hum, a fan) has its minimum at its mean; a fluctuating one
-        // (pink, a room) dips under it. A block just begun says too little of its mean:
-        // a minimum in its first frames is moved up the most.
-        let (sum, n) = mean;
-        let dip = sum / n.max(1) as f32 - lowest;
-        self.bias_db = if n >= FLOOR_BLOCK_FRAMES / 2 && dip.is_finite() {
-            dip.clamp(0.0, MIN_STAT_BIAS_DB)
-        } else {
-            MIN_STAT_BIAS_DB
-        };
+        // (pink, a room) dips under it. A minimum in a block's first frames is moved up
+        // the most.
+        let dip = floor.dip();
+        self.bias_db = dip.map_or(MIN_STAT_BIAS_DB, |d| d.clamp(0.0, MIN_STAT_BIAS_DB));
         // Two blocks whose minima agree: a steady floor, so a smaller margin above it.
         self.margin_db = if second.is_finite() {
             (SPREAD_FACTOR * (second - lowest)).clamp(
@@ -473,11 +469,7 @@ impl StreamVoicing {
         // called silent. A floor heard as steady noise (a block whose mean lies within
         // 1.5 dB of its minimum) is kept instead, for one more window at most; a louder
         // steady noise replaces it as soon as it is the window's minimum.
-        let steady = n >= FLOOR_BLOCK_FRAMES / 2
-            && dip <= STEADY_BLOCK_DIP_DB
-            && lowest.is_finite()
-            && lowest > DIGITAL_DB;
-        if steady {
+        if dip.is_some_and(|d| d <= STEADY_BLOCK_DIP_DB) && lowest > DIGITAL_DB {
             self.held = Some(HeldFloor {
                 floor_db: self.floor_db,
                 bias_db: self.bias_db,
