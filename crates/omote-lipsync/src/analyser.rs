@@ -45,6 +45,10 @@ pub struct AnalyserConfig {
     /// Streaming: the HMM's emission temperature (log-scores are divided by it; higher
     /// trusts a single frame less). At least 0.01.
     pub stream_temperature: f32,
+    /// Streaming: where the spectrum moves, the temperature grows up to `1 +` this many
+    /// times (a frame between two phones is a poor witness of either; 0: never). See
+    /// [`crate::ClassFilter::with_softening`].
+    pub stream_change_softening: f32,
     /// Level range (dB) over which weights fade in above the voicing threshold.
     pub fade_db: f32,
     /// Offline: probability per 10 ms frame that the mouth class stays the same, for the
@@ -73,9 +77,10 @@ impl Default for AnalyserConfig {
             voicing: VoicingConfig::default(),
             smooth_radius: 1,
             stream_stay: 0.93,
-            stream_stay_at_change: 0.4,
+            stream_stay_at_change: 0.3,
             stream_change_width: 0.58,
             stream_temperature: 2.5,
+            stream_change_softening: 4.0,
             fade_db: 6.0,
             hmm_stay: 0.0,
             hmm_temperature: 0.7,
@@ -90,8 +95,8 @@ impl Default for AnalyserConfig {
 impl AnalyserConfig {
     /// Streaming at the lowest latency (12.5 ms): no frame held back, and the mouth-class
     /// HMM tuned for filtering alone — it cannot look ahead, so it trusts each frame more
-    /// (one stay, 0.5, whatever the spectrum does; temperature 1; with the held filter's
-    /// former 0.6 and 2 Japanese lost 2 points).
+    /// (one stay, 0.5, whatever the spectrum does; temperature 1, not softened where the
+    /// spectrum moves; with the held filter's former 0.6 and 2 Japanese lost 2 points).
     ///
     /// ```
     /// use omote_lipsync::{AnalyserConfig, Profile, StreamAnalyser};
@@ -104,6 +109,7 @@ impl AnalyserConfig {
             stream_stay: 0.5,
             stream_stay_at_change: 0.5,
             stream_temperature: 1.0,
+            stream_change_softening: 0.0,
             ..Self::default()
         }
     }

@@ -59,7 +59,8 @@ struct Analysed {
 
 impl ClassSmoother {
     /// The smoothing of `config` (`stream_stay`, `stream_stay_at_change`,
-    /// `stream_change_width`, `stream_temperature`, `stream_hold`).
+    /// `stream_change_width`, `stream_temperature`, `stream_change_softening`,
+    /// `stream_hold`).
     pub fn new(config: &AnalyserConfig) -> Self {
         Self {
             filter: ClassFilter::from_config(config),
@@ -87,10 +88,9 @@ impl ClassSmoother {
         volume: f32,
         out: &mut Vec<VowelFrame>,
     ) {
-        let stay = self
-            .filter
-            .stay(self.change.update(cepstrum).unwrap_or(0.0));
-        let evidence = self.filter.evidence(log_scores);
+        let change = self.change.update(cepstrum).unwrap_or(0.0);
+        let stay = self.filter.stay(change);
+        let evidence = self.filter.evidence(log_scores, change);
         let filtered = self.filter.step(self.forward.as_ref(), &evidence, stay);
         self.forward = Some(filtered);
         self.push(
