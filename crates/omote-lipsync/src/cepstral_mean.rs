@@ -56,6 +56,24 @@ impl CepstralMean {
         m
     }
 
+    /// The sum of `frames` frames whose mean is `mean` (a mean kept elsewhere, e.g. a
+    /// stream's voice or a seed passed as numbers); non-finite values count as 0.
+    ///
+    /// ```
+    /// use omote_lipsync::CepstralMean;
+    /// let m = CepstralMean::from_mean(&[1.5; 12], 200);
+    /// assert_eq!(m.frames(), 200);
+    /// assert_eq!(m.mean(), Some([1.5; 12]));
+    /// ```
+    pub fn from_mean(mean: &[f32; N_CEPS], frames: u64) -> Self {
+        let finite = |v: f32| if v.is_finite() { f64::from(v) } else { 0.0 };
+        Self {
+            sum: std::array::from_fn(|j| finite(mean[j]) * frames as f64),
+            frames,
+            weight: 0.0,
+        }
+    }
+
     /// Adds a clip's voiced frames (its raw cepstra, before normalisation).
     pub fn add_clip(&mut self, features: &ClipFeatures) {
         self.add_frames(&features.frames, &features.voicing.voiced);
@@ -122,8 +140,8 @@ impl CepstralMean {
     /// The prior a clip's own frames are added to before normalising: `global_frames` of
     /// the profile's `global` mean, and the speaker's `others` lines as up to
     /// [`SPEAKER_PRIOR_FRAMES`](crate::SPEAKER_PRIOR_FRAMES) frames of theirs. Offline
-    /// ([`Analyser::renormalise`](crate::Analyser::renormalise)) and streaming
-    /// ([`StreamAnalyser::start_from_speaker`](crate::StreamAnalyser::start_from_speaker))
+    /// ([`Analyser::renormalise`](crate::Analyser::renormalise)) and streaming (where
+    /// each utterance starts from it, [`StreamCepstralMean`](crate::StreamCepstralMean))
     /// share it.
     pub(crate) fn speaker_prior(
         global: &[f32; N_CEPS],

@@ -48,6 +48,7 @@ pub mod score;
 mod scorer;
 mod spectral_change;
 mod stream;
+mod stream_mean;
 mod sustained;
 mod voicing;
 
@@ -71,6 +72,9 @@ pub use profile::{
 };
 pub use scorer::ClassScorer;
 pub use spectral_change::{SpectralChange, TYPICAL_CHANGE_START};
-pub use stream::{CMN_FRAMES, CMN_PRIOR_FRAMES, StreamAnalyser};
+pub use stream::StreamAnalyser;
+pub use stream_mean::{
+    CMN_FRAMES, CMN_PRIOR_FRAMES, StreamCepstralMean, UTTERANCE_GAP_FRAMES, VOICE_MEMORY_FRAMES,
+};
 pub use sustained::SustainedRecordings;
 pub use voicing::{StreamVoicing, Voicing, VoicingConfig};

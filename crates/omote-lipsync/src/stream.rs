@@ -5,19 +5,15 @@
 use crate::ClassSmoother;
 use crate::analyser::{AnalyserConfig, fade, volume};
 use crate::cepstral_mean::CepstralMean;
-use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_CEPS, N_MEL, SAMPLE_RATE, WINDOW};
+use crate::features::{FRAME_RATE, FeatureExtractor, HOP, N_MEL, SAMPLE_RATE, WINDOW};
 use crate::noise_floor;
 use crate::profile::Profile;
 use crate::scorer::ClassScorer;
+use crate::stream_mean::StreamCepstralMean;
 use crate::voicing::StreamVoicing;
 use crate::{VowelFrame, VowelTrack};
 
 const RING: usize = 512;
-/// Streaming: frames of the running cepstral mean's memory (3 s of voiced frames).
-pub const CMN_FRAMES: f32 = 300.0;
-/// Streaming: weight (in frames) of the profile's global mean, the running cepstral
-/// mean's prior, at the start of a stream.
-pub const CMN_PRIOR_FRAMES: f32 = 50.0;
 /// Frames of the running noise estimate's memory (2 s of pauses).
 const NOISE_FRAMES: f32 = 200.0;
 
@@ -43,8 +39,8 @@ pub struct StreamAnalyser {
     window: [f32; WINDOW],
     /// The mouth-class smoothing (and the frame it holds back).
     smoother: ClassSmoother,
-    cmn_mean: [f32; N_CEPS],
-    cmn_n: f32,
+    /// The running cepstral mean (the voice so far, and the utterance going on).
+    cmn: StreamCepstralMean,
     /// Mean mel band energies of the silent frames so far, and how many there were
     /// (capped at [`NOISE_FRAMES`]): the noise taken out of voiced frames, as the
     /// offline analyser does with the whole clip's pauses.
@@ -83,8 +79,8 @@ impl StreamAnalyser {
 
     /// A streaming analyser with explicit settings.
     pub fn with_config(profile: Profile, config: AnalyserConfig) -> Self {
-        let cmn_mean = profile.global_mean;
         Self {
+            cmn: StreamCepstralMean::new(profile.global_mean),
             extractor: FeatureExtractor::new(),
             voicing: StreamVoicing::new(config.voicing),
             scorer: ClassScorer::new(&profile),
@@ -95,8 +91,6 @@ impl StreamAnalyser {
             next_frame: 0,
             window: [0.0; WINDOW],
             smoother: ClassSmoother::new(&config),
-            cmn_mean,
-            cmn_n: CMN_PRIOR_FRAMES,
             noise: [0.0; N_MEL],
             noise_n: 0.0,
             zero_run: LEAD,
@@ -110,15 +104,7 @@ impl StreamAnalyser {
     ///
     /// [`SPEAKER_PRIOR_FRAMES`]: crate::SPEAKER_PRIOR_FRAMES
     pub fn start_from_speaker(&mut self, others: &CepstralMean) {
-        let prior = CepstralMean::speaker_prior(
-            &self.profile.global_mean,
-            f64::from(CMN_PRIOR_FRAMES),
-            others,
-        );
-        if let Some(mean) = prior.mean() {
-            self.cmn_mean = mean;
-            self.cmn_n = prior.prior_weight() as f32;
-        }
+        self.cmn.start_from_speaker(others);
     }
 
     /// Frames emitted so far.
@@ -152,6 +138,7 @@ impl StreamAnalyser {
             // Digital silence: skip the transform (keeps hours of silence cheap).
             self.voicing.update(crate::features::FLOOR_DB);
             self.learn_noise(&[0.0; N_MEL]);
+            self.cmn.silent();
             self.smoother.push_silent(0.0, out);
             return;
         }
@@ -168,6 +155,7 @@ impl StreamAnalyser {
             if noise_floor::is_noise(&nf, level_db, self.voicing.noise_reference_db()) {
                 self.learn_noise(&mel);
             }
+            self.cmn.silent();
             self.smoother.push_silent(vol, out);
             return;
         }
@@ -178,11 +166,7 @@ impl StreamAnalyser {
             self.extractor.cepstrum(&mel)
         };
         if self.profile.cmn {
-            self.cmn_n = (self.cmn_n + 1.0).min(CMN_FRAMES);
-            for j in 0..N_CEPS {
-                self.cmn_mean[j] += (x[j] - self.cmn_mean[j]) / self.cmn_n;
-                x[j] -= self.cmn_mean[j];
-            }
+            self.cmn.normalise(&mut x);
         }
         let gain = fade(level_db, self.voicing.threshold_db(), self.config.fade_db);
         self.smoother

@@ -4,11 +4,12 @@
 use std::path::Path;
 
 use omote_lipsync::degrade::Degradation;
+use omote_lipsync::eval::{self, LabelledClip};
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::score::{ScoreCounts, score_clip};
 use omote_lipsync::{
     Analyser, AnalyserConfig, CepstralMean, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser,
-    StreamVoicing, SustainedRecordings, Viseme, VoicingConfig, VowelFrame, export,
+    StreamVoicing, SustainedRecordings, Viseme, VoicingConfig, VowelFrame, VowelTrack, export,
 };
 
 /// The confusion matrix's column of frames shown silent.
@@ -1097,4 +1098,43 @@ fn the_stream_class_filter_softens_frames_where_the_spectrum_moves() {
         assert!(new.0 > old.0 + least_gain, "{prefix}: {old:?} → {new:?}");
         assert!(new.1 <= old.1 * 1.01, "{prefix}: {old:?} → {new:?}");
     }
+}
+
+/// A live session hears line after line of one voice. Its running cepstral mean restarts
+/// at each utterance from the voice heard so far (`StreamCepstralMean`), as offline reads
+/// a line against the speaker's other lines, instead of going on from the end of the line
+/// before — whose words, not the voice, it would then hold. The Japanese lines over a
+/// telephone band, back to back in one stream, are read about as well as offline.
+#[test]
+fn a_session_reads_each_line_against_the_voice() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let band = Degradation::ALL
+        .into_iter()
+        .find(|d| d.name().starts_with("band"))
+        .unwrap();
+    let clips: Vec<LabelledClip> = (1..=40)
+        .map(|i| {
+            let (samples, labels) = load(&dir, &format!("ja_ojt_{i:03}"));
+            LabelledClip {
+                source: "ja".into(),
+                samples: band.apply(&samples, i),
+                labels,
+            }
+        })
+        .collect();
+    let refs: Vec<&LabelledClip> = clips.iter().collect();
+    let profile = Profile::builtin();
+    let accuracy = |tracks: Vec<VowelTrack>| {
+        let mut counts = ScoreCounts::default();
+        for (t, c) in tracks.iter().zip(&clips) {
+            counts.add(&score_clip(t, &c.labels));
+        }
+        counts.vowel_accuracy().unwrap()
+    };
+    let offline = accuracy(eval::speaker_tracks(&profile, &refs));
+    let session = accuracy(eval::session_tracks(&profile, &refs));
+    println!("Japanese over a telephone band: offline {offline:.3}, one session {session:.3}");
+    assert!(session > offline - 0.01, "{offline} vs {session}");
 }
