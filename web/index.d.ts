@@ -28,8 +28,13 @@ export class Speaker {
   addLine(samples: Float32Array, sampleRate: number): void;
   readonly lines: number;
   analyseVoice(samples: Float32Array, sampleRate: number): VoiceAnalysis;
+  /** The voice as 13 numbers (mean cepstrum, voiced frames), for `speaker` options. */
+  voiceSeed(): Float32Array;
   free(): void;
 }
+
+/** A live stream's starting voice: a Speaker or its voiceSeed(). */
+export type SpeakerSeed = Speaker | Float32Array | number[];
 
 export type EyeMode = 'idle' | 'talking' | 'listening' | 'focused';
 
@@ -67,7 +72,7 @@ export class Face {
  *  (8 numbers each: A I U E O N, volume, voiced). Throws on NaN samples or a bad rate. */
 export class LiveVoice {
   /** steady: 10 ms more latency, no one-frame flickers of the mouth class. */
-  constructor(sampleRate: number, options?: { steady?: boolean });
+  constructor(sampleRate: number, options?: { steady?: boolean; speaker?: SpeakerSeed });
   /** Algorithmic latency in seconds (analysis window and resampling). */
   readonly latencyS: number;
   readonly framesOut: number;
@@ -102,8 +107,8 @@ export class VoiceInput {
 }
 
 /** An AudioWorkletNode with omote's live analyser; connect a source to `.node`. */
-export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: Parameters<typeof init>[0]; steady?: boolean }): Promise<VoiceInput>;
+export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed }): Promise<VoiceInput>;
 
 /** The microphone (echo cancellation, noise suppression and gain control off) into a
  *  new VoiceInput; `stop()` ends the capture. */
-export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0]; steady?: boolean }): Promise<VoiceInput>;
+export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed }): Promise<VoiceInput>;

@@ -93,6 +93,12 @@ try {
   if (report.meanMouthVoiced < 0.3) failures.push(`the mouth did not open in the voiced span (${report.meanMouthVoiced})`);
   if (after.length === 0 || report.maxMouthAfter > 0.05) failures.push(`the mouth did not close after the hand-over (${report.maxMouthAfter})`);
 
+  // A worklet started from a Speaker's voice seed, and one given a broken seed.
+  report.workletSeed = await page.evaluate(() => window.omoteExample.checkWorkletSeed());
+  if (report.workletSeed.seedLength !== 13) failures.push(`voiceSeed gave ${report.workletSeed.seedLength} numbers`);
+  if (!report.workletSeed.seededStarted) failures.push('the worklet did not start from a voice seed');
+  if (!String(report.workletSeed.badSeedError).includes('a voice seed is 13 numbers')) failures.push(`a broken seed: ${report.workletSeed.badSeedError}`);
+
   // The live path (the microphone's) fed by an <audio> element.
   const live = await page.evaluate(() => window.omoteExample.playThroughWorklet());
   const offline = await page.evaluate(() => {

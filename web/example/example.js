@@ -7,7 +7,7 @@
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { VRMLoaderPlugin } from '@pixiv/three-vrm';
-import { analyseVoice, createVoiceInput, listenToMicrophone } from 'omote';
+import { Speaker, analyseVoice, createVoiceInput, listenToMicrophone } from 'omote';
 import { attach } from 'omote/three-vrm';
 
 const LINE = '../../examples/scenes/demo/voice/aoi_1.wav';
@@ -118,6 +118,24 @@ try {
     ex.onFrame = null;
     input.close();
     return { frames: Array.from(frames, (v) => v || 0), latency: input.latency, sampleRate: audioCtx.sampleRate, mouth };
+  };
+  // For tests: a worklet started from a character's voice (here the bundled line's),
+  // and one given a broken seed, which must refuse to start.
+  ex.checkWorkletSeed = async () => {
+    const speaker = new Speaker();
+    speaker.addLine(buffer.getChannelData(0), buffer.sampleRate);
+    const out = { seedLength: speaker.voiceSeed().length };
+    const seeded = await createVoiceInput(audioCtx, { speaker });
+    out.seededStarted = seeded.latency.algorithmicS > 0;
+    seeded.close();
+    speaker.free();
+    try {
+      (await createVoiceInput(audioCtx, { speaker: [1, 2] })).close();
+      out.badSeedError = null;
+    } catch (e) {
+      out.badSeedError = String(e.message);
+    }
+    return out;
   };
   $('state').textContent = `ready: ${ex.analysis.frames.length / 6} frames of lip sync`;
 

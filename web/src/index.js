@@ -93,6 +93,13 @@ export class Speaker {
     return this._speaker.lines;
   }
 
+  /** The voice as 13 numbers (its mean cepstrum over the lines added, and how many
+   *  voiced frames that is): pass it, or this Speaker, as `speaker` to `LiveVoice` or
+   *  `createVoiceInput`, so a live stream reads the first words against this voice. */
+  voiceSeed() {
+    return this._speaker.voiceSeed();
+  }
+
   /** A line's lip sync against the other lines (see `analyseVoice`). */
   analyseVoice(samples, sampleRate) {
     checkSamples('Speaker.analyseVoice', samples, sampleRate);
@@ -189,11 +196,21 @@ export class Face {
  *  voiced). Browsers: `createVoiceInput` runs this inside an AudioWorklet. */
 export class LiveVoice {
   /** `steady`: hold each frame back 10 ms so one-frame flickers of the mouth class are
-   *  removed (as `omote lipsync live` does); off by default for the lowest latency. */
-  constructor(sampleRate, { steady = false } = {}) {
+   *  removed (as `omote lipsync live` does); off by default for the lowest latency.
+   *  `speaker`: a `Speaker` (or its `voiceSeed()`) whose voice the stream starts from. */
+  constructor(sampleRate, { steady = false, speaker } = {}) {
     checkInit('new LiveVoice');
     if (typeof sampleRate !== 'number') throw new TypeError('LiveVoice: sampleRate must be a number');
     this._voice = new WasmLiveVoice(sampleRate, !!steady);
+    const seed = voiceSeed(speaker);
+    if (seed) {
+      try {
+        this._voice.startFromSpeaker(seed);
+      } catch (e) {
+        this._voice.free();
+        throw e;
+      }
+    }
     /** Algorithmic latency in seconds (analysis window and resampling). */
     this.latencyS = this._voice.latencyS;
   }
@@ -208,6 +225,15 @@ export class LiveVoice {
   get framesOut() { return this._voice.framesOut; }
 
   free() { this._voice.free(); }
+}
+
+/** A `speaker` option as a voice seed: a Speaker's, or the numbers given (null if none). */
+export function voiceSeed(speaker) {
+  if (speaker == null) return null;
+  if (typeof speaker.voiceSeed === 'function') return speaker.voiceSeed();
+  if (speaker instanceof Float32Array) return speaker;
+  if (Array.isArray(speaker)) return Float32Array.from(speaker);
+  throw new TypeError('speaker: a Speaker or its voiceSeed() (13 numbers) is needed');
 }
 
 export { VoiceInput, createVoiceInput, listenToMicrophone } from './voice-input.js';

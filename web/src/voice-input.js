@@ -1,7 +1,7 @@
 // Live lip sync in the browser: an AudioWorkletNode running omote's streaming analyser
 // (voice-worklet.js) on whatever audio is connected to it — a microphone, an <audio>
 // element, a WebRTC stream — and handing the newest vowel frame to a Face.
-import { compiledModule, init } from './index.js';
+import { compiledModule, init, voiceSeed } from './index.js';
 
 const STRIDE = 8;
 
@@ -75,16 +75,18 @@ export class VoiceInput {
 /** An AudioWorkletNode with omote's live analyser on `context` (any sample rate).
  *  Connect a source to `input.node`. The node outputs silence and is connected to the
  *  destination so the audio graph keeps pulling it. `steady`: 10 ms more latency for a
- *  mouth without one-frame flickers. */
-export async function createVoiceInput(context, { wasm, steady = false } = {}) {
+ *  mouth without one-frame flickers. `speaker`: a `Speaker` (or its `voiceSeed()`) whose
+ *  voice the stream starts from, so the first words are read against that voice. */
+export async function createVoiceInput(context, { wasm, steady = false, speaker } = {}) {
   if (!context || !context.audioWorklet) throw new Error('createVoiceInput: an AudioContext (with audioWorklet: a secure context, https or localhost) is needed');
   await init(wasm);
+  const seed = voiceSeed(speaker);
   await context.audioWorklet.addModule(new URL('./voice-worklet.js', import.meta.url));
   const node = new AudioWorkletNode(context, 'omote-voice', {
     numberOfInputs: 1,
     numberOfOutputs: 1,
     outputChannelCount: [1],
-    processorOptions: { module: compiledModule(), steady: !!steady },
+    processorOptions: { module: compiledModule(), steady: !!steady, speaker: seed },
   });
   const ready = await new Promise((resolve, reject) => {
     node.port.onmessage = (m) => {
@@ -100,11 +102,11 @@ export async function createVoiceInput(context, { wasm, steady = false } = {}) {
 /** The microphone into a new VoiceInput (asks for permission). The browser's echo
  *  cancellation, noise suppression and gain control are off: they bend the spectrum the
  *  vowels are read from. `stop()` on the result ends the capture. */
-export async function listenToMicrophone(context, { deviceId, wasm, steady = false } = {}) {
+export async function listenToMicrophone(context, { deviceId, wasm, steady = false, speaker } = {}) {
   const stream = await navigator.mediaDevices.getUserMedia({
     audio: { deviceId, echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
   });
-  const input = await createVoiceInput(context, { wasm, steady });
+  const input = await createVoiceInput(context, { wasm, steady, speaker });
   const source = context.createMediaStreamSource(stream);
   source.connect(input.node);
   input.stream = stream;

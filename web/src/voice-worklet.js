@@ -17,6 +17,8 @@ class OmoteVoiceProcessor extends AudioWorkletProcessor {
     try {
       initSync({ module: options.processorOptions.module });
       this.voice = new LiveVoice(sampleRate, !!options.processorOptions.steady);
+      // The character's voice, as numbers: this scope has its own wasm instance.
+      if (options.processorOptions.speaker) this.voice.startFromSpeaker(options.processorOptions.speaker);
       this.port.postMessage({ type: 'ready', latencyS: this.voice.latencyS, sampleRate });
     } catch (e) {
       this.port.postMessage({ type: 'error', message: String((e && e.message) || e) });

@@ -101,6 +101,22 @@ try {
     try { speaker.addLine(new Float32Array(0), 16000); failures.push('Speaker.addLine(empty): no error'); } catch (e) {
       if (!String(e.message).includes('Speaker.addLine: the sample buffer is empty')) failures.push(`Speaker.addLine(empty): ${e}`);
     }
+    // A live stream started from this speaker's voice, as the worklet gets it.
+    const seed = speaker.voiceSeed();
+    if (seed.length !== 13) failures.push(`Speaker.voiceSeed: ${seed.length} numbers`);
+    report.seedMaxDiff = Array.from(seed).reduce((m, v, i) => Math.max(m, Math.abs(v - speakerNative.seed[i])), 0);
+    {
+      const { samples, rate } = readWav(await readFile(live.wav));
+      const seeded = new LiveVoice(rate, { speaker });
+      const out = [];
+      for (let i = 0; i < samples.length; i += 128) out.push(...seeded.push(samples.subarray(i, i + 128)));
+      if (out.length !== speakerNative.seededLive.length) failures.push(`seeded LiveVoice: ${out.length / 8} frames, native ${speakerNative.seededLive.length / 8}`);
+      report.seededLiveMaxDiff = out.reduce((m, v, i) => Math.max(m, Math.abs(v - speakerNative.seededLive[i])), 0);
+      seeded.free();
+      try { new LiveVoice(rate, { speaker: [1, 2] }); failures.push('LiveVoice with a bad seed: no error'); } catch (e) {
+        if (!String(e.message).includes('a voice seed is 13 numbers')) failures.push(`LiveVoice with a bad seed: ${e}`);
+      }
+    }
     alone.free();
     speaker.free();
   }

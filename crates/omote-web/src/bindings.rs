@@ -86,6 +86,11 @@ impl SpeakerJs {
     pub fn lines(&self) -> u32 {
         self.inner.lines() as u32
     }
+    /// The voice as 13 numbers, for `LiveVoice.startFromSpeaker`.
+    #[wasm_bindgen(js_name = voiceSeed)]
+    pub fn voice_seed(&self) -> Vec<f32> {
+        self.inner.voice_seed()
+    }
     /// A line's lip sync, read against the speaker's other lines.
     #[wasm_bindgen(js_name = analyseVoice)]
     pub fn analyse_voice(
@@ -222,6 +227,12 @@ impl LiveVoiceJs {
     /// voiced).
     pub fn push(&mut self, samples: &[f32]) -> Result<Vec<f32>, JsError> {
         self.inner.push(samples).map(<[f32]>::to_vec).map_err(js)
+    }
+    /// Starts the stream from a speaker's voice seed (`Speaker.voiceSeed()`); before the
+    /// first push.
+    #[wasm_bindgen(js_name = startFromSpeaker)]
+    pub fn start_from_speaker(&mut self, seed: &[f32]) -> Result<(), JsError> {
+        self.inner.start_from_speaker(seed).map_err(js)
     }
     /// Algorithmic latency in seconds.
     #[wasm_bindgen(getter, js_name = latencyS)]

@@ -20,4 +20,4 @@ pub use analysis::{VoiceAnalysis, analyse_voice};
 pub use error::WebError;
 pub use face::WebFace;
 pub use live::{LIVE_STRIDE, WebLiveVoice};
-pub use speaker::WebSpeaker;
+pub use speaker::{VOICE_SEED_LEN, WebSpeaker};

@@ -3,10 +3,12 @@
 //! out, as soon as its audio is there.
 
 use omote_audio::StreamResampler;
-use omote_lipsync::{AnalyserConfig, Profile, SAMPLE_RATE, StreamAnalyser, VowelFrame};
+use omote_lipsync::{
+    AnalyserConfig, CepstralMean, N_CEPS, Profile, SAMPLE_RATE, StreamAnalyser, VowelFrame,
+};
 
-use crate::WebError;
 use crate::analysis::check_rate;
+use crate::{VOICE_SEED_LEN, WebError};
 
 /// Numbers per live frame in [`WebLiveVoice::push`]'s output: A I U E O N, the volume
 /// (0–1) and whether the frame is voiced (1 or 0).
@@ -65,6 +67,45 @@ impl WebLiveVoice {
             out: Vec::with_capacity(64 * LIVE_STRIDE),
             samples_in: 0,
         })
+    }
+
+    /// Starts the stream from a character's voice: a seed from
+    /// [`crate::WebSpeaker::voice_seed`] (that speaker's lines), so the first words are
+    /// read against that voice rather than the average one. Before the first push only.
+    ///
+    /// ```
+    /// use omote_web::{WebLiveVoice, WebSpeaker};
+    /// let line: Vec<f32> = (0..16_000).map(|i| (i as f32 * 0.05).sin() * 0.3).collect();
+    /// let mut speaker = WebSpeaker::new();
+    /// speaker.add_line(&line, 16_000.0).unwrap();
+    /// let mut voice = WebLiveVoice::new(48_000.0).unwrap();
+    /// voice.start_from_speaker(&speaker.voice_seed()).unwrap();
+    /// assert!(voice.start_from_speaker(&[0.0; 5]).is_err());
+    /// ```
+    pub fn start_from_speaker(&mut self, seed: &[f32]) -> Result<(), WebError> {
+        let what = "LiveVoice.startFromSpeaker";
+        let bad = |problem: String| Err(WebError::Argument { what, problem });
+        if self.samples_in > 0 {
+            return bad("the stream has begun: start from a speaker before the first push".into());
+        }
+        if seed.len() != VOICE_SEED_LEN {
+            return bad(format!(
+                "a voice seed is {VOICE_SEED_LEN} numbers (Speaker.voiceSeed()), not {}",
+                seed.len()
+            ));
+        }
+        if let Some((i, v)) = seed.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            return bad(format!("number {i} of the voice seed is {v}"));
+        }
+        let frames = seed[N_CEPS];
+        if frames < 0.0 {
+            return bad(format!("the voice seed's frame count is {frames}"));
+        }
+        let mut mean = [0.0; N_CEPS];
+        mean.copy_from_slice(&seed[..N_CEPS]);
+        self.analyser
+            .start_from_speaker(&CepstralMean::from_mean(&mean, frames.round() as u64));
+        Ok(())
     }
 
     /// The sample rate it was made for.

@@ -1,10 +1,13 @@
 //! `Speaker`: one character's voice lines, each analysed against the others (the
 //! speaker's cepstral mean), as `omote lipsync` reads the files of one folder.
 
-use omote_lipsync::{Analyser, CepstralMean, Profile};
+use omote_lipsync::{Analyser, CepstralMean, N_CEPS, Profile};
 
 use crate::analysis::analyser_input;
 use crate::{VoiceAnalysis, WebError};
+
+/// Numbers in a voice seed ([`WebSpeaker::voice_seed`]): a mean cepstrum and a frame count.
+pub const VOICE_SEED_LEN: usize = N_CEPS + 1;
 
 /// One character's voice: add every line there is, then analyse each. A short line is
 /// then read against the voice rather than against its own few words (see
@@ -64,6 +67,20 @@ impl WebSpeaker {
     /// Lines added.
     pub fn lines(&self) -> usize {
         self.lines.len()
+    }
+
+    /// The voice as [`VOICE_SEED_LEN`] numbers — its mean cepstrum over every line added,
+    /// then how many voiced frames that mean is over — for a live stream to start from
+    /// ([`crate::WebLiveVoice::start_from_speaker`]). The package's AudioWorklet runs its
+    /// own wasm instance, so the voice travels to it as numbers. No lines: all zero (a
+    /// seed that changes nothing).
+    pub fn voice_seed(&self) -> Vec<f32> {
+        let mut seed = vec![0.0; VOICE_SEED_LEN];
+        if let Some(mean) = self.total.mean() {
+            seed[..N_CEPS].copy_from_slice(&mean);
+            seed[N_CEPS] = self.total.frames() as f32;
+        }
+        seed
     }
 
     /// A line's lip sync, read against the speaker's other lines.

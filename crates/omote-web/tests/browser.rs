@@ -3,7 +3,8 @@
 //! at least twice in its first 10 s, glances, and says the bundled line with the mouth
 //! open in the voiced span and closed after the hand-over; then the live path (the line
 //! through the package's AudioWorklet at 48 kHz, as a microphone would be) gives frames
-//! that agree with the offline analysis, within 25 ms, and moves the mouth. Skips (fails under CI)
+//! that agree with the offline analysis, within 25 ms, and moves the mouth; a worklet
+//! started from a `Speaker`'s voice seed starts, one given a broken seed says why. Skips (fails under CI)
 //! without `web/dist`, the Node helpers or Chromium.
 
 use std::path::{Path, PathBuf};
@@ -59,4 +60,13 @@ fn the_example_page_speaks_blinks_and_glances_in_chromium() {
     );
     assert!(live["latencyMs"]["max"].as_f64() <= Some(25.0), "{live}");
     assert!(live["meanMouthVoiced"].as_f64() > Some(0.3), "{live}");
+    // The worklet takes a Speaker's voice seed, and refuses a broken one with why.
+    let seed = &report["workletSeed"];
+    assert_eq!(seed["seededStarted"].as_bool(), Some(true), "{seed}");
+    assert!(
+        seed["badSeedError"]
+            .as_str()
+            .is_some_and(|e| e.contains("a voice seed is 13 numbers")),
+        "{seed}"
+    );
 }

@@ -79,10 +79,19 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
                 .frames
         })
         .collect();
+    // The live analyser on the first clip again, started from that speaker's voice seed
+    // (what the AudioWorklet gets): Node's LiveVoice with `{ speaker }` must match.
+    let seed = speaker.voice_seed();
+    let mut seeded_voice = omote_web::WebLiveVoice::new(f64::from(decoded.sample_rate)).unwrap();
+    seeded_voice.start_from_speaker(&seed).unwrap();
+    let mut seeded_live = Vec::new();
+    for quantum in decoded.samples.chunks(128) {
+        seeded_live.extend_from_slice(seeded_voice.push(quantum).unwrap());
+    }
     let native = serde_json::json!({
         "clips": native,
         "live": {"wav": wavs[0], "rate": decoded.sample_rate, "frames": live},
-        "speaker": {"wavs": lines, "frames": speaker_frames},
+        "speaker": {"wavs": lines, "frames": speaker_frames, "seed": seed, "seededLive": seeded_live},
     });
     let file = std::env::temp_dir().join(format!("omote-web-native-{}.json", std::process::id()));
     std::fs::write(&file, serde_json::to_vec(&native).unwrap()).unwrap();
@@ -111,6 +120,11 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     assert_eq!(report["speakerLines"].as_u64(), Some(4), "{report}");
     assert!(
         report["speakerMaxDiff"].as_f64().unwrap() <= 1e-3,
+        "{report}"
+    );
+    assert!(report["seedMaxDiff"].as_f64().unwrap() <= 1e-4, "{report}");
+    assert!(
+        report["seededLiveMaxDiff"].as_f64().unwrap() <= 1e-3,
         "{report}"
     );
 }

@@ -2,8 +2,10 @@
 //! the CLI's, bad input is an error with a message, and the face runs deterministically
 //! for a seed with blinks, a speaking mouth and a hand-over.
 
-use omote_lipsync::{Analyser, Profile, SAMPLE_RATE};
-use omote_web::{LIVE_STRIDE, WebError, WebFace, WebLiveVoice, analyse_voice};
+use omote_lipsync::{Analyser, AnalyserConfig, CepstralMean, Profile, SAMPLE_RATE, StreamAnalyser};
+use omote_web::{
+    LIVE_STRIDE, VOICE_SEED_LEN, WebError, WebFace, WebLiveVoice, WebSpeaker, analyse_voice,
+};
 
 const RIG: &str = r#"{"name": "test", "presets": true, "arkit": false,
   "expressions": [{"name": "happy", "overrideBlink": "blend"}],
@@ -223,4 +225,71 @@ fn live_voice_with_hold_is_ten_ms_later_and_mostly_the_same() {
         })
         .count();
     assert!(same * 100 >= n * 95, "{same} of {n}");
+}
+
+/// A live stream started from a character's lines (`WebSpeaker::voice_seed`, the numbers
+/// the package passes to its AudioWorklet) is the native stream started from that
+/// speaker's mean: the voice crosses over intact, and it changes how the stream reads.
+#[test]
+fn live_voice_starts_from_a_speakers_voice_seed() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let load = |n: usize| {
+        omote_audio::load_mono(&dir.join(format!("ja_ojt_{n:03}.wav")), SAMPLE_RATE)
+            .unwrap()
+            .samples
+    };
+    let mut speaker = WebSpeaker::new();
+    let mut native_mean = CepstralMean::default();
+    let mut analyser = Analyser::new(Profile::builtin());
+    for n in 1..=4 {
+        let line = load(n);
+        speaker.add_line(&line, f64::from(SAMPLE_RATE)).unwrap();
+        native_mean.add_clip(&analyser.features(&line));
+    }
+    let seed = speaker.voice_seed();
+    assert_eq!(seed.len(), VOICE_SEED_LEN);
+    assert_eq!(seed[VOICE_SEED_LEN - 1], native_mean.frames() as f32);
+
+    let line = load(5);
+    let mut seeded = WebLiveVoice::new(f64::from(SAMPLE_RATE)).unwrap();
+    seeded.start_from_speaker(&seed).unwrap();
+    let mut cold = WebLiveVoice::new(f64::from(SAMPLE_RATE)).unwrap();
+    let mut native =
+        StreamAnalyser::with_config(Profile::builtin(), AnalyserConfig::lowest_latency());
+    native.start_from_speaker(&native_mean);
+    let (mut a, mut b, mut want) = (Vec::new(), Vec::new(), Vec::new());
+    for quantum in line.chunks(128) {
+        a.extend_from_slice(seeded.push(quantum).unwrap());
+        b.extend_from_slice(cold.push(quantum).unwrap());
+        native.push(quantum, &mut want);
+    }
+    assert_eq!(a.len(), want.len() * LIVE_STRIDE);
+    let mut from_cold = 0f32;
+    for (i, f) in want.iter().enumerate() {
+        for (k, w) in f.weights.iter().enumerate() {
+            let got = a[i * LIVE_STRIDE + k];
+            assert!((got - w).abs() < 1e-4, "frame {i} class {k}: {got} vs {w}");
+            from_cold = from_cold.max((got - b[i * LIVE_STRIDE + k]).abs());
+        }
+    }
+    assert!(from_cold > 0.05, "the seed changed nothing ({from_cold})");
+
+    // Bad seeds are refused with what is wrong, and a started stream cannot be reseeded.
+    let mut voice = WebLiveVoice::new(48_000.0).unwrap();
+    let refused = |voice: &mut WebLiveVoice, seed: &[f32]| {
+        voice.start_from_speaker(seed).unwrap_err().to_string()
+    };
+    assert!(refused(&mut voice, &seed[..5]).contains("a voice seed is 13 numbers"));
+    let mut nan = seed.clone();
+    nan[3] = f32::NAN;
+    assert!(refused(&mut voice, &nan).contains("number 3 of the voice seed is NaN"));
+    let mut negative = seed.clone();
+    negative[VOICE_SEED_LEN - 1] = -1.0;
+    assert!(refused(&mut voice, &negative).contains("frame count is -1"));
+    voice.push(&[0.0; 128]).unwrap();
+    assert!(refused(&mut voice, &seed).contains("before the first push"));
+    // A speaker with no lines gives a seed that changes nothing.
+    assert_eq!(WebSpeaker::new().voice_seed(), vec![0.0; VOICE_SEED_LEN]);
 }
