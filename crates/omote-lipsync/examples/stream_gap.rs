@@ -6,8 +6,9 @@
 //! For every labelled directory (`NAME.wav` + `NAME.lab.tsv`) it runs the offline analyser
 //! with each of the streaming analyser's causal parts swapped in, alone and together:
 //!
-//! * `C` — the running cepstral mean (starts at the profile's global mean, weight
-//!   [`CMN_PRIOR_FRAMES`], memory [`CMN_FRAMES`]) instead of the clip's mean;
+//! * `C` — the stream's cepstral mean ([`StreamCepstralMean`]: it starts at the profile's
+//!   global mean, restarts at each utterance from the voice heard so far) instead of the
+//!   clip's mean;
 //! * `V` — [`StreamVoicing`] (minimum statistics over the last 1.5 s) instead of the
 //!   clip's voicing;
 //! * `S` — the streaming smoothing ([`ClassSmoother`]: the class filter with the held
@@ -17,10 +18,10 @@
 //! `--lowest-latency` takes [`AnalyserConfig::lowest_latency`] (no held frame).
 //! `--by-count` also prints offline's and C's vowel accuracy by how many voiced frames the
 //! clip had before each frame (where the running mean is still cold).
-//! `--speaker-mean W` starts C's running mean at the mean of the *other* clips of the
-//! folder (the speaker's mean, as a profile calibrated on the speaker holds it in
-//! `global_mean`) with weight `W` frames, instead of the profile's global mean with weight
-//! [`CMN_PRIOR_FRAMES`].
+//! `--speaker-mean W` starts C's mean from the *other* clips of the folder (the speaker's
+//! mean, as `eval --stream` starts each clip) as `W` frames of that voice, of which the
+//! stream counts at most [`SPEAKER_PRIOR_FRAMES`](omote_lipsync::SPEAKER_PRIOR_FRAMES),
+//! instead of the profile's global mean alone.
 //!
 //! `--degrade NAME` records each clip under a [`Degradation`] first (`quiet`, `pink`, `hum`,
 //! `band`: the start of its name), seeded by the clip's position as `omote lipsync eval`
@@ -33,8 +34,8 @@ use omote_lipsync::degrade::Degradation;
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::score::{ScoreCounts, score_clip};
 use omote_lipsync::{
-    Analyser, AnalyserConfig, CMN_FRAMES, CMN_PRIOR_FRAMES, ClassScorer, ClassSmoother,
-    ClipFeatures, FRAME_RATE, N_CEPS, Profile, SAMPLE_RATE, StreamVoicing, Viseme, VowelTrack,
+    Analyser, AnalyserConfig, CepstralMean, ClassScorer, ClassSmoother, ClipFeatures, FRAME_RATE,
+    Profile, SAMPLE_RATE, StreamCepstralMean, StreamVoicing, Viseme, VowelTrack,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -86,16 +87,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // [bin][offline, C] = (right, vowel frames)
         let mut bins = [[(0u64, 0u64); 2]; COUNT_BINS.len() - 1];
         // --speaker-mean: the folder's voiced cepstra summed (a first pass over its clips),
-        // so each clip's "other clips" mean is this minus its own.
-        let mut folder = ([0f64; N_CEPS], 0f64);
+        // so each clip's "other clips" mean is this without its own.
+        let mut folder = CepstralMean::default();
         if speaker_weight.is_some() {
             for (i, wav) in wavs.iter().enumerate() {
-                let samples = load(wav, i)?;
-                let (sum, n) = voiced_ceps_sum(&analyser.features(&samples));
-                for (f, s) in folder.0.iter_mut().zip(sum) {
-                    *f += s;
-                }
-                folder.1 += n;
+                folder.add_clip(&analyser.features(&load(wav, i)?));
             }
         }
         for (i, wav) in wavs.iter().enumerate() {
@@ -106,16 +102,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let labels = parse_labels(&text, &lab.display().to_string())?;
             let samples = load(wav, i)?;
             let offline = analyser.features(&samples);
-            // Where the running mean starts: the other clips' mean, or the profile's.
-            let start = match speaker_weight {
-                Some(weight) => {
-                    let (own, n) = voiced_ceps_sum(&offline);
-                    let others = (folder.1 - n).max(1.0);
-                    let mean = std::array::from_fn(|j| ((folder.0[j] - own[j]) / others) as f32);
-                    (mean, weight)
-                }
-                None => (profile.global_mean, CMN_PRIOR_FRAMES),
-            };
+            // Where the stream's mean starts: the profile's global mean, and with
+            // --speaker-mean the other clips' mean as W frames.
+            let mut start = StreamCepstralMean::new(profile.global_mean);
+            if let Some(weight) = speaker_weight
+                && let Some(others) = folder.without_clip(&offline).mean()
+            {
+                start.start_from_speaker(&CepstralMean::from_mean(&others, weight as u64));
+            }
             for (v, total) in variants.iter().zip(&mut totals) {
                 let mut feats = offline.clone();
                 if v.contains('V') {
@@ -195,28 +189,8 @@ fn add_by_count(
     }
 }
 
-/// Sum and count of a clip's voiced frames' cepstra.
-fn voiced_ceps_sum(feats: &ClipFeatures) -> ([f64; N_CEPS], f64) {
-    let mut sum = [0f64; N_CEPS];
-    let mut n = 0.0;
-    for (frame, _) in feats
-        .frames
-        .iter()
-        .zip(&feats.voicing.voiced)
-        .filter(|(_, v)| **v)
-    {
-        for (s, c) in sum.iter_mut().zip(&frame.ceps) {
-            *s += f64::from(*c);
-        }
-        n += 1.0;
-    }
-    (sum, n)
-}
-
-/// The streaming analyser's running cepstral mean over the voiced frames so far.
-/// `start`: the mean it starts from and its weight in frames.
-fn causal_mean(feats: &mut ClipFeatures, start: ([f32; N_CEPS], f32)) {
-    let (mut mean, mut n) = start;
+/// The streaming analyser's cepstral mean over the frames so far, from `start`.
+fn causal_mean(feats: &mut ClipFeatures, mut mean: StreamCepstralMean) {
     for ((x, f), voiced) in feats
         .normalised
         .iter_mut()
@@ -225,13 +199,9 @@ fn causal_mean(feats: &mut ClipFeatures, start: ([f32; N_CEPS], f32)) {
     {
         *x = f.ceps;
         if *voiced {
-            n = (n + 1.0).min(CMN_FRAMES);
-            for (m, c) in mean.iter_mut().zip(&f.ceps) {
-                *m += (c - *m) / n;
-            }
-        }
-        for (v, m) in x.iter_mut().zip(&mean) {
-            *v -= m;
+            mean.normalise(x);
+        } else {
+            mean.silent();
         }
     }
 }

@@ -51,7 +51,8 @@ use crate::AnalyserConfig;
 /// // Softened there, a doubtful frame counts for less: I no longer wins at once.
 /// let softened = moving.with_softening(4.0);
 /// let doubtful = softened.evidence(&[-1.0, 0.0, -3.0, -3.0, -3.0, -3.0], 2.0);
-/// let after_a = softened.step(None, &softened.evidence(&[0.0, -8.0, -8.0, -8.0, -8.0, -8.0], 0.0), 0.9);
+/// let clear_a = softened.evidence(&[0.0, -8.0, -8.0, -8.0, -8.0, -8.0], 0.0);
+/// let after_a = softened.step(None, &clear_a, 0.9);
 /// let p = softened.step(Some(&after_a), &doubtful, softened.stay(2.0));
 /// assert!(p[0] > p[1]);
 /// ```
@@ -70,7 +71,8 @@ pub struct ClassFilter {
 
 /// The relative spectral change at which [`ClassFilter::with_softening`]'s softening has
 /// grown `1 − 1/e` of the way to its full value: twice the voice's typical change, so
-/// inside a vowel (changes about 1) it is a third of the way, at a phone boundary all of it.
+/// inside a vowel (changes about 1) it is a fifth of the way, at a phone boundary
+/// (changes of 2–4) most of it.
 pub const SOFTENING_WIDTH: f32 = 2.0;
 
 impl ClassFilter {

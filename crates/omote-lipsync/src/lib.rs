@@ -57,7 +57,7 @@ pub use analyser::{
     frame_count,
 };
 pub use cepstral_mean::CepstralMean;
-pub use class_filter::ClassFilter;
+pub use class_filter::{ClassFilter, SOFTENING_WIDTH};
 pub use class_smoother::ClassSmoother;
 pub use error::LipsyncError;
 pub use features::{
