@@ -227,7 +227,8 @@ export class LiveVoice {
   free() { this._voice.free(); }
 }
 
-/** A `speaker` option as a voice seed: a Speaker's, or the numbers given (null if none). */
+/** Internal (shared with voice-input.js, not in index.d.ts): a `speaker` option as a voice
+ *  seed: a Speaker's, or the numbers given (null if none). */
 export function voiceSeed(speaker) {
   if (speaker == null) return null;
   if (typeof speaker.voiceSeed === 'function') return speaker.voiceSeed();

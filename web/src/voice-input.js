@@ -91,7 +91,12 @@ export async function createVoiceInput(context, { wasm, steady = false, speaker 
   const ready = await new Promise((resolve, reject) => {
     node.port.onmessage = (m) => {
       if (m.data.type === 'ready') resolve(m.data);
-      else if (m.data.type === 'error') reject(new Error(`createVoiceInput: ${m.data.message}`));
+      else if (m.data.type === 'error') {
+        // The processor did not start (a broken voice seed, a wasm failure): end it, or
+        // it would idle in the audio thread for the context's life.
+        node.port.postMessage('close');
+        reject(new Error(`createVoiceInput: ${m.data.message}`));
+      }
     };
     node.onprocessorerror = () => reject(new Error('createVoiceInput: the worklet failed to start'));
   });

@@ -331,8 +331,8 @@ mod tests {
     fn the_softening_follows_the_spectral_change() {
         let f = ClassFilter::with_change(0.93, 0.3, 0.58, 2.5).with_softening(4.0);
         let t = |c: f32| f.temperature(c);
-        // Steady: the filter's own temperature; at twice the width 1 − 1/e⁴ of the way to
-        // five times it; never more.
+        // Steady: the filter's own temperature; at the softening width (2) 1 − 1/e of the
+        // way to five times it; never more.
         assert!((t(0.0) - 2.5).abs() < 1e-6);
         assert!(t(0.5) < t(1.0) && t(1.0) < t(2.0) && t(2.0) < t(4.0));
         assert!((t(2.0) - 2.5 * (1.0 + 4.0 * (1.0 - (-1f32).exp()))).abs() < 1e-5);

@@ -75,6 +75,16 @@ fn score_with(
     total
 }
 
+/// Vowel accuracy and class changes × the labels' of the clips `names`, each streamed
+/// cold with `config` and the built-in profile.
+fn stream_accuracy_and_changes(names: &[String], dir: &Path, config: AnalyserConfig) -> (f64, f64) {
+    let counts = score_with(names, dir, Some(config), &Profile::builtin());
+    (
+        counts.vowel_accuracy().unwrap(),
+        counts.change_ratio().unwrap(),
+    )
+}
+
 /// Every 4th Japanese clip: a quick held-out subset (the built-in profile never saw the
 /// nitech default voice nor these texts).
 fn ja_subset() -> Vec<String> {
@@ -1033,9 +1043,7 @@ fn the_stream_class_filter_follows_the_spectrum() {
     let Some(dir) = omote_testdata::shared_data("speech") else {
         return;
     };
-    let clips: Vec<_> = (1..=40)
-        .map(|i| load(&dir, &format!("ja_ojt_{i:03}")))
-        .collect();
+    let names: Vec<String> = (1..=40).map(|i| format!("ja_ojt_{i:03}")).collect();
     let constant = AnalyserConfig {
         stream_stay: 0.6,
         stream_stay_at_change: 0.6,
@@ -1043,17 +1051,7 @@ fn the_stream_class_filter_follows_the_spectrum() {
         stream_change_softening: 0.0,
         ..AnalyserConfig::default()
     };
-    let score = |config: AnalyserConfig| {
-        let mut counts = ScoreCounts::default();
-        for (samples, labels) in &clips {
-            let stream = StreamAnalyser::with_config(Profile::builtin(), config);
-            counts.add(&score_clip(&stream.analyse_clip(samples, 160), labels));
-        }
-        (
-            counts.vowel_accuracy().unwrap(),
-            counts.change_ratio().unwrap(),
-        )
-    };
+    let score = |config| stream_accuracy_and_changes(&names, &dir, config);
     let (old, new) = (score(constant), score(AnalyserConfig::default()));
     println!(
         "streamed Japanese: one stay {:.3} at {:.2}× the labels' changes, following the spectrum {:.3} at {:.2}×",
@@ -1072,17 +1070,9 @@ fn the_stream_class_filter_softens_frames_where_the_spectrum_moves() {
     let Some(dir) = omote_testdata::shared_data("speech") else {
         return;
     };
-    let score = |prefix: &str, n: usize, config: AnalyserConfig| {
-        let mut counts = ScoreCounts::default();
-        for i in 1..=n {
-            let (samples, labels) = load(&dir, &format!("{prefix}{i:03}"));
-            let stream = StreamAnalyser::with_config(Profile::builtin(), config);
-            counts.add(&score_clip(&stream.analyse_clip(&samples, 160), &labels));
-        }
-        (
-            counts.vowel_accuracy().unwrap(),
-            counts.change_ratio().unwrap(),
-        )
+    let score = |prefix: &str, n: usize, config| {
+        let names: Vec<String> = (1..=n).map(|i| format!("{prefix}{i:03}")).collect();
+        stream_accuracy_and_changes(&names, &dir, config)
     };
     let unsoftened = AnalyserConfig {
         stream_change_softening: 0.0,
