@@ -59,6 +59,7 @@ export class Face {
   setLiveVowels(frame: ArrayLike<number>, voiced: boolean): this;
   /** Drives the mouth from a VoiceInput's newest frame on every update; null stops. */
   listen(voiceInput: VoiceInput | null): this;
+  /** Advances by dt seconds; any dt is taken (0, negative or NaN: no time passes). */
   update(dt: number): this;
   weights(): Float32Array;
   inputWeights(): Float32Array;

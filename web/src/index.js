@@ -164,7 +164,8 @@ export class Face {
   /** A live voice frame (6 numbers A I U E O N, whether voiced) for the next update. */
   setLiveVowels(frame, voiced) { this._face.setLiveVowels(Float32Array.from(frame), !!voiced); return this; }
 
-  /** Advances by `dt` seconds (0 < dt ≤ 1). */
+  /** Advances by `dt` seconds. Any dt is taken: 0, negative or NaN passes no time; a
+   *  long one (a tab back from the background) is one step of that length. */
   update(dt) {
     const v = this._voice;
     if (v) this._face.setLiveVowels(v.vowels, v.fresh() && v.latest[7] === 1);

@@ -159,7 +159,12 @@ try {
   expectError('not a Float32Array', () => analyseVoice([0.1, 0.2], 16000), 'Float32Array');
   expectError('no expressions', () => new Face({ presets: false }), 'no expressions');
   expectError('unknown expression', () => face.setExpression('smug', 1), '`smug`');
-  expectError('NaN dt', () => face.update(NaN), 'dt');
+  // Any dt is taken (three's first frames give 0 or a negative one): no time passes.
+  {
+    const before = Array.from(face.update(1 / 60).weights());
+    for (const dt of [0, -0.02, NaN]) face.update(dt);
+    if (Array.from(face.weights()).some((w, i) => w !== before[i])) failures.push('a zero, negative or NaN dt moved the face');
+  }
   expectError('live rate 0', () => new LiveVoice(0), 'LiveVoice: sample rate 0');
   {
     const v = new LiveVoice(48000);

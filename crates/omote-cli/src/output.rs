@@ -319,22 +319,6 @@ pub fn load_retarget_config(
     Ok(config)
 }
 
-/// The avatar behind a `--rig` option: a VRM model (returned too, for VRMA output), a rig
-/// file (.toml / .json), or the built-in 18 presets + ARKit-52 rig when absent.
-pub fn load_avatar(
-    rig: Option<&Path>,
-) -> anyhow::Result<(std::sync::Arc<omote_core::Rig>, Option<omote_vrm::VrmModel>)> {
-    let is_vrm = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
-    Ok(match rig {
-        Some(p) if is_vrm(p) => {
-            let model = omote_vrm::VrmModel::read(p)?;
-            (std::sync::Arc::new(model.to_rig()?), Some(model))
-        }
-        Some(p) => (std::sync::Arc::new(omote_config::load_rig(p)?), None),
-        None => (std::sync::Arc::new(omote_core::Rig::standard()), None),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

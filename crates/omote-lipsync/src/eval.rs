@@ -34,7 +34,7 @@ use crate::labels::LabelSegment;
 use crate::score::{ScoreCounts, score_clip};
 use crate::{
     Analyser, AnalyserConfig, CepstralMean, ClipFeatures, HOP, LipsyncError, Profile,
-    ProfileBuilder, StreamAnalyser, Viseme, VowelTrack,
+    ProfileBuilder, Speaker, StreamAnalyser, Viseme, VowelTrack,
 };
 
 /// Chunk size (samples at 16 kHz) of [`AnalysisMode::Streaming`]: 10 ms, like a live
@@ -300,51 +300,49 @@ fn score_all(
     total
 }
 
-/// Every clip's features, and their [`CepstralMean`] (a source's lines as one speaker's).
+/// Every clip's features, and the source as one [`Speaker`] (its clips as a voice's lines).
 fn speaker_features(
     analyser: &mut Analyser,
     clips: &[&LabelledClip],
-) -> (Vec<ClipFeatures>, CepstralMean) {
-    let mut speaker = CepstralMean::default();
+) -> (Vec<ClipFeatures>, Speaker) {
+    let mut speaker = Speaker::new();
     let feats = clips
         .iter()
         .map(|c| {
             let f = analyser.features(&c.samples);
-            speaker.add_clip(&f);
+            speaker.add(&f);
             f
         })
         .collect();
     (feats, speaker)
 }
 
-/// Offline, every clip read against the [`CepstralMean`] of the others
-/// ([`Analyser::renormalise`]).
+/// Offline, every clip read against the source's other clips ([`Speaker::read`]).
 pub fn speaker_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTrack> {
     let mut analyser = Analyser::new(profile.clone());
     let (mut feats, speaker) = speaker_features(&mut analyser, clips);
     feats
         .iter_mut()
         .zip(clips)
-        .map(|(f, c)| {
-            let others = speaker.without_clip(f);
-            analyser.renormalise(f, &others);
-            analyser.classify(f, c.samples.len())
-        })
+        .map(|(f, c)| speaker.read(&analyser, f, c.samples.len()))
         .collect()
 }
 
-/// Streaming, a new stream per clip started from the [`CepstralMean`] of the *other*
-/// clips (a character's other lines: a stream cannot know the line it is about to hear).
+/// Streaming, a new stream per clip started from the source's *other* clips
+/// ([`Speaker::stream`]: a stream cannot know the line it is about to hear).
 pub fn speaker_stream_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTrack> {
     let (feats, speaker) = speaker_features(&mut Analyser::new(profile.clone()), clips);
     feats
         .iter()
         .zip(clips)
         .map(|(f, c)| {
-            let mut stream =
-                StreamAnalyser::with_config(profile.clone(), AnalyserConfig::default());
-            stream.start_from_speaker(&speaker.without_clip(f));
-            stream.analyse_clip(&c.samples, STREAM_CHUNK)
+            speaker
+                .stream(
+                    profile.clone(),
+                    AnalyserConfig::default(),
+                    &CepstralMean::of_clip(f),
+                )
+                .analyse_clip(&c.samples, STREAM_CHUNK)
         })
         .collect()
 }

@@ -5,6 +5,12 @@ use std::fmt::Write;
 
 use crate::{Viseme, VowelFrame, VowelTrack};
 
+mod read_json;
+pub use read_json::{MAX_TRACK_FRAMES, TrackJsonError, read_json};
+
+/// The `format` of our track JSON ([`to_json`] writes it, [`read_json`] reads it).
+pub const TRACK_FORMAT: &str = "omote-lipsync-track/1";
+
 /// TSV header, exactly.
 pub const TSV_HEADER: &str = "time\tA\tI\tU\tE\tO\tN\tvolume\tsilent";
 
@@ -58,7 +64,9 @@ pub fn to_json(track: &VowelTrack, source: &str) -> String {
 /// numbers as `null`; `tests` compares them).
 pub fn write_json(out: &mut String, track: &VowelTrack, source: &str) {
     out.reserve(160 + 90 * track.frames.len());
-    out.push_str("{\"format\":\"omote-lipsync-track/1\",\"source\":");
+    out.push_str("{\"format\":\"");
+    out.push_str(TRACK_FORMAT);
+    out.push_str("\",\"source\":");
     // Escaping is serde_json's; it cannot fail for a `str`.
     out.push_str(&serde_json::to_string(source).unwrap_or_default());
     out.push_str(",\"fps\":");
@@ -235,7 +243,7 @@ mod tests {
 
     fn reference(track: &VowelTrack, source: &str) -> String {
         serde_json::to_string(&JsonTrack {
-            format: "omote-lipsync-track/1",
+            format: TRACK_FORMAT,
             source,
             fps: track.fps,
             duration: track.duration_s,

@@ -35,6 +35,7 @@ mod analyser;
 mod cepstral_mean;
 mod class_filter;
 mod class_smoother;
+mod core_inputs;
 pub mod degrade;
 mod error;
 pub mod eval;
@@ -46,6 +47,7 @@ mod noise_floor;
 mod profile;
 pub mod score;
 mod scorer;
+mod speaker;
 mod spectral_change;
 mod stream;
 mod stream_mean;
@@ -71,6 +73,7 @@ pub use profile::{
     PROFILE_FORMAT_V1, Profile, ProfileBuilder, SHARPNESS_RANGE, Subclass,
 };
 pub use scorer::ClassScorer;
+pub use speaker::{Speaker, VOICE_SEED_LEN, VoiceSeedError};
 pub use spectral_change::{SpectralChange, TYPICAL_CHANGE_START};
 pub use stream::StreamAnalyser;
 pub use stream_mean::{

@@ -29,7 +29,7 @@ pub use load::{
     ANIME_FACE_MAP, LoadOptions, LoadedCharacter, LoadedLine, LoadedScene, MAX_CHARACTERS,
     MAX_ITEMS, MAX_TIME_S, Progress, anime_face_correction, load_scene, parse_scene,
 };
-pub use voice::{analyse_file, read_lipsync_json, speech_track};
+pub use voice::analyse_file;
 
 impl LoadedScene {
     /// Each character's clip names in the order its lines play (for [`bake`]).

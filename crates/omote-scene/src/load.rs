@@ -6,19 +6,19 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use omote_avatar::{Avatar, AvatarSource};
 use omote_core::{
     CameraKey, ChannelId, CharacterSetup, ExpressionKey, EyeMode, EyeModeKey, FaceConfig,
     FaceDriver, GazeKey, GazeTarget, KeyCurve, Rig, Scene, SceneSetup, SpeechConfig, SpeechTrack,
     Vec3, VoiceLine, Wait, is_eye_area,
 };
-use omote_lipsync::{Analyser, CepstralMean, ClipFeatures, Profile};
+use omote_lipsync::{Analyser, ClipFeatures, Profile, Speaker, export};
 use omote_vrm::VrmModel;
-use omote_vrm::avatar::AvatarStyle;
 use toml::Spanned;
 
 use crate::error::{SceneFileError, line_of};
 use crate::file::{CharacterDesc, KeyDesc, SceneFile};
-use crate::voice::{read_lipsync_json, speech_track, voice_features};
+use crate::voice::voice_features;
 
 /// The most characters, keys per character and lines per character a scene may have:
 /// far above any real scene, low enough that a hostile file cannot exhaust memory.
@@ -313,16 +313,16 @@ impl Loader<'_> {
                     format!("{}: {e}", p.display()),
                 )
             };
-            // Each distinct audio file's features, summed into the character's mean.
+            // Each distinct audio file's features, added to the character's voice.
             let mut features: HashMap<&Path, (ClipFeatures, usize)> = HashMap::new();
-            let mut speaker = CepstralMean::default();
+            let mut speaker = Speaker::new();
             for (k, src) in list.iter().enumerate() {
                 if let VoiceSource::Audio(p) = src
                     && !features.contains_key(p.as_path())
                 {
                     let f =
                         voice_features(p, &mut analyser).map_err(|e| line_err(k, "audio", p, e))?;
-                    speaker.add_clip(&f.0);
+                    speaker.add(&f.0);
                     features.insert(p, f);
                     progress(done + features.len(), total);
                 }
@@ -340,17 +340,13 @@ impl Loader<'_> {
                     continue;
                 }
                 let track = match vt {
-                    Some((f, len)) => {
-                        let others = speaker.without_clip(f);
-                        analyser.renormalise(f, &others);
-                        Ok(analyser.classify(f, *len))
-                    }
+                    Some((f, len)) => Ok(speaker.read(&analyser, f, *len)),
                     None => std::fs::read_to_string(p)
                         .map_err(|e| e.to_string())
-                        .and_then(|t| read_lipsync_json(&t)),
+                        .and_then(|t| export::read_json(&t).map_err(|e| e.to_string())),
                 };
                 let st = track
-                    .and_then(|vt| speech_track(&vt).map_err(|e| e.to_string()))
+                    .and_then(|vt| vt.speech_track().map_err(|e| e.to_string()))
                     .map_err(|e| line_err(k, what, p, e))?;
                 let st = Arc::new(st);
                 read.insert(p, st.clone());
@@ -438,38 +434,12 @@ impl Loader<'_> {
         field: &str,
         rig: Option<&str>,
     ) -> Result<ResolvedRig, SceneFileError> {
-        let builtin = |style: &AvatarStyle| {
-            let bytes = omote_vrm::avatar::generate_styled(style);
-            let model =
-                VrmModel::from_slice(&bytes, "builtin.vrm").expect("the built-in avatar reads");
-            (
-                Arc::new(omote_vrm::avatar::rig_of(&model)),
-                Some(model),
-                Some(bytes),
-            )
-        };
-        match rig.unwrap_or("builtin") {
-            "builtin" => Ok(builtin(&AvatarStyle::DEFAULT)),
-            "builtin:second" => Ok(builtin(&AvatarStyle::SECOND)),
-            "standard" => Ok((Arc::new(Rig::standard()), None, None)),
-            p => {
-                let path = self.resolve_path(p);
-                let is_vrm = path
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
-                let fail = |m: String| self.err(at, field, m);
-                if is_vrm {
-                    let model = VrmModel::read(&path).map_err(|e| fail(e.to_string()))?;
-                    let rig = model
-                        .to_rig()
-                        .map_err(|e| fail(format!("{}: {e}", path.display())))?;
-                    Ok((Arc::new(rig), Some(model), None))
-                } else {
-                    let rig = omote_config::load_rig(&path).map_err(|e| fail(e.to_string()))?;
-                    Ok((Arc::new(rig), None, None))
-                }
-            }
-        }
+        let source = AvatarSource::from_scene(rig, &self.base);
+        let avatar = Avatar::load(&source).map_err(|e| self.err(at, field, e.to_string()))?;
+        // Only a built-in avatar's bytes are kept: it has no file to copy.
+        let builtin = matches!(source, AvatarSource::Builtin | AvatarSource::BuiltinSecond);
+        let bytes = avatar.vrm.filter(|_| builtin).map(|b| b.to_vec());
+        Ok((avatar.rig, avatar.model, bytes))
     }
 
     #[allow(clippy::type_complexity)]

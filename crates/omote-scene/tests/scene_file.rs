@@ -438,13 +438,12 @@ fn a_characters_lines_share_the_speakers_mean() {
     );
     let path = write_scene(&dir, &text);
     let loaded = load_scene(&path, &LoadOptions::default(), &mut |_, _| {}).unwrap();
-    let alone = omote_scene::speech_track(
-        &omote_scene::analyse_file(
-            &one,
-            &mut omote_lipsync::Analyser::new(omote_lipsync::Profile::builtin()),
-        )
-        .unwrap(),
+    let alone = omote_scene::analyse_file(
+        &one,
+        &mut omote_lipsync::Analyser::new(omote_lipsync::Profile::builtin()),
     )
+    .unwrap()
+    .speech_track()
     .unwrap();
     let (a, b) = (&loaded.characters[0], &loaded.characters[1]);
     assert_eq!(*b.lines[0].track, alone, "b has no other line");

@@ -1,22 +1,24 @@
-//! The JavaScript face of omote-web (wasm32 only): thin wrappers over [`analyse_voice`]
-//! and [`WebFace`] that turn errors into JavaScript `Error`s. The npm package's
-//! `web/src/index.js` gives them their documented names and shapes.
+//! The JavaScript face of omote (wasm32 only): thin wrappers over the embedding API
+//! (`omote_embed`) that translate names and arrays, and turn each error into a
+//! JavaScript `Error` naming the call (`Speaker.addLine: the sample buffer is empty`).
+//! The npm package's `web/src/index.js` gives them their documented names and shapes.
 
 // wasm-bindgen's generated glue uses unsafe code at the boundary; ours does not.
 #![allow(unsafe_code)]
 
 use wasm_bindgen::prelude::*;
 
-use crate::{WebError, WebFace, WebLiveVoice, WebSpeaker, analyse_voice};
+use omote_embed::{Character, EmbedError, Speaker, VoiceStream, analyse_voice};
 
-fn js(e: WebError) -> JsError {
-    JsError::new(&e.to_string())
+/// `call`'s error as JavaScript sees it: `call: what is wrong`.
+fn js(call: &'static str) -> impl Fn(EmbedError) -> JsError {
+    move |e| JsError::new(&format!("{call}: {e}"))
 }
 
 /// A clip's analysis as JavaScript sees it.
 #[wasm_bindgen]
 pub struct Analysis {
-    inner: crate::VoiceAnalysis,
+    inner: omote_embed::VoiceAnalysis,
 }
 
 #[wasm_bindgen]
@@ -58,13 +60,13 @@ impl Analysis {
 pub fn analyse_voice_js(samples: &[f32], sample_rate: f64) -> Result<Analysis, JsError> {
     analyse_voice(samples, sample_rate)
         .map(|inner| Analysis { inner })
-        .map_err(js)
+        .map_err(js("analyseVoice"))
 }
 
-/// One character's voice lines (see `WebSpeaker`).
+/// One character's voice lines (see `omote_embed::Speaker`).
 #[wasm_bindgen(js_name = Speaker)]
 pub struct SpeakerJs {
-    inner: WebSpeaker,
+    inner: Speaker,
 }
 
 #[wasm_bindgen(js_class = Speaker)]
@@ -73,13 +75,15 @@ impl SpeakerJs {
     #[wasm_bindgen(constructor)]
     pub fn new() -> SpeakerJs {
         SpeakerJs {
-            inner: WebSpeaker::new(),
+            inner: Speaker::new(),
         }
     }
     /// Adds a line (mono samples at `sample_rate` Hz) to the speaker's mean.
     #[wasm_bindgen(js_name = addLine)]
     pub fn add_line(&mut self, samples: &[f32], sample_rate: f64) -> Result<(), JsError> {
-        self.inner.add_line(samples, sample_rate).map_err(js)
+        self.inner
+            .add_line(samples, sample_rate)
+            .map_err(js("Speaker.addLine"))
     }
     /// Lines added.
     #[wasm_bindgen(getter)]
@@ -89,7 +93,7 @@ impl SpeakerJs {
     /// The voice as 13 numbers, for `LiveVoice.startFromSpeaker`.
     #[wasm_bindgen(js_name = voiceSeed)]
     pub fn voice_seed(&self) -> Vec<f32> {
-        self.inner.voice_seed()
+        self.inner.voice_seed().to_vec()
     }
     /// A line's lip sync, read against the speaker's other lines.
     #[wasm_bindgen(js_name = analyseVoice)]
@@ -101,7 +105,7 @@ impl SpeakerJs {
         self.inner
             .analyse(samples, sample_rate)
             .map(|inner| Analysis { inner })
-            .map_err(js)
+            .map_err(js("Speaker.analyseVoice"))
     }
 }
 
@@ -111,10 +115,10 @@ impl Default for SpeakerJs {
     }
 }
 
-/// A face (see `WebFace`).
+/// A face (see `omote_embed::Character`).
 #[wasm_bindgen(js_name = Face)]
 pub struct FaceJs {
-    inner: WebFace,
+    inner: Character,
 }
 
 #[wasm_bindgen(js_class = Face)]
@@ -122,9 +126,9 @@ impl FaceJs {
     /// A face for a rig description (JSON text), seeded.
     #[wasm_bindgen(constructor)]
     pub fn new(rig_json: &str, seed: u32) -> Result<FaceJs, JsError> {
-        WebFace::new(rig_json, u64::from(seed))
+        Character::from_rig_json(rig_json, u64::from(seed))
             .map(|inner| FaceJs { inner })
-            .map_err(js)
+            .map_err(js("Face"))
     }
     /// Channel names in weight order.
     #[wasm_bindgen(js_name = channelNames)]
@@ -134,22 +138,32 @@ impl FaceJs {
     /// Sets an acted expression.
     #[wasm_bindgen(js_name = setExpression)]
     pub fn set_expression(&mut self, name: &str, weight: f32) -> Result<(), JsError> {
-        self.inner.set_expression(name, weight).map_err(js)
+        self.inner
+            .set_expression_named(name, weight)
+            .map_err(js("setExpression"))
     }
     /// Sets the acted gaze in degrees.
     #[wasm_bindgen(js_name = setGaze)]
     pub fn set_gaze(&mut self, yaw_deg: f32, pitch_deg: f32) -> Result<(), JsError> {
-        self.inner.set_gaze(yaw_deg, pitch_deg).map_err(js)
+        self.inner
+            .set_gaze(yaw_deg, pitch_deg)
+            .map_err(js("setGaze"))
     }
     /// Sets the acted head rotation.
     #[wasm_bindgen(js_name = setHead)]
     pub fn set_head(&mut self, x: f32, y: f32, z: f32, w: f32) -> Result<(), JsError> {
-        self.inner.set_head(x, y, z, w).map_err(js)
+        self.inner
+            .set_head(omote_core::Quat::from_xyzw(x, y, z, w))
+            .map_err(js("setHead"))
     }
     /// Sets the eye mode.
     #[wasm_bindgen(js_name = setEyeMode)]
     pub fn set_eye_mode(&mut self, mode: &str) -> Result<(), JsError> {
-        self.inner.set_eye_mode(mode).map_err(js)
+        let mode: omote_core::EyeMode = mode
+            .parse()
+            .map_err(|e: omote_core::UnknownEyeMode| JsError::new(&format!("setEyeMode: {e}")))?;
+        self.inner.set_eye_mode(mode);
+        Ok(())
     }
     /// Says a line: frames (6 per frame), fps, voiced span (NaN: none), afterglow
     /// names and weights.
@@ -168,7 +182,9 @@ impl FaceJs {
             .into_iter()
             .zip(afterglow_weights.iter().copied())
             .collect();
-        self.inner.say(frames, fps, voiced, &glow).map_err(js)
+        self.inner
+            .say_frames(frames, fps, voiced, &glow)
+            .map_err(js("say"))
     }
     /// Stops the line.
     pub fn cut(&mut self) {
@@ -177,11 +193,13 @@ impl FaceJs {
     /// The live voice frame for the next update.
     #[wasm_bindgen(js_name = setLiveVowels)]
     pub fn set_live_vowels(&mut self, vowels: &[f32], voiced: bool) -> Result<(), JsError> {
-        self.inner.set_live_vowels(vowels, voiced).map_err(js)
+        self.inner
+            .set_live_vowels(vowels, voiced)
+            .map_err(js("setLiveVowels"))
     }
-    /// Advances by dt seconds.
-    pub fn update(&mut self, dt: f32) -> Result<(), JsError> {
-        self.inner.update(dt).map_err(js)
+    /// Advances by dt seconds (any dt: see `omote_embed`'s contracts).
+    pub fn update(&mut self, dt: f32) {
+        self.inner.update(dt);
     }
     /// Weights after the override rules.
     pub fn weights(&self) -> Vec<f32> {
@@ -207,10 +225,10 @@ impl FaceJs {
     }
 }
 
-/// Live lip sync (see `WebLiveVoice`); runs inside the package's AudioWorklet.
+/// Live lip sync (see `omote_embed::VoiceStream`); runs inside the package's AudioWorklet.
 #[wasm_bindgen(js_name = LiveVoice)]
 pub struct LiveVoiceJs {
-    inner: WebLiveVoice,
+    inner: VoiceStream,
 }
 
 #[wasm_bindgen(js_class = LiveVoice)]
@@ -219,20 +237,25 @@ impl LiveVoiceJs {
     /// latency for a steadier mouth.
     #[wasm_bindgen(constructor)]
     pub fn new(sample_rate: f64, hold: bool) -> Result<LiveVoiceJs, JsError> {
-        WebLiveVoice::with_hold(sample_rate, hold)
+        VoiceStream::with_hold(sample_rate, hold)
             .map(|inner| LiveVoiceJs { inner })
-            .map_err(js)
+            .map_err(js("LiveVoice"))
     }
     /// Pushes samples; the frames they completed, 8 numbers each (A I U E O N, volume,
     /// voiced).
     pub fn push(&mut self, samples: &[f32]) -> Result<Vec<f32>, JsError> {
-        self.inner.push(samples).map(<[f32]>::to_vec).map_err(js)
+        self.inner
+            .push(samples)
+            .map(<[f32]>::to_vec)
+            .map_err(js("LiveVoice.push"))
     }
     /// Starts the stream from a speaker's voice seed (`Speaker.voiceSeed()`); before the
     /// first push.
     #[wasm_bindgen(js_name = startFromSpeaker)]
     pub fn start_from_speaker(&mut self, seed: &[f32]) -> Result<(), JsError> {
-        self.inner.start_from_speaker(seed).map_err(js)
+        self.inner
+            .start_from_speaker(seed)
+            .map_err(js("LiveVoice.startFromSpeaker"))
     }
     /// Algorithmic latency in seconds.
     #[wasm_bindgen(getter, js_name = latencyS)]

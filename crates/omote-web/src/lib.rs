@@ -1,23 +1,21 @@
-//! omote in the browser: the face driver and the lip sync analyser for JavaScript.
+//! omote in the browser: the embedding API ([`omote_embed`]) for JavaScript.
 //!
-//! The Rust API here is plain ([`analyse_voice`], [`WebSpeaker`], [`WebFace`], [`WebLiveVoice`]) and tested natively; on
-//! `wasm32` the same calls are exported with wasm-bindgen (`bindings.rs`) and wrapped by
-//! the npm package in `web/` (`web/build.sh` builds it; `web/README.md` has the API and
-//! the three-vrm adapter). Bad arguments are errors with a message (a JavaScript
-//! `Error`), never a trap or a NaN weight.
+//! This crate only translates: on `wasm32` the embedding API's [`Character`],
+//! [`Speaker`], [`VoiceStream`] and [`analyse_voice`] are exported with wasm-bindgen
+//! (`bindings.rs`: JavaScript names, typed arrays, and each error as a JavaScript `Error`
+//! naming the call), wrapped by the npm package in `web/` (`web/build.sh` builds it;
+//! `web/README.md` has the API and the three-vrm adapter). Every rule and every check is
+//! the embedding API's, tested there natively; `tests/node.rs` and `tests/browser.rs` run
+//! the built package in Node and in Chromium.
+//!
+//! [`Character`]: omote_embed::Character
+//! [`Speaker`]: omote_embed::Speaker
+//! [`VoiceStream`]: omote_embed::VoiceStream
+//! [`analyse_voice`]: omote_embed::analyse_voice
 
 #![deny(missing_docs)]
 
-mod analysis;
 #[cfg(target_arch = "wasm32")]
 mod bindings;
-mod error;
-mod face;
-mod live;
-mod speaker;
 
-pub use analysis::{VoiceAnalysis, analyse_voice};
-pub use error::WebError;
-pub use face::WebFace;
-pub use live::{LIVE_STRIDE, WebLiveVoice};
-pub use speaker::{VOICE_SEED_LEN, WebSpeaker};
+pub use omote_embed;

@@ -48,7 +48,7 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     // The live analyser on the first clip at its own rate, 128 samples at a time (as an
     // AudioWorklet pushes them): Node's LiveVoice must give the same frames.
     let decoded = omote_audio::decode_file(&wavs[0]).unwrap();
-    let mut voice = omote_web::WebLiveVoice::new(f64::from(decoded.sample_rate)).unwrap();
+    let mut voice = omote_embed::VoiceStream::new(f64::from(decoded.sample_rate)).unwrap();
     let mut live = Vec::new();
     for quantum in decoded.samples.chunks(128) {
         live.extend_from_slice(voice.push(quantum).unwrap());
@@ -60,7 +60,7 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
         .filter(|w| w.to_string_lossy().contains("ja_ojt_00"))
         .take(4)
         .collect();
-    let mut speaker = omote_web::WebSpeaker::new();
+    let mut speaker = omote_embed::Speaker::new();
     let decoded_lines: Vec<_> = lines
         .iter()
         .map(|w| omote_audio::decode_file(w).unwrap())
@@ -82,7 +82,7 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     // The live analyser on the first clip again, started from that speaker's voice seed
     // (what the AudioWorklet gets): Node's LiveVoice with `{ speaker }` must match.
     let seed = speaker.voice_seed();
-    let mut seeded_voice = omote_web::WebLiveVoice::new(f64::from(decoded.sample_rate)).unwrap();
+    let mut seeded_voice = omote_embed::VoiceStream::new(f64::from(decoded.sample_rate)).unwrap();
     seeded_voice.start_from_speaker(&seed).unwrap();
     let mut seeded_live = Vec::new();
     for quantum in decoded.samples.chunks(128) {

@@ -31,7 +31,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use omote_core::{FaceConfig, FaceDriver, MouthPolicy, Rig, TrackedFace};
+use omote_avatar::{Avatar, AvatarSource};
+use omote_core::{FaceConfig, FaceDriver, MouthPolicy, TrackedFace};
 use omote_lipsync::Profile;
 use omote_live::{
     AnimSink, AudioFileVoice, CameraInput, CameraOptions, CameraSource, FrameSize, InputState,
@@ -193,42 +194,6 @@ impl VmcPreset {
     }
 }
 
-/// The avatar: its rig and, when it is a VRM (or the built-in one), its file's bytes.
-struct Avatar {
-    rig: Arc<Rig>,
-    vrm: Option<Arc<[u8]>>,
-    name: String,
-}
-
-fn load_avatar(path: Option<&Path>) -> Result<Avatar> {
-    let is_vrm = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
-    Ok(match path {
-        Some(p) if is_vrm(p) => {
-            let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
-            let model = omote_vrm::VrmModel::from_slice(&bytes, p.display().to_string())?;
-            Avatar {
-                rig: Arc::new(model.to_rig()?),
-                vrm: Some(bytes.into()),
-                name: p.display().to_string(),
-            }
-        }
-        Some(p) => Avatar {
-            rig: Arc::new(omote_config::load_rig(p)?),
-            vrm: None,
-            name: p.display().to_string(),
-        },
-        None => {
-            let bytes = omote_vrm::avatar::generate();
-            let model = omote_vrm::VrmModel::from_slice(&bytes, "the built-in avatar")?;
-            Avatar {
-                rig: Arc::new(model.to_rig()?),
-                vrm: Some(bytes.into()),
-                name: "the built-in avatar".into(),
-            }
-        }
-    })
-}
-
 /// `PORT` or `ADDR:PORT` (loopback unless an address is given).
 fn vmc_in_addr(text: &str) -> Result<SocketAddr> {
     if let Ok(port) = text.parse::<u16>() {
@@ -355,7 +320,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
     if let Some(path) = &args.record {
         crate::output::check_output_file(path, "--record")?;
     }
-    let avatar = load_avatar(args.rig.as_deref())?;
+    let avatar = Avatar::load(&AvatarSource::from_option(args.rig.as_deref()))?;
     let rig = avatar.rig.clone();
     let config = load_retarget_config(args.config.as_deref(), args.mirror)?;
     // Automatic eyes show as the tracking weight falls (a lost face keeps blinking).

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use omote_avatar::{Avatar, AvatarSource};
 use omote_config::{HeadSource, SequenceFrame};
 use omote_core::{
     AnimRecorder, DriverInputs, ExpressionPreset, FaceConfig, FaceDriver, MouthPolicy, VoiceFrame,
@@ -24,8 +25,8 @@ pub struct RetargetArgs {
     /// present (`auto`), only the matrix, or only four landmarks (the method of docs/design.md § Tracking).
     #[arg(long, value_enum, default_value_t = HeadArg::Auto)]
     pub head: HeadArg,
-    /// The avatar: a VRM model (.vrm; then `retarget.vrma` is written too) or a rig file
-    /// (.toml / .json); the built-in 18 presets + ARKit-52 rig when absent.
+    /// The avatar: a VRM model (.vrm) or a rig file (.toml / .json); the built-in avatar
+    /// when absent. With a VRM (the built-in one too) `retarget.vrma` is written as well.
     #[arg(long)]
     pub rig: Option<PathBuf>,
     /// Retarget settings file (.toml / .json, fields of `RetargetConfig`).
@@ -112,7 +113,8 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
             .map(omote_config::ArkitFrame::to_sequence_frame)
             .collect(),
     };
-    let (rig, model) = crate::output::load_avatar(args.rig.as_deref())?;
+    let avatar = Avatar::load(&AvatarSource::from_option(args.rig.as_deref()))?;
+    let (rig, model) = (avatar.rig, avatar.model);
     let config = load_retarget_config(args.config.as_deref(), args.mirror)?;
     // The automatic blink and saccades stay on: the driver shows them as the tracking
     // weight falls, so a lost face keeps blinking and looking around.

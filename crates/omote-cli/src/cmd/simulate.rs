@@ -8,12 +8,12 @@
 //! per blink and saccade) and `demo-out/sim/simulate.png`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use anyhow::{Result, bail};
+use omote_avatar::{Avatar, AvatarSource};
 use omote_core::{
     Anim, AnimEvent, AnimRecorder, BlinkCause, DriverInputs, ExpressionPreset, EyeMode, FaceConfig,
-    FaceDriver, Rig, SaccadeDirection,
+    FaceDriver, SaccadeDirection,
 };
 use omote_plot::{Panel, Series, TimePlot};
 
@@ -34,7 +34,8 @@ pub struct SimulateArgs {
     /// Seed of the face's random numbers (same seed, same output).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Rig file (TOML or JSON); the built-in standard rig when absent.
+    /// The avatar: a VRM model or a rig file (TOML or JSON); the built-in avatar when
+    /// absent.
     #[arg(long, value_name = "FILE")]
     pub rig: Option<PathBuf>,
     /// Frames per second (1–1000).
@@ -51,10 +52,7 @@ pub struct SimulateArgs {
 
 /// Run `omote simulate`.
 pub fn run(args: SimulateArgs) -> Result<()> {
-    let rig = Arc::new(match &args.rig {
-        Some(path) => omote_config::load_rig(path)?,
-        None => Rig::standard(),
-    });
+    let rig = Avatar::load(&AvatarSource::from_option(args.rig.as_deref()))?.rig;
     let frames = (f64::from(args.seconds) * f64::from(args.fps))
         .round()
         .max(1.0) as u64;

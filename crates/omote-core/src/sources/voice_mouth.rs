@@ -23,6 +23,25 @@ impl VoiceFrame {
         vowels: [0.0; 5],
         voiced: false,
     };
+
+    /// A frame from lip sync weights `A I U E O` (a sixth, the closed mouth N, is the
+    /// absence of the vowels and is not read): each clamped to 0..1, a weight that is
+    /// not finite counts as 0 — the one place a live voice's numbers become a frame.
+    ///
+    /// ```
+    /// use omote_core::VoiceFrame;
+    /// let f = VoiceFrame::from_weights(&[0.5, f32::NAN, 2.0, -1.0, f32::INFINITY, 0.9], true);
+    /// assert_eq!(f.vowels, [0.5, 0.0, 1.0, 0.0, 0.0]);
+    /// ```
+    pub fn from_weights(weights: &[f32], voiced: bool) -> Self {
+        Self {
+            vowels: std::array::from_fn(|j| match weights.get(j) {
+                Some(w) if w.is_finite() => w.clamp(0.0, 1.0),
+                _ => 0.0,
+            }),
+            voiced,
+        }
+    }
 }
 
 /// Who drives the vowels when a face has both a tracked mouth and a live voice.

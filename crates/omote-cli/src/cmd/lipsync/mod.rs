@@ -11,6 +11,7 @@
 //! arecord -q -f S16_LE -r 16000 -c 1 -t raw | omote lipsync live [--format tsv|jsonl]
 //! ```
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -23,8 +24,8 @@ use omote_lipsync::eval::{
 };
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::{
-    Analyser, CepstralMean, ClipFeatures, Profile, ProfileBuilder, SAMPLE_RATE, StreamAnalyser,
-    SustainedRecordings, Viseme, VowelTrack, export,
+    Analyser, AnalyserConfig, CepstralMean, ClipFeatures, Profile, ProfileBuilder, SAMPLE_RATE,
+    Speaker, SustainedRecordings, Viseme, VowelTrack, export,
 };
 use rayon::prelude::*;
 
@@ -379,6 +380,175 @@ fn load<'a>(
     Ok(loader.load(input)?)
 }
 
+/// What every worker of the batch shares: the settings, the progress bar, the failures.
+struct Batch<'a> {
+    args: &'a AnalyseArgs,
+    profile: Profile,
+    bar: ProgressBar,
+    failures: Mutex<Vec<String>>,
+}
+
+impl Batch<'_> {
+    /// Reports a file's failure above the progress bar and counts it.
+    fn fail(&self, input: &Path, e: &anyhow::Error) {
+        self.bar.suspend(|| {
+            eprintln!("error: {}", crate::output::error_text(e));
+        });
+        if let Ok(mut f) = self.failures.lock() {
+            f.push(input.display().to_string());
+        }
+    }
+
+    /// A worker's own analyser and audio loader.
+    fn worker(
+        &self,
+    ) -> (
+        Analyser,
+        Result<omote_audio::Loader, omote_audio::AudioError>,
+    ) {
+        (
+            Analyser::new(self.profile.clone()),
+            omote_audio::Loader::new(SAMPLE_RATE),
+        )
+    }
+
+    /// First pass (speaker groups): every file's cepstral sum and (offline) features,
+    /// kept without the normalised copy; then each group's voice.
+    fn read_speakers(
+        &self,
+        pool: &rayon::ThreadPool,
+        inputs: &[PathBuf],
+    ) -> (Vec<Pending>, HashMap<PathBuf, Speaker>) {
+        self.bar.set_message("reading (speaker means)");
+        let read: Vec<Pending> = pool.install(|| {
+            inputs
+                .par_iter()
+                .map_init(
+                    || self.worker(),
+                    |(analyser, loader), input| {
+                        let read = load(loader, input).map(|samples| {
+                            let mut f = analyser.features(samples);
+                            f.normalised = Vec::new();
+                            Pending::Read(Box::new(ReadClip {
+                                own: CepstralMean::of_clip(&f),
+                                len: samples.len(),
+                                features: (!self.args.stream).then_some(f),
+                            }))
+                        });
+                        self.bar.inc(1);
+                        read.unwrap_or_else(|e| {
+                            self.fail(input, &e);
+                            Pending::Done
+                        })
+                    },
+                )
+                .collect()
+        });
+        let mut speakers: HashMap<PathBuf, Speaker> = HashMap::new();
+        for (input, f) in inputs.iter().zip(&read) {
+            if let (Some(key), Pending::Read(clip)) = (self.args.speaker.key(input), f) {
+                speakers.entry(key).or_default().add_sum(clip.own);
+            }
+        }
+        self.bar.set_position(0);
+        self.bar.set_message("classifying and writing");
+        (read, speakers)
+    }
+
+    /// One file's track: read against its speaker's other lines when the first pass read
+    /// it, else analysed alone. `None`: already reported.
+    fn track(
+        &self,
+        (analyser, loader): &mut (
+            Analyser,
+            Result<omote_audio::Loader, omote_audio::AudioError>,
+        ),
+        read: &mut Pending,
+        input: &Path,
+        speakers: &HashMap<PathBuf, Speaker>,
+    ) -> anyhow::Result<Option<VowelTrack>> {
+        let track = match read {
+            Pending::Done => return Ok(None),
+            Pending::Read(clip) => {
+                let ReadClip { own, len, features } = &mut **clip;
+                let no_speaker = Speaker::new();
+                let speaker = self
+                    .args
+                    .speaker
+                    .key(input)
+                    .and_then(|k| speakers.get(&k))
+                    .unwrap_or(&no_speaker);
+                let track = match features {
+                    Some(feats) => speaker.read(analyser, feats, *len),
+                    None => speaker
+                        .stream(self.profile.clone(), AnalyserConfig::default(), own)
+                        .analyse_clip(load(loader, input)?, STREAM_CHUNK),
+                };
+                // Free the features as soon as they are used.
+                *read = Pending::Done;
+                track
+            }
+            // 10 ms chunks, like a live audio callback.
+            Pending::Unread if self.args.stream => {
+                AnalysisMode::Streaming.analyse(&self.profile, load(loader, input)?)
+            }
+            Pending::Unread => analyser.analyse(load(loader, input)?),
+        };
+        Ok(Some(if (track.fps - self.args.fps).abs() < 1e-6 {
+            track
+        } else {
+            track.resampled(self.args.fps)
+        }))
+    }
+
+    /// Second pass: every file's track, rendered and handed to the writers.
+    fn classify_and_write(
+        &self,
+        pool: &rayon::ThreadPool,
+        inputs: &[PathBuf],
+        read: &mut [Pending],
+        speakers: &HashMap<PathBuf, Speaker>,
+    ) -> anyhow::Result<()> {
+        std::thread::scope(|scope| -> anyhow::Result<()> {
+            // Result files are written behind the analysis.
+            let to_write = crate::output::write_behind(
+                scope,
+                WRITERS,
+                WRITE_QUEUE,
+                |(input, out, text): (&Path, PathBuf, String)| {
+                    if let Err(e) = crate::output::write_file(&out, text.as_bytes()) {
+                        self.fail(input, &e);
+                    }
+                    self.bar.inc(1);
+                },
+            )?;
+            pool.install(|| {
+                read.par_iter_mut().zip(inputs.par_iter()).for_each_init(
+                    || (self.worker(), to_write.clone()),
+                    |(worker, to_write), (read, input)| {
+                        match self.track(worker, read, input, speakers) {
+                            Ok(Some(track)) => {
+                                let text = render(&track, input, self.args.format);
+                                let out =
+                                    output_path(input, self.args.out.as_deref(), self.args.format);
+                                // The writers end only after this scope's senders are gone.
+                                let _ = to_write.send((input.as_path(), out, text));
+                            }
+                            Ok(None) => self.bar.inc(1),
+                            Err(e) => {
+                                self.fail(input, &e);
+                                self.bar.inc(1);
+                            }
+                        }
+                    },
+                );
+            });
+            drop(to_write);
+            Ok(())
+        })
+    }
+}
+
 fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     let profile = load_profile(args.profile.as_deref())?;
     let inputs = collect_inputs(&args.paths)?;
@@ -400,148 +570,30 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} (eta {eta}) {wide_msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let fail = |input: &Path, e: &anyhow::Error| {
-        bar.suspend(|| {
-            eprintln!("error: {}", crate::output::error_text(e));
-        });
-        if let Ok(mut f) = failures.lock() {
-            f.push(input.display().to_string());
-        }
+    let batch = Batch {
+        args: &args,
+        profile,
+        bar,
+        failures: Mutex::new(Vec::new()),
     };
-    // Speaker groups: every file's features first (kept, without the normalised copy),
-    // then each group's mean; the classification below uses them.
-    let grouped = args.speaker != SpeakerGroups::File;
-    let mut features: Vec<Pending> = (0..inputs.len()).map(|_| Pending::Unread).collect();
-    let mut group_means: std::collections::HashMap<PathBuf, CepstralMean> = Default::default();
-    if grouped {
-        bar.set_message("reading (speaker means)");
-        features = pool.install(|| {
-            inputs
-                .par_iter()
-                .map_init(
-                    || {
-                        let loader = omote_audio::Loader::new(SAMPLE_RATE);
-                        (Analyser::new(profile.clone()), loader)
-                    },
-                    |(analyser, loader), input| {
-                        let read = load(loader, input).map(|samples| {
-                            let mut f = analyser.features(samples);
-                            f.normalised = Vec::new();
-                            Pending::Read(Box::new(ReadClip {
-                                own: CepstralMean::of_clip(&f),
-                                len: samples.len(),
-                                features: (!args.stream).then_some(f),
-                            }))
-                        });
-                        bar.inc(1);
-                        read.unwrap_or_else(|e| {
-                            fail(input, &e);
-                            Pending::Done
-                        })
-                    },
-                )
-                .collect()
-        });
-        for (input, f) in inputs.iter().zip(&features) {
-            if let (Some(key), Pending::Read(clip)) = (args.speaker.key(input), f) {
-                group_means.entry(key).or_default().merge(&clip.own);
-            }
-        }
-        bar.set_position(0);
-        bar.set_message("classifying and writing");
-    }
-    std::thread::scope(|scope| -> anyhow::Result<()> {
-        // Result files are written behind the analysis.
-        let to_write = crate::output::write_behind(
-            scope,
-            WRITERS,
-            WRITE_QUEUE,
-            |(input, out, text): (&Path, PathBuf, String)| {
-                if let Err(e) = crate::output::write_file(&out, text.as_bytes()) {
-                    fail(input, &e);
-                }
-                bar.inc(1);
-            },
-        )?;
-        pool.install(|| {
-            features
-                .par_iter_mut()
-                .zip(inputs.par_iter())
-                .for_each_init(
-                    || {
-                        let loader = omote_audio::Loader::new(SAMPLE_RATE);
-                        (Analyser::new(profile.clone()), loader, to_write.clone())
-                    },
-                    |(analyser, loader, to_write), (read, input)| {
-                        let result = (|| -> anyhow::Result<Option<String>> {
-                            let track = match read {
-                                // Already reported.
-                                Pending::Done => return Ok(None),
-                                Pending::Read(clip) => {
-                                    let ReadClip { own, len, features } = &mut **clip;
-                                    let others = args
-                                        .speaker
-                                        .key(input)
-                                        .and_then(|k| group_means.get(&k))
-                                        .map(|group| group.without(own))
-                                        .unwrap_or_default();
-                                    let track = match features {
-                                        Some(feats) => {
-                                            analyser.renormalise(feats, &others);
-                                            analyser.classify(feats, *len)
-                                        }
-                                        None => {
-                                            let mut stream = StreamAnalyser::new(profile.clone());
-                                            stream.start_from_speaker(&others);
-                                            stream.analyse_clip(load(loader, input)?, STREAM_CHUNK)
-                                        }
-                                    };
-                                    // Free the features as soon as they are used.
-                                    *read = Pending::Done;
-                                    track
-                                }
-                                Pending::Unread if args.stream => {
-                                    // 10 ms chunks, like a live audio callback.
-                                    AnalysisMode::Streaming.analyse(&profile, load(loader, input)?)
-                                }
-                                Pending::Unread => analyser.analyse(load(loader, input)?),
-                            };
-                            let track = if (track.fps - args.fps).abs() < 1e-6 {
-                                track
-                            } else {
-                                track.resampled(args.fps)
-                            };
-                            Ok(Some(render(&track, input, args.format)))
-                        })();
-                        match result {
-                            Ok(Some(text)) => {
-                                let out = output_path(input, args.out.as_deref(), args.format);
-                                // The writers end only after this scope's senders are gone.
-                                let _ = to_write.send((input.as_path(), out, text));
-                            }
-                            Ok(None) => bar.inc(1),
-                            Err(e) => {
-                                fail(input, &e);
-                                bar.inc(1);
-                            }
-                        }
-                    },
-                );
-        });
-        drop(to_write);
-        Ok(())
-    })?;
-    bar.finish_and_clear();
-    let failed = failures.into_inner().unwrap_or_default();
+    // Speaker groups: every file read first, then each line against its group's others.
+    let (mut read, speakers) = if args.speaker == SpeakerGroups::File {
+        let unread = (0..inputs.len()).map(|_| Pending::Unread).collect();
+        (unread, HashMap::new())
+    } else {
+        batch.read_speakers(&pool, &inputs)
+    };
+    batch.classify_and_write(&pool, &inputs, &mut read, &speakers)?;
+    batch.bar.finish_and_clear();
+    let failed = batch.failures.into_inner().unwrap_or_default();
     let ok = inputs.len() - failed.len();
     let speakers = match args.speaker {
         SpeakerGroups::File => String::new(),
         SpeakerGroups::All => "; one speaker (--speaker all)".to_string(),
         SpeakerGroups::Folder => format!(
             "; {} speaker{} (one per folder; --speaker file reads each file alone)",
-            group_means.len(),
-            if group_means.len() == 1 { "" } else { "s" }
+            speakers.len(),
+            if speakers.len() == 1 { "" } else { "s" }
         ),
     };
     eprintln!(

@@ -1,11 +1,13 @@
-//! omote-web's plain Rust API (the same calls the wasm build exports): the analysis is
-//! the CLI's, bad input is an error with a message, and the face runs deterministically
+//! The embedding API (the calls every binding wraps): the analysis is the CLI's, bad
+//! input is an error with a message, any dt is taken, and the face runs deterministically
 //! for a seed with blinks, a speaking mouth and a hand-over.
 
-use omote_lipsync::{Analyser, AnalyserConfig, CepstralMean, Profile, SAMPLE_RATE, StreamAnalyser};
-use omote_web::{
-    LIVE_STRIDE, VOICE_SEED_LEN, WebError, WebFace, WebLiveVoice, WebSpeaker, analyse_voice,
+use omote_core::Quat;
+use omote_embed::{
+    Character, EmbedError, Speaker, VOICE_FRAME_STRIDE as LIVE_STRIDE, VOICE_SEED_LEN, VoiceStream,
+    analyse_voice,
 };
+use omote_lipsync::{Analyser, AnalyserConfig, CepstralMean, Profile, SAMPLE_RATE, StreamAnalyser};
 
 const RIG: &str = r#"{"name": "test", "presets": true, "arkit": false,
   "expressions": [{"name": "happy", "overrideBlink": "blend"}],
@@ -41,12 +43,7 @@ fn the_analysis_is_the_one_omote_lipsync_gives() {
 #[test]
 fn bad_input_is_an_error_with_a_message() {
     let tone: Vec<f32> = (0..1600).map(|i| (i as f32 * 0.1).sin() * 0.2).collect();
-    assert_eq!(
-        analyse_voice(&[], 16_000.0),
-        Err(WebError::NoSamples {
-            what: "analyseVoice"
-        })
-    );
+    assert_eq!(analyse_voice(&[], 16_000.0), Err(EmbedError::NoSamples));
     for rate in [0.0, -1.0, f64::NAN, 16_000.5, 1e9] {
         let e = analyse_voice(&tone, rate).unwrap_err().to_string();
         assert!(e.contains("sample rate"), "{rate}: {e}");
@@ -56,33 +53,72 @@ fn bad_input_is_an_error_with_a_message() {
     let e = analyse_voice(&nan, 16_000.0).unwrap_err().to_string();
     assert!(e.contains("sample 17 is NaN"), "{e}");
     // An avatar with no expressions; a rig that is not JSON; unknown names.
-    let e = WebFace::new(r#"{"presets": false}"#, 1).err().unwrap();
-    assert_eq!(e, WebError::NoExpressions);
+    let e = Character::from_rig_json(r#"{"presets": false}"#, 1)
+        .err()
+        .unwrap();
+    assert_eq!(e, EmbedError::NoExpressions);
     assert!(
-        WebFace::new("{", 1)
+        Character::from_rig_json("{", 1)
             .err()
             .unwrap()
             .to_string()
             .contains("not valid")
     );
-    let mut face = WebFace::new(RIG, 1).unwrap();
-    let e = face.set_expression("smug", 1.0).unwrap_err().to_string();
+    let mut face = Character::from_rig_json(RIG, 1).unwrap();
+    let e = face
+        .set_expression_named("smug", 1.0)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("`smug`"), "{e}");
-    assert!(face.set_expression("happy", f32::NAN).is_err());
-    assert!(face.update(0.0).is_err() && face.update(f32::NAN).is_err());
+    assert!(face.set_expression_named("happy", f32::NAN).is_err());
     assert!(face.set_gaze(f32::INFINITY, 0.0).is_err());
-    assert!(face.set_head(0.0, 0.0, 0.0, 0.0).is_err());
-    assert!(face.set_eye_mode("sleepy").is_err());
-    assert!(face.say(&[0.5; 7], 100.0, None, &[]).is_err());
-    assert!(face.say(&[f32::NAN; 6], 100.0, None, &[]).is_err());
+    assert!(face.set_head(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)).is_err());
+    assert!(face.say_frames(&[0.5; 7], 100.0, None, &[]).is_err());
+    assert!(face.say_frames(&[f32::NAN; 6], 100.0, None, &[]).is_err());
+    let e = face
+        .say_frames(&[0.5; 6], 100.0, None, &[("smug".into(), 0.3)])
+        .unwrap_err();
+    assert_eq!(e, EmbedError::UnknownExpression("smug".into()));
     assert!(face.set_live_vowels(&[0.1; 3], true).is_err());
+    assert!(face.set_camera(Some(omote_core::Vec3::NAN)).is_err());
+}
+
+/// Any dt a render loop gives is taken: zero, negative and NaN steps pass no time (the
+/// frame is the same as before), a long one is a step of that length, and every weight
+/// stays finite and within 0–1.
+#[test]
+fn any_dt_is_taken() {
+    let mut face = Character::from_rig_json(RIG, 3).unwrap();
+    face.set_expression_named("happy", 0.6).unwrap();
+    for _ in 0..30 {
+        face.update(1.0 / 60.0);
+    }
+    let before = face.weights().to_vec();
+    for dt in [0.0, -0.016, f32::NAN, f32::NEG_INFINITY, f32::INFINITY] {
+        face.update(dt);
+        assert_eq!(face.weights(), &before[..], "dt {dt} moved the face");
+    }
+    // A tab back after 5 s: one step of 5 s, the same as 300 steps of 1/60 s for the
+    // acting (the smoothing is exact for any step).
+    let mut stepped = Character::from_rig_json(RIG, 3).unwrap();
+    stepped.set_expression_named("happy", 0.6).unwrap();
+    for _ in 0..30 {
+        stepped.update(1.0 / 60.0);
+    }
+    face.update(5.0);
+    for _ in 0..300 {
+        stepped.update(1.0 / 60.0);
+    }
+    let happy = face.channel("happy").unwrap();
+    assert!((face.weight(happy) - stepped.weight(happy)).abs() < 1e-3);
+    assert!(face.weights().iter().all(|w| (0.0..=1.0).contains(w)));
 }
 
 /// Runs `face` for `seconds` at 60 fps; the weights of every frame.
-fn run(face: &mut WebFace, seconds: f32) -> Vec<Vec<f32>> {
+fn run(face: &mut Character, seconds: f32) -> Vec<Vec<f32>> {
     (0..(seconds * 60.0) as usize)
         .map(|_| {
-            face.update(1.0 / 60.0).unwrap();
+            face.update(1.0 / 60.0);
             face.weights().to_vec()
         })
         .collect()
@@ -91,9 +127,9 @@ fn run(face: &mut WebFace, seconds: f32) -> Vec<Vec<f32>> {
 #[test]
 fn the_face_is_deterministic_for_a_seed_blinks_and_speaks() {
     let (mut a, mut b, mut c) = (
-        WebFace::new(RIG, 7).unwrap(),
-        WebFace::new(RIG, 7).unwrap(),
-        WebFace::new(RIG, 8).unwrap(),
+        Character::from_rig_json(RIG, 7).unwrap(),
+        Character::from_rig_json(RIG, 7).unwrap(),
+        Character::from_rig_json(RIG, 8).unwrap(),
     );
     let (wa, wb, wc) = (run(&mut a, 10.0), run(&mut b, 10.0), run(&mut c, 10.0));
     assert_eq!(wa, wb);
@@ -113,15 +149,16 @@ fn the_face_is_deterministic_for_a_seed_blinks_and_speaks() {
     for f in frames.chunks_exact_mut(6).skip(10).take(50) {
         f[0] = 0.9;
     }
-    a.say(&frames, 100.0, Some((0.1, 0.6)), &[]).unwrap();
+    a.say_frames(&frames, 100.0, Some((0.1, 0.6)), &[]).unwrap();
     let w = run(&mut a, 1.5);
     let aa = a.channel_names().iter().position(|n| n == "aa").unwrap();
     assert!(w[20][aa] > 0.5, "mouth at 0.33 s: {}", w[20][aa]);
     assert!(w[80][aa] < 0.05, "mouth at 1.33 s: {}", w[80][aa]);
+    assert!(!a.is_speaking(), "the line is over");
     // The eyes move: the gaze is not fixed over 10 s.
     let gazes: Vec<[f32; 2]> = (0..600)
         .map(|_| {
-            a.update(1.0 / 60.0).unwrap();
+            a.update(1.0 / 60.0);
             a.gaze()
         })
         .collect();
@@ -146,7 +183,7 @@ fn live_voice_at_48k_follows_the_offline_analysis() {
         let decoded = omote_audio::decode_file(&dir.join(clip)).unwrap();
         let offline = analyse_voice(&decoded.samples, f64::from(decoded.sample_rate)).unwrap();
         let at48 = omote_audio::resample(&decoded.samples, decoded.sample_rate, 48_000).unwrap();
-        let mut live = WebLiveVoice::new(48_000.0).unwrap();
+        let mut live = VoiceStream::new(48_000.0).unwrap();
         assert!(live.latency_s() <= 0.025, "{}", live.latency_s());
         let mut out = Vec::new();
         for quantum in at48.chunks(128) {
@@ -185,15 +222,15 @@ fn live_voice_at_48k_follows_the_offline_analysis() {
 #[test]
 fn live_voice_refuses_bad_input_and_keeps_going() {
     for rate in [0.0, f64::NAN, 44_100.5, 1e9] {
-        let e = WebLiveVoice::new(rate).err().unwrap().to_string();
-        assert!(e.contains("LiveVoice: sample rate"), "{rate}: {e}");
+        let e = VoiceStream::new(rate).err().unwrap().to_string();
+        assert!(e.contains("sample rate"), "{rate}: {e}");
     }
-    let mut live = WebLiveVoice::new(44_100.0).unwrap();
+    let mut live = VoiceStream::new(44_100.0).unwrap();
     let tone: Vec<f32> = (0..4410).map(|i| (i as f32 * 0.07).sin() * 0.3).collect();
     let mut bad = tone.clone();
     bad[5] = f32::INFINITY;
     let e = live.push(&bad).unwrap_err().to_string();
-    assert!(e.contains("LiveVoice.push: sample 5 is inf"), "{e}");
+    assert!(e.contains("sample 5 is inf"), "{e}");
     assert_eq!(live.samples_in(), 0, "a refused push is not half-analysed");
     let n = live.push(&tone).unwrap().len() / LIVE_STRIDE;
     assert!((7..=10).contains(&n), "{n} frames from 100 ms");
@@ -208,8 +245,8 @@ fn live_voice_with_hold_is_ten_ms_later_and_mostly_the_same() {
     };
     let decoded = omote_audio::decode_file(&dir.join("ja_ojt_002.wav")).unwrap();
     let rate = f64::from(decoded.sample_rate);
-    let mut fast = WebLiveVoice::new(rate).unwrap();
-    let mut held = WebLiveVoice::with_hold(rate, true).unwrap();
+    let mut fast = VoiceStream::new(rate).unwrap();
+    let mut held = VoiceStream::with_hold(rate, true).unwrap();
     assert!((held.latency_s() - fast.latency_s() - 0.010).abs() < 1e-6);
     let (mut a, mut b) = (Vec::new(), Vec::new());
     for quantum in decoded.samples.chunks(128) {
@@ -227,7 +264,7 @@ fn live_voice_with_hold_is_ten_ms_later_and_mostly_the_same() {
     assert!(same * 100 >= n * 95, "{same} of {n}");
 }
 
-/// A live stream started from a character's lines (`WebSpeaker::voice_seed`, the numbers
+/// A live stream started from a character's lines (`Speaker::voice_seed`, the numbers
 /// the package passes to its AudioWorklet) is the native stream started from that
 /// speaker's mean: the voice crosses over intact, and it changes how the stream reads.
 #[test]
@@ -240,7 +277,7 @@ fn live_voice_starts_from_a_speakers_voice_seed() {
             .unwrap()
             .samples
     };
-    let mut speaker = WebSpeaker::new();
+    let mut speaker = Speaker::new();
     let mut native_mean = CepstralMean::default();
     let mut analyser = Analyser::new(Profile::builtin());
     for n in 1..=4 {
@@ -253,9 +290,9 @@ fn live_voice_starts_from_a_speakers_voice_seed() {
     assert_eq!(seed[VOICE_SEED_LEN - 1], native_mean.frames() as f32);
 
     let line = load(5);
-    let mut seeded = WebLiveVoice::new(f64::from(SAMPLE_RATE)).unwrap();
+    let mut seeded = VoiceStream::new(f64::from(SAMPLE_RATE)).unwrap();
     seeded.start_from_speaker(&seed).unwrap();
-    let mut cold = WebLiveVoice::new(f64::from(SAMPLE_RATE)).unwrap();
+    let mut cold = VoiceStream::new(f64::from(SAMPLE_RATE)).unwrap();
     let mut native =
         StreamAnalyser::with_config(Profile::builtin(), AnalyserConfig::lowest_latency());
     native.start_from_speaker(&native_mean);
@@ -277,19 +314,19 @@ fn live_voice_starts_from_a_speakers_voice_seed() {
     assert!(from_cold > 0.05, "the seed changed nothing ({from_cold})");
 
     // Bad seeds are refused with what is wrong, and a started stream cannot be reseeded.
-    let mut voice = WebLiveVoice::new(48_000.0).unwrap();
-    let refused = |voice: &mut WebLiveVoice, seed: &[f32]| {
+    let mut voice = VoiceStream::new(48_000.0).unwrap();
+    let refused = |voice: &mut VoiceStream, seed: &[f32]| {
         voice.start_from_speaker(seed).unwrap_err().to_string()
     };
     assert!(refused(&mut voice, &seed[..5]).contains("a voice seed is 13 numbers"));
-    let mut nan = seed.clone();
+    let mut nan = seed;
     nan[3] = f32::NAN;
     assert!(refused(&mut voice, &nan).contains("number 3 of the voice seed is NaN"));
-    let mut negative = seed.clone();
+    let mut negative = seed;
     negative[VOICE_SEED_LEN - 1] = -1.0;
     assert!(refused(&mut voice, &negative).contains("frame count is -1"));
     voice.push(&[0.0; 128]).unwrap();
     assert!(refused(&mut voice, &seed).contains("before the first push"));
     // A speaker with no lines gives a seed that changes nothing.
-    assert_eq!(WebSpeaker::new().voice_seed(), vec![0.0; VOICE_SEED_LEN]);
+    assert_eq!(Speaker::new().voice_seed(), [0.0; VOICE_SEED_LEN]);
 }

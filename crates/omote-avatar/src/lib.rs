@@ -1,0 +1,200 @@
+//! An avatar from where it is named — a VRM (file or bytes), a rig file, or a built-in
+//! one — as the core's [`Rig`] and, when it has one, its VRM: the one loader every
+//! command, scene and binding uses, so every caller gets the same defaults (the README
+//! has the table).
+//!
+//! ```
+//! use omote_avatar::{Avatar, AvatarSource};
+//! let avatar = Avatar::load(&AvatarSource::Builtin).unwrap();
+//! assert!(avatar.rig.channel("happy").is_some());
+//! assert!(avatar.vrm.is_some());
+//! ```
+
+#![deny(missing_docs)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use omote_core::Rig;
+use omote_vrm::VrmModel;
+use omote_vrm::avatar::AvatarStyle;
+
+/// Where an avatar comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AvatarSource {
+    /// The generated test avatar (the default when nothing is named).
+    Builtin,
+    /// The generated avatar in its second style (a scene's other character).
+    BuiltinSecond,
+    /// The standard rig (18 presets + ARKit-52), with no model.
+    Standard,
+    /// A file: `.vrm` (any case) is a VRM, anything else a rig file.
+    File(PathBuf),
+}
+
+impl AvatarSource {
+    /// The source a `--rig` option names: the built-in avatar when absent.
+    pub fn from_option(path: Option<&Path>) -> Self {
+        path.map_or(Self::Builtin, |p| Self::File(p.to_path_buf()))
+    }
+
+    /// The source a scene's `rig = "…"` names (`builtin`, `builtin:second`, `standard`,
+    /// or a path, relative to `base`); the built-in avatar when absent.
+    pub fn from_scene(text: Option<&str>, base: &Path) -> Self {
+        match text.unwrap_or("builtin") {
+            "builtin" => Self::Builtin,
+            "builtin:second" => Self::BuiltinSecond,
+            "standard" => Self::Standard,
+            p => Self::File(base.join(p)),
+        }
+    }
+}
+
+/// An avatar: its rig and, when it is a VRM, the model and the file's bytes.
+#[derive(Clone, Debug)]
+pub struct Avatar {
+    /// The rig every face of this avatar is driven with.
+    pub rig: Arc<Rig>,
+    /// The VRM's model (for VRMA output, names on the wire), when it is one.
+    pub model: Option<VrmModel>,
+    /// The VRM's bytes (to serve to a browser or write out), when it is one.
+    pub vrm: Option<Arc<[u8]>>,
+    /// What it is called in messages: the path, or "the built-in avatar".
+    pub name: String,
+}
+
+/// Why an avatar could not be loaded; every message names the file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AvatarError {
+    /// The file could not be read.
+    #[error("{file}: {source}")]
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The VRM could not be read, or its expressions do not make a rig.
+    #[error(transparent)]
+    Vrm(#[from] omote_vrm::VrmError),
+    /// The rig file could not be read.
+    #[error(transparent)]
+    Rig(#[from] omote_config::ConfigError),
+}
+
+impl Avatar {
+    /// The avatar `source` names.
+    pub fn load(source: &AvatarSource) -> Result<Self, AvatarError> {
+        match source {
+            AvatarSource::Builtin => Ok(Self::builtin(&AvatarStyle::DEFAULT)),
+            AvatarSource::BuiltinSecond => Ok(Self::builtin(&AvatarStyle::SECOND)),
+            AvatarSource::Standard => Ok(Self::standard()),
+            AvatarSource::File(path) => Self::from_file(path),
+        }
+    }
+
+    /// The generated avatar in `style`, with each expression's `eyeClosure` from its
+    /// shape (so a smile's blink adds only what the smile leaves open).
+    pub fn builtin(style: &AvatarStyle) -> Self {
+        let bytes = omote_vrm::avatar::generate_styled(style);
+        let model = VrmModel::from_slice(&bytes, "builtin.vrm").expect("the built-in avatar reads");
+        Self {
+            rig: Arc::new(omote_vrm::avatar::rig_of(&model)),
+            model: Some(model),
+            vrm: Some(bytes.into()),
+            name: "the built-in avatar".into(),
+        }
+    }
+
+    /// The standard rig, with no model.
+    pub fn standard() -> Self {
+        Self {
+            rig: Arc::new(Rig::standard()),
+            model: None,
+            vrm: None,
+            name: "the standard rig".into(),
+        }
+    }
+
+    /// A VRM file (`.vrm`, any case) or a rig file (TOML or JSON).
+    pub fn from_file(path: &Path) -> Result<Self, AvatarError> {
+        let is_vrm = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
+        let name = path.display().to_string();
+        if is_vrm {
+            let bytes = std::fs::read(path).map_err(|source| AvatarError::Read {
+                file: name.clone(),
+                source,
+            })?;
+            Self::from_vrm_bytes(bytes, name)
+        } else {
+            Ok(Self {
+                rig: Arc::new(omote_config::load_rig(path)?),
+                model: None,
+                vrm: None,
+                name,
+            })
+        }
+    }
+
+    /// A VRM (0.x or 1.0) from its bytes; `name` stands for it in errors.
+    pub fn from_vrm_bytes(
+        bytes: impl Into<Arc<[u8]>>,
+        name: impl Into<String>,
+    ) -> Result<Self, AvatarError> {
+        let bytes = bytes.into();
+        let name = name.into();
+        let model = VrmModel::from_slice(&bytes, name.clone())?;
+        Ok(Self {
+            rig: Arc::new(model.to_rig()?),
+            model: Some(model),
+            vrm: Some(bytes),
+            name,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_avatar_has_its_eye_closure_and_its_bytes() {
+        let a = Avatar::load(&AvatarSource::from_option(None)).unwrap();
+        let happy = a.rig.channel("happy").unwrap();
+        assert!(
+            a.rig.info(happy).desc.eye_closure > 0.0,
+            "a smile closes the lids some way"
+        );
+        let reread = Avatar::from_vrm_bytes(a.vrm.clone().unwrap(), "again.vrm").unwrap();
+        assert_eq!(reread.rig.len(), a.rig.len());
+    }
+
+    #[test]
+    fn scene_names_and_paths() {
+        let base = Path::new("/scenes");
+        assert_eq!(AvatarSource::from_scene(None, base), AvatarSource::Builtin);
+        assert_eq!(
+            AvatarSource::from_scene(Some("standard"), base),
+            AvatarSource::Standard
+        );
+        assert_eq!(
+            AvatarSource::from_scene(Some("a.vrm"), base),
+            AvatarSource::File(PathBuf::from("/scenes/a.vrm"))
+        );
+        assert!(Avatar::load(&AvatarSource::Standard).unwrap().vrm.is_none());
+    }
+
+    #[test]
+    fn a_missing_or_broken_file_is_named() {
+        let e = Avatar::load(&AvatarSource::File("/nope/x.vrm".into())).unwrap_err();
+        assert!(e.to_string().starts_with("/nope/x.vrm:"), "{e}");
+        let e = Avatar::from_vrm_bytes(vec![1, 2, 3], "junk.vrm").unwrap_err();
+        assert!(e.to_string().contains("junk.vrm"), "{e}");
+        let e = Avatar::load(&AvatarSource::File("/nope/x.toml".into())).unwrap_err();
+        assert!(e.to_string().contains("/nope/x.toml"), "{e}");
+    }
+}

@@ -1,0 +1,114 @@
+//! A whole clip's lip sync from samples at any rate: the same numbers `omote lipsync`
+//! gives for the same audio (the same resampling to the analyser's rate, the same
+//! analyser and built-in profile).
+
+use omote_lipsync::{Analyser, Profile, SAMPLE_RATE, VowelTrack};
+
+use crate::EmbedError;
+
+/// A clip's lip sync in flat form: per frame the weights of A I U E O and the closed
+/// mouth N.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VoiceAnalysis {
+    /// Frames per second (100).
+    pub fps: f32,
+    /// 6 numbers per frame: A I U E O N.
+    pub frames: Vec<f32>,
+    /// Per frame: whether it is silence.
+    pub silent: Vec<bool>,
+    /// Per frame: loudness 0–1 against the clip's speech level.
+    pub volume: Vec<f32>,
+    /// Where speech starts, seconds; `None` for a clip with no speech.
+    pub voiced_start: Option<f64>,
+    /// Where speech ends, seconds.
+    pub voiced_end: Option<f64>,
+    /// The clip's duration in seconds.
+    pub duration_s: f64,
+}
+
+/// Analyses `samples` (mono, −1..1) at `sample_rate` Hz, alone (a character's line is
+/// better read against the character's others: [`crate::Speaker`]).
+///
+/// ```
+/// let tone: Vec<f32> = (0..16_000).map(|i| (i as f32 * 0.05).sin() * 0.3).collect();
+/// let a = omote_embed::analyse_voice(&tone, 16_000.0).unwrap();
+/// assert_eq!(a.frames.len(), 6 * a.silent.len());
+/// assert!(omote_embed::analyse_voice(&[], 16_000.0).is_err());
+/// ```
+pub fn analyse_voice(samples: &[f32], sample_rate: f64) -> Result<VoiceAnalysis, EmbedError> {
+    let samples = analyser_input(samples, sample_rate)?;
+    Ok(VoiceAnalysis::from_track(
+        &Analyser::new(Profile::builtin()).analyse(&samples),
+    ))
+}
+
+/// `samples` at `sample_rate` checked (not empty, finite, a rate omote reads) and
+/// resampled to the analyser's rate.
+pub(crate) fn analyser_input(samples: &[f32], sample_rate: f64) -> Result<Vec<f32>, EmbedError> {
+    if samples.is_empty() {
+        return Err(EmbedError::NoSamples);
+    }
+    let rate = check_rate(sample_rate)?;
+    check_samples(samples)?;
+    omote_audio::resample(samples, rate, SAMPLE_RATE).map_err(|e| EmbedError::Audio(e.to_string()))
+}
+
+/// The first sample that is NaN or infinite, as an error.
+pub(crate) fn check_samples(samples: &[f32]) -> Result<(), EmbedError> {
+    match samples.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+        Some((index, value)) => Err(EmbedError::NonFiniteSample {
+            index,
+            value: *value,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// `sample_rate` as a whole number of Hz within what omote reads.
+pub(crate) fn check_rate(sample_rate: f64) -> Result<u32, EmbedError> {
+    let (min, max) = (omote_audio::MIN_RATE, omote_audio::MAX_RATE);
+    let whole = sample_rate.is_finite() && sample_rate.fract() == 0.0;
+    if whole && (f64::from(min)..=f64::from(max)).contains(&sample_rate) {
+        Ok(sample_rate as u32)
+    } else {
+        Err(EmbedError::SampleRate {
+            rate: sample_rate,
+            min,
+            max,
+        })
+    }
+}
+
+impl VoiceAnalysis {
+    /// The flat form of a track.
+    pub fn from_track(track: &VowelTrack) -> Self {
+        let mut frames = Vec::with_capacity(track.frames.len() * 6);
+        for f in &track.frames {
+            frames.extend_from_slice(&f.weights);
+        }
+        VoiceAnalysis {
+            fps: track.fps,
+            frames,
+            silent: track.frames.iter().map(|f| f.silent).collect(),
+            volume: track.frames.iter().map(|f| f.volume).collect(),
+            voiced_start: track.voiced_span.map(|s| s.start_s),
+            voiced_end: track.voiced_span.map(|s| s.end_s),
+            duration_s: track.duration_s,
+        }
+    }
+
+    /// The voiced span in seconds, when there is speech.
+    pub fn voiced(&self) -> Option<(f64, f64)> {
+        self.voiced_start.zip(self.voiced_end)
+    }
+
+    /// Frames in the clip.
+    pub fn len(&self) -> usize {
+        self.silent.len()
+    }
+
+    /// Whether the clip has no frames.
+    pub fn is_empty(&self) -> bool {
+        self.silent.is_empty()
+    }
+}

@@ -1,0 +1,385 @@
+//! [`Character`]: one character's face for a host program — the core's [`FaceDriver`]
+//! with a voice-line player (hand-over and afterglow) and a live voice, built from a rig,
+//! with the inputs a host sets (acting and picture weights, gaze, head, eye mode, lines
+//! to say, live vowel frames, a tracked face, a camera) and the outputs it writes to the
+//! avatar.
+
+use std::sync::Arc;
+
+use omote_core::{
+    CameraCorrection, ChannelId, DriverInputs, EyeMode, FaceConfig, FaceDriver, FaceEvent,
+    FaceEvents, FaceState, MouthPolicy, Quat, RetargetConfig, Rig, RigDesc, SpeechConfig,
+    SpeechTrack, TrackedFace, Vec3, VoiceFrame,
+};
+
+use crate::{EmbedError, VoiceAnalysis};
+
+/// One character's face, driven frame by frame (see the module and crate docs for the
+/// contracts: what any `dt` does, how it composes with the host's own animation).
+///
+/// ```
+/// let rig = r#"{"presets": true}"#;
+/// let mut face = omote_embed::Character::from_rig_json(rig, 1).unwrap();
+/// face.set_expression_named("happy", 1.0).unwrap();
+/// face.update(1.0 / 60.0);
+/// let happy = face.channel("happy").unwrap();
+/// assert!(face.weight(happy) > 0.0);
+/// ```
+pub struct Character {
+    driver: FaceDriver,
+    names: Vec<String>,
+    head: Option<Quat>,
+    gaze_yaw_deg: f32,
+    gaze_pitch_deg: f32,
+    voice: Option<VoiceFrame>,
+    tracked: Option<TrackedFace>,
+    camera: Option<Vec3>,
+    weights: Vec<f32>,
+    input_weights: Vec<f32>,
+}
+
+impl Character {
+    /// A character for `rig`, its automatic motion (blinks, saccades) seeded with `seed`:
+    /// the same seed and calls give the same faces, to the bit.
+    pub fn new(rig: Arc<Rig>, seed: u64) -> Result<Self, EmbedError> {
+        if rig.is_empty() {
+            return Err(EmbedError::NoExpressions);
+        }
+        let names = rig
+            .channels()
+            .map(|(id, _)| rig.channel_name(id).to_owned())
+            .collect();
+        let n = rig.len();
+        let driver = FaceDriver::new(rig, FaceConfig::default(), seed)
+            .with_speech(SpeechConfig::default())
+            .with_voice(MouthPolicy::VoiceFirst);
+        Ok(Self {
+            driver,
+            names,
+            head: None,
+            gaze_yaw_deg: 0.0,
+            gaze_pitch_deg: 0.0,
+            voice: None,
+            tracked: None,
+            camera: None,
+            weights: vec![0.0; n],
+            input_weights: vec![0.0; n],
+        })
+    }
+
+    /// A character for the rig described by `rig_json` (the rig file's fields as JSON:
+    /// `name`, `presets`, `arkit`, `expressions` with `name`, `isBinary`,
+    /// `overrideBlink`/`overrideLookAt`/`overrideMouth`, `eyeClosure`, `lookAt`; the
+    /// web package's three-vrm adapter builds it from a loaded VRM).
+    pub fn from_rig_json(rig_json: &str, seed: u64) -> Result<Self, EmbedError> {
+        let desc: RigDesc =
+            serde_json::from_str(rig_json).map_err(|e| EmbedError::Rig(e.to_string()))?;
+        let rig = Rig::from_desc(&desc).map_err(|e| EmbedError::Rig(e.to_string()))?;
+        Self::new(Arc::new(rig), seed)
+    }
+
+    /// A character for an avatar (a VRM, a rig file, a built-in one).
+    #[cfg(feature = "avatar")]
+    pub fn from_avatar(avatar: &omote_avatar::Avatar, seed: u64) -> Result<Self, EmbedError> {
+        Self::new(avatar.rig.clone(), seed)
+    }
+
+    /// Tracks a face: [`Character::set_tracked`] frames go through a retargeter with
+    /// `config` into their own layer, over the acting; a lost face fades back to it.
+    pub fn with_tracking(mut self, config: RetargetConfig) -> Result<Self, EmbedError> {
+        self.driver = self
+            .driver
+            .with_tracking(config)
+            .map_err(|e| EmbedError::Argument(e.to_string()))?;
+        Ok(self)
+    }
+
+    /// Corrects the face for the camera angle ([`Character::set_camera`]) with a motion
+    /// map resolved against this character's rig.
+    pub fn with_camera(mut self, correction: CameraCorrection) -> Self {
+        self.driver = self.driver.with_camera(correction);
+        self
+    }
+
+    /// The rig.
+    pub fn rig(&self) -> &Arc<Rig> {
+        self.driver.rig()
+    }
+
+    /// The channel names, in the order of [`Character::weights`].
+    pub fn channel_names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The channel called `name`.
+    pub fn channel(&self, name: &str) -> Result<ChannelId, EmbedError> {
+        self.driver
+            .rig()
+            .channel(name)
+            .ok_or_else(|| EmbedError::UnknownExpression(name.to_owned()))
+    }
+
+    /// Sets an acted expression (the base layer: what the character is doing; the
+    /// host's own expressions go here too). A weight is clamped to 0–1; NaN is refused.
+    pub fn set_expression(&mut self, id: ChannelId, weight: f32) -> Result<(), EmbedError> {
+        let weight = self.checked_weight(id, weight)?;
+        self.driver.acting_mut().set(id, weight);
+        Ok(())
+    }
+
+    /// [`Character::set_expression`] by name.
+    pub fn set_expression_named(&mut self, name: &str, weight: f32) -> Result<(), EmbedError> {
+        let id = self.channel(name)?;
+        self.set_expression(id, weight)
+    }
+
+    /// Sets a picture-making adjustment (the additive layer, on top of everything the
+    /// face shows: a camera's cheat, a stylised touch).
+    pub fn set_picture(&mut self, id: ChannelId, weight: f32) -> Result<(), EmbedError> {
+        let weight = self.checked_weight(id, weight)?;
+        self.driver.picture_mut().set(id, weight);
+        Ok(())
+    }
+
+    fn checked_weight(&self, id: ChannelId, weight: f32) -> Result<f32, EmbedError> {
+        if !weight.is_finite() {
+            return Err(EmbedError::Argument(format!(
+                "the weight of `{}` is {weight}",
+                self.driver.rig().channel_name(id)
+            )));
+        }
+        Ok(weight.clamp(0.0, 1.0))
+    }
+
+    /// Sets the acted gaze in degrees (yaw > 0: toward the avatar's left; pitch > 0:
+    /// down), clamped to ±90°; the automatic saccades play around it.
+    pub fn set_gaze(&mut self, yaw_deg: f32, pitch_deg: f32) -> Result<(), EmbedError> {
+        if !(yaw_deg.is_finite() && pitch_deg.is_finite()) {
+            return Err(EmbedError::Argument(format!(
+                "yaw {yaw_deg}, pitch {pitch_deg}: not finite"
+            )));
+        }
+        self.gaze_yaw_deg = yaw_deg.clamp(-90.0, 90.0);
+        self.gaze_pitch_deg = pitch_deg.clamp(-90.0, 90.0);
+        Ok(())
+    }
+
+    /// Sets the acted head rotation (VRM frame, relative to the rest pose); normalised.
+    pub fn set_head(&mut self, rotation: Quat) -> Result<(), EmbedError> {
+        if !(rotation.is_finite() && rotation.length_squared() > 1e-12) {
+            let [x, y, z, w] = rotation.to_array();
+            return Err(EmbedError::Argument(format!(
+                "({x}, {y}, {z}, {w}) is not a rotation"
+            )));
+        }
+        self.head = Some(rotation.normalize());
+        Ok(())
+    }
+
+    /// Sets the eye mode (blink rate and gaze behaviour; while a line plays the face is
+    /// talking anyway).
+    pub fn set_eye_mode(&mut self, mode: EyeMode) {
+        self.driver.set_eye_mode(mode);
+    }
+
+    /// Says a voice line now, with an afterglow mouth after it (`(channel, weight)`
+    /// pairs, may be empty). The mouth starts with the voice and hands over smoothly into
+    /// the acting 0.2 s before its end.
+    pub fn say(&mut self, track: Arc<SpeechTrack>, afterglow: &[(ChannelId, f32)]) {
+        let glow: Vec<(ChannelId, f32)> = afterglow
+            .iter()
+            .map(|&(id, w)| {
+                (
+                    id,
+                    if w.is_finite() {
+                        w.clamp(0.0, 1.0)
+                    } else {
+                        0.0
+                    },
+                )
+            })
+            .collect();
+        self.driver.say(track, &glow);
+    }
+
+    /// Says a line given as an analysis ([`crate::analyse_voice`], [`crate::Speaker`]).
+    pub fn say_analysis(
+        &mut self,
+        analysis: &VoiceAnalysis,
+        afterglow: &[(ChannelId, f32)],
+    ) -> Result<(), EmbedError> {
+        let track = speech_track(&analysis.frames, analysis.fps, analysis.voiced())?;
+        self.say(Arc::new(track), afterglow);
+        Ok(())
+    }
+
+    /// Says a line given as flat numbers: `frames` 6 per frame (A I U E O N) at `fps`,
+    /// the voiced span in seconds, the afterglow by expression name.
+    pub fn say_frames(
+        &mut self,
+        frames: &[f32],
+        fps: f32,
+        voiced: Option<(f64, f64)>,
+        afterglow: &[(String, f32)],
+    ) -> Result<(), EmbedError> {
+        let track = speech_track(frames, fps, voiced)?;
+        let mut glow = Vec::with_capacity(afterglow.len());
+        for (name, w) in afterglow {
+            glow.push((self.channel(name)?, *w));
+        }
+        self.say(Arc::new(track), &glow);
+        Ok(())
+    }
+
+    /// Stops the line that plays (the mouth hands over from now, no snap).
+    pub fn cut(&mut self) {
+        self.driver.cut_speech();
+    }
+
+    /// Whether a voice line is playing.
+    pub fn is_speaking(&self) -> bool {
+        self.driver.speech().is_some_and(|s| s.is_speaking())
+    }
+
+    /// The live voice's frame for the next update (a microphone's lip sync): the voice
+    /// drives the mouth while it sounds.
+    pub fn set_live_voice(&mut self, frame: VoiceFrame) {
+        self.voice = Some(frame);
+    }
+
+    /// [`Character::set_live_voice`] from numbers: A I U E O (and N, not read) and
+    /// whether the frame is voiced.
+    pub fn set_live_vowels(&mut self, vowels: &[f32], voiced: bool) -> Result<(), EmbedError> {
+        if vowels.len() != 6 && vowels.len() != 5 {
+            return Err(EmbedError::Argument(format!(
+                "{} numbers, not 6 (A I U E O N)",
+                vowels.len()
+            )));
+        }
+        self.set_live_voice(VoiceFrame::from_weights(vowels, voiced));
+        Ok(())
+    }
+
+    /// The tracked face for the next updates (`None`: lost); needs
+    /// [`Character::with_tracking`].
+    pub fn set_tracked(&mut self, face: Option<TrackedFace>) {
+        self.tracked = face;
+    }
+
+    /// Where the camera is (VRM frame, metres), for the camera-angle correction; `None`
+    /// turns it off.
+    pub fn set_camera(&mut self, position: Option<Vec3>) -> Result<(), EmbedError> {
+        if position.is_some_and(|p| !p.is_finite()) {
+            return Err(EmbedError::Argument(format!(
+                "camera position {position:?} is not finite"
+            )));
+        }
+        self.camera = position;
+        Ok(())
+    }
+
+    /// Advances the face by `dt` seconds and computes its frame. Any `dt` is taken, as
+    /// a render loop gives it: a step of exactly `dt` when it is finite and positive
+    /// (a tab back from the background after 5 s moves a line 5 s on, as its audio did);
+    /// a zero step otherwise (0, negative, NaN: the frame is recomputed from the inputs
+    /// with no time passing). The live voice frame is used once.
+    pub fn update(&mut self, dt: f32) {
+        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let inputs = DriverInputs {
+            tracking: self.tracked.as_ref(),
+            voice: self.voice.take(),
+            camera: self.camera,
+            head: self.head.unwrap_or(Quat::IDENTITY),
+            gaze_yaw_deg: self.gaze_yaw_deg,
+            gaze_pitch_deg: self.gaze_pitch_deg,
+        };
+        let state = self.driver.update(dt, &inputs);
+        self.weights.copy_from_slice(&state.expressions);
+        self.input_weights.copy_from_slice(&state.input_expressions);
+    }
+
+    /// The weights after the VRM override rules (what the face shows), in channel order:
+    /// for players that apply no rules of their own (VRM 0.x receivers, three-vrm with
+    /// its rules off).
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// One channel's weight after the override rules.
+    pub fn weight(&self, id: ChannelId) -> f32 {
+        self.weights[id.index()]
+    }
+
+    /// The weights before the override rules, for a player that applies them itself
+    /// (UniVRM 1.0's `SetWeight`, a VRMA, a VRM 1.0 VMC receiver).
+    pub fn input_weights(&self) -> &[f32] {
+        &self.input_weights
+    }
+
+    /// The whole frame (weights, rotations, gaze, events).
+    pub fn state(&self) -> &FaceState {
+        self.driver.state()
+    }
+
+    /// Head, left eye and right eye rotations (`x y z w` each, 12 numbers), VRM frame,
+    /// relative to the rest pose: multiply onto the host's animated local rotation to put
+    /// the face's head on top of its own animation.
+    pub fn rotations(&self) -> [f32; 12] {
+        let s = self.driver.state();
+        let mut out = [0.0; 12];
+        for (i, q) in [s.head, s.left_eye, s.right_eye].iter().enumerate() {
+            out[4 * i..4 * i + 4].copy_from_slice(&q.to_array());
+        }
+        out
+    }
+
+    /// The gaze after smoothing and saccades: yaw and pitch in degrees.
+    pub fn gaze(&self) -> [f32; 2] {
+        let s = self.driver.state();
+        [s.look_at_yaw_deg, s.look_at_pitch_deg]
+    }
+
+    /// What started in the last update (blinks, saccades, voice events).
+    pub fn events(&self) -> &FaceEvents {
+        &self.driver.state().events
+    }
+
+    /// Blinks started in the last update (0 or 1 usually).
+    pub fn blinks_this_frame(&self) -> u32 {
+        self.events()
+            .iter()
+            .filter(|e| matches!(e, FaceEvent::Blink(_)))
+            .count() as u32
+    }
+
+    /// The driver, for what this API does not wrap.
+    pub fn driver_mut(&mut self) -> &mut FaceDriver {
+        &mut self.driver
+    }
+}
+
+/// A voice line from flat numbers: 6 per frame (A I U E O N), the voiced span.
+fn speech_track(
+    frames: &[f32],
+    fps: f32,
+    voiced: Option<(f64, f64)>,
+) -> Result<SpeechTrack, EmbedError> {
+    if !frames.len().is_multiple_of(6) {
+        return Err(EmbedError::Argument(format!(
+            "{} numbers are not 6 per frame (A I U E O N)",
+            frames.len()
+        )));
+    }
+    if let Some(i) = frames.iter().position(|v| !v.is_finite()) {
+        return Err(EmbedError::Argument(format!(
+            "frame value {i} is {}",
+            frames[i]
+        )));
+    }
+    let vowels = frames
+        .chunks_exact(6)
+        .map(|f| [f[0], f[1], f[2], f[3], f[4]])
+        .collect();
+    let voiced = voiced.map(|(a, b)| (a as f32, b as f32));
+    SpeechTrack::new(fps, vowels, voiced).map_err(|e| EmbedError::Argument(e.to_string()))
+}

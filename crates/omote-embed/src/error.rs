@@ -1,0 +1,54 @@
+//! The one error type of the embedding API. A binding adds the name of its call (the
+//! web package's `Speaker.addLine: …`) and turns it into its language's error.
+
+/// What a call got wrong. Every message says what was given and what is taken.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[non_exhaustive]
+pub enum EmbedError {
+    /// No samples to analyse.
+    #[error("the sample buffer is empty")]
+    NoSamples,
+    /// A sample rate outside what omote reads.
+    #[error("sample rate {rate} Hz is not within {min}–{max} Hz")]
+    SampleRate {
+        /// The rate given.
+        rate: f64,
+        /// The lowest rate taken.
+        min: u32,
+        /// The highest rate taken.
+        max: u32,
+    },
+    /// A sample that is NaN or infinite.
+    #[error("sample {index} is {value} (samples must be finite numbers)")]
+    NonFiniteSample {
+        /// Its index.
+        index: usize,
+        /// What it was.
+        value: f32,
+    },
+    /// The rig description could not be read.
+    #[error("the avatar description is not valid: {0}")]
+    Rig(String),
+    /// An avatar with no expressions: nothing to drive.
+    #[error("the avatar has no expressions (its VRM defines none): there is nothing to drive")]
+    NoExpressions,
+    /// A name the avatar does not have.
+    #[error("the avatar has no expression `{0}`")]
+    UnknownExpression(String),
+    /// An argument that is not what the call takes (a NaN weight, a zero quaternion, …).
+    #[error("{0}")]
+    Argument(String),
+    /// Numbers that are not a voice seed.
+    #[error(transparent)]
+    VoiceSeed(#[from] omote_lipsync::VoiceSeedError),
+    /// A live voice stream that has begun cannot start from a speaker any more.
+    #[error("the stream has begun: start from a speaker before the first push")]
+    StreamStarted,
+    /// The avatar could not be loaded.
+    #[cfg(feature = "avatar")]
+    #[error("{0}")]
+    Avatar(String),
+    /// Resampling failed.
+    #[error("resampling: {0}")]
+    Audio(String),
+}

@@ -1,0 +1,86 @@
+//! [`Speaker`]: one character's voice lines at any sample rate, each read against the
+//! others — `omote_lipsync::Speaker` (the one owner of that rule) with the resampling and
+//! checks a binding needs.
+
+use omote_lipsync::{Analyser, Profile, VOICE_SEED_LEN};
+
+use crate::analysis::analyser_input;
+use crate::{EmbedError, VoiceAnalysis};
+
+/// One character's voice: add every line there is, then analyse each. A short line is
+/// then read against the voice rather than against its own few words (see
+/// `omote-lipsync`'s README, "Speaker mean"). A line that was added is left out of its own
+/// comparison; one that was not is read against all the lines added.
+///
+/// ```
+/// use omote_embed::Speaker;
+/// let line = |hz: f32| -> Vec<f32> {
+///     (0..16_000)
+///         .map(|i| {
+///             let t = i as f32 / 16_000.0;
+///             let on = (0.3..0.7).contains(&t) as u8 as f32;
+///             on * 0.3 * ((t * hz * std::f32::consts::TAU).sin() > 0.0) as u8 as f32
+///         })
+///         .collect()
+/// };
+/// let mut speaker = Speaker::new();
+/// speaker.add_line(&line(140.0), 16_000.0).unwrap();
+/// speaker.add_line(&line(180.0), 16_000.0).unwrap();
+/// assert_eq!(speaker.lines(), 2);
+/// let a = speaker.analyse(&line(140.0), 16_000.0).unwrap();
+/// assert_eq!(a.frames.len(), 6 * 100);
+/// ```
+pub struct Speaker {
+    analyser: Analyser,
+    voice: omote_lipsync::Speaker,
+}
+
+impl Default for Speaker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Speaker {
+    /// A speaker with no lines yet (it then analyses like [`crate::analyse_voice`]).
+    pub fn new() -> Self {
+        Self {
+            analyser: Analyser::new(Profile::builtin()),
+            voice: omote_lipsync::Speaker::new(),
+        }
+    }
+
+    /// Adds a line (mono samples at `sample_rate` Hz) to the voice.
+    pub fn add_line(&mut self, samples: &[f32], sample_rate: f64) -> Result<(), EmbedError> {
+        let samples = analyser_input(samples, sample_rate)?;
+        self.voice.add(&self.analyser.features(&samples));
+        Ok(())
+    }
+
+    /// Lines added.
+    pub fn lines(&self) -> usize {
+        self.voice.lines()
+    }
+
+    /// The voice as [`VOICE_SEED_LEN`] numbers, for a live stream elsewhere to start from
+    /// ([`crate::VoiceStream::start_from_speaker`]; the web package's AudioWorklet runs
+    /// its own wasm instance, so the voice travels to it as numbers). No lines: all zero.
+    pub fn voice_seed(&self) -> [f32; VOICE_SEED_LEN] {
+        self.voice.voice_seed()
+    }
+
+    /// A line's lip sync, read against the speaker's other lines.
+    pub fn analyse(
+        &mut self,
+        samples: &[f32],
+        sample_rate: f64,
+    ) -> Result<VoiceAnalysis, EmbedError> {
+        let samples = analyser_input(samples, sample_rate)?;
+        let mut features = self.analyser.features(&samples);
+        Ok(VoiceAnalysis::from_track(&self.voice.read(
+            &self.analyser,
+            &mut features,
+            samples.len(),
+        )))
+    }
+}
