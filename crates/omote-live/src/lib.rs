@@ -31,25 +31,33 @@
 //!   it to the sinks ([`VmcSink`] at its rate, [`ViewSink`] to the live page, an
 //!   [`AnimSink`] sampled by time).
 //!
-//! A live loop over mocks — replayed tracking frames in, faces collected:
+//! The live loop over mocks — replayed tracking frames in on their own time, faces
+//! collected (`omote live` runs the same loop on the wall clock):
 //!
 //! ```
 //! use std::sync::Arc;
+//! use std::time::Duration;
 //! use omote_core::{FaceConfig, FaceDriver, RetargetConfig, Rig, TrackedFace};
-//! use omote_live::{LatePolicy, LiveLoop, MockSink, ReplayFrames, ThreadedFrames};
+//! use omote_live::{
+//!     LatePolicy, LiveSession, MockSink, ReplayFrames, SourceClock, ThreadedFrames,
+//!     TrackingInbox,
+//! };
 //!
 //! let rig = Arc::new(Rig::standard());
 //! let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), 1)
 //!     .with_tracking(RetargetConfig::default())
 //!     .unwrap();
 //! let camera = ReplayFrames::at_fps(vec![Some(TrackedFace::default()); 5], 30.0);
-//! // The same loop runs on a reader thread's frames (or a tracked webcam).
-//! let mut frames = ThreadedFrames::spawn(camera, LatePolicy::KeepAll, "replay");
+//! // Frames from a reader thread (or a tracked webcam), each published at its time.
+//! let frames = ThreadedFrames::spawn(camera, LatePolicy::KeepAll, "replay");
+//! let inbox = TrackingInbox::new(Duration::from_millis(500));
+//! let mut clock = SourceClock::new(frames, &inbox, "replay", 30.0);
 //! let mut sink = MockSink::new();
-//! let stats = LiveLoop::new(30.0).run(&mut frames, &mut driver, None, &mut sink, |_, _| {})?;
-//! assert_eq!((stats.frames, stats.with_face), (5, 5));
+//! let stats = LiveSession::new(1.0)
+//!     .end_with_inputs(true)
+//!     .run_with_clock(&mut clock, &mut driver, &inbox, None, &mut sink, |_| {})?;
+//! assert_eq!((stats.frames_out, stats.with_face), (5, 5));
 //! assert_eq!(sink.frames.len(), 5);
-//! assert_eq!(sink.frames[4].time_s, 4.0 / 30.0);
 //! # Ok::<(), omote_live::LiveError>(())
 //! ```
 
@@ -57,7 +65,6 @@
 
 mod error;
 mod frames;
-mod live_loop;
 mod pace;
 mod session;
 mod sinks;
@@ -70,10 +77,11 @@ pub use frames::{
     Frame, FrameSize, FrameSource, LatePolicy, RawFrames, ReplayFrames, ThreadedFrames,
     TrackedFrames,
 };
-pub use live_loop::{LiveLoop, LiveStats, to_voice_frame};
 pub use omote_vmc::BlendNames;
 pub use pace::Pacer;
-pub use session::{LatencyStats, LiveSession, LiveStatus, SessionStats};
+pub use session::{
+    LatencyStats, LiveSession, LiveStatus, SessionClock, SessionStats, SourceClock, WallClock,
+};
 pub use sinks::{AnimSink, FaceSink, MockSink, SinkFrame, ViewFrameWriter, ViewSink, VmcSink};
 pub use tracking::{
     CameraInput, CameraOptions, CameraSource, CurrentTracking, InputState, InputStats, ReplayInput,

@@ -190,7 +190,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         let voice_frame = voice.as_ref().map(|track| {
             let k = ((t * f64::from(track.fps)) as usize).min(track.frames.len().saturating_sub(1));
             let v = track.frames.get(k).copied();
-            let v = omote_live::to_voice_frame(&v.unwrap_or(omote_lipsync::VowelFrame::SILENT));
+            let v = v.unwrap_or(omote_lipsync::VowelFrame::SILENT).voice_frame();
             VoiceFrame {
                 voiced: v.voiced && t <= track.duration_s,
                 ..v

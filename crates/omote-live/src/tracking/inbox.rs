@@ -257,7 +257,12 @@ impl TrackingSender {
     /// (a camera frame before tracking, a packet's arrival): the latency the session
     /// reports runs from there.
     pub fn publish_captured(&self, face: Option<TrackedFace>, captured: Instant) {
-        let now = Instant::now();
+        self.publish_at(face, captured, Instant::now());
+    }
+
+    /// [`TrackingSender::publish_captured`] arriving at `now` (a session on a source's
+    /// time, [`crate::SourceClock`], publishes at the frame's time).
+    pub(crate) fn publish_at(&self, face: Option<TrackedFace>, captured: Instant, now: Instant) {
         let (face, replaced) = match face {
             Some(f) => {
                 let (f, n) = sanitised(f);

@@ -1,12 +1,15 @@
-//! [`LiveSession`]: the loop of `omote live` — whatever tracking and voice arrive, the
-//! face driver advanced on the wall clock, every face out to the sinks.
+//! [`LiveSession`]: the one live loop (`omote live`, and every in-process test of it) —
+//! whatever tracking and voice arrive, the face driver advanced on the session's clock,
+//! every face out to the sinks.
 //!
 //! The face is updated when a new tracking result arrives (at once: a camera frame
 //! reaches the outputs right after the tracker) and otherwise on a steady tick at the
 //! update rate, so the automatic blinks and saccades keep moving when nothing arrives.
 //! Updates are at least [`LiveSession::MIN_GAP`] apart, so a flood of packets cannot
-//! run the loop hot. Time is the wall clock since the start; a recording samples it at
-//! its own fixed rate ([`AnimSink::sample_by_time`](crate::AnimSink::sample_by_time)).
+//! run the loop hot. Time is the clock's since the start — the wall clock live
+//! ([`WallClock`]), a source's frame times in tests and offline runs ([`SourceClock`]);
+//! a recording samples it at its own fixed rate
+//! ([`AnimSink::sample_by_time`](crate::AnimSink::sample_by_time)).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,10 +19,12 @@ use omote_core::{DriverInputs, FaceDriver};
 use omote_lipsync::VowelFrame;
 
 use crate::LiveError;
-use crate::live_loop::to_voice_frame;
 use crate::sinks::FaceSink;
 use crate::tracking::TrackingInbox;
 use crate::voice::{ThreadedVoice, voice_frame_index};
+
+mod clock;
+pub use clock::{SessionClock, SourceClock, WallClock};
 
 /// What the session is doing, given to the sinks and the caller after every update.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -139,17 +144,31 @@ impl LiveSession {
         self
     }
 
-    /// Runs until stopped: see the module doc. `on_update` sees the status after every
-    /// face sent.
+    /// Runs on the wall clock until stopped: see the module doc. `on_update` sees the
+    /// status after every face sent.
     pub fn run(
         &self,
         driver: &mut FaceDriver,
         inbox: &TrackingInbox,
         voice: Option<&ThreadedVoice>,
         sinks: &mut impl FaceSink,
+        on_update: impl FnMut(&LiveStatus),
+    ) -> Result<SessionStats, LiveError> {
+        self.run_with_clock(&mut WallClock, driver, inbox, voice, sinks, on_update)
+    }
+
+    /// [`LiveSession::run`] on `clock`'s time.
+    pub fn run_with_clock(
+        &self,
+        clock: &mut impl SessionClock,
+        driver: &mut FaceDriver,
+        inbox: &TrackingInbox,
+        voice: Option<&ThreadedVoice>,
+        sinks: &mut impl FaceSink,
         mut on_update: impl FnMut(&LiveStatus),
     ) -> Result<SessionStats, LiveError> {
-        let start = Instant::now();
+        let wall_start = Instant::now();
+        let start = clock.now();
         let mut stats = SessionStats::default();
         let mut status = LiveStatus::default();
         let mut last = start;
@@ -158,39 +177,38 @@ impl LiveSession {
         let mut measured: Option<Instant> = None;
         let mut rate = RateMeter::new(start);
         let stopped = || self.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst));
+        let ended = || self.end_with_inputs && inbox.all_ended();
         loop {
-            let now = Instant::now();
-            if stopped()
-                || self.max.is_some_and(|m| now - start >= m)
-                || (self.end_with_inputs && inbox.all_ended())
-            {
+            let now = clock.now();
+            if stopped() || self.max.is_some_and(|m| now - start >= m) || ended() {
                 break;
             }
             let mut deadline = last + self.period;
             if let Some(m) = self.max {
                 deadline = deadline.min(start + m);
             }
-            let seq = inbox.wait_for_news(seen, deadline);
+            let seq = clock.wait_for_news(inbox, seen, deadline)?;
             let news = seq != seen;
             seen = seq;
-            if !news && Instant::now() < deadline {
+            // Inputs that ended send no last face of their own.
+            if ended() {
+                break;
+            }
+            if !news && clock.now() < deadline {
                 continue;
             }
             // At most one update per MIN_GAP, however fast results come.
-            let earliest = last + Self::MIN_GAP;
-            if let Some(wait) = earliest.checked_duration_since(Instant::now()) {
-                std::thread::sleep(wait);
-            }
-            let now = Instant::now();
-            let t0 = now;
+            clock.sleep_until(last + Self::MIN_GAP);
+            let now = clock.now();
+            let t0 = Instant::now();
             let current = inbox.current(now);
             let dt = (now - last).as_secs_f32();
             last = now;
             let time_s = (now - start).as_secs_f64();
-            let vowels = voice.and_then(|v| voice_at(v, time_s));
+            let vowels = voice.and_then(|v| voice_at(v, time_s, clock.voice_wait()));
             let inputs = DriverInputs {
                 tracking: current.face.as_ref(),
-                voice: vowels.as_ref().map(to_voice_frame),
+                voice: vowels.as_ref().map(VowelFrame::voice_frame),
                 ..DriverInputs::default()
             };
             let state = driver.update(dt, &inputs);
@@ -206,8 +224,10 @@ impl LiveSession {
                 && measured.is_none_or(|m| arrived > m)
             {
                 measured = Some(arrived);
-                let total = sent.saturating_duration_since(captured);
-                let after = sent.saturating_duration_since(arrived);
+                // On the clock's time: a source's frames are shown at their own time.
+                let shown = clock.now();
+                let total = shown.saturating_duration_since(captured);
+                let after = shown.saturating_duration_since(arrived);
                 let l = &mut stats.latency;
                 l.count += 1;
                 l.total += total;
@@ -232,20 +252,21 @@ impl LiveSession {
             }
             on_update(&status);
         }
-        stats.duration = start.elapsed();
+        stats.duration = wall_start.elapsed();
         Ok(stats)
     }
 }
 
-/// The voice's frame at `time_s` without waiting (a microphone's newest frame when
-/// the one of this moment is not analysed yet); silence once a voice that ended has no
-/// frame for this time (a file played out does not hold its last vowel).
-fn voice_at(voice: &ThreadedVoice, time_s: f64) -> Option<VowelFrame> {
+/// The voice's frame at `time_s`, waiting at most `wait` for it (then a microphone's
+/// newest frame when the one of this moment is not analysed yet); silence once a voice
+/// that ended has no frame for this time (a file played out does not hold its last
+/// vowel).
+fn voice_at(voice: &ThreadedVoice, time_s: f64, wait: Duration) -> Option<VowelFrame> {
     let index = voice_frame_index(time_s);
     if voice.is_finished() && index >= voice.buffer().received() {
         return Some(VowelFrame::SILENT);
     }
-    voice.frame_at(index, Duration::ZERO)
+    voice.frame_at(index, wait)
 }
 
 /// Frames per second over windows of about a second.

@@ -1,15 +1,18 @@
-//! The live loop in-process: a tracked camera through `LiveLoop` gives exactly what
-//! tracking to a MediaPipe JSON sequence and retargeting that file gives (`omote live`
-//! equals `omote track` + `omote retarget`), and the voice drives the mouth.
+//! The live loop in-process: a tracked camera through `LiveSession` (on the frames' own
+//! time, `SourceClock`) gives exactly what tracking to a MediaPipe JSON sequence and
+//! retargeting that file gives (`omote live` equals `omote track` + `omote retarget`),
+//! and the voice drives the mouth.
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use omote_config::{HeadSource, MediaPipeFrame};
 use omote_core::{Anim, DriverInputs, FaceConfig, FaceDriver, RetargetConfig, Rig};
 use omote_live::{
-    AnimSink, FaceSink, FrameSize, LatePolicy, LiveLoop, MockVoice, Overflow, RawFrames,
-    ThreadedFrames, ThreadedVoice, TrackedFrames,
+    AnimSink, FaceSink, FrameSize, FrameSource, LatePolicy, LiveSession, MockVoice, Overflow,
+    RawFrames, SessionStats, SourceClock, ThreadedFrames, ThreadedVoice, TrackedFrames,
+    TrackingInbox,
 };
 use omote_tracker::{FaceTracker, RgbView};
 
@@ -49,6 +52,26 @@ fn driver(rig: &Arc<Rig>) -> FaceDriver {
         .unwrap()
 }
 
+/// The one live loop over `frames`, each published at its time; the update rate is
+/// below the frame rate, so every face sent is a frame's.
+fn run_session<S>(
+    frames: S,
+    fps: f64,
+    driver: &mut FaceDriver,
+    voice: Option<&ThreadedVoice>,
+    sink: &mut impl FaceSink,
+) -> SessionStats
+where
+    S: FrameSource<Frame = Option<omote_core::TrackedFace>>,
+{
+    let inbox = TrackingInbox::new(Duration::from_millis(500));
+    let mut clock = SourceClock::new(frames, &inbox, "camera", fps);
+    LiveSession::new(1.0)
+        .end_with_inputs(true)
+        .run_with_clock(&mut clock, driver, &inbox, voice, sink, |_| {})
+        .unwrap()
+}
+
 fn max_diff(a: &Anim, b: &Anim) -> f32 {
     let mut worst = 0.0f32;
     for ((na, ta), (nb, tb)) in a.expressions.0.iter().zip(&b.expressions.0) {
@@ -83,10 +106,8 @@ fn live_equals_tracking_to_a_file_then_retargeting_it() {
     );
     let mut live_driver = driver(&rig);
     let mut live = AnimSink::new(&rig, fps as f32);
-    let stats = LiveLoop::new(fps)
-        .run(&mut frames, &mut live_driver, None, &mut live, |_, _| {})
-        .unwrap();
-    assert_eq!((stats.frames, stats.with_face), (12, 9));
+    let stats = run_session(&mut frames, fps, &mut live_driver, None, &mut live);
+    assert_eq!((stats.frames_out, stats.with_face), (12, 9));
 
     // The file way: the same frames tracked, written as MediaPipe JSON lines, read back.
     let mut tracker = FaceTracker::new().unwrap();
@@ -126,7 +147,7 @@ fn the_voice_opens_the_mouth_while_it_sounds() {
     let rig = Arc::new(Rig::standard());
     // 30 frames of a closed-mouth face; a voice saying "a" at 0.6 from 0.3 to 0.6 s.
     let faces = vec![Some(omote_core::TrackedFace::default()); 30];
-    let mut frames = omote_live::ReplayFrames::at_fps(faces, 30.0);
+    let frames = omote_live::ReplayFrames::at_fps(faces, 30.0);
     let voiced = |i: usize| (30..60).contains(&i);
     let voice_frames: Vec<VowelFrame> = (0..100)
         .map(|i| VowelFrame {
@@ -142,9 +163,7 @@ fn the_voice_opens_the_mouth_while_it_sounds() {
     let voice = ThreadedVoice::spawn(MockVoice::new(voice_frames), 1000, Overflow::Wait, "voice");
     let mut d = driver(&rig).with_voice(omote_core::MouthPolicy::VoiceFirst);
     let mut rec = AnimSink::new(&rig, 30.0);
-    LiveLoop::new(30.0)
-        .run(&mut frames, &mut d, Some(&voice), &mut rec, |_, _| {})
-        .unwrap();
+    run_session(frames, 30.0, &mut d, Some(&voice), &mut rec);
     let anim = rec.finish();
     let aa = anim.expressions.get("aa").unwrap();
     assert!(aa[5] < 0.01, "before the voice: {}", aa[5]);
