@@ -8,7 +8,7 @@ use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
 use omote_config::Format;
-use omote_core::{BlendMode, Layer, Retargeter, Rig, TrackedFace};
+use omote_core::{Rig, TrackedFace, mix::{BlendMode, Layer}, tracking::Retargeter};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {
@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         _ => {
-            if let Ok(desc) = omote_config::parse::<omote_core::MotionMapDesc>(text, format, path)
+            if let Ok(desc) = omote_config::parse::<omote_core::camera::MotionMapDesc>(text, format, path)
                 && let Ok(map) = omote_core::MotionMap::new(&desc)
             {
                 for (a, b) in [(0.0, 0.0), (90.0, 45.0), (-180.0, -90.0), (1e9, f64::NAN)] {

@@ -4,7 +4,7 @@
 //!
 //! | quantity | range | why |
 //! |---|---|---|
-//! | frame rate (`--fps` of every command) | 1–1000 fps ([`MAX_FPS`]) | the core's anim range (`omote_core::ANIM_MAX_FPS`): fast cameras reach 240–1000 fps; above that a VMC anim is a packet flood and memory follows it |
+//! | frame rate (`--fps` of every command) | 1–1000 fps ([`MAX_FPS`]) | the core's anim range (`omote_core::anim::ANIM_MAX_FPS`): fast cameras reach 240–1000 fps; above that a VMC anim is a packet flood and memory follows it |
 //! | durations (`--seconds`, `--idle`) | over 0, at most one day ([`MAX_SECONDS`]) | a longer run is a mistake; memory is capped separately ([`check_anim_size`]) |
 //! | worker threads (`--jobs`) | 1–[`MAX_JOBS`], never more than inputs | a thread per core is the useful maximum; 10 000 threads for one file is not |
 //! | sample rates (`--rate`, `--voice-rate`) | [`omote_audio::MIN_RATE`]–[`omote_audio::MAX_RATE`] Hz | what the resampler takes |
@@ -17,8 +17,8 @@
 
 use omote_live::FrameSize;
 
-/// Highest frame rate of every command (and of anim files, `omote_core::ANIM_MAX_FPS`).
-pub const MAX_FPS: f64 = omote_core::ANIM_MAX_FPS as f64;
+/// Highest frame rate of every command (and of anim files, `omote_core::anim::ANIM_MAX_FPS`).
+pub const MAX_FPS: f64 = omote_core::anim::ANIM_MAX_FPS as f64;
 /// Lowest frame rate of every command.
 pub const MIN_FPS: f64 = 1.0;
 /// Longest duration any command accepts: one day.

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use omote_core::{Anim, AnimEvent};
+use omote_core::{Anim, anim::AnimEvent};
 use omote_plot::{Panel, Series, TimePlot};
 
 /// Create `dir` (and parents) if needed.
@@ -233,7 +233,7 @@ pub fn anim_plot(anim: &Anim, title: &str, groups: &[(&str, &[&str])]) -> TimePl
         find(&plot, "gaze"),
         find(&plot, "mouth"),
     );
-    let hand_over_lead = omote_core::SpeechConfig::default().end_lead_s;
+    let hand_over_lead = omote_core::speech::SpeechConfig::default().end_lead_s;
     for e in &anim.events {
         let (panel, label) = match e {
             AnimEvent::Marker { name, .. } => (Some(0), name.clone()),

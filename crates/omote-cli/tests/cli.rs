@@ -53,7 +53,7 @@ fn demo_bakes_the_built_in_scene_for_both_characters() {
         let voices = anim
             .events
             .iter()
-            .filter(|e| matches!(e, omote_core::AnimEvent::Voice { .. }))
+            .filter(|e| matches!(e, omote_core::anim::AnimEvent::Voice { .. }))
             .count();
         assert_eq!(voices, 2, "{id}");
         // Blinks show (on the blink preset or, under a smile, on the lids).
@@ -62,7 +62,7 @@ fn demo_bakes_the_built_in_scene_for_both_characters() {
             "{id}: no blink shows"
         );
         first_blinks.push(anim.events.iter().find_map(|e| match e {
-            omote_core::AnimEvent::Blink { t, .. } => Some(*t),
+            omote_core::anim::AnimEvent::Blink { t, .. } => Some(*t),
             _ => None,
         }));
         // They look at each other: large gaze turns, the head taking part.
@@ -1608,7 +1608,7 @@ fn bake_writes_every_character_the_same_bytes_twice_and_follows_the_press_script
         .events
         .iter()
         .filter_map(|e| match e {
-            omote_core::AnimEvent::Voice { t, .. } => Some(*t),
+            omote_core::anim::AnimEvent::Voice { t, .. } => Some(*t),
             _ => None,
         })
         .nth(1)

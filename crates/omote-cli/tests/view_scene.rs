@@ -197,7 +197,7 @@ fn serves_the_scene_its_models_anims_voices_and_bakes_and_nothing_else() {
         let voices = anim
             .events
             .iter()
-            .filter(|e| matches!(e, omote_core::AnimEvent::Voice { .. }))
+            .filter(|e| matches!(e, omote_core::anim::AnimEvent::Voice { .. }))
             .count();
         assert_eq!(voices, 2, "{}", c["id"]);
         // Each line's voice file, byte for byte.

@@ -17,7 +17,11 @@
 //! face.
 
 use omote_core::glam::{Mat3, Vec3};
-use omote_core::{Blendshapes, Quat, TrackedFace, normalize_quat};
+use omote_core::{
+    smoothing::normalize_quat,
+    tracking::Blendshapes,
+    {Quat, TrackedFace},
+};
 use serde::{Deserialize, Serialize};
 
 /// Where a MediaPipe face's head rotation comes from.

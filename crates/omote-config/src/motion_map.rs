@@ -2,7 +2,11 @@
 
 use std::path::Path;
 
-use omote_core::{CameraCorrection, Clip, MotionMap, MotionMapDesc, MotionMapError, Rig};
+use omote_core::{
+    camera::{MotionMapDesc, MotionMapError},
+    clip::Clip,
+    {CameraCorrection, MotionMap, Rig},
+};
 
 use crate::{ConfigError, load};
 

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use omote_config::{HeadSource, MediaPipeFrame};
 use omote_core::glam::EulerRot;
 use omote_core::{
-    DriverInputs, FaceConfig, FaceDriver, Quat, RetargetConfig, Retargeter, Rig, TrackedFace,
+    tracking::Retargeter,
+    {DriverInputs, FaceConfig, FaceDriver, Quat, RetargetConfig, Rig, TrackedFace},
 };
 
 fn data_dir() -> Option<PathBuf> {

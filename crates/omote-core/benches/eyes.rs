@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use omote_core::{
-    BlinkConfig, BlinkGenerator, BlinkInput, Face, FaceConfig, FaceInputs, Pcg32, Rig,
-    SaccadeConfig, SaccadeGenerator,
+    eyes::{BlinkConfig, BlinkGenerator, BlinkInput, SaccadeConfig, SaccadeGenerator},
+    {Face, FaceConfig, FaceInputs, Pcg32, Rig},
 };
 
 const DT: f32 = 1.0 / 60.0;

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use omote_core::{
-    BlendMode, DriverInputs, Face, FaceConfig, FaceDriver, FaceInputs, Pcg32, Quat, Rig,
+    mix::BlendMode,
+    {DriverInputs, Face, FaceConfig, FaceDriver, FaceInputs, Pcg32, Quat, Rig},
 };
 
 /// A face with all standard layers plus an extra additive one, all at non-zero weight

@@ -7,7 +7,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use omote_core::{MotionMap, MotionMapDesc, MotionPointDesc, Pcg32};
+use omote_core::{
+    camera::{MotionMapDesc, MotionPointDesc},
+    {MotionMap, Pcg32},
+};
 
 fn nine_point_map() -> MotionMap {
     let points = [

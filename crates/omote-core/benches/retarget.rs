@@ -4,7 +4,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use omote_core::{BlendMode, Layer, Quat, RetargetConfig, Retargeter, Rig, TrackedFace};
+use omote_core::{
+    mix::{BlendMode, Layer},
+    tracking::Retargeter,
+    {Quat, RetargetConfig, Rig, TrackedFace},
+};
 
 fn face() -> TrackedFace {
     let mut f = TrackedFace {

@@ -3,7 +3,10 @@
 
 use std::sync::Arc;
 
-use omote_core::{BlendMode, Face, FaceConfig, FaceInputs, Pcg32, Quat, Rig};
+use omote_core::{
+    mix::BlendMode,
+    {Face, FaceConfig, FaceInputs, Pcg32, Quat, Rig},
+};
 
 fn main() {
     let rig = Arc::new(Rig::standard());

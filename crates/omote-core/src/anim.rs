@@ -138,7 +138,7 @@ pub enum AnimEvent {
         /// What it marks.
         name: String,
     },
-    /// A blink started (see [`BlinkEvent`](crate::BlinkEvent)).
+    /// A blink started (see [`BlinkEvent`](crate::eyes::BlinkEvent)).
     Blink {
         /// Seconds from the start.
         t: f32,
@@ -177,7 +177,7 @@ pub enum AnimEvent {
         /// Whether it changes the eye area (blinks keep clear of it).
         eye_area: bool,
     },
-    /// A saccade started (see [`SaccadeEvent`](crate::SaccadeEvent)).
+    /// A saccade started (see [`SaccadeEvent`](crate::eyes::SaccadeEvent)).
     Saccade {
         /// Seconds from the start.
         t: f32,

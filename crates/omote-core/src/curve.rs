@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::CurveError;
+pub use crate::error::CurveError;
 
 /// How a segment is interpolated from its starting key to the next key.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,7 +79,7 @@ impl Keyframe {
 /// `"smoothstep"` or `{"keys": [{"t": 0, "v": 0, "out": 0}, {"t": 1, "v": 1, "in": 2}]}`.
 ///
 /// ```
-/// use omote_core::ResponseCurve;
+/// use omote_core::curve::ResponseCurve;
 /// let c = ResponseCurve::preset("ease-in").unwrap();
 /// assert!((c.eval(0.5) - 0.25).abs() < 1e-6);
 /// assert_eq!(c.eval(2.0), 1.0);

@@ -112,23 +112,12 @@ pub enum EyesConfigError {
     },
 }
 
-impl EyesConfigError {
-    /// Check that `value` is finite and in `[lo, hi]`.
-    pub(crate) fn check(
-        field: &str,
-        value: f32,
-        lo: f32,
-        hi: f32,
-        expected: &'static str,
-    ) -> Result<(), Self> {
-        if value.is_finite() && (lo..=hi).contains(&value) {
-            Ok(())
-        } else {
-            Err(Self::OutOfRange {
-                field: field.to_string(),
-                value,
-                expected,
-            })
+impl From<crate::bounds::OutOfBounds> for EyesConfigError {
+    fn from(e: crate::bounds::OutOfBounds) -> Self {
+        Self::OutOfRange {
+            field: e.field,
+            value: e.value,
+            expected: e.expected,
         }
     }
 }

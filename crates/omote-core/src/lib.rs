@@ -9,9 +9,16 @@
 //! nothing. Names are interned to [`ChannelId`]s once, in the [`Rig`]; frames are flat
 //! `f32` arrays.
 //!
-//! Eyes come alive on their own: each face blinks and makes saccades (see [`Eyes`],
-//! [`BlinkGenerator`], [`SaccadeGenerator`]; turned off by [`FaceConfig::raw`]), and reports what started
+//! Eyes come alive on their own: each face blinks and makes saccades (see [`eyes::Eyes`],
+//! [`eyes::BlinkGenerator`], [`eyes::SaccadeGenerator`]; turned off by [`FaceConfig::raw`]), and reports what started
 //! each frame in [`FaceState::events`].
+//!
+//! The public face: the types an embedder needs are at the root ([`Rig`], [`Face`],
+//! [`FaceDriver`], [`Scene`], [`TrackedFace`], [`SpeechTrack`] …); everything else is
+//! grouped by concept — [`rig`] (channels, presets, lookAt), [`mix`] (layers),
+//! [`eyes`] (blink, saccades, eye modes), [`tracking`] (retargeting), [`speech`] (voice
+//! lines, live voice), [`camera`] (camera-angle correction), [`scene`] (dialogue
+//! scenes), [`anim`] (the anim format), [`curve`], [`clip`], [`smoothing`].
 //!
 //! Conventions: the VRM frame (+Y up, +Z forward, +X the avatar's left); gaze yaw > 0
 //! looks left, pitch > 0 looks down; angles in degrees at the API edge (`*_deg`).
@@ -31,76 +38,70 @@
 //! assert_eq!(state.weight(blink), 0.0);
 //! ```
 
-mod anim;
-mod clip;
-mod curve;
+mod bounds;
 mod driver;
 mod error;
-mod eyes;
 mod face;
 mod look_at;
-mod mix;
-mod rig;
 mod rng;
 mod sanitize;
-mod scene;
-mod smoothing;
 mod sources;
 mod span;
 
-pub use anim::{
-    ANIM_FORMAT, ANIM_MAX_FPS, ANIM_MIN_FPS, ANIM_VERSION, Anim, AnimError, AnimEvent,
-    AnimRecorder, ExpressionTracks,
-};
-pub use clip::{Clip, ClipDesc, UnknownChannel};
-pub use curve::{CurveSpec, Interp, Keyframe, ResponseCurve};
+pub mod anim;
+pub mod clip;
+pub mod curve;
+pub mod eyes;
+pub mod mix;
+pub mod rig;
+pub mod scene;
+pub mod smoothing;
+
+/// Tracking: a tracked face (ARKit-52 blendshapes and a head) retargeted onto a rig.
+pub mod tracking {
+    pub use crate::rig::arkit::{ARKIT_52, arkit_index, is_arkit_name};
+    pub use crate::sources::tracking::config::{
+        Combine, EmotionRule, EyeMapping, GazeMapping, HeadLimits, LossConfig, MAX_EMOTION_SOURCES,
+        MouthMapping, RetargetConfig, RetargetError, ShapeSmoothing,
+    };
+    pub use crate::sources::tracking::head::{mirror_rotation, split_neck_head};
+    pub use crate::sources::tracking::input::{Blendshapes, TrackedFace};
+    pub use crate::sources::tracking::retargeter::{RetargetOutput, Retargeter};
+}
+
+/// Camera-angle face correction: where the camera sees the face from, the motion map of
+/// correction motions over those angles, and its layer.
+pub mod camera {
+    pub use crate::sources::camera::camera_angle::CameraAngle;
+    pub use crate::sources::camera::camera_correction::CameraCorrection;
+    pub use crate::sources::camera::motion_map::{
+        FadeDesc, MapCenter, MapRegion, MotionBlend, MotionMap, MotionMapDesc, MotionMapError,
+        MotionMapErrorKind, MotionPointDesc,
+    };
+}
+
+/// The mouth's sources: voice lines (start with the voice, hand over before the end,
+/// afterglow) and a live voice by a mouth policy.
+pub mod speech {
+    pub use crate::sources::speech::{SpeechConfig, SpeechError, SpeechPlayer, SpeechTrack};
+    pub use crate::sources::voice_mouth::{MouthPolicy, VoiceFrame, VoiceMouth};
+}
+
+// The root: the types an embedder needs (29 names with `glam`); the rest is grouped in
+// the concept modules above (`rig`, `mix`, `eyes`, `tracking`, `speech`, `camera`,
+// `scene`, `anim`, `curve`, `clip`, `smoothing`).
+pub use anim::Anim;
+pub use camera::{CameraCorrection, MotionMap};
 pub use driver::FaceDriver;
 pub use driver::inputs::{DriverInputs, DriverReport};
-pub use error::{CurveError, EyesConfigError, RigError};
-pub use eyes::Eyes;
-pub use eyes::blink::{
-    BlinkCause, BlinkConfig, BlinkEvent, BlinkGenerator, BlinkInput, BlinkOutput,
-};
-pub use eyes::blink_motion::{BlinkMotion, BlinkMotionDesc, preset_blink_motions};
-pub use eyes::eye_mode::{EyeMode, PerMode, UnknownEyeMode};
-pub use eyes::saccade::{
-    SaccadeConfig, SaccadeDirection, SaccadeEvent, SaccadeGenerator, SaccadeOutput,
-};
+pub use eyes::EyeMode;
 pub use face::event::{FaceEvent, FaceEvents};
 pub use face::{Face, FaceConfig, FaceInputs, FaceState};
 pub use glam::{self, Quat, Vec3};
-pub use look_at::{EyeAngles, LookAtDesc, LookAtRangeMap, LookAtType, LookWeights, eye_rotation};
-pub use mix::layer::{BlendMode, Layer, LayerId, Mixer};
-pub use mix::overrides::OverrideMultipliers;
-pub use rig::arkit::{ARKIT_52, arkit_index, is_arkit_name};
-pub use rig::expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
-pub use rig::{ChannelId, ChannelInfo, MAX_CHANNELS, Rig, RigDesc};
+pub use mix::LayerId;
+pub use rig::{ChannelId, ExpressionPreset, Rig, RigDesc};
 pub use rng::Pcg32;
-pub use scene::camera_track::{CameraKey, CameraTrack};
-pub use scene::character::{
-    CharacterSetup, EyeModeKey, GazeKey, GazeTarget, VoiceLine, is_eye_area,
-};
-pub use scene::clock::Wait;
-pub use scene::event::{KeyLayer, SceneEvent, SceneEvents};
-pub use scene::keys::{ExpressionKey, JUMP_BLEND_S, KeyCurve, KeyTrack};
-pub use scene::{EYE_CHANGE_LOOKAHEAD_S, Scene, SceneError, SceneSetup};
-pub use smoothing::{
-    ExpSmoother, LowPassStep, OneEuroConfig, OneEuroFilter, OneEuroQuatFilter, low_pass_step,
-    normalize_quat,
-};
-pub use sources::camera::camera_angle::CameraAngle;
-pub use sources::camera::camera_correction::CameraCorrection;
-pub use sources::camera::motion_map::{
-    FadeDesc, MapCenter, MapRegion, MotionBlend, MotionMap, MotionMapDesc, MotionMapError,
-    MotionMapErrorKind, MotionPointDesc,
-};
-pub use sources::speech::{SpeechConfig, SpeechError, SpeechPlayer, SpeechTrack};
-pub use sources::tracking::config::{
-    Combine, EmotionRule, EyeMapping, GazeMapping, HeadLimits, LossConfig, MouthMapping,
-    RetargetConfig, RetargetError, ShapeSmoothing,
-};
-pub use sources::tracking::head::{mirror_rotation, split_neck_head};
-pub use sources::tracking::input::{Blendshapes, TrackedFace};
-pub use sources::tracking::retargeter::{RetargetOutput, Retargeter};
-pub use sources::voice_mouth::{MouthPolicy, VoiceFrame, VoiceMouth};
+pub use scene::Scene;
 pub use span::Span;
+pub use speech::{MouthPolicy, SpeechTrack, VoiceFrame};
+pub use tracking::{RetargetConfig, TrackedFace};

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Maps an input angle to an output value: `min(|v|, inputMax) / inputMax * outputScale`.
 ///
 /// ```
-/// use omote_core::LookAtRangeMap;
+/// use omote_core::rig::LookAtRangeMap;
 /// let m = LookAtRangeMap::new(90.0, 10.0);
 /// assert_eq!(m.map(45.0), 5.0);
 /// assert_eq!(m.map(-180.0), 10.0);

@@ -55,7 +55,7 @@ impl LowPassStep {
 /// Exponential smoothing by half-life: after `half_life` seconds a step is half done.
 ///
 /// ```
-/// use omote_core::ExpSmoother;
+/// use omote_core::smoothing::ExpSmoother;
 /// let mut s = ExpSmoother::new(0.1);
 /// s.reset(0.0);
 /// let y = s.update(1.0, 0.1);
@@ -145,7 +145,7 @@ impl OneEuroConfig {
 /// The One Euro filter for one scalar.
 ///
 /// ```
-/// use omote_core::{OneEuroConfig, OneEuroFilter};
+/// use omote_core::{smoothing::{OneEuroConfig, OneEuroFilter}};
 /// let mut f = OneEuroFilter::new(OneEuroConfig::default());
 /// assert_eq!(f.update(1.0, 1.0 / 60.0), 1.0); // the first sample passes through
 /// ```

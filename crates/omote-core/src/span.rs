@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::EyesConfigError;
+use crate::bounds::OutOfBounds;
 use crate::rng::Pcg32;
 use crate::sanitize::clamp_or;
 
@@ -57,7 +57,7 @@ impl Span {
     }
 
     /// `Ok` when [`is_within`](Self::is_within)`(lo, hi)`, else an error naming `field`.
-    pub(crate) fn check(&self, field: &str, lo: f32, hi: f32) -> Result<(), EyesConfigError> {
+    pub(crate) fn check(&self, field: &str, lo: f32, hi: f32) -> Result<(), OutOfBounds> {
         if self.is_within(lo, hi) {
             return Ok(());
         }
@@ -66,7 +66,7 @@ impl Span {
         } else {
             ("max", self.max)
         };
-        Err(EyesConfigError::OutOfRange {
+        Err(OutOfBounds {
             field: format!("{field}.{sub}"),
             value,
             expected: "a finite range with min <= max inside the allowed bounds",

@@ -5,12 +5,15 @@
 
 use std::sync::Arc;
 
+use omote_core::{ExpressionPreset, rig::ExpressionDesc};
 use omote_core::{
-    BlinkCause, BlinkConfig, BlinkEvent, BlinkGenerator, BlinkInput, EyeMode, Face, FaceConfig,
-    FaceEvent, FaceInputs, OverrideMode, Pcg32, Rig, RigDesc, SaccadeConfig, SaccadeEvent,
-    SaccadeGenerator,
+    eyes::{
+        BlinkCause, BlinkConfig, BlinkEvent, BlinkGenerator, BlinkInput, SaccadeConfig,
+        SaccadeEvent, SaccadeGenerator,
+    },
+    rig::OverrideMode,
+    {EyeMode, Face, FaceConfig, FaceEvent, FaceInputs, Pcg32, Rig, RigDesc},
 };
-use omote_core::{ExpressionDesc, ExpressionPreset};
 
 const FPS: f32 = 60.0;
 const DT: f32 = 1.0 / FPS;
@@ -448,7 +451,7 @@ fn saccades_keep_seed_002_constraints_for_hours() {
                 let len = e.yaw_deg.hypot(e.pitch_deg);
                 assert!((len - e.amplitude_deg).abs() < 1e-3);
                 assert_eq!(
-                    omote_core::SaccadeDirection::of(e.yaw_deg, e.pitch_deg),
+                    omote_core::eyes::SaccadeDirection::of(e.yaw_deg, e.pitch_deg),
                     e.direction
                 );
             }

@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use omote_core::{
-    AnimRecorder, BlendMode, Face, FaceConfig, FaceInputs, FaceState, Pcg32, Quat, Rig,
+    anim::AnimRecorder,
+    mix::BlendMode,
+    {Face, FaceConfig, FaceInputs, FaceState, Pcg32, Quat, Rig},
 };
 
 /// A busy input stream: every layer written, head and gaze moving, from `seed`.

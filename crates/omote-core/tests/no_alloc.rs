@@ -7,7 +7,11 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
 
-use omote_core::{BlendMode, Face, FaceConfig, FaceInputs, LookAtDesc, Quat, Rig, RigDesc};
+use omote_core::{
+    mix::BlendMode,
+    rig::LookAtDesc,
+    {Face, FaceConfig, FaceInputs, Quat, Rig, RigDesc},
+};
 
 struct Counting;
 
@@ -90,8 +94,12 @@ fn update_allocates_nothing() {
 #[test]
 fn the_driver_with_every_source_allocates_nothing() {
     use omote_core::{
-        CameraCorrection, DriverInputs, FaceDriver, MotionMap, MotionMapDesc, MotionPointDesc,
-        MouthPolicy, RetargetConfig, SpeechConfig, SpeechTrack, TrackedFace, Vec3, VoiceFrame,
+        camera::{MotionMapDesc, MotionPointDesc},
+        speech::SpeechConfig,
+        {
+            CameraCorrection, DriverInputs, FaceDriver, MotionMap, MouthPolicy, RetargetConfig,
+            SpeechTrack, TrackedFace, Vec3, VoiceFrame,
+        },
     };
     let rig = Arc::new(Rig::standard());
     let desc = MotionMapDesc::new(vec![
@@ -154,8 +162,10 @@ fn the_counter_sees_allocations() {
 #[test]
 fn motion_map_queries_and_camera_correction_allocate_nothing() {
     use omote_core::{
-        CameraAngle, CameraCorrection, Clip, ClipDesc, FadeDesc, Layer, MotionMap, MotionMapDesc,
-        MotionPointDesc,
+        camera::{CameraAngle, FadeDesc, MotionMapDesc, MotionPointDesc},
+        clip::{Clip, ClipDesc},
+        mix::Layer,
+        {CameraCorrection, MotionMap},
     };
     let rig = Rig::standard();
     let clip_desc: ClipDesc = serde_json::from_str(
@@ -203,7 +213,10 @@ fn motion_map_queries_and_camera_correction_allocate_nothing() {
 
 #[test]
 fn voice_lines_allocate_nothing_per_frame() {
-    use omote_core::{SpeechConfig, SpeechPlayer, SpeechTrack};
+    use omote_core::{
+        SpeechTrack,
+        speech::{SpeechConfig, SpeechPlayer},
+    };
     let rig = Arc::new(Rig::standard());
     let mut face = Face::new(rig.clone(), FaceConfig::default(), 3);
     let glow = face.add_layer("afterglow", BlendMode::Additive);
@@ -234,8 +247,11 @@ fn voice_lines_allocate_nothing_per_frame() {
 #[test]
 fn a_scene_frame_allocates_nothing() {
     use omote_core::{
-        CameraKey, CharacterSetup, ExpressionKey, FaceDriver, GazeKey, GazeTarget, KeyCurve, Scene,
-        SceneSetup, SpeechTrack, Vec3, VoiceLine, Wait,
+        scene::{
+            CameraKey, CharacterSetup, ExpressionKey, GazeKey, GazeTarget, KeyCurve, SceneSetup,
+            VoiceLine, Wait,
+        },
+        {FaceDriver, Scene, SpeechTrack, Vec3},
     };
     let rig = Arc::new(Rig::standard());
     let line = Arc::new(

@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use omote_core::{
-    ExpressionDesc, ExpressionPreset, Face, FaceConfig, FaceInputs, LookAtDesc, OverrideMode, Rig,
+    rig::{ExpressionDesc, LookAtDesc, OverrideMode},
+    {ExpressionPreset, Face, FaceConfig, FaceInputs, Rig},
 };
 
 use OverrideMode::{Blend, Block, None as Off};

@@ -4,9 +4,12 @@
 use std::sync::Arc;
 
 use omote_core::{
-    BlinkCause, CharacterSetup, ExpressionKey, EyeMode, FaceConfig, FaceDriver, FaceEvent,
-    KeyCurve, Pcg32, Rig, Scene, SceneEvent, SceneSetup, SpeechTrack, Vec3, VoiceLine, Wait,
-    is_eye_area,
+    eyes::BlinkCause,
+    scene::{
+        CharacterSetup, ExpressionKey, KeyCurve, SceneEvent, SceneSetup, VoiceLine, Wait,
+        is_eye_area,
+    },
+    {EyeMode, FaceConfig, FaceDriver, FaceEvent, Pcg32, Rig, Scene, SpeechTrack, Vec3},
 };
 
 const FPS: f32 = 60.0;

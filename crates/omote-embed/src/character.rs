@@ -7,9 +7,12 @@
 use std::sync::Arc;
 
 use omote_core::{
-    CameraCorrection, ChannelId, DriverInputs, EyeMode, FaceConfig, FaceDriver, FaceEvent,
-    FaceEvents, FaceState, MouthPolicy, Quat, RetargetConfig, Rig, RigDesc, SpeechConfig,
-    SpeechTrack, TrackedFace, Vec3, VoiceFrame,
+    speech::SpeechConfig,
+    {
+        CameraCorrection, ChannelId, DriverInputs, EyeMode, FaceConfig, FaceDriver, FaceEvent,
+        FaceEvents, FaceState, MouthPolicy, Quat, RetargetConfig, Rig, RigDesc, SpeechTrack,
+        TrackedFace, Vec3, VoiceFrame,
+    },
 };
 
 use crate::{EmbedError, VoiceAnalysis};

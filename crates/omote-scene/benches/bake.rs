@@ -9,9 +9,12 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use omote_core::{
-    CameraKey, CharacterSetup, ExpressionKey, FaceConfig, FaceDriver, GazeKey, GazeTarget,
-    KeyCurve, Pcg32, Scene, SceneSetup, SpeechConfig, SpeechTrack, Vec3, VoiceLine, Wait,
-    is_eye_area,
+    scene::{
+        CameraKey, CharacterSetup, ExpressionKey, GazeKey, GazeTarget, KeyCurve, SceneSetup,
+        VoiceLine, Wait, is_eye_area,
+    },
+    speech::SpeechConfig,
+    {FaceConfig, FaceDriver, Pcg32, Scene, SpeechTrack, Vec3},
 };
 use omote_scene::{BakeOptions, bake};
 

@@ -1,7 +1,11 @@
 //! Baking a scene: run it at a fixed frame rate with a script of player presses and
 //! record every character into an [`Anim`] with the scene's events.
 
-use omote_core::{Anim, AnimEvent, AnimRecorder, KeyLayer, Rig, Scene, SceneEvent};
+use omote_core::{
+    anim::{AnimEvent, AnimRecorder},
+    scene::{KeyLayer, SceneEvent},
+    {Anim, Rig, Scene},
+};
 
 /// How to bake.
 #[derive(Clone, Debug, PartialEq)]

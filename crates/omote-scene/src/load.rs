@@ -8,9 +8,12 @@ use std::sync::Arc;
 
 use omote_avatar::{Avatar, AvatarSource};
 use omote_core::{
-    CameraKey, ChannelId, CharacterSetup, ExpressionKey, EyeMode, EyeModeKey, FaceConfig,
-    FaceDriver, GazeKey, GazeTarget, KeyCurve, Rig, Scene, SceneSetup, SpeechConfig, SpeechTrack,
-    Vec3, VoiceLine, Wait, is_eye_area,
+    scene::{
+        CameraKey, CharacterSetup, ExpressionKey, EyeModeKey, GazeKey, GazeTarget, KeyCurve,
+        SceneSetup, VoiceLine, Wait, is_eye_area,
+    },
+    speech::SpeechConfig,
+    {ChannelId, EyeMode, FaceConfig, FaceDriver, Rig, Scene, SpeechTrack, Vec3},
 };
 use omote_lipsync::{Analyser, ClipFeatures, Profile, Speaker, export};
 use omote_vrm::VrmModel;
@@ -31,7 +34,7 @@ pub const ANIME_FACE_MAP: &str = include_str!("../../../examples/maps/anime-face
 /// The built-in motion map ([`ANIME_FACE_MAP`]) resolved against `rig`.
 pub fn anime_face_correction(rig: &Rig) -> Result<omote_core::CameraCorrection, String> {
     let path = Path::new("builtin:anime-face");
-    let desc: omote_core::MotionMapDesc =
+    let desc: omote_core::camera::MotionMapDesc =
         omote_config::parse(ANIME_FACE_MAP, omote_config::Format::Toml, path)
             .map_err(|e| e.to_string())?;
     let map = omote_core::MotionMap::new(&desc).map_err(|e| e.to_string())?;

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use omote_core::{Anim, AnimEvent};
+use omote_core::{Anim, anim::AnimEvent};
 use omote_scene::{BakeOptions, LoadOptions, bake, load_scene, parse_scene};
 
 fn demo() -> PathBuf {

@@ -7,7 +7,7 @@
 
 use std::sync::OnceLock;
 
-use omote_core::arkit_index;
+use omote_core::tracking::arkit_index;
 
 use crate::frame::{BLENDSHAPE_NAMES, LandmarkerBlendshapes, LandmarkerFace, LandmarkerFrame};
 
@@ -19,8 +19,8 @@ fn arkit_slots() -> &'static [Option<usize>; 52] {
 
 impl LandmarkerBlendshapes {
     /// The scores in the core's ARKit-52 order (`tongueOut` = 0, `_neutral` dropped).
-    pub fn to_core(&self) -> omote_core::Blendshapes {
-        let mut out = omote_core::Blendshapes::default();
+    pub fn to_core(&self) -> omote_core::tracking::Blendshapes {
+        let mut out = omote_core::tracking::Blendshapes::default();
         for (score, slot) in self.0.iter().zip(arkit_slots()) {
             if let Some(i) = slot {
                 out.0[*i] = *score;

@@ -7,7 +7,7 @@
 //! all are accepted. Names are the *avatar's* left and right, which is what the core's
 //! unmirrored tracking input means.
 
-use omote_core::{ARKIT_52, TrackedFace};
+use omote_core::{TrackedFace, tracking::ARKIT_52};
 
 use crate::VmcReceiver;
 

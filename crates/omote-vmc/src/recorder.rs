@@ -1,6 +1,9 @@
 //! [`VmcRecorder`]: what a marionette received, sampled into an anim at a fixed rate.
 
-use omote_core::{ANIM_FORMAT, ANIM_VERSION, Anim, ExpressionTracks};
+use omote_core::{
+    Anim,
+    anim::{ANIM_FORMAT, ANIM_VERSION, ExpressionTracks},
+};
 
 use crate::names::channel_from_wire;
 use crate::receiver::VmcReceiver;

@@ -343,6 +343,6 @@ fn recorder_is_bounded_against_a_hostile_clock() {
     assert_eq!(rec.frames(), before + 10);
     let anim = rec.finish();
     assert!(anim.validate().is_ok(), "{:?}", anim.validate());
-    assert_eq!(anim.format, omote_core::ANIM_FORMAT);
+    assert_eq!(anim.format, omote_core::anim::ANIM_FORMAT);
     assert_eq!(anim.expressions.get("happy").unwrap()[0], 0.9);
 }

@@ -143,7 +143,7 @@ pub enum VrmError {
         /// The file.
         file: String,
         /// The core's reason.
-        source: omote_core::RigError,
+        source: omote_core::rig::RigError,
     },
     /// An anim handed to the VRMA writer is not valid.
     #[error("{file}: cannot write VRMA: {source}")]
@@ -151,7 +151,7 @@ pub enum VrmError {
         /// The anim's file (or a label).
         file: String,
         /// Why the anim is invalid.
-        source: omote_core::AnimError,
+        source: omote_core::anim::AnimError,
     },
     /// Writing the glTF failed (serialisation of the JSON chunk).
     #[error("{file}: cannot write glTF: {message}")]

@@ -1,7 +1,10 @@
 //! Expressions: names (VRM 0.x names normalised to 1.0), override settings, and what each
 //! one drives (morph targets, material colours, texture transforms).
 
-use omote_core::{ExpressionDesc, ExpressionPreset, OverrideMode};
+use omote_core::{
+    ExpressionPreset,
+    rig::{ExpressionDesc, OverrideMode},
+};
 use serde::Serialize;
 
 use crate::document::Document;

@@ -2,7 +2,7 @@
 //! [`LookAtDesc`]. Defaults follow three-vrm: `inputMaxValue` 90, `outputScale` 10 for
 //! bone gaze and 1 for expression gaze, offset `[0, 0.06, 0]`.
 
-use omote_core::{LookAtDesc, LookAtRangeMap, LookAtType};
+use omote_core::rig::{LookAtDesc, LookAtRangeMap, LookAtType};
 
 use crate::document::Document;
 use crate::error::VrmError;

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use gltf_json::Root;
-use omote_core::{LookAtDesc, Rig};
+use omote_core::{Rig, rig::LookAtDesc};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -277,7 +277,7 @@ impl VrmModel {
     /// The core rig for this model: one channel per expression in model order with its
     /// isBinary and override settings; the model's lookAt, or bone gaze with 90° → 10°
     /// maps when the file has none. Fails only if the core rejects the rig (e.g. more
-    /// than [`omote_core::MAX_CHANNELS`] expressions).
+    /// than [`omote_core::rig::MAX_CHANNELS`] expressions).
     pub fn to_rig(&self) -> Result<Rig, VrmError> {
         Rig::new(
             self.meta.name.clone(),

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use omote_core::LookAtDesc;
+use omote_core::rig::LookAtDesc;
 use serde::Serialize;
 
 use crate::humanoid::HumanBone;

@@ -26,7 +26,10 @@ use glam::Quat;
 use gltf_json::animation::{Channel, Interpolation, Property, Sampler, Target};
 use gltf_json::validation::Checked;
 use gltf_json::{Animation, Index, Node};
-use omote_core::{Anim, ExpressionCategory, ExpressionPreset};
+use omote_core::{
+    rig::ExpressionCategory,
+    {Anim, ExpressionPreset},
+};
 use serde_json::Map;
 
 use crate::error::VrmError;
@@ -221,7 +224,10 @@ pub fn write_vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, VrmError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use omote_core::{AnimRecorder, Face, FaceConfig, FaceInputs};
+    use omote_core::{
+        anim::AnimRecorder,
+        {Face, FaceConfig, FaceInputs},
+    };
     use std::sync::Arc;
 
     fn anim(model: &VrmModel, frames: usize) -> Anim {

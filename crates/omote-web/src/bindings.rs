@@ -159,9 +159,11 @@ impl FaceJs {
     /// Sets the eye mode.
     #[wasm_bindgen(js_name = setEyeMode)]
     pub fn set_eye_mode(&mut self, mode: &str) -> Result<(), JsError> {
-        let mode: omote_core::EyeMode = mode
-            .parse()
-            .map_err(|e: omote_core::UnknownEyeMode| JsError::new(&format!("setEyeMode: {e}")))?;
+        let mode: omote_core::EyeMode =
+            mode.parse()
+                .map_err(|e: omote_core::eyes::UnknownEyeMode| {
+                    JsError::new(&format!("setEyeMode: {e}"))
+                })?;
         self.inner.set_eye_mode(mode);
         Ok(())
     }

@@ -22,7 +22,7 @@ pub fn run(args: AvatarArgs) -> anyhow::Result<()> {
         "wrote {} ({} bytes, VRM 1.0, {} expressions)",
         args.output.display(),
         bytes.len(),
-        18 + omote_core::ARKIT_52.len()
+        18 + omote_core::tracking::ARKIT_52.len()
     );
     Ok(())
 }

@@ -6,7 +6,8 @@ use anyhow::Context;
 use omote_avatar::{Avatar, AvatarSource};
 use omote_config::{HeadSource, SequenceFrame};
 use omote_core::{
-    AnimRecorder, DriverInputs, ExpressionPreset, FaceConfig, FaceDriver, MouthPolicy, VoiceFrame,
+    anim::AnimRecorder,
+    {DriverInputs, ExpressionPreset, FaceConfig, FaceDriver, MouthPolicy, VoiceFrame},
 };
 use omote_plot::{Panel, Series, TimePlot};
 

@@ -12,8 +12,9 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use omote_avatar::{Avatar, AvatarSource};
 use omote_core::{
-    Anim, AnimEvent, AnimRecorder, BlinkCause, DriverInputs, ExpressionPreset, EyeMode, FaceConfig,
-    FaceDriver, SaccadeDirection,
+    anim::{AnimEvent, AnimRecorder},
+    eyes::{BlinkCause, SaccadeDirection},
+    {Anim, DriverInputs, ExpressionPreset, EyeMode, FaceConfig, FaceDriver},
 };
 use omote_plot::{Panel, Series, TimePlot};
 

@@ -26,7 +26,7 @@
 //! overriding and binary expressions act on it exactly as the rules say.
 //!
 //! ```
-//! use omote_core::{BlinkConfig, BlinkGenerator, BlinkInput, Pcg32};
+//! use omote_core::{Pcg32, eyes::{BlinkConfig, BlinkGenerator, BlinkInput}};
 //! let mut blink = BlinkGenerator::new(&BlinkConfig::default());
 //! let mut rng = Pcg32::new(1);
 //! let mut starts = 0;
@@ -40,10 +40,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::bounds::{Bound, Limit, check_all, sanitize_all, slot};
 use crate::curve::ResponseCurve;
 use crate::error::EyesConfigError;
 use crate::eyes::blink_motion::BlinkMotionDesc;
-use crate::eyes::bounds::{Bound, Limit, check_all, sanitize_all, slot};
 use crate::eyes::eye_mode::{EyeMode, PerMode};
 use crate::eyes::time_queue::TimeQueue;
 use crate::rng::Pcg32;
@@ -54,7 +54,7 @@ use crate::span::Span;
 /// (Bentivoglio 1997, Doughty 2001, Evinger 1994). Durations are in seconds.
 ///
 /// ```
-/// use omote_core::BlinkConfig;
+/// use omote_core::eyes::BlinkConfig;
 /// let c: BlinkConfig = serde_json::from_str(r#"{"intervalCv": 0.4, "doubleProbability": 0}"#).unwrap();
 /// assert_eq!(c.interval_cv, 0.4);
 /// assert_eq!(c.interval.talking, 2.3);
@@ -105,7 +105,7 @@ pub struct BlinkConfig {
     /// closure and the override rules) is not started at all.
     pub min_visible_depth: f32,
     /// Use the built-in blink motions for the emotion presets
-    /// ([`preset_blink_motions`](crate::preset_blink_motions)).
+    /// ([`preset_blink_motions`](crate::eyes::preset_blink_motions)).
     pub preset_motions: bool,
     /// Custom blink motions; they take precedence over built-in ones for the same
     /// expression.
@@ -662,7 +662,7 @@ impl BlinkGenerator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eyes::bounds::testing;
+    use crate::bounds::testing;
 
     const DT: f32 = 1.0 / 60.0;
 

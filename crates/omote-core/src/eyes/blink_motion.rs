@@ -3,13 +3,13 @@
 //!
 //! A motion is a [`ClipDesc`] keyed on the blink's *phase time* instead of seconds:
 //! 0–1 while the eyes close, 1–2 while they stay closed, 2–3 while they open
-//! ([`BlinkEvent::phase_time`](crate::BlinkEvent::phase_time)). So one motion fits every
+//! ([`BlinkEvent::phase_time`](crate::eyes::BlinkEvent::phase_time)). So one motion fits every
 //! blink, whatever its random durations. Tracks are added to the mixed weights before the
 //! override pass, scaled by the blink's depth; a track on the `blink` channel itself
 //! replaces the blink's own shape.
 //!
 //! ```
-//! use omote_core::{BlinkMotion, BlinkMotionDesc, Rig};
+//! use omote_core::{Rig, eyes::{BlinkMotion, BlinkMotionDesc}};
 //! let desc: BlinkMotionDesc = serde_json::from_str(r#"{
 //!     "expression": "happy",
 //!     "clip": {"tracks": {"cheekSquintLeft": {"keys": [
@@ -154,7 +154,7 @@ impl BlinkMotion {
                 Ok(None)
             };
         };
-        EyesConfigError::check("minWeight", desc.min_weight, 0.0, 1.0, "0 to 1")?;
+        crate::bounds::OutOfBounds::check("minWeight", desc.min_weight, 0.0, 1.0, "0 to 1")?;
         let blink = rig.preset(ExpressionPreset::Blink);
         let mut blink_track = None;
         let mut extra = ClipDesc::default();

@@ -64,7 +64,7 @@ impl FromStr for EyeMode {
 /// `{"idle": 3.5, "talking": 2.3, "listening": 4.0, "focused": 6.0}`.
 ///
 /// ```
-/// use omote_core::{EyeMode, PerMode};
+/// use omote_core::{EyeMode, eyes::PerMode};
 /// let m = PerMode::new(3.5, 2.3, 4.0, 6.0);
 /// assert_eq!(m.get(EyeMode::Talking), 2.3);
 /// ```

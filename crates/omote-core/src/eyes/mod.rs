@@ -22,15 +22,17 @@
 
 pub(crate) mod blink;
 pub(crate) mod blink_motion;
-pub(crate) mod bounds;
 pub(crate) mod eye_mode;
 pub(crate) mod saccade;
 pub(crate) mod time_queue;
 
-use crate::eyes::blink::{BlinkConfig, BlinkGenerator, BlinkInput};
-use crate::eyes::blink_motion::{BlinkMotion, dominant, resolve_motions};
-use crate::eyes::eye_mode::EyeMode;
-use crate::eyes::saccade::{SaccadeConfig, SaccadeGenerator};
+pub use crate::error::EyesConfigError;
+pub use blink::{BlinkCause, BlinkConfig, BlinkEvent, BlinkGenerator, BlinkInput, BlinkOutput};
+pub use blink_motion::{BlinkMotion, BlinkMotionDesc, preset_blink_motions};
+pub use eye_mode::{EyeMode, PerMode, UnknownEyeMode};
+pub use saccade::{SaccadeConfig, SaccadeDirection, SaccadeEvent, SaccadeGenerator, SaccadeOutput};
+
+use crate::eyes::blink_motion::{dominant, resolve_motions};
 use crate::face::event::{FaceEvent, FaceEvents};
 use crate::rig::expression::{ExpressionCategory, ExpressionPreset};
 use crate::rig::{ChannelId, Rig};

@@ -20,7 +20,7 @@
 //! further out the eyes are.
 //!
 //! ```
-//! use omote_core::{Pcg32, SaccadeConfig, SaccadeGenerator};
+//! use omote_core::{Pcg32, eyes::{SaccadeConfig, SaccadeGenerator}};
 //! let mut s = SaccadeGenerator::new(&SaccadeConfig::default());
 //! let mut rng = Pcg32::new(3);
 //! let mut jumps = 0;
@@ -34,8 +34,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::bounds::{Bound, Limit, check_all, sanitize_all, slot};
 use crate::error::EyesConfigError;
-use crate::eyes::bounds::{Bound, Limit, check_all, sanitize_all, slot};
 use crate::eyes::eye_mode::{EyeMode, PerMode};
 use crate::rng::Pcg32;
 use crate::sanitize::positive_or_zero;
@@ -46,7 +46,7 @@ use crate::span::Span;
 /// angles in degrees.
 ///
 /// ```
-/// use omote_core::SaccadeConfig;
+/// use omote_core::eyes::SaccadeConfig;
 /// let c: SaccadeConfig = serde_json::from_str(r#"{"horizontalShare": 0.8, "diagonalShare": 0.1}"#).unwrap();
 /// c.check().unwrap();
 /// assert_eq!(c.amplitude_max_deg, 15.0);
@@ -561,7 +561,7 @@ impl SaccadeGenerator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eyes::bounds::testing;
+    use crate::bounds::testing;
 
     #[test]
     fn directions_name_their_sectors() {

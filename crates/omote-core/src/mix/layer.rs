@@ -12,7 +12,7 @@ pub enum BlendMode {
     Additive,
 }
 
-/// Handle of a layer in a [`Face`](crate::Face) or [`Mixer`](crate::Mixer).
+/// Handle of a layer in a [`Face`](crate::Face) or [`Mixer`](crate::mix::Mixer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LayerId(pub(crate) u16);
 

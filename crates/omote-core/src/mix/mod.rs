@@ -3,3 +3,6 @@
 
 pub(crate) mod layer;
 pub(crate) mod overrides;
+
+pub use layer::{BlendMode, Layer, LayerId, Mixer};
+pub use overrides::OverrideMultipliers;

@@ -31,7 +31,7 @@ impl Default for OverrideMultipliers {
 }
 
 impl OverrideMultipliers {
-    /// Multipliers as an array in [`ExpressionCategory`](crate::ExpressionCategory) order.
+    /// Multipliers as an array in [`ExpressionCategory`](crate::rig::ExpressionCategory) order.
     pub fn as_array(&self) -> [f32; 3] {
         [self.blink, self.look_at, self.mouth]
     }

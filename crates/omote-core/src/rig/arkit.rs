@@ -62,7 +62,7 @@ pub fn is_arkit_name(name: &str) -> bool {
 }
 
 /// The index of an ARKit name in [`ARKIT_52`] (the layout of
-/// [`Blendshapes`](crate::Blendshapes)); the one name → index lookup every crate uses.
+/// [`Blendshapes`](crate::tracking::Blendshapes)); the one name → index lookup every crate uses.
 pub fn arkit_index(name: &str) -> Option<usize> {
     ARKIT_52.iter().position(|n| *n == name)
 }

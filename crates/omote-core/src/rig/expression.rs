@@ -140,7 +140,7 @@ pub enum ExpressionCategory {
 }
 
 impl ExpressionCategory {
-    /// All categories, in the order used by [`OverrideMultipliers`](crate::OverrideMultipliers).
+    /// All categories, in the order used by [`OverrideMultipliers`](crate::mix::OverrideMultipliers).
     pub const ALL: [Self; 3] = [Self::Blink, Self::LookAt, Self::Mouth];
 
     /// Index into per-category arrays.

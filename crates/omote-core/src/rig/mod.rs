@@ -3,14 +3,16 @@
 pub(crate) mod arkit;
 pub(crate) mod expression;
 
+pub use crate::error::RigError;
+pub use crate::look_at::{
+    EyeAngles, LookAtDesc, LookAtRangeMap, LookAtType, LookWeights, eye_rotation,
+};
+pub use arkit::{ARKIT_52, arkit_index, is_arkit_name};
+pub use expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
+
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
-
-use crate::error::RigError;
-use crate::look_at::LookAtDesc;
-use crate::rig::arkit::ARKIT_52;
-use crate::rig::expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
 
 /// Index of a channel (an expression) in a [`Rig`]; frames are flat arrays indexed by it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -318,7 +320,7 @@ impl Rig {
     /// channel), clamping everything to [0, 1]. See [`crate::mix::overrides`].
     ///
     /// ```
-    /// use omote_core::{ExpressionDesc, LookAtDesc, OverrideMode, Rig};
+    /// use omote_core::{Rig, rig::{ExpressionDesc, LookAtDesc, OverrideMode}};
     /// let rig = Rig::new("x", vec![
     ///     ExpressionDesc::new("happy").overrides(OverrideMode::Blend, OverrideMode::None, OverrideMode::None),
     ///     ExpressionDesc::new("blink"),
@@ -327,7 +329,7 @@ impl Rig {
     /// let m = rig.apply_overrides(&mut w);
     /// assert_eq!((w[1], m.blink), (0.75, 0.75));
     /// ```
-    pub fn apply_overrides(&self, weights: &mut [f32]) -> crate::OverrideMultipliers {
+    pub fn apply_overrides(&self, weights: &mut [f32]) -> crate::mix::OverrideMultipliers {
         assert_eq!(weights.len(), self.len(), "one weight per channel");
         crate::mix::overrides::apply_overrides(&self.plan, weights)
     }

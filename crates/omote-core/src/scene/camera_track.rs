@@ -43,7 +43,7 @@ impl CameraTrack {
     /// The camera position at scene time `t`, if there is a camera.
     ///
     /// ```
-    /// use omote_core::{CameraKey, CameraTrack, KeyCurve, Vec3};
+    /// use omote_core::{Vec3, scene::{CameraKey, CameraTrack, KeyCurve}};
     /// let track = CameraTrack::new(vec![
     ///     CameraKey { t: 0.0, position: Vec3::new(0.0, 1.5, 2.0), curve: KeyCurve::Linear },
     ///     CameraKey { t: 2.0, position: Vec3::new(2.0, 1.5, 2.0), curve: KeyCurve::Linear },

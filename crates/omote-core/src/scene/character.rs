@@ -118,7 +118,7 @@ impl CharacterSetup {
 /// the ARKit eye (not eyeLook), brow and cheek-squint shapes.
 ///
 /// ```
-/// use omote_core::{Rig, is_eye_area};
+/// use omote_core::{Rig, scene::is_eye_area};
 /// let rig = Rig::standard();
 /// assert!(is_eye_area(&rig, rig.channel("surprised").unwrap()));
 /// assert!(is_eye_area(&rig, rig.channel("browInnerUp").unwrap()));

@@ -23,6 +23,12 @@ pub(crate) mod clock;
 pub(crate) mod event;
 pub(crate) mod keys;
 
+pub use camera_track::{CameraKey, CameraTrack};
+pub use character::{CharacterSetup, EyeModeKey, GazeKey, GazeTarget, VoiceLine, is_eye_area};
+pub use clock::Wait;
+pub use event::{KeyLayer, SceneEvent, SceneEvents};
+pub use keys::{ExpressionKey, JUMP_BLEND_S, KeyCurve, KeyTrack};
+
 use glam::Quat;
 use thiserror::Error;
 
@@ -31,13 +37,8 @@ use crate::driver::inputs::DriverInputs;
 use crate::eyes::eye_mode::EyeMode;
 use crate::face::FaceState;
 use crate::sanitize::positive_or_zero;
-use crate::scene::camera_track::{CameraKey, CameraTrack};
-use crate::scene::character::{
-    Character, CharacterSetup, GazeMotion, GazeStep, GazeTarget, is_eye_area,
-};
-use crate::scene::clock::{SceneClock, Wait};
-use crate::scene::event::{KeyLayer, SceneEvent, SceneEvents};
-use crate::scene::keys::{ExpressionKey, KeyCurve, KeyTrack};
+use crate::scene::character::{Character, GazeMotion, GazeStep};
+use crate::scene::clock::SceneClock;
 use crate::sources::speech::SpeechConfig;
 
 /// Eye-area changes are announced to the blink this long ahead (s): more than any

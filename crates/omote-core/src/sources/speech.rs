@@ -167,7 +167,7 @@ struct Line {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use omote_core::{BlendMode, Face, FaceConfig, FaceInputs, Rig, SpeechPlayer, SpeechTrack};
+/// use omote_core::{Face, FaceConfig, FaceInputs, Rig, SpeechTrack, mix::BlendMode, speech::SpeechPlayer};
 /// let rig = Arc::new(Rig::standard());
 /// let mut face = Face::new(rig.clone(), FaceConfig::raw(), 1);
 /// let afterglow = face.add_layer("afterglow", BlendMode::Additive);

@@ -61,7 +61,7 @@ pub enum MouthPolicy {
 /// Writes live voice frames into a mouth layer by a [`MouthPolicy`]. Allocation-free.
 ///
 /// ```
-/// use omote_core::{BlendMode, Layer, MouthPolicy, Rig, VoiceFrame, VoiceMouth};
+/// use omote_core::{MouthPolicy, Rig, VoiceFrame, mix::{BlendMode, Layer}, speech::VoiceMouth};
 /// let rig = Rig::standard();
 /// let mut mouth = Layer::new("mouth", BlendMode::Override, rig.len());
 /// let mut voice = VoiceMouth::new(&rig, MouthPolicy::Voice);

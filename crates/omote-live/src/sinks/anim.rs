@@ -1,6 +1,9 @@
 //! [`AnimSink`]: faces recorded into an anim.
 
-use omote_core::{Anim, AnimRecorder, FaceState, Rig};
+use omote_core::{
+    anim::AnimRecorder,
+    {Anim, FaceState, Rig},
+};
 
 use super::FaceSink;
 use crate::LiveError;

@@ -23,7 +23,11 @@ use gltf_json::material::{AlphaMode, PbrBaseColorFactor, PbrMetallicRoughness, S
 use gltf_json::mesh::{Mode, MorphTarget, Primitive, Semantic};
 use gltf_json::validation::Checked;
 use gltf_json::{Index, Material, Mesh, Node};
-use omote_core::{ARKIT_52, ExpressionPreset, LookAtDesc, LookAtRangeMap, LookAtType};
+use omote_core::{
+    ExpressionPreset,
+    rig::{LookAtDesc, LookAtRangeMap, LookAtType},
+    tracking::ARKIT_52,
+};
 use serde_json::{Map, json};
 
 use crate::gltf_writer::{GltfBuilder, named_node};

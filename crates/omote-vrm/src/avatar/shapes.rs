@@ -293,7 +293,7 @@ pub fn preset_binds(name: &str) -> Vec<Bind> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use omote_core::{ARKIT_52, ExpressionPreset};
+    use omote_core::{ExpressionPreset, tracking::ARKIT_52};
 
     #[test]
     fn every_preset_but_neutral_and_every_arkit_shape_binds_something() {

@@ -57,7 +57,7 @@ fn base_document_is_valid() {
     assert_eq!(happy.morph_target_binds[0].mesh, 0);
     assert_eq!(happy.morph_target_binds[0].node, Some(1));
     assert_eq!(happy.texture_transform_binds[0].scale, [1.0, 1.0]);
-    assert_eq!(happy.override_blink, omote_core::OverrideMode::Block);
+    assert_eq!(happy.override_blink, omote_core::rig::OverrideMode::Block);
     let smirk = m.expression("smirk").unwrap();
     assert!(smirk.preset.is_none() && smirk.is_binary);
     // Defaults for absent range maps: 90 → 10 (bone).
@@ -314,7 +314,7 @@ fn v0_errors_and_normalisation() {
     assert!(m.expressions[1].is_binary && m.expressions[1].preset.is_none());
     assert_eq!(m.warnings.len(), 3, "{:?}", m.warnings); // _Cutoff, duplicate joy, missing bones
     let la = m.look_at.unwrap();
-    assert_eq!(la.kind, omote_core::LookAtType::Expression);
+    assert_eq!(la.kind, omote_core::rig::LookAtType::Expression);
     assert_eq!(la.range_map_horizontal_outer.input_max_value, 45.0);
     assert_eq!(la.range_map_horizontal_outer.output_scale, 0.5);
     assert_eq!(la.range_map_vertical_down.output_scale, 1.0); // BlendShape default

@@ -247,7 +247,7 @@ fn readme_facts() {
     }
     assert!(m.expression("surprised").is_none());
     let la = m.look_at.unwrap();
-    assert_eq!(la.kind, omote_core::LookAtType::Bone);
+    assert_eq!(la.kind, omote_core::rig::LookAtType::Bone);
     assert_eq!(la.range_map_horizontal_inner.output_scale, 8.0);
     assert_eq!(la.range_map_horizontal_outer.output_scale, 12.0);
     assert_eq!(la.range_map_vertical_down.input_max_value, 90.0);
@@ -259,10 +259,13 @@ fn readme_facts() {
     let m = VrmModel::read(dir.join("VRMC_vrm_expressions_isBinary_Overrides.vrm")).unwrap();
     let happy = m.expression("happy").unwrap();
     assert!(happy.is_binary);
-    assert_eq!(happy.override_blink, omote_core::OverrideMode::Blend);
+    assert_eq!(happy.override_blink, omote_core::rig::OverrideMode::Blend);
     assert_eq!(happy.texture_transform_binds.len(), 2);
     assert!(m.humanoid.face_bones().left_eye.is_none());
-    assert_eq!(m.look_at.unwrap().kind, omote_core::LookAtType::Expression);
+    assert_eq!(
+        m.look_at.unwrap().kind,
+        omote_core::rig::LookAtType::Expression
+    );
     let rig = m.to_rig().unwrap();
     let h = rig.channel("happy").unwrap();
     assert!(rig.info(h).desc.is_binary);
@@ -279,7 +282,7 @@ fn readme_facts() {
     // Absent lookAt: the rig falls back to bone gaze.
     assert_eq!(
         m.to_rig().unwrap().look_at().kind,
-        omote_core::LookAtType::Bone
+        omote_core::rig::LookAtType::Bone
     );
 
     // debug_robot: 18 empty presets, bone lookAt 90→10, offset non-zero.

@@ -7,7 +7,10 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 
-use omote_core::{ARKIT_52, Anim, ExpressionPreset, Face, FaceConfig, FaceInputs, Quat};
+use omote_core::{
+    tracking::ARKIT_52,
+    {Anim, ExpressionPreset, Face, FaceConfig, FaceInputs, Quat},
+};
 use serde_json::Value;
 
 fn tool_dir() -> PathBuf {
@@ -147,7 +150,7 @@ fn generated_avatar_loads_in_three_vrm_with_every_expression() {
 /// are set to something else (half the input), so writing the wrong track shows.
 fn test_anim(model: &omote_vrm::VrmModel) -> Anim {
     let rig = Arc::new(model.to_rig().unwrap());
-    let mut rec = omote_core::AnimRecorder::new(&rig, 30.0);
+    let mut rec = omote_core::anim::AnimRecorder::new(&rig, 30.0);
     let frames = 61;
     let mut state = omote_core::Face::new(rig.clone(), omote_core::FaceConfig::default(), 1)
         .update(0.0, &omote_core::FaceInputs::default())
@@ -287,7 +290,7 @@ fn vrma_matches_three_vrm_reference_for_test_vrma() {
     )
     .unwrap();
     let frames = 7;
-    let mut expressions = omote_core::ExpressionTracks::default();
+    let mut expressions = omote_core::anim::ExpressionTracks::default();
     for e in &model.expressions {
         let track = if e.name == "happy" {
             vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
@@ -298,8 +301,8 @@ fn vrma_matches_three_vrm_reference_for_test_vrma() {
     }
     let id = [0.0, 0.0, 0.0, 1.0];
     let anim = Anim {
-        format: omote_core::ANIM_FORMAT.into(),
-        version: omote_core::ANIM_VERSION,
+        format: omote_core::anim::ANIM_FORMAT.into(),
+        version: omote_core::anim::ANIM_VERSION,
         fps: 2.0,
         duration: 3.5,
         expressions,
@@ -366,9 +369,9 @@ fn blended_performance() -> Anim {
     // Blinks on the `blink` preset, so `happy`'s blend override damps them (the built-in
     // blink motions would close a smile's lids on `eyeBlink*` instead).
     let config = FaceConfig {
-        blink: Some(omote_core::BlinkConfig {
+        blink: Some(omote_core::eyes::BlinkConfig {
             preset_motions: false,
-            ..omote_core::BlinkConfig::default()
+            ..omote_core::eyes::BlinkConfig::default()
         }),
         ..FaceConfig::default()
     };
@@ -377,7 +380,7 @@ fn blended_performance() -> Anim {
         assert!(face.request_blink_in(t));
     }
     face.layer_mut(Face::MOUTH).set_weight(1.0);
-    let mut rec = omote_core::AnimRecorder::new(&rig, 30.0);
+    let mut rec = omote_core::anim::AnimRecorder::new(&rig, 30.0);
     let dt = 1.0 / 30.0;
     for f in 0..=60 {
         let t = f as f32 * dt;

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
-use omote_core::{AnimEvent, Scene};
+use omote_core::{Scene, anim::AnimEvent};
 use omote_scene::{BakeOptions, BakedCharacter, LoadOptions, LoadedScene};
 use omote_serve::{Body, Response};
 use serde_json::{Value, json};

@@ -19,7 +19,7 @@ use glam::{DMat4, DQuat, DVec3, Mat4, Quat, Vec3};
 /// The camera's direction relative to the face, in degrees (see the module docs for axes).
 ///
 /// ```
-/// use omote_core::{CameraAngle, Quat, Vec3};
+/// use omote_core::{Quat, Vec3, camera::CameraAngle};
 /// // A head at 1.5 m looking along +Z; a camera in front, to its left, and up.
 /// let head = Vec3::new(0.0, 1.5, 0.0);
 /// let a = CameraAngle::from_head(Vec3::new(1.0, 2.5, 1.0), head, Quat::IDENTITY);
@@ -54,7 +54,7 @@ impl CameraAngle {
     /// avatar's left). Any length; zero or non-finite gives [`CameraAngle::FRONT`].
     ///
     /// ```
-    /// use omote_core::CameraAngle;
+    /// use omote_core::camera::CameraAngle;
     /// use glam::DVec3;
     /// let above = CameraAngle::from_local_direction(DVec3::Y);
     /// assert_eq!((above.alpha_deg, above.beta_deg), (0.0, 90.0));
@@ -101,7 +101,7 @@ impl CameraAngle {
     /// gives [`CameraAngle::FRONT`].
     ///
     /// ```
-    /// use omote_core::{CameraAngle, Quat, Vec3};
+    /// use omote_core::{Quat, Vec3, camera::CameraAngle};
     /// use glam::Mat4;
     /// let head = Mat4::from_scale_rotation_translation(
     ///     Vec3::splat(2.0), Quat::from_rotation_y(std::f32::consts::PI), Vec3::new(0.0, 1.5, 0.0));
@@ -130,7 +130,7 @@ impl CameraAngle {
     /// distances on the (α, β) plane it does not jump at α = ±180 or at the poles.
     ///
     /// ```
-    /// use omote_core::CameraAngle;
+    /// use omote_core::camera::CameraAngle;
     /// let d = CameraAngle::new(179.0, 0.0).angle_to(CameraAngle::new(-179.0, 0.0));
     /// assert!((d - 2.0).abs() < 1e-9);
     /// ```

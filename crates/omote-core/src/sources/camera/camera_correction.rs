@@ -22,8 +22,9 @@ struct Motion {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use omote_core::{BlendMode, CameraAngle, CameraCorrection, Face, FaceConfig, FaceInputs,
-///     MotionMap, MotionMapDesc, MotionPointDesc, Rig};
+/// use omote_core::camera::{CameraAngle, MotionMapDesc, MotionPointDesc};
+/// use omote_core::mix::BlendMode;
+/// use omote_core::{CameraCorrection, Face, FaceConfig, FaceInputs, MotionMap, Rig};
 /// let rig = Arc::new(Rig::standard());
 /// let desc = MotionMapDesc::new(vec![
 ///     MotionPointDesc::new("front", 0.0, 0.0),
@@ -274,7 +275,7 @@ mod tests {
             end: 150.0,
         });
         let mut c = CameraCorrection::new(MotionMap::new(&d).unwrap(), &rig).unwrap();
-        let mut layer = Layer::new("camera", crate::BlendMode::Additive, rig.len());
+        let mut layer = Layer::new("camera", crate::mix::BlendMode::Additive, rig.len());
         let left = rig.channel("mouthLeft").unwrap();
         assert_eq!(c.apply_into(CameraAngle::new(90.0, 0.0), &mut layer), 1.0);
         assert!((layer.get(left) - 0.4).abs() < 1e-6);

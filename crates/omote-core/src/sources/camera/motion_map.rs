@@ -26,7 +26,7 @@
 //! Map math is `f64`; queries allocate nothing.
 //!
 //! ```
-//! use omote_core::{MotionMap, MotionMapDesc, MotionPointDesc};
+//! use omote_core::{MotionMap, camera::{MotionMapDesc, MotionPointDesc}};
 //! let point = |name: &str, alpha, beta| MotionPointDesc::new(name, alpha, beta);
 //! let desc = MotionMapDesc::new(vec![
 //!     point("front", 0.0, 0.0),
@@ -670,7 +670,7 @@ impl MotionMap {
     /// [`FadeDesc`]). Non-finite input counts as the centre.
     ///
     /// ```
-    /// use omote_core::{FadeDesc, MotionMap, MotionMapDesc, MotionPointDesc};
+    /// use omote_core::{MotionMap, camera::{FadeDesc, MotionMapDesc, MotionPointDesc}};
     /// let mut desc = MotionMapDesc::new(vec![
     ///     MotionPointDesc::new("front", 0.0, -30.0),
     ///     MotionPointDesc::new("left", 90.0, 20.0),

@@ -2,6 +2,7 @@
 //! Every field has a default tuned for MediaPipe FaceLandmarker on a webcam; files give
 //! only what they change (`omote retarget --config`, camelCase names).
 
+use crate::bounds::{Bound, Limit, OutOfBounds, check_all, slot};
 use serde::{Deserialize, Serialize};
 
 use crate::curve::{Keyframe, ResponseCurve};
@@ -97,6 +98,10 @@ pub enum Combine {
     Max,
 }
 
+/// The most sources an emotion rule combines (a rule keeps them in a fixed array, so a
+/// frame allocates nothing); more is an error, not a silent drop.
+pub const MAX_EMOTION_SOURCES: usize = 4;
+
 /// One emotion rule: `target = smoothstep((combine(sources) − from) / (to − from))`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -187,7 +192,7 @@ pub struct RetargetConfig {
     /// Head limits after calibration.
     pub limits: HeadLimits,
     /// Share of the head rotation given to the neck when bones are driven
-    /// ([`split_neck_head`]); the `head` output stays the full orientation.
+    /// ([`split_neck_head`](crate::tracking::split_neck_head)); the `head` output stays the full orientation.
     pub neck_share: f32,
     /// Eyes.
     pub eyes: EyeMapping,
@@ -257,31 +262,23 @@ impl Default for RetargetConfig {
     }
 }
 
-/// One row of the retarget settings' bounds table: a number's name in files, where it
-/// lives and its closed range (the `eyes/bounds.rs` idea, for plain numbers).
-struct Bound {
-    field: &'static str,
-    get: fn(&RetargetConfig) -> f32,
-    lo: f32,
-    hi: f32,
-    expected: &'static str,
-}
-
+/// A row of the retarget settings' bounds table (the one bounds engine, `bounds.rs`):
+/// a plain number, its name in files, its closed range.
 macro_rules! bound {
     ($field:literal, $($f:ident).+, $lo:expr, $hi:expr, $expected:literal) => {
-        Bound {
-            field: $field,
-            get: |c: &RetargetConfig| c.$($f).+,
-            lo: $lo,
-            hi: $hi,
-            expected: $expected,
-        }
+        Bound::num(
+            $field,
+            slot!(RetargetConfig, $($f).+),
+            Limit::At($lo),
+            Limit::At($hi),
+            $expected,
+        )
     };
 }
 
 /// Every plain number of [`RetargetConfig`] with its range, one row each. Curves check
 /// themselves ([`ResponseCurve`]); emotion rules are checked per rule.
-const BOUNDS: &[Bound] = &[
+const BOUNDS: &[Bound<RetargetConfig>] = &[
     bound!("limits.yawDeg", limits.yaw_deg, 0.0, 180.0, "0–180 degrees"),
     bound!(
         "limits.pitchDeg",
@@ -382,18 +379,9 @@ impl RetargetConfig {
     /// of range is the error, named as in files (`limits.yawDeg`). [`Retargeter::new`]
     /// calls it, so no out-of-range setting reaches a frame.
     ///
-    /// [`Retargeter::new`]: crate::Retargeter::new
+    /// [`Retargeter::new`]: crate::tracking::Retargeter::new
     pub fn check(&self) -> Result<(), RetargetError> {
-        for b in BOUNDS {
-            let v = (b.get)(self);
-            if !(v.is_finite() && b.lo <= v && v <= b.hi) {
-                return Err(RetargetError::OutOfRange {
-                    field: b.field.to_string(),
-                    value: v,
-                    expected: b.expected,
-                });
-            }
-        }
+        check_all::<_, RetargetError>(BOUNDS, self)?;
         let e = &self.eyes;
         if e.open_below >= e.closed_above {
             return Err(RetargetError::BadEyeThresholds(
@@ -420,6 +408,16 @@ impl RetargetConfig {
             }
         }
         Ok(())
+    }
+}
+
+impl From<OutOfBounds> for RetargetError {
+    fn from(e: OutOfBounds) -> Self {
+        Self::OutOfRange {
+            field: e.field,
+            value: e.value,
+            expected: e.expected,
+        }
     }
 }
 
@@ -453,6 +451,14 @@ pub enum RetargetError {
         value: f32,
         /// The range in words.
         expected: &'static str,
+    },
+    /// A rule with more sources than it can combine.
+    #[error("emotions[{rule}].sources: {count} sources, at most {MAX_EMOTION_SOURCES}")]
+    TooManySources {
+        /// Rule index.
+        rule: usize,
+        /// Sources given.
+        count: usize,
     },
     /// Eye thresholds are not increasing finite numbers.
     #[error("eyes: `openBelow` ({0}) must be below `closedAbove` ({1})")]

@@ -2,7 +2,7 @@
 //! every tracker can give — the 52 ARKit blendshape scores (MediaPipe FaceLandmarker,
 //! iPhone ARKit, VMC "perfect sync" senders all use these names) and, when the tracker
 //! has one, the head rotation. A frame without a face is `None` at the call site
-//! ([`Retargeter::update`](crate::Retargeter::update), [`DriverInputs::tracking`](crate::DriverInputs)).
+//! ([`Retargeter::update`](crate::tracking::Retargeter::update), [`DriverInputs::tracking`](crate::DriverInputs)).
 //!
 //! Image-space data (landmarks, image size) stays with the tracker and its file readers:
 //! `omote-tracker` and `omote-config` turn MediaPipe's output into this.

@@ -31,7 +31,9 @@ use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
 use crate::sanitize::{clamp_or, positive_or_zero};
 use crate::smoothing::{LowPassStep, OneEuroFilter, OneEuroQuatFilter, normalize_quat};
-use crate::sources::tracking::config::{Combine, RetargetConfig, RetargetError};
+use crate::sources::tracking::config::{
+    Combine, MAX_EMOTION_SOURCES, RetargetConfig, RetargetError,
+};
 use crate::sources::tracking::gaze::tracked_gaze;
 use crate::sources::tracking::head::mirror_rotation;
 use crate::sources::tracking::input::{Blendshapes, TrackedFace};
@@ -56,7 +58,7 @@ pub struct RetargetOutput {
 #[derive(Clone, Debug)]
 struct ResolvedRule {
     channel: ChannelId,
-    sources: [u8; 4],
+    sources: [u8; MAX_EMOTION_SOURCES],
     count: u8,
     combine: Combine,
     from: f32,
@@ -68,7 +70,7 @@ struct ResolvedRule {
 /// the tracking layer and blends head and gaze with the acting by the tracking weight.
 ///
 /// ```
-/// use omote_core::{BlendMode, Layer, Retargeter, RetargetConfig, Rig, TrackedFace};
+/// use omote_core::{RetargetConfig, Rig, TrackedFace, mix::{BlendMode, Layer}, tracking::Retargeter};
 /// let rig = Rig::standard();
 /// let mut rt = Retargeter::new(&rig, RetargetConfig::default()).unwrap();
 /// let mut layer = Layer::new("tracking", BlendMode::Override, rig.len());
@@ -135,17 +137,21 @@ impl Retargeter {
                     to: r.to,
                 });
             }
-            let mut sources = [0u8; 4];
+            if r.sources.len() > MAX_EMOTION_SOURCES {
+                return Err(RetargetError::TooManySources {
+                    rule: i,
+                    count: r.sources.len(),
+                });
+            }
+            let mut sources = [0u8; MAX_EMOTION_SOURCES];
             let mut count = 0;
             for s in &r.sources {
                 let idx = arkit_index(s).ok_or_else(|| RetargetError::UnknownSource {
                     rule: i,
                     name: s.clone(),
                 })?;
-                if count < 4 {
-                    sources[count] = idx as u8;
-                    count += 1;
-                }
+                sources[count] = idx as u8;
+                count += 1;
             }
             if let Some(channel) = rig.channel(&r.target)
                 && count > 0
@@ -580,5 +586,21 @@ mod tests {
         let mut c = RetargetConfig::default();
         c.emotions[1].from = 0.9;
         assert!(Retargeter::new(&rig, c).is_err());
+    }
+
+    #[test]
+    fn a_rule_with_more_sources_than_it_combines_is_refused() {
+        let rig = Rig::standard();
+        let mut config = RetargetConfig::default();
+        config.emotions[0].sources = ["mouthSmileLeft", "mouthSmileRight", "cheekSquintLeft"]
+            .iter()
+            .chain(&["cheekSquintRight", "mouthDimpleLeft"])
+            .map(|s| s.to_string())
+            .collect();
+        let e = Retargeter::new(&rig, config.clone()).err().unwrap();
+        assert_eq!(e, RetargetError::TooManySources { rule: 0, count: 5 });
+        assert!(e.to_string().contains("at most 4"), "{e}");
+        config.emotions[0].sources.truncate(MAX_EMOTION_SOURCES);
+        assert!(Retargeter::new(&rig, config).is_ok());
     }
 }

@@ -1,6 +1,8 @@
-//! Bounds tables: each number of a config's allowed range, written once and read by
-//! both its `check` (which reports the first number out of range, by its file name) and
+//! Bounds tables, the one bounds engine of every config (the blink's, the saccades',
+//! the retargeter's): each number's allowed range, written once and read by both a
+//! config's `check` (which reports the first number out of range, by its file name) and
 //! its `sanitized` (which forces every number into range), so the two cannot drift.
+//! Errors come as [`OutOfBounds`]; each config turns it into its own error type.
 //!
 //! A table is a `const` array of [`Bound`] rows, one per field, in file terms
 //! (`"gazeBlinkFullDeg"`). A row says what kind of value it bounds ([`Value`]: a plain
@@ -24,10 +26,49 @@
 //! config `x`: `sanitized(x).check()` is `Ok`, and `check(x)` being `Ok` means
 //! `sanitized(x) == x`.
 
-use crate::error::EyesConfigError;
 use crate::eyes::eye_mode::PerMode;
 use crate::sanitize::clamp_or;
 use crate::span::Span;
+
+/// A number out of its range: the field as named in files (with the mode and span end
+/// where there is one: `hold.idle.min`), the value, what is allowed in words.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct OutOfBounds {
+    pub(crate) field: String,
+    pub(crate) value: f32,
+    pub(crate) expected: &'static str,
+}
+
+impl OutOfBounds {
+    /// `Ok` if `value` is finite and in `[lo, hi]`.
+    pub(crate) fn check(
+        field: &str,
+        value: f32,
+        lo: f32,
+        hi: f32,
+        expected: &'static str,
+    ) -> Result<(), Self> {
+        if value.is_finite() && (lo..=hi).contains(&value) {
+            Ok(())
+        } else {
+            Err(Self {
+                field: field.to_string(),
+                value,
+                expected,
+            })
+        }
+    }
+}
+
+impl std::fmt::Display for OutOfBounds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} = {} is out of range ({})",
+            self.field, self.value, self.expected
+        )
+    }
+}
 
 /// Read and write access to one value of a config `C`. Build it with `slot!(C, field)`.
 pub(crate) struct Slot<C, T> {
@@ -44,7 +85,7 @@ impl<C, T> Slot<C, T> {
 /// `Slot::new` for the field path `a.b` of the config type `C`.
 macro_rules! slot {
     ($c:ty, $($f:ident).+) => {
-        $crate::eyes::bounds::Slot::new(|c: &$c| c.$($f).+, |c: &mut $c| &mut c.$($f).+)
+        $crate::bounds::Slot::new(|c: &$c| c.$($f).+, |c: &mut $c| &mut c.$($f).+)
     };
 }
 pub(crate) use slot;
@@ -171,18 +212,18 @@ impl<C> Bound<C> {
 
     /// `Ok` if this field of `config` is in range, else an error naming it (with the
     /// mode and span end where there is one: `hold.idle.min`).
-    pub(crate) fn check(&self, config: &C) -> Result<(), EyesConfigError> {
+    pub(crate) fn check(&self, config: &C) -> Result<(), OutOfBounds> {
         let (lo, hi) = (self.lo(config), self.hi(config));
         let field = self.field;
         match &self.value {
             Value::Num { slot, expected } => {
-                EyesConfigError::check(field, (slot.get)(config), lo, hi, expected)
+                OutOfBounds::check(field, (slot.get)(config), lo, hi, expected)
             }
             Value::Span(slot) => (slot.get)(config).check(field, lo, hi),
             Value::NumPerMode { slot, expected } => {
                 for (mode, v) in (slot.get)(config).iter() {
                     let field = format!("{field}.{}", mode.name());
-                    EyesConfigError::check(&field, v, lo, hi, expected)?;
+                    OutOfBounds::check(&field, v, lo, hi, expected)?;
                 }
                 Ok(())
             }
@@ -231,8 +272,11 @@ impl<C> Bound<C> {
 }
 
 /// `Ok` if every row of `table` is in range for `config`, else the first error.
-pub(crate) fn check_all<C>(table: &[Bound<C>], config: &C) -> Result<(), EyesConfigError> {
-    table.iter().try_for_each(|b| b.check(config))
+pub(crate) fn check_all<C, E: From<OutOfBounds>>(table: &[Bound<C>], config: &C) -> Result<(), E> {
+    table
+        .iter()
+        .try_for_each(|b| b.check(config))
+        .map_err(E::from)
 }
 
 /// `config` with every row of `table` forced into range, in table order (see the module
@@ -408,7 +452,7 @@ pub(crate) mod testing {
     /// naming that leaf, and sanitises back to the default.
     pub(crate) fn non_finite_takes_the_default<C>(
         table: &[Bound<C>],
-        check: fn(&C) -> Result<(), EyesConfigError>,
+        check: fn(&C) -> Result<(), crate::eyes::EyesConfigError>,
         sanitized: fn(&C) -> C,
     ) where
         C: Clone + Default + PartialEq + Debug,
