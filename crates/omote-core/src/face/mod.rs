@@ -157,7 +157,6 @@ impl FaceState {
 pub struct Face {
     rig: Arc<Rig>,
     config: FaceConfig,
-    rng: Pcg32,
     mixer: Mixer,
     raw: Box<[f32]>,
     prev_raw: Box<[f32]>,
@@ -209,15 +208,14 @@ impl Face {
         }
         let look = rig.presets(ExpressionPreset::LOOKS);
         let one_euro = |c: Option<OneEuroConfig>| OneEuroFilter::new(c.unwrap_or(PASS_THROUGH));
-        let mut rng = Pcg32::new(seed);
+        // The eyes' generators draw their own streams from the seed's, once.
         let eyes = Eyes::new(
             &rig,
             config.blink.as_ref(),
             config.saccade.as_ref(),
-            &mut rng,
+            &mut Pcg32::new(seed),
         );
         Self {
-            rng,
             raw: vec![0.0; n].into_boxed_slice(),
             prev_raw: vec![0.0; n].into_boxed_slice(),
             smoothed: vec![0.0; n].into_boxed_slice(),
@@ -264,11 +262,6 @@ impl Face {
     /// The settings.
     pub fn config(&self) -> &FaceConfig {
         &self.config
-    }
-
-    /// The face's RNG (procedural behaviours draw from it, in a fixed order).
-    pub fn rng_mut(&mut self) -> &mut Pcg32 {
-        &mut self.rng
     }
 
     /// Add a layer on top of the stack (setup time, allocates).
