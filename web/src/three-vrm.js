@@ -1,9 +1,13 @@
 // The three-vrm adapter: attach an omote Face to a loaded @pixiv/three-vrm VRM (≥ 3).
 // It reads the VRM's expressions (with their binary and override settings) and lookAt,
-// and every frame writes the weights (after omote's override rules; three-vrm's own
-// rules are switched off so they do not act twice), the head (split over neck and head)
-// and the eyes (bone lookAt) or the look expressions.
+// and every frame writes the face through the VrmApplier (vrm-applier.js): the weights
+// (after omote's override rules; three-vrm's own rules are switched off so they do not
+// act twice), the head (split over neck and head) and the eyes (bone lookAt) or the
+// look expressions.
 import { Face, init } from './index.js';
+import { VrmApplier } from './vrm-applier.js';
+
+export { VrmApplier };
 
 const MODES = { none: 'none', block: 'block', blend: 'blend' };
 
@@ -43,47 +47,18 @@ export class VrmFace {
     if (!em || em.expressions.length === 0) {
       throw new Error('VrmFace: this VRM has no expressions: there is nothing to drive');
     }
-    for (const e of em.expressions) {
-      e.overrideBlink = 'none';
-      e.overrideLookAt = 'none';
-      e.overrideMouth = 'none';
-    }
-    if (vrm.lookAt) {
-      vrm.lookAt.autoUpdate = false;
-      vrm.lookAt.applier = { applyYawPitch() {} };
-    }
-    this.flip = !!(vrm.meta && vrm.meta.metaVersion === '0'); // VRM 0.x faces -Z in three-vrm
-    this.bones = {};
-    for (const name of ['neck', 'head', 'leftEye', 'rightEye']) {
-      const node = vrm.humanoid && vrm.humanoid.getNormalizedBoneNode(name);
-      if (node) this.bones[name] = { node, rest: node.quaternion.clone() };
-    }
-    this._q = this.bones.head ? this.bones.head.rest.clone() : null;
-    this._id = this._q ? this._q.clone().identity() : null;
+    this.applier = new VrmApplier(vrm);
   }
 
   /** Advances by `dt` seconds and writes the face into the VRM. */
   update(dt) {
-    const { face, vrm, bones, flip } = this;
+    const { face, applier } = this;
     face.update(dt);
-    const w = face.weights();
-    const em = vrm.expressionManager;
-    for (let i = 0; i < face.channels.length; i++) em.setValue(face.channels[i], w[i]);
+    applier.setWeights(face.channels, face.weights());
     const r = face.rotations();
-    const q = this._q;
-    if (q) {
-      const set = (bone, k, share) => {
-        const b = bones[bone];
-        if (!b) return;
-        q.set(r[k], r[k + 1], r[k + 2], r[k + 3]);
-        if (flip) { q.x = -q.x; q.z = -q.z; }
-        if (share !== 1) q.slerp(this._id, 1 - share);
-        b.node.quaternion.copy(b.rest).multiply(q);
-      };
-      if (bones.neck) { set('neck', 0, 0.5); set('head', 0, 0.5); } else set('head', 0, 1);
-      set('leftEye', 4, 1);
-      set('rightEye', 8, 1);
-    }
+    applier.setHead(r, 0);
+    applier.setEye('leftEye', r, 4);
+    applier.setEye('rightEye', r, 8);
     return this;
   }
 }

@@ -1,6 +1,8 @@
 //! The files every browser page of the CLI serves from the binary: `common.js` (the
-//! stage, loading a VRM, posing it from face values) and the vendored three.js 0.180.0
-//! and three-vrm 3.5.5 (`assets/viewer/vendor/README.md`), with the content types the
+//! stage, loading a VRM, posing it from an anim), `vrm-applier.js` (applying a face to
+//! a three-vrm VRM: the npm package's own module, `web/src/vrm-applier.js`, so the
+//! pages and the package share one file) and the vendored three.js 0.180.0 and
+//! three-vrm 3.5.5 (`assets/viewer/vendor/README.md`), with the content types the
 //! pages use. A command adds its own pages with [`viewer_asset!`] and answers with
 //! [`serve_asset`].
 
@@ -47,6 +49,15 @@ pub(crate) use viewer_asset;
 /// The fixed routes every page uses.
 pub const ASSETS: &[Asset] = &[
     viewer_asset!("/common.js", JS, "common.js"),
+    // Not under assets/viewer/: the npm package's module, served as it is.
+    Asset {
+        route: "/vrm-applier.js",
+        content_type: JS,
+        body: include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../web/src/vrm-applier.js"
+        )),
+    },
     viewer_asset!(
         "/vendor/three/three.module.min.js",
         JS,
@@ -110,9 +121,11 @@ mod tests {
     #[test]
     fn the_shared_assets_are_served_by_exact_route() {
         assert_eq!(check_routes(&[]), Ok(()));
-        let js = serve_asset(&[], "/common.js").unwrap();
-        assert_eq!((js.status(), js.content_type()), (200, JS));
-        assert!(!js.body().is_empty());
+        for route in ["/common.js", "/vrm-applier.js"] {
+            let js = serve_asset(&[], route).unwrap();
+            assert_eq!((js.status(), js.content_type()), (200, JS), "{route}");
+            assert!(!js.body().is_empty(), "{route}");
+        }
         let page = [viewer_asset!("/", HTML, "index.html")];
         assert_eq!(serve_asset(&page, "/").unwrap().content_type(), HTML);
         for path in ["/", "/common.js/", "/vendor/", "/vendor/../common.js", ""] {

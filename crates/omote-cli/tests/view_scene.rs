@@ -154,6 +154,7 @@ fn serves_the_scene_its_models_anims_voices_and_bakes_and_nothing_else() {
     for path in [
         "/scene.js",
         "/common.js",
+        "/vrm-applier.js",
         "/vendor/three-vrm/three-vrm.module.min.js",
     ] {
         let (status, head, _) = server.get(path);

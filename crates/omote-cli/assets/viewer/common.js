@@ -2,15 +2,15 @@
 // the stage (renderer, lights, an orbit camera), loading a VRM ready to be driven, and
 // posing it from an omote anim (docs/anim-format.md) at a time.
 //
-// Posing, per frame: every track of what the face shows (`appliedExpressions`, after
-// the VRM override rules; `expressions` in anims without it) → expressionManager.setValue,
-// with three-vrm's own override rules switched off (see `showApplied`), head →
-// normalised neck/head bones (split evenly when the model has a neck, like omote's VRMA
-// writer), eye tracks → normalised eye bones (when they move; three-vrm's own lookAt is
-// switched off so it does not fight them), then vrm.update(dt).
+// Posing, per frame, through the npm package's VrmApplier (web/src/vrm-applier.js,
+// served as /vrm-applier.js): every track of what the face shows (`appliedExpressions`,
+// after the VRM override rules; `expressions` in anims without it) as weights, with
+// three-vrm's own override rules off (see `appliedTracks`), the head track on the
+// neck/head bones, the eye tracks on the eye bones (when they move), then vrm.update(dt).
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { VRMLoaderPlugin, VRMUtils } from '@pixiv/three-vrm';
+import { VrmApplier } from './vrm-applier.js';
 
 export async function fetchOk(url) {
   const res = await fetch(url, { cache: 'no-store' });
@@ -34,13 +34,11 @@ export function framePos(anim, t) {
 const _qa = new THREE.Quaternion();
 const _qb = new THREE.Quaternion();
 
-/** The track's quaternion at `pos`, in three-vrm's normalised frame for this model. */
-export function sampleQuat(track, pos, flip, out) {
+/** The track's quaternion at `pos` as [x, y, z, w] in `out` (omote's frame). */
+export function sampleQuat(track, pos, out) {
   _qa.fromArray(track[pos.i0]);
   _qb.fromArray(track[pos.i1]);
-  out.slerpQuaternions(_qa, _qb, pos.f);
-  if (flip) { out.x = -out.x; out.z = -out.z; } // VRM 0.x models face -Z in three-vrm
-  return out;
+  return _qa.slerp(_qb, pos.f).toArray(out);
 }
 
 function moves(track) {
@@ -48,26 +46,18 @@ function moves(track) {
 }
 
 /** What the face shows: the weights after the override rules. Anims without
- *  `appliedExpressions` (version 1, VMC recordings) have them in `expressions`. */
+ *  `appliedExpressions` (version 1, VMC recordings) have them in `expressions`.
+ *
+ *  The page plays these with three-vrm's override rules off (the VrmApplier switches
+ *  them off), rather than the player input with the rules on, so that what three-vrm
+ *  shows is exactly `appliedExpressions`: (1) for every model, also where three-vrm's
+ *  rules differ from the VRM 1.0 specification omote follows and where the model's
+ *  override settings differ from the rig the anim was recorded with; (2) for anims whose
+ *  only weights already are after the rules (version 1, VMC recordings), which the rules
+ *  would damp a second time; (3) the readout of the most active expressions then lists
+ *  what the face shows. The rules are applied once, in omote's core. */
 export function appliedTracks(anim) {
   return anim.appliedExpressions || anim.expressions;
-}
-
-/** The page plays the applied weights with three-vrm's override rules off, rather than
- *  the player input with the rules on, so that what three-vrm shows is exactly
- *  `appliedExpressions`: (1) for every model, also where three-vrm's rules differ from
- *  the VRM 1.0 specification omote follows (three-vrm also sums a category's own
- *  members) and where the model's override settings differ from the rig the anim was
- *  recorded with; (2) for anims whose only weights already are after the rules
- *  (version 1, VMC recordings), which the rules would damp a second time (a blink under
- *  `happy` 0.6 at 0.16 instead of 0.4); (3) the readout of the most active expressions
- *  then lists what the face shows. The rules are applied once, in omote's core. */
-function showApplied(em) {
-  for (const e of em.expressions) {
-    e.overrideBlink = 'none';
-    e.overrideLookAt = 'none';
-    e.overrideMouth = 'none';
-  }
 }
 
 // ---------------------------------------------------------------- stage
@@ -129,36 +119,22 @@ export function createStage(canvas, { transparent = false } = {}) {
 
 // ---------------------------------------------------------------- models
 
-/** Load the VRM at `url`, ready to be driven by an anim: VRM 0.x turned to face +Z
- *  (`flip`: rotations are mirrored to match), three-vrm's lookAt and override rules
- *  off. The normalised and raw neck/head/eye bones with their rest rotations; an id per
- *  morphing mesh (for the test hooks). */
+/** Load the VRM at `url`, ready to be driven: VRM 0.x turned to face +Z, its
+ *  `applier` (a VrmApplier: three-vrm's lookAt and override rules off; `flip`: rotations
+ *  are mirrored to match; `bones`: the normalised neck/head/eye bones with their rest
+ *  rotations). The raw bones' rest rotations and an id per morphing mesh (for the test
+ *  hooks). */
 export async function loadVrm(url) {
   const loader = new GLTFLoader();
   loader.register((parser) => new VRMLoaderPlugin(parser));
   const gltf = await loader.parseAsync(await (await fetchOk(url)).arrayBuffer(), '/');
   const vrm = gltf.userData.vrm;
   if (!vrm) throw new Error(`${url} loaded, but it has no VRM extension`);
-  const flip = vrm.meta && vrm.meta.metaVersion === '0';
-  if (flip) VRMUtils.rotateVRM0(vrm);
-
-  // Our eye tracks drive the eyes; three-vrm's lookAt must not apply its own yaw/pitch.
-  if (vrm.lookAt) {
-    vrm.lookAt.autoUpdate = false;
-    vrm.lookAt.applier = { applyYawPitch() {} };
-  }
-  const em = vrm.expressionManager;
-  if (em) {
-    em.resetValues();
-    showApplied(em);
-  }
+  const applier = new VrmApplier(vrm);
+  if (applier.flip) VRMUtils.rotateVRM0(vrm);
+  if (vrm.expressionManager) vrm.expressionManager.resetValues();
   vrm.update(0);
 
-  const bones = {};
-  for (const name of ['neck', 'head', 'leftEye', 'rightEye']) {
-    const node = vrm.humanoid.getNormalizedBoneNode(name);
-    if (node) bones[name] = { node, rest: node.quaternion.clone() };
-  }
   const inv = new THREE.Quaternion();
   vrm.scene.updateMatrixWorld(true);
   vrm.scene.getWorldQuaternion(inv).invert();
@@ -172,51 +148,36 @@ export async function loadVrm(url) {
   vrm.scene.traverse((o) => {
     if (o.isMesh && o.morphTargetInfluences) meshIds.set(o, `m${meshId++}`);
   });
-  return { vrm, flip, bones, rawRest, meshIds };
+  return { vrm, applier, flip: applier.flip, bones: applier.bones, rawRest, meshIds };
 }
 
 /** The anim's tracks this model can show, the channels it cannot, whether the eyes
  *  move: what `poseAt` needs beside the model. */
-export function bindAnim(vrm, anim) {
-  const em = vrm.expressionManager;
+export function bindAnim(applier, anim) {
   const tracks = [];
   const unknown = [];
   for (const [name, track] of Object.entries(appliedTracks(anim))) {
-    if (em && em.getExpression(name)) tracks.push([name, track]);
+    if (applier.has(name)) tracks.push([name, track]);
     else unknown.push(name);
   }
   return { tracks, unknown, eyesMove: moves(anim.leftEye) || moves(anim.rightEye) };
 }
 
-const _q = new THREE.Quaternion();
-const _half = new THREE.Quaternion();
-const IDENTITY = new THREE.Quaternion();
+const _q = [0, 0, 0, 1];
 
-/** Pose `p` (`{anim, vrm, bones, flip, tracks, eyesMove}`) at time t (seconds) and let
+/** Pose `p` (`{anim, vrm, applier, tracks, eyesMove}`) at time t (seconds) and let
  *  three-vrm update; dt for spring bones. */
 export function poseAt(p, t, dt) {
-  const { anim, vrm, bones, flip } = p;
+  const { anim, vrm, applier } = p;
   if (!anim || anim.head.length === 0) return;
   const pos = framePos(anim, t);
-  const em = vrm.expressionManager;
-  if (em) {
-    for (const [name, track] of p.tracks) {
-      em.setValue(name, track[pos.i0] + (track[pos.i1] - track[pos.i0]) * pos.f);
-    }
+  for (const [name, track] of p.tracks) {
+    applier.setWeight(name, track[pos.i0] + (track[pos.i1] - track[pos.i0]) * pos.f);
   }
-  sampleQuat(anim.head, pos, flip, _q);
-  if (bones.neck) {
-    _half.slerpQuaternions(IDENTITY, _q, 0.5);
-    bones.neck.node.quaternion.copy(bones.neck.rest).multiply(_half);
-    bones.head.node.quaternion.copy(bones.head.rest).multiply(_half);
-  } else if (bones.head) {
-    bones.head.node.quaternion.copy(bones.head.rest).multiply(_q);
-  }
+  applier.setHead(sampleQuat(anim.head, pos, _q));
   if (p.eyesMove) {
-    for (const [bone, track] of [['leftEye', anim.leftEye], ['rightEye', anim.rightEye]]) {
-      const b = bones[bone];
-      if (b) b.node.quaternion.copy(b.rest).multiply(sampleQuat(track, pos, flip, _q));
-    }
+    applier.setEye('leftEye', sampleQuat(anim.leftEye, pos, _q));
+    applier.setEye('rightEye', sampleQuat(anim.rightEye, pos, _q));
   }
   vrm.update(dt);
 }

@@ -2,9 +2,10 @@
 // JSON message per face over a WebSocket (`/live`; the format is in
 // crates/omote-live/src/sinks/view.rs): `hello` with the channel names once, then
 // `frame`s with the weights after the VRM override rules, the head and eye rotations
-// and the session's status. Each frame is applied to the VRM as it arrives (three-vrm's
-// own override rules and lookAt off, as in the recorded viewer: the rules are applied
-// once, in omote's core) and drawn at the next animation frame. The page reconnects by
+// and the session's status. Each frame is applied to the VRM as it arrives, through the
+// npm package's VrmApplier (/vrm-applier.js: three-vrm's own override rules and lookAt
+// off, as in the recorded viewer: the rules are applied once, in omote's core) and drawn
+// at the next animation frame. The page reconnects by
 // itself when the process restarts.
 //
 // For tests: `window.omoteLive` ({ready, connected, frames, last, error, expressions(),
@@ -38,7 +39,7 @@ window.omoteLive = live;
 
 let model = null; // loadVrm's result
 let modelUrl = null;
-let channels = []; // [name, present in the model]
+let channels = []; // the hello's channel names, in frame weight order
 let loading = null;
 
 function fail(e) {
@@ -73,38 +74,14 @@ async function useModel(url) {
   return loading;
 }
 
-const _q = new THREE.Quaternion();
-const _half = new THREE.Quaternion();
-const IDENTITY = new THREE.Quaternion();
-
-function setQuat(out, arr, flip) {
-  out.fromArray(arr);
-  if (flip) { out.x = -out.x; out.z = -out.z; } // VRM 0.x models face -Z in three-vrm
-  return out;
-}
-
 /** Applies one frame to the model at once. */
 function apply(frame) {
   if (!model) return;
-  const { vrm, bones, flip } = model;
-  const em = vrm.expressionManager;
-  if (em) {
-    for (let i = 0; i < channels.length; i++) {
-      if (channels[i][1]) em.setValue(channels[i][0], frame.w[i]);
-    }
-  }
-  setQuat(_q, frame.head, flip);
-  if (bones.neck && bones.head) {
-    _half.slerpQuaternions(IDENTITY, _q, 0.5);
-    bones.neck.node.quaternion.copy(bones.neck.rest).multiply(_half);
-    bones.head.node.quaternion.copy(bones.head.rest).multiply(_half);
-  } else if (bones.head) {
-    bones.head.node.quaternion.copy(bones.head.rest).multiply(_q);
-  }
-  for (const [bone, q] of [['leftEye', frame.leftEye], ['rightEye', frame.rightEye]]) {
-    const b = bones[bone];
-    if (b) b.node.quaternion.copy(b.rest).multiply(setQuat(_q, q, flip));
-  }
+  const { applier } = model;
+  applier.setWeights(channels, frame.w);
+  applier.setHead(frame.head);
+  applier.setEye('leftEye', frame.leftEye);
+  applier.setEye('rightEye', frame.rightEye);
 }
 
 // ---------------------------------------------------------------- the connection
@@ -128,10 +105,7 @@ function connect() {
     try { msg = JSON.parse(ev.data); } catch (e) { fail(`bad message: ${e}`); return; }
     if (msg.type === 'hello') {
       useModel(msg.model)
-        .then(() => {
-          const em = model.vrm.expressionManager;
-          channels = msg.channels.map((n) => [n, !!(em && em.getExpression(n))]);
-        })
+        .then(() => { channels = msg.channels; })
         .catch(fail);
       return;
     }

@@ -63,7 +63,7 @@ const { camera, orbit, placeCamera } = stage;
 const state = {
   info: null,
   bake: null,
-  chars: [], // {id, colour, vrm, flip, bones, anim, tracks, unknown, eyesMove, cells}
+  chars: [], // {id, colour, vrm, applier, flip, bones, anim, tracks, unknown, eyesMove, cells}
   buffers: new Map(), // audio route → AudioBuffer
   ctx: null,
   playing: false,
@@ -205,7 +205,7 @@ function setBake(bake) {
   bake.characters.forEach((b, i) => {
     const c = state.chars[i];
     if (b.id !== c.id) throw new Error(`bake character ${i} is ${b.id}, the scene's is ${c.id}`);
-    Object.assign(c, { anim: b.anim, ...bindAnim(c.vrm, b.anim) });
+    Object.assign(c, { anim: b.anim, ...bindAnim(c.applier, b.anim) });
   });
   status.bakes += 1;
   status.duration = bake.duration;

@@ -64,7 +64,7 @@ function frameFace(vrm) {
 // ---------------------------------------------------------------- player
 
 const player = {
-  anim: null, vrm: null, flip: false, t: 0, playing: true, last: null,
+  anim: null, vrm: null, applier: null, flip: false, t: 0, playing: true, last: null,
   tracks: [], // [name, Float32Array-ish] for channels the model has
   unknown: [],
   bones: {}, // normalised nodes and rest rotations
@@ -163,7 +163,7 @@ async function main() {
 
   const model = await loadVrm('/model.vrm');
   stage.scene.add(model.vrm.scene);
-  const bound = bindAnim(model.vrm, anim);
+  const bound = bindAnim(model.applier, anim);
   const { unknown } = bound;
   if (unknown.length) {
     const shown = unknown.slice(0, 6).join(', ');

@@ -30,6 +30,7 @@
 //! | route | content |
 //! |---|---|
 //! | `/common.js` | what both players share (`assets/viewer/common.js`: the stage, loading a VRM, posing it from an anim) |
+//! | `/vrm-applier.js` | applying a face to a three-vrm VRM, the npm package's module (`web/src/vrm-applier.js`) |
 //! | `/vendor/…` | three.js 0.180.0 and three-vrm 3.5.5, embedded in the binary (`assets/viewer/vendor/README.md`) |
 //!
 //! Everything else is 404. Bound to loopback (the default), requests whose `Host` is not
@@ -40,7 +41,7 @@
 //! most active expressions and lists anim channels the model does not have. It shows
 //! what the face shows: the anim's `appliedExpressions` (after the VRM override rules),
 //! with three-vrm's own override rules switched off so they are not applied twice (why,
-//! in `common.js`, `showApplied`). For tests it exposes `window.omoteViewer` (`ready`,
+//! in `common.js`, `appliedTracks`). For tests it exposes `window.omoteViewer` (`ready`,
 //! `error`, `seek(t)`, `expressions()`, `morphs()`, `bones()`, `info()`; used by
 //! `tools/viewer-check/check.mjs`); the scene page `window.omoteStatus` and
 //! `window.omoteScene` (`tools/viewer-check/scene.mjs`).
@@ -256,6 +257,7 @@ mod tests {
         assert_eq!(answer("/").body(), ANIM_PAGES[0].body);
         assert_eq!(answer("/viewer.js").content_type(), JS);
         assert_eq!(answer("/common.js").status(), 200);
+        assert_eq!(answer("/vrm-applier.js").status(), 200);
         assert_eq!(answer("/model.vrm").body(), b"glTF");
         assert_eq!(answer("/info.json?x").body(), b"{}");
         let broken = answer("/anim.json");

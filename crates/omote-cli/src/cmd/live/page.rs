@@ -6,7 +6,7 @@
 //! | `/live.js` | the page's script |
 //! | `/live` | the WebSocket: `hello`, then a `frame` per face (`omote_live::ViewSink`) |
 //! | `/model.vrm` | the avatar (`--rig MODEL.vrm`, else the built-in one) |
-//! | `/common.js`, `/vendor/…` | what every viewer page shares (`viewer_assets.rs`) |
+//! | `/common.js`, `/vrm-applier.js`, `/vendor/…` | what every viewer page shares (`viewer_assets.rs`) |
 
 use std::net::SocketAddr;
 use std::sync::Arc;
