@@ -117,9 +117,11 @@ mod tests {
 
     #[test]
     fn what_the_writer_writes_reads_back_at_its_precision() {
-        let mut frame = VowelFrame::default();
-        frame.weights = [0.12345, 0.5, 0.0, 0.25, 1.0, 0.0];
-        frame.volume = 0.3;
+        let frame = VowelFrame {
+            weights: [0.12345, 0.5, 0.0, 0.25, 1.0, 0.0],
+            volume: 0.3,
+            silent: false,
+        };
         let track = VowelTrack {
             fps: 100.0,
             frames: vec![frame; 20],
