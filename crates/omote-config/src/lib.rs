@@ -26,11 +26,9 @@ pub use tracking::{load_arkit_sequence, load_tracking_frame, load_tracking_seque
 
 use std::path::Path;
 
-use omote_core::{
-    clip::{Clip, ClipDesc},
-    curve::ResponseCurve,
-    {Anim, RetargetConfig, Rig, RigDesc},
-};
+use omote_core::clip::{Clip, ClipDesc};
+use omote_core::curve::ResponseCurve;
+use omote_core::{Anim, RetargetConfig, Rig, RigDesc};
 
 /// Read a rig file (TOML or JSON, see [`RigDesc`]) and build the rig.
 pub fn load_rig(path: &Path) -> Result<Rig, ConfigError> {

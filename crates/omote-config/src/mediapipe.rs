@@ -17,11 +17,9 @@
 //! face.
 
 use omote_core::glam::{Mat3, Vec3};
-use omote_core::{
-    smoothing::normalize_quat,
-    tracking::Blendshapes,
-    {Quat, TrackedFace},
-};
+use omote_core::smoothing::normalize_quat;
+use omote_core::tracking::Blendshapes;
+use omote_core::{Quat, TrackedFace};
 use serde::{Deserialize, Serialize};
 
 /// Where a MediaPipe face's head rotation comes from.

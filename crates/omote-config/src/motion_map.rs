@@ -2,11 +2,9 @@
 
 use std::path::Path;
 
-use omote_core::{
-    camera::{MotionMapDesc, MotionMapError},
-    clip::Clip,
-    {CameraCorrection, MotionMap, Rig},
-};
+use omote_core::camera::{MotionMapDesc, MotionMapError};
+use omote_core::clip::Clip;
+use omote_core::{CameraCorrection, MotionMap, Rig};
 
 use crate::{ConfigError, load};
 

@@ -7,10 +7,8 @@ use std::sync::Arc;
 
 use omote_config::{HeadSource, MediaPipeFrame};
 use omote_core::glam::EulerRot;
-use omote_core::{
-    tracking::Retargeter,
-    {DriverInputs, FaceConfig, FaceDriver, Quat, RetargetConfig, Rig, TrackedFace},
-};
+use omote_core::tracking::Retargeter;
+use omote_core::{DriverInputs, FaceConfig, FaceDriver, Quat, RetargetConfig, Rig, TrackedFace};
 
 fn data_dir() -> Option<PathBuf> {
     omote_testdata::shared_data("tracking")

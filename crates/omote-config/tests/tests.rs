@@ -3,10 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use omote_config::{ConfigError, load_anim, load_clip, load_curve, load_rig};
-use omote_core::{
-    rig::{LookAtType, OverrideMode},
-    {ExpressionPreset, Rig},
-};
+use omote_core::rig::{LookAtType, OverrideMode};
+use omote_core::{ExpressionPreset, Rig};
 
 /// A scratch directory unique to this test process.
 fn scratch() -> PathBuf {

@@ -12,10 +12,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use omote_core::{
-    eyes::{BlinkConfig, BlinkGenerator, BlinkInput, SaccadeConfig, SaccadeGenerator},
-    {Face, FaceConfig, FaceInputs, Pcg32, Rig},
-};
+use omote_core::eyes::{BlinkConfig, BlinkGenerator, BlinkInput, SaccadeConfig, SaccadeGenerator};
+use omote_core::{Face, FaceConfig, FaceInputs, Pcg32, Rig};
 
 const DT: f32 = 1.0 / 60.0;
 

@@ -5,10 +5,8 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use omote_core::{
-    mix::BlendMode,
-    {DriverInputs, Face, FaceConfig, FaceDriver, FaceInputs, Pcg32, Quat, Rig},
-};
+use omote_core::mix::BlendMode;
+use omote_core::{DriverInputs, Face, FaceConfig, FaceDriver, FaceInputs, Pcg32, Quat, Rig};
 
 /// A face with all standard layers plus an extra additive one, all at non-zero weight
 /// and filled with values, smoothing on.

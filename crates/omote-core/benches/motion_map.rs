@@ -7,10 +7,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use omote_core::{
-    camera::{MotionMapDesc, MotionPointDesc},
-    {MotionMap, Pcg32},
-};
+use omote_core::camera::{MotionMapDesc, MotionPointDesc};
+use omote_core::{MotionMap, Pcg32};
 
 fn nine_point_map() -> MotionMap {
     let points = [

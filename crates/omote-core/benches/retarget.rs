@@ -4,11 +4,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use omote_core::{
-    mix::{BlendMode, Layer},
-    tracking::Retargeter,
-    {Quat, RetargetConfig, Rig, TrackedFace},
-};
+use omote_core::mix::{BlendMode, Layer};
+use omote_core::tracking::Retargeter;
+use omote_core::{Quat, RetargetConfig, Rig, TrackedFace};
 
 fn face() -> TrackedFace {
     let mut f = TrackedFace {

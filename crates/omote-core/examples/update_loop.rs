@@ -3,10 +3,8 @@
 
 use std::sync::Arc;
 
-use omote_core::{
-    mix::BlendMode,
-    {Face, FaceConfig, FaceInputs, Pcg32, Quat, Rig},
-};
+use omote_core::mix::BlendMode;
+use omote_core::{Face, FaceConfig, FaceInputs, Pcg32, Quat, Rig};
 
 fn main() {
     let rig = Arc::new(Rig::standard());

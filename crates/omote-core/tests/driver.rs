@@ -4,14 +4,12 @@
 use std::sync::Arc;
 
 use omote_core::glam::EulerRot;
+use omote_core::mix::{BlendMode, Layer};
+use omote_core::speech::SpeechConfig;
+use omote_core::tracking::Retargeter;
 use omote_core::{
-    mix::{BlendMode, Layer},
-    speech::SpeechConfig,
-    tracking::Retargeter,
-    {
-        DriverInputs, Face, FaceConfig, FaceDriver, FaceInputs, MouthPolicy, Quat, RetargetConfig,
-        Rig, SpeechTrack, TrackedFace, Vec3, VoiceFrame,
-    },
+    DriverInputs, Face, FaceConfig, FaceDriver, FaceInputs, MouthPolicy, Quat, RetargetConfig, Rig,
+    SpeechTrack, TrackedFace, Vec3, VoiceFrame,
 };
 
 #[test]
@@ -336,10 +334,8 @@ fn voice_first_speaks_over_the_tracked_mouth_and_gives_it_back_in_silence() {
 
 #[test]
 fn camera_correction_follows_the_head_the_driver_computed() {
-    use omote_core::{
-        camera::{MotionMapDesc, MotionPointDesc},
-        {CameraCorrection, MotionMap},
-    };
+    use omote_core::camera::{MotionMapDesc, MotionPointDesc};
+    use omote_core::{CameraCorrection, MotionMap};
     let rig = Arc::new(Rig::standard());
     let desc = MotionMapDesc::new(vec![
         MotionPointDesc::new("front", 0.0, 0.0),

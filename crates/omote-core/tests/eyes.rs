@@ -5,15 +5,13 @@
 
 use std::sync::Arc;
 
-use omote_core::{ExpressionPreset, rig::ExpressionDesc};
-use omote_core::{
-    eyes::{
-        BlinkCause, BlinkConfig, BlinkEvent, BlinkGenerator, BlinkInput, SaccadeConfig,
-        SaccadeEvent, SaccadeGenerator,
-    },
-    rig::OverrideMode,
-    {EyeMode, Face, FaceConfig, FaceEvent, FaceInputs, Pcg32, Rig, RigDesc},
+use omote_core::eyes::{
+    BlinkCause, BlinkConfig, BlinkEvent, BlinkGenerator, BlinkInput, SaccadeConfig, SaccadeEvent,
+    SaccadeGenerator,
 };
+use omote_core::rig::OverrideMode;
+use omote_core::{ExpressionPreset, rig::ExpressionDesc};
+use omote_core::{EyeMode, Face, FaceConfig, FaceEvent, FaceInputs, Pcg32, Rig, RigDesc};
 
 const FPS: f32 = 60.0;
 const DT: f32 = 1.0 / FPS;

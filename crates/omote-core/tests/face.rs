@@ -2,11 +2,9 @@
 
 use std::sync::Arc;
 
-use omote_core::{
-    anim::AnimRecorder,
-    mix::BlendMode,
-    {Face, FaceConfig, FaceInputs, FaceState, Pcg32, Quat, Rig},
-};
+use omote_core::anim::AnimRecorder;
+use omote_core::mix::BlendMode;
+use omote_core::{Face, FaceConfig, FaceInputs, FaceState, Pcg32, Quat, Rig};
 
 /// A busy input stream: every layer written, head and gaze moving, from `seed`.
 fn drive(face: &mut Face, frames: usize, dt: f32, seed: u64) -> Vec<FaceState> {

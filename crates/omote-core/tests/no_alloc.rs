@@ -7,11 +7,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
 
-use omote_core::{
-    mix::BlendMode,
-    rig::LookAtDesc,
-    {Face, FaceConfig, FaceInputs, Quat, Rig, RigDesc},
-};
+use omote_core::mix::BlendMode;
+use omote_core::rig::LookAtDesc;
+use omote_core::{Face, FaceConfig, FaceInputs, Quat, Rig, RigDesc};
 
 struct Counting;
 
@@ -93,13 +91,11 @@ fn update_allocates_nothing() {
 
 #[test]
 fn the_driver_with_every_source_allocates_nothing() {
+    use omote_core::camera::{MotionMapDesc, MotionPointDesc};
+    use omote_core::speech::SpeechConfig;
     use omote_core::{
-        camera::{MotionMapDesc, MotionPointDesc},
-        speech::SpeechConfig,
-        {
-            CameraCorrection, DriverInputs, FaceDriver, MotionMap, MouthPolicy, RetargetConfig,
-            SpeechTrack, TrackedFace, Vec3, VoiceFrame,
-        },
+        CameraCorrection, DriverInputs, FaceDriver, MotionMap, MouthPolicy, RetargetConfig,
+        SpeechTrack, TrackedFace, Vec3, VoiceFrame,
     };
     let rig = Arc::new(Rig::standard());
     let desc = MotionMapDesc::new(vec![
@@ -161,12 +157,10 @@ fn the_counter_sees_allocations() {
 
 #[test]
 fn motion_map_queries_and_camera_correction_allocate_nothing() {
-    use omote_core::{
-        camera::{CameraAngle, FadeDesc, MotionMapDesc, MotionPointDesc},
-        clip::{Clip, ClipDesc},
-        mix::Layer,
-        {CameraCorrection, MotionMap},
-    };
+    use omote_core::camera::{CameraAngle, FadeDesc, MotionMapDesc, MotionPointDesc};
+    use omote_core::clip::{Clip, ClipDesc};
+    use omote_core::mix::Layer;
+    use omote_core::{CameraCorrection, MotionMap};
     let rig = Rig::standard();
     let clip_desc: ClipDesc = serde_json::from_str(
         r#"{"tracks":{"sad":{"keys":[{"t":0,"v":0,"interp":"linear"},{"t":1,"v":1}]}}}"#,
@@ -246,13 +240,11 @@ fn voice_lines_allocate_nothing_per_frame() {
 
 #[test]
 fn a_scene_frame_allocates_nothing() {
-    use omote_core::{
-        scene::{
-            CameraKey, CharacterSetup, ExpressionKey, GazeKey, GazeTarget, KeyCurve, SceneSetup,
-            VoiceLine, Wait,
-        },
-        {FaceDriver, Scene, SpeechTrack, Vec3},
+    use omote_core::scene::{
+        CameraKey, CharacterSetup, ExpressionKey, GazeKey, GazeTarget, KeyCurve, SceneSetup,
+        VoiceLine, Wait,
     };
+    use omote_core::{FaceDriver, Scene, SpeechTrack, Vec3};
     let rig = Arc::new(Rig::standard());
     let line = Arc::new(
         SpeechTrack::new(

@@ -2,10 +2,8 @@
 
 use std::sync::Arc;
 
-use omote_core::{
-    rig::{ExpressionDesc, LookAtDesc, OverrideMode},
-    {ExpressionPreset, Face, FaceConfig, FaceInputs, Rig},
-};
+use omote_core::rig::{ExpressionDesc, LookAtDesc, OverrideMode};
+use omote_core::{ExpressionPreset, Face, FaceConfig, FaceInputs, Rig};
 
 use OverrideMode::{Blend, Block, None as Off};
 

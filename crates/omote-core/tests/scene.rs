@@ -3,13 +3,12 @@
 
 use std::sync::Arc;
 
+use omote_core::eyes::BlinkCause;
+use omote_core::scene::{
+    CharacterSetup, ExpressionKey, KeyCurve, SceneEvent, SceneSetup, VoiceLine, Wait, is_eye_area,
+};
 use omote_core::{
-    eyes::BlinkCause,
-    scene::{
-        CharacterSetup, ExpressionKey, KeyCurve, SceneEvent, SceneSetup, VoiceLine, Wait,
-        is_eye_area,
-    },
-    {EyeMode, FaceConfig, FaceDriver, FaceEvent, Pcg32, Rig, Scene, SpeechTrack, Vec3},
+    EyeMode, FaceConfig, FaceDriver, FaceEvent, Pcg32, Rig, Scene, SpeechTrack, Vec3,
 };
 
 const FPS: f32 = 60.0;

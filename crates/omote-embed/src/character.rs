@@ -6,13 +6,11 @@
 
 use std::sync::Arc;
 
+use omote_core::speech::SpeechConfig;
 use omote_core::{
-    speech::SpeechConfig,
-    {
-        CameraCorrection, ChannelId, DriverInputs, EyeMode, FaceConfig, FaceDriver, FaceEvent,
-        FaceEvents, FaceState, MouthPolicy, Quat, RetargetConfig, Rig, RigDesc, SpeechTrack,
-        TrackedFace, Vec3, VoiceFrame,
-    },
+    CameraCorrection, ChannelId, DriverInputs, EyeMode, FaceConfig, FaceDriver, FaceEvent,
+    FaceEvents, FaceState, MouthPolicy, Quat, RetargetConfig, Rig, RigDesc, SpeechTrack,
+    TrackedFace, Vec3, VoiceFrame,
 };
 
 use crate::{EmbedError, VoiceAnalysis};

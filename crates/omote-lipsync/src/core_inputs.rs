@@ -1,10 +1,8 @@
 //! Lip sync as the core's inputs: a track as a voice line ([`SpeechTrack`]), a frame as
 //! a live voice's frame ([`VoiceFrame`]) — the one place each conversion is written.
 
-use omote_core::{
-    speech::SpeechError,
-    {SpeechTrack, VoiceFrame},
-};
+use omote_core::speech::SpeechError;
+use omote_core::{SpeechTrack, VoiceFrame};
 
 use crate::{VowelFrame, VowelTrack};
 

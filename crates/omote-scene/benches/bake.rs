@@ -8,14 +8,12 @@
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use omote_core::{
-    scene::{
-        CameraKey, CharacterSetup, ExpressionKey, GazeKey, GazeTarget, KeyCurve, SceneSetup,
-        VoiceLine, Wait, is_eye_area,
-    },
-    speech::SpeechConfig,
-    {FaceConfig, FaceDriver, Pcg32, Scene, SpeechTrack, Vec3},
+use omote_core::scene::{
+    CameraKey, CharacterSetup, ExpressionKey, GazeKey, GazeTarget, KeyCurve, SceneSetup, VoiceLine,
+    Wait, is_eye_area,
 };
+use omote_core::speech::SpeechConfig;
+use omote_core::{FaceConfig, FaceDriver, Pcg32, Scene, SpeechTrack, Vec3};
 use omote_scene::{BakeOptions, bake};
 
 const SECONDS: f32 = 600.0;

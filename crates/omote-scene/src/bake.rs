@@ -1,11 +1,9 @@
 //! Baking a scene: run it at a fixed frame rate with a script of player presses and
 //! record every character into an [`Anim`] with the scene's events.
 
-use omote_core::{
-    anim::{AnimEvent, AnimRecorder},
-    scene::{KeyLayer, SceneEvent},
-    {Anim, Rig, Scene},
-};
+use omote_core::anim::{AnimEvent, AnimRecorder};
+use omote_core::scene::{KeyLayer, SceneEvent};
+use omote_core::{Anim, Rig, Scene};
 
 /// How to bake.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,20 +7,18 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use omote_avatar::{Avatar, AvatarSource};
-use omote_core::{
-    scene::{
-        CameraKey, CharacterSetup, ExpressionKey, EyeModeKey, GazeKey, GazeTarget, KeyCurve,
-        SceneSetup, VoiceLine, Wait, is_eye_area,
-    },
-    speech::SpeechConfig,
-    {ChannelId, EyeMode, FaceConfig, FaceDriver, Rig, Scene, SpeechTrack, Vec3},
+use omote_core::scene::{
+    CameraKey, CharacterSetup, ExpressionKey, EyeModeKey, GazeKey, GazeTarget, KeyCurve,
+    SceneSetup, VoiceLine, Wait, is_eye_area,
 };
+use omote_core::speech::SpeechConfig;
+use omote_core::{ChannelId, EyeMode, FaceConfig, FaceDriver, Rig, Scene, SpeechTrack, Vec3};
 use omote_lipsync::{Analyser, ClipFeatures, Profile, Speaker, export};
 use omote_vrm::VrmModel;
 use toml::Spanned;
 
 use crate::error::{SceneFileError, line_of};
-use crate::file::{CharacterDesc, KeyDesc, SceneFile};
+use crate::file::{CharacterDesc, EyesDesc, GazeDesc, KeyDesc, LineDesc, SceneFile};
 use crate::voice::voice_features;
 
 /// The most characters, keys per character and lines per character a scene may have:
@@ -32,13 +30,15 @@ pub const MAX_ITEMS: usize = 100_000;
 pub const ANIME_FACE_MAP: &str = include_str!("../../../examples/maps/anime-face.toml");
 
 /// The built-in motion map ([`ANIME_FACE_MAP`]) resolved against `rig`.
-pub fn anime_face_correction(rig: &Rig) -> Result<omote_core::CameraCorrection, String> {
+pub fn anime_face_correction(
+    rig: &Rig,
+) -> Result<omote_core::CameraCorrection, omote_core::camera::MotionMapError> {
     let path = Path::new("builtin:anime-face");
     let desc: omote_core::camera::MotionMapDesc =
         omote_config::parse(ANIME_FACE_MAP, omote_config::Format::Toml, path)
-            .map_err(|e| e.to_string())?;
-    let map = omote_core::MotionMap::new(&desc).map_err(|e| e.to_string())?;
-    omote_core::CameraCorrection::new(map, rig).map_err(|e| e.to_string())
+            .expect("the built-in motion map is valid TOML");
+    let map = omote_core::MotionMap::new(&desc)?;
+    omote_core::CameraCorrection::new(map, rig)
 }
 
 /// Scene times must be below this (s): 24 hours.
@@ -155,6 +155,88 @@ enum VoiceSource {
     Lipsync(PathBuf),
 }
 
+/// One character's voice lines, read as one speaker's.
+struct CharacterVoice<'a> {
+    loader: &'a Loader<'a>,
+    file: &'a SceneFile,
+    character: usize,
+    list: &'a [VoiceSource],
+}
+
+/// Each distinct audio file's features and its length in samples.
+type VoiceFeatures<'a> = HashMap<&'a Path, (ClipFeatures, usize)>;
+
+impl<'a> CharacterVoice<'a> {
+    /// Line `k`'s error: `what` is the field (`audio`, `lipsync`) naming file `p`.
+    fn line_err(&self, k: usize, what: &str, p: &Path, e: String) -> SceneFileError {
+        let i = self.character;
+        let at = &self.file.character[i].get_ref().line[k];
+        self.loader.err(
+            at,
+            format!("character[{i}].line[{k}].{what}"),
+            format!("{}: {e}", p.display()),
+        )
+    }
+
+    /// Each distinct audio file's features, added to the character's voice; `progress`
+    /// is told how many files are done.
+    fn features(
+        &self,
+        analyser: &mut Analyser,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<(VoiceFeatures<'a>, Speaker), SceneFileError> {
+        let mut features: VoiceFeatures<'a> = HashMap::new();
+        let mut speaker = Speaker::new();
+        for (k, src) in self.list.iter().enumerate() {
+            if let VoiceSource::Audio(p) = src
+                && !features.contains_key(p.as_path())
+            {
+                let f = voice_features(p, analyser)
+                    .map_err(|e| self.line_err(k, "audio", p, e.to_string()))?;
+                speaker.add(&f.0);
+                features.insert(p, f);
+                progress(features.len());
+            }
+        }
+        Ok((features, speaker))
+    }
+
+    /// Each line, read against the character's other lines (a file named twice is
+    /// read once).
+    fn read_lines(
+        &self,
+        analyser: &Analyser,
+        features: &mut VoiceFeatures<'a>,
+        speaker: &Speaker,
+    ) -> Result<Vec<Arc<SpeechTrack>>, SceneFileError> {
+        let mut read: HashMap<&Path, Arc<SpeechTrack>> = HashMap::new();
+        let mut out = Vec::with_capacity(self.list.len());
+        for (k, src) in self.list.iter().enumerate() {
+            let (p, what, vt) = match src {
+                VoiceSource::Audio(p) => (p, "audio", features.get_mut(p.as_path())),
+                VoiceSource::Lipsync(p) => (p, "lipsync", None),
+            };
+            if let Some(t) = read.get(p.as_path()) {
+                out.push(t.clone());
+                continue;
+            }
+            let track = match vt {
+                Some((f, len)) => Ok(speaker.read(analyser, f, *len)),
+                None => std::fs::read_to_string(p)
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| export::read_json(&t).map_err(|e| e.to_string())),
+            };
+            let st = track
+                .and_then(|vt| vt.speech_track().map_err(|e| e.to_string()))
+                .map_err(|e| self.line_err(k, what, p, e))?;
+            let st = Arc::new(st);
+            read.insert(p, st.clone());
+            out.push(st);
+        }
+        Ok(out)
+    }
+}
+
 impl Loader<'_> {
     fn line<T>(&self, s: &Spanned<T>) -> usize {
         line_of(self.text, s.span().start)
@@ -209,6 +291,41 @@ impl Loader<'_> {
         options: &LoadOptions,
         progress: Progress<'_>,
     ) -> Result<LoadedScene, SceneFileError> {
+        let fps = self.check_scene(&file)?;
+        // Ids first: gaze keys refer to them.
+        let ids = self.character_ids(&file)?;
+        // Every file the scene names, before any work.
+        let sources = self.voice_sources(&file)?;
+        let tracks = self.read_voices(&file, &sources, options, progress)?;
+        // Characters.
+        let mut setups = Vec::new();
+        let mut loaded = Vec::new();
+        let mut waits = Vec::new();
+        for (i, c) in file.character.iter().enumerate() {
+            let (setup, info, line_waits) =
+                self.character(i, c, &ids, &tracks[i], &sources[i], options)?;
+            setups.push(setup);
+            loaded.push(info);
+            waits.extend(line_waits);
+        }
+        let camera = self.camera_keys(&file)?;
+        self.scene_waits(&file, &mut waits)?;
+        let scene = Scene::new(SceneSetup {
+            characters: setups,
+            camera,
+            waits,
+        })
+        .map_err(|e| SceneFileError::file(self.path, e.to_string()))?;
+        Ok(LoadedScene {
+            path: self.path.to_path_buf(),
+            scene,
+            characters: loaded,
+            fps,
+        })
+    }
+
+    /// Checks the number of characters and the frame rate; returns the frame rate.
+    fn check_scene(&self, file: &SceneFile) -> Result<Option<f32>, SceneFileError> {
         if file.character.is_empty() {
             return Err(SceneFileError::file(
                 self.path,
@@ -224,17 +341,23 @@ impl Loader<'_> {
                 ),
             ));
         }
-        let fps = match &file.fps {
+        match &file.fps {
             Some(f) if !(f.get_ref().is_finite() && (1.0..=1000.0).contains(f.get_ref())) => {
-                return Err(self.err(
+                Err(self.err(
                     f,
                     "fps",
                     format!("{} is not a frame rate from 1 to 1000", f.get_ref()),
-                ));
+                ))
             }
-            f => f.as_ref().map(|f| *f.get_ref()),
-        };
-        // Ids first: gaze keys refer to them.
+            f => Ok(f.as_ref().map(|f| *f.get_ref())),
+        }
+    }
+
+    /// Each character's index by its id, each id checked and used once.
+    fn character_ids<'f>(
+        &self,
+        file: &'f SceneFile,
+    ) -> Result<HashMap<&'f str, usize>, SceneFileError> {
         let mut ids: HashMap<&str, usize> = HashMap::new();
         for (i, c) in file.character.iter().enumerate() {
             let id = c.get_ref().id.as_str();
@@ -260,7 +383,11 @@ impl Loader<'_> {
                 ));
             }
         }
-        // Every file the scene names, before any work.
+        Ok(ids)
+    }
+
+    /// Each character's lines' voice files, each checked to exist.
+    fn voice_sources(&self, file: &SceneFile) -> Result<Vec<Vec<VoiceSource>>, SceneFileError> {
         let mut sources: Vec<Vec<VoiceSource>> = Vec::new();
         for (i, c) in file.character.iter().enumerate() {
             let desc = c.get_ref();
@@ -273,103 +400,77 @@ impl Loader<'_> {
             }
             let mut list = Vec::new();
             for (k, l) in desc.line.iter().enumerate() {
-                let field = format!("character[{i}].line[{k}]");
-                let src = match (&l.get_ref().audio, &l.get_ref().lipsync) {
-                    (Some(a), None) => VoiceSource::Audio(self.resolve_path(a)),
-                    (None, Some(j)) => VoiceSource::Lipsync(self.resolve_path(j)),
-                    (Some(_), Some(_)) => {
-                        return Err(self.err(l, field, "give `audio` or `lipsync`, not both"));
-                    }
-                    (None, None) => {
-                        return Err(self.err(l, field, "a line needs `audio` or `lipsync`"));
-                    }
-                };
-                let (p, what) = match &src {
-                    VoiceSource::Audio(p) => (p, "audio"),
-                    VoiceSource::Lipsync(p) => (p, "lipsync"),
-                };
-                if !p.is_file() {
-                    return Err(self.err(
-                        l,
-                        format!("{field}.{what}"),
-                        format!("{} does not exist", p.display()),
-                    ));
-                }
-                list.push(src);
+                list.push(self.voice_source(l, &format!("character[{i}].line[{k}]"))?);
             }
             sources.push(list);
         }
-        // Voices: lip sync each distinct file once. A character's audio lines are one
-        // speaker's: their features first, then each line normalised with the mean of all
-        // of that character's lines (a short line then follows the voice, not its words).
+        Ok(sources)
+    }
+
+    /// A line's voice file (`field` names the line), checked to exist.
+    fn voice_source(
+        &self,
+        l: &Spanned<LineDesc>,
+        field: &str,
+    ) -> Result<VoiceSource, SceneFileError> {
+        let src = match (&l.get_ref().audio, &l.get_ref().lipsync) {
+            (Some(a), None) => VoiceSource::Audio(self.resolve_path(a)),
+            (None, Some(j)) => VoiceSource::Lipsync(self.resolve_path(j)),
+            (Some(_), Some(_)) => {
+                return Err(self.err(l, field, "give `audio` or `lipsync`, not both"));
+            }
+            (None, None) => {
+                return Err(self.err(l, field, "a line needs `audio` or `lipsync`"));
+            }
+        };
+        let (p, what) = match &src {
+            VoiceSource::Audio(p) => (p, "audio"),
+            VoiceSource::Lipsync(p) => (p, "lipsync"),
+        };
+        if !p.is_file() {
+            return Err(self.err(
+                l,
+                format!("{field}.{what}"),
+                format!("{} does not exist", p.display()),
+            ));
+        }
+        Ok(src)
+    }
+
+    /// Voices: lip sync each distinct file once. A character's audio lines are one
+    /// speaker's: their features first, then each line normalised with the mean of all
+    /// of that character's lines (a short line then follows the voice, not its words).
+    fn read_voices(
+        &self,
+        file: &SceneFile,
+        sources: &[Vec<VoiceSource>],
+        options: &LoadOptions,
+        progress: Progress<'_>,
+    ) -> Result<Vec<Vec<Arc<SpeechTrack>>>, SceneFileError> {
         let total: usize = sources.iter().map(Vec::len).sum();
         let mut analyser = Analyser::new(options.profile.clone().unwrap_or_else(Profile::builtin));
         let mut tracks: Vec<Vec<Arc<SpeechTrack>>> = Vec::new();
         let mut done = 0;
         progress(0, total);
         for (i, list) in sources.iter().enumerate() {
-            let line_err = |k: usize, what: &str, p: &Path, e: String| {
-                let at = &file.character[i].get_ref().line[k];
-                self.err(
-                    at,
-                    format!("character[{i}].line[{k}].{what}"),
-                    format!("{}: {e}", p.display()),
-                )
+            let voice = CharacterVoice {
+                loader: self,
+                file,
+                character: i,
+                list,
             };
-            // Each distinct audio file's features, added to the character's voice.
-            let mut features: HashMap<&Path, (ClipFeatures, usize)> = HashMap::new();
-            let mut speaker = Speaker::new();
-            for (k, src) in list.iter().enumerate() {
-                if let VoiceSource::Audio(p) = src
-                    && !features.contains_key(p.as_path())
-                {
-                    let f =
-                        voice_features(p, &mut analyser).map_err(|e| line_err(k, "audio", p, e))?;
-                    speaker.add(&f.0);
-                    features.insert(p, f);
-                    progress(done + features.len(), total);
-                }
-            }
-            // Each line, read against the character's other lines.
-            let mut read: HashMap<&Path, Arc<SpeechTrack>> = HashMap::new();
-            let mut out = Vec::with_capacity(list.len());
-            for (k, src) in list.iter().enumerate() {
-                let (p, what, vt) = match src {
-                    VoiceSource::Audio(p) => (p, "audio", features.get_mut(p.as_path())),
-                    VoiceSource::Lipsync(p) => (p, "lipsync", None),
-                };
-                if let Some(t) = read.get(p.as_path()) {
-                    out.push(t.clone());
-                    continue;
-                }
-                let track = match vt {
-                    Some((f, len)) => Ok(speaker.read(&analyser, f, *len)),
-                    None => std::fs::read_to_string(p)
-                        .map_err(|e| e.to_string())
-                        .and_then(|t| export::read_json(&t).map_err(|e| e.to_string())),
-                };
-                let st = track
-                    .and_then(|vt| vt.speech_track().map_err(|e| e.to_string()))
-                    .map_err(|e| line_err(k, what, p, e))?;
-                let st = Arc::new(st);
-                read.insert(p, st.clone());
-                out.push(st);
-            }
+            let (mut features, speaker) =
+                voice.features(&mut analyser, &mut |n| progress(done + n, total))?;
+            let out = voice.read_lines(&analyser, &mut features, &speaker)?;
             done += list.len();
             progress(done, total);
             tracks.push(out);
         }
-        // Characters.
-        let mut setups = Vec::new();
-        let mut loaded = Vec::new();
-        let mut waits = Vec::new();
-        for (i, c) in file.character.iter().enumerate() {
-            let (setup, info, line_waits) =
-                self.character(i, c, &ids, &tracks[i], &sources[i], options)?;
-            setups.push(setup);
-            loaded.push(info);
-            waits.extend(line_waits);
-        }
+        Ok(tracks)
+    }
+
+    /// The camera path's keys, checked.
+    fn camera_keys(&self, file: &SceneFile) -> Result<Vec<CameraKey>, SceneFileError> {
         let mut camera = Vec::new();
         for (k, key) in file.camera.iter().enumerate() {
             let d = key.get_ref();
@@ -388,6 +489,11 @@ impl Loader<'_> {
                 curve: self.curve(key, &field, d.curve.as_deref())?,
             });
         }
+        Ok(camera)
+    }
+
+    /// The scene's own waits, checked, after the lines' `waits`.
+    fn scene_waits(&self, file: &SceneFile, waits: &mut Vec<Wait>) -> Result<(), SceneFileError> {
         for (k, w) in file.wait.iter().enumerate() {
             let d = w.get_ref();
             let field = format!("wait[{k}]");
@@ -396,18 +502,7 @@ impl Loader<'_> {
                 hold: self.seconds(w, &format!("{field}.hold"), d.hold.unwrap_or(1.0), 3600.0)?,
             });
         }
-        let scene = Scene::new(SceneSetup {
-            characters: setups,
-            camera,
-            waits,
-        })
-        .map_err(|e| SceneFileError::file(self.path, e.to_string()))?;
-        Ok(LoadedScene {
-            path: self.path.to_path_buf(),
-            scene,
-            characters: loaded,
-            fps,
-        })
+        Ok(())
     }
 
     fn curve<T>(
@@ -458,91 +553,98 @@ impl Loader<'_> {
         let d = c.get_ref();
         let field = format!("character[{i}]");
         let (rig, model, builtin_vrm) = self.rig(c, &format!("{field}.rig"), d.rig.as_deref())?;
-        let names = &d.names;
-        let channel =
-            |at: &dyn Fn() -> usize, f: &str, name: &str| -> Result<ChannelId, SceneFileError> {
-                let target = names.get(name).map_or(name, String::as_str);
-                rig.channel(target).ok_or_else(|| {
-                    let via = if target == name {
-                        String::new()
-                    } else {
-                        format!(" (named `{target}` by `names`)")
-                    };
-                    SceneFileError::at(
-                        self.path,
-                        at(),
-                        f,
-                        format!(
-                            "the rig `{}` has no expression `{}`{via}",
-                            rig.name(),
-                            name.escape_debug()
-                        ),
-                    )
-                })
-            };
-        let weights = |at: &dyn Fn() -> usize,
-                       f: &str,
-                       map: &BTreeMap<String, f32>,
-                       signed: bool|
-         -> Result<Vec<(ChannelId, f32)>, SceneFileError> {
-            map.iter()
-                .map(|(name, &w)| {
-                    let ok = w.is_finite()
-                        && if signed {
-                            w.abs() <= 1.0
-                        } else {
-                            (0.0..=1.0).contains(&w)
-                        };
-                    if !ok {
-                        let range = if signed { "-1 to 1" } else { "0 to 1" };
-                        return Err(SceneFileError::at(
-                            self.path,
-                            at(),
-                            format!("{f}.{name}"),
-                            format!("{w} is not a weight from {range}"),
-                        ));
-                    }
-                    Ok((channel(at, &format!("{f}.{name}"), name)?, w))
-                })
-                .collect()
+        let names = RigNames {
+            loader: self,
+            rig: &rig,
+            names: &d.names,
         };
-        let keys = |list: &[Spanned<KeyDesc>],
-                    what: &str,
-                    signed: bool|
-         -> Result<Vec<ExpressionKey>, SceneFileError> {
-            if list.len() > MAX_ITEMS {
-                return Err(self.err(
-                    c,
-                    format!("{field}.{what}"),
-                    format!("more than {MAX_ITEMS} keys"),
-                ));
-            }
-            let mut out = Vec::new();
-            for (k, key) in list.iter().enumerate() {
-                let kd = key.get_ref();
-                let f = format!("{field}.{what}[{k}]");
-                let t = self.time(key, &format!("{f}.t"), kd.t)?;
-                let fade =
-                    self.seconds(key, &format!("{f}.fade"), kd.fade.unwrap_or(0.25), 600.0)?;
-                let curve = self.curve(key, &f, kd.curve.as_deref())?;
-                if kd.set.is_empty() {
-                    return Err(self.err(key, format!("{f}.set"), "sets no expression"));
-                }
-                for (ch, w) in weights(&|| self.line(key), &format!("{f}.set"), &kd.set, signed)? {
-                    out.push(ExpressionKey {
-                        t,
-                        channel: ch,
-                        weight: w,
-                        fade,
-                        curve,
-                        eye_area: kd.eye_area.unwrap_or_else(|| is_eye_area(&rig, ch)),
-                    });
-                }
-            }
-            Ok(out)
+        let acting = self.keys(&names, c, &field, &d.acting, "acting", false)?;
+        let picture = self.keys(&names, c, &field, &d.picture, "picture", true)?;
+        let (position, facing, head_share) = self.placement(c, &field)?;
+        let driver = self.driver(i, c, &field, &rig, options)?;
+        let mut setup = CharacterSetup::new(d.id.clone(), driver, Vec3::from_array(position));
+        setup.facing_deg = facing;
+        setup.head_share = head_share;
+        setup.acting = acting;
+        setup.picture = picture;
+        let (lines_info, waits) =
+            self.lines(&names, c, &field, tracks, sources, &mut setup.lines)?;
+        for (k, g) in d.gaze.iter().enumerate() {
+            let gd = g.get_ref();
+            let f = format!("{field}.gaze[{k}]");
+            let t = self.time(g, &format!("{f}.t"), gd.t)?;
+            let target = self.gaze_target(g, f, i, ids)?;
+            setup.gaze.push(GazeKey { t, target });
+        }
+        for (k, e) in d.eyes.iter().enumerate() {
+            setup
+                .eye_modes
+                .push(self.eye_mode_key(e, &format!("{field}.eyes[{k}]"))?);
+        }
+        let info = LoadedCharacter {
+            id: d.id.clone(),
+            rig,
+            model,
+            builtin_vrm,
+            rig_source: d.rig.clone().unwrap_or_else(|| "builtin".into()),
+            position,
+            facing_deg: facing,
+            lines: lines_info,
         };
-        let acting = keys(&d.acting, "acting", false)?;
-        let picture = keys(&d.picture, "picture", true)?;
+        Ok((setup, info, waits))
+    }
+
+    /// A character's `acting` or `picture` keys (`what`; `signed` weights for picture),
+    /// checked against its rig.
+    fn keys(
+        &self,
+        names: &RigNames<'_>,
+        c: &Spanned<CharacterDesc>,
+        field: &str,
+        list: &[Spanned<KeyDesc>],
+        what: &str,
+        signed: bool,
+    ) -> Result<Vec<ExpressionKey>, SceneFileError> {
+        if list.len() > MAX_ITEMS {
+            return Err(self.err(
+                c,
+                format!("{field}.{what}"),
+                format!("more than {MAX_ITEMS} keys"),
+            ));
+        }
+        let mut out = Vec::new();
+        for (k, key) in list.iter().enumerate() {
+            let kd = key.get_ref();
+            let f = format!("{field}.{what}[{k}]");
+            let t = self.time(key, &format!("{f}.t"), kd.t)?;
+            let fade = self.seconds(key, &format!("{f}.fade"), kd.fade.unwrap_or(0.25), 600.0)?;
+            let curve = self.curve(key, &f, kd.curve.as_deref())?;
+            if kd.set.is_empty() {
+                return Err(self.err(key, format!("{f}.set"), "sets no expression"));
+            }
+            for (ch, w) in
+                names.weights(&|| self.line(key), &format!("{f}.set"), &kd.set, signed)?
+            {
+                out.push(ExpressionKey {
+                    t,
+                    channel: ch,
+                    weight: w,
+                    fade,
+                    curve,
+                    eye_area: kd.eye_area.unwrap_or_else(|| is_eye_area(names.rig, ch)),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// A character's head position, facing and head share, checked.
+    fn placement(
+        &self,
+        c: &Spanned<CharacterDesc>,
+        field: &str,
+    ) -> Result<([f32; 3], f32, f32), SceneFileError> {
+        let d = c.get_ref();
         let position = d.position.unwrap_or([0.0, 1.4, 0.0]);
         if !position.iter().all(|v| v.is_finite() && v.abs() < 1e4) {
             return Err(self.err(
@@ -567,6 +669,20 @@ impl Loader<'_> {
                 format!("{head_share} is not a share from 0 to 1"),
             ));
         }
+        Ok((position, facing, head_share))
+    }
+
+    /// Character `i`'s face driver: its seed, the scene's speech timing and its motion
+    /// map, if it names one.
+    fn driver(
+        &self,
+        i: usize,
+        c: &Spanned<CharacterDesc>,
+        field: &str,
+        rig: &Arc<Rig>,
+        options: &LoadOptions,
+    ) -> Result<FaceDriver, SceneFileError> {
+        let d = c.get_ref();
         let mut driver = FaceDriver::new(
             rig.clone(),
             FaceConfig::default(),
@@ -576,19 +692,30 @@ impl Loader<'_> {
         if let Some(m) = &d.motion_map {
             let fail = |e: String| self.err(c, format!("{field}.motionMap"), e);
             let correction = if m == "builtin:anime-face" {
-                anime_face_correction(&rig).map_err(fail)?
+                anime_face_correction(rig).map_err(|e| fail(e.to_string()))?
             } else {
                 let path = self.resolve_path(m);
-                omote_config::load_camera_correction(&path, &rig, |_| None)
+                omote_config::load_camera_correction(&path, rig, |_| None)
                     .map_err(|e| fail(e.to_string()))?
             };
             driver = driver.with_camera(correction);
         }
-        let mut setup = CharacterSetup::new(d.id.clone(), driver, Vec3::from_array(position));
-        setup.facing_deg = facing;
-        setup.head_share = head_share;
-        setup.acting = acting;
-        setup.picture = picture;
+        Ok(driver)
+    }
+
+    /// A character's voice lines, pushed to `lines`; returns what they are (in the
+    /// order they play) and the waits after them. One character speaks one line at a
+    /// time.
+    fn lines(
+        &self,
+        names: &RigNames<'_>,
+        c: &Spanned<CharacterDesc>,
+        field: &str,
+        tracks: &[Arc<SpeechTrack>],
+        sources: &[VoiceSource],
+        lines: &mut Vec<VoiceLine>,
+    ) -> Result<(Vec<LoadedLine>, Vec<Wait>), SceneFileError> {
+        let d = c.get_ref();
         let mut waits = Vec::new();
         let mut lines_info = Vec::new();
         // Lines, with their spans for the overlap check.
@@ -599,18 +726,7 @@ impl Loader<'_> {
             let f = format!("{field}.line[{k}]");
             let at = || self.line(l);
             let track = tracks[k].clone();
-            let t = match (ld.t, ld.after) {
-                (Some(t), None) => self.time(l, &format!("{f}.t"), t)?,
-                (None, Some(gap)) => {
-                    let gap = self.seconds(l, &format!("{f}.after"), gap, 3600.0)?;
-                    self.time(l, &format!("{f}.after"), previous_end + gap)?
-                }
-                _ => return Err(self.err(
-                    l,
-                    f,
-                    "give `t` (a time) or `after` (seconds after the previous line), one of them",
-                )),
-            };
+            let t = self.line_time(l, f.clone(), previous_end)?;
             previous_end = t + track.duration();
             let ramp = self.seconds(
                 l,
@@ -618,8 +734,8 @@ impl Loader<'_> {
                 ld.afterglow_ramp.unwrap_or(0.5),
                 60.0,
             )?;
-            let afterglow = weights(&at, &format!("{f}.afterglow"), &ld.afterglow, true)?;
-            let then = weights(&at, &format!("{f}.then"), &ld.then, false)?;
+            let afterglow = names.weights(&at, &format!("{f}.afterglow"), &ld.afterglow, true)?;
+            let then = names.weights(&at, &format!("{f}.then"), &ld.then, false)?;
             if ld.wait {
                 waits.push(Wait {
                     t: t + track.duration(),
@@ -643,7 +759,7 @@ impl Loader<'_> {
                 audio,
                 track: track.clone(),
             });
-            setup.lines.push(VoiceLine {
+            lines.push(VoiceLine {
                 t,
                 track,
                 afterglow,
@@ -651,6 +767,42 @@ impl Loader<'_> {
                 then,
             });
         }
+        self.check_overlaps(c, field, &mut spans)?;
+        lines_info.sort_by(|a, b| a.t.total_cmp(&b.t));
+        Ok((lines_info, waits))
+    }
+
+    /// A line's start: its `t`, or `after` seconds after the previous line's end.
+    fn line_time(
+        &self,
+        l: &Spanned<LineDesc>,
+        f: String,
+        previous_end: f32,
+    ) -> Result<f32, SceneFileError> {
+        let ld = l.get_ref();
+        match (ld.t, ld.after) {
+            (Some(t), None) => self.time(l, &format!("{f}.t"), t),
+            (None, Some(gap)) => {
+                let gap = self.seconds(l, &format!("{f}.after"), gap, 3600.0)?;
+                self.time(l, &format!("{f}.after"), previous_end + gap)
+            }
+            _ => Err(self.err(
+                l,
+                f,
+                "give `t` (a time) or `after` (seconds after the previous line), one of them",
+            )),
+        }
+    }
+
+    /// No line of a character may start while another of its lines plays; `spans` are
+    /// the lines' (start, end, index), sorted here by start.
+    fn check_overlaps(
+        &self,
+        c: &Spanned<CharacterDesc>,
+        field: &str,
+        spans: &mut [(f32, f32, usize)],
+    ) -> Result<(), SceneFileError> {
+        let d = c.get_ref();
         spans.sort_by(|a, b| a.0.total_cmp(&b.0));
         for w in spans.windows(2) {
             if w[1].0 < w[0].1 - 1e-4 {
@@ -665,82 +817,148 @@ impl Loader<'_> {
                 ));
             }
         }
-        lines_info.sort_by(|a, b| a.t.total_cmp(&b.t));
-        for (k, g) in d.gaze.iter().enumerate() {
-            let gd = g.get_ref();
-            let f = format!("{field}.gaze[{k}]");
-            let t = self.time(g, &format!("{f}.t"), gd.t)?;
-            let target = match (&gd.at, gd.yaw, gd.pitch) {
-                (Some(at), None, None) => match at.as_str() {
-                    "auto" => GazeTarget::Auto,
-                    "camera" => GazeTarget::Camera,
-                    "forward" => GazeTarget::Forward,
-                    other => match ids.get(other) {
-                        Some(&j) if j != i => GazeTarget::Character(j),
-                        Some(_) => {
-                            return Err(self.err(
-                                g,
-                                format!("{f}.at"),
-                                "a character cannot look at itself",
-                            ));
-                        }
-                        None => {
-                            return Err(self.err(
-                                g,
-                                format!("{f}.at"),
-                                format!("`{}` is neither a character of this scene nor camera, forward or auto", other.escape_debug()),
-                            ));
-                        }
-                    },
+        Ok(())
+    }
+
+    /// Where character `i`'s gaze key `g` (field `f`) looks: `at` a character (by id),
+    /// the camera, forward or auto, or a direction.
+    fn gaze_target(
+        &self,
+        g: &Spanned<GazeDesc>,
+        f: String,
+        i: usize,
+        ids: &HashMap<&str, usize>,
+    ) -> Result<GazeTarget, SceneFileError> {
+        let gd = g.get_ref();
+        let target = match (&gd.at, gd.yaw, gd.pitch) {
+            (Some(at), None, None) => match at.as_str() {
+                "auto" => GazeTarget::Auto,
+                "camera" => GazeTarget::Camera,
+                "forward" => GazeTarget::Forward,
+                other => match ids.get(other) {
+                    Some(&j) if j != i => GazeTarget::Character(j),
+                    Some(_) => {
+                        return Err(self.err(
+                            g,
+                            format!("{f}.at"),
+                            "a character cannot look at itself",
+                        ));
+                    }
+                    None => {
+                        return Err(self.err(
+                            g,
+                            format!("{f}.at"),
+                            format!("`{}` is neither a character of this scene nor camera, forward or auto", other.escape_debug()),
+                        ));
+                    }
                 },
-                (None, yaw, pitch) if yaw.is_some() || pitch.is_some() => {
-                    let (yaw, pitch) = (yaw.unwrap_or(0.0), pitch.unwrap_or(0.0));
-                    if !(yaw.is_finite()
-                        && pitch.is_finite()
-                        && yaw.abs() <= 90.0
-                        && pitch.abs() <= 90.0)
-                    {
-                        return Err(self.err(g, f, "yaw and pitch must be degrees from -90 to 90"));
-                    }
-                    GazeTarget::Direction {
-                        yaw_deg: yaw,
-                        pitch_deg: pitch,
-                    }
+            },
+            (None, yaw, pitch) if yaw.is_some() || pitch.is_some() => {
+                let (yaw, pitch) = (yaw.unwrap_or(0.0), pitch.unwrap_or(0.0));
+                if !(yaw.is_finite()
+                    && pitch.is_finite()
+                    && yaw.abs() <= 90.0
+                    && pitch.abs() <= 90.0)
+                {
+                    return Err(self.err(g, f, "yaw and pitch must be degrees from -90 to 90"));
                 }
-                _ => return Err(self.err(g, f, "give `at`, or `yaw` and `pitch`")),
-            };
-            setup.gaze.push(GazeKey { t, target });
-        }
-        for (k, e) in d.eyes.iter().enumerate() {
-            let ed = e.get_ref();
-            let f = format!("{field}.eyes[{k}]");
-            let t = self.time(e, &format!("{f}.t"), ed.t)?;
-            let mode = match ed.mode.as_str() {
-                "auto" => None,
-                m => Some(EyeMode::from_name(m).ok_or_else(|| {
-                    self.err(
-                        e,
-                        format!("{f}.mode"),
-                        format!(
-                            "`{}` is not an eye mode (idle, talking, listening, focused, auto)",
-                            m.escape_debug()
-                        ),
-                    )
-                })?),
-            };
-            setup.eye_modes.push(EyeModeKey { t, mode });
-        }
-        let info = LoadedCharacter {
-            id: d.id.clone(),
-            rig,
-            model,
-            builtin_vrm,
-            rig_source: d.rig.clone().unwrap_or_else(|| "builtin".into()),
-            position,
-            facing_deg: facing,
-            lines: lines_info,
+                GazeTarget::Direction {
+                    yaw_deg: yaw,
+                    pitch_deg: pitch,
+                }
+            }
+            _ => return Err(self.err(g, f, "give `at`, or `yaw` and `pitch`")),
         };
-        Ok((setup, info, waits))
+        Ok(target)
+    }
+
+    /// An eye-mode key (field `f`): `auto` or a mode's name.
+    fn eye_mode_key(&self, e: &Spanned<EyesDesc>, f: &str) -> Result<EyeModeKey, SceneFileError> {
+        let ed = e.get_ref();
+        let t = self.time(e, &format!("{f}.t"), ed.t)?;
+        let mode = match ed.mode.as_str() {
+            "auto" => None,
+            m => Some(EyeMode::from_name(m).ok_or_else(|| {
+                self.err(
+                    e,
+                    format!("{f}.mode"),
+                    format!(
+                        "`{}` is not an eye mode (idle, talking, listening, focused, auto)",
+                        m.escape_debug()
+                    ),
+                )
+            })?),
+        };
+        Ok(EyeModeKey { t, mode })
+    }
+}
+
+/// A character's rig and the file's `names` for its expressions: expression names
+/// and weights checked against them.
+struct RigNames<'a> {
+    loader: &'a Loader<'a>,
+    rig: &'a Rig,
+    names: &'a BTreeMap<String, String>,
+}
+
+impl RigNames<'_> {
+    /// The channel `name` (through `names`) is; `at` gives the file line, `f` the field.
+    fn channel(
+        &self,
+        at: &dyn Fn() -> usize,
+        f: &str,
+        name: &str,
+    ) -> Result<ChannelId, SceneFileError> {
+        let rig = self.rig;
+        let target = self.names.get(name).map_or(name, String::as_str);
+        rig.channel(target).ok_or_else(|| {
+            let via = if target == name {
+                String::new()
+            } else {
+                format!(" (named `{target}` by `names`)")
+            };
+            SceneFileError::at(
+                self.loader.path,
+                at(),
+                f,
+                format!(
+                    "the rig `{}` has no expression `{}`{via}",
+                    rig.name(),
+                    name.escape_debug()
+                ),
+            )
+        })
+    }
+
+    /// `map`'s expressions as channels with weights from 0 to 1 (-1 to 1 when
+    /// `signed`); `at` gives the file line, `f` the field.
+    fn weights(
+        &self,
+        at: &dyn Fn() -> usize,
+        f: &str,
+        map: &BTreeMap<String, f32>,
+        signed: bool,
+    ) -> Result<Vec<(ChannelId, f32)>, SceneFileError> {
+        map.iter()
+            .map(|(name, &w)| {
+                let ok = w.is_finite()
+                    && if signed {
+                        w.abs() <= 1.0
+                    } else {
+                        (0.0..=1.0).contains(&w)
+                    };
+                if !ok {
+                    let range = if signed { "-1 to 1" } else { "0 to 1" };
+                    return Err(SceneFileError::at(
+                        self.loader.path,
+                        at(),
+                        format!("{f}.{name}"),
+                        format!("{w} is not a weight from {range}"),
+                    ));
+                }
+                Ok((self.channel(at, &format!("{f}.{name}"), name)?, w))
+            })
+            .collect()
     }
 }
 

@@ -3,11 +3,12 @@
 
 use std::path::Path;
 
+use omote_audio::AudioError;
 use omote_lipsync::{Analyser, ClipFeatures, SAMPLE_RATE, VowelTrack};
 
 /// Lip sync of an audio file (decoded, mixed to mono, resampled to the analyser's rate).
-pub fn analyse_file(path: &Path, analyser: &mut Analyser) -> Result<VowelTrack, String> {
-    let audio = omote_audio::load_mono(path, SAMPLE_RATE).map_err(|e| e.to_string())?;
+pub fn analyse_file(path: &Path, analyser: &mut Analyser) -> Result<VowelTrack, AudioError> {
+    let audio = omote_audio::load_mono(path, SAMPLE_RATE)?;
     Ok(analyser.analyse(&audio.samples))
 }
 
@@ -15,7 +16,7 @@ pub fn analyse_file(path: &Path, analyser: &mut Analyser) -> Result<VowelTrack, 
 pub fn voice_features(
     path: &Path,
     analyser: &mut Analyser,
-) -> Result<(ClipFeatures, usize), String> {
-    let audio = omote_audio::load_mono(path, SAMPLE_RATE).map_err(|e| e.to_string())?;
+) -> Result<(ClipFeatures, usize), AudioError> {
+    let audio = omote_audio::load_mono(path, SAMPLE_RATE)?;
     Ok((analyser.features(&audio.samples), audio.samples.len()))
 }

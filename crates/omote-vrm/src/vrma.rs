@@ -25,11 +25,9 @@
 use glam::Quat;
 use gltf_json::animation::{Channel, Interpolation, Property, Sampler, Target};
 use gltf_json::validation::Checked;
-use gltf_json::{Animation, Index, Node};
-use omote_core::{
-    rig::ExpressionCategory,
-    {Anim, ExpressionPreset},
-};
+use gltf_json::{Accessor, Animation, Index, Node};
+use omote_core::rig::ExpressionCategory;
+use omote_core::{Anim, ExpressionPreset};
 use serde_json::Map;
 
 use crate::error::VrmError;
@@ -62,29 +60,8 @@ pub fn write_vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, VrmError> {
     }
     let mut g = GltfBuilder::new(concat!("omote ", env!("CARGO_PKG_VERSION")));
 
-    // Rest skeleton without the eyes.
-    let mut bone_nodes: Vec<Option<Index<Node>>> = vec![None; SKELETON.len()];
-    let mut human_bones = OrderedMap::default();
-    for (i, b) in SKELETON.iter().enumerate() {
-        if i == LEFT_EYE || i == RIGHT_EYE {
-            continue;
-        }
-        let n = g.node(Node {
-            translation: Some(b.translation),
-            ..named_node(b.name)
-        });
-        if let Some(p) = b.parent.and_then(|p| bone_nodes[p]) {
-            g.add_child(p, n);
-        }
-        bone_nodes[i] = Some(n);
-        human_bones
-            .0
-            .push((b.name.to_string(), schema::NodeRef { node: n.value() }));
-    }
-    let hips = bone_nodes[0].expect("hips");
-    let head = bone_nodes[HEAD].expect("head");
-    let neck = bone_nodes[NECK].expect("neck");
-    let mut scene_nodes = vec![hips];
+    let skeleton = RestSkeleton::write(&mut g);
+    let mut scene_nodes = vec![skeleton.hips];
 
     let offset = model
         .look_at
@@ -93,102 +70,25 @@ pub fn write_vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, VrmError> {
         translation: Some(offset),
         ..named_node("lookAt")
     });
-    g.add_child(head, look_at);
+    g.add_child(skeleton.head, look_at);
 
     // Shared key times.
     let times: Vec<[f32; 1]> = (0..frames).map(|i| [i as f32 / anim.fps]).collect();
     let input = g.floats_accessor(&times, None);
-    let mut channels = Vec::new();
-    let mut samplers = Vec::new();
-    let mut add = |node: Index<Node>, path: Property, output| {
-        let sampler = Index::new(samplers.len() as u32);
-        samplers.push(Sampler {
-            extensions: None,
-            extras: None,
-            input,
-            interpolation: Checked::Valid(Interpolation::Linear),
-            output,
-        });
-        channels.push(Channel {
-            sampler,
-            target: Target {
-                extensions: None,
-                extras: None,
-                node,
-                path: Checked::Valid(path),
-            },
-            extensions: None,
-            extras: None,
-        });
+    let mut tracks = Tracks {
+        input,
+        channels: Vec::new(),
+        samplers: Vec::new(),
     };
-
-    // Expressions: the player's input (it applies the override rules itself).
-    let mut preset = OrderedMap::default();
-    let mut custom = OrderedMap::default();
-    for (name, track) in &anim.expressions.0 {
-        let p = ExpressionPreset::from_name(name);
-        if p.and_then(ExpressionPreset::category) == Some(ExpressionCategory::LookAt) {
-            continue;
-        }
-        if model.expression(name).is_none() {
-            continue;
-        }
-        let node = g.node(named_node(&format!("expression:{name}")));
-        scene_nodes.push(node);
-        let values: Vec<[f32; 3]> = track
-            .iter()
-            .map(|w| [w.clamp(0.0, 1.0), 0.0, 0.0])
-            .collect();
-        let out = g.floats_accessor(&values, None);
-        add(node, Property::Translation, out);
-        let entry = (name.clone(), schema::NodeRef { node: node.value() });
-        if p.is_some() {
-            preset.0.push(entry);
-        } else {
-            custom.0.push(entry);
-        }
-    }
-
-    // Gaze.
-    let gaze: Vec<[f32; 4]> = anim
-        .look_at
-        .iter()
-        .map(|[yaw, pitch]| look_at_rotation(*yaw, *pitch).to_array())
-        .collect();
-    let out = g.floats_accessor(&gaze, None);
-    add(look_at, Property::Rotation, out);
-
-    // Head (and neck).
-    let split = model.humanoid.bone("neck").is_some();
-    let head_rot: Vec<[f32; 4]> = anim
-        .head
-        .iter()
-        .map(|q| {
-            // A zero quaternion (not a rotation) becomes identity rather than NaN.
-            let q = glam::Vec4::from_array(*q)
-                .try_normalize()
-                .map_or(Quat::IDENTITY, Quat::from_vec4);
-            let q = if split {
-                Quat::IDENTITY.slerp(q, 0.5)
-            } else {
-                q
-            };
-            q.to_array()
-        })
-        .collect();
-    let out = g.floats_accessor(&head_rot, None);
-    add(head, Property::Rotation, out);
-    if split {
-        let out = g.floats_accessor(&head_rot, None);
-        add(neck, Property::Rotation, out);
-    }
+    let (preset, custom) = write_expressions(&mut g, anim, model, &mut tracks, &mut scene_nodes);
+    write_gaze_and_head(&mut g, anim, model, &mut tracks, look_at, &skeleton);
 
     g.root.push(Animation {
         extensions: None,
         extras: None,
-        channels,
+        channels: tracks.channels,
         name: Some("omote".into()),
-        samplers,
+        samplers: tracks.samplers,
     });
     g.root.push(gltf_json::Scene {
         extensions: None,
@@ -200,7 +100,9 @@ pub fn write_vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, VrmError> {
 
     let ext = schema::VrmAnimation {
         spec_version: "1.0".into(),
-        humanoid: Some(schema::Humanoid { human_bones }),
+        humanoid: Some(schema::Humanoid {
+            human_bones: skeleton.human_bones,
+        }),
         expressions: Some(schema::Expressions {
             preset: Some(preset),
             custom: Some(custom),
@@ -221,13 +123,164 @@ pub fn write_vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, VrmError> {
     g.finish(map, &["VRMC_vrm_animation"], LABEL)
 }
 
+/// The rest skeleton's nodes the animation drives, and its humanoid bones.
+struct RestSkeleton {
+    hips: Index<Node>,
+    head: Index<Node>,
+    neck: Index<Node>,
+    human_bones: OrderedMap<schema::NodeRef>,
+}
+
+impl RestSkeleton {
+    /// Rest skeleton without the eyes.
+    fn write(g: &mut GltfBuilder) -> Self {
+        let mut bone_nodes: Vec<Option<Index<Node>>> = vec![None; SKELETON.len()];
+        let mut human_bones = OrderedMap::default();
+        for (i, b) in SKELETON.iter().enumerate() {
+            if i == LEFT_EYE || i == RIGHT_EYE {
+                continue;
+            }
+            let n = g.node(Node {
+                translation: Some(b.translation),
+                ..named_node(b.name)
+            });
+            if let Some(p) = b.parent.and_then(|p| bone_nodes[p]) {
+                g.add_child(p, n);
+            }
+            bone_nodes[i] = Some(n);
+            human_bones
+                .0
+                .push((b.name.to_string(), schema::NodeRef { node: n.value() }));
+        }
+        Self {
+            hips: bone_nodes[0].expect("hips"),
+            head: bone_nodes[HEAD].expect("head"),
+            neck: bone_nodes[NECK].expect("neck"),
+            human_bones,
+        }
+    }
+}
+
+/// The animation's channels and samplers, all keyed at the shared `input` times.
+struct Tracks {
+    input: Index<Accessor>,
+    channels: Vec<Channel>,
+    samplers: Vec<Sampler>,
+}
+
+impl Tracks {
+    /// A LINEAR track of `node`'s `path` with the values in `output`.
+    fn add(&mut self, node: Index<Node>, path: Property, output: Index<Accessor>) {
+        let sampler = Index::new(self.samplers.len() as u32);
+        self.samplers.push(Sampler {
+            extensions: None,
+            extras: None,
+            input: self.input,
+            interpolation: Checked::Valid(Interpolation::Linear),
+            output,
+        });
+        self.channels.push(Channel {
+            sampler,
+            target: Target {
+                extensions: None,
+                extras: None,
+                node,
+                path: Checked::Valid(path),
+            },
+            extensions: None,
+            extras: None,
+        });
+    }
+}
+
+/// Expressions: the player's input (it applies the override rules itself). One node
+/// per expression the model has, added to `scene_nodes`; returns the preset and custom
+/// expressions' nodes.
+fn write_expressions(
+    g: &mut GltfBuilder,
+    anim: &Anim,
+    model: &VrmModel,
+    tracks: &mut Tracks,
+    scene_nodes: &mut Vec<Index<Node>>,
+) -> (OrderedMap<schema::NodeRef>, OrderedMap<schema::NodeRef>) {
+    let mut preset = OrderedMap::default();
+    let mut custom = OrderedMap::default();
+    for (name, track) in &anim.expressions.0 {
+        let p = ExpressionPreset::from_name(name);
+        if p.and_then(ExpressionPreset::category) == Some(ExpressionCategory::LookAt) {
+            continue;
+        }
+        if model.expression(name).is_none() {
+            continue;
+        }
+        let node = g.node(named_node(&format!("expression:{name}")));
+        scene_nodes.push(node);
+        let values: Vec<[f32; 3]> = track
+            .iter()
+            .map(|w| [w.clamp(0.0, 1.0), 0.0, 0.0])
+            .collect();
+        let out = g.floats_accessor(&values, None);
+        tracks.add(node, Property::Translation, out);
+        let entry = (name.clone(), schema::NodeRef { node: node.value() });
+        if p.is_some() {
+            preset.0.push(entry);
+        } else {
+            custom.0.push(entry);
+        }
+    }
+    (preset, custom)
+}
+
+/// The gaze on the lookAt node, and the head's rotation (split with the neck when the
+/// model has one).
+fn write_gaze_and_head(
+    g: &mut GltfBuilder,
+    anim: &Anim,
+    model: &VrmModel,
+    tracks: &mut Tracks,
+    look_at: Index<Node>,
+    skeleton: &RestSkeleton,
+) {
+    // Gaze.
+    let gaze: Vec<[f32; 4]> = anim
+        .look_at
+        .iter()
+        .map(|[yaw, pitch]| look_at_rotation(*yaw, *pitch).to_array())
+        .collect();
+    let out = g.floats_accessor(&gaze, None);
+    tracks.add(look_at, Property::Rotation, out);
+
+    // Head (and neck).
+    let split = model.humanoid.bone("neck").is_some();
+    let head_rot: Vec<[f32; 4]> = anim
+        .head
+        .iter()
+        .map(|q| {
+            // A zero quaternion (not a rotation) becomes identity rather than NaN.
+            let q = glam::Vec4::from_array(*q)
+                .try_normalize()
+                .map_or(Quat::IDENTITY, Quat::from_vec4);
+            let q = if split {
+                Quat::IDENTITY.slerp(q, 0.5)
+            } else {
+                q
+            };
+            q.to_array()
+        })
+        .collect();
+    let out = g.floats_accessor(&head_rot, None);
+    tracks.add(skeleton.head, Property::Rotation, out);
+    if split {
+        let out = g.floats_accessor(&head_rot, None);
+        tracks.add(skeleton.neck, Property::Rotation, out);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use omote_core::{
-        anim::AnimRecorder,
-        {Face, FaceConfig, FaceInputs},
-    };
+    use omote_core::anim::AnimRecorder;
+    use omote_core::{Face, FaceConfig, FaceInputs};
     use std::sync::Arc;
 
     fn anim(model: &VrmModel, frames: usize) -> Anim {

@@ -27,6 +27,7 @@
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -36,8 +37,9 @@ use omote_core::{FaceConfig, FaceDriver, MouthPolicy, TrackedFace};
 use omote_lipsync::Profile;
 use omote_live::{
     AnimSink, AudioFileVoice, CameraInput, CameraOptions, CameraSource, FrameSize, InputState,
-    LatePolicy, LiveSession, LiveStatus, Overflow, PcmLipsync, PcmVoice, ReplayInput, SampleFormat,
-    SessionStats, ThreadedVoice, TrackingInbox, TrackingTap, VmcInput, VmcListener, VmcSink,
+    LatePolicy, LiveError, LiveSession, LiveStatus, Overflow, PcmLipsync, PcmVoice, ReplayInput,
+    SampleFormat, SessionStats, ThreadedVoice, TrackingInbox, TrackingTap, VmcInput, VmcListener,
+    VmcSink,
 };
 use omote_tracker::FaceTracker;
 
@@ -335,10 +337,104 @@ pub fn run(args: LiveArgs) -> Result<()> {
     let vmc_in_at = args.vmc_in.as_deref().map(vmc_in_addr).transpose()?;
     let stop = crate::interrupt::install()?;
     let inbox = TrackingInbox::new(Duration::from_secs_f64(args.stale));
+
+    // Tracking inputs (bound in the order they were declared: they drop in reverse).
+    let Inputs {
+        names: inputs,
+        video_input,
+        tap_error,
+        camera,
+        replay: _replay,
+        vmc_in,
+    } = start_inputs(&args, &inbox, &stop, replay_frames, vmc_in_at)?;
+    let voice = spawn_voice(&args)?;
+    if voice.is_some() {
+        // Voice first: the voice while it sounds, the tracked mouth between.
+        driver = driver.with_voice(MouthPolicy::VoiceFirst);
+    }
+
+    // Outputs.
+    let Outputs {
+        vmc,
+        mut recorder,
+        view,
+    } = open_outputs(&args, &avatar, &inbox)?;
+    announce(&args, &avatar, &inputs, voice.as_ref(), view.as_ref())?;
+
+    let session = SessionRun {
+        args: &args,
+        inbox: &inbox,
+        stop: &stop,
+        video_input,
+    };
+    let (result, failed_input) = session.run(
+        &mut driver,
+        voice.as_ref().map(|(v, _)| v),
+        vmc,
+        recorder.as_mut(),
+        view.as_ref(),
+    );
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let failure = match result {
+        Ok(stats) => {
+            report(&stats, &inbox, camera.as_ref());
+            None
+        }
+        Err(e) => Some(anyhow::Error::from(e)),
+    };
+    let camera_end = camera.map(CameraInput::finish);
+    let vmc_end = vmc_in.map(VmcInput::finish);
+    let failure = match (&args.record, recorder) {
+        (Some(path), Some(rec)) => write_recording(path, rec, failure)?,
+        _ => failure,
+    };
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if let Some(msg) = failed_input {
+        bail!("{msg}");
+    }
+    if let Some(err) =
+        tap_error.and_then(|e| e.lock().unwrap_or_else(PoisonError::into_inner).take())
+    {
+        bail!("{err}");
+    }
+    if let Some(end) = camera_end {
+        end?;
+    }
+    if let Some(end) = vmc_end {
+        end?;
+    }
+    if let Some((v, _)) = voice {
+        // A live pipe that never ends is not waited for.
+        v.finish()?;
+    }
+    Ok(())
+}
+
+/// The running tracking inputs.
+struct Inputs {
+    /// Their names, for the start line.
+    names: Vec<String>,
+    /// Whether one is a video (a file or stdin) whose end ends the session.
+    video_input: bool,
+    /// Where `--record-tracking` reports a failed write.
+    tap_error: Option<Arc<Mutex<Option<String>>>>,
+    camera: Option<CameraInput>,
+    replay: Option<ReplayInput>,
+    vmc_in: Option<VmcInput>,
+}
+
+/// Starts the tracking inputs asked for, each sending to `inbox`.
+fn start_inputs(
+    args: &LiveArgs,
+    inbox: &TrackingInbox,
+    stop: &Arc<AtomicBool>,
+    replay_frames: Option<Vec<(f64, Option<TrackedFace>)>>,
+    vmc_in_at: Option<SocketAddr>,
+) -> Result<Inputs> {
     let mut inputs: Vec<String> = Vec::new();
     let mut video_input = false;
-
-    // Tracking inputs.
     let tap = match &args.record_tracking {
         Some(path) => {
             anyhow::ensure!(
@@ -355,41 +451,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
     };
     let mut camera = None;
     if args.camera.is_some() || args.stdin.is_some() {
-        let tracker = FaceTracker::new().context("loading the face tracker models")?;
-        let size = args.stdin.unwrap_or(args.size);
-        let mut options = CameraOptions::new(size, args.fps);
-        options.ffmpeg = args.ffmpeg.clone();
-        let (name, input) = match &args.camera {
-            Some(text) => {
-                let source = CameraSource::parse(text);
-                let is_file = matches!(source, CameraSource::File(_));
-                options.late = late_policy(&args);
-                video_input |= is_file;
-                let name = source.describe();
-                let sender = inbox.sender("camera");
-                (
-                    name,
-                    CameraInput::spawn(source, options, tracker, sender, stop.clone(), tap)?,
-                )
-            }
-            None => {
-                options.late = late_policy(&args);
-                video_input = true;
-                let sender = inbox.sender("stdin");
-                (
-                    format!("stdin {size}"),
-                    CameraInput::spawn_stream(
-                        std::io::stdin(),
-                        "stdin",
-                        options,
-                        tracker,
-                        sender,
-                        stop.clone(),
-                        tap,
-                    )?,
-                )
-            }
-        };
+        let (name, input) = start_camera(args, inbox, stop, tap, &mut video_input)?;
         inputs.push(name);
         camera = Some(input);
     }
@@ -420,24 +482,83 @@ pub fn run(args: LiveArgs) -> Result<()> {
         )?);
         inputs.push(format!("VMC in {bound}"));
     }
-    let voice = spawn_voice(&args)?;
-    if voice.is_some() {
-        // Voice first: the voice while it sounds, the tracked mouth between.
-        driver = driver.with_voice(MouthPolicy::VoiceFirst);
-    }
+    Ok(Inputs {
+        names: inputs,
+        video_input,
+        tap_error,
+        camera,
+        replay: _replay,
+        vmc_in,
+    })
+}
 
-    // Outputs.
+/// Starts the face tracker on `--camera` or `--stdin` frames; returns its name and the
+/// input. `video_input` is set when its end should end the session.
+fn start_camera(
+    args: &LiveArgs,
+    inbox: &TrackingInbox,
+    stop: &Arc<AtomicBool>,
+    tap: Option<TrackingTap>,
+    video_input: &mut bool,
+) -> Result<(String, CameraInput)> {
+    let tracker = FaceTracker::new().context("loading the face tracker models")?;
+    let size = args.stdin.unwrap_or(args.size);
+    let mut options = CameraOptions::new(size, args.fps);
+    options.ffmpeg = args.ffmpeg.clone();
+    Ok(match &args.camera {
+        Some(text) => {
+            let source = CameraSource::parse(text);
+            let is_file = matches!(source, CameraSource::File(_));
+            options.late = late_policy(args);
+            *video_input |= is_file;
+            let name = source.describe();
+            let sender = inbox.sender("camera");
+            (
+                name,
+                CameraInput::spawn(source, options, tracker, sender, stop.clone(), tap)?,
+            )
+        }
+        None => {
+            options.late = late_policy(args);
+            *video_input = true;
+            let sender = inbox.sender("stdin");
+            (
+                format!("stdin {size}"),
+                CameraInput::spawn_stream(
+                    std::io::stdin(),
+                    "stdin",
+                    options,
+                    tracker,
+                    sender,
+                    stop.clone(),
+                    tap,
+                )?,
+            )
+        }
+    })
+}
+
+/// The outputs, opened before the session.
+struct Outputs {
+    vmc: Option<VmcSink>,
+    recorder: Option<AnimSink>,
+    view: Option<page::LiveView>,
+}
+
+/// Opens the outputs asked for: the page when none is.
+fn open_outputs(args: &LiveArgs, avatar: &Avatar, inbox: &TrackingInbox) -> Result<Outputs> {
+    let rig = &avatar.rig;
     let names = args.vmc_names.unwrap_or(args.vmc_preset.names());
     let vmc = match args.vmc_out {
         Some(to) => Some(
-            VmcSink::for_rig(to, &rig, names.into())?
+            VmcSink::for_rig(to, rig, names.into())?
                 .with_weights(WireWeights::resolve(args.vmc_weights, names))
                 .with_rate(args.vmc_rate),
         ),
         None => None,
     };
-    let mut recorder = args.record.as_ref().map(|_| {
-        AnimSink::new(&rig, args.record_fps as f32)
+    let recorder = args.record.as_ref().map(|_| {
+        AnimSink::new(rig, args.record_fps as f32)
             .sample_by_time()
             .with_max_frames(limits::max_anim_frames(rig.len()))
     });
@@ -455,15 +576,30 @@ pub fn run(args: LiveArgs) -> Result<()> {
     let view = match view_addr {
         Some(addr) => Some(page::LiveView::start(
             addr,
-            &rig,
+            rig,
             avatar.vrm.clone(),
-            &stamp_inputs(&inbox),
+            &stamp_inputs(inbox),
         )?),
         None => None,
     };
+    Ok(Outputs {
+        vmc,
+        recorder,
+        view,
+    })
+}
 
+/// The page's address on stdout, and the start line (avatar, inputs, outputs) on
+/// stderr.
+fn announce(
+    args: &LiveArgs,
+    avatar: &Avatar,
+    inputs: &[String],
+    voice: Option<&(ThreadedVoice, String)>,
+    view: Option<&page::LiveView>,
+) -> Result<()> {
     let mut outputs = Vec::new();
-    if let Some(v) = &view {
+    if let Some(v) = view {
         outputs.push(format!("page {}", v.url()));
     }
     if let Some(to) = args.vmc_out {
@@ -472,7 +608,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
     if let Some(p) = &args.record {
         outputs.push(format!("recording {}", p.display()));
     }
-    if let Some(v) = &view {
+    if let Some(v) = view {
         // Tests and scripts read the page's address from stdout.
         let mut out = std::io::stdout().lock();
         writeln!(out, "omote live: {}", v.url())
@@ -482,13 +618,13 @@ pub fn run(args: LiveArgs) -> Result<()> {
     eprintln!(
         "live: {} ({} channels); in: {}{}; out: {}; Ctrl-C to stop",
         crate::output::escape_terminal(&avatar.name),
-        rig.len(),
+        avatar.rig.len(),
         if inputs.is_empty() {
             "no tracking (automatic eyes)".to_string()
         } else {
             crate::output::escape_terminal(&inputs.join(", ")).into_owned()
         },
-        voice.as_ref().map_or(String::new(), |(_, n)| format!(
+        voice.map_or(String::new(), |(_, n)| format!(
             ", voice {}",
             crate::output::escape_terminal(n)
         )),
@@ -498,86 +634,81 @@ pub fn run(args: LiveArgs) -> Result<()> {
             outputs.join(", ")
         }
     );
+    Ok(())
+}
 
-    let mut session = LiveSession::new(args.rate)
-        .stop_on(stop.clone())
-        .end_with_inputs(video_input && args.seconds.is_none());
-    if let Some(s) = args.seconds {
-        session = session.max_duration(Duration::from_secs_f64(s));
-    }
-    let mut status_line = StatusLine::new(inbox.clone(), view.as_ref().map(|v| v.clients()));
-    let failed_input: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
-    let result = {
-        let view_sink = view.as_ref().map(|v| v.sink());
-        let mut sinks = (vmc, recorder.as_mut(), view_sink);
-        session.run(
-            &mut driver,
-            &inbox,
-            voice.as_ref().map(|(v, _)| v),
-            &mut sinks,
-            |status| {
+/// What the session runs on: the arguments, the tracking inbox and the stop flag.
+struct SessionRun<'a> {
+    args: &'a LiveArgs,
+    inbox: &'a TrackingInbox,
+    stop: &'a Arc<AtomicBool>,
+    /// Whether a video input's end ends the session.
+    video_input: bool,
+}
+
+impl SessionRun<'_> {
+    /// Runs the session until it ends, with a status line; returns its result and the
+    /// failure of an input that never worked, if one ended it.
+    fn run(
+        &self,
+        driver: &mut FaceDriver,
+        voice: Option<&ThreadedVoice>,
+        vmc: Option<VmcSink>,
+        recorder: Option<&mut AnimSink>,
+        view: Option<&page::LiveView>,
+    ) -> (Result<SessionStats, LiveError>, Option<String>) {
+        let (args, inbox, stop) = (self.args, self.inbox, self.stop);
+        let mut session = LiveSession::new(args.rate)
+            .stop_on(stop.clone())
+            .end_with_inputs(self.video_input && args.seconds.is_none());
+        if let Some(s) = args.seconds {
+            session = session.max_duration(Duration::from_secs_f64(s));
+        }
+        let mut status_line = StatusLine::new(inbox.clone(), view.map(|v| v.clients()));
+        let failed_input: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
+        let result = {
+            let view_sink = view.map(|v| v.sink());
+            let mut sinks = (vmc, recorder, view_sink);
+            session.run(driver, inbox, voice, &mut sinks, |status| {
                 status_line.update(status);
                 // An input that never worked (a missing camera) ends the session.
                 if let Some(msg) = status_line.failure() {
                     *failed_input.lock().unwrap_or_else(PoisonError::into_inner) = Some(msg);
                     stop.store(true, std::sync::atomic::Ordering::SeqCst);
                 }
-            },
-        )
-    };
-    status_line.finish();
-    stop.store(true, std::sync::atomic::Ordering::SeqCst);
-    let failure = match result {
-        Ok(stats) => {
-            report(&stats, &inbox, camera.as_ref());
-            None
-        }
-        Err(e) => Some(anyhow::Error::from(e)),
-    };
-    let camera_end = camera.map(CameraInput::finish);
-    let vmc_end = vmc_in.map(VmcInput::finish);
-    if let (Some(path), Some(rec)) = (&args.record, recorder) {
-        if rec.dropped() > 0 {
-            eprintln!(
-                "live: the recording reached its size limit ({} values); the last {} frames are not in it",
-                limits::MAX_ANIM_VALUES,
-                rec.dropped()
-            );
-        }
-        if rec.frames() == 0 {
-            let e = anyhow::anyhow!("{}: nothing to record (no frames)", path.display());
-            return Err(failure.map_or(e, |f| f.context("nothing recorded")));
-        }
-        let anim = rec.finish();
-        write_anim(&anim, path)?;
-        eprintln!("live: wrote {} ({} frames)", path.display(), anim.frames());
+            })
+        };
+        status_line.finish();
+        let failed = failed_input
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        (result, failed)
     }
-    if let Some(e) = failure {
-        return Err(e);
+}
+
+/// Writes the recording at the end of the session; `failure` is the session's error,
+/// passed through (or the context of the error when nothing was recorded).
+fn write_recording(
+    path: &Path,
+    rec: AnimSink,
+    failure: Option<anyhow::Error>,
+) -> Result<Option<anyhow::Error>> {
+    if rec.dropped() > 0 {
+        eprintln!(
+            "live: the recording reached its size limit ({} values); the last {} frames are not in it",
+            limits::MAX_ANIM_VALUES,
+            rec.dropped()
+        );
     }
-    if let Some(msg) = failed_input
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .take()
-    {
-        bail!("{msg}");
+    if rec.frames() == 0 {
+        let e = anyhow::anyhow!("{}: nothing to record (no frames)", path.display());
+        return Err(failure.map_or(e, |f| f.context("nothing recorded")));
     }
-    if let Some(err) =
-        tap_error.and_then(|e| e.lock().unwrap_or_else(PoisonError::into_inner).take())
-    {
-        bail!("{err}");
-    }
-    if let Some(end) = camera_end {
-        end?;
-    }
-    if let Some(end) = vmc_end {
-        end?;
-    }
-    if let Some((v, _)) = voice {
-        // A live pipe that never ends is not waited for.
-        v.finish()?;
-    }
-    Ok(())
+    let anim = rec.finish();
+    write_anim(&anim, path)?;
+    eprintln!("live: wrote {} ({} frames)", path.display(), anim.frames());
+    Ok(failure)
 }
 
 /// The inputs' names by inbox index, for the page's status.

@@ -5,10 +5,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use omote_avatar::{Avatar, AvatarSource};
 use omote_config::{HeadSource, SequenceFrame};
-use omote_core::{
-    anim::AnimRecorder,
-    {DriverInputs, ExpressionPreset, FaceConfig, FaceDriver, MouthPolicy, VoiceFrame},
-};
+use omote_core::anim::AnimRecorder;
+use omote_core::{DriverInputs, ExpressionPreset, FaceConfig, FaceDriver, MouthPolicy, VoiceFrame};
 use omote_plot::{Panel, Series, TimePlot};
 
 use crate::limits;

@@ -11,11 +11,9 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use omote_avatar::{Avatar, AvatarSource};
-use omote_core::{
-    anim::{AnimEvent, AnimRecorder},
-    eyes::{BlinkCause, SaccadeDirection},
-    {Anim, DriverInputs, ExpressionPreset, EyeMode, FaceConfig, FaceDriver},
-};
+use omote_core::anim::{AnimEvent, AnimRecorder};
+use omote_core::eyes::{BlinkCause, SaccadeDirection};
+use omote_core::{Anim, DriverInputs, ExpressionPreset, EyeMode, FaceConfig, FaceDriver};
 use omote_plot::{Panel, Series, TimePlot};
 
 use crate::args::parse_expression;

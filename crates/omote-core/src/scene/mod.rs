@@ -29,13 +29,14 @@ pub use clock::Wait;
 pub use event::{KeyLayer, SceneEvent, SceneEvents};
 pub use keys::{ExpressionKey, JUMP_BLEND_S, KeyCurve, KeyTrack};
 
-use glam::Quat;
+use glam::{Quat, Vec3};
 use thiserror::Error;
 
 use crate::driver::FaceDriver;
 use crate::driver::inputs::DriverInputs;
 use crate::eyes::eye_mode::EyeMode;
 use crate::face::FaceState;
+use crate::rig::Rig;
 use crate::sanitize::positive_or_zero;
 use crate::scene::character::{Character, GazeMotion, GazeStep};
 use crate::scene::clock::SceneClock;
@@ -156,153 +157,13 @@ impl Scene {
     pub fn new(setup: SceneSetup) -> Result<Self, SceneError> {
         let n = setup.characters.len();
         let mut end = 0.0f32;
-        for (i, w) in setup.waits.iter().enumerate() {
-            for (what, v) in [("t", w.t), ("hold", w.hold)] {
-                if !(v.is_finite() && v >= 0.0) {
-                    return Err(SceneError::BadSceneNumber {
-                        what: format!("waits[{i}].{what}"),
-                        value: v,
-                    });
-                }
-            }
-            end = end.max(w.t);
-        }
-        for (i, k) in setup.camera.iter().enumerate() {
-            if !(k.t.is_finite() && k.t >= 0.0 && k.position.is_finite()) {
-                return Err(SceneError::BadSceneNumber {
-                    what: format!("camera[{i}]"),
-                    value: k.t,
-                });
-            }
-            end = end.max(k.t);
-        }
+        check_waits(&setup.waits, &mut end)?;
+        check_camera(&setup.camera, &mut end)?;
         let mut characters = Vec::with_capacity(n);
         for c in setup.characters {
-            let id = c.id.clone();
-            check_keys(&id, "acting", &c.acting)?;
-            check_keys(&id, "picture", &c.picture)?;
-            check(&id, || "headShare".into(), c.head_share)?;
-            if !c.position.is_finite() || !c.facing_deg.is_finite() {
-                return Err(SceneError::BadNumber {
-                    character: id,
-                    what: "position or facing".into(),
-                    value: f32::NAN,
-                });
-            }
-            let mut driver = c.driver;
-            let speech = match driver.speech() {
-                Some(s) => *s.config(),
-                None => {
-                    driver = driver.with_speech(SpeechConfig::default());
-                    SpeechConfig::default()
-                }
-            };
-            // The scene moves head and eyes itself (eyes lead, the head follows).
-            driver.face_mut().set_input_filters(None, None);
-            let rig = driver.rig().clone();
-            let mut lines = c.lines;
-            for (i, l) in lines.iter().enumerate() {
-                check(&id, || format!("lines[{i}].t"), l.t)?;
-                check(
-                    &id,
-                    || format!("lines[{i}].afterglowRamp"),
-                    l.afterglow_ramp_s,
-                )?;
-            }
-            lines.sort_by(|a, b| a.t.total_cmp(&b.t));
-            for (i, pair) in lines.windows(2).enumerate() {
-                let first_end = pair[0].t + pair[0].track.duration();
-                if pair[1].t < first_end - 1e-4 {
-                    return Err(SceneError::OverlappingLines {
-                        character: id,
-                        first: i,
-                        second: i + 1,
-                        start: pair[1].t,
-                        end: first_end,
-                    });
-                }
-            }
-            for (i, k) in c.gaze.iter().enumerate() {
-                check(&id, || format!("gaze[{i}].t"), k.t)?;
-                if let GazeTarget::Character(j) = k.target
-                    && j >= n
-                {
-                    return Err(SceneError::UnknownGazeTarget {
-                        character: id,
-                        key: i,
-                        target: j,
-                    });
-                }
-            }
-            for (i, k) in c.eye_modes.iter().enumerate() {
-                check(&id, || format!("eyes[{i}].t"), k.t)?;
-            }
-            let mut acting = c.acting;
-            for l in &lines {
-                let handover = match l.track.voiced() {
-                    Some((s, e)) => l.t + (e - speech.end_lead_s).max(s),
-                    None => l.t + l.track.duration(),
-                };
-                for &(channel, weight) in &l.then {
-                    acting.push(ExpressionKey {
-                        t: handover,
-                        channel,
-                        weight,
-                        fade: speech.end_blend_s,
-                        curve: KeyCurve::Smooth,
-                        eye_area: is_eye_area(&rig, channel),
-                    });
-                }
-                let tail = match l.track.voiced() {
-                    Some((_, e)) => {
-                        e - speech.end_lead_s + speech.end_blend_s.max(l.afterglow_ramp_s)
-                    }
-                    None => 0.0,
-                };
-                end = end.max(l.t + l.track.duration().max(tail));
-            }
-            let mut eye_spans: Vec<(f32, f32)> = acting
-                .iter()
-                .chain(&c.picture)
-                .filter(|k| k.eye_area)
-                .map(|k| (k.t, k.t + k.fade))
-                .collect();
-            eye_spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-            for k in acting.iter().chain(&c.picture) {
-                end = end.max(k.t + k.fade);
-            }
-            let mut gaze = c.gaze;
-            gaze.sort_by(|a, b| a.t.total_cmp(&b.t));
-            let mut eye_modes = c.eye_modes;
-            eye_modes.sort_by(|a, b| a.t.total_cmp(&b.t));
-            characters.push(Character {
-                id,
-                position: c.position,
-                facing: Quat::from_rotation_y(c.facing_deg.to_radians()),
-                acting: KeyTrack::new(acting, rig.len()),
-                picture: KeyTrack::new(c.picture, rig.len()),
-                lines: lines.into_boxed_slice(),
-                next_line: 0,
-                current: None,
-                gaze: gaze.into_boxed_slice(),
-                eye_modes: eye_modes.into_boxed_slice(),
-                eye_spans: eye_spans.into_boxed_slice(),
-                next_announce: 0,
-                head_share: c.head_share.min(1.0),
-                gaze_motion: GazeMotion::default(),
-                partner: None,
-                driver,
-            });
+            characters.push(build_character(c, n, &mut end)?);
         }
-        // Before anyone speaks, each character's partner is the nearest other one.
-        for i in 0..characters.len() {
-            let p = characters[i].position;
-            characters[i].partner = (0..characters.len()).filter(|&j| j != i).min_by(|&a, &b| {
-                let da = characters[a].position.distance_squared(p);
-                let db = characters[b].position.distance_squared(p);
-                da.total_cmp(&db)
-            });
-        }
+        pair_nearest(&mut characters);
         Ok(Self {
             speakers: [None; 2],
             characters: characters.into_boxed_slice(),
@@ -464,19 +325,11 @@ impl Scene {
         }
         self.pending.clear();
         self.wall += f64::from(dt);
-        let wall = self.wall;
         let step = self.clock.step(dt);
-        let to64 = step.to;
-        let to = to64 as f32;
-        // The timeline runs at the end of a step: instant τ ≤ `to` is at this wall time.
-        let wall_of = |tau: f32| wall - (to64 - f64::from(tau));
+        let frame = self.frame_clock(dt, step.to);
         if step.released.is_some() {
-            self.events.push(SceneEvent::Advance { t: wall });
+            self.events.push(SceneEvent::Advance { t: frame.wall });
         }
-        let held_now = self.clock.held();
-        let next_wait = self.clock.next_wait().map(|w| w.t);
-        let camera = self.camera.position(to);
-        let gaze_step = GazeStep::new(dt);
         let Self {
             characters,
             events,
@@ -490,111 +343,17 @@ impl Scene {
             } else {
                 speakers[0]
             };
-            let (head_pos, target) = {
-                let c = &mut characters[i];
-                // 1. Voice lines.
-                while let Some(line) = c.lines.get(c.next_line) {
-                    if line.t > to {
-                        break;
-                    }
-                    let started = wall_of(line.t);
-                    let elapsed = (to64 - f64::from(line.t)) as f32 - dt;
-                    c.driver.say_at(
-                        line.track.clone(),
-                        &line.afterglow,
-                        line.afterglow_ramp_s,
-                        elapsed,
-                    );
-                    events.push(SceneEvent::Voice {
-                        character: i,
-                        line: c.next_line,
-                        t: started,
-                        voiced: line
-                            .track
-                            .voiced()
-                            .map(|(s, e)| (started + f64::from(s), started + f64::from(e))),
-                    });
-                    c.current = Some(c.next_line);
-                    c.next_line += 1;
-                }
-                // 2. Keys.
-                c.acting.advance(to, |_, k| {
-                    events.push(SceneEvent::Expression {
-                        character: i,
-                        layer: KeyLayer::Acting,
-                        channel: k.channel,
-                        weight: k.weight,
-                        t: wall_of(k.t),
-                        eye_area: k.eye_area,
-                    });
-                });
-                c.picture.advance(to, |_, k| {
-                    events.push(SceneEvent::Expression {
-                        character: i,
-                        layer: KeyLayer::Picture,
-                        channel: k.channel,
-                        weight: k.weight,
-                        t: wall_of(k.t),
-                        eye_area: k.eye_area,
-                    });
-                });
-                c.acting.write(dt, c.driver.acting_mut());
-                c.picture.write(dt, c.driver.picture_mut());
-                // Eye-area changes ahead, as far as the timeline surely runs.
-                let limit = match (held_now, next_wait) {
-                    (Some(_), _) => to,
-                    (None, Some(w)) => w.min(to + EYE_CHANGE_LOOKAHEAD_S),
-                    (None, None) => to + EYE_CHANGE_LOOKAHEAD_S,
-                };
-                announce(c, to, limit, dt);
-                // 3. Eye mode when not speaking.
-                let mode = c.eye_mode_at(to).unwrap_or(if speaker.is_some() {
-                    EyeMode::Listening
-                } else {
-                    EyeMode::Idle
-                });
-                c.driver.set_eye_mode(mode);
-                if speaker.is_some() {
-                    c.partner = speaker;
-                }
-                let target = match c.gaze_at(to) {
-                    GazeTarget::Auto => match c.partner {
-                        Some(j) => GazeTarget::Character(j),
-                        None => GazeTarget::Forward,
-                    },
-                    t => t,
-                };
-                (c.position, target)
-            };
-            // 4. Gaze, 5. camera, 6. the face.
-            let (yaw, pitch) = match target {
-                GazeTarget::Auto | GazeTarget::Forward => (0.0, 0.0),
-                GazeTarget::Camera => camera.map_or((0.0, 0.0), |p| characters[i].angles_toward(p)),
-                GazeTarget::Character(j) => {
-                    let p = characters[j].position;
-                    if j == i || p == head_pos {
-                        (0.0, 0.0)
-                    } else {
-                        characters[i].angles_toward(p)
-                    }
-                }
-                GazeTarget::Direction { yaw_deg, pitch_deg } => (yaw_deg, pitch_deg),
-            };
-            let yaw =
-                crate::sanitize::finite_or_zero(yaw).clamp(-MAX_GAZE_YAW_DEG, MAX_GAZE_YAW_DEG);
-            let pitch = crate::sanitize::finite_or_zero(pitch)
-                .clamp(-MAX_GAZE_PITCH_DEG, MAX_GAZE_PITCH_DEG);
             let c = &mut characters[i];
-            let (head, eyes_yaw, eyes_pitch) =
-                c.gaze_motion.update([yaw, pitch], c.head_share, &gaze_step);
-            let inputs = DriverInputs {
-                head,
-                gaze_yaw_deg: eyes_yaw,
-                gaze_pitch_deg: eyes_pitch,
-                camera: camera.map(|p| c.facing.inverse() * (p - c.position)),
-                ..DriverInputs::default()
-            };
-            c.driver.update(dt, &inputs);
+            // 1. Voice lines.
+            start_lines(c, i, &frame, events);
+            // 2. Keys.
+            advance_keys(c, i, &frame, events);
+            // 3. Eye mode when not speaking.
+            let target = eye_mode_and_target(c, speaker, frame.to);
+            let head_pos = c.position;
+            // 4. Gaze, 5. camera, 6. the face.
+            let (yaw, pitch) = gaze_angles(characters, i, head_pos, target, frame.camera);
+            drive_face(&mut characters[i], yaw, pitch, &frame);
         }
         let mut now_speaking = characters
             .iter()
@@ -605,9 +364,381 @@ impl Scene {
         if let Some(w) = step.reached {
             self.events.push(SceneEvent::Wait {
                 wait: w,
-                t: wall_of(self.clock.waits()[w].t),
+                t: frame.wall_of(self.clock.waits()[w].t),
             });
         }
+    }
+
+    /// This frame's clock, after the wall time and the timeline (now at `to64`) moved.
+    #[inline]
+    fn frame_clock(&self, dt: f32, to64: f64) -> FrameClock {
+        let to = to64 as f32;
+        let held_now = self.clock.held();
+        let next_wait = self.clock.next_wait().map(|w| w.t);
+        // Eye-area changes ahead, as far as the timeline surely runs.
+        let eye_limit = match (held_now, next_wait) {
+            (Some(_), _) => to,
+            (None, Some(w)) => w.min(to + EYE_CHANGE_LOOKAHEAD_S),
+            (None, None) => to + EYE_CHANGE_LOOKAHEAD_S,
+        };
+        FrameClock {
+            dt,
+            wall: self.wall,
+            to64,
+            to,
+            eye_limit,
+            camera: self.camera.position(to),
+            gaze_step: GazeStep::new(dt),
+        }
+    }
+}
+
+/// One frame's times, shared by every character's step.
+#[derive(Clone, Copy)]
+struct FrameClock {
+    dt: f32,
+    /// Wall time at the end of the frame.
+    wall: f64,
+    /// Timeline time at the end of the frame …
+    to64: f64,
+    /// … and as `f32`, as keys and lines are timed.
+    to: f32,
+    /// Eye-area changes starting by then are announced to the blink.
+    eye_limit: f32,
+    /// The camera at `to`.
+    camera: Option<Vec3>,
+    gaze_step: GazeStep,
+}
+
+impl FrameClock {
+    /// The timeline runs at the end of a step: instant τ ≤ `to` is at this wall time.
+    #[inline]
+    fn wall_of(&self, tau: f32) -> f64 {
+        self.wall - (self.to64 - f64::from(tau))
+    }
+}
+
+/// Starts the character's voice lines that begin by the frame's timeline time.
+#[inline]
+fn start_lines(c: &mut Character, i: usize, frame: &FrameClock, events: &mut SceneEvents) {
+    while let Some(line) = c.lines.get(c.next_line) {
+        if line.t > frame.to {
+            break;
+        }
+        let started = frame.wall_of(line.t);
+        let elapsed = (frame.to64 - f64::from(line.t)) as f32 - frame.dt;
+        c.driver.say_at(
+            line.track.clone(),
+            &line.afterglow,
+            line.afterglow_ramp_s,
+            elapsed,
+        );
+        events.push(SceneEvent::Voice {
+            character: i,
+            line: c.next_line,
+            t: started,
+            voiced: line
+                .track
+                .voiced()
+                .map(|(s, e)| (started + f64::from(s), started + f64::from(e))),
+        });
+        c.current = Some(c.next_line);
+        c.next_line += 1;
+    }
+}
+
+/// Plays the character's acting and picture keys into its driver, and announces the
+/// eye-area changes ahead to its blink.
+#[inline]
+fn advance_keys(c: &mut Character, i: usize, frame: &FrameClock, events: &mut SceneEvents) {
+    let (to, dt) = (frame.to, frame.dt);
+    c.acting.advance(to, |_, k| {
+        events.push(SceneEvent::Expression {
+            character: i,
+            layer: KeyLayer::Acting,
+            channel: k.channel,
+            weight: k.weight,
+            t: frame.wall_of(k.t),
+            eye_area: k.eye_area,
+        });
+    });
+    c.picture.advance(to, |_, k| {
+        events.push(SceneEvent::Expression {
+            character: i,
+            layer: KeyLayer::Picture,
+            channel: k.channel,
+            weight: k.weight,
+            t: frame.wall_of(k.t),
+            eye_area: k.eye_area,
+        });
+    });
+    c.acting.write(dt, c.driver.acting_mut());
+    c.picture.write(dt, c.driver.picture_mut());
+    announce(c, to, frame.eye_limit, dt);
+}
+
+/// Sets the character's eye mode (the keyed one, else listening while `speaker`
+/// speaks, else idle) and returns where it looks at timeline time `to` (`Auto`
+/// resolved to its partner, or forward).
+#[inline]
+fn eye_mode_and_target(c: &mut Character, speaker: Option<usize>, to: f32) -> GazeTarget {
+    let mode = c.eye_mode_at(to).unwrap_or(if speaker.is_some() {
+        EyeMode::Listening
+    } else {
+        EyeMode::Idle
+    });
+    c.driver.set_eye_mode(mode);
+    if speaker.is_some() {
+        c.partner = speaker;
+    }
+    match c.gaze_at(to) {
+        GazeTarget::Auto => match c.partner {
+            Some(j) => GazeTarget::Character(j),
+            None => GazeTarget::Forward,
+        },
+        t => t,
+    }
+}
+
+/// Character `i`'s gaze toward `target` from its head at `head_pos`: yaw and pitch in
+/// degrees, clamped.
+#[inline]
+fn gaze_angles(
+    characters: &[Character],
+    i: usize,
+    head_pos: Vec3,
+    target: GazeTarget,
+    camera: Option<Vec3>,
+) -> (f32, f32) {
+    let (yaw, pitch) = match target {
+        GazeTarget::Auto | GazeTarget::Forward => (0.0, 0.0),
+        GazeTarget::Camera => camera.map_or((0.0, 0.0), |p| characters[i].angles_toward(p)),
+        GazeTarget::Character(j) => {
+            let p = characters[j].position;
+            if j == i || p == head_pos {
+                (0.0, 0.0)
+            } else {
+                characters[i].angles_toward(p)
+            }
+        }
+        GazeTarget::Direction { yaw_deg, pitch_deg } => (yaw_deg, pitch_deg),
+    };
+    let yaw = crate::sanitize::finite_or_zero(yaw).clamp(-MAX_GAZE_YAW_DEG, MAX_GAZE_YAW_DEG);
+    let pitch =
+        crate::sanitize::finite_or_zero(pitch).clamp(-MAX_GAZE_PITCH_DEG, MAX_GAZE_PITCH_DEG);
+    (yaw, pitch)
+}
+
+/// Moves the character's head and eyes toward `yaw`/`pitch` and updates its face.
+#[inline]
+fn drive_face(c: &mut Character, yaw: f32, pitch: f32, frame: &FrameClock) {
+    let camera = frame.camera;
+    let (head, eyes_yaw, eyes_pitch) =
+        c.gaze_motion
+            .update([yaw, pitch], c.head_share, &frame.gaze_step);
+    let inputs = DriverInputs {
+        head,
+        gaze_yaw_deg: eyes_yaw,
+        gaze_pitch_deg: eyes_pitch,
+        camera: camera.map(|p| c.facing.inverse() * (p - c.position)),
+        ..DriverInputs::default()
+    };
+    c.driver.update(frame.dt, &inputs);
+}
+
+/// Checks the waits' times and holds; `end` grows to the last.
+fn check_waits(waits: &[Wait], end: &mut f32) -> Result<(), SceneError> {
+    for (i, w) in waits.iter().enumerate() {
+        for (what, v) in [("t", w.t), ("hold", w.hold)] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(SceneError::BadSceneNumber {
+                    what: format!("waits[{i}].{what}"),
+                    value: v,
+                });
+            }
+        }
+        *end = end.max(w.t);
+    }
+    Ok(())
+}
+
+/// Checks the camera keys' times and positions; `end` grows to the last.
+fn check_camera(camera: &[CameraKey], end: &mut f32) -> Result<(), SceneError> {
+    for (i, k) in camera.iter().enumerate() {
+        if !(k.t.is_finite() && k.t >= 0.0 && k.position.is_finite()) {
+            return Err(SceneError::BadSceneNumber {
+                what: format!("camera[{i}]"),
+                value: k.t,
+            });
+        }
+        *end = end.max(k.t);
+    }
+    Ok(())
+}
+
+/// One character of a scene of `n`: its numbers checked, its lines sorted and their
+/// `then` turned into acting keys, its keys sorted; `end` grows to cover all it plays.
+fn build_character(c: CharacterSetup, n: usize, end: &mut f32) -> Result<Character, SceneError> {
+    let id = c.id.clone();
+    check_keys(&id, "acting", &c.acting)?;
+    check_keys(&id, "picture", &c.picture)?;
+    check(&id, || "headShare".into(), c.head_share)?;
+    if !c.position.is_finite() || !c.facing_deg.is_finite() {
+        return Err(SceneError::BadNumber {
+            character: id,
+            what: "position or facing".into(),
+            value: f32::NAN,
+        });
+    }
+    let (driver, speech) = scene_driver(c.driver);
+    let rig = driver.rig().clone();
+    let lines = sorted_lines(&id, c.lines)?;
+    check_gaze_and_eyes(&id, &c.gaze, &c.eye_modes, n)?;
+    let mut acting = c.acting;
+    add_handovers(&lines, &speech, &rig, &mut acting, end);
+    let mut eye_spans: Vec<(f32, f32)> = acting
+        .iter()
+        .chain(&c.picture)
+        .filter(|k| k.eye_area)
+        .map(|k| (k.t, k.t + k.fade))
+        .collect();
+    eye_spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for k in acting.iter().chain(&c.picture) {
+        *end = end.max(k.t + k.fade);
+    }
+    let mut gaze = c.gaze;
+    gaze.sort_by(|a, b| a.t.total_cmp(&b.t));
+    let mut eye_modes = c.eye_modes;
+    eye_modes.sort_by(|a, b| a.t.total_cmp(&b.t));
+    Ok(Character {
+        id,
+        position: c.position,
+        facing: Quat::from_rotation_y(c.facing_deg.to_radians()),
+        acting: KeyTrack::new(acting, rig.len()),
+        picture: KeyTrack::new(c.picture, rig.len()),
+        lines: lines.into_boxed_slice(),
+        next_line: 0,
+        current: None,
+        gaze: gaze.into_boxed_slice(),
+        eye_modes: eye_modes.into_boxed_slice(),
+        eye_spans: eye_spans.into_boxed_slice(),
+        next_announce: 0,
+        head_share: c.head_share.min(1.0),
+        gaze_motion: GazeMotion::default(),
+        partner: None,
+        driver,
+    })
+}
+
+/// The driver as a scene runs it, with its voice line timing: speech on (the default
+/// timing when it had none) and no input filters.
+fn scene_driver(mut driver: FaceDriver) -> (FaceDriver, SpeechConfig) {
+    let speech = match driver.speech() {
+        Some(s) => *s.config(),
+        None => {
+            driver = driver.with_speech(SpeechConfig::default());
+            SpeechConfig::default()
+        }
+    };
+    // The scene moves head and eyes itself (eyes lead, the head follows).
+    driver.face_mut().set_input_filters(None, None);
+    (driver, speech)
+}
+
+/// The character's lines, checked and sorted by time; none may start before the one
+/// before it ends.
+fn sorted_lines(id: &str, mut lines: Vec<VoiceLine>) -> Result<Vec<VoiceLine>, SceneError> {
+    for (i, l) in lines.iter().enumerate() {
+        check(id, || format!("lines[{i}].t"), l.t)?;
+        check(
+            id,
+            || format!("lines[{i}].afterglowRamp"),
+            l.afterglow_ramp_s,
+        )?;
+    }
+    lines.sort_by(|a, b| a.t.total_cmp(&b.t));
+    for (i, pair) in lines.windows(2).enumerate() {
+        let first_end = pair[0].t + pair[0].track.duration();
+        if pair[1].t < first_end - 1e-4 {
+            return Err(SceneError::OverlappingLines {
+                character: id.to_string(),
+                first: i,
+                second: i + 1,
+                start: pair[1].t,
+                end: first_end,
+            });
+        }
+    }
+    Ok(lines)
+}
+
+/// Checks the gaze and eye-mode keys' times, and that gaze targets are among the `n`
+/// characters.
+fn check_gaze_and_eyes(
+    id: &str,
+    gaze: &[GazeKey],
+    eye_modes: &[EyeModeKey],
+    n: usize,
+) -> Result<(), SceneError> {
+    for (i, k) in gaze.iter().enumerate() {
+        check(id, || format!("gaze[{i}].t"), k.t)?;
+        if let GazeTarget::Character(j) = k.target
+            && j >= n
+        {
+            return Err(SceneError::UnknownGazeTarget {
+                character: id.to_string(),
+                key: i,
+                target: j,
+            });
+        }
+    }
+    for (i, k) in eye_modes.iter().enumerate() {
+        check(id, || format!("eyes[{i}].t"), k.t)?;
+    }
+    Ok(())
+}
+
+/// Each line's `then` as acting keys at its hand-over; `end` grows to cover each line
+/// and its afterglow.
+fn add_handovers(
+    lines: &[VoiceLine],
+    speech: &SpeechConfig,
+    rig: &Rig,
+    acting: &mut Vec<ExpressionKey>,
+    end: &mut f32,
+) {
+    for l in lines {
+        let handover = match l.track.voiced() {
+            Some((s, e)) => l.t + (e - speech.end_lead_s).max(s),
+            None => l.t + l.track.duration(),
+        };
+        for &(channel, weight) in &l.then {
+            acting.push(ExpressionKey {
+                t: handover,
+                channel,
+                weight,
+                fade: speech.end_blend_s,
+                curve: KeyCurve::Smooth,
+                eye_area: is_eye_area(rig, channel),
+            });
+        }
+        let tail = match l.track.voiced() {
+            Some((_, e)) => e - speech.end_lead_s + speech.end_blend_s.max(l.afterglow_ramp_s),
+            None => 0.0,
+        };
+        *end = end.max(l.t + l.track.duration().max(tail));
+    }
+}
+
+/// Before anyone speaks, each character's partner is the nearest other one.
+fn pair_nearest(characters: &mut [Character]) {
+    for i in 0..characters.len() {
+        let p = characters[i].position;
+        characters[i].partner = (0..characters.len()).filter(|&j| j != i).min_by(|&a, &b| {
+            let da = characters[a].position.distance_squared(p);
+            let db = characters[b].position.distance_squared(p);
+            da.total_cmp(&db)
+        });
     }
 }
 

@@ -1,9 +1,7 @@
 //! [`AnimSink`]: faces recorded into an anim.
 
-use omote_core::{
-    anim::AnimRecorder,
-    {Anim, FaceState, Rig},
-};
+use omote_core::anim::AnimRecorder;
+use omote_core::{Anim, FaceState, Rig};
 
 use super::FaceSink;
 use crate::LiveError;

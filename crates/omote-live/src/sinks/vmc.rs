@@ -4,10 +4,8 @@
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 
-use omote_core::{
-    rig::LookAtType,
-    {FaceState, Rig},
-};
+use omote_core::rig::LookAtType;
+use omote_core::{FaceState, Rig};
 use omote_vmc::{BlendNames, BlendWeights, BonePose, VmcFrameWriter};
 
 use super::FaceSink;

@@ -166,52 +166,10 @@ impl Builder<'_> {
             return Ok(());
         }
         if op.name() == "Source" {
-            let shape = model
-                .outlet_fact(out)?
-                .shape
-                .as_concrete()
-                .map(|s| s.to_vec());
-            let Some([1, h, w, c]) = shape
-                .as_deref()
-                .and_then(|s| <[usize; 4]>::try_from(s).ok())
-            else {
-                bail!("input must be NHWC with batch 1, got {shape:?}");
-            };
-            let t = self.new_tensor(h * w * c, None);
-            let layout = Layout::Nhwc;
-            self.vals.insert(
-                out,
-                Val {
-                    tensor: t,
-                    c,
-                    h,
-                    w,
-                    layout,
-                },
-            );
-            return Ok(());
+            return self.source(out);
         }
         if let Some(axis) = node.op_as::<AxisOp>() {
-            let v = self.val(node.inputs[0])?;
-            let v = match axis {
-                AxisOp::Move(3, 1) if v.layout == Layout::Nhwc => Val {
-                    layout: Layout::ChannelsFirst,
-                    ..v
-                },
-                // Storage order is the logical row-major order: only the shape
-                // changes.
-                AxisOp::Add(_) | AxisOp::Rm(_) | AxisOp::Reshape(..)
-                    if v.layout != Layout::ChannelsFirst || v.h * v.w == 1 || v.c == 1 =>
-                {
-                    Val {
-                        layout: Layout::Flat,
-                        ..v
-                    }
-                }
-                _ => bail!("unsupported axis op {axis:?} on {v:?}"),
-            };
-            self.vals.insert(out, v);
-            return Ok(());
+            return self.axis(node, axis, out);
         }
         if let Some(conv) = node.op_as::<Conv>() {
             return self.conv(node, conv);
@@ -223,115 +181,187 @@ impl Builder<'_> {
             return self.binary(node, bin);
         }
         if let Some(mp) = node.op_as::<TractMaxPool>() {
-            let v = self.spatial(node.inputs[0])?;
-            let ps = &mp.pool_spec;
-            ensure!(
-                ps.padding == PaddingSpec::Valid,
-                "max pool padding {:?}",
-                ps.padding
-            );
-            let stride = uniform(ps.strides.as_deref(), 1)?;
-            let (kh, kw) = (ps.kernel_shape[0], ps.kernel_shape[1]);
-            let (oh, ow) = ((v.h - kh) / stride + 1, (v.w - kw) / stride + 1);
-            let op = MaxPool {
-                c: v.c,
-                w: v.w,
-                kh,
-                kw,
-                stride,
-                oh,
-                ow,
-            };
-            let input = v.tensor;
-            let t = self.push(|output| Layer::MaxPool { input, output, op }, oh * ow * v.c);
-            self.vals.insert(
-                out,
-                Val {
-                    tensor: t,
-                    h: oh,
-                    w: ow,
-                    ..v
-                },
-            );
-            return Ok(());
+            return self.max_pool(node, mp, out);
         }
         if let Some(p) = node.op_as::<TractPad>() {
-            let v = self.spatial(node.inputs[0])?;
-            let PadMode::Constant(k) = &p.mode else {
-                bail!("pad mode {:?}", p.mode)
-            };
-            ensure!(floats(k)?.iter().all(|x| *x == 0.0), "non-zero pad value");
-            let pads = &p.pads;
-            let rank = pads.len();
-            ensure!(
-                rank >= 3 && pads[..rank - 3].iter().all(|p| *p == (0, 0)),
-                "pads {pads:?}"
-            );
-            let op = Pad {
-                c: v.c,
-                h: v.h,
-                w: v.w,
-                pads: [pads[rank - 3], pads[rank - 2], pads[rank - 1]],
-            };
-            let (c, h, w) = op.out_shape();
-            let input = v.tensor;
-            let t = self.push(|output| Layer::Pad { input, output, op }, c * h * w);
-            self.vals.insert(
-                out,
-                Val {
-                    tensor: t,
-                    c,
-                    h,
-                    w,
-                    ..v
-                },
-            );
-            return Ok(());
+            return self.pad(node, p, out);
         }
         if let Some(cat) = node.op_as::<TypedConcat>() {
-            let shape = model
-                .outlet_fact(out)?
-                .shape
-                .as_concrete()
-                .map(|s| s.to_vec());
-            let shape = shape.ok_or_else(|| format_err!("concat of symbolic shape"))?;
-            ensure!(
-                shape[..cat.axis].iter().all(|d| *d == 1),
-                "concat along axis {} of {shape:?} is not a plain append",
-                cat.axis
-            );
-            let mut inputs = vec![];
-            for i in &node.inputs {
-                let v = self.val(*i)?;
-                ensure!(
-                    v.layout != Layout::ChannelsFirst || v.h * v.w == 1 || v.c == 1,
-                    "concat input {i:?} would need a transpose"
-                );
-                inputs.push(v.tensor);
-            }
-            let len: usize = inputs.iter().map(|t| self.tensor_len[*t]).sum();
-            let t = self.push(|output| Layer::Concat { inputs, output }, len);
-            let v = Val {
-                tensor: t,
-                c: len,
-                h: 1,
-                w: 1,
-                layout: Layout::Flat,
-            };
-            self.vals.insert(out, v);
-            return Ok(());
+            return self.concat(node, cat, out);
         }
         if let Some(ew) = node.op_as::<ElementWiseOp>()
             && ew.0.name() == "Sigmoid"
         {
-            let v = self.val(node.inputs[0])?;
-            let input = v.tensor;
-            let len = self.tensor_len[input];
-            let t = self.push(|output| Layer::Sigmoid { input, output }, len);
-            self.vals.insert(out, Val { tensor: t, ..v });
-            return Ok(());
+            return self.sigmoid(node, out);
         }
         bail!("unsupported op {} ({})", op.name(), node.name)
+    }
+
+    /// The network input: NHWC with batch 1.
+    fn source(&mut self, out: OutletId) -> TractResult<()> {
+        let shape = self
+            .model
+            .outlet_fact(out)?
+            .shape
+            .as_concrete()
+            .map(|s| s.to_vec());
+        let Some([1, h, w, c]) = shape
+            .as_deref()
+            .and_then(|s| <[usize; 4]>::try_from(s).ok())
+        else {
+            bail!("input must be NHWC with batch 1, got {shape:?}");
+        };
+        let t = self.new_tensor(h * w * c, None);
+        let layout = Layout::Nhwc;
+        self.vals.insert(
+            out,
+            Val {
+                tensor: t,
+                c,
+                h,
+                w,
+                layout,
+            },
+        );
+        Ok(())
+    }
+
+    /// A layout change that is free in channels-last storage: only a relabel.
+    fn axis(&mut self, node: &TypedNode, axis: &AxisOp, out: OutletId) -> TractResult<()> {
+        let v = self.val(node.inputs[0])?;
+        let v = match axis {
+            AxisOp::Move(3, 1) if v.layout == Layout::Nhwc => Val {
+                layout: Layout::ChannelsFirst,
+                ..v
+            },
+            // Storage order is the logical row-major order: only the shape
+            // changes.
+            AxisOp::Add(_) | AxisOp::Rm(_) | AxisOp::Reshape(..)
+                if v.layout != Layout::ChannelsFirst || v.h * v.w == 1 || v.c == 1 =>
+            {
+                Val {
+                    layout: Layout::Flat,
+                    ..v
+                }
+            }
+            _ => bail!("unsupported axis op {axis:?} on {v:?}"),
+        };
+        self.vals.insert(out, v);
+        Ok(())
+    }
+
+    fn max_pool(&mut self, node: &TypedNode, mp: &TractMaxPool, out: OutletId) -> TractResult<()> {
+        let v = self.spatial(node.inputs[0])?;
+        let ps = &mp.pool_spec;
+        ensure!(
+            ps.padding == PaddingSpec::Valid,
+            "max pool padding {:?}",
+            ps.padding
+        );
+        let stride = uniform(ps.strides.as_deref(), 1)?;
+        let (kh, kw) = (ps.kernel_shape[0], ps.kernel_shape[1]);
+        let (oh, ow) = ((v.h - kh) / stride + 1, (v.w - kw) / stride + 1);
+        let op = MaxPool {
+            c: v.c,
+            w: v.w,
+            kh,
+            kw,
+            stride,
+            oh,
+            ow,
+        };
+        let input = v.tensor;
+        let t = self.push(|output| Layer::MaxPool { input, output, op }, oh * ow * v.c);
+        self.vals.insert(
+            out,
+            Val {
+                tensor: t,
+                h: oh,
+                w: ow,
+                ..v
+            },
+        );
+        Ok(())
+    }
+
+    /// Zero padding of the spatial (and channel) axes.
+    fn pad(&mut self, node: &TypedNode, p: &TractPad, out: OutletId) -> TractResult<()> {
+        let v = self.spatial(node.inputs[0])?;
+        let PadMode::Constant(k) = &p.mode else {
+            bail!("pad mode {:?}", p.mode)
+        };
+        ensure!(floats(k)?.iter().all(|x| *x == 0.0), "non-zero pad value");
+        let pads = &p.pads;
+        let rank = pads.len();
+        ensure!(
+            rank >= 3 && pads[..rank - 3].iter().all(|p| *p == (0, 0)),
+            "pads {pads:?}"
+        );
+        let op = Pad {
+            c: v.c,
+            h: v.h,
+            w: v.w,
+            pads: [pads[rank - 3], pads[rank - 2], pads[rank - 1]],
+        };
+        let (c, h, w) = op.out_shape();
+        let input = v.tensor;
+        let t = self.push(|output| Layer::Pad { input, output, op }, c * h * w);
+        self.vals.insert(
+            out,
+            Val {
+                tensor: t,
+                c,
+                h,
+                w,
+                ..v
+            },
+        );
+        Ok(())
+    }
+
+    /// A concatenation that is a plain append in storage order.
+    fn concat(&mut self, node: &TypedNode, cat: &TypedConcat, out: OutletId) -> TractResult<()> {
+        let shape = self
+            .model
+            .outlet_fact(out)?
+            .shape
+            .as_concrete()
+            .map(|s| s.to_vec());
+        let shape = shape.ok_or_else(|| format_err!("concat of symbolic shape"))?;
+        ensure!(
+            shape[..cat.axis].iter().all(|d| *d == 1),
+            "concat along axis {} of {shape:?} is not a plain append",
+            cat.axis
+        );
+        let mut inputs = vec![];
+        for i in &node.inputs {
+            let v = self.val(*i)?;
+            ensure!(
+                v.layout != Layout::ChannelsFirst || v.h * v.w == 1 || v.c == 1,
+                "concat input {i:?} would need a transpose"
+            );
+            inputs.push(v.tensor);
+        }
+        let len: usize = inputs.iter().map(|t| self.tensor_len[*t]).sum();
+        let t = self.push(|output| Layer::Concat { inputs, output }, len);
+        let v = Val {
+            tensor: t,
+            c: len,
+            h: 1,
+            w: 1,
+            layout: Layout::Flat,
+        };
+        self.vals.insert(out, v);
+        Ok(())
+    }
+
+    fn sigmoid(&mut self, node: &TypedNode, out: OutletId) -> TractResult<()> {
+        let v = self.val(node.inputs[0])?;
+        let input = v.tensor;
+        let len = self.tensor_len[input];
+        let t = self.push(|output| Layer::Sigmoid { input, output }, len);
+        self.vals.insert(out, Val { tensor: t, ..v });
+        Ok(())
     }
 
     fn conv(&mut self, node: &TypedNode, conv: &Conv) -> TractResult<()> {

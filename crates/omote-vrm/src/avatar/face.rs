@@ -299,7 +299,20 @@ use glam::Vec2;
 /// 3 tongue, 4 brows and lashes. `materials` gives each part's material index.
 pub fn build(materials: [usize; 5]) -> Vec<Part> {
     let mut skin = Part::new(materials[0]);
-    // Head ellipsoid: rows from top (el 90°) to bottom, columns around.
+    add_head(&mut skin);
+    add_lids(&mut skin);
+    add_nose(&mut skin);
+    // The inside of the mouth fans out to the lips' steps.
+    let n_lip = 40usize;
+    let lips = lips(materials[1], n_lip);
+    let mouth = mouth_inside(materials[2], n_lip);
+    let tongue = tongue(materials[3]);
+    let brows = brows_and_lashes(materials[4]);
+    vec![skin, lips, mouth, tongue, brows]
+}
+
+/// Head ellipsoid: rows from top (el 90°) to bottom, columns around.
+fn add_head(skin: &mut Part) {
     let (n_el, n_az) = (36usize, 56usize);
     let base = skin.tags.len() as u32;
     for i in 0..=n_el {
@@ -313,7 +326,10 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
         }
     }
     grid(&mut skin.indices, base, n_el, n_az);
-    // Lids.
+}
+
+/// Lids.
+fn add_lids(skin: &mut Part) {
     for side in 0..2 {
         for upper in [true, false] {
             let (n_t, n_a) = (8usize, 14usize);
@@ -339,7 +355,10 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
             }
         }
     }
-    // Nose: a small pyramid, flat-shaded.
+}
+
+/// Nose: a small pyramid, flat-shaded.
+fn add_nose(skin: &mut Part) {
     let z = surface_z(0.0, NOSE_Y);
     let tip = Vec3::new(0.0, NOSE_Y - 0.004, z + 0.013);
     let ring = [
@@ -366,10 +385,11 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
         }
         skin.indices.extend([base, base + 1, base + 2]);
     }
+}
 
-    // Lips: a ring strip, inner and outer edge.
-    let n_lip = 40usize;
-    let mut lips = Part::new(materials[1]);
+/// Lips: a ring strip of `n_lip` steps, inner and outer edge.
+fn lips(material: usize, n_lip: usize) -> Part {
+    let mut lips = Part::new(material);
     for j in 0..n_lip {
         let a = TAU * j as f32 / n_lip as f32;
         for k in [0.0, 1.0] {
@@ -387,9 +407,12 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
         );
         lips.indices.extend([i0, o0, o1, i0, o1, i1]);
     }
+    lips
+}
 
-    // Inside of the mouth: a fan.
-    let mut mouth = Part::new(materials[2]);
+/// Inside of the mouth: a fan to the lips' `n_lip` steps.
+fn mouth_inside(material: usize, n_lip: usize) -> Part {
+    let mut mouth = Part::new(material);
     mouth.tags.push(Tag::Mouth { a: None });
     mouth.normals.push(Vec3::Z);
     for j in 0..n_lip {
@@ -401,9 +424,12 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
     for j in 0..n_lip as u32 {
         mouth.indices.extend([0, 1 + j, 1 + (j + 1) % n_lip as u32]);
     }
+    mouth
+}
 
-    // Tongue: the lower half of the opening.
-    let mut tongue = Part::new(materials[3]);
+/// Tongue: the lower half of the opening.
+fn tongue(material: usize) -> Part {
+    let mut tongue = Part::new(material);
     let (n_a, n_r) = (12usize, 3usize);
     for i in 0..=n_r {
         for j in 0..=n_a {
@@ -416,9 +442,12 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
         }
     }
     grid(&mut tongue.indices, 0, n_r, n_a);
+    tongue
+}
 
-    // Brows and lashes.
-    let mut brows = Part::new(materials[4]);
+/// Brows and lashes.
+fn brows_and_lashes(material: usize) -> Part {
+    let mut brows = Part::new(material);
     for side in 0..2 {
         let n = 10usize;
         let base = brows.tags.len() as u32;
@@ -451,7 +480,7 @@ pub fn build(materials: [usize; 5]) -> Vec<Part> {
         }
         grid(&mut brows.indices, base, 1, n);
     }
-    vec![skin, lips, mouth, tongue, brows]
+    brows
 }
 
 impl Part {

@@ -7,10 +7,8 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 
-use omote_core::{
-    tracking::ARKIT_52,
-    {Anim, ExpressionPreset, Face, FaceConfig, FaceInputs, Quat},
-};
+use omote_core::tracking::ARKIT_52;
+use omote_core::{Anim, ExpressionPreset, Face, FaceConfig, FaceInputs, Quat};
 use serde_json::Value;
 
 fn tool_dir() -> PathBuf {

@@ -371,6 +371,189 @@ pub struct MotionMap {
     rays: Box<[[f64; 2]]>,
 }
 
+/// Checks the points: three to [`MAX_MOTION_POINTS`] of them, each named once, at
+/// finite angles in range, with expression weights in [−1, 1], none on another.
+fn check_points(points: &[MotionPointDesc]) -> Result<(), MotionMapError> {
+    use MotionMapErrorKind as K;
+    let n = points.len();
+    if n < 3 {
+        return Err(MotionMapError::new("point", K::TooFewPoints { count: n }));
+    }
+    if n > MAX_MOTION_POINTS {
+        return Err(MotionMapError::new(
+            "point",
+            K::TooManyPoints {
+                count: n,
+                max: MAX_MOTION_POINTS,
+            },
+        ));
+    }
+    for (i, p) in points.iter().enumerate() {
+        if p.name.is_empty() {
+            return Err(MotionMapError::new(
+                format!("point[{i}].name"),
+                K::EmptyName,
+            ));
+        }
+        if let Some(first) = points[..i].iter().position(|q| q.name == p.name) {
+            return Err(MotionMapError::new(
+                format!("point[{i}].name"),
+                K::DuplicateName {
+                    name: p.name.clone(),
+                    first,
+                },
+            ));
+        }
+        check_angle(format!("point[{i}].alpha"), p.alpha, 180.0)?;
+        check_angle(format!("point[{i}].beta"), p.beta, 90.0)?;
+        check_point_weights(i, p)?;
+        let near = |q: &MotionPointDesc| {
+            (q.alpha - p.alpha).hypot(q.beta - p.beta) < MIN_POINT_DISTANCE_DEG
+        };
+        if let Some(first) = points[..i].iter().position(near) {
+            return Err(MotionMapError::new(
+                format!("point[{i}]"),
+                K::DuplicatePosition {
+                    alpha: p.alpha,
+                    beta: p.beta,
+                    first,
+                    first_name: points[first].name.clone(),
+                },
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks point `i`'s expression weights: finite, in [−1, 1].
+fn check_point_weights(i: usize, p: &MotionPointDesc) -> Result<(), MotionMapError> {
+    use MotionMapErrorKind as K;
+    for (channel, &w) in &p.expressions {
+        let field = format!("point[{i}].expressions.{channel}");
+        if !w.is_finite() {
+            return Err(MotionMapError::new(field, K::NonFinite));
+        }
+        if w.abs() > 1.0 {
+            return Err(MotionMapError::new(
+                field,
+                K::OutOfRange {
+                    value: w.into(),
+                    min: -1.0,
+                    max: 1.0,
+                },
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the centre's angles and the fade: from 0 to 360°, its end past its start.
+fn check_center_and_fade(desc: &MotionMapDesc) -> Result<(), MotionMapError> {
+    use MotionMapErrorKind as K;
+    check_angle("center.alpha".into(), desc.center.alpha, 180.0)?;
+    check_angle("center.beta".into(), desc.center.beta, 90.0)?;
+    if let Some(f) = desc.fade {
+        check_angle("fade.start".into(), f.start, 360.0)?;
+        check_angle("fade.end".into(), f.end, 360.0)?;
+        if f.start < 0.0 {
+            return Err(MotionMapError::new(
+                "fade.start",
+                K::OutOfRange {
+                    value: f.start,
+                    min: 0.0,
+                    max: 360.0,
+                },
+            ));
+        }
+        if f.end <= f.start {
+            return Err(MotionMapError::new(
+                "fade",
+                K::FadeOrder {
+                    start: f.start,
+                    end: f.end,
+                },
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The centre must be strictly inside every hull edge (relative coordinates: the
+/// centre is the origin). Points are at most ~400° apart, so a margin of 1e-9 of the
+/// edge length keeps the wedge rays well apart.
+fn check_center_inside(
+    rel: &[[f64; 2]],
+    hull: &[usize],
+    center: [f64; 2],
+) -> Result<(), MotionMapError> {
+    let m = hull.len();
+    for k in 0..m {
+        let (a, b) = (rel[hull[k]], rel[hull[(k + 1) % m]]);
+        let e = sub(b, a);
+        let len = e[0].hypot(e[1]);
+        // Distance of the origin from the edge line, positive inside.
+        let inside = cross(e, sub([0.0, 0.0], a)) / len;
+        if inside.is_nan() || inside <= 1e-9 * len.max(1.0) {
+            return Err(MotionMapError::new(
+                "center",
+                MotionMapErrorKind::CenterOutsideHull {
+                    alpha: center[0],
+                    beta: center[1],
+                },
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Each triangle with the inverse of its edge matrix (barycentric coordinates of a
+/// query); a triangle with no area is an error.
+fn solved_triangles(
+    rel: &[[f64; 2]],
+    triangles: &[[usize; 3]],
+) -> Result<Box<[Tri]>, MotionMapError> {
+    let tris = triangles
+        .iter()
+        .map(|t| {
+            let (a, b, c) = (rel[t[0]], rel[t[1]], rel[t[2]]);
+            let (e1, e2) = (sub(b, a), sub(c, a));
+            let det = cross(e1, e2);
+            Tri {
+                origin: a,
+                m: [e2[1] / det, -e2[0] / det, -e1[1] / det, e1[0] / det],
+                points: t.map(|i| i as u16),
+            }
+        })
+        .collect::<Box<[Tri]>>();
+    if tris.iter().any(|t| !t.m.iter().all(|v| v.is_finite())) {
+        return Err(MotionMapError::new(
+            "point",
+            MotionMapErrorKind::Degenerate {
+                reason: "a triangle has no area".into(),
+            },
+        ));
+    }
+    Ok(tris)
+}
+
+/// The wedge outside each hull edge, between the rays through its ends.
+fn hull_wedges(rel: &[[f64; 2]], hull: &[usize]) -> Box<[Wedge]> {
+    let m = hull.len();
+    (0..m)
+        .map(|k| {
+            let (ia, ib) = (hull[k], hull[(k + 1) % m]);
+            let (a, b) = (rel[ia], rel[ib]);
+            let edge = sub(b, a);
+            Wedge {
+                a,
+                edge,
+                edge_cross_a: cross(edge, a),
+                points: [ia as u16, ib as u16],
+            }
+        })
+        .collect()
+}
+
 /// Beyond this distance from the centre (degrees) queries are pulled in along their ray;
 /// points are at most ~400° from the centre, so the result is unchanged.
 const FAR: f64 = 1e6;
@@ -407,94 +590,8 @@ impl MotionMap {
     /// angles in range, unique names and positions, expression weights in [−1, 1], and the
     /// centre strictly inside the convex hull. Errors name the field at fault.
     pub fn new(desc: &MotionMapDesc) -> Result<Self, MotionMapError> {
-        use MotionMapErrorKind as K;
-        let n = desc.points.len();
-        if n < 3 {
-            return Err(MotionMapError::new("point", K::TooFewPoints { count: n }));
-        }
-        if n > MAX_MOTION_POINTS {
-            return Err(MotionMapError::new(
-                "point",
-                K::TooManyPoints {
-                    count: n,
-                    max: MAX_MOTION_POINTS,
-                },
-            ));
-        }
-        for (i, p) in desc.points.iter().enumerate() {
-            if p.name.is_empty() {
-                return Err(MotionMapError::new(
-                    format!("point[{i}].name"),
-                    K::EmptyName,
-                ));
-            }
-            if let Some(first) = desc.points[..i].iter().position(|q| q.name == p.name) {
-                return Err(MotionMapError::new(
-                    format!("point[{i}].name"),
-                    K::DuplicateName {
-                        name: p.name.clone(),
-                        first,
-                    },
-                ));
-            }
-            check_angle(format!("point[{i}].alpha"), p.alpha, 180.0)?;
-            check_angle(format!("point[{i}].beta"), p.beta, 90.0)?;
-            for (channel, &w) in &p.expressions {
-                let field = format!("point[{i}].expressions.{channel}");
-                if !w.is_finite() {
-                    return Err(MotionMapError::new(field, K::NonFinite));
-                }
-                if w.abs() > 1.0 {
-                    return Err(MotionMapError::new(
-                        field,
-                        K::OutOfRange {
-                            value: w.into(),
-                            min: -1.0,
-                            max: 1.0,
-                        },
-                    ));
-                }
-            }
-            let near = |q: &MotionPointDesc| {
-                (q.alpha - p.alpha).hypot(q.beta - p.beta) < MIN_POINT_DISTANCE_DEG
-            };
-            if let Some(first) = desc.points[..i].iter().position(near) {
-                return Err(MotionMapError::new(
-                    format!("point[{i}]"),
-                    K::DuplicatePosition {
-                        alpha: p.alpha,
-                        beta: p.beta,
-                        first,
-                        first_name: desc.points[first].name.clone(),
-                    },
-                ));
-            }
-        }
-        check_angle("center.alpha".into(), desc.center.alpha, 180.0)?;
-        check_angle("center.beta".into(), desc.center.beta, 90.0)?;
-        if let Some(f) = desc.fade {
-            check_angle("fade.start".into(), f.start, 360.0)?;
-            check_angle("fade.end".into(), f.end, 360.0)?;
-            if f.start < 0.0 {
-                return Err(MotionMapError::new(
-                    "fade.start",
-                    K::OutOfRange {
-                        value: f.start,
-                        min: 0.0,
-                        max: 360.0,
-                    },
-                ));
-            }
-            if f.end <= f.start {
-                return Err(MotionMapError::new(
-                    "fade",
-                    K::FadeOrder {
-                        start: f.start,
-                        end: f.end,
-                    },
-                ));
-            }
-        }
+        check_points(&desc.points)?;
+        check_center_and_fade(desc)?;
 
         let center = [desc.center.alpha, desc.center.beta];
         let rel: Vec<[f64; 2]> = desc
@@ -503,62 +600,9 @@ impl MotionMap {
             .map(|p| sub([p.alpha, p.beta], center))
             .collect();
         let (triangles, hull) = triangulate(&rel)?;
-
-        // The centre must be strictly inside every hull edge (relative coordinates: the
-        // centre is the origin). Points are at most ~400° apart, so a margin of 1e-9 of the
-        // edge length keeps the wedge rays well apart.
-        let m = hull.len();
-        for k in 0..m {
-            let (a, b) = (rel[hull[k]], rel[hull[(k + 1) % m]]);
-            let e = sub(b, a);
-            let len = e[0].hypot(e[1]);
-            // Distance of the origin from the edge line, positive inside.
-            let inside = cross(e, sub([0.0, 0.0], a)) / len;
-            if inside.is_nan() || inside <= 1e-9 * len.max(1.0) {
-                return Err(MotionMapError::new(
-                    "center",
-                    K::CenterOutsideHull {
-                        alpha: center[0],
-                        beta: center[1],
-                    },
-                ));
-            }
-        }
-
-        let tris = triangles
-            .iter()
-            .map(|t| {
-                let (a, b, c) = (rel[t[0]], rel[t[1]], rel[t[2]]);
-                let (e1, e2) = (sub(b, a), sub(c, a));
-                let det = cross(e1, e2);
-                Tri {
-                    origin: a,
-                    m: [e2[1] / det, -e2[0] / det, -e1[1] / det, e1[0] / det],
-                    points: t.map(|i| i as u16),
-                }
-            })
-            .collect::<Box<[Tri]>>();
-        if tris.iter().any(|t| !t.m.iter().all(|v| v.is_finite())) {
-            return Err(MotionMapError::new(
-                "point",
-                K::Degenerate {
-                    reason: "a triangle has no area".into(),
-                },
-            ));
-        }
-        let wedges = (0..m)
-            .map(|k| {
-                let (ia, ib) = (hull[k], hull[(k + 1) % m]);
-                let (a, b) = (rel[ia], rel[ib]);
-                let edge = sub(b, a);
-                Wedge {
-                    a,
-                    edge,
-                    edge_cross_a: cross(edge, a),
-                    points: [ia as u16, ib as u16],
-                }
-            })
-            .collect();
+        check_center_inside(&rel, &hull, center)?;
+        let tris = solved_triangles(&rel, &triangles)?;
+        let wedges = hull_wedges(&rel, &hull);
         let rays = hull.iter().map(|&i| rel[i]).collect();
         Ok(Self {
             desc: desc.clone(),
