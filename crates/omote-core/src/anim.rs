@@ -229,6 +229,7 @@ impl From<FaceEvent> for AnimEvent {
 
 /// Why an anim is not valid.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum AnimError {
     /// `format` or `version` is not ours.
     #[error(

@@ -5,6 +5,7 @@ use thiserror::Error;
 
 /// Why a rig could not be built. `field` names the offending field in rig-file terms.
 #[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum RigError {
     /// Two expressions share a name.
     #[error("expression name `{name}` appears more than once")]
@@ -56,6 +57,7 @@ pub enum RigError {
 
 /// Why a response curve could not be built.
 #[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum CurveError {
     /// A curve needs at least one key.
     #[error("a curve needs at least one key")]
@@ -91,6 +93,7 @@ pub enum CurveError {
 /// Why a blink or saccade setting is not usable. `field` names it in config-file terms
 /// (`closeDuration.max`, `motions[0].expression`).
 #[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum EyesConfigError {
     /// A number is NaN, infinite or outside its allowed range.
     #[error("{field} = {value} is out of range ({expected})")]

@@ -1,6 +1,7 @@
-//! `Face::update` allocates nothing: checked with a counting global allocator.
+//! `Face::update`, `FaceDriver::update` and `Scene::update` allocate nothing: checked
+//! with a counting global allocator — the core's one, for every no-allocation test.
 //!
-//! This file is its own test binary, so the allocator only wraps this test.
+//! This file is its own test binary, so the allocator only wraps these tests.
 #![allow(unsafe_code)] // a GlobalAlloc impl is unsafe by definition
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -9,7 +10,7 @@ use std::sync::Arc;
 
 use omote_core::mix::BlendMode;
 use omote_core::rig::LookAtDesc;
-use omote_core::{Face, FaceConfig, FaceInputs, Quat, Rig, RigDesc};
+use omote_core::{EyeMode, Face, FaceConfig, FaceInputs, Quat, Rig, RigDesc};
 
 struct Counting;
 
@@ -331,4 +332,30 @@ fn a_scene_frame_allocates_nothing() {
     }
     assert_eq!(allocations() - before, 0, "a scene frame allocated");
     assert!(scene.events().dropped() == 0);
+}
+
+/// Through blinks, double blinks, motions, saccades, requests and mode changes, frame
+/// after frame.
+#[test]
+fn face_update_with_eyes_allocates_nothing() {
+    let rig = Arc::new(Rig::standard());
+    let mut face = Face::new(rig.clone(), FaceConfig::default(), 3);
+    face.layer_mut(Face::BASE)
+        .set(rig.channel("happy").unwrap(), 0.4);
+    let mut events = 0;
+    let before = allocations();
+    for i in 0..60 * 600 {
+        if i % 600 == 0 {
+            face.set_eye_mode(EyeMode::ALL[(i / 600) % 4]);
+            face.request_blink();
+            face.schedule_eye_change(1.0);
+        }
+        let inputs = FaceInputs {
+            gaze_yaw_deg: if (i / 240) % 2 == 0 { 0.0 } else { 40.0 },
+            ..FaceInputs::default()
+        };
+        events += face.update(1.0 / 60.0, &inputs).events().len();
+    }
+    assert_eq!(allocations() - before, 0);
+    assert!(events > 300, "{events}");
 }

@@ -53,6 +53,7 @@ const MAX_GAZE_PITCH_DEG: f32 = 40.0;
 /// Why a scene could not be built. Indices are the character's and, within it, the
 /// item's position in the setup's lists.
 #[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum SceneError {
     /// A time, weight or duration is NaN, infinite or negative.
     #[error("character `{character}`: {what} is {value} (must be finite and not negative)")]

@@ -19,6 +19,7 @@ use crate::sanitize::positive_or_zero;
 
 /// Why a speech track could not be built.
 #[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum SpeechError {
     /// The frame rate is not a positive finite number.
     #[error("speech track fps must be positive and finite, got {0}")]

@@ -175,6 +175,7 @@ pub struct MotionMapError {
 
 /// What is wrong in a [`MotionMapError`].
 #[derive(Clone, Debug, Error, PartialEq)]
+#[non_exhaustive]
 pub enum MotionMapErrorKind {
     /// Fewer than three points.
     #[error("a motion map needs at least 3 points, found {count}")]

@@ -423,6 +423,7 @@ impl From<OutOfBounds> for RetargetError {
 
 /// Why a retargeter could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RetargetError {
     /// A rule names a source that is not an ARKit name.
     #[error("emotions[{rule}].sources: `{name}` is not one of the 52 ARKit names")]
