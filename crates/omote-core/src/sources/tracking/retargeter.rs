@@ -98,9 +98,9 @@ pub struct Retargeter {
     targets: Box<[f32]>,
     prev_targets: Box<[f32]>,
     values: Box<[f32]>,
-    /// Per channel: the smoothing group (0 eyes, 1 mouth, 2 emotions, 3 perfect sync), or
-    /// `None` for channels the retargeter does not write.
-    group: Box<[Option<u8>]>,
+    /// Per channel: its smoothing group, or `None` for channels the retargeter does not
+    /// write.
+    group: Box<[Option<SmoothingGroup>]>,
     eye_state: [f32; 2],
     head: Quat,
     gaze: (f32, f32),
@@ -114,19 +114,19 @@ impl Retargeter {
     pub fn new(rig: &Rig, config: RetargetConfig) -> Result<Self, RetargetError> {
         config.check()?;
         let n = rig.len();
-        let mut group: Vec<Option<u8>> = vec![None; n];
-        let mark = |c: Option<ChannelId>, g: u8, groups: &mut Vec<Option<u8>>| {
+        let mut group: Vec<Option<SmoothingGroup>> = vec![None; n];
+        let mark = |c: Option<ChannelId>, g: SmoothingGroup, groups: &mut Vec<Option<_>>| {
             if let Some(c) = c {
                 groups[c.index()] = Some(g);
             }
         };
         let blink = rig.presets(ExpressionPreset::BLINKS);
         for c in blink {
-            mark(c, 0, &mut group);
+            mark(c, SmoothingGroup::Eyes, &mut group);
         }
         let vowels = rig.presets(ExpressionPreset::VOWELS);
         for c in vowels {
-            mark(c, 1, &mut group);
+            mark(c, SmoothingGroup::Mouth, &mut group);
         }
         let mut rules = Vec::new();
         for (i, r) in config.emotions.iter().enumerate() {
@@ -156,7 +156,7 @@ impl Retargeter {
             if let Some(channel) = rig.channel(&r.target)
                 && count > 0
             {
-                mark(Some(channel), 2, &mut group);
+                mark(Some(channel), SmoothingGroup::Emotions, &mut group);
                 rules.push(ResolvedRule {
                     channel,
                     sources,
@@ -171,7 +171,7 @@ impl Retargeter {
         if config.perfect_sync {
             for (i, name) in ARKIT_52.iter().enumerate() {
                 if let Some(c) = rig.channel(name) {
-                    mark(Some(c), 3, &mut group);
+                    mark(Some(c), SmoothingGroup::PerfectSync, &mut group);
                     perfect_sync.push((c, i as u8));
                 }
             }
@@ -413,12 +413,29 @@ impl Retargeter {
         for i in 0..self.values.len() {
             let Some(group) = self.group[i] else { continue };
             let (x0, x1) = (self.prev_targets[i], self.targets[i]);
-            self.values[i] = match steps[group as usize] {
+            self.values[i] = match steps[group.index()] {
                 Some(step) => step.apply(self.values[i], x0, x1),
                 None => x1,
             };
         }
         self.prev_targets.copy_from_slice(&self.targets);
+    }
+}
+
+/// Which of [`ShapeSmoothing`](crate::tracking::ShapeSmoothing)'s half-lives smooths a
+/// channel the retargeter writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SmoothingGroup {
+    Eyes,
+    Mouth,
+    Emotions,
+    PerfectSync,
+}
+
+impl SmoothingGroup {
+    /// Its place in `[eyes, mouth, emotions, perfect_sync]`.
+    const fn index(self) -> usize {
+        self as usize
     }
 }
 
