@@ -115,6 +115,21 @@ pub enum EyesConfigError {
     },
 }
 
+/// Why a blink request or an eye-change announcement was not taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum EyeRequestError {
+    /// Its queue is full (the limit keeps a frame free of allocation).
+    #[error("the queue is full")]
+    QueueFull,
+    /// The face has no automatic blink ([`FaceConfig::blink`](crate::FaceConfig) is `None`).
+    #[error("the automatic blink is off")]
+    BlinkOff,
+    /// The time given is NaN or infinite.
+    #[error("the time is not a finite number")]
+    NotFinite,
+}
+
 impl From<crate::bounds::OutOfBounds> for EyesConfigError {
     fn from(e: crate::bounds::OutOfBounds) -> Self {
         Self::OutOfRange {

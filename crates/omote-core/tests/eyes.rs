@@ -178,7 +178,10 @@ fn blinks_with_changes(
             next_change += f64::from(timeline.range_f32(1.0, 6.0));
         }
         while announced < changes.len() {
-            assert!(g.schedule_eye_change((changes[announced] - now) as f32));
+            assert!(
+                g.schedule_eye_change((changes[announced] - now) as f32)
+                    .is_ok()
+            );
             announced += 1;
         }
         if let Some(e) = g.update(DT, &mut rng, &input).started {
@@ -497,8 +500,8 @@ fn face_run(seed: u64, seconds: f32) -> (Vec<FaceEvent>, Vec<f32>) {
     for i in 0..frames(seconds) {
         if i == frames(seconds / 2.0) {
             face.set_eye_mode(EyeMode::Listening);
-            face.schedule_eye_change(1.0);
-            face.request_blink_in(3.0);
+            face.schedule_eye_change(1.0).unwrap();
+            face.request_blink_in(3.0).unwrap();
         }
         let s = face.update(DT, &FaceInputs::default());
         events.extend(s.events().iter().copied());

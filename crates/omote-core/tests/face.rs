@@ -243,3 +243,22 @@ fn state_and_anim_keep_the_input_before_and_the_weights_after_the_overrides() {
     assert!((applied - 0.2).abs() < 1e-6);
     assert_eq!(anim.applied().get("happy"), Some(&[0.6][..]));
 }
+
+/// A blink asked of a face without the automatic blink is refused as such; a full queue
+/// says so, and nothing is lost silently.
+#[test]
+fn eye_requests_say_why_they_are_refused() {
+    use omote_core::eyes::EyeRequestError;
+    let rig = Arc::new(Rig::standard());
+    let mut raw = Face::new(rig.clone(), FaceConfig::raw(), 1);
+    assert_eq!(raw.request_blink(), Err(EyeRequestError::BlinkOff));
+    assert_eq!(raw.schedule_eye_change(1.0), Err(EyeRequestError::BlinkOff));
+    let mut face = Face::new(rig, FaceConfig::default(), 1);
+    assert_eq!(
+        face.schedule_eye_change(f32::NAN),
+        Err(EyeRequestError::NotFinite)
+    );
+    let results: Vec<_> = (0..1000).map(|_| face.request_blink_in(5.0)).collect();
+    assert!(results[0].is_ok());
+    assert_eq!(results[999], Err(EyeRequestError::QueueFull));
+}

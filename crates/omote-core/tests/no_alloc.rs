@@ -347,8 +347,8 @@ fn face_update_with_eyes_allocates_nothing() {
     for i in 0..60 * 600 {
         if i % 600 == 0 {
             face.set_eye_mode(EyeMode::ALL[(i / 600) % 4]);
-            face.request_blink();
-            face.schedule_eye_change(1.0);
+            face.request_blink().unwrap();
+            face.schedule_eye_change(1.0).unwrap();
         }
         let inputs = FaceInputs {
             gaze_yaw_deg: if (i / 240) % 2 == 0 { 0.0 } else { 40.0 },

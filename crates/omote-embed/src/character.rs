@@ -183,6 +183,12 @@ impl Character {
         self.driver.set_eye_mode(mode);
     }
 
+    /// Blinks `delay_s` seconds from now (0: as soon as the eyes are free), a blink the
+    /// acting asks for; refused when too many are waiting.
+    pub fn request_blink(&mut self, delay_s: f32) -> Result<(), EmbedError> {
+        Ok(self.driver.face_mut().request_blink_in(delay_s)?)
+    }
+
     /// Says a voice line now, with an afterglow mouth after it (`(channel, weight)`
     /// pairs, may be empty). The mouth starts with the voice and hands over smoothly into
     /// the acting 0.2 s before its end.

@@ -41,6 +41,9 @@ pub enum EmbedError {
     /// Numbers that are not a voice seed.
     #[error(transparent)]
     VoiceSeed(#[from] omote_lipsync::VoiceSeedError),
+    /// A blink request or an eye-change announcement that was not taken.
+    #[error("{0}")]
+    EyeRequest(#[from] omote_core::eyes::EyeRequestError),
     /// A live voice stream that has begun cannot start from a speaker any more.
     #[error("the stream has begun: start from a speaker before the first push")]
     StreamStarted,

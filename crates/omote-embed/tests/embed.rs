@@ -81,6 +81,9 @@ fn bad_input_is_an_error_with_a_message() {
     assert_eq!(e, EmbedError::UnknownExpression("smug".into()));
     assert!(face.set_live_vowels(&[0.1; 3], true).is_err());
     assert!(face.set_camera(Some(omote_core::Vec3::NAN)).is_err());
+    assert!(face.request_blink(0.5).is_ok());
+    let full = (0..1000).map(|_| face.request_blink(5.0)).last().unwrap();
+    assert!(full.unwrap_err().to_string().contains("queue is full"));
 }
 
 /// Any dt a render loop gives is taken: zero, negative and NaN steps pass no time (the

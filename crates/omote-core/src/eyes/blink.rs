@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bounds::{Bound, Limit, check_all, sanitize_all, slot};
 use crate::curve::ResponseCurve;
+use crate::error::EyeRequestError;
 use crate::error::EyesConfigError;
 use crate::eyes::blink_motion::BlinkMotionDesc;
 use crate::eyes::eye_mode::{EyeMode, PerMode};
@@ -428,21 +429,23 @@ impl BlinkGenerator {
     /// requested blink ignores the minimum gap and the suppression windows, but waits
     /// for a blink in progress to end and still follows the expression's depth.
     /// `false` if [`MAX_BLINK_REQUESTS`] are already waiting.
-    pub fn request(&mut self, delay: f32) -> bool {
+    pub fn request(&mut self, delay: f32) -> Result<(), EyeRequestError> {
         let delay = positive_or_zero(delay);
-        self.requests.push(self.time + f64::from(delay))
+        queued(self.requests.push(self.time + f64::from(delay)))
     }
 
     /// Announce an eye-area expression change `t_from_now` seconds ahead (the scene
-    /// timeline's look-ahead): no blink will start shortly before it. `false` if
+    /// timeline's look-ahead): no blink will start shortly before it. Refused when
     /// [`MAX_EYE_CHANGES`] changes are already waiting or the time is not finite.
-    pub fn schedule_eye_change(&mut self, t_from_now: f32) -> bool {
+    pub fn schedule_eye_change(&mut self, t_from_now: f32) -> Result<(), EyeRequestError> {
         if !t_from_now.is_finite() {
-            return false;
+            return Err(EyeRequestError::NotFinite);
         }
         self.eye_changes.drop_before(self.time);
-        self.eye_changes
-            .push(self.time + f64::from(t_from_now.max(0.0)))
+        queued(
+            self.eye_changes
+                .push(self.time + f64::from(t_from_now.max(0.0))),
+        )
     }
 
     /// Forget every announced eye-area change (e.g. the scene was skipped).
@@ -659,6 +662,15 @@ impl BlinkGenerator {
     }
 }
 
+/// A fixed-capacity queue's push as a result.
+fn queued(pushed: bool) -> Result<(), EyeRequestError> {
+    if pushed {
+        Ok(())
+    } else {
+        Err(EyeRequestError::QueueFull)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -749,16 +761,16 @@ mod tests {
     fn requests_wait_for_the_blink_in_progress_and_ignore_suppression() {
         let mut g = BlinkGenerator::new(&BlinkConfig::default());
         let mut rng = Pcg32::new(1);
-        assert!(g.schedule_eye_change(0.2));
-        assert!(g.request(0.0) && g.request(0.0));
+        assert!(g.schedule_eye_change(0.2).is_ok());
+        assert!(g.request(0.0).is_ok() && g.request(0.0).is_ok());
         let blinks = run(&mut g, &mut rng, 1.0, &BlinkInput::default());
         assert_eq!(blinks.len(), 2);
         assert!(blinks.iter().all(|(e, _)| e.cause == BlinkCause::Requested));
         assert!(blinks[1].0.t >= blinks[0].0.end() - 1e-9);
         for _ in 0..MAX_BLINK_REQUESTS {
-            assert!(g.request(10.0));
+            assert!(g.request(10.0).is_ok());
         }
-        assert!(!g.request(10.0));
+        assert_eq!(g.request(10.0), Err(EyeRequestError::QueueFull));
     }
 
     #[test]

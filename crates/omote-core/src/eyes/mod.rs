@@ -26,7 +26,7 @@ pub(crate) mod eye_mode;
 pub(crate) mod saccade;
 pub(crate) mod time_queue;
 
-pub use crate::error::EyesConfigError;
+pub use crate::error::{EyeRequestError, EyesConfigError};
 pub use blink::{BlinkCause, BlinkConfig, BlinkEvent, BlinkGenerator, BlinkInput, BlinkOutput};
 pub use blink_motion::{BlinkMotion, BlinkMotionDesc, preset_blink_motions};
 pub use eye_mode::{EyeMode, PerMode, UnknownEyeMode};

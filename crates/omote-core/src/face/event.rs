@@ -29,7 +29,7 @@ impl FaceEvent {
 /// ```
 /// use omote_core::{Face, FaceConfig, FaceEvent, FaceInputs, Rig};
 /// let mut face = Face::new(std::sync::Arc::new(Rig::standard()), FaceConfig::default(), 1);
-/// face.request_blink();
+/// face.request_blink().unwrap();
 /// let state = face.update(1.0 / 60.0, &FaceInputs::default());
 /// assert!(state.events().iter().any(|e| matches!(e, FaceEvent::Blink(_))));
 /// ```

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use glam::Quat;
 use serde::{Deserialize, Serialize};
 
+use crate::error::EyeRequestError;
 use crate::eyes::Eyes;
 use crate::eyes::blink::BlinkConfig;
 use crate::eyes::eye_mode::EyeMode;
@@ -398,26 +399,30 @@ impl Face {
         self.eyes.set_mode(mode);
     }
 
-    /// Blink as soon as the eyes are free (an API call or a timeline event). `false` if
+    /// Blink as soon as the eyes are free (an API call or a timeline event). Refused when
     /// the automatic blink is off or too many requests are waiting.
-    pub fn request_blink(&mut self) -> bool {
+    pub fn request_blink(&mut self) -> Result<(), EyeRequestError> {
         self.request_blink_in(0.0)
     }
 
-    /// Blink `seconds` from now. `false` if the automatic blink is off or too many
+    /// Blink `seconds` from now. Refused when the automatic blink is off or too many
     /// requests are waiting.
-    pub fn request_blink_in(&mut self, seconds: f32) -> bool {
-        self.eyes.blink_mut().is_some_and(|b| b.request(seconds))
+    pub fn request_blink_in(&mut self, seconds: f32) -> Result<(), EyeRequestError> {
+        match self.eyes.blink_mut() {
+            Some(b) => b.request(seconds),
+            None => Err(EyeRequestError::BlinkOff),
+        }
     }
 
     /// Announce an eye-area expression change `t_from_now` seconds ahead (the scene
     /// timeline's look-ahead): no automatic blink starts shortly before it (docs/design.md § Blink).
-    /// `false` if the automatic blink is off or the queue
+    /// Refused when the automatic blink is off or the queue
     /// ([`MAX_EYE_CHANGES`](crate::eyes::blink::MAX_EYE_CHANGES)) is full.
-    pub fn schedule_eye_change(&mut self, t_from_now: f32) -> bool {
-        self.eyes
-            .blink_mut()
-            .is_some_and(|b| b.schedule_eye_change(t_from_now))
+    pub fn schedule_eye_change(&mut self, t_from_now: f32) -> Result<(), EyeRequestError> {
+        match self.eyes.blink_mut() {
+            Some(b) => b.schedule_eye_change(t_from_now),
+            None => Err(EyeRequestError::BlinkOff),
+        }
     }
 
     /// How much of the automatic blink and saccades shows, in [0, 1]: give it

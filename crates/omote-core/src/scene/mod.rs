@@ -765,7 +765,9 @@ fn announce(c: &mut Character, now: f32, limit: f32, dt: f32) {
         let face = c.driver.face_mut();
         let mut p = a.max(now);
         loop {
-            face.schedule_eye_change(p - now + dt);
+            // A full queue (more changes ahead than it holds) leaves this one unannounced:
+            // the blink may then come near it, nothing worse.
+            let _ = face.schedule_eye_change(p - now + dt);
             if p >= b {
                 break;
             }

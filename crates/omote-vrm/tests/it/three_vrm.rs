@@ -375,7 +375,7 @@ fn blended_performance() -> Anim {
     };
     let mut face = Face::new(rig.clone(), config, 7);
     for t in [0.1, 0.7, 1.3] {
-        assert!(face.request_blink_in(t));
+        assert!(face.request_blink_in(t).is_ok());
     }
     face.layer_mut(Face::MOUTH).set_weight(1.0);
     let mut rec = omote_core::anim::AnimRecorder::new(&rig, 30.0);
