@@ -13,6 +13,8 @@ use omote_core::{
     TrackedFace, Vec3, VoiceFrame,
 };
 
+use omote_core::eyes::Gaze;
+
 use crate::{EmbedError, VoiceAnalysis};
 
 /// One character's face, driven frame by frame (see the module and crate docs for the
@@ -154,7 +156,8 @@ impl Character {
 
     /// Sets the acted gaze in degrees (yaw > 0: toward the avatar's left; pitch > 0:
     /// down), clamped to ±90°; the automatic saccades play around it.
-    pub fn set_gaze(&mut self, yaw_deg: f32, pitch_deg: f32) -> Result<(), EmbedError> {
+    pub fn set_gaze(&mut self, gaze: Gaze) -> Result<(), EmbedError> {
+        let Gaze { yaw_deg, pitch_deg } = gaze;
         if !(yaw_deg.is_finite() && pitch_deg.is_finite()) {
             return Err(EmbedError::Argument(format!(
                 "yaw {yaw_deg}, pitch {pitch_deg}: not finite"
@@ -340,10 +343,10 @@ impl Character {
         out
     }
 
-    /// The gaze after smoothing and saccades: yaw and pitch in degrees.
-    pub fn gaze(&self) -> [f32; 2] {
+    /// The gaze after smoothing and saccades.
+    pub fn gaze(&self) -> Gaze {
         let s = self.driver.state();
-        [s.look_at_yaw_deg, s.look_at_pitch_deg]
+        Gaze::new(s.look_at_yaw_deg, s.look_at_pitch_deg)
     }
 
     /// What started in the last update (blinks, saccades, voice events).

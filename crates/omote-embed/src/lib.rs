@@ -63,6 +63,7 @@ pub use character::Character;
 pub use error::EmbedError;
 #[cfg(feature = "avatar")]
 pub use omote_avatar::{Avatar, AvatarSource};
+pub use omote_core::eyes::Gaze;
 pub use omote_lipsync::VOICE_SEED_LEN;
 pub use speaker::Speaker;
 pub use voice_stream::{VOICE_FRAME_STRIDE, VoiceStream};

@@ -3,6 +3,7 @@
 //! for a seed with blinks, a speaking mouth and a hand-over.
 
 use omote_core::Quat;
+use omote_core::eyes::Gaze;
 use omote_embed::{
     Character, EmbedError, Speaker, VOICE_FRAME_STRIDE as LIVE_STRIDE, VOICE_SEED_LEN, VoiceStream,
     analyse_voice,
@@ -71,7 +72,7 @@ fn bad_input_is_an_error_with_a_message() {
         .to_string();
     assert!(e.contains("`smug`"), "{e}");
     assert!(face.set_expression_named("happy", f32::NAN).is_err());
-    assert!(face.set_gaze(f32::INFINITY, 0.0).is_err());
+    assert!(face.set_gaze(Gaze::new(f32::INFINITY, 0.0)).is_err());
     assert!(face.set_head(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)).is_err());
     assert!(face.say_frames(&[0.5; 7], 100.0, None, &[]).is_err());
     assert!(face.say_frames(&[f32::NAN; 6], 100.0, None, &[]).is_err());
@@ -159,13 +160,17 @@ fn the_face_is_deterministic_for_a_seed_blinks_and_speaks() {
     assert!(w[80][aa] < 0.05, "mouth at 1.33 s: {}", w[80][aa]);
     assert!(!a.is_speaking(), "the line is over");
     // The eyes move: the gaze is not fixed over 10 s.
-    let gazes: Vec<[f32; 2]> = (0..600)
+    let gazes: Vec<Gaze> = (0..600)
         .map(|_| {
             a.update(1.0 / 60.0);
             a.gaze()
         })
         .collect();
-    assert!(gazes.iter().any(|g| (g[0] - gazes[0][0]).abs() > 0.5));
+    assert!(
+        gazes
+            .iter()
+            .any(|g| (g.yaw_deg - gazes[0].yaw_deg).abs() > 0.5)
+    );
 }
 
 /// Dominant class (A I U E O N) of a 6-number frame.

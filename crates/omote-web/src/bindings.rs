@@ -146,7 +146,7 @@ impl FaceJs {
     #[wasm_bindgen(js_name = setGaze)]
     pub fn set_gaze(&mut self, yaw_deg: f32, pitch_deg: f32) -> Result<(), JsError> {
         self.inner
-            .set_gaze(yaw_deg, pitch_deg)
+            .set_gaze(omote_core::eyes::Gaze::new(yaw_deg, pitch_deg))
             .map_err(js("setGaze"))
     }
     /// Sets the acted head rotation.
@@ -218,7 +218,8 @@ impl FaceJs {
     }
     /// Gaze yaw and pitch in degrees.
     pub fn gaze(&self) -> Vec<f32> {
-        self.inner.gaze().to_vec()
+        let g = self.inner.gaze();
+        vec![g.yaw_deg, g.pitch_deg]
     }
     /// Blinks that started in the last update.
     #[wasm_bindgen(js_name = blinksThisFrame)]

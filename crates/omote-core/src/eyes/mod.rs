@@ -39,6 +39,29 @@ use crate::rig::{ChannelId, Rig};
 use crate::rng::Pcg32;
 use crate::sanitize::{clamp01, finite_or_zero};
 
+/// A gaze direction in degrees: yaw > 0 looks toward the avatar's left, pitch > 0
+/// down (the VRM frame).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Gaze {
+    /// Left/right, degrees.
+    pub yaw_deg: f32,
+    /// Down/up, degrees.
+    pub pitch_deg: f32,
+}
+
+impl Gaze {
+    /// Straight ahead.
+    pub const FORWARD: Self = Self {
+        yaw_deg: 0.0,
+        pitch_deg: 0.0,
+    };
+
+    /// A gaze of `yaw_deg` and `pitch_deg`.
+    pub const fn new(yaw_deg: f32, pitch_deg: f32) -> Self {
+        Self { yaw_deg, pitch_deg }
+    }
+}
+
 /// Gaze input moving at least this fast (degrees per second) counts as a gaze shift.
 pub const GAZE_SHIFT_SPEED_DEG_S: f32 = 100.0;
 

@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bounds::{Bound, Limit, check_all, sanitize_all, slot};
 use crate::error::EyesConfigError;
+use crate::eyes::Gaze;
 use crate::eyes::eye_mode::{EyeMode, PerMode};
 use crate::rng::Pcg32;
 use crate::sanitize::positive_or_zero;
@@ -353,10 +354,12 @@ impl SaccadeGenerator {
         self.time
     }
 
-    /// The current offset (yaw, pitch) in degrees.
-    pub fn offset(&self) -> (f32, f32) {
-        self.jump
-            .map_or(self.offset, |j| self.position(&j, self.time))
+    /// The current offset from the acted gaze.
+    pub fn offset(&self) -> Gaze {
+        let (yaw_deg, pitch_deg) = self
+            .jump
+            .map_or(self.offset, |j| self.position(&j, self.time));
+        Gaze::new(yaw_deg, pitch_deg)
     }
 
     /// The last jump started, if any.
@@ -413,7 +416,7 @@ impl SaccadeGenerator {
                 }
             }
         }
-        let (yaw_deg, pitch_deg) = self.offset();
+        let Gaze { yaw_deg, pitch_deg } = self.offset();
         SaccadeOutput {
             yaw_deg,
             pitch_deg,

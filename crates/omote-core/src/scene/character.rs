@@ -6,6 +6,7 @@ use std::sync::Arc;
 use glam::{EulerRot, Quat, Vec3};
 
 use crate::driver::FaceDriver;
+use crate::eyes::Gaze;
 use crate::eyes::eye_mode::EyeMode;
 use crate::rig::expression::{ExpressionCategory, ExpressionPreset};
 use crate::rig::{ChannelId, Rig};
@@ -285,13 +286,13 @@ impl Character {
     }
 
     /// Yaw and pitch (degrees, body frame) from this character's head toward `target`.
-    pub fn angles_toward(&self, target: Vec3) -> (f32, f32) {
+    pub fn angles_toward(&self, target: Vec3) -> Gaze {
         let d = self.facing.inverse() * (target - self.position);
         if !d.is_finite() || d.length_squared() < 1e-12 {
-            return (0.0, 0.0);
+            return Gaze::FORWARD;
         }
         let yaw = d.x.atan2(d.z).to_degrees();
         let pitch = (-d.y).atan2((d.x * d.x + d.z * d.z).sqrt()).to_degrees();
-        (yaw, pitch)
+        Gaze::new(yaw, pitch)
     }
 }

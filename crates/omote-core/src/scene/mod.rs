@@ -34,6 +34,7 @@ use thiserror::Error;
 
 use crate::driver::FaceDriver;
 use crate::driver::inputs::DriverInputs;
+use crate::eyes::Gaze;
 use crate::eyes::eye_mode::EyeMode;
 use crate::face::FaceState;
 use crate::rig::Rig;
@@ -353,8 +354,8 @@ impl Scene {
             let target = eye_mode_and_target(c, speaker, frame.to);
             let head_pos = c.position;
             // 4. Gaze, 5. camera, 6. the face.
-            let (yaw, pitch) = gaze_angles(characters, i, head_pos, target, frame.camera);
-            drive_face(&mut characters[i], yaw, pitch, &frame);
+            let gaze = gaze_angles(characters, i, head_pos, target, frame.camera);
+            drive_face(&mut characters[i], gaze, &frame);
         }
         let mut now_speaking = characters
             .iter()
@@ -510,33 +511,36 @@ fn gaze_angles(
     head_pos: Vec3,
     target: GazeTarget,
     camera: Option<Vec3>,
-) -> (f32, f32) {
-    let (yaw, pitch) = match target {
-        GazeTarget::Auto | GazeTarget::Forward => (0.0, 0.0),
-        GazeTarget::Camera => camera.map_or((0.0, 0.0), |p| characters[i].angles_toward(p)),
+) -> Gaze {
+    let gaze = match target {
+        GazeTarget::Auto | GazeTarget::Forward => Gaze::FORWARD,
+        GazeTarget::Camera => camera.map_or(Gaze::FORWARD, |p| characters[i].angles_toward(p)),
         GazeTarget::Character(j) => {
             let p = characters[j].position;
             if j == i || p == head_pos {
-                (0.0, 0.0)
+                Gaze::FORWARD
             } else {
                 characters[i].angles_toward(p)
             }
         }
-        GazeTarget::Direction { yaw_deg, pitch_deg } => (yaw_deg, pitch_deg),
+        GazeTarget::Direction { yaw_deg, pitch_deg } => Gaze::new(yaw_deg, pitch_deg),
     };
-    let yaw = crate::sanitize::finite_or_zero(yaw).clamp(-MAX_GAZE_YAW_DEG, MAX_GAZE_YAW_DEG);
-    let pitch =
-        crate::sanitize::finite_or_zero(pitch).clamp(-MAX_GAZE_PITCH_DEG, MAX_GAZE_PITCH_DEG);
-    (yaw, pitch)
+    Gaze::new(
+        crate::sanitize::finite_or_zero(gaze.yaw_deg).clamp(-MAX_GAZE_YAW_DEG, MAX_GAZE_YAW_DEG),
+        crate::sanitize::finite_or_zero(gaze.pitch_deg)
+            .clamp(-MAX_GAZE_PITCH_DEG, MAX_GAZE_PITCH_DEG),
+    )
 }
 
-/// Moves the character's head and eyes toward `yaw`/`pitch` and updates its face.
+/// Moves the character's head and eyes toward `gaze` and updates its face.
 #[inline]
-fn drive_face(c: &mut Character, yaw: f32, pitch: f32, frame: &FrameClock) {
+fn drive_face(c: &mut Character, gaze: Gaze, frame: &FrameClock) {
     let camera = frame.camera;
-    let (head, eyes_yaw, eyes_pitch) =
-        c.gaze_motion
-            .update([yaw, pitch], c.head_share, &frame.gaze_step);
+    let (head, eyes_yaw, eyes_pitch) = c.gaze_motion.update(
+        [gaze.yaw_deg, gaze.pitch_deg],
+        c.head_share,
+        &frame.gaze_step,
+    );
     let inputs = DriverInputs {
         head,
         gaze_yaw_deg: eyes_yaw,
