@@ -60,16 +60,6 @@ impl OutOfBounds {
     }
 }
 
-impl std::fmt::Display for OutOfBounds {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} = {} is out of range ({})",
-            self.field, self.value, self.expected
-        )
-    }
-}
-
 /// Read and write access to one value of a config `C`. Build it with `slot!(C, field)`.
 pub(crate) struct Slot<C, T> {
     get: fn(&C) -> T,

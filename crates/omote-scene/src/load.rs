@@ -63,7 +63,7 @@ pub struct LoadedCharacter {
     /// Its VRM model, when it has one (a `.vrm` or a built-in avatar).
     pub model: Option<VrmModel>,
     /// The model's bytes when it is a built-in avatar (so it can be written out).
-    pub builtin_vrm: Option<Vec<u8>>,
+    pub builtin_vrm: Option<Arc<[u8]>>,
     /// The rig as written in the file (`builtin`, a path).
     pub rig_source: String,
     /// Head position in scene space (metres).
@@ -141,7 +141,7 @@ pub fn parse_scene(
 }
 
 /// A character's rig, its VRM model if any, and the model's bytes if built in.
-type ResolvedRig = (Arc<Rig>, Option<VrmModel>, Option<Vec<u8>>);
+type ResolvedRig = (Arc<Rig>, Option<VrmModel>, Option<Arc<[u8]>>);
 
 struct Loader<'a> {
     text: &'a str,
@@ -536,7 +536,7 @@ impl Loader<'_> {
         let avatar = Avatar::load(&source).map_err(|e| self.err(at, field, e.to_string()))?;
         // Only a built-in avatar's bytes are kept: it has no file to copy.
         let builtin = matches!(source, AvatarSource::Builtin | AvatarSource::BuiltinSecond);
-        let bytes = avatar.vrm.filter(|_| builtin).map(|b| b.to_vec());
+        let bytes = avatar.vrm.filter(|_| builtin);
         Ok((avatar.rig, avatar.model, bytes))
     }
 

@@ -197,14 +197,19 @@ impl Builder<'_> {
         bail!("unsupported op {} ({})", op.name(), node.name)
     }
 
-    /// The network input: NHWC with batch 1.
-    fn source(&mut self, out: OutletId) -> TractResult<()> {
-        let shape = self
+    /// The shape of `out` when every dimension is known.
+    fn concrete_shape(&self, out: OutletId) -> TractResult<Option<Vec<usize>>> {
+        Ok(self
             .model
             .outlet_fact(out)?
             .shape
             .as_concrete()
-            .map(|s| s.to_vec());
+            .map(|s| s.to_vec()))
+    }
+
+    /// The network input: NHWC with batch 1.
+    fn source(&mut self, out: OutletId) -> TractResult<()> {
+        let shape = self.concrete_shape(out)?;
         let Some([1, h, w, c]) = shape
             .as_deref()
             .and_then(|s| <[usize; 4]>::try_from(s).ok())
@@ -322,12 +327,8 @@ impl Builder<'_> {
     /// A concatenation that is a plain append in storage order.
     fn concat(&mut self, node: &TypedNode, cat: &TypedConcat, out: OutletId) -> TractResult<()> {
         let shape = self
-            .model
-            .outlet_fact(out)?
-            .shape
-            .as_concrete()
-            .map(|s| s.to_vec());
-        let shape = shape.ok_or_else(|| format_err!("concat of symbolic shape"))?;
+            .concrete_shape(out)?
+            .ok_or_else(|| format_err!("concat of symbolic shape"))?;
         ensure!(
             shape[..cat.axis].iter().all(|d| *d == 1),
             "concat along axis {} of {shape:?} is not a plain append",

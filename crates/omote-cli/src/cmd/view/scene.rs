@@ -109,7 +109,7 @@ impl SceneSite {
         let mut characters = Vec::new();
         for c in &loaded.characters {
             let (vrm, model_name) = match (&c.builtin_vrm, &c.model) {
-                (Some(bytes), _) => (Arc::from(bytes.as_slice()), c.rig_source.clone()),
+                (Some(bytes), _) => (Arc::clone(bytes), c.rig_source.clone()),
                 (None, Some(_)) => {
                     let file = base.join(&c.rig_source);
                     let bytes = match files.get(&file) {
