@@ -37,8 +37,6 @@ pub struct Character {
     voice: Option<VoiceFrame>,
     tracked: Option<TrackedFace>,
     camera: Option<Vec3>,
-    weights: Vec<f32>,
-    input_weights: Vec<f32>,
 }
 
 impl Character {
@@ -52,7 +50,6 @@ impl Character {
             .channels()
             .map(|(id, _)| rig.channel_name(id).to_owned())
             .collect();
-        let n = rig.len();
         let driver = FaceDriver::new(rig, FaceConfig::default(), seed)
             .with_speech(SpeechConfig::default())
             .with_voice(MouthPolicy::VoiceFirst);
@@ -65,8 +62,6 @@ impl Character {
             voice: None,
             tracked: None,
             camera: None,
-            weights: vec![0.0; n],
-            input_weights: vec![0.0; n],
         })
     }
 
@@ -303,27 +298,25 @@ impl Character {
             gaze_yaw_deg: self.gaze_yaw_deg,
             gaze_pitch_deg: self.gaze_pitch_deg,
         };
-        let state = self.driver.update(dt, &inputs);
-        self.weights.copy_from_slice(&state.expressions);
-        self.input_weights.copy_from_slice(&state.input_expressions);
+        self.driver.update(dt, &inputs);
     }
 
     /// The weights after the VRM override rules (what the face shows), in channel order:
     /// for players that apply no rules of their own (VRM 0.x receivers, three-vrm with
     /// its rules off).
     pub fn weights(&self) -> &[f32] {
-        &self.weights
+        &self.driver.state().expressions
     }
 
     /// One channel's weight after the override rules.
     pub fn weight(&self, id: ChannelId) -> f32 {
-        self.weights[id.index()]
+        self.driver.state().weight(id)
     }
 
     /// The weights before the override rules, for a player that applies them itself
     /// (UniVRM 1.0's `SetWeight`, a VRMA, a VRM 1.0 VMC receiver).
     pub fn input_weights(&self) -> &[f32] {
-        &self.input_weights
+        &self.driver.state().input_expressions
     }
 
     /// The whole frame (weights, rotations, gaze, events).
