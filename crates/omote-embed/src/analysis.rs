@@ -97,6 +97,35 @@ impl VoiceAnalysis {
         }
     }
 
+    /// A track given as numbers (a lip sync file's, an engine's own): 6 per frame
+    /// (A I U E O N, each clamped to 0–1) at `fps`, the voiced span in seconds. Nothing
+    /// is measured: a frame is silent outside the span, and its volume is 1 inside it.
+    /// Checked as a voice line is (a whole number of frames, finite numbers, a positive
+    /// rate, a span inside the clip).
+    pub fn from_frames(
+        frames: &[f32],
+        fps: f32,
+        voiced: Option<(f64, f64)>,
+    ) -> Result<Self, EmbedError> {
+        crate::character::speech_track(frames, fps, voiced)?;
+        let n = frames.len() / 6;
+        let silent: Vec<bool> = (0..n)
+            .map(|i| {
+                let t = (i as f64 + 0.5) / f64::from(fps);
+                voiced.is_none_or(|(s, e)| t < s || t >= e)
+            })
+            .collect();
+        Ok(VoiceAnalysis {
+            fps,
+            frames: frames.iter().map(|v| v.clamp(0.0, 1.0)).collect(),
+            volume: silent.iter().map(|s| if *s { 0.0 } else { 1.0 }).collect(),
+            silent,
+            voiced_start: voiced.map(|v| v.0),
+            voiced_end: voiced.map(|v| v.1),
+            duration_s: n as f64 / f64::from(fps),
+        })
+    }
+
     /// The voiced span in seconds, when there is speech.
     pub fn voiced(&self) -> Option<(f64, f64)> {
         self.voiced_start.zip(self.voiced_end)

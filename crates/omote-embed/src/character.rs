@@ -37,6 +37,17 @@ pub struct Character {
     voice: Option<VoiceFrame>,
     tracked: Option<TrackedFace>,
     camera: Option<Vec3>,
+    line_events: LineEvents,
+}
+
+/// What a voice line did in the last update.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineEvents {
+    /// The voice of a line started (the mouth opens with it).
+    pub voice_started: bool,
+    /// A line handed the mouth over to the acting (0.2 s before its voice ends, or at a
+    /// cut).
+    pub handed_over: bool,
 }
 
 impl Character {
@@ -62,6 +73,7 @@ impl Character {
             voice: None,
             tracked: None,
             camera: None,
+            line_events: LineEvents::default(),
         })
     }
 
@@ -70,10 +82,7 @@ impl Character {
     /// `overrideBlink`/`overrideLookAt`/`overrideMouth`, `eyeClosure`, `lookAt`; the
     /// web package's three-vrm adapter builds it from a loaded VRM).
     pub fn from_rig_json(rig_json: &str, seed: u64) -> Result<Self, EmbedError> {
-        let desc: RigDesc =
-            serde_json::from_str(rig_json).map_err(|e| EmbedError::Rig(e.to_string()))?;
-        let rig = Rig::from_desc(&desc).map_err(|e| EmbedError::Rig(e.to_string()))?;
-        Self::new(Arc::new(rig), seed)
+        Self::new(rig_from_json(rig_json)?, seed)
     }
 
     /// A character for an avatar (a VRM, a rig file, a built-in one).
@@ -163,6 +172,20 @@ impl Character {
         Ok(())
     }
 
+    /// Points the acted gaze along `direction`, given in the head's own frame (+Z ahead,
+    /// +X the avatar's left, +Y up): the host turns a target's position into its animated
+    /// head bone's local space each frame, so the eyes follow a target it moves and stay
+    /// on it while its own animation turns the head. A zero or non-finite direction is
+    /// refused.
+    pub fn set_gaze_target(&mut self, direction: Vec3) -> Result<(), EmbedError> {
+        if !(direction.is_finite() && direction.length_squared() > 1e-12) {
+            return Err(EmbedError::Argument(format!(
+                "gaze direction {direction:?} is not a direction"
+            )));
+        }
+        self.set_gaze(Gaze::toward(direction))
+    }
+
     /// Sets the acted head rotation (VRM frame, relative to the rest pose); normalised.
     pub fn set_head(&mut self, rotation: Quat) -> Result<(), EmbedError> {
         if !(rotation.is_finite() && rotation.length_squared() > 1e-12) {
@@ -184,27 +207,28 @@ impl Character {
     /// Blinks `delay_s` seconds from now (0: as soon as the eyes are free), a blink the
     /// acting asks for; refused when too many are waiting.
     pub fn request_blink(&mut self, delay_s: f32) -> Result<(), EmbedError> {
+        if !delay_s.is_finite() {
+            return Err(EmbedError::Argument(format!(
+                "a blink in {delay_s} s: the delay must be a finite number"
+            )));
+        }
         Ok(self.driver.face_mut().request_blink_in(delay_s)?)
     }
 
     /// Says a voice line now, with an afterglow mouth after it (`(channel, weight)`
-    /// pairs, may be empty). The mouth starts with the voice and hands over smoothly into
-    /// the acting 0.2 s before its end.
-    pub fn say(&mut self, track: Arc<SpeechTrack>, afterglow: &[(ChannelId, f32)]) {
-        let glow: Vec<(ChannelId, f32)> = afterglow
-            .iter()
-            .map(|&(id, w)| {
-                (
-                    id,
-                    if w.is_finite() {
-                        w.clamp(0.0, 1.0)
-                    } else {
-                        0.0
-                    },
-                )
-            })
-            .collect();
+    /// pairs, may be empty; weights clamped to 0–1, NaN refused). The mouth starts with
+    /// the voice and hands over smoothly into the acting 0.2 s before its end.
+    pub fn say(
+        &mut self,
+        track: Arc<SpeechTrack>,
+        afterglow: &[(ChannelId, f32)],
+    ) -> Result<(), EmbedError> {
+        let mut glow = Vec::with_capacity(afterglow.len());
+        for &(id, w) in afterglow {
+            glow.push((id, self.checked_weight(id, w)?));
+        }
         self.driver.say(track, &glow);
+        Ok(())
     }
 
     /// Says a line given as an analysis ([`crate::analyse_voice`], [`crate::Speaker`]).
@@ -214,8 +238,7 @@ impl Character {
         afterglow: &[(ChannelId, f32)],
     ) -> Result<(), EmbedError> {
         let track = speech_track(&analysis.frames, analysis.fps, analysis.voiced())?;
-        self.say(Arc::new(track), afterglow);
-        Ok(())
+        self.say(Arc::new(track), afterglow)
     }
 
     /// Says a line given as flat numbers: `frames` 6 per frame (A I U E O N) at `fps`,
@@ -232,8 +255,7 @@ impl Character {
         for (name, w) in afterglow {
             glow.push((self.channel(name)?, *w));
         }
-        self.say(Arc::new(track), &glow);
-        Ok(())
+        self.say(Arc::new(track), &glow)
     }
 
     /// Stops the line that plays (the mouth hands over from now, no snap).
@@ -250,6 +272,20 @@ impl Character {
     /// drives the mouth while it sounds.
     pub fn set_live_voice(&mut self, frame: VoiceFrame) {
         self.voice = Some(frame);
+    }
+
+    /// Hears live samples: pushes them into `stream` (a microphone's or an audio
+    /// callback's, at the stream's rate) and, when they complete a frame, takes the
+    /// newest as the live voice for the next update.
+    pub fn hear(
+        &mut self,
+        stream: &mut crate::VoiceStream,
+        samples: &[f32],
+    ) -> Result<(), EmbedError> {
+        if let Some(frame) = stream.push_frames(samples)?.last() {
+            self.set_live_voice(frame.voice_frame());
+        }
+        Ok(())
     }
 
     /// [`Character::set_live_voice`] from numbers: A I U E O (and N, not read) and
@@ -269,6 +305,42 @@ impl Character {
     /// [`Character::with_tracking`].
     pub fn set_tracked(&mut self, face: Option<TrackedFace>) {
         self.tracked = face;
+    }
+
+    /// The tracked face for the next updates from numbers: the 52 ARKit scores in
+    /// [`omote_core::tracking::ARKIT_52`]'s order (clamped to 0–1) and the head rotation
+    /// if the tracker has one (`x y z w`, relative to the camera, VRM frame). NaN is
+    /// refused; needs [`Character::with_tracking`].
+    pub fn set_tracked_arkit(
+        &mut self,
+        scores: &[f32],
+        head: Option<Quat>,
+    ) -> Result<(), EmbedError> {
+        let Ok(scores) = <[f32; 52]>::try_from(scores) else {
+            return Err(EmbedError::Argument(format!(
+                "{} ARKit scores, not 52",
+                scores.len()
+            )));
+        };
+        if let Some(i) = scores.iter().position(|v| !v.is_finite()) {
+            return Err(EmbedError::Argument(format!(
+                "ARKit score {i} (`{}`) is {}",
+                omote_core::tracking::ARKIT_52[i],
+                scores[i]
+            )));
+        }
+        let head = match head {
+            Some(q) if !(q.is_finite() && q.length_squared() > 1e-12) => {
+                let [x, y, z, w] = q.to_array();
+                return Err(EmbedError::Argument(format!(
+                    "head ({x}, {y}, {z}, {w}) is not a rotation"
+                )));
+            }
+            q => q.map(Quat::normalize),
+        };
+        let blendshapes = omote_core::tracking::Blendshapes(scores.map(|v| v.clamp(0.0, 1.0)));
+        self.set_tracked(Some(TrackedFace { blendshapes, head }));
+        Ok(())
     }
 
     /// Where the camera is (VRM frame, metres), for the camera-angle correction; `None`
@@ -298,7 +370,18 @@ impl Character {
             gaze_yaw_deg: self.gaze_yaw_deg,
             gaze_pitch_deg: self.gaze_pitch_deg,
         };
+        let was_speaking = self.is_speaking();
         self.driver.update(dt, &inputs);
+        let speaking = self.is_speaking();
+        self.line_events = LineEvents {
+            voice_started: speaking && !was_speaking,
+            handed_over: was_speaking && !speaking,
+        };
+    }
+
+    /// What a voice line did in the last update.
+    pub fn line_events(&self) -> LineEvents {
+        self.line_events
     }
 
     /// The weights after the VRM override rules (what the face shows), in channel order:
@@ -361,8 +444,18 @@ impl Character {
     }
 }
 
+/// A rig from its description as JSON (the rig file's fields: `name`, `presets`,
+/// `arkit`, `expressions` with `name`, `isBinary`, `overrideBlink`/`overrideLookAt`/
+/// `overrideMouth`, `eyeClosure`, `lookAt`).
+pub fn rig_from_json(rig_json: &str) -> Result<Arc<Rig>, EmbedError> {
+    let desc: RigDesc =
+        serde_json::from_str(rig_json).map_err(|e| EmbedError::Rig(e.to_string()))?;
+    let rig = Rig::from_desc(&desc).map_err(|e| EmbedError::Rig(e.to_string()))?;
+    Ok(Arc::new(rig))
+}
+
 /// A voice line from flat numbers: 6 per frame (A I U E O N), the voiced span.
-fn speech_track(
+pub(crate) fn speech_track(
     frames: &[f32],
     fps: f32,
     voiced: Option<(f64, f64)>,

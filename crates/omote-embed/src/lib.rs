@@ -59,10 +59,10 @@ mod speaker;
 mod voice_stream;
 
 pub use analysis::{VoiceAnalysis, analyse_voice};
-pub use character::Character;
+pub use character::{Character, LineEvents, rig_from_json};
 pub use error::EmbedError;
 #[cfg(feature = "avatar")]
-pub use omote_avatar::{Avatar, AvatarSource};
+pub use omote_avatar::{Avatar, AvatarError, AvatarSource};
 pub use omote_core::eyes::Gaze;
 pub use omote_lipsync::VOICE_SEED_LEN;
 pub use speaker::Speaker;

@@ -60,6 +60,24 @@ impl Gaze {
     pub const fn new(yaw_deg: f32, pitch_deg: f32) -> Self {
         Self { yaw_deg, pitch_deg }
     }
+
+    /// The gaze along `direction` (VRM frame: +Z ahead, +X the avatar's left, +Y up);
+    /// straight ahead for a zero or non-finite direction.
+    ///
+    /// ```
+    /// use omote_core::eyes::Gaze;
+    /// let g = Gaze::toward(omote_core::Vec3::new(1.0, 0.0, 1.0));
+    /// assert!((g.yaw_deg - 45.0).abs() < 1e-4 && g.pitch_deg == 0.0);
+    /// ```
+    pub fn toward(direction: glam::Vec3) -> Self {
+        let d = direction;
+        if !d.is_finite() || d.length_squared() < 1e-12 {
+            return Self::FORWARD;
+        }
+        let yaw = d.x.atan2(d.z).to_degrees();
+        let pitch = (-d.y).atan2((d.x * d.x + d.z * d.z).sqrt()).to_degrees();
+        Self::new(yaw, pitch)
+    }
 }
 
 /// Gaze input moving at least this fast (degrees per second) counts as a gaze shift.

@@ -287,12 +287,6 @@ impl Character {
 
     /// Yaw and pitch (degrees, body frame) from this character's head toward `target`.
     pub fn angles_toward(&self, target: Vec3) -> Gaze {
-        let d = self.facing.inverse() * (target - self.position);
-        if !d.is_finite() || d.length_squared() < 1e-12 {
-            return Gaze::FORWARD;
-        }
-        let yaw = d.x.atan2(d.z).to_degrees();
-        let pitch = (-d.y).atan2((d.x * d.x + d.z * d.z).sqrt()).to_degrees();
-        Gaze::new(yaw, pitch)
+        Gaze::toward(self.facing.inverse() * (target - self.position))
     }
 }

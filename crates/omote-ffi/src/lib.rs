@@ -1,0 +1,124 @@
+//! # omote-ffi
+//!
+//! omote's C ABI: the embedding API ([`omote_embed`]) for game engines and any language
+//! with a C FFI (Unity's C# through P/Invoke, Godot's GDExtension, Unreal's C++, Python's
+//! ctypes). It translates handles, arrays, statuses and messages; every rule lives in
+//! `omote-embed` and below. The header is `include/omote.h`, generated from this crate
+//! (`tests/header.rs` fails when it is stale; `OMOTE_BLESS=1` rewrites it).
+//!
+//! ## The contract
+//!
+//! - **Statuses**: every call returns an [`OmoteStatus`]; anything but
+//!   `OMOTE_STATUS_OK` changed nothing, and [`omote_last_error`] holds the message
+//!   (per thread, naming the call and what was wrong). No panic crosses the boundary.
+//! - **Handles**, not pointers: 64-bit numbers, each with its kind and a generation, so
+//!   a zero, freed, foreign or wrong-kind handle — and a second free — is
+//!   `OMOTE_STATUS_INVALID_HANDLE`, never undefined behaviour.
+//! - **Arrays** are a pointer and a `uint32_t` count, checked against what the call
+//!   needs (a weight array's count is the channel count); outputs are filled in place,
+//!   so a frame allocates nothing on the caller's side. Text is NUL-terminated UTF-8.
+//! - **Threads**: a handle is used by one thread at a time (different handles on
+//!   different threads run in parallel). Each object has its own lock, so a broken rule
+//!   is serialised, not a data race. Messages are per thread.
+//! - **Time**: `dt` as `omote_character_update` says: finite and positive is one exact
+//!   step however long; 0, negative or NaN lets no time pass.
+//! - **Composition**: expressions the host wants go in as acting or picture weights;
+//!   head and eye rotations are relative to the rest pose, to be multiplied onto the
+//!   host's animated local rotations; the gaze can follow a target given in the head's
+//!   frame. Weights come after the VRM override rules and before them (for UniVRM 1.0's
+//!   `SetWeight`, which applies them itself).
+//! - **ABI**: fixed-width integers, `float`/`double`, pointers and `repr(C)` structs —
+//!   no `size_t`.
+
+// The C boundary is the crate's job: its functions are `unsafe extern "C"` and take raw
+// pointers. Pointers become references only in `ptr.rs`; every unsafe block says why
+// it holds.
+#![allow(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
+mod avatar;
+mod character;
+mod handle;
+mod ptr;
+mod status;
+mod voice;
+
+pub use avatar::*;
+pub use character::*;
+pub use status::{OmoteStatus, omote_last_error, omote_last_error_length};
+pub use voice::*;
+
+/// An avatar: a rig and, for a VRM, its model.
+pub type OmoteAvatar = u64;
+/// One character's face.
+pub type OmoteCharacter = u64;
+/// A voice line's lip sync.
+pub type OmoteTrack = u64;
+/// One character's voice lines, read together.
+pub type OmoteSpeaker = u64;
+/// A live lip sync stream.
+pub type OmoteVoiceStream = u64;
+
+/// The ABI's version: bumped on every change that breaks a caller built against an
+/// older header. Check it against `OMOTE_ABI_VERSION` at start-up.
+pub const OMOTE_ABI_VERSION: u32 = 1;
+
+/// The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).
+#[unsafe(no_mangle)]
+pub extern "C" fn omote_abi_version() -> u32 {
+    OMOTE_ABI_VERSION
+}
+
+/// The library's version, `major.minor.patch`, NUL-terminated (static).
+#[unsafe(no_mangle)]
+pub extern "C" fn omote_version() -> *const std::ffi::c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+/// The number of ARKit blendshapes a tracked face carries (52).
+pub const OMOTE_ARKIT_COUNT: u32 = 52;
+
+/// ARKit blendshape `index`'s name (`eyeBlinkLeft`, …), in the order
+/// `omote_character_set_tracked` reads scores; static, NUL-terminated, null when
+/// `index` ≥ 52.
+#[unsafe(no_mangle)]
+pub extern "C" fn omote_arkit_name(index: u32) -> *const std::ffi::c_char {
+    ARKIT_NAMES
+        .get(index as usize)
+        .map_or(std::ptr::null(), |s| s.as_ptr().cast())
+}
+
+/// The ARKit names NUL-terminated, built once from the core's table.
+static ARKIT_NAMES: std::sync::LazyLock<Vec<std::ffi::CString>> = std::sync::LazyLock::new(|| {
+    omote_core::tracking::ARKIT_52
+        .iter()
+        .map(|n| std::ffi::CString::new(*n).unwrap_or_default())
+        .collect()
+});
+
+/// How many objects of each kind are alive: avatars, characters, tracks, speakers,
+/// voice streams (5 numbers), for a host's leak checks.
+///
+/// # Safety
+/// `out` points at `count` (5) writable numbers.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_live_objects(out: *mut u32, count: u32) -> OmoteStatus {
+    status::guard("omote_live_objects", || {
+        let live = [
+            avatar::AVATARS.live(),
+            character::CHARACTERS.live(),
+            voice::TRACKS.live(),
+            voice::SPEAKERS.live(),
+            voice::STREAMS.live(),
+        ];
+        if count as usize != live.len() {
+            return Err(status::FfiError::argument(format!(
+                "`out` has room for {count} numbers; there are {} kinds",
+                live.len()
+            )));
+        }
+        // SAFETY: the caller's promise.
+        unsafe { ptr::slice_mut(out, count, "out")? }.copy_from_slice(&live);
+        Ok(())
+    })
+}

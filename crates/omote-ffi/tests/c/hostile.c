@@ -1,0 +1,161 @@
+/* Misuse of omote's C API, case by case: each call must return the expected status and
+ * leave a message naming the call, never crash, and outputs must stay finite. Prints
+ * `ok NAME: message` per case; exits 1 on the first case that does not hold. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omote.h"
+
+static int failures = 0;
+
+static void expect(const char *name, OmoteStatus got, OmoteStatus want, const char *call) {
+  const char *msg = omote_last_error();
+  if (got != want) {
+    printf("FAIL %s: status %d, expected %d (%s)\n", name, (int)got, (int)want, msg);
+    failures++;
+  } else if (want != OMOTE_STATUS_OK && (strstr(msg, call) == NULL || strlen(msg) < strlen(call) + 5)) {
+    printf("FAIL %s: message `%s` does not name `%s`\n", name, msg, call);
+    failures++;
+  } else if (want != OMOTE_STATUS_OK && omote_last_error_length() != strlen(msg)) {
+    printf("FAIL %s: omote_last_error_length disagrees\n", name);
+    failures++;
+  } else {
+    printf("ok %s: %s\n", name, want == OMOTE_STATUS_OK ? "" : msg);
+  }
+}
+
+#define EXPECT(name, call, want, fn) expect(name, call, want, fn)
+
+int main(void) {
+  OmoteAvatar avatar = 0;
+  OmoteCharacter face = 0;
+  uint32_t n = 0;
+  float nan = NAN;
+
+  /* Loading. */
+  EXPECT("load null path", omote_avatar_load(NULL, &avatar), OMOTE_STATUS_NULL_POINTER, "omote_avatar_load");
+  EXPECT("load missing file", omote_avatar_load("/no/such/avatar.vrm", &avatar), OMOTE_STATUS_NOT_FOUND, "omote_avatar_load");
+  EXPECT("load null out", omote_avatar_builtin(0, NULL), OMOTE_STATUS_NULL_POINTER, "omote_avatar_builtin");
+  EXPECT("unknown builtin", omote_avatar_builtin(9, &avatar), OMOTE_STATUS_INVALID_ARGUMENT, "omote_avatar_builtin");
+  const uint8_t junk[16] = {'g', 'l', 'T', 'F', 2, 0, 0, 0, 99, 0, 0, 0, 1, 2, 3, 4};
+  EXPECT("vrm of junk", omote_avatar_from_vrm(junk, sizeof junk, "junk.vrm", &avatar), OMOTE_STATUS_LOAD_FAILED, "omote_avatar_from_vrm");
+  EXPECT("vrm null bytes", omote_avatar_from_vrm(NULL, 100, NULL, &avatar), OMOTE_STATUS_NULL_POINTER, "omote_avatar_from_vrm");
+  EXPECT("rig json broken", omote_avatar_from_rig_json("{\"presets\": tru", &avatar), OMOTE_STATUS_LOAD_FAILED, "omote_avatar_from_rig_json");
+  const char bad_utf8[] = {(char)0xff, (char)0xfe, 0};
+  EXPECT("rig json not utf-8", omote_avatar_from_rig_json(bad_utf8, &avatar), OMOTE_STATUS_INVALID_ARGUMENT, "omote_avatar_from_rig_json");
+
+  EXPECT("builtin", omote_avatar_builtin(0, &avatar), OMOTE_STATUS_OK, "");
+  EXPECT("character", omote_character_new(avatar, 1, &face), OMOTE_STATUS_OK, "");
+  EXPECT("count", omote_character_channel_count(face, &n), OMOTE_STATUS_OK, "");
+
+  /* Handles. */
+  EXPECT("zero handle", omote_character_update(0, 0.016f), OMOTE_STATUS_INVALID_HANDLE, "omote_character_update");
+  EXPECT("wrong kind", omote_character_update(avatar, 0.016f), OMOTE_STATUS_INVALID_HANDLE, "omote_character_update");
+  EXPECT("foreign handle", omote_character_update(0x1234567890abcdefull, 0.016f), OMOTE_STATUS_INVALID_HANDLE, "omote_character_update");
+  OmoteCharacter other;
+  EXPECT("second character", omote_character_new(avatar, 2, &other), OMOTE_STATUS_OK, "");
+  EXPECT("free", omote_character_free(other), OMOTE_STATUS_OK, "");
+  EXPECT("use after free", omote_character_update(other, 0.016f), OMOTE_STATUS_INVALID_HANDLE, "omote_character_update");
+  EXPECT("double free", omote_character_free(other), OMOTE_STATUS_INVALID_HANDLE, "omote_character_free");
+  OmoteCharacter reused;
+  EXPECT("slot reused", omote_character_new(avatar, 3, &reused), OMOTE_STATUS_OK, "");
+  EXPECT("stale handle of a reused slot", omote_character_update(other, 0.016f), OMOTE_STATUS_INVALID_HANDLE, "omote_character_update");
+  EXPECT("free reused", omote_character_free(reused), OMOTE_STATUS_OK, "");
+
+  /* Arguments. */
+  EXPECT("NaN weight", omote_character_set_expression_named(face, "happy", nan), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_expression_named");
+  EXPECT("unknown name", omote_character_set_expression_named(face, "smile", 1.0f), OMOTE_STATUS_NOT_FOUND, "omote_character_set_expression_named");
+  EXPECT("null name", omote_character_set_expression_named(face, NULL, 1.0f), OMOTE_STATUS_NULL_POINTER, "omote_character_set_expression_named");
+  EXPECT("channel out of range", omote_character_set_expression(face, n, 1.0f), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_expression");
+  EXPECT("NaN gaze", omote_character_set_gaze(face, nan, 0.0f), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_gaze");
+  EXPECT("zero gaze target", omote_character_set_gaze_target(face, 0.0f, 0.0f, 0.0f), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_gaze_target");
+  EXPECT("zero head", omote_character_set_head(face, 0.0f, 0.0f, 0.0f, 0.0f), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_head");
+  EXPECT("unknown eye mode", omote_character_set_eye_mode(face, 7), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_eye_mode");
+  EXPECT("NaN blink delay", omote_character_request_blink(face, nan), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_request_blink");
+  float scores[52] = {0};
+  EXPECT("51 scores", omote_character_set_tracked(face, scores, 51, NULL), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_tracked");
+  scores[3] = nan;
+  EXPECT("NaN score", omote_character_set_tracked(face, scores, 52, NULL), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_tracked");
+  float vowels[6] = {0.5f, 0, 0, 0, 0, nan};
+  EXPECT("NaN vowel", omote_character_set_live_vowels(face, vowels, 6, 1), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_live_vowels");
+  EXPECT("4 vowels", omote_character_set_live_vowels(face, vowels, 4, 1), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_live_vowels");
+
+  /* Lip sync. */
+  OmoteTrack track;
+  float samples[4800];
+  for (int i = 0; i < 4800; i++) samples[i] = (float)(i % 100) / 100.0f - 0.5f;
+  EXPECT("no samples", omote_analyse_voice(samples, 0, 48000.0, &track), OMOTE_STATUS_INVALID_ARGUMENT, "omote_analyse_voice");
+  EXPECT("rate 0", omote_analyse_voice(samples, 4800, 0.0, &track), OMOTE_STATUS_INVALID_ARGUMENT, "omote_analyse_voice");
+  EXPECT("rate NaN", omote_analyse_voice(samples, 4800, (double)nan, &track), OMOTE_STATUS_INVALID_ARGUMENT, "omote_analyse_voice");
+  samples[10] = nan;
+  EXPECT("NaN sample", omote_analyse_voice(samples, 4800, 48000.0, &track), OMOTE_STATUS_INVALID_ARGUMENT, "omote_analyse_voice");
+  samples[10] = 0.0f;
+  EXPECT("analyse", omote_analyse_voice(samples, 4800, 48000.0, &track), OMOTE_STATUS_OK, "");
+  EXPECT("say a character as a track", omote_character_say(face, face, NULL, 0), OMOTE_STATUS_INVALID_HANDLE, "omote_character_say");
+  OmoteWeight glow[1] = {{0, nan}};
+  EXPECT("NaN afterglow", omote_character_say(face, track, glow, 1), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_say");
+  glow[0].channel = 100000;
+  glow[0].weight = 0.5f;
+  EXPECT("afterglow channel out of range", omote_character_say(face, track, glow, 1), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_say");
+  EXPECT("afterglow null", omote_character_say(face, track, NULL, 3), OMOTE_STATUS_NULL_POINTER, "omote_character_say");
+  float frames[7] = {0};
+  OmoteTrack bad;
+  EXPECT("7 frame numbers", omote_track_from_frames(frames, 7, 100.0f, 0, 0, 0, &bad), OMOTE_STATUS_INVALID_ARGUMENT, "omote_track_from_frames");
+  EXPECT("fps 0", omote_track_from_frames(frames, 6, 0.0f, 0, 0, 0, &bad), OMOTE_STATUS_INVALID_ARGUMENT, "omote_track_from_frames");
+  OmoteVoiceStream stream;
+  EXPECT("stream rate 1", omote_voice_stream_new(1.0, 0, &stream), OMOTE_STATUS_INVALID_ARGUMENT, "omote_voice_stream_new");
+  EXPECT("stream", omote_voice_stream_new(48000.0, 0, &stream), OMOTE_STATUS_OK, "");
+  float out[64];
+  uint32_t written;
+  EXPECT("stream buffer too small", omote_voice_stream_push(stream, samples, 4800, out, 64, &written), OMOTE_STATUS_BUFFER_TOO_SMALL, "omote_voice_stream_push");
+  EXPECT("stream NaN", omote_voice_stream_push(stream, (float[]){nan}, 1, out, 64, &written), OMOTE_STATUS_INVALID_ARGUMENT, "omote_voice_stream_push");
+  OmoteSpeaker speaker;
+  EXPECT("speaker", omote_speaker_new(&speaker), OMOTE_STATUS_OK, "");
+  float seed[OMOTE_VOICE_SEED_LEN];
+  EXPECT("voice seed short", omote_speaker_voice_seed(speaker, seed, 3), OMOTE_STATUS_INVALID_ARGUMENT, "omote_speaker_voice_seed");
+  EXPECT("hear NaN", omote_character_hear(face, stream, (float[]){nan}, 1), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_hear");
+
+  /* Reading. */
+  float *weights = malloc(n * sizeof *weights);
+  EXPECT("weights short", omote_character_weights(face, weights, n - 1), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_weights");
+  EXPECT("weights null", omote_character_weights(face, NULL, n), OMOTE_STATUS_NULL_POINTER, "omote_character_weights");
+  EXPECT("rotations 11", omote_character_rotations(face, weights, 11), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_rotations");
+  EXPECT("step with short weights", omote_character_step(face, 0.016f, weights, NULL, n + 1, NULL, NULL), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_step");
+  char name[2];
+  uint32_t len;
+  EXPECT("name buffer small", omote_avatar_channel_name(avatar, 0, name, sizeof name, &len), OMOTE_STATUS_BUFFER_TOO_SMALL, "omote_avatar_channel_name");
+  EXPECT("name of channel out of range", omote_avatar_channel_name(avatar, n, name, sizeof name, &len), OMOTE_STATUS_INVALID_ARGUMENT, "omote_avatar_channel_name");
+
+  /* Time: dt 0, negative, NaN, huge; outputs stay finite and in range. */
+  float dts[] = {0.0f, -1.0f, nan, INFINITY, 3600.0f, 1e30f, 1.0f / 60.0f};
+  for (unsigned k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+    EXPECT("odd dt", omote_character_update(face, dts[k]), OMOTE_STATUS_OK, "");
+    EXPECT("weights", omote_character_weights(face, weights, n), OMOTE_STATUS_OK, "");
+    for (uint32_t i = 0; i < n; i++) {
+      if (!(weights[i] >= 0.0f && weights[i] <= 1.0f)) {
+        printf("FAIL weight %u is %g after dt %g\n", i, weights[i], dts[k]);
+        failures++;
+      }
+    }
+  }
+  free(weights);
+
+  EXPECT("free track", omote_track_free(track), OMOTE_STATUS_OK, "");
+  EXPECT("free stream", omote_voice_stream_free(stream), OMOTE_STATUS_OK, "");
+  EXPECT("free speaker", omote_speaker_free(speaker), OMOTE_STATUS_OK, "");
+  EXPECT("free face", omote_character_free(face), OMOTE_STATUS_OK, "");
+  EXPECT("free avatar", omote_avatar_free(avatar), OMOTE_STATUS_OK, "");
+  EXPECT("free avatar twice", omote_avatar_free(avatar), OMOTE_STATUS_INVALID_HANDLE, "omote_avatar_free");
+  uint32_t live[5];
+  EXPECT("live objects", omote_live_objects(live, 5), OMOTE_STATUS_OK, "");
+  for (int i = 0; i < 5; i++) {
+    if (live[i] != 0) {
+      printf("FAIL kind %d has %u objects alive at the end\n", i, live[i]);
+      failures++;
+    }
+  }
+  printf("%d failures\n", failures);
+  return failures == 0 ? 0 : 1;
+}
