@@ -123,7 +123,8 @@ namespace Omote.Unity
         {
             b.t = t;
             b.hasWritten = false;
-            if (t != null) b.restInRoot = Quaternion.Inverse(transform.rotation) * t.rotation;
+            var root = vrm != null ? vrm.transform : transform;
+            if (t != null) b.restInRoot = Quaternion.Inverse(root.rotation) * t.rotation;
         }
 
         void LateUpdate()
