@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.InteropServices;
 
 namespace Omote
 {
@@ -60,7 +61,11 @@ namespace Omote
         /// (glTF axes: right-handed, +Z forward), relative to the rest pose.</summary>
         public readonly float[] Rotations = new float[12];
 
-        FrameEvents events;
+        // Step's outputs are pinned for the character's life and passed as pointers:
+        // marshalling three arrays and a struct per call cost Mono more than the update.
+        readonly FrameEvents[] events = new FrameEvents[1];
+        GCHandle pinWeights, pinInput, pinRotations, pinEvents;
+        readonly IntPtr weightsPtr, inputPtr, rotationsPtr, eventsPtr;
         readonly string[] channelNames;
         readonly Dictionary<string, int> channelIds;
         readonly float[] head = new float[4];
@@ -79,6 +84,14 @@ namespace Omote
             for (int i = 0; i < channelNames.Length; i++) channelIds[channelNames[i]] = i;
             Weights = new float[n];
             InputWeights = new float[n];
+            pinWeights = GCHandle.Alloc(Weights, GCHandleType.Pinned);
+            pinInput = GCHandle.Alloc(InputWeights, GCHandleType.Pinned);
+            pinRotations = GCHandle.Alloc(Rotations, GCHandleType.Pinned);
+            pinEvents = GCHandle.Alloc(events, GCHandleType.Pinned);
+            weightsPtr = pinWeights.AddrOfPinnedObject();
+            inputPtr = pinInput.AddrOfPinnedObject();
+            rotationsPtr = pinRotations.AddrOfPinnedObject();
+            eventsPtr = pinEvents.AddrOfPinnedObject();
         }
 
         static ulong Create(Avatar avatar, ulong seed)
@@ -92,7 +105,16 @@ namespace Omote
         /// <inheritdoc/>
         protected override OmoteStatus Free(ulong handle)
         {
+            Unpin(ref pinWeights);
+            Unpin(ref pinInput);
+            Unpin(ref pinRotations);
+            Unpin(ref pinEvents);
             return NativeMethods.omote_character_free(handle);
+        }
+
+        static void Unpin(ref GCHandle pin)
+        {
+            if (pin.IsAllocated) pin.Free();
         }
 
         /// <summary>The number of channels (the length of <see cref="Weights"/>).</summary>
@@ -103,7 +125,7 @@ namespace Omote
 
         /// <summary>What happened in the last <see cref="Step"/>: blinks, saccades, a voice
         /// line's voice starting, its hand-over.</summary>
-        public FrameEvents Events { get { return events; } }
+        public FrameEvents Events { get { return events[0]; } }
 
         /// <summary>Channel <paramref name="name"/>'s id (resolve names once, then use ids);
         /// an <see cref="OmoteException"/> with the library's message when there is none.</summary>
@@ -136,7 +158,7 @@ namespace Omote
         public void Step(float dt)
         {
             Native.Check(NativeMethods.omote_character_step(
-                Handle, dt, Weights, InputWeights, (uint)Weights.Length, Rotations, ref events));
+                Handle, dt, weightsPtr, inputPtr, (uint)Weights.Length, rotationsPtr, eventsPtr));
         }
 
         /// <summary>Advances the face without reading its outputs (read them with the

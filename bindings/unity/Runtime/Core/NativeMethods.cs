@@ -148,6 +148,10 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_gaze(ulong character, out float yawDeg, out float pitchDeg);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_events(ulong character, out FrameEvents @out);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_step(ulong character, float dt, [Out] float[] weights, [Out] float[] inputWeights, uint count, [Out] float[] rotations, ref FrameEvents events);
+        /// <summary><c>omote_character_step</c> with pointers to memory the caller pinned
+        /// (<see cref="Character"/> pins its output arrays once: Mono's array marshalling
+        /// costs about as much as the update itself).</summary>
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_step(ulong character, float dt, IntPtr weights, IntPtr inputWeights, uint count, IntPtr rotations, IntPtr events);
 
         // ---- lip sync: tracks, speakers, voice streams ----
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_analyse_voice(float[] samples, uint count, double sampleRate, out ulong @out);
