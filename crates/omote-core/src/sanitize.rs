@@ -19,10 +19,12 @@ pub(crate) fn finite_or_zero(v: f32) -> f32 {
 }
 
 /// `v` if it is finite and > 0, else 0: a usable time step or delay (negative, NaN and
-/// ±∞ count as no time at all; −0 becomes +0).
+/// ±∞ count as no time at all; −0 becomes +0). A subnormal `v` (below
+/// `f32::MIN_POSITIVE`, 1.2e-38 s) is no time too: the exact filters divide by the step,
+/// and `τ / dt` overflows to ∞ there (∞ · 0 = NaN in a still head).
 #[inline]
 pub(crate) fn positive_or_zero(v: f32) -> f32 {
-    if v.is_finite() && v > 0.0 { v } else { 0.0 }
+    if v.is_normal() && v > 0.0 { v } else { 0.0 }
 }
 
 /// `v` clamped to `[0, 1]`; NaN becomes 0 (so −∞ → 0, +∞ → 1). The rule for weights,
@@ -71,7 +73,12 @@ mod tests {
         assert_eq!(finite_or_zero(f32::NAN), 0.0);
         assert_eq!(finite_or_zero(f32::NEG_INFINITY), 0.0);
         assert_eq!(positive_or_zero(0.016), 0.016);
-        for v in [-0.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        assert_eq!(positive_or_zero(f32::MIN_POSITIVE), f32::MIN_POSITIVE);
+        let subnormal = [f32::from_bits(1), f32::MIN_POSITIVE / 2.0];
+        for v in [-0.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY]
+            .into_iter()
+            .chain(subnormal)
+        {
             assert_eq!(positive_or_zero(v).to_bits(), 0.0f32.to_bits(), "{v}");
         }
     }

@@ -118,6 +118,27 @@ fn any_dt_is_taken() {
     assert!(face.weights().iter().all(|w| (0.0..=1.0).contains(w)));
 }
 
+/// A subnormal dt (C#'s `float.Epsilon`, found by the C# tests) is no time either: the
+/// exact filters divide by the step and `τ / dt` would overflow, leaving a still head NaN.
+#[test]
+fn a_subnormal_dt_is_no_time() {
+    let avatar = omote_embed::Avatar::load(&omote_embed::AvatarSource::Builtin).unwrap();
+    let mut face = Character::from_avatar(&avatar, 11).unwrap();
+    face.set_gaze_target(omote_core::Vec3::new(0.3, -0.1, 1.0))
+        .unwrap();
+    for _ in 0..30 {
+        face.update(1.0 / 60.0);
+    }
+    let (weights, rotations) = (face.weights().to_vec(), face.rotations());
+    for dt in [f32::from_bits(1), f32::MIN_POSITIVE / 2.0] {
+        face.update(dt);
+        assert_eq!(face.weights(), &weights[..], "dt {dt:e} moved the face");
+        assert_eq!(face.rotations(), rotations, "dt {dt:e} moved the head or eyes");
+    }
+    face.update(f32::MIN_POSITIVE);
+    assert!(face.rotations().iter().all(|v| v.is_finite()));
+}
+
 /// Runs `face` for `seconds` at 60 fps; the weights of every frame.
 fn run(face: &mut Character, seconds: f32) -> Vec<Vec<f32>> {
     (0..(seconds * 60.0) as usize)

@@ -1,0 +1,74 @@
+using System;
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace Omote
+{
+    /// <summary>
+    /// A native call that failed: its <see cref="Status"/> and the library's message,
+    /// which names the call and what was wrong
+    /// (<c>omote_character_set_expression_named: the avatar has no expression `smile`</c>).
+    /// The call changed nothing.
+    /// </summary>
+    [Serializable]
+    public sealed class OmoteException : Exception
+    {
+        /// <summary>The call's status (never <see cref="OmoteStatus.Ok"/>).</summary>
+        public OmoteStatus Status { get; private set; }
+
+        /// <summary>The native message, as <c>omote_last_error</c> gave it.</summary>
+        public string NativeMessage { get; private set; }
+
+        /// <summary>An exception for <paramref name="status"/> with the native message.</summary>
+        public OmoteException(OmoteStatus status, string nativeMessage)
+            : base(nativeMessage.Length > 0 ? nativeMessage : "omote: " + status)
+        {
+            Status = status;
+            NativeMessage = nativeMessage;
+        }
+    }
+
+    /// <summary>UTF-8 text across the boundary, marshalled by hand (no marshaller
+    /// differences between Mono, IL2CPP and .NET).</summary>
+    public static class Utf8
+    {
+        /// <summary><paramref name="text"/> as NUL-terminated UTF-8; null stays null
+        /// (the library answers a null pointer with a status).</summary>
+        public static byte[] Encode(string text)
+        {
+            if (text == null) return null;
+            int n = Encoding.UTF8.GetByteCount(text);
+            var bytes = new byte[n + 1];
+            Encoding.UTF8.GetBytes(text, 0, text.Length, bytes, 0);
+            return bytes;
+        }
+
+        /// <summary>The NUL-terminated UTF-8 string at <paramref name="p"/> (empty for null).</summary>
+        public static string Decode(IntPtr p)
+        {
+            if (p == IntPtr.Zero) return "";
+            int n = 0;
+            while (Marshal.ReadByte(p, n) != 0) n++;
+            var bytes = new byte[n];
+            Marshal.Copy(p, bytes, 0, n);
+            return Encoding.UTF8.GetString(bytes);
+        }
+    }
+
+    /// <summary>Turns statuses into exceptions.</summary>
+    public static class Native
+    {
+        /// <summary>The message of the last failed call on this thread.</summary>
+        public static string LastError()
+        {
+            return Utf8.Decode(NativeMethods.omote_last_error());
+        }
+
+        /// <summary>Throws an <see cref="OmoteException"/> for any status but OK. Reads
+        /// the message on the thread that made the call (messages are per thread).</summary>
+        public static void Check(OmoteStatus status)
+        {
+            if (status != OmoteStatus.Ok) throw new OmoteException(status, LastError());
+        }
+    }
+}
