@@ -6,9 +6,10 @@
 
 use std::sync::Arc;
 
+use omote_core::anim::AnimRecorder;
 use omote_core::speech::SpeechConfig;
 use omote_core::{
-    CameraCorrection, ChannelId, DriverInputs, EyeMode, FaceConfig, FaceDriver, FaceEvent,
+    Anim, CameraCorrection, ChannelId, DriverInputs, EyeMode, FaceConfig, FaceDriver, FaceEvent,
     FaceEvents, FaceState, MouthPolicy, Quat, RetargetConfig, Rig, RigDesc, SpeechTrack,
     TrackedFace, Vec3, VoiceFrame,
 };
@@ -38,6 +39,7 @@ pub struct Character {
     tracked: Option<TrackedFace>,
     camera: Option<Vec3>,
     line_events: LineEvents,
+    recorder: Option<AnimRecorder>,
 }
 
 /// What a voice line did in the last update.
@@ -74,6 +76,7 @@ impl Character {
             tracked: None,
             camera: None,
             line_events: LineEvents::default(),
+            recorder: None,
         })
     }
 
@@ -377,11 +380,32 @@ impl Character {
             voice_started: speaking && !was_speaking,
             handed_over: was_speaking && !speaking,
         };
+        if let Some(r) = &mut self.recorder
+            && dt > 0.0
+        {
+            r.record(self.driver.state());
+        }
     }
 
     /// What a voice line did in the last update.
     pub fn line_events(&self) -> LineEvents {
         self.line_events
+    }
+
+    /// Starts recording the face: from the next update, every update with a step adds
+    /// one frame (with its blinks, saccades and voice events) to an anim at `fps` — so
+    /// update at steps of `1 / fps` for the anim's timing to be the played one. A
+    /// recording already running is dropped. Recording allocates as the anim grows.
+    pub fn record(&mut self, fps: f32) -> Result<(), EmbedError> {
+        check_fps(fps)?;
+        self.recorder = Some(AnimRecorder::new(self.driver.rig(), fps));
+        Ok(())
+    }
+
+    /// Ends the recording and gives its anim (`None` if nothing was recording); write it
+    /// with [`crate::anim_json`] or [`crate::vrma`].
+    pub fn finish_recording(&mut self) -> Option<Anim> {
+        self.recorder.take().map(AnimRecorder::finish)
     }
 
     /// The weights after the VRM override rules (what the face shows), in channel order:
@@ -411,12 +435,7 @@ impl Character {
     /// relative to the rest pose: multiply onto the host's animated local rotation to put
     /// the face's head on top of its own animation.
     pub fn rotations(&self) -> [f32; 12] {
-        let s = self.driver.state();
-        let mut out = [0.0; 12];
-        for (i, q) in [s.head, s.left_eye, s.right_eye].iter().enumerate() {
-            out[4 * i..4 * i + 4].copy_from_slice(&q.to_array());
-        }
-        out
+        rotations_of(self.driver.state())
     }
 
     /// The gaze after smoothing and saccades.
@@ -452,6 +471,28 @@ pub fn rig_from_json(rig_json: &str) -> Result<Arc<Rig>, EmbedError> {
         serde_json::from_str(rig_json).map_err(|e| EmbedError::Rig(e.to_string()))?;
     let rig = Rig::from_desc(&desc).map_err(|e| EmbedError::Rig(e.to_string()))?;
     Ok(Arc::new(rig))
+}
+
+/// A frame rate an anim takes ([`omote_core::anim::ANIM_MIN_FPS`]..=[`omote_core::anim::ANIM_MAX_FPS`]).
+pub(crate) fn check_fps(fps: f32) -> Result<(), EmbedError> {
+    use omote_core::anim::{ANIM_MAX_FPS, ANIM_MIN_FPS};
+    if fps.is_finite() && (ANIM_MIN_FPS..=ANIM_MAX_FPS).contains(&fps) {
+        Ok(())
+    } else {
+        Err(EmbedError::Argument(format!(
+            "{fps} fps is not a frame rate from 1 to 1000"
+        )))
+    }
+}
+
+/// A frame's head, left eye and right eye rotations, `x y z w` each (the layout of
+/// [`Character::rotations`], which a scene player's characters share).
+pub(crate) fn rotations_of(s: &FaceState) -> [f32; 12] {
+    let mut out = [0.0; 12];
+    for (i, q) in [s.head, s.left_eye, s.right_eye].iter().enumerate() {
+        out[4 * i..4 * i + 4].copy_from_slice(&q.to_array());
+    }
+    out
 }
 
 /// A voice line from flat numbers: 6 per frame (A I U E O N), the voiced span.

@@ -20,14 +20,17 @@
 mod bake;
 mod error;
 mod file;
+mod files;
 mod load;
 mod voice;
 
-pub use bake::{BakeOptions, BakedCharacter, bake};
+pub use bake::{BakeOptions, BakedCharacter, SceneRecorder, bake};
 pub use error::SceneFileError;
+pub use files::{FsFiles, MemoryFiles, SceneFiles};
 pub use load::{
     ANIME_FACE_MAP, LoadOptions, LoadedCharacter, LoadedLine, LoadedScene, MAX_CHARACTERS,
-    MAX_ITEMS, MAX_TIME_S, Progress, anime_face_correction, load_scene, parse_scene,
+    MAX_ITEMS, MAX_TIME_S, Progress, anime_face_correction, load_scene, load_scene_with,
+    parse_scene, parse_scene_with,
 };
 pub use voice::analyse_file;
 
