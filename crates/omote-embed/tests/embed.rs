@@ -133,7 +133,11 @@ fn a_subnormal_dt_is_no_time() {
     for dt in [f32::from_bits(1), f32::MIN_POSITIVE / 2.0] {
         face.update(dt);
         assert_eq!(face.weights(), &weights[..], "dt {dt:e} moved the face");
-        assert_eq!(face.rotations(), rotations, "dt {dt:e} moved the head or eyes");
+        assert_eq!(
+            face.rotations(),
+            rotations,
+            "dt {dt:e} moved the head or eyes"
+        );
     }
     face.update(f32::MIN_POSITIVE);
     assert!(face.rotations().iter().all(|v| v.is_finite()));

@@ -355,6 +355,22 @@ namespace Omote
             Native.Check(NativeMethods.omote_character_hear(h, stream.Handle, samples, (uint)count));
         }
 
+        /// <summary>Starts recording the face: each <see cref="Step"/> with a step adds a frame
+        /// to an anim at <paramref name="fps"/> (step at 1/fps for the anim's timing).</summary>
+        public void Record(float fps)
+        {
+            Native.Check(NativeMethods.omote_character_record(Handle, fps));
+        }
+
+        /// <summary>Ends the recording: its anim, written as VRMA for
+        /// <paramref name="avatar"/>'s VRM (null: anim JSON only).</summary>
+        public Anims FinishRecording(Avatar avatar)
+        {
+            ulong h;
+            Native.Check(NativeMethods.omote_character_finish_recording(Handle, avatar == null ? 0 : avatar.Handle, out h));
+            return Anims.Own(h);
+        }
+
         internal static uint Length(Array a)
         {
             return a == null ? 0u : (uint)a.Length;
