@@ -279,6 +279,22 @@ OmoteStatus omote_character_request_blink(OmoteCharacter character, float delay_
 // [`omote_character_set_tracked`] drive the face over the acting; a lost face fades back.
 OmoteStatus omote_character_enable_tracking(OmoteCharacter character);
 
+// Turns the camera-angle face correction on (once): with `motion_map_toml` a motion map
+// (`docs/motion-map.md`) as TOML text, or omote's built-in anime-face map when null.
+// Then `omote_character_set_camera` says where the camera is.
+//
+// # Safety
+// `motion_map_toml` is null or NUL-terminated.
+OmoteStatus omote_character_enable_camera(OmoteCharacter character, const char *motion_map_toml);
+
+// Where the camera is for the next updates: `x y z` in metres relative to the head's
+// centre, in the body's frame (VRM: +Y up, +Z the avatar's front); the face turns it
+// into the camera angle with this frame's head. Null keeps the last correction.
+//
+// # Safety
+// `position` is null or points at 3 floats.
+OmoteStatus omote_character_set_camera(OmoteCharacter character, const float *position);
+
 // The tracked face for the next updates: `count` must be 52 ARKit scores in ARKit's
 // order (`omote_arkit_name`), `head` null or 4 numbers (`x y z w`, relative to the
 // camera, VRM frame). Needs [`omote_character_enable_tracking`].
@@ -504,6 +520,14 @@ OmoteStatus omote_scene_input_weights(OmoteScene scene, uint32_t i, float *out, 
 // # Safety
 // `out` points at `count` (12) writable floats.
 OmoteStatus omote_scene_rotations(OmoteScene scene, uint32_t i, float *out, uint32_t count);
+
+// Character `i`'s gaze after smoothing and saccades, degrees (yaw > 0: toward the
+// avatar's left; pitch > 0: down) — for players that turn the eyes through their own
+// look-at (UniVRM's yaw/pitch).
+//
+// # Safety
+// `yaw_deg` and `pitch_deg` are writable.
+OmoteStatus omote_scene_gaze(OmoteScene scene, uint32_t i, float *yaw_deg, float *pitch_deg);
 
 // The last update's events into `out` (room for `capacity`); `count` gets how many
 // there are, also when `out` is too small (`OMOTE_STATUS_BUFFER_TOO_SMALL`).

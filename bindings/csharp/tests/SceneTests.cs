@@ -150,6 +150,11 @@ namespace Omote.Tests
                 Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_bake", () => scene.Bake(60f, new[] { double.NaN }, null));
                 Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_weights", () => scene.Weights(0, new float[3]));
                 Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_weights", () => scene.Weights(5, new float[3]));
+                float yaw, pitch;
+                for (int f = 0; f < 120; f++) scene.Update(1f / 60f);
+                scene.GetGaze(0, out yaw, out pitch);
+                Assert.That(Math.Abs(yaw) > 0.5f, "aoi looks at beni, off to one side: yaw {0}", yaw);
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_gaze", () => scene.GetGaze(2, out yaw, out pitch));
             }
         }
 
@@ -169,6 +174,32 @@ namespace Omote.Tests
                 }
                 Support.Fails(OmoteStatus.InvalidArgument, "omote_character_finish_recording", () => face.FinishRecording(null));
             }
+        }
+
+        static float[] FaceSeenFrom(float y)
+        {
+            {
+                using (var avatar = Avatar.Builtin(0))
+                using (var face = new Character(avatar, 5))
+                {
+                    face.EnableCamera(null);
+                    face.SetCamera(0f, y, 1.5f);
+                    for (int f = 0; f < 60; f++) face.Step(1f / 60f);
+                    Support.Fails(OmoteStatus.InvalidArgument, "omote_character_enable_camera", () => face.EnableCamera(null));
+                    Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_camera", () => face.SetCamera(float.NaN, 0f, 1f));
+                    return (float[])face.Weights.Clone();
+                }
+            }
+        }
+
+        [Test]
+        public void TheCameraAngleChangesTheFace()
+        {
+            var level = FaceSeenFrom(0f);
+            var below = FaceSeenFrom(-1.2f);
+            double diff = 0;
+            for (int i = 0; i < level.Length; i++) diff += Math.Abs(level[i] - below[i]);
+            Assert.That(diff, Is.GreaterThan(0.05), "a camera far below the face changes its correction");
         }
 
         [Test]

@@ -40,6 +40,7 @@ pub struct Character {
     camera: Option<Vec3>,
     line_events: LineEvents,
     recorder: Option<AnimRecorder>,
+    camera_on: bool,
 }
 
 /// What a voice line did in the last update.
@@ -77,6 +78,7 @@ impl Character {
             camera: None,
             line_events: LineEvents::default(),
             recorder: None,
+            camera_on: false,
         })
     }
 
@@ -97,18 +99,59 @@ impl Character {
     /// Tracks a face: [`Character::set_tracked`] frames go through a retargeter with
     /// `config` into their own layer, over the acting; a lost face fades back to it.
     pub fn with_tracking(mut self, config: RetargetConfig) -> Result<Self, EmbedError> {
-        self.driver = self
-            .driver
-            .with_tracking(config)
-            .map_err(|e| EmbedError::Argument(e.to_string()))?;
+        self.enable_tracking(config)?;
         Ok(self)
+    }
+
+    /// [`Character::with_tracking`] on a character already made (a host turning
+    /// tracking on when a tracker connects). Calling it again replaces the settings.
+    pub fn enable_tracking(&mut self, config: RetargetConfig) -> Result<(), EmbedError> {
+        let retargeted = |d: FaceDriver| {
+            d.with_tracking(config)
+                .map_err(|e| EmbedError::Argument(e.to_string()))
+        };
+        self.rebuild(retargeted)
     }
 
     /// Corrects the face for the camera angle ([`Character::set_camera`]) with a motion
     /// map resolved against this character's rig.
-    pub fn with_camera(mut self, correction: CameraCorrection) -> Self {
-        self.driver = self.driver.with_camera(correction);
-        self
+    pub fn with_camera(mut self, correction: CameraCorrection) -> Result<Self, EmbedError> {
+        self.enable_camera(correction)?;
+        Ok(self)
+    }
+
+    /// [`Character::with_camera`] on a character already made; once only (the
+    /// correction is a layer of the face).
+    pub fn enable_camera(&mut self, correction: CameraCorrection) -> Result<(), EmbedError> {
+        if self.camera_on {
+            return Err(EmbedError::Argument(
+                "the camera correction is on already".into(),
+            ));
+        }
+        self.rebuild(|d| Ok(d.with_camera(correction)))?;
+        self.camera_on = true;
+        Ok(())
+    }
+
+    /// Gives the driver to `f` and takes back what it makes; on an error the driver is
+    /// as it was. (The driver's builders take it by value: a placeholder stands in.)
+    fn rebuild(
+        &mut self,
+        f: impl FnOnce(FaceDriver) -> Result<FaceDriver, EmbedError>,
+    ) -> Result<(), EmbedError> {
+        let placeholder = FaceDriver::new(self.driver.rig().clone(), FaceConfig::default(), 0);
+        let driver = std::mem::replace(&mut self.driver, placeholder);
+        let backup = driver.clone();
+        match f(driver) {
+            Ok(d) => {
+                self.driver = d;
+                Ok(())
+            }
+            Err(e) => {
+                self.driver = backup;
+                Err(e)
+            }
+        }
     }
 
     /// The rig.
@@ -460,6 +503,23 @@ impl Character {
     /// The driver, for what this API does not wrap.
     pub fn driver_mut(&mut self) -> &mut FaceDriver {
         &mut self.driver
+    }
+}
+
+/// A camera-angle correction for `rig` from a motion map (`docs/motion-map.md`) given as
+/// TOML text, or omote's built-in anime-face map when `None`.
+#[cfg(feature = "scene")]
+pub fn camera_correction(rig: &Rig, map_toml: Option<&str>) -> Result<CameraCorrection, EmbedError> {
+    let argument = |e: &dyn std::fmt::Display| EmbedError::Argument(format!("the motion map: {e}"));
+    match map_toml {
+        None => omote_scene::anime_face_correction(rig).map_err(|e| argument(&e)),
+        Some(text) => {
+            let path = std::path::Path::new("motion map");
+            let desc: omote_core::camera::MotionMapDesc =
+                omote_config::parse(text, omote_config::Format::Toml, path).map_err(|e| argument(&e))?;
+            let map = omote_core::MotionMap::new(&desc).map_err(|e| argument(&e))?;
+            CameraCorrection::new(map, rig).map_err(|e| argument(&e))
+        }
     }
 }
 

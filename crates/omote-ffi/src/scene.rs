@@ -511,6 +511,31 @@ pub unsafe extern "C" fn omote_scene_rotations(
     })
 }
 
+/// Character `i`'s gaze after smoothing and saccades, degrees (yaw > 0: toward the
+/// avatar's left; pitch > 0: down) — for players that turn the eyes through their own
+/// look-at (UniVRM's yaw/pitch).
+///
+/// # Safety
+/// `yaw_deg` and `pitch_deg` are writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_scene_gaze(
+    scene: OmoteScene,
+    i: u32,
+    yaw_deg: *mut f32,
+    pitch_deg: *mut f32,
+) -> OmoteStatus {
+    guard("omote_scene_gaze", || {
+        ptr::check_out(yaw_deg, "yaw_deg")?;
+        ptr::check_out(pitch_deg, "pitch_deg")?;
+        let g = with(scene, |p| Ok(p.gaze(character(p, i)?)))?;
+        // SAFETY: the caller's promise, checked above.
+        unsafe {
+            ptr::write(yaw_deg, g.yaw_deg, "yaw_deg")?;
+            ptr::write(pitch_deg, g.pitch_deg, "pitch_deg")
+        }
+    })
+}
+
 /// The last update's events into `out` (room for `capacity`); `count` gets how many
 /// there are, also when `out` is too small (`OMOTE_STATUS_BUFFER_TOO_SMALL`).
 ///

@@ -186,6 +186,8 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_tracking(ulong character);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracked(ulong character, float[] scores, uint count, float[] head);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracking_lost(ulong character);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_camera(ulong character, byte[] motionMapToml);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_camera(ulong character, float[] position);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_say(ulong character, ulong track, OmoteWeight[] afterglow, uint afterglowCount);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_cut(ulong character);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_is_speaking(ulong character, out uint @out);
@@ -238,6 +240,7 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_weights(ulong scene, uint i, [Out] float[] @out, uint count);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_input_weights(ulong scene, uint i, [Out] float[] @out, uint count);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_rotations(ulong scene, uint i, [Out] float[] @out, uint count);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_gaze(ulong scene, uint i, out float yawDeg, out float pitchDeg);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_events(ulong scene, [Out] SceneEvent[] @out, uint capacity, out uint count);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_bake(ulong scene, float fps, double[] advances, uint advanceCount, double[] skips, uint skipCount, out ulong @out);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_record(ulong scene, float fps);

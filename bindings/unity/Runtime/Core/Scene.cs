@@ -245,6 +245,13 @@ namespace Omote
             Native.Check(NativeMethods.omote_scene_rotations(Handle, (uint)i, rotations, Character.Length(rotations)));
         }
 
+        /// <summary>Character <paramref name="i"/>'s gaze after smoothing and saccades,
+        /// degrees (yaw + toward the avatar's left, pitch + down).</summary>
+        public void GetGaze(int i, out float yawDeg, out float pitchDeg)
+        {
+            Native.Check(NativeMethods.omote_scene_gaze(Handle, (uint)i, out yawDeg, out pitchDeg));
+        }
+
         /// <summary>Bakes the scene from its start (the scene playing is not touched) at
         /// <paramref name="fps"/>, the player pressing "next" at <paramref name="advances"/>
         /// and skipping at <paramref name="skips"/> (wall times, seconds; null for none).</summary>

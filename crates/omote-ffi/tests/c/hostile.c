@@ -82,6 +82,16 @@ int main(void) {
   EXPECT("NaN vowel", omote_character_set_live_vowels(face, vowels, 6, 1), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_live_vowels");
   EXPECT("4 vowels", omote_character_set_live_vowels(face, vowels, 4, 1), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_live_vowels");
 
+  /* Camera. */
+  EXPECT("camera map broken", omote_character_enable_camera(face, "[[points]\n"), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_enable_camera");
+  EXPECT("camera map built in", omote_character_enable_camera(face, NULL), OMOTE_STATUS_OK, "");
+  EXPECT("camera twice", omote_character_enable_camera(face, NULL), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_enable_camera");
+  float cam[3] = {0.0f, nan, 1.0f};
+  EXPECT("camera NaN", omote_character_set_camera(face, cam), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_camera");
+  cam[1] = 0.3f;
+  EXPECT("camera", omote_character_set_camera(face, cam), OMOTE_STATUS_OK, "");
+  EXPECT("camera off", omote_character_set_camera(face, NULL), OMOTE_STATUS_OK, "");
+
   /* Lip sync. */
   OmoteTrack track;
   float samples[4800];
