@@ -509,14 +509,18 @@ impl Character {
 /// A camera-angle correction for `rig` from a motion map (`docs/motion-map.md`) given as
 /// TOML text, or omote's built-in anime-face map when `None`.
 #[cfg(feature = "scene")]
-pub fn camera_correction(rig: &Rig, map_toml: Option<&str>) -> Result<CameraCorrection, EmbedError> {
+pub fn camera_correction(
+    rig: &Rig,
+    map_toml: Option<&str>,
+) -> Result<CameraCorrection, EmbedError> {
     let argument = |e: &dyn std::fmt::Display| EmbedError::Argument(format!("the motion map: {e}"));
     match map_toml {
         None => omote_scene::anime_face_correction(rig).map_err(|e| argument(&e)),
         Some(text) => {
             let path = std::path::Path::new("motion map");
             let desc: omote_core::camera::MotionMapDesc =
-                omote_config::parse(text, omote_config::Format::Toml, path).map_err(|e| argument(&e))?;
+                omote_config::parse(text, omote_config::Format::Toml, path)
+                    .map_err(|e| argument(&e))?;
             let map = omote_core::MotionMap::new(&desc).map_err(|e| argument(&e))?;
             CameraCorrection::new(map, rig).map_err(|e| argument(&e))
         }

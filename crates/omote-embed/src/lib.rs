@@ -69,9 +69,9 @@ mod speaker;
 mod voice_stream;
 
 pub use analysis::{VoiceAnalysis, analyse_voice};
-pub use character::{Character, LineEvents, rig_from_json};
 #[cfg(feature = "scene")]
 pub use character::camera_correction;
+pub use character::{Character, LineEvents, rig_from_json};
 pub use error::EmbedError;
 #[cfg(feature = "avatar")]
 pub use omote_avatar::{Avatar, AvatarError, AvatarSource};
