@@ -204,7 +204,8 @@ impl Character {
                 )
             })
             .collect();
-        self.driver.say(track, &glow);
+        let said = self.driver.say(track, &glow);
+        debug_assert!(said.is_ok(), "a Character always has speech");
     }
 
     /// Says a line given as an analysis ([`crate::analyse_voice`], [`crate::Speaker`]).
