@@ -226,13 +226,19 @@ mod tests {
         let text = scene.to_toml().unwrap();
         assert!(text.contains("fps = 59.94\n"), "{text}");
         assert!(text.contains("happy = 0.3\n"), "{text}");
-        assert!(!text.contains("picture") && !text.contains("names"), "{text}");
+        assert!(
+            !text.contains("picture") && !text.contains("names"),
+            "{text}"
+        );
         let back: SceneFile = toml::from_str(&text).unwrap();
         assert_eq!(*back.fps.unwrap().get_ref(), 59.94);
         let c = back.character[0].get_ref();
         assert_eq!((c.id.as_str(), c.seed), ("a", Some(7)));
         let l = c.line[0].get_ref();
-        assert_eq!((l.t, l.afterglow_ramp, l.wait), (Some(0.3), Some(0.7), true));
+        assert_eq!(
+            (l.t, l.afterglow_ramp, l.wait),
+            (Some(0.3), Some(0.7), true)
+        );
         assert_eq!(l.afterglow["happy"], 0.3);
     }
 

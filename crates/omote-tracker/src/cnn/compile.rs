@@ -23,8 +23,8 @@ use tract_onnx::tract_core::ops::nn::DataFormat;
 
 use super::act::Act;
 use super::depthwise::Depthwise;
-use super::geometry::ConvGeometry;
 use super::gemm::PackedWeights;
+use super::geometry::ConvGeometry;
 use super::im2col::Im2col;
 use super::maxpool::MaxPool;
 use super::pad::Pad;
@@ -412,8 +412,8 @@ impl Builder<'_> {
                 let (tap, ci) = (k / cin, k % cin);
                 kernel[((co * cin + ci) * kh + tap / kw) * kw + tap % kw]
             });
-            let im2col = (kh * kw != 1 || stride != 1 || pt + pl + pb + pr != 0)
-                .then_some(Im2col { geom });
+            let im2col =
+                (kh * kw != 1 || stride != 1 || pt + pl + pb + pr != 0).then_some(Im2col { geom });
             self.push(
                 |output| Layer::Conv {
                     input,

@@ -6,7 +6,9 @@ use super::{MapRegion, MotionBlend, MotionMap, MotionMapError, MotionMapErrorKin
 /// Delaunay triangles (counter-clockwise) and the hull (counter-clockwise, collinear
 /// points kept) of `points`, which are distinct. Checks that every point is used and that
 /// triangles and hull agree.
-pub(super) fn triangulate(points: &[[f64; 2]]) -> Result<(Vec<[usize; 3]>, Vec<usize>), MotionMapError> {
+pub(super) fn triangulate(
+    points: &[[f64; 2]],
+) -> Result<(Vec<[usize; 3]>, Vec<usize>), MotionMapError> {
     let degenerate =
         |reason: String| MotionMapError::new("point", MotionMapErrorKind::Degenerate { reason });
     let input: Vec<delaunator::Point> = points
