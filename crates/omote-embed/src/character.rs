@@ -273,8 +273,9 @@ impl Character {
         for &(id, w) in afterglow {
             glow.push((id, self.checked_weight(id, w)?));
         }
-        self.driver.say(track, &glow);
-        Ok(())
+        self.driver
+            .say(track, &glow)
+            .map_err(|e| EmbedError::Argument(e.to_string()))
     }
 
     /// Says a line given as an analysis ([`crate::analyse_voice`], [`crate::Speaker`]).

@@ -19,7 +19,7 @@
 
 mod bake;
 mod error;
-mod file;
+pub mod file;
 mod files;
 mod load;
 mod voice;
