@@ -14,6 +14,9 @@
 //! | lip sync `--sharpness`, `--n-bias` | 0.001–100, ±100 | what a profile may hold (`omote_lipsync::SHARPNESS_RANGE`, `MAX_BIAS`): a built profile always loads |
 //! | frame sizes (`WxH`) | the tracker's image limits (a side ≤ 16384, ≤ 256 MiB RGB) | checked before a buffer is allocated |
 //! | anim size (frames × values per frame) | [`MAX_ANIM_VALUES`] | the memory an anim takes (4 bytes a value, ~10 bytes each as JSON), known before work starts |
+//! | socket addresses (`view --bind`, `live --view`/`--vmc-in`/`--vmc-out`, `vmc send --to`, `vmc listen --bind`, `lipsync live --vmc`) | `PORT`, `localhost:PORT`, `HOST:PORT`, `IP:PORT`, `[IPv6]:PORT` ([`address`]); a destination's port is not 0 ([`destination`]) | what people type first; a bare port and `localhost` are the IPv4 loopback (servers listen on loopback unless told), without DNS |
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
 
 use omote_live::FrameSize;
 
@@ -151,6 +154,75 @@ pub fn frame_size(s: &str) -> Result<FrameSize, String> {
     Ok(size)
 }
 
+/// The address forms every address option takes, for error messages.
+const ADDRESS_FORMS: &str = "give PORT, localhost:PORT, HOST:PORT, IP:PORT or [IPv6]:PORT (e.g. 8080, localhost:8080, 0.0.0.0:8080)";
+
+/// A socket address, to listen on or send to: `PORT` and `localhost:PORT` are
+/// 127.0.0.1:PORT (the IPv4 loopback, no DNS); `IP:PORT` and `[IPv6]:PORT` are taken as
+/// they are; any other `HOST:PORT` is resolved by the system resolver, its first IPv4
+/// address preferred.
+pub fn address(s: &str) -> Result<SocketAddr, String> {
+    address_with(s, |host, port| {
+        (host, port)
+            .to_socket_addrs()
+            .map(Iterator::collect)
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// [`address`] with the name resolver given (tests resolve without DNS).
+fn address_with(
+    s: &str,
+    resolve: impl FnOnce(&str, u16) -> Result<Vec<SocketAddr>, String>,
+) -> Result<SocketAddr, String> {
+    let s = s.trim();
+    let loopback = |port| SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port);
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        return port(s).map(loopback);
+    }
+    if let Ok(addr) = s.parse::<SocketAddr>() {
+        return Ok(addr);
+    }
+    // A bare IP (`::1` too) or a name: the port is missing.
+    let Some((host, port_text)) = s.rsplit_once(':').filter(|_| s.parse::<IpAddr>().is_err())
+    else {
+        return Err(format!("`{s}` has no port: {ADDRESS_FORMS}"));
+    };
+    if host.is_empty() || host.contains(':') || host.starts_with('[') {
+        // `:8080`, or an IPv6 address without (or with broken) brackets.
+        return Err(format!("`{s}` is not an address: {ADDRESS_FORMS}"));
+    }
+    let port = port(port_text).map_err(|e| format!("`{s}`: {e}"))?;
+    if host.eq_ignore_ascii_case("localhost") {
+        return Ok(loopback(port));
+    }
+    let found = resolve(host, port)
+        .map_err(|e| format!("cannot resolve the host `{host}` of `{s}` ({e}): {ADDRESS_FORMS}"))?;
+    found
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(found.first())
+        .copied()
+        .ok_or_else(|| format!("the host `{host}` of `{s}` has no address: {ADDRESS_FORMS}"))
+}
+
+/// A port number, 0–65535.
+fn port(s: &str) -> Result<u16, String> {
+    s.parse()
+        .map_err(|_| format!("the port must be a number from 0 to 65535, got `{s}`"))
+}
+
+/// An [`address`] to send to: port 0 is where nothing listens.
+pub fn destination(s: &str) -> Result<SocketAddr, String> {
+    let addr = address(s)?;
+    if addr.port() == 0 {
+        return Err(format!(
+            "`{s}`: port 0 is not a destination (it picks a free port to listen on)"
+        ));
+    }
+    Ok(addr)
+}
+
 /// Numbers per anim frame for a rig of `channels`: expression tracks before and after
 /// the override rules, three bone rotations (4 each) and the gaze (2).
 pub fn anim_values_per_frame(channels: usize) -> u64 {
@@ -208,6 +280,98 @@ mod tests {
         assert!(frame_size("100000x100000").is_err());
         assert!(frame_size("640x480").is_ok());
         assert!(fps("1e9").unwrap_err().contains("between 1 and 1000"));
+    }
+
+    #[test]
+    fn addresses_take_a_port_localhost_a_host_or_an_ip() {
+        let v4 = |a: [u8; 4], p| SocketAddr::from((a, p));
+        assert_eq!(address("8080"), Ok(v4([127, 0, 0, 1], 8080)));
+        assert_eq!(address("0"), Ok(v4([127, 0, 0, 1], 0)));
+        assert_eq!(address("localhost:8080"), Ok(v4([127, 0, 0, 1], 8080)));
+        assert_eq!(address("LocalHost:0"), Ok(v4([127, 0, 0, 1], 0)));
+        assert_eq!(address("127.0.0.1:39539"), Ok(v4([127, 0, 0, 1], 39539)));
+        assert_eq!(address("0.0.0.0:39540"), Ok(v4([0, 0, 0, 0], 39540)));
+        assert_eq!(address("[::1]:8080"), Ok("[::1]:8080".parse().unwrap()));
+        assert_eq!(address("[::]:0"), Ok("[::]:0".parse().unwrap()));
+        // Through the system resolver (`localhost` would not reach it).
+        assert!(address("no-such-host.invalid:80").is_err());
+    }
+
+    #[test]
+    fn a_host_name_resolves_to_its_first_ipv4_address() {
+        let v6: SocketAddr = "[fe80::1]:9000".parse().unwrap();
+        let v4a = SocketAddr::from(([192, 168, 1, 20], 9000));
+        let v4b = SocketAddr::from(([192, 168, 1, 21], 9000));
+        let resolved = address_with("studio-pc:9000", |host, port| {
+            assert_eq!((host, port), ("studio-pc", 9000));
+            Ok(vec![v6, v4a, v4b])
+        });
+        assert_eq!(resolved, Ok(v4a));
+        assert_eq!(
+            address_with("v6only:9000", |_, _| Ok(vec![v6])),
+            Ok(v6),
+            "IPv6 when that is all there is"
+        );
+        let none = address_with("ghost:9000", |_, _| Ok(vec![])).unwrap_err();
+        assert!(
+            none.contains("ghost") && none.contains("no address"),
+            "{none}"
+        );
+        let failed =
+            address_with("ghost:9000", |_, _| Err("Name or service not known".into())).unwrap_err();
+        assert!(
+            failed.contains("cannot resolve the host `ghost`")
+                && failed.contains("Name or service not known")
+                && failed.contains("localhost:PORT"),
+            "{failed}"
+        );
+        // `localhost` and a bare port never ask the resolver.
+        let no_dns = |_: &str, _| -> Result<Vec<SocketAddr>, String> { panic!("DNS asked") };
+        assert!(address_with("localhost:1", no_dns).is_ok());
+        assert!(address_with("1", no_dns).is_ok());
+    }
+
+    #[test]
+    fn bad_addresses_are_refused_naming_the_forms_taken() {
+        for bad in [
+            "",
+            "x",
+            "localhost",
+            "127.0.0.1",
+            "::1",
+            "::1:8080",
+            "[::1",
+            "[::1]:",
+            ":8080",
+            "localhost:",
+            "localhost:x",
+            "localhost:65536",
+            "70000",
+            "-1",
+            "host:port:1",
+        ] {
+            let e = address(bad).unwrap_err();
+            assert!(e.contains("PORT") || e.contains("port"), "{bad:?} → {e}");
+        }
+        assert!(address("127.0.0.1").unwrap_err().contains("no port"));
+        assert!(address("::1").unwrap_err().contains("no port"));
+        assert!(address("70000").unwrap_err().contains("0 to 65535"));
+        assert!(address("localhost").unwrap_err().contains("no port"));
+        assert!(address("localhost").unwrap_err().contains("localhost:PORT"));
+    }
+
+    #[test]
+    fn a_destination_needs_a_port() {
+        assert_eq!(
+            destination("39539"),
+            Ok(SocketAddr::from(([127, 0, 0, 1], 39539)))
+        );
+        assert_eq!(
+            destination("localhost:39539"),
+            Ok(SocketAddr::from(([127, 0, 0, 1], 39539)))
+        );
+        assert!(destination("localhost:0").unwrap_err().contains("port 0"));
+        assert!(destination("x").is_err());
     }
 
     #[test]

@@ -189,6 +189,7 @@ pub fn write_png(plot: &TimePlot, path: &Path) -> anyhow::Result<()> {
     check_png_name(path)?;
     write_with(path, |tmp| {
         plot.render_png(tmp)
+            .map(drop)
             .with_context(|| format!("drawing {}", path.display()))
     })
 }

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use omote_core::ExpressionPreset;
-use omote_scene::{BakeOptions, BakedCharacter, LoadOptions, LoadedScene};
+use omote_plot::TimePlot;
+use omote_scene::{BakeOptions, BakedCharacter, LoadOptions, LoadedCharacter, LoadedScene};
 
 use crate::output::{anim_plot, write_anim, write_file, write_png};
 
@@ -44,6 +45,55 @@ pub fn bake(loaded: &LoadedScene, options: &BakeOptions) -> Vec<BakedCharacter> 
     baked
 }
 
+/// The plot of one baked character (`ID.png`): its emotions (scene keys marked), mouth
+/// (voice lines marked), eyes (blinks marked), the additive channels, gaze and head.
+pub fn character_plot(c: &LoadedCharacter, b: &BakedCharacter) -> TimePlot {
+    let rig = &c.rig;
+    let has = |names: &[&'static str]| -> Vec<&'static str> {
+        names
+            .iter()
+            .copied()
+            .filter(|n| rig.channel(n).is_some())
+            .collect()
+    };
+    let mut emotions = has(&ExpressionPreset::EMOTION_NAMES);
+    emotions.extend(has(&["neutral"]));
+    let mouth = has(&ExpressionPreset::VOWEL_NAMES);
+    let eyes = has(&[
+        "blink",
+        "blinkLeft",
+        "blinkRight",
+        "eyeBlinkLeft",
+        "eyeBlinkRight",
+    ]);
+    let extra = has(&[
+        "mouthSmileLeft",
+        "mouthSmileRight",
+        "cheekSquintLeft",
+        "browInnerUp",
+    ]);
+    let title = format!(
+        "{} · {} · {:.1} s · {} line(s)",
+        c.id,
+        c.rig_source,
+        b.anim.duration,
+        c.lines.len()
+    );
+    anim_plot(
+        &b.anim,
+        &title,
+        &[
+            ("acting (emotions)", &emotions),
+            ("mouth: lip sync, hand-over, afterglow", &mouth),
+            ("eyes (blinks marked)", &eyes),
+            (
+                "picture-making, afterglow, camera correction (additive)",
+                &extra,
+            ),
+        ],
+    )
+}
+
 /// Writes `ID.anim.json`, `ID.png`, `ID.vrma` (with a VRM model) and `ID.vrm` (for a
 /// built-in avatar) per character into `out`; returns the paths written.
 pub fn write(
@@ -56,52 +106,8 @@ pub fn write(
         let anim_path = out.join(format!("{}.anim.json", c.id));
         write_anim(&b.anim, &anim_path)?;
         written.push(anim_path);
-        let rig = &c.rig;
-        let has = |names: &[&'static str]| -> Vec<&'static str> {
-            names
-                .iter()
-                .copied()
-                .filter(|n| rig.channel(n).is_some())
-                .collect()
-        };
-        let mut emotions = has(&ExpressionPreset::EMOTION_NAMES);
-        emotions.extend(has(&["neutral"]));
-        let mouth = has(&ExpressionPreset::VOWEL_NAMES);
-        let eyes = has(&[
-            "blink",
-            "blinkLeft",
-            "blinkRight",
-            "eyeBlinkLeft",
-            "eyeBlinkRight",
-        ]);
-        let extra = has(&[
-            "mouthSmileLeft",
-            "mouthSmileRight",
-            "cheekSquintLeft",
-            "browInnerUp",
-        ]);
-        let title = format!(
-            "{} · {} · {:.1} s · {} line(s)",
-            c.id,
-            c.rig_source,
-            b.anim.duration,
-            c.lines.len()
-        );
-        let plot = anim_plot(
-            &b.anim,
-            &title,
-            &[
-                ("acting (emotions)", &emotions),
-                ("mouth: lip sync, hand-over, afterglow", &mouth),
-                ("eyes (blinks marked)", &eyes),
-                (
-                    "picture-making, afterglow, camera correction (additive)",
-                    &extra,
-                ),
-            ],
-        );
         let png = out.join(format!("{}.png", c.id));
-        write_png(&plot, &png)?;
+        write_png(&character_plot(c, b), &png)?;
         written.push(png);
         if let Some(model) = &c.model {
             let vrma = out.join(format!("{}.vrma", c.id));

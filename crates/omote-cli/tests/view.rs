@@ -164,6 +164,35 @@ fn serves_a_given_model() {
     assert!(info["model"].as_str().unwrap().ends_with("beni.vrm"));
 }
 
+/// The address forms people type first: `localhost:PORT` and a bare port both listen on
+/// 127.0.0.1 and serve; a bad one is a usage error naming the option, the value and
+/// the forms taken.
+#[test]
+fn bind_takes_localhost_and_a_bare_port() {
+    let dir = scratch("bind-forms");
+    let anim_path = demo(&dir);
+    for addr in ["localhost:0", "0"] {
+        let server = Server::start_at(&[anim_path.as_os_str()], addr);
+        assert_eq!(server.get("/").0, 200, "--bind {addr}");
+        assert_eq!(server.get("/anim.json").0, 200, "--bind {addr}");
+    }
+    for bad in ["localhost", "localhost:99999", "::1:8080"] {
+        let out = omote()
+            .arg("view")
+            .arg(&anim_path)
+            .args(["--bind", bad])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--bind {bad}: {err}");
+        assert!(out.stdout.is_empty(), "--bind {bad}");
+        assert!(
+            err.contains("--bind") && err.contains(bad) && err.contains("PORT"),
+            "--bind {bad}: {err}"
+        );
+    }
+}
+
 #[test]
 fn bad_inputs_fail_with_errors_naming_the_file() {
     let dir = scratch("bad");

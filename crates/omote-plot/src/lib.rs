@@ -3,6 +3,10 @@
 //! PNG plots of omote's outputs, for results people would rather look at than read:
 //! channels over time (demo, simulate, retarget, lip sync) and maps.
 //!
+//! Marker labels never overlap: each goes into the first lane above its panel where it
+//! keeps clear of the others, and one with no room is left out and counted
+//! ([`TimePlot::render_png`] returns where each went, [`LabelLayout`]).
+//!
 //! Text is drawn with a bundled DejaVu Sans (`assets/`, Bitstream Vera licence), so
 //! plots need no system fonts.
 //!
@@ -15,12 +19,14 @@
 //! ```
 
 mod font;
+mod labels;
 mod motion_map;
 mod time_plot;
 
 pub use font::register_fonts;
+pub use labels::{LabelBox, LabelLayout};
 pub use motion_map::{MotionMapPlot, WeightGrid};
-pub use time_plot::{Panel, Series, TimePlot};
+pub use time_plot::{MAX_LABEL_LANES, Panel, Series, TimePlot};
 
 use std::path::PathBuf;
 

@@ -4,7 +4,7 @@
 //! blinks and saccades, under an orbiting camera. Writes the scene and its voices, then
 //! what `omote bake` writes for it, and the `omote view` command that plays it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use omote_scene::{BakeOptions, LoadOptions};
@@ -44,11 +44,12 @@ const VOICES: [(&str, &[u8]); 4] = [
 ];
 const VOICE_README: &str = include_str!("../../../../examples/scenes/demo/voice/README.md");
 
-/// Run the demo.
-pub fn run(args: DemoArgs) -> anyhow::Result<()> {
-    let voice_dir = args.out.join("voice");
+/// Writes the demo scene and its voices (with their README) into `out`; the scene's
+/// path.
+pub fn write_scene(out: &Path) -> anyhow::Result<PathBuf> {
+    let voice_dir = out.join("voice");
     ensure_dir(&voice_dir)?;
-    let scene_path = args.out.join("scene.toml");
+    let scene_path = out.join("scene.toml");
     write_file(&scene_path, SCENE.as_bytes())
         .with_context(|| format!("cannot write {}", scene_path.display()))?;
     for (name, bytes) in VOICES {
@@ -58,7 +59,13 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     let readme = voice_dir.join("README.md");
     write_file(&readme, VOICE_README.as_bytes())
         .with_context(|| format!("cannot write {}", readme.display()))?;
+    Ok(scene_path)
+}
 
+/// Run the demo.
+pub fn run(args: DemoArgs) -> anyhow::Result<()> {
+    let scene_path = write_scene(&args.out)?;
+    let voice_dir = args.out.join("voice");
     let loaded = crate::scene_output::load(&scene_path, &LoadOptions::default())?;
     let options = BakeOptions {
         fps: args.fps,
@@ -90,4 +97,40 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         scene_path.display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The demo's own plots (`aoi.png`, `beni.png`), as `omote demo` draws them: every
+    /// marker label (scene keys such as "relaxed 0.3"/"happy 0.7" half a second apart,
+    /// "wait 0"/"advance", voice lines, blinks, saccades) is drawn, and none overlaps
+    /// another, though some would in one row.
+    #[test]
+    fn the_demo_plots_show_every_label_and_none_overlaps() {
+        let dir = std::env::temp_dir().join(format!("omote-cli-demo-plot-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let scene = write_scene(&dir).unwrap();
+        let loaded = crate::scene_output::load(&scene, &LoadOptions::default()).unwrap();
+        let baked = crate::scene_output::bake(&loaded, &BakeOptions::default());
+        assert_eq!(baked.len(), 2);
+        for (c, b) in loaded.characters.iter().zip(&baked) {
+            let plot = crate::scene_output::character_plot(c, b);
+            let layout = plot.render_png(&dir.join(format!("{}.png", c.id))).unwrap();
+            let markers: usize = plot.panels.iter().map(|p| p.markers.len()).sum();
+            assert!(markers >= 10, "{}: {markers} markers", c.id);
+            assert_eq!(layout.dropped, [], "{}", c.id);
+            assert_eq!(layout.placed.len(), markers, "{}", c.id);
+            assert_eq!(layout.overlaps(), [], "{}: {:#?}", c.id, layout.placed);
+            // Not vacuous: some labels share time enough to collide in one row.
+            let crowded = layout.placed.iter().enumerate().any(|(i, a)| {
+                layout.placed[i + 1..]
+                    .iter()
+                    .any(|b| a.panel == b.panel && a.x < b.x + b.width && b.x < a.x + a.width)
+            });
+            assert!(crowded, "{}: no two labels near each other", c.id);
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

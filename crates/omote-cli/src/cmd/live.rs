@@ -95,10 +95,11 @@ pub struct LiveArgs {
     /// Play --replay this many times faster (0.01–100).
     #[arg(long, default_value_t = 1.0, value_parser = limits::speed, requires = "replay")]
     pub replay_speed: f64,
-    /// Take tracking from a VMC performer on this UDP port (or ADDR:PORT; default
-    /// address 127.0.0.1): ARKit-52 perfect-sync blend shapes and the Head bone.
-    #[arg(long, value_name = "PORT|ADDR")]
-    pub vmc_in: Option<String>,
+    /// Take tracking from a VMC performer on this UDP port (on 127.0.0.1), or
+    /// localhost:PORT, HOST:PORT, IP:PORT, [IPv6]:PORT: ARKit-52 perfect-sync blend
+    /// shapes and the Head bone.
+    #[arg(long, value_name = "[HOST:]PORT", value_parser = limits::address)]
+    pub vmc_in: Option<SocketAddr>,
     /// The microphone (default device, or the one whose name contains DEVICE); needs
     /// omote built with `--features mic`.
     #[arg(long, value_name = "DEVICE", num_args = 0..=1, default_missing_value = "")]
@@ -112,12 +113,14 @@ pub struct LiveArgs {
     /// Sample rate of --voice in Hz (4000–384000).
     #[arg(long, default_value_t = 16_000, value_parser = limits::sample_rate)]
     pub voice_rate: u32,
-    /// Serve the live page (three-vrm; `?transparent=1` for OBS) on this address; the
+    /// Serve the live page (three-vrm; `?transparent=1` for OBS) on this address
+    /// (PORT on 127.0.0.1, localhost:PORT, HOST:PORT, IP:PORT or [IPv6]:PORT); the
     /// default output when no other is given.
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = DEFAULT_VIEW)]
+    #[arg(long, value_name = "[HOST:]PORT", num_args = 0..=1, default_missing_value = DEFAULT_VIEW, value_parser = limits::address)]
     pub view: Option<SocketAddr>,
-    /// Send the face to a VMC marionette (VSeeFace, VMagicMirror, Warudo …).
-    #[arg(long, visible_alias = "vmc", value_name = "HOST:PORT")]
+    /// Send the face to a VMC marionette (VSeeFace, VMagicMirror, Warudo …): PORT (on
+    /// 127.0.0.1), localhost:PORT, HOST:PORT, IP:PORT or [IPv6]:PORT.
+    #[arg(long, visible_alias = "vmc", value_name = "[HOST:]PORT", value_parser = limits::destination)]
     pub vmc_out: Option<SocketAddr>,
     /// VMC packets per second (1–1000).
     #[arg(long, default_value_t = 60.0, value_parser = limits::fps)]
@@ -194,15 +197,6 @@ impl VmcPreset {
             _ => WireNames::Vrm0,
         }
     }
-}
-
-/// `PORT` or `ADDR:PORT` (loopback unless an address is given).
-fn vmc_in_addr(text: &str) -> Result<SocketAddr> {
-    if let Ok(port) = text.parse::<u16>() {
-        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
-    }
-    text.parse()
-        .with_context(|| format!("--vmc-in {text:?}: not a port or ADDR:PORT"))
 }
 
 /// A replay file as `(time, face)` pairs: its `t` where given, else frame / --fps.
@@ -334,7 +328,6 @@ pub fn run(args: LiveArgs) -> Result<()> {
         Some(path) => Some(load_replay(path, args.fps)?),
         None => None,
     };
-    let vmc_in_at = args.vmc_in.as_deref().map(vmc_in_addr).transpose()?;
     let stop = crate::interrupt::install()?;
     let inbox = TrackingInbox::new(Duration::from_secs_f64(args.stale));
 
@@ -346,7 +339,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
         camera,
         replay: _replay,
         vmc_in,
-    } = start_inputs(&args, &inbox, &stop, replay_frames, vmc_in_at)?;
+    } = start_inputs(&args, &inbox, &stop, replay_frames)?;
     let voice = spawn_voice(&args)?;
     if voice.is_some() {
         // Voice first: the voice while it sounds, the tracked mouth between.
@@ -431,7 +424,6 @@ fn start_inputs(
     inbox: &TrackingInbox,
     stop: &Arc<AtomicBool>,
     replay_frames: Option<Vec<(f64, Option<TrackedFace>)>>,
-    vmc_in_at: Option<SocketAddr>,
 ) -> Result<Inputs> {
     let mut inputs: Vec<String> = Vec::new();
     let mut video_input = false;
@@ -472,7 +464,7 @@ fn start_inputs(
         ));
     }
     let mut vmc_in = None;
-    if let Some(addr) = vmc_in_at {
+    if let Some(addr) = args.vmc_in {
         let listener = VmcListener::bind(addr)?;
         let bound = listener.local_addr();
         vmc_in = Some(VmcInput::spawn(
@@ -894,21 +886,7 @@ mod tests {
 
     #[test]
     fn the_default_page_address_is_the_documented_one() {
-        assert_eq!(DEFAULT_VIEW.parse::<SocketAddr>(), Ok(default_view()));
+        assert_eq!(limits::address(DEFAULT_VIEW), Ok(default_view()));
         assert!(default_view().ip().is_loopback());
-    }
-
-    #[test]
-    fn vmc_in_takes_a_port_or_an_address() {
-        assert_eq!(
-            vmc_in_addr("39540").unwrap(),
-            SocketAddr::from(([127, 0, 0, 1], 39540))
-        );
-        assert_eq!(
-            vmc_in_addr("0.0.0.0:39540").unwrap(),
-            SocketAddr::from(([0, 0, 0, 0], 39540))
-        );
-        let err = vmc_in_addr("phone").unwrap_err().to_string();
-        assert!(err.contains("phone"), "{err}");
     }
 }

@@ -69,9 +69,10 @@ pub struct ViewArgs {
     /// A scene names its own models.
     #[arg(long)]
     pub model: Option<PathBuf>,
-    /// Address to listen on; port 0 picks a free port. Use a non-loopback address
-    /// only on a network you trust: the server has no authentication.
-    #[arg(long, visible_alias = "addr", default_value = "127.0.0.1:8080")]
+    /// Address to listen on: PORT (on 127.0.0.1), localhost:PORT, HOST:PORT, IP:PORT or
+    /// [IPv6]:PORT; port 0 picks a free port. Use a non-loopback address only on a
+    /// network you trust: the server has no authentication.
+    #[arg(long, visible_alias = "addr", value_name = "[HOST:]PORT", default_value = "127.0.0.1:8080", value_parser = crate::limits::address)]
     pub bind: SocketAddr,
 }
 
@@ -174,7 +175,7 @@ fn listen(bind: SocketAddr, content: Content, summary: &str) -> anyhow::Result<(
         Ok(server) => server,
         Err(ServeError::Bind { addr, source }) => {
             return Err(anyhow::Error::new(source).context(format!(
-                "cannot listen on {addr} (in use? try --bind 127.0.0.1:0 for a free port)"
+                "cannot listen on {addr} (in use? try --bind 0 for a free port)"
             )));
         }
         Err(e) => return Err(e.into()),

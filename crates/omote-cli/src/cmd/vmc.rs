@@ -43,8 +43,9 @@ enum VmcCommand {
 struct SendArgs {
     /// The anim to play (`*.anim.json`).
     anim: PathBuf,
-    /// Where the marionette listens.
-    #[arg(long, default_value = "127.0.0.1:39539")]
+    /// Where the marionette listens: PORT (on 127.0.0.1), localhost:PORT, HOST:PORT,
+    /// IP:PORT or [IPv6]:PORT.
+    #[arg(long, value_name = "[HOST:]PORT", default_value = "127.0.0.1:39539", value_parser = limits::destination)]
     to: SocketAddr,
     /// Expression names on the wire.
     #[arg(long, value_enum, default_value = "vrm0")]
@@ -66,9 +67,10 @@ struct SendArgs {
 
 #[derive(Args, Debug)]
 struct ListenArgs {
-    /// Address to listen on (0.0.0.0:39539 accepts other machines — any of them: what
-    /// they send is bounded, but it is recorded and printed).
-    #[arg(long, default_value = "127.0.0.1:39539")]
+    /// Address to listen on: PORT (on 127.0.0.1), localhost:PORT, HOST:PORT, IP:PORT or
+    /// [IPv6]:PORT (0.0.0.0:39539 accepts other machines — any of them: what they send
+    /// is bounded, but it is recorded and printed).
+    #[arg(long, value_name = "[HOST:]PORT", default_value = "127.0.0.1:39539", value_parser = limits::address)]
     bind: SocketAddr,
     /// Record what arrives as an anim (frames sampled at --fps on the performer's clock),
     /// written when the session ends: at --seconds, after --idle, or on Ctrl-C.

@@ -159,19 +159,25 @@ pub struct Server {
 impl Server {
     /// `omote view ARGS --bind 127.0.0.1:0`.
     pub fn start(args: &[&OsStr]) -> Server {
-        Self::spawn(args, "--bind")
+        Self::spawn(args, "--bind", "127.0.0.1:0")
+    }
+
+    /// `omote view ARGS --bind ADDR`, for an `addr` that is 127.0.0.1 port 0 written
+    /// some other way (the URL printed must say 127.0.0.1).
+    pub fn start_at(args: &[&OsStr], addr: &str) -> Server {
+        Self::spawn(args, "--bind", addr)
     }
 
     /// `omote view SCENE --addr 127.0.0.1:0` (`--addr` is `--bind`'s other name).
     pub fn start_scene(scene: &Path) -> Server {
-        Self::spawn(&[scene.as_os_str()], "--addr")
+        Self::spawn(&[scene.as_os_str()], "--addr", "127.0.0.1:0")
     }
 
-    fn spawn(args: &[&OsStr], bind: &str) -> Server {
+    fn spawn(args: &[&OsStr], bind: &str, addr: &str) -> Server {
         let mut child = omote()
             .arg("view")
             .args(args)
-            .args([bind, "127.0.0.1:0"])
+            .args([bind, addr])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

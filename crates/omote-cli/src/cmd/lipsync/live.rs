@@ -51,9 +51,10 @@ pub struct LiveArgs {
     /// Profile JSON (default: built-in; a calibrated one from `lipsync calibrate` is better).
     #[arg(long)]
     profile: Option<PathBuf>,
-    /// Also send the mouth to a VMC marionette at this address (e.g. 127.0.0.1:39539):
-    /// A I U E O blend values every 10 ms; the closed mouth is all zero.
-    #[arg(long)]
+    /// Also send the mouth to a VMC marionette at this address (e.g. 39539,
+    /// localhost:39539 or 192.168.1.20:39539): A I U E O blend values every 10 ms; the
+    /// closed mouth is all zero.
+    #[arg(long, value_name = "[HOST:]PORT", value_parser = crate::limits::destination)]
     vmc: Option<std::net::SocketAddr>,
     /// Expression names for --vmc.
     #[arg(long, value_enum, default_value = "vrm0")]

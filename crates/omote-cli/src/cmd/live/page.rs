@@ -49,9 +49,7 @@ impl LiveView {
         let hub = Broadcast::new();
         hub.set_greeting(Arc::from(writer.hello()));
         let server = Server::bind(addr).with_context(|| {
-            format!(
-                "--view: cannot listen on {addr} (in use? try --view 127.0.0.1:0 for a free port)"
-            )
+            format!("--view: cannot listen on {addr} (in use? try --view 0 for a free port)")
         })?;
         let url = server.url();
         let socket = hub.clone();
