@@ -17,9 +17,7 @@ pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
 
 /// Write `anim` as compact JSON after checking it.
 pub fn write_anim(anim: &Anim, path: &Path) -> anyhow::Result<()> {
-    anim.validate()
-        .with_context(|| format!("refusing to write an invalid anim to {}", path.display()))?;
-    let json = serde_json::to_vec(anim).context("serialising the anim")?;
+    let json = omote_config::anim_json(anim).with_context(|| format!("{}", path.display()))?;
     write_file(path, &json)
 }
 

@@ -28,6 +28,7 @@ use std::path::Path;
 
 use omote_core::clip::{Clip, ClipDesc};
 use omote_core::curve::ResponseCurve;
+use omote_core::anim::AnimError;
 use omote_core::{Anim, RetargetConfig, Rig, RigDesc};
 
 /// Read a rig file (TOML or JSON, see [`RigDesc`]) and build the rig.
@@ -81,4 +82,22 @@ pub fn load_anim(path: &Path) -> Result<Anim, ConfigError> {
     anim.validate()
         .map_err(|e| ConfigError::invalid(path, e.to_string()))?;
     Ok(anim)
+}
+
+/// Why an anim was not turned into its JSON.
+#[derive(Debug, thiserror::Error)]
+pub enum AnimWriteError {
+    /// The anim breaks its invariants (see [`Anim::validate`]).
+    #[error("refusing to write an invalid anim: {0}")]
+    Invalid(#[from] AnimError),
+    /// serde_json could not serialise it.
+    #[error("serialising the anim: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// The anim file's bytes (compact JSON, the format [`load_anim`] reads), after checking
+/// the anim: what `omote bake`, `simulate` and every binding write.
+pub fn anim_json(anim: &Anim) -> Result<Vec<u8>, AnimWriteError> {
+    anim.validate()?;
+    Ok(serde_json::to_vec(anim)?)
 }

@@ -58,7 +58,7 @@ mod error;
 mod speaker;
 mod voice_stream;
 
-pub use analysis::{VoiceAnalysis, analyse_voice};
+pub use analysis::{ANALYSIS_RATE, VoiceAnalysis, analyse_voice, load_voice};
 pub use character::{Character, LineEvents, rig_from_json};
 pub use error::EmbedError;
 #[cfg(feature = "avatar")]
