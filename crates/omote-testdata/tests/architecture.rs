@@ -77,7 +77,7 @@ fn floor(name: &str) -> u32 {
         "omote-config" | "omote-vrm" | "omote-lipsync" | "omote-tracker" | "omote-vmc" => 1,
         "omote-avatar" => 2,
         "omote-live" | "omote-scene" | "omote-embed" => 3,
-        "omote-web" | "omote-ffi" => 4,
+        "omote-web" | "omote-ffi" | "omote-py" => 4,
         "omote-cli" => 5,
         other => panic!("{other}: a crate ARCHITECTURE.md's floors do not place"),
     }
