@@ -54,6 +54,10 @@ typedef int32_t OmoteStatus;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// Where a file's bytes go when the host's resolver reads it
+// (`omote_file_sink_write`).
+typedef struct OmoteFileSink OmoteFileSink;
+
 // An avatar: a rig and, for a VRM, its model.
 typedef uint64_t OmoteAvatar;
 
@@ -87,6 +91,50 @@ typedef struct {
   uint32_t handed_over;
 } OmoteFrameEvents;
 
+// A dialogue scene, played frame by frame.
+typedef uint64_t OmoteScene;
+
+// A host's resolver for the files a scene names (voices, VRMs, rig files, motion maps,
+// lip sync tracks), with `path` as the scene names it joined to the scene's folder.
+// With `sink` null it is asked whether the file exists; otherwise it writes the file's
+// bytes with `omote_file_sink_write`. It returns 0 when the file is there, anything
+// else when it is not. Called on the thread that loads the scene, during the call.
+typedef int32_t (*OmoteReadFile)(void *user, const char *path, OmoteFileSink *sink);
+
+// One event of a scene's last update. Times are the scene's wall time in seconds.
+typedef struct {
+  // 0 a voice line started (play its audio from `t`), 1 a line was cut (stop its
+  // audio), 2 an expression key started, 3 the timeline reached a wait, 4 the player
+  // advanced, 5 the player skipped (from `from` to `to` on the timeline).
+  uint32_t kind;
+  // The character's index (voice, cut, expression); -1 for the scene's own events.
+  int32_t character;
+  // Voice and cut: the line's index (`omote_scene_line_clip`); expression: the
+  // channel's id; wait: the wait's index; -1 otherwise.
+  int32_t index;
+  // Expression: the weight it moves to; 0 otherwise.
+  float weight;
+  // Expression: 1 for a picture key (the additive layer), 0 for acting.
+  uint32_t picture;
+  // Expression: 1 if it changes the eye area.
+  uint32_t eye_area;
+  // Voice: 1 if the line has voice (`voiced_start`/`voiced_end` are set).
+  uint32_t voiced;
+  // When it happened.
+  double t;
+  // Voice: when its voice starts.
+  double voiced_start;
+  // Voice: when its voice ends.
+  double voiced_end;
+  // Skip: the timeline time before the jump.
+  float from;
+  // Skip: the timeline time after the jump.
+  float to;
+} OmoteSceneEvent;
+
+// Anims (a scene's bake, a recording), to write as anim JSON or VRMA.
+typedef uint64_t OmoteAnims;
+
 // One character's voice lines, read together.
 typedef uint64_t OmoteSpeaker;
 
@@ -106,10 +154,10 @@ const char *omote_version(void);
 const char *omote_arkit_name(uint32_t index);
 
 // How many objects of each kind are alive: avatars, characters, tracks, speakers,
-// voice streams (5 numbers), for a host's leak checks.
+// voice streams, scenes, anims (7 numbers), for a host's leak checks.
 //
 // # Safety
-// `out` points at `count` (5) writable numbers.
+// `out` points at `count` (7) writable numbers.
 OmoteStatus omote_live_objects(uint32_t *out, uint32_t count);
 
 // Loads an avatar from a file: `.vrm` (VRM 0.x or 1.0, any case) or a rig file (TOML or
@@ -231,6 +279,22 @@ OmoteStatus omote_character_request_blink(OmoteCharacter character, float delay_
 // [`omote_character_set_tracked`] drive the face over the acting; a lost face fades back.
 OmoteStatus omote_character_enable_tracking(OmoteCharacter character);
 
+// Turns the camera-angle face correction on (once): with `motion_map_toml` a motion map
+// (`docs/motion-map.md`) as TOML text, or omote's built-in anime-face map when null.
+// Then `omote_character_set_camera` says where the camera is.
+//
+// # Safety
+// `motion_map_toml` is null or NUL-terminated.
+OmoteStatus omote_character_enable_camera(OmoteCharacter character, const char *motion_map_toml);
+
+// Where the camera is for the next updates: `x y z` in metres relative to the head's
+// centre, in the body's frame (VRM: +Y up, +Z the avatar's front); the face turns it
+// into the camera angle with this frame's head. Null keeps the last correction.
+//
+// # Safety
+// `position` is null or points at 3 floats.
+OmoteStatus omote_character_set_camera(OmoteCharacter character, const float *position);
+
 // The tracked face for the next updates: `count` must be 52 ARKit scores in ARKit's
 // order (`omote_arkit_name`), `head` null or 4 numbers (`x y z w`, relative to the
 // camera, VRM frame). Needs [`omote_character_enable_tracking`].
@@ -337,6 +401,217 @@ OmoteStatus omote_character_step(OmoteCharacter character,
                                  uint32_t count,
                                  float *rotations,
                                  OmoteFrameEvents *events);
+
+// Appends `len` bytes to a file the resolver is reading (call it any number of times).
+//
+// # Safety
+// `sink` is the one the resolver was given; `bytes` points at `len` bytes.
+OmoteStatus omote_file_sink_write(OmoteFileSink *sink, const uint8_t *bytes, uint32_t len);
+
+// Loads a scene file (TOML, `docs/scene-format.md`); the files it names are read
+// relative to its folder. The error names the file, the line and the field.
+//
+// # Safety
+// `path` is NUL-terminated; `out` is writable.
+OmoteStatus omote_scene_load(const char *path, OmoteScene *out);
+
+// A scene from its text; `name` stands for it in errors and its folder is where the
+// files it names are looked up — through `read` (with `user` passed back) when it is
+// not null, else on the filesystem.
+//
+// # Safety
+// `text` and `name` are NUL-terminated; `read`, if not null, follows
+// [`OmoteReadFile`]'s contract; `out` is writable.
+OmoteStatus omote_scene_from_text(const char *text,
+                                  const char *name,
+                                  OmoteReadFile read,
+                                  void *user,
+                                  OmoteScene *out);
+
+// Frees a scene.
+OmoteStatus omote_scene_free(OmoteScene scene);
+
+// 1: waits move on by themselves after their `hold` (an unattended preview); 0 (the
+// default): a wait holds until `omote_scene_advance`.
+OmoteStatus omote_scene_set_auto_advance(OmoteScene scene, uint32_t on);
+
+// Advances the scene by `dt` seconds (finite and positive: one exact step; 0,
+// negative or NaN: nothing changes) and computes every character's frame.
+OmoteStatus omote_scene_update(OmoteScene scene, float dt);
+
+// The player presses "next": a wait moves on, a line that plays is cut.
+OmoteStatus omote_scene_advance(OmoteScene scene);
+
+// The player skips to the next wait (or the end).
+OmoteStatus omote_scene_skip(OmoteScene scene);
+
+// Where the scene is: its wall time (s), its timeline time (s, stops at waits),
+// whether it waits for the player and whether everything has played (1/0). Any output
+// may be null.
+//
+// # Safety
+// Each non-null pointer is writable.
+OmoteStatus omote_scene_info(OmoteScene scene,
+                             double *time_s,
+                             float *timeline_s,
+                             uint32_t *waiting,
+                             uint32_t *finished);
+
+// The number of characters.
+//
+// # Safety
+// `out` is writable.
+OmoteStatus omote_scene_character_count(OmoteScene scene, uint32_t *out);
+
+// Character `i`'s id (as the scene file names it), like `omote_avatar_channel_name`.
+//
+// # Safety
+// `buf` points at `cap` writable bytes; `len` is writable.
+OmoteStatus omote_scene_character_id(OmoteScene scene,
+                                     uint32_t i,
+                                     char *buf,
+                                     uint32_t cap,
+                                     uint32_t *len);
+
+// Character `i`'s channel count (its weight arrays' length).
+//
+// # Safety
+// `out` is writable.
+OmoteStatus omote_scene_channel_count(OmoteScene scene, uint32_t i, uint32_t *out);
+
+// Character `i`'s channel `id`'s name.
+//
+// # Safety
+// `buf` points at `cap` writable bytes; `len` is writable.
+OmoteStatus omote_scene_channel_name(OmoteScene scene,
+                                     uint32_t i,
+                                     uint32_t id,
+                                     char *buf,
+                                     uint32_t cap,
+                                     uint32_t *len);
+
+// The clip name of character `i`'s line `line` (the file name a voice event's audio
+// is, in the order the lines play).
+//
+// # Safety
+// `buf` points at `cap` writable bytes; `len` is writable.
+OmoteStatus omote_scene_line_clip(OmoteScene scene,
+                                  uint32_t i,
+                                  uint32_t line,
+                                  char *buf,
+                                  uint32_t cap,
+                                  uint32_t *len);
+
+// Character `i`'s weights after the VRM override rules (`count` = its channel count).
+//
+// # Safety
+// `out` points at `count` writable floats.
+OmoteStatus omote_scene_weights(OmoteScene scene, uint32_t i, float *out, uint32_t count);
+
+// Character `i`'s weights before the override rules.
+//
+// # Safety
+// `out` points at `count` writable floats.
+OmoteStatus omote_scene_input_weights(OmoteScene scene, uint32_t i, float *out, uint32_t count);
+
+// Character `i`'s head, left eye and right eye rotations (12 floats, `x y z w` each,
+// VRM frame, relative to the rest pose).
+//
+// # Safety
+// `out` points at `count` (12) writable floats.
+OmoteStatus omote_scene_rotations(OmoteScene scene, uint32_t i, float *out, uint32_t count);
+
+// Character `i`'s gaze after smoothing and saccades, degrees (yaw > 0: toward the
+// avatar's left; pitch > 0: down) — for players that turn the eyes through their own
+// look-at (UniVRM's yaw/pitch).
+//
+// # Safety
+// `yaw_deg` and `pitch_deg` are writable.
+OmoteStatus omote_scene_gaze(OmoteScene scene, uint32_t i, float *yaw_deg, float *pitch_deg);
+
+// The last update's events into `out` (room for `capacity`); `count` gets how many
+// there are, also when `out` is too small (`OMOTE_STATUS_BUFFER_TOO_SMALL`).
+//
+// # Safety
+// `out` points at `capacity` writable events; `count` is writable.
+OmoteStatus omote_scene_events(OmoteScene scene,
+                               OmoteSceneEvent *out,
+                               uint32_t capacity,
+                               uint32_t *count);
+
+// Bakes the scene from its start (a copy: the scene playing is not touched) at `fps`
+// with the player pressing "next" at the wall times `advances` and skipping at
+// `skips` (seconds; with no advances each wait holds for its own `hold`); one anim per
+// character into `out`, to write with `omote_anims_json` and `omote_anims_vrma`.
+//
+// # Safety
+// `advances` and `skips` point at their counts of doubles; `out` is writable.
+OmoteStatus omote_scene_bake(OmoteScene scene,
+                             float fps,
+                             const double *advances,
+                             uint32_t advance_count,
+                             const double *skips,
+                             uint32_t skip_count,
+                             OmoteAnims *out);
+
+// Starts recording a character: from its next update, each update with a step adds a
+// frame to an anim at `fps` (update at steps of `1 / fps` for the anim's timing).
+OmoteStatus omote_character_record(OmoteCharacter character, float fps);
+
+// Ends a character's recording: its anim into `out` (one item, named `character`),
+// with `avatar`'s VRM for VRMA output (0: none).
+//
+// # Safety
+// `out` is writable.
+OmoteStatus omote_character_finish_recording(OmoteCharacter character,
+                                             OmoteAvatar avatar,
+                                             OmoteAnims *out);
+
+// Starts recording the scene as it plays (every character, with its events).
+OmoteStatus omote_scene_record(OmoteScene scene, float fps);
+
+// Ends the scene's recording: one anim per character into `out`.
+//
+// # Safety
+// `out` is writable.
+OmoteStatus omote_scene_finish_recording(OmoteScene scene, OmoteAnims *out);
+
+// Frees anims.
+OmoteStatus omote_anims_free(OmoteAnims anims);
+
+// How many anims there are, and anim `i`'s character id and frame count.
+//
+// # Safety
+// `out` is writable.
+OmoteStatus omote_anims_count(OmoteAnims anims, uint32_t *out);
+
+// Anim `i`'s character id (text, like `omote_avatar_channel_name`).
+//
+// # Safety
+// `buf` points at `cap` writable bytes; `len` is writable.
+OmoteStatus omote_anims_id(OmoteAnims anims, uint32_t i, char *buf, uint32_t cap, uint32_t *len);
+
+// Anim `i` as an anim JSON file's bytes (`docs/anim-format.md`). Call with a null
+// buffer for its size first.
+//
+// # Safety
+// `buf` points at `cap` writable bytes; `len` is writable.
+OmoteStatus omote_anims_json(OmoteAnims anims,
+                             uint32_t i,
+                             uint8_t *buf,
+                             uint32_t cap,
+                             uint32_t *len);
+
+// Anim `i` as a VRM Animation (`.vrma`) for its character's VRM (an error when it has
+// none: a rig file or the standard rig).
+//
+// # Safety
+// `buf` points at `cap` writable bytes; `len` is writable.
+OmoteStatus omote_anims_vrma(OmoteAnims anims,
+                             uint32_t i,
+                             uint8_t *buf,
+                             uint32_t cap,
+                             uint32_t *len);
 
 // The message of the last call on this thread that failed: UTF-8, NUL-terminated,
 // naming the call and what was wrong (`omote_character_set_expression: the avatar has

@@ -29,6 +29,10 @@ mkdir -p "$out"
 cc -std=c11 -O1 -ffp-contract=off -Wall -Wextra -Werror -I "$root/include" \
   "$root/examples/c/face.c" -L "$lib" -lomote_ffi "-Wl,-rpath,$lib" -o "$out/face"
 "$out/face" > "$out/face-c.txt"
+# The demo scene through the C ABI, its files read by a resolver in C (examples/c/scene.c).
+cc -std=c11 -O1 -Wall -Wextra -Werror -I "$root/include" \
+  "$root/examples/c/scene.c" -L "$lib" -lomote_ffi "-Wl,-rpath,$lib" -o "$out/scene"
+"$out/scene" "$root/examples/scenes/demo/scene.toml" 1200 > "$out/scene-c.txt" 2>/dev/null
 
 # One assembly: the engine-neutral layer (the Unity package's only copy) + the tests.
 mcs -target:library -langversion:7 -debug -warnaserror+ -nowarn:1591 \
@@ -37,7 +41,7 @@ mcs -target:library -langversion:7 -debug -warnaserror+ -nowarn:1591 \
 cp "$nunit_dll" "$out/"
 ln -sf "$lib/libomote_ffi.so" "$out/libomote_ffi.so"
 
-export OMOTE_REPO="$root" OMOTE_FACE_C_OUTPUT="$out/face-c.txt"
+export OMOTE_REPO="$root" OMOTE_FACE_C_OUTPUT="$out/face-c.txt" OMOTE_SCENE_C_OUTPUT="$out/scene-c.txt"
 export LD_LIBRARY_PATH="$out${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 status=0
 (cd "$out" && nunit-console -nologo -noshadow -labels -xml="$out/TestResult.xml" "$out/Omote.Tests.dll") || status=$?

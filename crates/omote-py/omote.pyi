@@ -203,15 +203,10 @@ class Face:
     @property
     def events(self) -> Dict[str, Any]:
         """The last update's blinks, saccades, voice_started, handed_over."""
-
-class AnimRecorder:
-    """Records a face into an :class:`Anim` (call :meth:`record` after each update)."""
-
-    def __init__(self, rig: Rig, fps: float = 60.0) -> None: ...
-    def record(self, face: Face) -> None: ...
-    @property
-    def frames(self) -> int: ...
-    def finish(self) -> Anim: ...
+    def record(self, fps: float = 60.0) -> None:
+        """Starts recording: every later update with a step adds a frame at ``fps``."""
+    def finish_recording(self) -> Optional[Anim]:
+        """The recording's :class:`Anim`, or None if nothing was recording."""
 
 class Anim:
     """A baked animation."""

@@ -80,8 +80,11 @@ def gather(*parts):
 def write_chunk(files, voice, out, fmt):
     """Pass 2: each line against its speaker's voice, written whole or not at all."""
     ext, render = WRITERS[fmt]
+    audio_s = 0.0
     for f in files:
-        text = render(omote.lipsync(f, speaker=voice), f)
+        track = omote.lipsync(f, speaker=voice)
+        audio_s += track.duration
+        text = render(track, f)
         stem = os.path.splitext(os.path.basename(f))[0]
         path = os.path.join(out, f"{stem}.{ext}")
         tmp = os.path.join(out, f".{stem}.{ext}.tmp{os.getpid()}")
@@ -90,7 +93,7 @@ def write_chunk(files, voice, out, fmt):
             w.flush()
             os.fsync(w.fileno())
         os.replace(tmp, path)
-    return len(files)
+    return len(files), audio_s
 
 
 def main():
@@ -121,9 +124,14 @@ def main():
         parts = [client.submit(read_voice, c, pure=False) for c in chunks]
         voice = client.submit(gather, *parts, pure=False)
         done += [client.submit(write_chunk, c, voice, args.out, args.format, pure=False) for c in chunks]
-    written = sum(client.gather(done))
+    results = client.gather(done)
     took = time.perf_counter() - started
-    print(f"dask_lipsync: {written} files, {len(groups)} speaker(s), {took:.2f} s")
+    written, audio_s = sum(r[0] for r in results), sum(r[1] for r in results)
+    cores = sum(client.nthreads().values())
+    print(
+        f"dask_lipsync: {written} files, {len(groups)} speaker(s), {audio_s:.1f} s of audio "
+        f"in {took:.2f} s on {cores} worker thread(s): {audio_s / took:.0f}x real time"
+    )
     client.close()
     if cluster is not None:
         cluster.close()

@@ -87,11 +87,20 @@ pub enum AvatarError {
 impl Avatar {
     /// The avatar `source` names.
     pub fn load(source: &AvatarSource) -> Result<Self, AvatarError> {
+        Self::load_with(source, &|p| std::fs::read(p))
+    }
+
+    /// [`Avatar::load`] with a file's bytes from `read` (an engine's assets, an archive,
+    /// memory) instead of the filesystem; errors are [`Avatar::load`]'s, word for word.
+    pub fn load_with(
+        source: &AvatarSource,
+        read: omote_config::ReadFile<'_>,
+    ) -> Result<Self, AvatarError> {
         match source {
             AvatarSource::Builtin => Ok(Self::builtin(&AvatarStyle::DEFAULT)),
             AvatarSource::BuiltinSecond => Ok(Self::builtin(&AvatarStyle::SECOND)),
             AvatarSource::Standard => Ok(Self::standard()),
-            AvatarSource::File(path) => Self::from_file(path),
+            AvatarSource::File(path) => Self::from_file_with(path, read),
         }
     }
 
@@ -120,19 +129,27 @@ impl Avatar {
 
     /// A VRM file (`.vrm`, any case) or a rig file (TOML or JSON).
     pub fn from_file(path: &Path) -> Result<Self, AvatarError> {
+        Self::from_file_with(path, &|p| std::fs::read(p))
+    }
+
+    /// [`Avatar::from_file`] with the file's bytes from `read`.
+    pub fn from_file_with(
+        path: &Path,
+        read: omote_config::ReadFile<'_>,
+    ) -> Result<Self, AvatarError> {
         let is_vrm = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
         let name = path.display().to_string();
         if is_vrm {
-            let bytes = std::fs::read(path).map_err(|source| AvatarError::Read {
+            let bytes = read(path).map_err(|source| AvatarError::Read {
                 file: name.clone(),
                 source,
             })?;
             Self::from_vrm_bytes(bytes, name)
         } else {
             Ok(Self {
-                rig: Arc::new(omote_config::load_rig(path)?),
+                rig: Arc::new(omote_config::load_rig_with(path, read)?),
                 model: None,
                 vrm: None,
                 name,

@@ -15,10 +15,11 @@ pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
         .with_context(|| format!("cannot create output folder {}", dir.display()))
 }
 
-/// Write `anim` as compact JSON after checking it.
+/// Write `anim` as its file ([`omote_config::anim_json`]: checked, compact JSON).
 pub fn write_anim(anim: &Anim, path: &Path) -> anyhow::Result<()> {
-    let json = omote_config::anim_json(anim).with_context(|| format!("{}", path.display()))?;
-    write_file(path, &json)
+    let json = omote_config::anim_json(anim)
+        .with_context(|| format!("refusing to write an invalid anim to {}", path.display()))?;
+    write_file(path, json.as_bytes())
 }
 
 /// Write `bytes` to `path` whole or not at all (see the module docs).

@@ -1,19 +1,14 @@
 //! The `omote` binary end to end.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use omote_testdata::shared_data;
+use support::{
+    demo_scene, free_udp_port, omote, raw_frames, repo, run_with_paced_stdin, run_with_stdin,
+    scratch, write_wav16,
+};
 
-fn omote() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_omote"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("omote-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+mod support;
 
 #[test]
 fn demo_bakes_the_built_in_scene_for_both_characters() {
@@ -335,13 +330,9 @@ fn retarget_reads_arkit_frames() {
     std::fs::remove_dir_all(&out).ok();
 }
 
-fn repo_file(rel: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(rel)
-}
-
 #[test]
 fn motion_map_prints_weights_queries_and_plots() {
-    let map = repo_file("examples/maps/anime-face.toml");
+    let map = repo().join("examples/maps/anime-face.toml");
     let o = omote()
         .arg("motion-map")
         .arg(&map)
@@ -470,11 +461,6 @@ fn simulate_writes_blink_and_saccade_events() {
 }
 
 use omote_testdata::buzz;
-
-/// Writes a 16-bit mono PCM WAV.
-fn write_wav16(path: &Path, rate: u32, samples: &[i16]) {
-    std::fs::write(path, omote_testdata::wav16(samples, rate, 1)).unwrap();
-}
 
 #[test]
 fn lipsync_calibrates_from_sustained_recordings() {
@@ -1100,15 +1086,6 @@ fn lipsync_live_finds_the_voice_in_real_speech() {
     assert!(*voiced.last().unwrap() <= speech.last().unwrap().1 + 0.05);
 }
 
-/// A UDP port that was free a moment ago.
-fn free_udp_port() -> u16 {
-    std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// `omote vmc listen` recording into `rec` at `fps` until `idle` seconds without
 /// packets; returns once it has had time to bind.
 fn spawn_vmc_listener(addr: &str, fps: &str, idle: &str, rec: &Path) -> std::process::Child {
@@ -1361,63 +1338,6 @@ fn speak_hands_the_mouth_over_and_ramps_the_afterglow() {
     std::fs::remove_dir_all(&out).ok();
 }
 
-/// `n` raw rgb24 640x480 frames: the astronaut photo drifting right, then lost (grey).
-fn raw_astronaut_frames(dir: &Path, n: usize, lost_after: usize) -> Vec<u8> {
-    let img = image::open(dir.join("astronaut.png")).unwrap().to_rgb8();
-    let (w, h) = (640u32, 480u32);
-    let mut out = Vec::with_capacity(n * (w * h * 3) as usize);
-    for k in 0..n {
-        let dx = 40 + 3 * k as i64;
-        for y in 0..h as i64 {
-            for x in 0..w as i64 {
-                let (sx, sy) = (x - dx, y + 16);
-                let px = if k < lost_after
-                    && (0..img.width() as i64).contains(&sx)
-                    && (0..img.height() as i64).contains(&sy)
-                {
-                    img.get_pixel(sx as u32, sy as u32).0
-                } else {
-                    [90, 90, 90]
-                };
-                out.extend_from_slice(&px);
-            }
-        }
-    }
-    out
-}
-
-fn run_with_stdin(cmd: &mut Command, input: Vec<u8>) -> std::process::Output {
-    run_with_paced_stdin(cmd, input, usize::MAX, std::time::Duration::ZERO)
-}
-
-/// Like [`run_with_stdin`], writing `chunk` bytes every `every` (a camera pipe's pace).
-fn run_with_paced_stdin(
-    cmd: &mut Command,
-    input: Vec<u8>,
-    chunk: usize,
-    every: std::time::Duration,
-) -> std::process::Output {
-    use std::io::Write;
-    let mut child = cmd
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = std::thread::spawn(move || {
-        for part in input.chunks(chunk) {
-            if stdin.write_all(part).is_err() {
-                return;
-            }
-            std::thread::sleep(every);
-        }
-    });
-    let o = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    o
-}
-
 #[test]
 fn live_on_stdin_tracks_as_omote_track_does_and_records_the_face() {
     let Some(dir) = shared_data("tracking") else {
@@ -1425,7 +1345,7 @@ fn live_on_stdin_tracks_as_omote_track_does_and_records_the_face() {
     };
     let out = scratch("live");
     std::fs::create_dir_all(&out).unwrap();
-    let frames = raw_astronaut_frames(&dir, 12, 9);
+    let frames = raw_frames(&dir.join("astronaut.png"), 12, 9);
     let seq = out.join("seq.jsonl");
     let o = run_with_stdin(
         omote()
@@ -1484,7 +1404,7 @@ fn live_takes_a_microphone_for_the_mouth() {
     let out = scratch("live-voice");
     std::fs::create_dir_all(&out).unwrap();
     // 0.6 s of camera (18 frames at 30 fps) and a "voice" from 0.2 to 0.45 s.
-    let frames = raw_astronaut_frames(&dir, 18, 18);
+    let frames = raw_frames(&dir.join("astronaut.png"), 18, 18);
     let pcm = out.join("mic.raw");
     let voice: Vec<u8> = buzz(16_000, 0.6, 0.2..0.45)
         .iter()
@@ -1560,10 +1480,6 @@ fn convert_notes_that_a_version_1_anim_is_after_the_override_rules() {
         assert_eq!(err.contains("version-1 anim"), noted, "{err}");
     }
     std::fs::remove_dir_all(&out).ok();
-}
-
-fn demo_scene() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/demo/scene.toml")
 }
 
 #[test]

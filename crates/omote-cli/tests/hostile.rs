@@ -5,20 +5,13 @@
 //! escaped, and messages say what is wrong in words.
 
 use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn omote() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_omote"))
-}
+use support::{omote, run_with_stdin, scratch, write_wav16};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("omote-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod support;
 
 fn run(args: &[&str]) -> Output {
     omote().args(args).stdin(Stdio::null()).output().unwrap()
@@ -26,10 +19,6 @@ fn run(args: &[&str]) -> Output {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn write_wav16(path: &Path, samples: &[i16]) {
-    std::fs::write(path, omote_testdata::wav16(samples, 16_000, 1)).unwrap();
 }
 
 fn list(dir: &Path) -> Vec<String> {
@@ -49,7 +38,7 @@ fn list(dir: &Path) -> Vec<String> {
 fn every_number_on_the_command_line_is_range_checked() {
     let dir = scratch("numbers");
     let wav = dir.join("v.wav");
-    write_wav16(&wav, &omote_testdata::buzz(16_000, 0.5, 0.1..0.4));
+    write_wav16(&wav, 16_000, &omote_testdata::buzz(16_000, 0.5, 0.1..0.4));
     let wav = wav.to_str().unwrap();
     let out = dir.join("o");
     let out = out.to_str().unwrap();
@@ -237,7 +226,7 @@ fn settings_and_profiles_are_checked_field_by_field() {
     }
     // A profile with a huge (finite) mean.
     let wav = dir.join("v.wav");
-    write_wav16(&wav, &omote_testdata::buzz(16_000, 0.6, 0.1..0.5));
+    write_wav16(&wav, 16_000, &omote_testdata::buzz(16_000, 0.6, 0.1..0.5));
     let mut profile: serde_json::Value = serde_json::from_str(include_str!(
         "../../omote-lipsync/assets/default_profile.json"
     ))
@@ -272,7 +261,7 @@ fn an_input_ending_inside_a_frame_keeps_what_was_recorded() {
     let rec = dir.join("r.anim.json");
     let mut input = gray_frames(3, 64, 48);
     input.extend(vec![90u8; 1000]); // a third of a frame
-    let o = with_stdin(
+    let o = run_with_stdin(
         omote()
             .args(["live", "--stdin", "64x48", "--record"])
             .arg(&rec),
@@ -286,7 +275,7 @@ fn an_input_ending_inside_a_frame_keeps_what_was_recorded() {
     let anim = omote_config::load_anim(&rec).unwrap();
     assert!(anim.frames() >= 1);
     let seq = dir.join("t.jsonl");
-    let o = with_stdin(
+    let o = run_with_stdin(
         omote()
             .args(["track", "--stdin", "64x48", "--out"])
             .arg(&seq),
@@ -311,22 +300,6 @@ fn an_input_ending_inside_a_frame_keeps_what_was_recorded() {
     assert!(stderr(&o).contains("does not exist"), "{}", stderr(&o));
     assert!(t0.elapsed() < Duration::from_secs(30));
     std::fs::remove_dir_all(&dir).ok();
-}
-
-fn with_stdin(cmd: &mut Command, input: Vec<u8>) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let o = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    o
 }
 
 fn interrupt(child: &std::process::Child) {
@@ -593,6 +566,7 @@ fn batches_never_write_one_file_twice() {
         std::fs::create_dir_all(dir.join(sub)).unwrap();
         write_wav16(
             &dir.join(sub).join("x.wav"),
+            16_000,
             &omote_testdata::buzz(16_000, 0.4, 0.1..0.3),
         );
     }
@@ -656,7 +630,7 @@ fn messages_are_words_and_escaped() {
     assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
     // A plot name without .png: said in words, before the audio is read.
     let wav = dir.join("v.wav");
-    write_wav16(&wav, &omote_testdata::buzz(16_000, 0.5, 0.1..0.4));
+    write_wav16(&wav, 16_000, &omote_testdata::buzz(16_000, 0.5, 0.1..0.4));
     for args in [
         vec!["lipsync", "plot", wav.to_str().unwrap(), "-o", "plot"],
         vec!["motion-map", "missing.toml", "--plot", "plot"],

@@ -6,11 +6,18 @@
 //! page `tools/viewer-check` (`npm ci`) with Chromium. Without one a test says what is
 //! missing and skips; under `CI` it fails instead.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::net::UdpSocket;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use omote_testdata::missing;
+use support::{
+    browser_tools, free_udp_port, omote, raw_frames, read_json, repo, run_with_stdin, scratch,
+};
+
+mod support;
 
 /// These tests run real-time sessions (the flood test sends 100 000 packets in six
 /// seconds): one at a time, so one's load does not disturb another's timing.
@@ -20,41 +27,6 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-fn omote() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_omote"))
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("omote-live-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Skips (after saying why) outside CI, fails under CI.
-fn missing(what: &str) {
-    if std::env::var_os("CI").is_some() {
-        panic!("cannot run under CI: {what}");
-    }
-    eprintln!("SKIP: {what}");
-}
-
-fn free_udp_port() -> u16 {
-    UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn read_json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// A replayed take at 30 fps: the mouth closed for `closed` seconds, then open
@@ -425,47 +397,6 @@ fn ffmpeg() -> bool {
     ok
 }
 
-/// `n` raw rgb24 640x480 frames of a shared photo drifting right, then lost (grey).
-fn raw_frames(photo: &Path, n: usize, lost_after: usize) -> Vec<u8> {
-    let img = image::open(photo).unwrap().to_rgb8();
-    let (w, h) = (640i64, 480i64);
-    let mut out = Vec::with_capacity(n * (w * h * 3) as usize);
-    for k in 0..n {
-        let dx = 40 + 3 * k as i64;
-        for y in 0..h {
-            for x in 0..w {
-                let (sx, sy) = (x - dx, y + 16);
-                let px = if k < lost_after
-                    && (0..img.width() as i64).contains(&sx)
-                    && (0..img.height() as i64).contains(&sy)
-                {
-                    img.get_pixel(sx as u32, sy as u32).0
-                } else {
-                    [90, 90, 90]
-                };
-                out.extend_from_slice(&px);
-            }
-        }
-    }
-    out
-}
-
-fn run_with_stdin(cmd: &mut Command, input: Vec<u8>) -> std::process::Output {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let o = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    o
-}
-
 #[test]
 fn a_video_file_through_live_camera_tracks_as_omote_track_does() {
     let _serial = serial();
@@ -540,26 +471,6 @@ fn a_video_file_through_live_camera_tracks_as_omote_track_does() {
     std::fs::remove_dir_all(&out).ok();
 }
 
-/// Node, Playwright and Chromium for the page check; `None` after saying why.
-fn browser_tools() -> Option<PathBuf> {
-    let dir = repo().join("tools/viewer-check");
-    let chromium = std::env::var_os("CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    if !dir.join("node_modules/playwright-core").is_dir() {
-        missing(&format!("{}/node_modules (npm ci there)", dir.display()));
-        return None;
-    }
-    if !chromium.is_file() {
-        missing(&format!(
-            "{} (apt-get install chromium)",
-            chromium.display()
-        ));
-        return None;
-    }
-    Some(dir)
-}
-
 /// Mean absolute difference of two same-size pictures over rows `rows` (fractions).
 fn mean_diff(a: &Path, b: &Path, rows: std::ops::Range<f64>) -> f64 {
     let (a, b) = (
@@ -582,7 +493,9 @@ fn mean_diff(a: &Path, b: &Path, rows: std::ops::Range<f64>) -> f64 {
 #[test]
 fn the_live_page_gets_frames_and_shows_the_replayed_mouth_opening() {
     let _serial = serial();
-    let Some(tool) = browser_tools() else { return };
+    let Some(tool) = browser_tools("live page check") else {
+        return;
+    };
     let dir = scratch("page");
     let replay = dir.join("mouth.jsonl");
     write_mouth_replay(&replay, 2.5, 2.5, 2);

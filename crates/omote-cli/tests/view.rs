@@ -5,26 +5,13 @@
 //! `npm ci` in `tools/viewer-check` and `/usr/bin/chromium`; without them it prints
 //! SKIP and passes, except under `CI`, where it fails.
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::process::Command;
 
-fn omote() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_omote"))
-}
+use support::{Server, browser_tools, header, omote, repo, scratch, view_fails_naming};
 
-fn repo() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("omote-view-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod support;
 
 /// `omote demo --out DIR`: one character's anim (`beni.anim.json`, beside `beni.vrm`):
 /// beni speaks a line under mock surprise, whose overrideMouth blend narrows her mouth.
@@ -36,96 +23,6 @@ fn demo(dir: &Path) -> PathBuf {
         String::from_utf8_lossy(&out.stderr)
     );
     dir.join("beni.anim.json")
-}
-
-/// A running `omote view`, killed when dropped (also when a test panics).
-struct Server {
-    child: Child,
-    url: String,
-    port: u16,
-}
-
-impl Server {
-    fn start(args: &[&std::ffi::OsStr]) -> Server {
-        let mut child = omote()
-            .arg("view")
-            .args(args)
-            .args(["--bind", "127.0.0.1:0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let Some(url) = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .map(str::to_string)
-        else {
-            let _ = child.kill();
-            let mut err = String::new();
-            child
-                .stderr
-                .take()
-                .unwrap()
-                .read_to_string(&mut err)
-                .unwrap();
-            panic!("omote view printed no URL: {line:?}\n{err}");
-        };
-        let port = url
-            .trim_end_matches('/')
-            .rsplit(':')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        assert!(url.starts_with("http://127.0.0.1:"), "{url}");
-        Server { child, url, port }
-    }
-
-    /// Send `request` (a raw request head); status, headers and body of the answer.
-    fn raw(&self, request: &str) -> (u16, String, Vec<u8>) {
-        let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        s.write_all(request.as_bytes()).unwrap();
-        let mut bytes = Vec::new();
-        s.read_to_end(&mut bytes).unwrap();
-        let end = bytes
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .expect("a response head");
-        let head = String::from_utf8(bytes[..end].to_vec()).unwrap();
-        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-        let body = bytes[end + 4..].to_vec();
-        let is_head = request.starts_with("HEAD ");
-        if let Some(len) = header(&head, "content-length").filter(|_| !is_head) {
-            assert_eq!(len.parse::<usize>().unwrap(), body.len(), "{head}");
-        }
-        (status, head, body)
-    }
-
-    fn get(&self, path: &str) -> (u16, String, Vec<u8>) {
-        self.raw(&format!(
-            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
-            self.port
-        ))
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
-    head.lines().find_map(|l| {
-        let (n, v) = l.split_once(':')?;
-        n.eq_ignore_ascii_case(name).then(|| v.trim())
-    })
 }
 
 #[test]
@@ -267,23 +164,6 @@ fn serves_a_given_model() {
     assert!(info["model"].as_str().unwrap().ends_with("beni.vrm"));
 }
 
-/// `omote view ARGS` must fail at once with a message containing each of `needles`.
-fn fails_naming(args: &[&std::ffi::OsStr], needles: &[&str]) {
-    let out = omote()
-        .arg("view")
-        .args(args)
-        .args(["--bind", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(out.stdout.is_empty(), "no URL for a failed start");
-    for n in needles {
-        assert!(err.contains(n), "{n:?} not in: {err}");
-    }
-}
-
 #[test]
 fn bad_inputs_fail_with_errors_naming_the_file() {
     let dir = scratch("bad");
@@ -294,20 +174,20 @@ fn bad_inputs_fail_with_errors_naming_the_file() {
         br#"{"format": "omote-anim", "version": 1, "fps": 60}"#,
     )
     .unwrap();
-    fails_naming(&[bad.as_os_str()], &["broken.anim.json"]);
+    view_fails_naming(&[bad.as_os_str()], &["broken.anim.json"]);
     let missing = dir.join("missing.anim.json");
-    fails_naming(&[missing.as_os_str()], &["missing.anim.json"]);
+    view_fails_naming(&[missing.as_os_str()], &["missing.anim.json"]);
     // Valid JSON, but one track is a frame short: `Anim::validate` refuses it.
     let mut anim: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&anim_path).unwrap()).unwrap();
     anim["head"].as_array_mut().unwrap().pop();
     let short = dir.join("short.anim.json");
     std::fs::write(&short, serde_json::to_vec(&anim).unwrap()).unwrap();
-    fails_naming(&[short.as_os_str()], &["short.anim.json"]);
+    view_fails_naming(&[short.as_os_str()], &["short.anim.json"]);
     // Models: not a VRM, not there.
     let not_vrm = dir.join("not-a-model.vrm");
     std::fs::write(&not_vrm, b"hello").unwrap();
-    fails_naming(
+    view_fails_naming(
         &[
             anim_path.as_os_str(),
             "--model".as_ref(),
@@ -316,7 +196,7 @@ fn bad_inputs_fail_with_errors_naming_the_file() {
         &["not-a-model.vrm"],
     );
     let gone = dir.join("gone.vrm");
-    fails_naming(
+    view_fails_naming(
         &[anim_path.as_os_str(), "--model".as_ref(), gone.as_os_str()],
         &["gone.vrm"],
     );
@@ -360,39 +240,6 @@ fn vendored_modules_equal_the_pinned_npm_packages() {
     }
 }
 
-/// Node, the Playwright package and Chromium; `None` (after saying why) when one is
-/// missing outside CI.
-fn browser_tools() -> Option<PathBuf> {
-    let dir = repo().join("tools/viewer-check");
-    let chromium = std::env::var_os("CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    let node_ok = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let why = if !node_ok {
-        "node is not installed".to_string()
-    } else if !dir.join("node_modules/playwright-core").is_dir() {
-        format!(
-            "{}/node_modules is missing (run `npm ci` there)",
-            dir.display()
-        )
-    } else if !chromium.is_file() {
-        format!(
-            "{} is missing (apt-get install chromium)",
-            chromium.display()
-        )
-    } else {
-        return Some(dir);
-    };
-    if std::env::var_os("CI").is_some() {
-        panic!("viewer browser check cannot run under CI: {why}");
-    }
-    eprintln!("SKIP viewer browser check: {why}");
-    None
-}
-
 /// Run `check.mjs` against a server (at `frames`, or its default frames when empty); its
 /// report (after asserting it found no failure).
 fn browser_check(
@@ -429,7 +276,7 @@ fn browser_check(
 
 #[test]
 fn three_vrm_in_chromium_shows_the_anim() {
-    let Some(tool) = browser_tools() else {
+    let Some(tool) = browser_tools("viewer browser check") else {
         return;
     };
     let dir = scratch("browser");
@@ -488,7 +335,7 @@ fn three_vrm_in_chromium_plays_on_shared_models() {
     let Some(shared) = omote_testdata::shared_data("vrm") else {
         return;
     };
-    let Some(tool) = browser_tools() else {
+    let Some(tool) = browser_tools("viewer browser check") else {
         return;
     };
     let dir = scratch("browser-shared");
@@ -531,7 +378,7 @@ fn three_vrm_in_chromium_plays_on_shared_models() {
 /// three-vrm holding the input blink 0.84 where the face shows 0.55.)
 #[test]
 fn three_vrm_in_chromium_shows_a_version_1_anim_as_it_is() {
-    let Some(tool) = browser_tools() else {
+    let Some(tool) = browser_tools("viewer browser check") else {
         return;
     };
     let dir = scratch("browser-v1");

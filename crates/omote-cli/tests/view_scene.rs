@@ -7,127 +7,12 @@
 //! `tools/viewer-check` and `/usr/bin/chromium`; without them it prints SKIP and
 //! passes, except under `CI`, where it fails.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::process::Command;
 
 use serde_json::Value;
+use support::{Server, browser_tools, demo_scene, header, repo, scratch, view_fails_naming};
 
-fn omote() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_omote"))
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
-
-fn demo_scene() -> PathBuf {
-    repo().join("examples/scenes/demo/scene.toml")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("omote-view-scene-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A running `omote view`, killed when dropped (also when a test panics).
-struct Server {
-    child: Child,
-    url: String,
-    port: u16,
-}
-
-impl Server {
-    fn start(scene: &Path) -> Server {
-        let mut child = omote()
-            .arg("view")
-            .arg(scene)
-            .args(["--addr", "127.0.0.1:0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let Some(url) = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .map(str::to_string)
-        else {
-            let _ = child.kill();
-            let mut err = String::new();
-            child
-                .stderr
-                .take()
-                .unwrap()
-                .read_to_string(&mut err)
-                .unwrap();
-            panic!("omote view printed no URL: {line:?}\n{err}");
-        };
-        let port = url
-            .trim_end_matches('/')
-            .rsplit(':')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        Server { child, url, port }
-    }
-
-    fn raw(&self, request: &str) -> (u16, String, Vec<u8>) {
-        let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-        s.write_all(request.as_bytes()).unwrap();
-        let mut bytes = Vec::new();
-        s.read_to_end(&mut bytes).unwrap();
-        let end = bytes
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .expect("a response head");
-        let head = String::from_utf8(bytes[..end].to_vec()).unwrap();
-        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-        let body = bytes[end + 4..].to_vec();
-        if let Some(len) = header(&head, "content-length") {
-            assert_eq!(len.parse::<usize>().unwrap(), body.len(), "{head}");
-        }
-        (status, head, body)
-    }
-
-    fn get(&self, path: &str) -> (u16, String, Vec<u8>) {
-        self.raw(&format!(
-            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
-            self.port
-        ))
-    }
-
-    /// A 200 JSON answer.
-    fn json(&self, path: &str) -> Value {
-        let (status, head, body) = self.get(path);
-        assert_eq!(status, 200, "{path}: {}", String::from_utf8_lossy(&body));
-        assert_eq!(header(&head, "content-type"), Some("application/json"));
-        serde_json::from_slice(&body).unwrap()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
-    head.lines().find_map(|l| {
-        let (n, v) = l.split_once(':')?;
-        n.eq_ignore_ascii_case(name).then(|| v.trim())
-    })
-}
+mod support;
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
@@ -135,7 +20,7 @@ fn f(v: &Value) -> f64 {
 
 #[test]
 fn serves_the_scene_its_models_anims_voices_and_bakes_and_nothing_else() {
-    let server = Server::start(&demo_scene());
+    let server = Server::start_scene(&demo_scene());
     assert!(
         server.url.starts_with("http://127.0.0.1:"),
         "{}",
@@ -340,7 +225,7 @@ rig = "standard"
 "#,
     )
     .unwrap();
-    let server = Server::start(&scene);
+    let server = Server::start_scene(&scene);
     let info = server.json("/scene.json");
     let chars = info["characters"].as_array().unwrap();
     assert_eq!(chars.len(), 2);
@@ -372,23 +257,6 @@ rig = "standard"
     );
 }
 
-/// `omote view ARGS` must fail at once with a message containing each of `needles`.
-fn fails_naming(args: &[&std::ffi::OsStr], needles: &[&str]) {
-    let out = omote()
-        .arg("view")
-        .args(args)
-        .args(["--bind", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(out.stdout.is_empty(), "no URL for a failed start");
-    for n in needles {
-        assert!(err.contains(n), "{n:?} not in: {err}");
-    }
-}
-
 #[test]
 fn bad_scenes_fail_naming_the_file_and_the_line() {
     let dir = scratch("bad");
@@ -398,10 +266,10 @@ fn bad_scenes_fail_naming_the_file_and_the_line() {
         "[[character]]\nid = \"a\"\n\n  [[character.line]]\n  t = 1.0\n  audio = \"gone.wav\"\n",
     )
     .unwrap();
-    fails_naming(&[scene.as_os_str()], &["broken.toml:4", "gone.wav"]);
+    view_fails_naming(&[scene.as_os_str()], &["broken.toml:4", "gone.wav"]);
     let missing = dir.join("missing.toml");
-    fails_naming(&[missing.as_os_str()], &["missing.toml"]);
-    fails_naming(
+    view_fails_naming(&[missing.as_os_str()], &["missing.toml"]);
+    view_fails_naming(
         &[
             demo_scene().as_os_str(),
             "--model".as_ref(),
@@ -411,46 +279,13 @@ fn bad_scenes_fail_naming_the_file_and_the_line() {
     );
 }
 
-/// Node, the Playwright package and Chromium; `None` (after saying why) when one is
-/// missing outside CI.
-fn browser_tools() -> Option<PathBuf> {
-    let dir = repo().join("tools/viewer-check");
-    let chromium = std::env::var_os("CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    let node_ok = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let why = if !node_ok {
-        "node is not installed".to_string()
-    } else if !dir.join("node_modules/playwright-core").is_dir() {
-        format!(
-            "{}/node_modules is missing (run `npm ci` there)",
-            dir.display()
-        )
-    } else if !chromium.is_file() {
-        format!(
-            "{} is missing (apt-get install chromium)",
-            chromium.display()
-        )
-    } else {
-        return Some(dir);
-    };
-    if std::env::var_os("CI").is_some() {
-        panic!("scene viewer browser check cannot run under CI: {why}");
-    }
-    eprintln!("SKIP scene viewer browser check: {why}");
-    None
-}
-
 #[test]
 fn the_scene_plays_in_chromium_with_its_voices() {
-    let Some(tool) = browser_tools() else {
+    let Some(tool) = browser_tools("scene viewer browser check") else {
         return;
     };
     let dir = scratch("browser");
-    let server = Server::start(&demo_scene());
+    let server = Server::start_scene(&demo_scene());
     let png = dir.join("scene.png");
     let out = Command::new("node")
         .arg(tool.join("scene.mjs"))

@@ -20,20 +20,27 @@ pub use error::ConfigError;
 pub use mediapipe::{
     ArkitFrame, HeadSource, MediaPipeFace, MediaPipeFrame, SequenceFrame, landmark_head,
 };
-pub use motion_map::{load_camera_correction, load_motion_map, motion_map_error, read_motion_map};
-pub use read::{Format, load, parse};
+pub use motion_map::{
+    load_camera_correction, load_camera_correction_with, load_motion_map, motion_map_error,
+    read_motion_map,
+};
+pub use read::{Format, ReadFile, load, load_with, parse, read_text};
 pub use tracking::{load_arkit_sequence, load_tracking_frame, load_tracking_sequence};
 
 use std::path::Path;
 
 use omote_core::clip::{Clip, ClipDesc};
 use omote_core::curve::ResponseCurve;
-use omote_core::anim::AnimError;
 use omote_core::{Anim, RetargetConfig, Rig, RigDesc};
 
 /// Read a rig file (TOML or JSON, see [`RigDesc`]) and build the rig.
 pub fn load_rig(path: &Path) -> Result<Rig, ConfigError> {
-    let desc: RigDesc = load(path)?;
+    load_rig_with(path, &|p| std::fs::read(p))
+}
+
+/// [`load_rig`] with the file's bytes from `read`.
+pub fn load_rig_with(path: &Path, read: ReadFile<'_>) -> Result<Rig, ConfigError> {
+    let desc: RigDesc = load_with(path, read)?;
     Rig::from_desc(&desc).map_err(|e| ConfigError::invalid(path, e.to_string()))
 }
 
@@ -84,20 +91,10 @@ pub fn load_anim(path: &Path) -> Result<Anim, ConfigError> {
     Ok(anim)
 }
 
-/// Why an anim was not turned into its JSON.
-#[derive(Debug, thiserror::Error)]
-pub enum AnimWriteError {
-    /// The anim breaks its invariants (see [`Anim::validate`]).
-    #[error("refusing to write an invalid anim: {0}")]
-    Invalid(#[from] AnimError),
-    /// serde_json could not serialise it.
-    #[error("serialising the anim: {0}")]
-    Json(#[from] serde_json::Error),
-}
-
-/// The anim file's bytes (compact JSON, the format [`load_anim`] reads), after checking
-/// the anim: what `omote bake`, `simulate` and every binding write.
-pub fn anim_json(anim: &Anim) -> Result<Vec<u8>, AnimWriteError> {
+/// An anim as its file: checked ([`Anim::validate`]), then compact JSON — what
+/// [`load_anim`] reads back. The one writer of the anim file (the CLI, the embedding API).
+pub fn anim_json(anim: &Anim) -> Result<String, omote_core::anim::AnimError> {
     anim.validate()?;
-    Ok(serde_json::to_vec(anim)?)
+    Ok(serde_json::to_string(anim)
+        .expect("an anim that validates serialises (string keys, finite numbers)"))
 }

@@ -6,7 +6,7 @@ use omote_core::camera::{MotionMapDesc, MotionMapError};
 use omote_core::clip::Clip;
 use omote_core::{CameraCorrection, MotionMap, Rig};
 
-use crate::{ConfigError, load};
+use crate::{ConfigError, ReadFile, load_with};
 
 /// Read a motion map file (see [`MotionMapDesc`] for the format) and check it: besides
 /// syntax and field types, every geometric rule of [`MotionMap::new`] (finite angles in
@@ -24,7 +24,11 @@ pub fn load_motion_map(path: &Path) -> Result<MotionMapDesc, ConfigError> {
 
 /// Read and check a motion map file, returning the map ready for queries.
 pub fn read_motion_map(path: &Path) -> Result<MotionMap, ConfigError> {
-    let desc: MotionMapDesc = load(path)?;
+    read_motion_map_with(path, &|p| std::fs::read(p))
+}
+
+fn read_motion_map_with(path: &Path, read: ReadFile<'_>) -> Result<MotionMap, ConfigError> {
+    let desc: MotionMapDesc = load_with(path, read)?;
     MotionMap::new(&desc).map_err(|e| motion_map_error(path, &e))
 }
 
@@ -36,7 +40,17 @@ pub fn load_camera_correction<'c>(
     rig: &Rig,
     clips: impl Fn(&str) -> Option<&'c Clip>,
 ) -> Result<CameraCorrection, ConfigError> {
-    let map = read_motion_map(path)?;
+    load_camera_correction_with(path, rig, clips, &|p| std::fs::read(p))
+}
+
+/// [`load_camera_correction`] with the file's bytes from `read`.
+pub fn load_camera_correction_with<'c>(
+    path: &Path,
+    rig: &Rig,
+    clips: impl Fn(&str) -> Option<&'c Clip>,
+    read: ReadFile<'_>,
+) -> Result<CameraCorrection, ConfigError> {
+    let map = read_motion_map_with(path, read)?;
     CameraCorrection::with_clips(map, rig, clips).map_err(|e| motion_map_error(path, &e))
 }
 

@@ -26,16 +26,36 @@ impl Format {
     }
 }
 
+/// Where a file's bytes come from: [`std::fs::read`], or a host's own store (an
+/// engine's assets, an archive, memory). Paths are as the caller resolved them.
+pub type ReadFile<'a> = &'a dyn Fn(&Path) -> std::io::Result<Vec<u8>>;
+
 /// Read and parse a TOML or JSON file (by extension) into `T`.
 pub fn load<T: DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
+    load_with(path, &|p| std::fs::read(p))
+}
+
+/// [`load`] with the file's bytes from `read`; errors are [`load`]'s, word for word.
+pub fn load_with<T: DeserializeOwned>(path: &Path, read: ReadFile<'_>) -> Result<T, ConfigError> {
     let format = Format::from_path(path).ok_or_else(|| ConfigError::UnknownFormat {
         path: path.to_path_buf(),
     })?;
-    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Io {
+    let text = read_text(path, read).map_err(|error| ConfigError::Io {
         path: path.to_path_buf(),
         error,
     })?;
     parse(&text, format, path)
+}
+
+/// A text file's contents from `read`: its bytes as UTF-8, refused as
+/// [`std::fs::read_to_string`] refuses them (the same error, the same words).
+pub fn read_text(path: &Path, read: ReadFile<'_>) -> std::io::Result<String> {
+    String::from_utf8(read(path)?).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
 }
 
 /// Parse text in `format` into `T`; `path` is only used in error messages.
@@ -68,5 +88,23 @@ pub fn parse<T: DeserializeOwned>(
                 parse_err(if field == "." { String::new() } else { field }, message)
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod read_tests {
+    use super::*;
+
+    #[test]
+    fn text_that_is_not_utf8_is_refused_as_the_filesystem_refuses_it() {
+        let dir = std::env::temp_dir().join(format!("omote-config-utf8-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.toml");
+        std::fs::write(&path, [b'a', 0xff, 0xfe]).unwrap();
+        let fs = std::fs::read_to_string(&path).unwrap_err();
+        let ours = read_text(&path, &|p| std::fs::read(p)).unwrap_err();
+        assert_eq!(ours.kind(), fs.kind());
+        assert_eq!(ours.to_string(), fs.to_string());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

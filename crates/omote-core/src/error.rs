@@ -130,6 +130,12 @@ pub enum EyeRequestError {
     NotFinite,
 }
 
+/// Why a voice line was not started: the driver has no speech (it was built without
+/// [`FaceDriver::with_speech`](crate::FaceDriver::with_speech)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("the driver has no speech (voice lines are off)")]
+pub struct NoSpeech;
+
 impl From<crate::bounds::OutOfBounds> for EyesConfigError {
     fn from(e: crate::bounds::OutOfBounds) -> Self {
         Self::OutOfRange {

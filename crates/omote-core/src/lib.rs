@@ -83,6 +83,7 @@ pub mod camera {
 /// The mouth's sources: voice lines (start with the voice, hand over before the end,
 /// afterglow) and a live voice by a mouth policy.
 pub mod speech {
+    pub use crate::error::NoSpeech;
     pub use crate::sources::speech::{SpeechConfig, SpeechError, SpeechPlayer, SpeechTrack};
     pub use crate::sources::voice_mouth::{MouthPolicy, VoiceFrame, VoiceMouth};
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use omote_core::glam::EulerRot;
 use omote_core::mix::{BlendMode, Layer};
-use omote_core::speech::SpeechConfig;
+use omote_core::speech::{NoSpeech, SpeechConfig};
 use omote_core::tracking::Retargeter;
 use omote_core::{
     DriverInputs, Face, FaceConfig, FaceDriver, FaceInputs, MouthPolicy, Quat, RetargetConfig, Rig,
@@ -236,7 +236,7 @@ fn voice_lines_open_with_the_voice_hand_over_and_leave_an_afterglow() {
         FaceDriver::new(rig.clone(), FaceConfig::raw(), 1).with_speech(SpeechConfig::default());
     // The acting asks for an "o" mouth after the line: the hand-over goes there.
     driver.acting_mut().set(oh, 0.4);
-    assert!(driver.say(line(), &[(smile, 0.3)]));
+    assert_eq!(driver.say(line(), &[(smile, 0.3)]), Ok(()));
     let dt = 0.01;
     let mut talking = Vec::new();
     for i in 1..=150 {
@@ -270,12 +270,22 @@ fn voice_lines_open_with_the_voice_hand_over_and_leave_an_afterglow() {
 }
 
 #[test]
+fn a_driver_without_speech_says_no_line() {
+    let rig = Arc::new(Rig::standard());
+    let mut driver = FaceDriver::new(rig, FaceConfig::raw(), 1);
+    assert_eq!(driver.say(line(), &[]), Err(NoSpeech));
+    assert_eq!(driver.say_at(line(), &[], 0.5, 0.0), Err(NoSpeech));
+    driver.update(0.01, &DriverInputs::default());
+    assert!(!driver.report().speaking);
+}
+
+#[test]
 fn a_skipped_line_lets_the_mouth_go_at_once() {
     let rig = Arc::new(Rig::standard());
     let aa = rig.channel("aa").unwrap();
     let mut driver =
         FaceDriver::new(rig.clone(), FaceConfig::raw(), 1).with_speech(SpeechConfig::default());
-    driver.say(line(), &[]);
+    driver.say(line(), &[]).unwrap();
     for _ in 0..50 {
         driver.update(0.01, &DriverInputs::default());
     }

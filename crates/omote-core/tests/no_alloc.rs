@@ -126,11 +126,11 @@ fn the_driver_with_every_source_allocates_nothing() {
     );
     let smile = rig.channel("mouthSmileLeft").unwrap();
     // Warm up once through every branch (the first `say` stores the afterglow list).
-    driver.say(line.clone(), &[(smile, 0.3)]);
+    driver.say(line.clone(), &[(smile, 0.3)]).unwrap();
     let before = allocations();
     for i in 0..1200 {
         if i % 300 == 0 {
-            driver.say(line.clone(), &[(smile, 0.3)]);
+            driver.say(line.clone(), &[(smile, 0.3)]).unwrap();
         }
         let t = i as f32 / 60.0;
         let inputs = DriverInputs {

@@ -2,7 +2,7 @@
 //! gives for the same audio (the same resampling to the analyser's rate, the same
 //! analyser and built-in profile).
 
-use omote_lipsync::{Analyser, Profile, SAMPLE_RATE, VoicedSpan, VowelFrame, VowelTrack};
+use omote_lipsync::{Analyser, Profile, SAMPLE_RATE, VoicedSpan, VowelFrame, VowelTrack, export};
 
 use crate::EmbedError;
 
@@ -144,6 +144,34 @@ impl VoiceAnalysis {
                 .map(|(start_s, end_s)| VoicedSpan { start_s, end_s }),
             duration_s: self.duration_s,
         }
+    }
+
+    /// The track at another frame rate (1–1000 fps; weights interpolated), as
+    /// `omote lipsync --fps` writes it.
+    pub fn resampled(&self, fps: f32) -> Result<Self, EmbedError> {
+        crate::character::check_fps(fps)?;
+        Ok(Self::from_track(&self.to_track().resampled(fps)))
+    }
+
+    /// omote's track JSON, byte for byte the file of `omote lipsync --format json`
+    /// (`source`: the name written in it).
+    pub fn to_json(&self, source: &str) -> String {
+        export::to_json(&self.to_track(), source)
+    }
+
+    /// `time A I U E O N volume silent`, one row per frame (`--format tsv`).
+    pub fn to_tsv(&self) -> String {
+        export::to_tsv(&self.to_track())
+    }
+
+    /// Rhubarb Lip Sync's JSON (mouth shapes A–F and X; `--format rhubarb-json`).
+    pub fn to_rhubarb_json(&self, sound_file: &str) -> String {
+        export::to_rhubarb_json(&self.to_track(), sound_file)
+    }
+
+    /// Rhubarb Lip Sync's TSV (`start<TAB>shape` per cue; `--format rhubarb-tsv`).
+    pub fn to_rhubarb_tsv(&self) -> String {
+        export::to_rhubarb_tsv(&self.to_track())
     }
 
     /// A track given as numbers (a lip sync file's, an engine's own): 6 per frame

@@ -6,9 +6,10 @@
 
 use std::sync::Arc;
 
+use omote_core::anim::AnimRecorder;
 use omote_core::speech::SpeechConfig;
 use omote_core::{
-    CameraCorrection, ChannelId, DriverInputs, EyeMode, FaceConfig, FaceDriver, FaceEvent,
+    Anim, CameraCorrection, ChannelId, DriverInputs, EyeMode, FaceConfig, FaceDriver, FaceEvent,
     FaceEvents, FaceState, MouthPolicy, Quat, RetargetConfig, Rig, RigDesc, SpeechTrack,
     TrackedFace, Vec3, VoiceFrame,
 };
@@ -38,6 +39,8 @@ pub struct Character {
     tracked: Option<TrackedFace>,
     camera: Option<Vec3>,
     line_events: LineEvents,
+    recorder: Option<AnimRecorder>,
+    camera_on: bool,
 }
 
 /// What a voice line did in the last update.
@@ -74,6 +77,8 @@ impl Character {
             tracked: None,
             camera: None,
             line_events: LineEvents::default(),
+            recorder: None,
+            camera_on: false,
         })
     }
 
@@ -94,18 +99,59 @@ impl Character {
     /// Tracks a face: [`Character::set_tracked`] frames go through a retargeter with
     /// `config` into their own layer, over the acting; a lost face fades back to it.
     pub fn with_tracking(mut self, config: RetargetConfig) -> Result<Self, EmbedError> {
-        self.driver = self
-            .driver
-            .with_tracking(config)
-            .map_err(|e| EmbedError::Argument(e.to_string()))?;
+        self.enable_tracking(config)?;
         Ok(self)
+    }
+
+    /// [`Character::with_tracking`] on a character already made (a host turning
+    /// tracking on when a tracker connects). Calling it again replaces the settings.
+    pub fn enable_tracking(&mut self, config: RetargetConfig) -> Result<(), EmbedError> {
+        let retargeted = |d: FaceDriver| {
+            d.with_tracking(config)
+                .map_err(|e| EmbedError::Argument(e.to_string()))
+        };
+        self.rebuild(retargeted)
     }
 
     /// Corrects the face for the camera angle ([`Character::set_camera`]) with a motion
     /// map resolved against this character's rig.
-    pub fn with_camera(mut self, correction: CameraCorrection) -> Self {
-        self.driver = self.driver.with_camera(correction);
-        self
+    pub fn with_camera(mut self, correction: CameraCorrection) -> Result<Self, EmbedError> {
+        self.enable_camera(correction)?;
+        Ok(self)
+    }
+
+    /// [`Character::with_camera`] on a character already made; once only (the
+    /// correction is a layer of the face).
+    pub fn enable_camera(&mut self, correction: CameraCorrection) -> Result<(), EmbedError> {
+        if self.camera_on {
+            return Err(EmbedError::Argument(
+                "the camera correction is on already".into(),
+            ));
+        }
+        self.rebuild(|d| Ok(d.with_camera(correction)))?;
+        self.camera_on = true;
+        Ok(())
+    }
+
+    /// Gives the driver to `f` and takes back what it makes; on an error the driver is
+    /// as it was. (The driver's builders take it by value: a placeholder stands in.)
+    fn rebuild(
+        &mut self,
+        f: impl FnOnce(FaceDriver) -> Result<FaceDriver, EmbedError>,
+    ) -> Result<(), EmbedError> {
+        let placeholder = FaceDriver::new(self.driver.rig().clone(), FaceConfig::default(), 0);
+        let driver = std::mem::replace(&mut self.driver, placeholder);
+        let backup = driver.clone();
+        match f(driver) {
+            Ok(d) => {
+                self.driver = d;
+                Ok(())
+            }
+            Err(e) => {
+                self.driver = backup;
+                Err(e)
+            }
+        }
     }
 
     /// The rig.
@@ -227,8 +273,9 @@ impl Character {
         for &(id, w) in afterglow {
             glow.push((id, self.checked_weight(id, w)?));
         }
-        self.driver.say(track, &glow);
-        Ok(())
+        self.driver
+            .say(track, &glow)
+            .map_err(|e| EmbedError::Argument(e.to_string()))
     }
 
     /// Says a line given as an analysis ([`crate::analyse_voice`], [`crate::Speaker`]).
@@ -377,11 +424,32 @@ impl Character {
             voice_started: speaking && !was_speaking,
             handed_over: was_speaking && !speaking,
         };
+        if let Some(r) = &mut self.recorder
+            && dt > 0.0
+        {
+            r.record(self.driver.state());
+        }
     }
 
     /// What a voice line did in the last update.
     pub fn line_events(&self) -> LineEvents {
         self.line_events
+    }
+
+    /// Starts recording the face: from the next update, every update with a step adds
+    /// one frame (with its blinks, saccades and voice events) to an anim at `fps` — so
+    /// update at steps of `1 / fps` for the anim's timing to be the played one. A
+    /// recording already running is dropped. Recording allocates as the anim grows.
+    pub fn record(&mut self, fps: f32) -> Result<(), EmbedError> {
+        check_fps(fps)?;
+        self.recorder = Some(AnimRecorder::new(self.driver.rig(), fps));
+        Ok(())
+    }
+
+    /// Ends the recording and gives its anim (`None` if nothing was recording); write it
+    /// with [`crate::anim_json`] or [`crate::vrma`].
+    pub fn finish_recording(&mut self) -> Option<Anim> {
+        self.recorder.take().map(AnimRecorder::finish)
     }
 
     /// The weights after the VRM override rules (what the face shows), in channel order:
@@ -411,12 +479,7 @@ impl Character {
     /// relative to the rest pose: multiply onto the host's animated local rotation to put
     /// the face's head on top of its own animation.
     pub fn rotations(&self) -> [f32; 12] {
-        let s = self.driver.state();
-        let mut out = [0.0; 12];
-        for (i, q) in [s.head, s.left_eye, s.right_eye].iter().enumerate() {
-            out[4 * i..4 * i + 4].copy_from_slice(&q.to_array());
-        }
-        out
+        rotations_of(self.driver.state())
     }
 
     /// The gaze after smoothing and saccades.
@@ -444,6 +507,27 @@ impl Character {
     }
 }
 
+/// A camera-angle correction for `rig` from a motion map (`docs/motion-map.md`) given as
+/// TOML text, or omote's built-in anime-face map when `None`.
+#[cfg(feature = "scene")]
+pub fn camera_correction(
+    rig: &Rig,
+    map_toml: Option<&str>,
+) -> Result<CameraCorrection, EmbedError> {
+    let argument = |e: &dyn std::fmt::Display| EmbedError::Argument(format!("the motion map: {e}"));
+    match map_toml {
+        None => omote_scene::anime_face_correction(rig).map_err(|e| argument(&e)),
+        Some(text) => {
+            let path = std::path::Path::new("motion map");
+            let desc: omote_core::camera::MotionMapDesc =
+                omote_config::parse(text, omote_config::Format::Toml, path)
+                    .map_err(|e| argument(&e))?;
+            let map = omote_core::MotionMap::new(&desc).map_err(|e| argument(&e))?;
+            CameraCorrection::new(map, rig).map_err(|e| argument(&e))
+        }
+    }
+}
+
 /// A rig from its description as JSON (the rig file's fields: `name`, `presets`,
 /// `arkit`, `expressions` with `name`, `isBinary`, `overrideBlink`/`overrideLookAt`/
 /// `overrideMouth`, `eyeClosure`, `lookAt`).
@@ -452,6 +536,28 @@ pub fn rig_from_json(rig_json: &str) -> Result<Arc<Rig>, EmbedError> {
         serde_json::from_str(rig_json).map_err(|e| EmbedError::Rig(e.to_string()))?;
     let rig = Rig::from_desc(&desc).map_err(|e| EmbedError::Rig(e.to_string()))?;
     Ok(Arc::new(rig))
+}
+
+/// A frame rate an anim takes ([`omote_core::anim::ANIM_MIN_FPS`]..=[`omote_core::anim::ANIM_MAX_FPS`]).
+pub(crate) fn check_fps(fps: f32) -> Result<(), EmbedError> {
+    use omote_core::anim::{ANIM_MAX_FPS, ANIM_MIN_FPS};
+    if fps.is_finite() && (ANIM_MIN_FPS..=ANIM_MAX_FPS).contains(&fps) {
+        Ok(())
+    } else {
+        Err(EmbedError::Argument(format!(
+            "{fps} fps is not a frame rate from 1 to 1000"
+        )))
+    }
+}
+
+/// A frame's head, left eye and right eye rotations, `x y z w` each (the layout of
+/// [`Character::rotations`], which a scene player's characters share).
+pub(crate) fn rotations_of(s: &FaceState) -> [f32; 12] {
+    let mut out = [0.0; 12];
+    for (i, q) in [s.head, s.left_eye, s.right_eye].iter().enumerate() {
+        out[4 * i..4 * i + 4].copy_from_slice(&q.to_array());
+    }
+    out
 }
 
 /// A voice line from flat numbers: 6 per frame (A I U E O N), the voiced span.

@@ -60,4 +60,12 @@ pub enum EmbedError {
     /// Resampling failed.
     #[error("resampling: {0}")]
     Audio(String),
+    /// A scene could not be loaded: the message names the file, the line and the field
+    /// (`scene.toml:79: character[1].line[1].audio: voice/b.wav does not exist`).
+    #[cfg(feature = "scene")]
+    #[error("{0}")]
+    Scene(String),
+    /// An anim that cannot be written (not a valid anim, or not for that VRM).
+    #[error("the anim cannot be written: {0}")]
+    Anim(String),
 }

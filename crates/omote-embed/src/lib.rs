@@ -11,14 +11,22 @@
 //!   others; [`analyse_voice`] for a clip alone.
 //! - [`VoiceStream`]: live lip sync at any sample rate and chunk size.
 //! - With the `avatar` feature (on by default): [`Avatar`] and [`AvatarSource`], avatars
-//!   from VRM files or bytes, rig files and the built-in ones.
+//!   from VRM files or bytes, rig files and the built-in ones; [`anim_json`] and
+//!   [`vrma`], an anim (a bake, a [`Character::record`]ing) as its files.
+//! - With the `scene` feature (on by default): [`ScenePlayer`], a dialogue scene (the
+//!   TOML of `docs/scene-format.md`) played frame by frame — every character's frame,
+//!   the scene's events as plain numbers ([`SceneEventInfo`]), advance and skip — with
+//!   its files from the filesystem or any [`SceneFiles`] (an engine's assets, memory:
+//!   [`MemoryFiles`]); baked or recorded into anims.
 //!
 //! ## Contracts
 //!
 //! - **Time**: [`Character::update`] takes any `dt`. Finite and positive: a step of
 //!   exactly `dt`, however long (the core's smoothing is exact for any step, and a line
 //!   that played on while the host was away is where its audio is). Zero, negative or
-//!   NaN: no time passes and the frame is recomputed from the inputs.
+//!   NaN: no time passes and the frame is recomputed from the inputs. A scene player's
+//!   `update` takes the same `dt`s; with no step it changes nothing at all (its inputs
+//!   are the scene's, which only time moves).
 //! - **Numbers in**: weights are clamped to 0–1, gaze to ±90°; a NaN or infinite input
 //!   that would be silently wrong (a weight, a sample, a rotation) is refused with an
 //!   [`EmbedError`] that says what was given; nothing is half-applied.
@@ -55,16 +63,27 @@
 mod analysis;
 mod character;
 mod error;
+#[cfg(feature = "scene")]
+mod scene_player;
 mod speaker;
 mod voice_stream;
 
 pub use analysis::{ANALYSIS_RATE, VoiceAnalysis, analyse_voice, load_voice};
+#[cfg(feature = "scene")]
+pub use character::camera_correction;
 pub use character::{Character, LineEvents, rig_from_json};
 pub use error::EmbedError;
 #[cfg(feature = "avatar")]
 pub use omote_avatar::{Avatar, AvatarError, AvatarSource};
+pub use omote_core::Anim;
 pub use omote_core::eyes::Gaze;
 pub use omote_lipsync::VOICE_SEED_LEN;
+#[cfg(feature = "scene")]
+pub use omote_scene::{BakeOptions, BakedCharacter, FsFiles, MemoryFiles, SceneFiles};
+#[cfg(feature = "avatar")]
+pub use omote_vrm::VrmModel;
+#[cfg(feature = "scene")]
+pub use scene_player::{SceneEventInfo, SceneEventKind, ScenePlayer};
 pub use speaker::Speaker;
 pub use voice_stream::{VOICE_FRAME_STRIDE, VoiceStream};
 
@@ -73,4 +92,37 @@ impl From<omote_avatar::AvatarError> for EmbedError {
     fn from(e: omote_avatar::AvatarError) -> Self {
         EmbedError::Avatar(e.to_string())
     }
+}
+
+/// A VRM's report as `omote inspect --json` prints it (version, meta, expressions,
+/// lookAt, face bones, warnings; fields in `crates/omote-vrm/README.md`). `lenient` also
+/// reads a VRM 1.0 without the required head bone (listed under warnings).
+#[cfg(feature = "avatar")]
+pub fn inspect_vrm(path: &std::path::Path, lenient: bool) -> Result<String, EmbedError> {
+    if !path.exists() {
+        return Err(EmbedError::FileNotFound(format!(
+            "{}: no such file",
+            path.display()
+        )));
+    }
+    let options = omote_vrm::VrmReadOptions {
+        allow_missing_head: lenient,
+    };
+    omote_vrm::VrmModel::read_with(path, options)
+        .map(|m| omote_vrm::InspectReport::new(&m).to_json())
+        .map_err(|e| EmbedError::Avatar(e.to_string()))
+}
+
+/// An anim as its file (`.anim.json`): checked, then compact JSON — what `omote bake`
+/// writes, byte for byte.
+#[cfg(feature = "avatar")]
+pub fn anim_json(anim: &Anim) -> Result<String, EmbedError> {
+    omote_config::anim_json(anim).map_err(|e| EmbedError::Anim(e.to_string()))
+}
+
+/// An anim as a VRM Animation (`.vrma`) for `model` (an [`Avatar`]'s, a scene
+/// character's): its expressions before the override rules, its head and eyes.
+#[cfg(feature = "avatar")]
+pub fn vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, EmbedError> {
+    omote_vrm::write_vrma(anim, model).map_err(|e| EmbedError::Anim(e.to_string()))
 }

@@ -133,7 +133,11 @@ fn a_subnormal_dt_is_no_time() {
     for dt in [f32::from_bits(1), f32::MIN_POSITIVE / 2.0] {
         face.update(dt);
         assert_eq!(face.weights(), &weights[..], "dt {dt:e} moved the face");
-        assert_eq!(face.rotations(), rotations, "dt {dt:e} moved the head or eyes");
+        assert_eq!(
+            face.rotations(),
+            rotations,
+            "dt {dt:e} moved the head or eyes"
+        );
     }
     face.update(f32::MIN_POSITIVE);
     assert!(face.rotations().iter().all(|v| v.is_finite()));
@@ -358,4 +362,43 @@ fn live_voice_starts_from_a_speakers_voice_seed() {
     assert!(refused(&mut voice, &seed).contains("before the first push"));
     // A speaker with no lines gives a seed that changes nothing.
     assert_eq!(Speaker::new().voice_seed(), [0.0; VOICE_SEED_LEN]);
+}
+
+#[test]
+fn a_recorded_character_is_an_anim_with_its_frames_and_writes_out() {
+    let avatar = omote_embed::Avatar::load(&omote_embed::AvatarSource::Builtin).unwrap();
+    let mut face = Character::from_avatar(&avatar, 3).unwrap();
+    assert!(face.record(0.0).is_err() && face.record(f32::NAN).is_err());
+    face.record(30.0).unwrap();
+    let mut weights = Vec::new();
+    for _ in 0..90 {
+        face.update(1.0 / 30.0);
+        face.update(0.0); // no step: no frame
+        weights.push(face.input_weights().to_vec());
+    }
+    let anim = face.finish_recording().unwrap();
+    assert!(face.finish_recording().is_none(), "the recording ended");
+    assert_eq!(anim.frames(), 90);
+    assert_eq!(anim.fps, 30.0);
+    for (c, name) in face.channel_names().iter().enumerate() {
+        let track = anim.expressions.get(name).unwrap();
+        assert!(
+            track.iter().zip(&weights).all(|(a, w)| *a == w[c]),
+            "{name}"
+        );
+    }
+    let json = omote_embed::anim_json(&anim).unwrap();
+    assert!(
+        json.starts_with("{\"format\":\"omote-anim\""),
+        "{}",
+        &json[..40]
+    );
+    let vrma = omote_embed::vrma(&anim, avatar.model.as_ref().unwrap()).unwrap();
+    assert_eq!(&vrma[..4], b"glTF");
+    let mut broken = anim.clone();
+    broken.head.pop();
+    assert!(matches!(
+        omote_embed::anim_json(&broken),
+        Err(EmbedError::Anim(_))
+    ));
 }

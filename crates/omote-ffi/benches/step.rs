@@ -43,11 +43,7 @@ fn bench(c: &mut Criterion) {
             OmoteStatus::Ok
         );
         assert_eq!(
-            omote_ffi::omote_character_set_expression_named(
-                character,
-                c"happy".as_ptr(),
-                0.4
-            ),
+            omote_ffi::omote_character_set_expression_named(character, c"happy".as_ptr(), 0.4),
             OmoteStatus::Ok
         );
     }

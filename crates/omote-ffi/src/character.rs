@@ -270,28 +270,51 @@ pub extern "C" fn omote_character_request_blink(
 #[unsafe(no_mangle)]
 pub extern "C" fn omote_character_enable_tracking(character: OmoteCharacter) -> OmoteStatus {
     guard("omote_character_enable_tracking", || {
-        let held = CHARACTERS.get(character)?;
-        let mut c = held.lock("the character")?;
-        replace_with(&mut c, |c| c.with_tracking(Default::default()))
+        with(character, |c| Ok(c.enable_tracking(Default::default())?))
     })
 }
 
-/// Swaps `c` for what `f` makes of it; on an error `c` is as it was.
-fn replace_with(
-    c: &mut Character,
-    f: impl FnOnce(Character) -> Result<Character, omote_embed::EmbedError>,
-) -> FfiResult {
-    // The character is moved out only through a clone-free swap: build a placeholder
-    // from its own rig (cheap: an Arc) and put the result back.
-    let placeholder = Character::new(c.rig().clone(), 0)?;
-    let old = std::mem::replace(c, placeholder);
-    match f(old) {
-        Ok(new) => {
-            *c = new;
-            Ok(())
-        }
-        Err(e) => Err(e.into()),
-    }
+/// Turns the camera-angle face correction on (once): with `motion_map_toml` a motion map
+/// (`docs/motion-map.md`) as TOML text, or omote's built-in anime-face map when null.
+/// Then `omote_character_set_camera` says where the camera is.
+///
+/// # Safety
+/// `motion_map_toml` is null or NUL-terminated.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_character_enable_camera(
+    character: OmoteCharacter,
+    motion_map_toml: *const c_char,
+) -> OmoteStatus {
+    guard("omote_character_enable_camera", || {
+        let map = if motion_map_toml.is_null() {
+            None
+        } else {
+            // SAFETY: the caller's promise.
+            Some(unsafe { ptr::text(motion_map_toml, "motion_map_toml")? })
+        };
+        with(character, |c| {
+            let correction = omote_embed::camera_correction(c.rig(), map)?;
+            Ok(c.enable_camera(correction)?)
+        })
+    })
+}
+
+/// Where the camera is for the next updates: `x y z` in metres relative to the head's
+/// centre, in the body's frame (VRM: +Y up, +Z the avatar's front); the face turns it
+/// into the camera angle with this frame's head. Null keeps the last correction.
+///
+/// # Safety
+/// `position` is null or points at 3 floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_character_set_camera(
+    character: OmoteCharacter,
+    position: *const f32,
+) -> OmoteStatus {
+    guard("omote_character_set_camera", || {
+        // SAFETY: the caller's promise.
+        let position = unsafe { ptr::optional_array::<f32, 3>(position) }.map(Vec3::from_array);
+        with(character, |c| Ok(c.set_camera(position)?))
+    })
 }
 
 /// The tracked face for the next updates: `count` must be 52 ARKit scores in ARKit's

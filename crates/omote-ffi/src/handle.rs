@@ -19,16 +19,18 @@ pub(crate) enum Kind {
     Speaker = 0xA4,
     VoiceStream = 0xA5,
     Scene = 0xA6,
+    Anims = 0xA7,
 }
 
 impl Kind {
-    const ALL: [Kind; 6] = [
+    const ALL: [Kind; 7] = [
         Kind::Avatar,
         Kind::Character,
         Kind::Track,
         Kind::Speaker,
         Kind::VoiceStream,
         Kind::Scene,
+        Kind::Anims,
     ];
 
     fn name(self) -> &'static str {
@@ -39,6 +41,7 @@ impl Kind {
             Kind::Speaker => "a speaker",
             Kind::VoiceStream => "a voice stream",
             Kind::Scene => "a scene",
+            Kind::Anims => "anims",
         }
     }
 }

@@ -40,11 +40,13 @@ mod avatar;
 mod character;
 mod handle;
 mod ptr;
+mod scene;
 mod status;
 mod voice;
 
 pub use avatar::*;
 pub use character::*;
+pub use scene::*;
 pub use status::{OmoteStatus, omote_last_error, omote_last_error_length};
 pub use voice::*;
 
@@ -58,6 +60,10 @@ pub type OmoteTrack = u64;
 pub type OmoteSpeaker = u64;
 /// A live lip sync stream.
 pub type OmoteVoiceStream = u64;
+/// A dialogue scene, played frame by frame.
+pub type OmoteScene = u64;
+/// Anims (a scene's bake, a recording), to write as anim JSON or VRMA.
+pub type OmoteAnims = u64;
 
 /// The ABI's version: bumped on every change that breaks a caller built against an
 /// older header. Check it against `OMOTE_ABI_VERSION` at start-up.
@@ -97,10 +103,10 @@ static ARKIT_NAMES: std::sync::LazyLock<Vec<std::ffi::CString>> = std::sync::Laz
 });
 
 /// How many objects of each kind are alive: avatars, characters, tracks, speakers,
-/// voice streams (5 numbers), for a host's leak checks.
+/// voice streams, scenes, anims (7 numbers), for a host's leak checks.
 ///
 /// # Safety
-/// `out` points at `count` (5) writable numbers.
+/// `out` points at `count` (7) writable numbers.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn omote_live_objects(out: *mut u32, count: u32) -> OmoteStatus {
     status::guard("omote_live_objects", || {
@@ -110,6 +116,8 @@ pub unsafe extern "C" fn omote_live_objects(out: *mut u32, count: u32) -> OmoteS
             voice::TRACKS.live(),
             voice::SPEAKERS.live(),
             voice::STREAMS.live(),
+            scene::SCENES.live(),
+            scene::ANIMS.live(),
         ];
         if count as usize != live.len() {
             return Err(status::FfiError::argument(format!(

@@ -169,3 +169,85 @@ fn hostile_calls_from_c_get_a_status_and_a_message() {
     let checked = out.lines().filter(|l| l.starts_with("ok ")).count();
     assert!(checked >= 25, "only {checked} cases ran:\n{out}");
 }
+
+/// The demo scene.
+fn demo() -> PathBuf {
+    root().join("examples/scenes/demo/scene.toml")
+}
+
+#[test]
+fn the_demo_scene_played_through_the_c_abi_is_the_bake() {
+    let Some(exe) = compile(&root().join("examples/c/scene.c"), "scene") else {
+        return;
+    };
+    // The reference: the scene baked at 60 fps, as `omote bake` does.
+    let mut loaded = omote_scene::load_scene(&demo(), &Default::default(), &mut |_, _| {}).unwrap();
+    let clips = loaded.clip_names();
+    let baked = omote_scene::bake(&mut loaded.scene, &clips, &Default::default(), |_, _| {});
+    let frames = baked[0].anim.frames();
+    let out_dir = std::env::temp_dir().join(format!("omote-scene-c-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let run = Command::new(&exe)
+        .arg(demo())
+        .arg(frames.to_string())
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&exe);
+    let log = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "scene failed: {log}");
+    // The voice events reach C with their clip names.
+    assert!(
+        log.contains("says aoi_1.wav") && log.contains("says beni_2.wav"),
+        "{log}"
+    );
+    let c = String::from_utf8(run.stdout).unwrap();
+    assert_eq!(c.lines().count(), frames);
+    let mut worst = 0.0f32;
+    for (f, line) in c.lines().enumerate() {
+        let mut parts = line.split(" |").skip(1);
+        for b in &baked {
+            let values: Vec<f32> = parts
+                .next()
+                .unwrap()
+                .split_whitespace()
+                .map(|h| f32::from_bits(u32::from_str_radix(h, 16).unwrap()))
+                .collect();
+            let tracks = &b.anim.applied().0;
+            assert_eq!(values.len(), tracks.len());
+            for (v, (name, track)) in values.iter().zip(tracks) {
+                let d = (v - track[f]).abs();
+                assert!(
+                    d <= 1e-6,
+                    "frame {f}, {}: {name} {v} vs the bake's {}",
+                    b.id,
+                    track[f]
+                );
+                worst = worst.max(d);
+            }
+        }
+    }
+    // The files C wrote from the C ABI's bake are the bake's own.
+    for b in &baked {
+        let json = std::fs::read_to_string(out_dir.join(format!("{}.anim.json", b.id))).unwrap();
+        assert_eq!(
+            json,
+            omote_embed::anim_json(&b.anim).unwrap(),
+            "{}'s anim JSON",
+            b.id
+        );
+        let vrma = std::fs::read(out_dir.join(format!("{}.vrma", b.id))).unwrap();
+        let model = &loaded
+            .characters
+            .iter()
+            .find(|c| c.id == b.id)
+            .unwrap()
+            .model;
+        assert_eq!(
+            vrma,
+            omote_embed::vrma(&b.anim, model.as_ref().unwrap()).unwrap()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out_dir);
+    eprintln!("the C ABI's scene against the bake: largest difference {worst}");
+}

@@ -1,4 +1,4 @@
-//! Faces: `Rig`, `Face`, `AnimRecorder`, `Anim`.
+//! Faces: `Rig`, `Face`, `Anim`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -60,7 +60,10 @@ impl Rig {
         {
             return Err(value(
                 call,
-                format!("{}: not a .vrm file (Rig.from_file reads rig files)", path.display()),
+                format!(
+                    "{}: not a .vrm file (Rig.from_file reads rig files)",
+                    path.display()
+                ),
             ));
         }
         Self::load(py, call, path)
@@ -129,7 +132,11 @@ impl Rig {
     }
 
     fn __repr__(&self) -> String {
-        format!("<omote.Rig {} ({} channels)>", self.inner.name, self.inner.rig.len())
+        format!(
+            "<omote.Rig {} ({} channels)>",
+            self.inner.name,
+            self.inner.rig.len()
+        )
     }
 }
 
@@ -155,7 +162,12 @@ fn quat(call: &str, what: &str, q: &Bound<'_, PyAny>) -> PyResult<Quat> {
     let v = floats(call, what, q)?;
     <[f32; 4]>::try_from(v.as_slice())
         .map(Quat::from_array)
-        .map_err(|_| value(call, format!("{what}: {} numbers, not 4 (x y z w)", v.len())))
+        .map_err(|_| {
+            value(
+                call,
+                format!("{what}: {} numbers, not 4 (x y z w)", v.len()),
+            )
+        })
 }
 
 #[pymethods]
@@ -239,7 +251,11 @@ impl Face {
     /// Says a voice line now (a `Track`); `afterglow` maps expression names to weights
     /// for the mouth after it.
     #[pyo3(signature = (track, afterglow = None))]
-    fn say(&mut self, track: PyRef<'_, Track>, afterglow: Option<Vec<(String, f32)>>) -> PyResult<()> {
+    fn say(
+        &mut self,
+        track: PyRef<'_, Track>,
+        afterglow: Option<Vec<(String, f32)>>,
+    ) -> PyResult<()> {
         let call = "Face.say";
         let mut glow = Vec::new();
         for (name, w) in afterglow.unwrap_or_default() {
@@ -279,10 +295,17 @@ impl Face {
     /// The tracked face: 52 ARKit scores (ARKit's order) and optionally the head
     /// rotation (x, y, z, w). Needs `Face(..., tracking=True)`.
     #[pyo3(signature = (scores, head = None))]
-    fn set_tracked(&mut self, scores: &Bound<'_, PyAny>, head: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn set_tracked(
+        &mut self,
+        scores: &Bound<'_, PyAny>,
+        head: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let call = "Face.set_tracked";
         if !self.tracking {
-            return Err(value(call, "tracking is off: make the face with Face(rig, tracking=True)"));
+            return Err(value(
+                call,
+                "tracking is off: make the face with Face(rig, tracking=True)",
+            ));
         }
         let s = floats(call, "scores", scores)?;
         let head = head.map(|h| quat(call, "head", h)).transpose()?;
@@ -331,6 +354,20 @@ impl Face {
         (g.yaw_deg, g.pitch_deg)
     }
 
+    /// Starts recording: from the next update, every update with a step adds a frame
+    /// to an anim at `fps` (1–1000) — so update at steps of `1 / fps` for the anim's
+    /// timing to be the played one. A recording already running is dropped.
+    #[pyo3(signature = (fps = 60.0))]
+    fn record(&mut self, fps: f32) -> PyResult<()> {
+        self.inner.record(fps).map_err(embed("Face.record"))
+    }
+
+    /// Ends the recording: its `Anim` (for `to_json`, `to_vrma`), or None if nothing
+    /// was recording.
+    fn finish_recording(&mut self) -> Option<Anim> {
+        self.inner.finish_recording().map(|inner| Anim { inner })
+    }
+
     /// What happened in the last update: blinks, saccades (counts), voice_started,
     /// handed_over.
     #[getter]
@@ -349,72 +386,6 @@ impl Face {
         d.set_item("voice_started", line.voice_started)?;
         d.set_item("handed_over", line.handed_over)?;
         Ok(d)
-    }
-}
-
-/// Records a face frame by frame into an `Anim` (for a VRMA or an anim file).
-#[pyclass(module = "omote", name = "AnimRecorder")]
-pub struct AnimRecorder {
-    inner: Option<omote_core::anim::AnimRecorder>,
-    rig: Arc<omote_core::Rig>,
-}
-
-#[pymethods]
-impl AnimRecorder {
-    /// A recorder for faces on `rig` at `fps` (1–1000).
-    #[new]
-    #[pyo3(signature = (rig, fps = 60.0))]
-    fn new(rig: PyRef<'_, Rig>, fps: f32) -> PyResult<Self> {
-        check_fps("AnimRecorder", fps)?;
-        Ok(AnimRecorder {
-            inner: Some(omote_core::anim::AnimRecorder::new(&rig.inner.rig, fps)),
-            rig: Arc::clone(&rig.inner.rig),
-        })
-    }
-
-    /// Appends the face's current frame (call after each `update`).
-    fn record(&mut self, face: PyRef<'_, Face>) -> PyResult<()> {
-        if !Arc::ptr_eq(face.inner.rig(), &self.rig) {
-            return Err(value(
-                "AnimRecorder.record",
-                "the face is on another rig than the recorder's",
-            ));
-        }
-        let r = self.recorder("AnimRecorder.record")?;
-        r.record(face.inner.state());
-        Ok(())
-    }
-
-    /// Frames recorded.
-    #[getter]
-    fn frames(&self) -> usize {
-        self.inner.as_ref().map_or(0, |r| r.frames())
-    }
-
-    /// The anim (the recorder is then spent).
-    fn finish(&mut self) -> PyResult<Anim> {
-        self.recorder("AnimRecorder.finish")?;
-        let r = self.inner.take().expect("checked above");
-        Ok(Anim { inner: r.finish() })
-    }
-}
-
-impl AnimRecorder {
-    fn recorder(&mut self, call: &str) -> PyResult<&mut omote_core::anim::AnimRecorder> {
-        self.inner
-            .as_mut()
-            .ok_or_else(|| value(call, "the recorder is finished"))
-    }
-}
-
-pub(crate) fn check_fps(call: &str, fps: f32) -> PyResult<()> {
-    if fps.is_finite() && (1.0..=omote_core::anim::ANIM_MAX_FPS).contains(&fps) {
-        Ok(())
-    } else {
-        Err(value(
-            call,
-            format!("fps {fps}: a rate from 1 to {}", omote_core::anim::ANIM_MAX_FPS),
-        ))
     }
 }
 
@@ -456,7 +427,12 @@ impl Anim {
     /// Channel names, the columns of `expressions` and `applied`.
     #[getter]
     fn channel_names(&self) -> Vec<String> {
-        self.inner.expressions.0.iter().map(|(n, _)| n.clone()).collect()
+        self.inner
+            .expressions
+            .0
+            .iter()
+            .map(|(n, _)| n.clone())
+            .collect()
     }
 
     /// Weights before the override rules, shape (frames, channels) float32.
@@ -482,7 +458,11 @@ impl Anim {
     /// Gaze per frame, shape (frames, 2): yaw, pitch degrees.
     #[getter]
     fn look_at<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        matrix(py, self.inner.look_at.iter().flatten().copied().collect(), 2)
+        matrix(
+            py,
+            self.inner.look_at.iter().flatten().copied().collect(),
+            2,
+        )
     }
 
     /// Events (voice lines, expressions, blinks, saccades, markers) as dicts, in time order.
@@ -495,9 +475,8 @@ impl Anim {
 
     /// The anim file's bytes (compact JSON; what `omote bake` writes as ID.anim.json).
     fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = omote_config::anim_json(&self.inner)
-            .map_err(|e| value("Anim.to_json", e.to_string()))?;
-        Ok(PyBytes::new(py, &bytes))
+        let json = omote_embed::anim_json(&self.inner).map_err(embed("Anim.to_json"))?;
+        Ok(PyBytes::new(py, json.as_bytes()))
     }
 
     /// A VRM Animation (.vrma bytes) for `rig`, which must be a VRM (`Rig.has_vrm`).
@@ -506,12 +485,15 @@ impl Anim {
         let Some(model) = &rig.inner.model else {
             return Err(value(
                 call,
-                format!("{} is not a VRM: a VRMA needs the VRM's model", rig.inner.name),
+                format!(
+                    "{} is not a VRM: a VRMA needs the VRM's model",
+                    rig.inner.name
+                ),
             ));
         };
         let bytes = py
-            .detach(|| omote_vrm::write_vrma(&self.inner, model))
-            .map_err(|e| value(call, e.to_string()))?;
+            .detach(|| omote_embed::vrma(&self.inner, model))
+            .map_err(embed(call))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
@@ -529,7 +511,6 @@ impl Anim {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Rig>()?;
     m.add_class::<Face>()?;
-    m.add_class::<AnimRecorder>()?;
     m.add_class::<Anim>()?;
     Ok(())
 }

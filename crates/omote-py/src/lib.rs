@@ -1,10 +1,9 @@
 //! `import omote`: omote for Python pipelines (PyO3, an abi3 extension module built by
 //! maturin; the stub `omote.pyi` beside `Cargo.toml` is its typed face).
 //!
-//! Thin wrappers over the embedding API (`omote_embed`) and the library crates that own
-//! each writer (`omote_lipsync::export`, `omote_config::anim_json`,
-//! `omote_vrm::write_vrma`, `omote_vrm::InspectReport`, `omote_scene`): they translate
-//! paths, NumPy arrays and errors and hold no rule. Every error is an `omote.OmoteError`
+//! Thin wrappers over the embedding API (`omote_embed`: lip sync and its exports,
+//! speakers, live voice, characters, avatars, anims and their files, scenes, the VRM
+//! report): they translate paths, NumPy arrays and errors and hold no rule. Every error is an `omote.OmoteError`
 //! (an `OmoteValueError`, `OmoteTypeError` or `OmoteFileNotFoundError`, so also the
 //! built-in `ValueError`, `TypeError` or `FileNotFoundError`) naming the call and what
 //! was wrong. Analysis and bakes run with the GIL released, so threads scale.
@@ -15,7 +14,9 @@
 use std::borrow::Cow;
 use std::path::PathBuf;
 
-use numpy::{PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{
+    PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyException, PyFileNotFoundError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -180,7 +181,9 @@ impl<'py> Audio<'py> {
             Ok(Audio::F32(a))
         } else if dtype.is_equiv_to(&numpy::dtype::<f64>(py)) {
             let a = audio.cast::<PyArrayDyn<f64>>()?.readonly();
-            Ok(Audio::Owned(a.as_array().iter().map(|v| *v as f32).collect()))
+            Ok(Audio::Owned(
+                a.as_array().iter().map(|v| *v as f32).collect(),
+            ))
         } else {
             Err(Error::Type(format!(
                 "{what} has dtype {dtype}: pass float32 (or float64) samples in -1..1 \
@@ -241,16 +244,9 @@ impl<'py> Audio<'py> {
 #[pyfunction]
 #[pyo3(signature = (vrm_path, *, lenient = false))]
 fn inspect(py: Python<'_>, vrm_path: PathBuf, lenient: bool) -> PyResult<Py<PyAny>> {
-    let path = existing("inspect", vrm_path)?;
-    let options = omote_vrm::VrmReadOptions {
-        allow_missing_head: lenient,
-    };
     let json = py
-        .detach(|| {
-            omote_vrm::VrmModel::read_with(&path, options)
-                .map(|m| omote_vrm::InspectReport::new(&m).to_json())
-        })
-        .map_err(|e| value("inspect", e.to_string()))?;
+        .detach(|| omote_embed::inspect_vrm(&vrm_path, lenient))
+        .map_err(embed("inspect"))?;
     Ok(py.import("json")?.call_method1("loads", (json,))?.unbind())
 }
 

@@ -1,21 +1,20 @@
-//! Scenes: `load_scene` and `Scene.bake` over `omote_scene`.
+//! Scenes: `load_scene` and `Scene.bake` over `omote_embed::ScenePlayer`.
 
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use omote_embed::Avatar;
-use omote_scene::{BakeOptions, LoadOptions, LoadedScene};
+use omote_embed::{Avatar, BakeOptions, ScenePlayer};
 
-use crate::face::{Anim, Rig, check_fps};
-use crate::{existing, value};
+use crate::face::{Anim, Rig};
+use crate::{embed, existing, value};
 
 /// A dialogue scene (docs/scene-format.md), loaded: characters with their rigs, voice
 /// lines already lip-synced. Bake it as often as you like: each bake starts at time 0.
 #[pyclass(module = "omote", name = "Scene", frozen)]
 pub struct Scene {
-    inner: LoadedScene,
+    inner: ScenePlayer,
 }
 
 #[pymethods]
@@ -23,19 +22,25 @@ impl Scene {
     /// The characters' ids, in scene order.
     #[getter]
     fn characters(&self) -> Vec<String> {
-        self.inner.characters.iter().map(|c| c.id.clone()).collect()
+        self.inner
+            .loaded()
+            .characters
+            .iter()
+            .map(|c| c.id.clone())
+            .collect()
     }
 
     /// The file's frame rate, or None when it sets none.
     #[getter]
     fn fps(&self) -> Option<f32> {
-        self.inner.fps
+        self.inner.loaded().fps
     }
 
     /// A character's rig (a `Rig.has_vrm` one when its avatar is a VRM or built in).
     fn rig(&self, id: &str) -> PyResult<Rig> {
         let c = self
             .inner
+            .loaded()
             .characters
             .iter()
             .find(|c| c.id == id)
@@ -68,29 +73,15 @@ impl Scene {
         skip: Vec<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let call = "Scene.bake";
-        let fps = fps.or(self.inner.fps).unwrap_or(60.0);
-        check_fps(call, fps)?;
         let options = BakeOptions {
-            fps,
+            fps: self.inner.loaded().bake_fps(fps),
             advances: advance,
             skips: skip,
             ..BakeOptions::default()
         };
-        for (what, times) in [("advance", &options.advances), ("skip", &options.skips)] {
-            if let Some(t) = times
-                .iter()
-                .find(|t| !(t.is_finite() && (0.0..f64::from(options.max_s)).contains(*t)))
-            {
-                return Err(value(
-                    call,
-                    format!("{what}: {t} is not a time from 0 to {} s", options.max_s),
-                ));
-            }
-        }
-        let baked = py.detach(|| {
-            let mut scene = self.inner.scene.clone();
-            omote_scene::bake(&mut scene, &self.inner.clip_names(), &options, |_, _| {})
-        });
+        let baked = py
+            .detach(|| self.inner.bake(&options))
+            .map_err(embed(call))?;
         let out = PyDict::new(py);
         for b in baked {
             out.set_item(b.id, Anim { inner: b.anim })?;
@@ -101,7 +92,7 @@ impl Scene {
     fn __repr__(&self) -> String {
         format!(
             "<omote.Scene {} ({})>",
-            self.inner.path.display(),
+            self.inner.loaded().path.display(),
             self.characters().join(", ")
         )
     }
@@ -113,9 +104,9 @@ impl Scene {
 fn load_scene(py: Python<'_>, path: PathBuf) -> PyResult<Scene> {
     let call = "load_scene";
     let path = existing(call, path)?;
-    py.detach(|| omote_scene::load_scene(&path, &LoadOptions::default(), &mut |_, _| {}))
+    py.detach(|| ScenePlayer::load(&path))
         .map(|inner| Scene { inner })
-        .map_err(|e| value(call, e.to_string()))
+        .map_err(embed(call))
 }
 
 /// Puts this module's names into `omote`.

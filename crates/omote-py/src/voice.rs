@@ -4,9 +4,8 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArrayDyn}
 use pyo3::prelude::*;
 
 use omote_embed::{VOICE_FRAME_STRIDE, VoiceAnalysis};
-use omote_lipsync::export;
 
-use crate::{Audio, Error, embed, value};
+use crate::{Audio, Error, embed};
 
 /// `v` as an `(n, cols)` float32 array.
 pub(crate) fn matrix<'py>(
@@ -30,7 +29,10 @@ pub(crate) fn floats(call: &str, what: &str, obj: &Bound<'_, PyAny>) -> PyResult
         return Ok(v);
     }
     let kind = match obj.cast::<numpy::PyUntypedArray>() {
-        Ok(a) => format!("an array of dtype {}", numpy::PyUntypedArrayMethods::dtype(a)),
+        Ok(a) => format!(
+            "an array of dtype {}",
+            numpy::PyUntypedArrayMethods::dtype(a)
+        ),
         Err(_) => format!("a {}", obj.get_type().name()?),
     };
     Err(Error::Type(format!("{what} is {kind}: pass float32 numbers")).raise(call))
@@ -118,38 +120,33 @@ impl Track {
     /// The track at another frame rate (1–1000 fps; weights interpolated), as
     /// `omote lipsync --fps` writes it.
     fn resampled(&self, fps: f32) -> PyResult<Self> {
-        if !(fps.is_finite() && fps > 0.0 && fps <= omote_core::anim::ANIM_MAX_FPS) {
-            return Err(value(
-                "Track.resampled",
-                format!("fps {fps}: a rate from 1 to {}", omote_core::anim::ANIM_MAX_FPS),
-            ));
-        }
-        Ok(Track {
-            inner: VoiceAnalysis::from_track(&self.inner.to_track().resampled(fps)),
-        })
+        self.inner
+            .resampled(fps)
+            .map(|inner| Track { inner })
+            .map_err(embed("Track.resampled"))
     }
 
     /// omote's track JSON (`omote lipsync --format json`'s file, byte for byte);
     /// `source` is the name written in it (the CLI writes the input path as given).
     #[pyo3(signature = (source = ""))]
     fn to_json(&self, source: &str) -> String {
-        export::to_json(&self.inner.to_track(), source)
+        self.inner.to_json(source)
     }
 
     /// `time A I U E O N volume silent`, one row per frame (`--format tsv`).
     fn to_tsv(&self) -> String {
-        export::to_tsv(&self.inner.to_track())
+        self.inner.to_tsv()
     }
 
     /// Rhubarb Lip Sync's JSON (mouth shapes A–F and X; `--format rhubarb-json`).
     #[pyo3(signature = (sound_file = ""))]
     fn to_rhubarb_json(&self, sound_file: &str) -> String {
-        export::to_rhubarb_json(&self.inner.to_track(), sound_file)
+        self.inner.to_rhubarb_json(sound_file)
     }
 
     /// Rhubarb Lip Sync's TSV (`start<TAB>shape` per cue; `--format rhubarb-tsv`).
     fn to_rhubarb_tsv(&self) -> String {
-        export::to_rhubarb_tsv(&self.inner.to_track())
+        self.inner.to_rhubarb_tsv()
     }
 }
 
@@ -197,7 +194,13 @@ impl Speaker {
         audio: &Bound<'_, PyAny>,
         sample_rate: Option<f64>,
     ) -> PyResult<Track> {
-        analyse_with(py, "Speaker.analyse", audio, sample_rate, Some(&mut self.inner))
+        analyse_with(
+            py,
+            "Speaker.analyse",
+            audio,
+            sample_rate,
+            Some(&mut self.inner),
+        )
     }
 
     /// Lines added.

@@ -59,7 +59,7 @@ def test_face_inputs_are_checked():
     raises(ValueError, "not 4", face.set_head, [0, 0, 1])
     raises(ValueError, "idle, talking", face.set_eye_mode, "sleepy")
     raises(ValueError, "style 5", omote.Rig.builtin, 5)
-    raises(ValueError, "fps 0", omote.AnimRecorder, omote.Rig.builtin(), 0)
+    raises(ValueError, "0 fps", omote.Face(omote.Rig.builtin()).record, 0)
     raises(ValueError, "not valid", omote.Rig.from_json, "{")
     # Any dt: NaN and negative let no time pass; outputs stay finite and in 0..1.
     for dt in [float("nan"), -1.0, 0.0, 5.0, 1 / 60]:
@@ -71,6 +71,7 @@ def test_face_inputs_are_checked():
 
 def test_scene_bake_arguments_are_checked(root):
     scene = omote.load_scene(root / "examples/scenes/demo/scene.toml")
-    raises(ValueError, "advance: NaN is not a time", scene.bake, advance=[float("nan")])
-    raises(ValueError, "fps 0", scene.bake, fps=0)
+    raises(ValueError, "an advance at NaN s", scene.bake, advance=[float("nan")])
+    raises(ValueError, "a skip at -1 s", scene.bake, skip=[-1.0])
+    raises(ValueError, "0 fps", scene.bake, fps=0)
     raises(ValueError, "no character", scene.rig, "nobody")

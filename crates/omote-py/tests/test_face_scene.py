@@ -2,6 +2,7 @@
 ABI over the same embedding API) and `omote bake`."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -80,18 +81,21 @@ def test_a_scene_bake_equals_omote_bake(root, omote_bin, tmp_path):
 def test_a_recorded_face_writes_a_vrma():
     rig = omote.Rig.builtin()
     face = omote.Face(rig, seed=1)
-    rec = omote.AnimRecorder(rig, fps=30)
+    assert face.finish_recording() is None
+    face.record(fps=30)
     face.say(omote.Track.from_frames(np.tile([[0.8, 0, 0, 0, 0, 0.2]], (50, 1)), 100, (0.1, 0.4)))
+    weights = []
     for _ in range(30):
         face.update(1 / 30)
-        rec.record(face)
-    anim = rec.finish()
+        weights.append(face.input_weights)
+    anim = face.finish_recording()
     assert len(anim) == 30 and anim.fps == 30
+    # The recording is what the face gave, frame by frame.
+    np.testing.assert_array_equal(anim.expressions, np.array(weights))
     assert anim.to_vrma(rig)[:4] == b"glTF"
     doc = json.loads(anim.to_json())
-    assert doc["format"] == "omote-anim"
-    with pytest.raises(omote.OmoteValueError, match="finished"):
-        rec.finish()
+    assert doc["fps"] == 30
+    assert face.finish_recording() is None
     with pytest.raises(omote.OmoteValueError, match="not a VRM"):
         anim.to_vrma(omote.Rig.standard())
 
@@ -120,3 +124,52 @@ def test_tracking_and_live_voice_drive_the_face():
     face.update(1 / 60)
     with pytest.raises(omote.OmoteValueError, match="tracking is off"):
         omote.Face(rig).set_tracked(scores)
+
+
+def vrma_expression(vrma, name):
+    """A VRMA's track of expression `name` (its node's translation x per key), read with
+    the standard library: the GLB's JSON, the accessor, the bytes."""
+    import struct
+
+    magic, _, _ = struct.unpack_from("<4sII", vrma)
+    assert magic == b"glTF"
+    jlen, _ = struct.unpack_from("<II", vrma, 12)
+    doc = json.loads(vrma[20 : 20 + jlen])
+    blob = vrma[20 + jlen + 8 :]
+    node = doc["extensions"]["VRMC_vrm_animation"]["expressions"]["preset"][name]["node"]
+    for anim in doc["animations"]:
+        for ch in anim["channels"]:
+            if ch["target"]["node"] == node and ch["target"]["path"] == "translation":
+                acc = doc["accessors"][anim["samplers"][ch["sampler"]]["output"]]
+                view = doc["bufferViews"][acc["bufferView"]]
+                start = view.get("byteOffset", 0) + acc.get("byteOffset", 0)
+                xyz = np.frombuffer(blob, np.float32, acc["count"] * 3, start).reshape(-1, 3)
+                return xyz[:, 0]
+    raise AssertionError(f"no track for {name}")
+
+
+def test_the_speech_pipeline_example_writes_a_speaking_vrma(root, tmp_path):
+    """examples/python/speak_vrma.py: espeak-ng -> lipsync -> a VRMA whose mouth moves."""
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("espeak-ng") is None:
+        message = "espeak-ng is missing (apt-get install espeak-ng)"
+        if os.environ.get("CI"):
+            pytest.fail(message + " and CI is set")
+        pytest.skip(message)
+    example = root / "examples/python/speak_vrma.py"
+    assert len(example.read_text().splitlines()) <= 30
+    out = tmp_path / "hello.vrma"
+    done = subprocess.run(
+        [sys.executable, example, "Hello there, how are you today?", out], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    aa = vrma_expression(out.read_bytes(), "aa")
+    oh = vrma_expression(out.read_bytes(), "oh")
+    assert np.isfinite(aa).all() and aa.max() > 0.3, aa.max()
+    # The mouth opens and closes with the syllables, not once.
+    opens = np.sum((aa[1:] > 0.2) & (aa[:-1] <= 0.2))
+    assert opens >= 3, opens
+    assert aa[-1] < 0.05 and oh[-1] < 0.05  # closed after the line

@@ -1,6 +1,8 @@
 //! Baking a scene: run it at a fixed frame rate with a script of player presses and
 //! record every character into an [`Anim`] with the scene's events.
 
+use std::sync::Arc;
+
 use omote_core::anim::{AnimEvent, AnimRecorder};
 use omote_core::scene::{KeyLayer, SceneEvent};
 use omote_core::{Anim, Rig, Scene};
@@ -55,12 +57,7 @@ pub fn bake(
 ) -> Vec<BakedCharacter> {
     let fps = options.fps;
     let dt = 1.0 / fps;
-    let mut recorders: Vec<AnimRecorder> = (0..scene.len())
-        .map(|i| AnimRecorder::new(scene.driver(i).rig(), fps))
-        .collect();
-    let rigs: Vec<std::sync::Arc<Rig>> = (0..scene.len())
-        .map(|i| scene.driver(i).rig().clone())
-        .collect();
+    let mut recorder = SceneRecorder::new(scene, clips, fps);
     let scripted = !options.advances.is_empty();
     scene.set_auto_advance(!scripted);
     let mut advances = options.advances.clone();
@@ -71,10 +68,7 @@ pub fn bake(
     let holds: f64 = scene.waits().iter().map(|w| f64::from(w.hold)).sum();
     let expected = f64::from(scene.end_time()) + holds + f64::from(options.tail_s);
     // Room for the expected length (up to an hour; longer bakes grow as they go).
-    let frames = (expected.min(3600.0) * f64::from(fps)) as usize + 1;
-    for r in &mut recorders {
-        r.reserve(frames);
-    }
+    recorder.reserve((expected.min(3600.0) * f64::from(fps)) as usize + 1);
     let mut done_for = 0.0f64;
     let mut frame = 0u64;
     loop {
@@ -89,12 +83,7 @@ pub fn bake(
         }
         scene.update(dt);
         frame += 1;
-        for (i, rec) in recorders.iter_mut().enumerate() {
-            rec.record(scene.state(i));
-        }
-        for e in scene.events().iter() {
-            record_event(e, &mut recorders, &rigs, clips);
-        }
+        recorder.record(scene);
         let t = frame as f64 / f64::from(fps);
         if frame.is_multiple_of(600) {
             progress(t, expected.max(t));
@@ -115,20 +104,75 @@ pub fn bake(
         }
     }
     progress(frame as f64 / f64::from(fps), frame as f64 / f64::from(fps));
-    recorders
-        .into_iter()
-        .enumerate()
-        .map(|(i, r)| BakedCharacter {
-            id: scene.id(i).to_string(),
-            anim: r.finish(),
-        })
-        .collect()
+    recorder.finish()
+}
+
+/// Records a scene's frames, every character into an [`Anim`] with the scene's events
+/// (voice lines with their clip names, expression keys, markers for cuts, waits,
+/// advances and skips): what [`bake`] records, for a host that plays the scene itself.
+#[derive(Clone, Debug)]
+pub struct SceneRecorder {
+    recorders: Vec<AnimRecorder>,
+    rigs: Vec<Arc<Rig>>,
+    ids: Vec<String>,
+    clips: Vec<Vec<String>>,
+}
+
+impl SceneRecorder {
+    /// A recorder for `scene`'s characters at `fps`; `clips` names each character's
+    /// lines (for voice events).
+    pub fn new(scene: &Scene, clips: &[Vec<String>], fps: f32) -> Self {
+        Self {
+            recorders: (0..scene.len())
+                .map(|i| AnimRecorder::new(scene.driver(i).rig(), fps))
+                .collect(),
+            rigs: (0..scene.len())
+                .map(|i| scene.driver(i).rig().clone())
+                .collect(),
+            ids: (0..scene.len()).map(|i| scene.id(i).to_string()).collect(),
+            clips: clips.to_vec(),
+        }
+    }
+
+    /// Room for `frames` more frames.
+    pub fn reserve(&mut self, frames: usize) {
+        for r in &mut self.recorders {
+            r.reserve(frames);
+        }
+    }
+
+    /// Appends `scene`'s last frame: every character's face and the frame's events.
+    pub fn record(&mut self, scene: &Scene) {
+        for (i, rec) in self.recorders.iter_mut().enumerate() {
+            rec.record(scene.state(i));
+        }
+        for e in scene.events().iter() {
+            record_event(e, &mut self.recorders, &self.rigs, &self.clips);
+        }
+    }
+
+    /// Frames recorded so far.
+    pub fn frames(&self) -> usize {
+        self.recorders.first().map_or(0, AnimRecorder::frames)
+    }
+
+    /// One anim per character, in scene order.
+    pub fn finish(self) -> Vec<BakedCharacter> {
+        self.recorders
+            .into_iter()
+            .zip(self.ids)
+            .map(|(r, id)| BakedCharacter {
+                id,
+                anim: r.finish(),
+            })
+            .collect()
+    }
 }
 
 fn record_event(
     e: &SceneEvent,
     recorders: &mut [AnimRecorder],
-    rigs: &[std::sync::Arc<Rig>],
+    rigs: &[Arc<Rig>],
     clips: &[Vec<String>],
 ) {
     let all = |recorders: &mut [AnimRecorder], t: f64, name: &str| {

@@ -1,30 +1,73 @@
 //! The scene file as written: TOML tables mirrored as plain structs (schema in
 //! `docs/scene-format.md`). Every table keeps its byte span so errors can name the line.
+//!
+//! The same structs write a scene ([`SceneFile::to_toml`]): a program that makes a scene
+//! (`omote speak`) builds them, with [`unspanned`] values, and never spells a key itself.
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+/// A value built in code rather than read from a file: it has no place in a file, so
+/// its span is empty.
+pub fn unspanned<T>(value: T) -> Spanned<T> {
+    Spanned::new(0..0, value)
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl SceneFile {
+    /// The scene as TOML text: keys in alphabetical order (values before tables), absent
+    /// and empty fields left out, and each number written as the shortest decimal that
+    /// reads back as the same `f32` (`0.3`, not the `f64` widening
+    /// `0.30000001192092896`). Fails only for a seed above `i64::MAX`, which TOML cannot
+    /// hold.
+    pub fn to_toml(&self) -> Result<String, toml::ser::Error> {
+        let mut table = toml::Table::try_from(self)?;
+        shortest_floats(&mut table);
+        toml::to_string(&table)
+    }
+}
+
+/// Respells every float of a table that came from the schema's `f32` fields (all of them
+/// do) as the shortest decimal of that `f32`.
+fn shortest_floats(table: &mut toml::Table) {
+    fn value(v: &mut toml::Value) {
+        match v {
+            toml::Value::Float(f) => {
+                let single = *f as f32;
+                *f = single.to_string().parse().unwrap_or(*f);
+            }
+            toml::Value::Array(items) => items.iter_mut().for_each(value),
+            toml::Value::Table(t) => shortest_floats(t),
+            _ => {}
+        }
+    }
+    table.iter_mut().for_each(|(_, v)| value(v));
+}
+
 /// A whole scene file.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SceneFile {
     /// Frames per second a bake uses unless told otherwise.
     pub fps: Option<Spanned<f32>>,
     /// The characters.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub character: Vec<Spanned<CharacterDesc>>,
     /// The camera path.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub camera: Vec<Spanned<CameraKeyDesc>>,
     /// Wait points.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wait: Vec<Spanned<WaitDesc>>,
 }
 
 /// One `[[character]]`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CharacterDesc {
     /// Its id (gaze targets and output files use it).
@@ -45,27 +88,27 @@ pub struct CharacterDesc {
     /// A camera motion map (JSON) for camera-angle face correction.
     pub motion_map: Option<String>,
     /// Scene expression name → this rig's channel name.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub names: BTreeMap<String, String>,
     /// Acting keys (base layer).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub acting: Vec<Spanned<KeyDesc>>,
     /// Picture-making keys (additive layer).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub picture: Vec<Spanned<KeyDesc>>,
     /// Voice lines.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub line: Vec<Spanned<LineDesc>>,
     /// Gaze keys.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gaze: Vec<Spanned<GazeDesc>>,
     /// Eye mode keys.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub eyes: Vec<Spanned<EyesDesc>>,
 }
 
 /// One acting or picture key: several expressions moving together.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct KeyDesc {
     /// Scene time (s).
@@ -81,7 +124,7 @@ pub struct KeyDesc {
 }
 
 /// One voice line.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LineDesc {
     /// Scene time the clip starts (s).
@@ -94,22 +137,22 @@ pub struct LineDesc {
     /// Or a precomputed `omote lipsync --format json` track.
     pub lipsync: Option<String>,
     /// The afterglow mouth: expression name → value.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub afterglow: BTreeMap<String, f32>,
     /// Seconds the afterglow takes to ramp in. Default 0.5.
     pub afterglow_ramp: Option<f32>,
     /// The expression the acting moves to at the hand-over: name → weight.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub then: BTreeMap<String, f32>,
     /// Hold the timeline at the end of the clip until the player advances.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub wait: bool,
     /// How long an unattended bake holds that wait (s). Default 1.
     pub hold: Option<f32>,
 }
 
 /// One gaze key: `at` a target or a direction (`yaw`, `pitch`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct GazeDesc {
     /// Scene time (s).
@@ -123,7 +166,7 @@ pub struct GazeDesc {
 }
 
 /// One eye mode key.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EyesDesc {
     /// Scene time (s).
@@ -133,7 +176,7 @@ pub struct EyesDesc {
 }
 
 /// One camera key.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CameraKeyDesc {
     /// Scene time (s).
@@ -146,11 +189,76 @@ pub struct CameraKeyDesc {
 }
 
 /// One wait point.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WaitDesc {
     /// Scene time (s).
     pub t: f32,
     /// How long an unattended bake holds here (s). Default 1.
     pub hold: Option<f32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a program builds is what the file reads back, number for number.
+    #[test]
+    fn a_built_scene_reads_back_as_built() {
+        let line = LineDesc {
+            t: Some(0.3),
+            audio: Some("a.wav".into()),
+            afterglow: [("happy".to_string(), 0.3)].into(),
+            afterglow_ramp: Some(0.7),
+            wait: true,
+            ..LineDesc::default()
+        };
+        let scene = SceneFile {
+            fps: Some(unspanned(59.94)),
+            character: vec![unspanned(CharacterDesc {
+                id: "a".into(),
+                seed: Some(7),
+                line: vec![unspanned(line)],
+                ..CharacterDesc::default()
+            })],
+            ..SceneFile::default()
+        };
+        let text = scene.to_toml().unwrap();
+        assert!(text.contains("fps = 59.94\n"), "{text}");
+        assert!(text.contains("happy = 0.3\n"), "{text}");
+        assert!(
+            !text.contains("picture") && !text.contains("names"),
+            "{text}"
+        );
+        let back: SceneFile = toml::from_str(&text).unwrap();
+        assert_eq!(*back.fps.unwrap().get_ref(), 59.94);
+        let c = back.character[0].get_ref();
+        assert_eq!((c.id.as_str(), c.seed), ("a", Some(7)));
+        let l = c.line[0].get_ref();
+        assert_eq!(
+            (l.t, l.afterglow_ramp, l.wait),
+            (Some(0.3), Some(0.7), true)
+        );
+        assert_eq!(l.afterglow["happy"], 0.3);
+    }
+
+    /// The shortest spelling of an `f32` reads back as that `f32` (through TOML's
+    /// `f64`), over a sweep of weights, times and odd bit patterns.
+    #[test]
+    fn every_number_reads_back_to_the_bit() {
+        let mut values: Vec<f32> = (0..=20_000).map(|i| i as f32 / 1000.0).collect();
+        values.extend((0..20_000u32).map(|i| f32::from_bits(0x3a00_0000 + i * 40_503)));
+        for v in values {
+            let mut table = toml::Table::new();
+            table.insert("v".into(), toml::Value::Float(f64::from(v)));
+            shortest_floats(&mut table);
+            let text = toml::to_string(&table).unwrap();
+            #[derive(Deserialize)]
+            struct V {
+                v: f32,
+            }
+            let back: V = toml::from_str(&text).unwrap();
+            assert_eq!(back.v.to_bits(), v.to_bits(), "{v}: {text}");
+        }
+    }
 }

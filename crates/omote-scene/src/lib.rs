@@ -19,19 +19,27 @@
 
 mod bake;
 mod error;
-mod file;
+pub mod file;
+mod files;
 mod load;
 mod voice;
 
-pub use bake::{BakeOptions, BakedCharacter, bake};
+pub use bake::{BakeOptions, BakedCharacter, SceneRecorder, bake};
 pub use error::SceneFileError;
+pub use files::{FsFiles, MemoryFiles, SceneFiles};
 pub use load::{
     ANIME_FACE_MAP, LoadOptions, LoadedCharacter, LoadedLine, LoadedScene, MAX_CHARACTERS,
-    MAX_ITEMS, MAX_TIME_S, Progress, anime_face_correction, load_scene, parse_scene,
+    MAX_ITEMS, MAX_TIME_S, Progress, anime_face_correction, load_scene, load_scene_with,
+    parse_scene, parse_scene_with,
 };
 pub use voice::analyse_file;
 
 impl LoadedScene {
+    /// The frame rate a bake runs at: the one `asked` for, else the file's, else 60.
+    pub fn bake_fps(&self, asked: Option<f32>) -> f32 {
+        asked.or(self.fps).unwrap_or(60.0)
+    }
+
     /// Each character's clip names in the order its lines play (for [`bake`]).
     pub fn clip_names(&self) -> Vec<Vec<String>> {
         self.characters

@@ -19,6 +19,7 @@ use toml::Spanned;
 
 use crate::error::{SceneFileError, line_of};
 use crate::file::{CharacterDesc, EyesDesc, GazeDesc, KeyDesc, LineDesc, SceneFile};
+use crate::files::{FsFiles, SceneFiles, reader};
 use crate::voice::voice_features;
 
 /// The most characters, keys per character and lines per character a scene may have:
@@ -110,9 +111,19 @@ pub fn load_scene(
     options: &LoadOptions,
     progress: Progress<'_>,
 ) -> Result<LoadedScene, SceneFileError> {
-    let text = std::fs::read_to_string(path)
+    load_scene_with(path, options, &FsFiles, progress)
+}
+
+/// [`load_scene`] with the scene file and every file it names read from `files`.
+pub fn load_scene_with(
+    path: &Path,
+    options: &LoadOptions,
+    files: &dyn SceneFiles,
+    progress: Progress<'_>,
+) -> Result<LoadedScene, SceneFileError> {
+    let text = omote_config::read_text(path, &reader(files))
         .map_err(|e| SceneFileError::file(path, format!("cannot read the scene: {e}")))?;
-    parse_scene(&text, path, options, progress)
+    parse_scene_with(&text, path, options, files, progress)
 }
 
 /// Builds a scene from its text; `path` names it in errors and is the folder relative
@@ -121,6 +132,18 @@ pub fn parse_scene(
     text: &str,
     path: &Path,
     options: &LoadOptions,
+    progress: Progress<'_>,
+) -> Result<LoadedScene, SceneFileError> {
+    parse_scene_with(text, path, options, &FsFiles, progress)
+}
+
+/// [`parse_scene`] with every file the scene names read from `files` (by its path: the
+/// scene's folder joined with what the scene wrote).
+pub fn parse_scene_with(
+    text: &str,
+    path: &Path,
+    options: &LoadOptions,
+    files: &dyn SceneFiles,
     progress: Progress<'_>,
 ) -> Result<LoadedScene, SceneFileError> {
     let file: SceneFile = toml::from_str(text).map_err(|e| {
@@ -136,6 +159,7 @@ pub fn parse_scene(
         text,
         path,
         base: path.parent().unwrap_or(Path::new("")).to_path_buf(),
+        files,
     }
     .build(file, options, progress)
 }
@@ -147,6 +171,7 @@ struct Loader<'a> {
     text: &'a str,
     path: &'a Path,
     base: PathBuf,
+    files: &'a dyn SceneFiles,
 }
 
 /// A line's voice source, found before any analysis.
@@ -191,7 +216,7 @@ impl<'a> CharacterVoice<'a> {
             if let VoiceSource::Audio(p) = src
                 && !features.contains_key(p.as_path())
             {
-                let f = voice_features(p, analyser)
+                let f = voice_features(self.loader.files, p, analyser)
                     .map_err(|e| self.line_err(k, "audio", p, e.to_string()))?;
                 speaker.add(&f.0);
                 features.insert(p, f);
@@ -222,7 +247,7 @@ impl<'a> CharacterVoice<'a> {
             }
             let track = match vt {
                 Some((f, len)) => Ok(speaker.read(analyser, f, *len)),
-                None => std::fs::read_to_string(p)
+                None => omote_config::read_text(p, &reader(self.loader.files))
                     .map_err(|e| e.to_string())
                     .and_then(|t| export::read_json(&t).map_err(|e| e.to_string())),
             };
@@ -427,7 +452,7 @@ impl Loader<'_> {
             VoiceSource::Audio(p) => (p, "audio"),
             VoiceSource::Lipsync(p) => (p, "lipsync"),
         };
-        if !p.is_file() {
+        if !self.files.exists(p) {
             return Err(self.err(
                 l,
                 format!("{field}.{what}"),
@@ -533,7 +558,8 @@ impl Loader<'_> {
         rig: Option<&str>,
     ) -> Result<ResolvedRig, SceneFileError> {
         let source = AvatarSource::from_scene(rig, &self.base);
-        let avatar = Avatar::load(&source).map_err(|e| self.err(at, field, e.to_string()))?;
+        let avatar = Avatar::load_with(&source, &reader(self.files))
+            .map_err(|e| self.err(at, field, e.to_string()))?;
         // Only a built-in avatar's bytes are kept: it has no file to copy.
         let builtin = matches!(source, AvatarSource::Builtin | AvatarSource::BuiltinSecond);
         let bytes = avatar.vrm.filter(|_| builtin);
@@ -695,7 +721,7 @@ impl Loader<'_> {
                 anime_face_correction(rig).map_err(|e| fail(e.to_string()))?
             } else {
                 let path = self.resolve_path(m);
-                omote_config::load_camera_correction(&path, rig, |_| None)
+                omote_config::load_camera_correction_with(&path, rig, |_| None, &reader(self.files))
                     .map_err(|e| fail(e.to_string()))?
             };
             driver = driver.with_camera(correction);

@@ -6,17 +6,26 @@ use std::path::Path;
 use omote_audio::AudioError;
 use omote_lipsync::{Analyser, ClipFeatures, SAMPLE_RATE, VowelTrack};
 
+use crate::files::SceneFiles;
+
 /// Lip sync of an audio file (decoded, mixed to mono, resampled to the analyser's rate).
 pub fn analyse_file(path: &Path, analyser: &mut Analyser) -> Result<VowelTrack, AudioError> {
     let audio = omote_audio::load_mono(path, SAMPLE_RATE)?;
     Ok(analyser.analyse(&audio.samples))
 }
 
-/// Features of an audio file for [`Analyser::classify`], and its length in samples.
-pub fn voice_features(
+/// Features of an audio file read from `files` for [`Analyser::classify`], and its
+/// length in samples (the samples [`omote_audio::load_mono`] gives, to the bit).
+pub(crate) fn voice_features(
+    files: &dyn SceneFiles,
     path: &Path,
     analyser: &mut Analyser,
 ) -> Result<(ClipFeatures, usize), AudioError> {
-    let audio = omote_audio::load_mono(path, SAMPLE_RATE)?;
-    Ok((analyser.features(&audio.samples), audio.samples.len()))
+    let bytes = files.read(path).map_err(|source| AudioError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut loader = omote_audio::Loader::new(SAMPLE_RATE).map_err(|e| e.with_path(path))?;
+    let samples = loader.load_bytes(&bytes, path)?;
+    Ok((analyser.features(samples), samples.len()))
 }

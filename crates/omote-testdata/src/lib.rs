@@ -33,6 +33,19 @@ pub fn in_ci() -> bool {
     std::env::var_os("CI").is_some()
 }
 
+/// Says a test cannot run because `what` is missing (a tool, a built package): prints
+/// `SKIP: <what>` to stderr, so the caller returns and passes.
+///
+/// # Panics
+///
+/// When `CI` is set: CI never passes by skipping.
+pub fn missing(what: &str) {
+    if in_ci() {
+        panic!("cannot run under CI: {what}");
+    }
+    eprintln!("SKIP: {what}");
+}
+
 /// `../shared/data/<relative>` (a folder or a file) if it exists.
 ///
 /// When it does not: `None`, after printing `skipping: <path> not found …` to stderr.

@@ -76,8 +76,9 @@ fn floor(name: &str) -> u32 {
         "omote-core" | "omote-serve" | "omote-plot" | "omote-audio" | "omote-testdata" => 0,
         "omote-config" | "omote-vrm" | "omote-lipsync" | "omote-tracker" | "omote-vmc" => 1,
         "omote-avatar" => 2,
-        "omote-live" | "omote-scene" | "omote-embed" => 3,
-        "omote-web" | "omote-ffi" | "omote-py" => 4,
+        "omote-live" | "omote-scene" => 3,
+        "omote-embed" => 4,
+        "omote-web" | "omote-ffi" | "omote-py" => 5,
         "omote-cli" => 5,
         other => panic!("{other}: a crate ARCHITECTURE.md's floors do not place"),
     }

@@ -10,12 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn missing(what: &str) {
-    if std::env::var_os("CI").is_some() {
-        panic!("cannot run under CI: {what}");
-    }
-    eprintln!("SKIP: {what}");
-}
+use omote_testdata::missing;
 
 #[test]
 fn the_example_page_speaks_blinks_and_glances_in_chromium() {

@@ -8,13 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use omote_lipsync::{Analyser, Profile, SAMPLE_RATE};
-
-fn missing(what: &str) {
-    if std::env::var_os("CI").is_some() {
-        panic!("cannot run under CI: {what}");
-    }
-    eprintln!("SKIP: {what}");
-}
+use omote_testdata::missing;
 
 #[test]
 fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() {

@@ -69,6 +69,7 @@ namespace Omote
         readonly string[] channelNames;
         readonly Dictionary<string, int> channelIds;
         readonly float[] head = new float[4];
+        readonly float[] camera = new float[3];
 
         /// <summary>A character for <paramref name="avatar"/> (which may be disposed
         /// afterwards), its blinks and saccades seeded with <paramref name="seed"/>: the
@@ -353,6 +354,39 @@ namespace Omote
             if (stream == null) throw new ArgumentNullException("stream");
             CheckCount(samples, count);
             Native.Check(NativeMethods.omote_character_hear(h, stream.Handle, samples, (uint)count));
+        }
+
+        /// <summary>Turns the camera-angle face correction on (once): a motion map as TOML
+        /// text (docs/motion-map.md), or omote's built-in anime-face map when null.</summary>
+        public void EnableCamera(string motionMapToml)
+        {
+            Native.Check(NativeMethods.omote_character_enable_camera(Handle, Utf8.Encode(motionMapToml)));
+        }
+
+        /// <summary>Where the camera is (metres, relative to the head's centre, in the
+        /// body's VRM frame: +Y up, +Z the avatar's front), for the next steps.</summary>
+        public void SetCamera(float x, float y, float z)
+        {
+            camera[0] = x;
+            camera[1] = y;
+            camera[2] = z;
+            Native.Check(NativeMethods.omote_character_set_camera(Handle, camera));
+        }
+
+        /// <summary>Starts recording the face: each <see cref="Step"/> with a step adds a frame
+        /// to an anim at <paramref name="fps"/> (step at 1/fps for the anim's timing).</summary>
+        public void Record(float fps)
+        {
+            Native.Check(NativeMethods.omote_character_record(Handle, fps));
+        }
+
+        /// <summary>Ends the recording: its anim, written as VRMA for
+        /// <paramref name="avatar"/>'s VRM (null: anim JSON only).</summary>
+        public Anims FinishRecording(Avatar avatar)
+        {
+            ulong h;
+            Native.Check(NativeMethods.omote_character_finish_recording(Handle, avatar == null ? 0 : avatar.Handle, out h));
+            return Anims.Own(h);
         }
 
         internal static uint Length(Array a)

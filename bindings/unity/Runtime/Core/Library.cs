@@ -53,10 +53,10 @@ namespace Omote
         }
 
         /// <summary>How many native objects of each kind are alive: avatars, characters,
-        /// tracks, speakers, voice streams (for leak checks).</summary>
+        /// tracks, speakers, voice streams, scenes, anims (for leak checks).</summary>
         public static uint[] LiveObjects()
         {
-            var counts = new uint[5];
+            var counts = new uint[7];
             Native.Check(NativeMethods.omote_live_objects(counts, (uint)counts.Length));
             return counts;
         }

@@ -14,8 +14,7 @@
 //   const char* returned  -> IntPtr (static or per-thread memory owned by the library)
 // No size_t anywhere in the ABI, so nothing here depends on the pointer width.
 //
-// Scenes (omote_scene_*) are not declared here yet; they will get their own block and a
-// Scene wrapper on the same NativeObject base.
+// Scenes (omote_scene_*, omote_anims_*) are the last block, wrapped by Scene and Anims.
 
 using System;
 using System.Runtime.InteropServices;
@@ -73,6 +72,57 @@ namespace Omote
         /// <summary>1 if a voice line handed the mouth over to the acting.</summary>
         public uint HandedOver;
     }
+
+    /// <summary>One event of a scene's last update (<c>OmoteSceneEvent</c>). Times are the
+    /// scene's wall time in seconds.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct SceneEvent
+    {
+        /// <summary>0 a voice line started (play its audio from <see cref="T"/>), 1 a line
+        /// was cut, 2 an expression key started, 3 a wait, 4 the player advanced, 5 skipped.</summary>
+        public uint Kind;
+        /// <summary>The character's index (voice, cut, expression); -1 for the scene's own events.</summary>
+        public int Character;
+        /// <summary>Voice and cut: the line (<see cref="Scene.LineClip"/>); expression: the channel id.</summary>
+        public int Index;
+        /// <summary>Expression: the weight it moves to.</summary>
+        public float Weight;
+        /// <summary>Expression: 1 for a picture key (additive), 0 for acting.</summary>
+        public uint Picture;
+        /// <summary>Expression: 1 if it changes the eye area.</summary>
+        public uint EyeArea;
+        /// <summary>Voice: 1 if the line has voice.</summary>
+        public uint Voiced;
+        /// <summary>When it happened.</summary>
+        public double T;
+        /// <summary>Voice: when its voice starts.</summary>
+        public double VoicedStart;
+        /// <summary>Voice: when its voice ends.</summary>
+        public double VoicedEnd;
+        /// <summary>Skip: the timeline time before the jump.</summary>
+        public float From;
+        /// <summary>Skip: the timeline time after the jump.</summary>
+        public float To;
+
+        /// <summary>A voice line started.</summary>
+        public const uint Voice = 0;
+        /// <summary>A line was cut.</summary>
+        public const uint Cut = 1;
+        /// <summary>An expression key started.</summary>
+        public const uint Expression = 2;
+        /// <summary>The timeline reached a wait.</summary>
+        public const uint Wait = 3;
+        /// <summary>The player advanced.</summary>
+        public const uint Advance = 4;
+        /// <summary>The player skipped.</summary>
+        public const uint Skip = 5;
+    }
+
+    /// <summary>A host's resolver for a scene's files (<c>OmoteReadFile</c>): with
+    /// <paramref name="sink"/> zero it answers whether <paramref name="path"/> exists,
+    /// otherwise it writes the bytes with <c>omote_file_sink_write</c>; 0 when found.</summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public delegate int ReadFileCallback(IntPtr user, IntPtr path, IntPtr sink);
 
     /// <summary>
     /// The raw C functions. Every one returns a status (or a plain value) and never
@@ -136,6 +186,8 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_tracking(ulong character);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracked(ulong character, float[] scores, uint count, float[] head);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracking_lost(ulong character);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_camera(ulong character, byte[] motionMapToml);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_camera(ulong character, float[] position);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_say(ulong character, ulong track, OmoteWeight[] afterglow, uint afterglowCount);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_cut(ulong character);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_is_speaking(ulong character, out uint @out);
@@ -169,5 +221,36 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_stream_start_from_speaker(ulong stream, ulong speaker);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_stream_latency(ulong stream, out double @out);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_stream_push(ulong stream, float[] samples, uint count, [Out] float[] frames, uint capacity, out uint framesWritten);
+
+        // ---- scenes and anims ----
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_file_sink_write(IntPtr sink, byte[] bytes, uint len);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_load(byte[] path, out ulong @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_from_text(byte[] text, byte[] name, ReadFileCallback read, IntPtr user, out ulong @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_free(ulong scene);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_auto_advance(ulong scene, uint on);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_update(ulong scene, float dt);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_advance(ulong scene);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_skip(ulong scene);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_info(ulong scene, out double timeS, out float timelineS, out uint waiting, out uint finished);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_character_count(ulong scene, out uint @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_character_id(ulong scene, uint i, [Out] byte[] buf, uint cap, out uint len);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_channel_count(ulong scene, uint i, out uint @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_channel_name(ulong scene, uint i, uint id, [Out] byte[] buf, uint cap, out uint len);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_line_clip(ulong scene, uint i, uint line, [Out] byte[] buf, uint cap, out uint len);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_weights(ulong scene, uint i, [Out] float[] @out, uint count);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_input_weights(ulong scene, uint i, [Out] float[] @out, uint count);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_rotations(ulong scene, uint i, [Out] float[] @out, uint count);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_gaze(ulong scene, uint i, out float yawDeg, out float pitchDeg);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_events(ulong scene, [Out] SceneEvent[] @out, uint capacity, out uint count);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_bake(ulong scene, float fps, double[] advances, uint advanceCount, double[] skips, uint skipCount, out ulong @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_record(ulong scene, float fps);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_finish_recording(ulong scene, out ulong @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_record(ulong character, float fps);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_finish_recording(ulong character, ulong avatar, out ulong @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_anims_free(ulong anims);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_anims_count(ulong anims, out uint @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_anims_id(ulong anims, uint i, [Out] byte[] buf, uint cap, out uint len);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_anims_json(ulong anims, uint i, [Out] byte[] buf, uint cap, out uint len);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_anims_vrma(ulong anims, uint i, [Out] byte[] buf, uint cap, out uint len);
     }
 }

@@ -13,11 +13,12 @@
 //! writes `speak.scene.toml` (the scene it played: edit it and `omote bake` it),
 //! `speak.anim.json`, `speak.png` and, with a VRM, `speak.vrma`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use omote_scene::file::{CharacterDesc, EyesDesc, KeyDesc, LineDesc, SceneFile, unspanned};
 use omote_scene::{BakeOptions, LoadOptions};
-use toml::{Table, Value};
 
 use crate::args::{load_profile, parse_expression};
 use crate::output::{ensure_dir, write_file};
@@ -64,13 +65,10 @@ pub struct SpeakArgs {
 }
 
 /// The first line starts this long into the scene (s).
-const FIRST_LINE_S: f64 = 0.3;
+const FIRST_LINE_S: f32 = 0.3;
 
-fn weights(pairs: &[(String, f32)]) -> Table {
-    pairs
-        .iter()
-        .map(|(n, w)| (n.clone(), Value::Float(f64::from(*w))))
-        .collect()
+fn weights(pairs: &[(String, f32)]) -> BTreeMap<String, f32> {
+    pairs.iter().map(|(n, w)| (n.clone(), *w)).collect()
 }
 
 fn absolute(p: &Path) -> Result<String> {
@@ -81,62 +79,68 @@ fn absolute(p: &Path) -> Result<String> {
         .with_context(|| format!("{}: the path is not UTF-8", p.display()))
 }
 
-/// The one-character scene the arguments describe, as a scene file.
-fn scene_text(args: &SpeakArgs) -> Result<String> {
-    let mut character = Table::new();
-    character.insert("id".into(), "speak".into());
+/// The one-character scene the arguments describe.
+fn scene(args: &SpeakArgs) -> Result<SceneFile> {
     let rig = match &args.rig {
         Some(p) => absolute(p)?,
         None => "standard".into(),
     };
-    character.insert("rig".into(), rig.into());
-    character.insert("seed".into(), Value::Integer(args.seed as i64));
     // Listening eyes between lines (talking while a line speaks is automatic).
-    let mut eyes = Table::new();
-    eyes.insert("t".into(), Value::Float(0.0));
-    eyes.insert("mode".into(), "listening".into());
-    character.insert("eyes".into(), Value::Array(vec![Value::Table(eyes)]));
+    let eyes = vec![unspanned(EyesDesc {
+        t: 0.0,
+        mode: "listening".into(),
+    })];
+    let mut acting = Vec::new();
     if !args.expression.is_empty() {
-        let mut key = Table::new();
-        key.insert("t".into(), Value::Float(0.0));
-        key.insert("set".into(), Value::Table(weights(&args.expression)));
-        key.insert("fade".into(), Value::Float(0.0));
-        character.insert("acting".into(), Value::Array(vec![Value::Table(key)]));
+        acting.push(unspanned(KeyDesc {
+            t: 0.0,
+            set: weights(&args.expression),
+            fade: Some(0.0),
+            curve: None,
+            eye_area: None,
+        }));
     }
     // The last line hands over to `then`; the acting's own expression fades out there.
     let mut then = weights(&args.then);
     for (name, _) in &args.expression {
-        then.entry(name.clone()).or_insert(Value::Float(0.0));
+        then.entry(name.clone()).or_insert(0.0);
     }
     let mut lines = Vec::new();
     for (k, voice) in args.voices.iter().enumerate() {
-        let mut line = Table::new();
-        if k == 0 {
-            line.insert("t".into(), Value::Float(FIRST_LINE_S));
-        } else {
-            line.insert("after".into(), Value::Float(f64::from(args.gap)));
-        }
-        line.insert("audio".into(), absolute(voice)?.into());
-        if !args.afterglow.is_empty() {
-            line.insert("afterglow".into(), Value::Table(weights(&args.afterglow)));
-        }
-        line.insert(
-            "afterglowRamp".into(),
-            Value::Float(f64::from(args.afterglow_ramp)),
-        );
-        if k + 1 == args.voices.len() && !args.then.is_empty() {
-            line.insert("then".into(), Value::Table(then.clone()));
-        }
-        lines.push(Value::Table(line));
+        let last = k + 1 == args.voices.len();
+        lines.push(unspanned(LineDesc {
+            t: (k == 0).then_some(FIRST_LINE_S),
+            after: (k > 0).then_some(args.gap),
+            audio: Some(absolute(voice)?),
+            afterglow: weights(&args.afterglow),
+            afterglow_ramp: Some(args.afterglow_ramp),
+            then: if last && !args.then.is_empty() {
+                then.clone()
+            } else {
+                BTreeMap::new()
+            },
+            ..LineDesc::default()
+        }));
     }
-    character.insert("line".into(), Value::Array(lines));
-    let mut scene = Table::new();
-    scene.insert("fps".into(), Value::Float(f64::from(args.fps)));
-    scene.insert(
-        "character".into(),
-        Value::Array(vec![Value::Table(character)]),
-    );
-    let text = toml::to_string(&scene).context("writing the scene")?;
+    let character = CharacterDesc {
+        id: "speak".into(),
+        rig: Some(rig),
+        seed: Some(args.seed),
+        eyes,
+        acting,
+        line: lines,
+        ..CharacterDesc::default()
+    };
+    Ok(SceneFile {
+        fps: Some(unspanned(args.fps)),
+        character: vec![unspanned(character)],
+        ..SceneFile::default()
+    })
+}
+
+/// The scene the arguments describe, as a scene file.
+fn scene_text(args: &SpeakArgs) -> Result<String> {
+    let text = scene(args)?.to_toml().context("writing the scene")?;
     Ok(format!(
         "# The scene `omote speak` built from its arguments (bake it with `omote bake`).\n{text}"
     ))

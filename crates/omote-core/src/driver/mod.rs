@@ -32,6 +32,7 @@ use std::sync::Arc;
 use glam::Vec3;
 
 use crate::driver::inputs::{DriverInputs, DriverReport};
+use crate::error::NoSpeech;
 use crate::eyes::eye_mode::EyeMode;
 use crate::face::{Face, FaceConfig, FaceInputs, FaceState};
 use crate::mix::layer::{BlendMode, LayerId};
@@ -196,33 +197,29 @@ impl FaceDriver {
     }
 
     /// Starts a voice line now (see [`SpeechPlayer::say`]); `afterglow` is the additive
-    /// mouth that ramps in as it ends. `false` if the driver has no speech.
-    pub fn say(&mut self, track: Arc<SpeechTrack>, afterglow: &[(ChannelId, f32)]) -> bool {
-        match self.speech.as_mut() {
-            Some(s) => {
-                s.player.say(track, afterglow);
-                true
-            }
-            None => false,
-        }
+    /// mouth that ramps in as it ends. [`NoSpeech`] if the driver has no speech.
+    pub fn say(
+        &mut self,
+        track: Arc<SpeechTrack>,
+        afterglow: &[(ChannelId, f32)],
+    ) -> Result<(), NoSpeech> {
+        let s = self.speech.as_mut().ok_or(NoSpeech)?;
+        s.player.say(track, afterglow);
+        Ok(())
     }
 
     /// Starts a voice line with its own afterglow ramp, `elapsed` seconds into it (see
-    /// [`SpeechPlayer::say_at`]). `false` if the driver has no speech.
+    /// [`SpeechPlayer::say_at`]). [`NoSpeech`] if the driver has no speech.
     pub fn say_at(
         &mut self,
         track: Arc<SpeechTrack>,
         afterglow: &[(ChannelId, f32)],
         afterglow_ramp_s: f32,
         elapsed: f32,
-    ) -> bool {
-        match self.speech.as_mut() {
-            Some(s) => {
-                s.player.say_at(track, afterglow, afterglow_ramp_s, elapsed);
-                true
-            }
-            None => false,
-        }
+    ) -> Result<(), NoSpeech> {
+        let s = self.speech.as_mut().ok_or(NoSpeech)?;
+        s.player.say_at(track, afterglow, afterglow_ramp_s, elapsed);
+        Ok(())
     }
 
     /// Cuts the current voice line without a snap (a skipped line): the mouth hands over

@@ -429,12 +429,13 @@ fn start_lines(c: &mut Character, i: usize, frame: &FrameClock, events: &mut Sce
         }
         let started = frame.wall_of(line.t);
         let elapsed = (frame.to64 - f64::from(line.t)) as f32 - frame.dt;
-        c.driver.say_at(
+        let said = c.driver.say_at(
             line.track.clone(),
             &line.afterglow,
             line.afterglow_ramp_s,
             elapsed,
         );
+        debug_assert!(said.is_ok(), "a scene character always has speech");
         events.push(SceneEvent::Voice {
             character: i,
             line: c.next_line,

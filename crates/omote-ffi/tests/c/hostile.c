@@ -82,6 +82,16 @@ int main(void) {
   EXPECT("NaN vowel", omote_character_set_live_vowels(face, vowels, 6, 1), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_live_vowels");
   EXPECT("4 vowels", omote_character_set_live_vowels(face, vowels, 4, 1), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_live_vowels");
 
+  /* Camera. */
+  EXPECT("camera map broken", omote_character_enable_camera(face, "[[points]\n"), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_enable_camera");
+  EXPECT("camera map built in", omote_character_enable_camera(face, NULL), OMOTE_STATUS_OK, "");
+  EXPECT("camera twice", omote_character_enable_camera(face, NULL), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_enable_camera");
+  float cam[3] = {0.0f, nan, 1.0f};
+  EXPECT("camera NaN", omote_character_set_camera(face, cam), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_camera");
+  cam[1] = 0.3f;
+  EXPECT("camera", omote_character_set_camera(face, cam), OMOTE_STATUS_OK, "");
+  EXPECT("camera off", omote_character_set_camera(face, NULL), OMOTE_STATUS_OK, "");
+
   /* Lip sync. */
   OmoteTrack track;
   float samples[4800];
@@ -128,6 +138,37 @@ int main(void) {
   EXPECT("name buffer small", omote_avatar_channel_name(avatar, 0, name, sizeof name, &len), OMOTE_STATUS_BUFFER_TOO_SMALL, "omote_avatar_channel_name");
   EXPECT("name of channel out of range", omote_avatar_channel_name(avatar, n, name, sizeof name, &len), OMOTE_STATUS_INVALID_ARGUMENT, "omote_avatar_channel_name");
 
+  /* Scenes. */
+  OmoteScene scene;
+  EXPECT("scene missing", omote_scene_load("/no/such/scene.toml", &scene), OMOTE_STATUS_NOT_FOUND, "omote_scene_load");
+  EXPECT("scene null text", omote_scene_from_text(NULL, "x.toml", NULL, NULL, &scene), OMOTE_STATUS_NULL_POINTER, "omote_scene_from_text");
+  EXPECT("scene broken text", omote_scene_from_text("[[character]\n", "broken.toml", NULL, NULL, &scene), OMOTE_STATUS_LOAD_FAILED, "omote_scene_from_text");
+  EXPECT("scene of no characters", omote_scene_from_text("", "empty.toml", NULL, NULL, &scene), OMOTE_STATUS_LOAD_FAILED, "omote_scene_from_text");
+  EXPECT("scene update on a character", omote_scene_update(face, 0.016f), OMOTE_STATUS_INVALID_HANDLE, "omote_scene_update");
+  EXPECT("scene", omote_scene_from_text("[[character]]\nid = \"a\"\n", "one.toml", NULL, NULL, &scene), OMOTE_STATUS_OK, "");
+  uint32_t scene_channels;
+  EXPECT("scene channels", omote_scene_channel_count(scene, 0, &scene_channels), OMOTE_STATUS_OK, "");
+  EXPECT("scene character out of range", omote_scene_channel_count(scene, 1, &scene_channels), OMOTE_STATUS_INVALID_ARGUMENT, "omote_scene_channel_count");
+  EXPECT("scene update NaN", omote_scene_update(scene, nan), OMOTE_STATUS_OK, "");
+  float sw[8];
+  EXPECT("scene weights short", omote_scene_weights(scene, 0, sw, 8), OMOTE_STATUS_INVALID_ARGUMENT, "omote_scene_weights");
+  EXPECT("scene events null count", omote_scene_events(scene, NULL, 0, NULL), OMOTE_STATUS_NULL_POINTER, "omote_scene_events");
+  OmoteAnims anims;
+  EXPECT("scene bake fps NaN", omote_scene_bake(scene, nan, NULL, 0, NULL, 0, &anims), OMOTE_STATUS_INVALID_ARGUMENT, "omote_scene_bake");
+  double presses[1] = {-1.0};
+  EXPECT("scene bake negative press", omote_scene_bake(scene, 60.0f, presses, 1, NULL, 0, &anims), OMOTE_STATUS_INVALID_ARGUMENT, "omote_scene_bake");
+  EXPECT("scene bake", omote_scene_bake(scene, 60.0f, NULL, 0, NULL, 0, &anims), OMOTE_STATUS_OK, "");
+  uint8_t small[4];
+  uint32_t size;
+  EXPECT("anim json small buffer", omote_anims_json(anims, 0, small, sizeof small, &size), OMOTE_STATUS_BUFFER_TOO_SMALL, "omote_anims_json");
+  EXPECT("anim vrma size query", omote_anims_vrma(anims, 0, NULL, 0, &size), OMOTE_STATUS_BUFFER_TOO_SMALL, "omote_anims_vrma");
+  EXPECT("anim out of range", omote_anims_json(anims, 1, NULL, 0, &size), OMOTE_STATUS_INVALID_ARGUMENT, "omote_anims_json");
+  EXPECT("finish a recording never started", omote_character_finish_recording(face, 0, &anims), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_finish_recording");
+  EXPECT("record at 0 fps", omote_character_record(face, 0.0f), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_record");
+  EXPECT("free anims", omote_anims_free(anims), OMOTE_STATUS_OK, "");
+  EXPECT("free scene", omote_scene_free(scene), OMOTE_STATUS_OK, "");
+  EXPECT("free scene twice", omote_scene_free(scene), OMOTE_STATUS_INVALID_HANDLE, "omote_scene_free");
+
   /* Time: dt 0, negative, NaN, huge; outputs stay finite and in range. */
   float dts[] = {0.0f, -1.0f, nan, INFINITY, 3600.0f, 1e30f, 1.0f / 60.0f};
   for (unsigned k = 0; k < sizeof dts / sizeof dts[0]; k++) {
@@ -148,9 +189,9 @@ int main(void) {
   EXPECT("free face", omote_character_free(face), OMOTE_STATUS_OK, "");
   EXPECT("free avatar", omote_avatar_free(avatar), OMOTE_STATUS_OK, "");
   EXPECT("free avatar twice", omote_avatar_free(avatar), OMOTE_STATUS_INVALID_HANDLE, "omote_avatar_free");
-  uint32_t live[5];
-  EXPECT("live objects", omote_live_objects(live, 5), OMOTE_STATUS_OK, "");
-  for (int i = 0; i < 5; i++) {
+  uint32_t live[7];
+  EXPECT("live objects", omote_live_objects(live, 7), OMOTE_STATUS_OK, "");
+  for (int i = 0; i < 7; i++) {
     if (live[i] != 0) {
       printf("FAIL kind %d has %u objects alive at the end\n", i, live[i]);
       failures++;

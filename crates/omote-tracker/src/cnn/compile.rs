@@ -24,6 +24,7 @@ use tract_onnx::tract_core::ops::nn::DataFormat;
 use super::act::Act;
 use super::depthwise::Depthwise;
 use super::gemm::PackedWeights;
+use super::geometry::ConvGeometry;
 use super::im2col::Im2col;
 use super::maxpool::MaxPool;
 use super::pad::Pad;
@@ -386,10 +387,8 @@ impl Builder<'_> {
             PaddingSpec::Explicit(b, a) => (b[0], b[1], a[0], a[1]),
             p => bail!("conv padding {p:?}"),
         };
-        let (oh, ow) = (
-            (v.h + pt + pb - kh) / stride + 1,
-            (v.w + pl + pr - kw) / stride + 1,
-        );
+        let geom = ConvGeometry::new(v.c, (v.h, v.w), (kh, kw), stride, (pt, pl, pb, pr));
+        let (oh, ow) = (geom.oh, geom.ow);
         let kernel = self
             .konst(node.inputs[1])
             .ok_or_else(|| format_err!("conv kernel is not a constant"))?;
@@ -414,17 +413,7 @@ impl Builder<'_> {
                 kernel[((co * cin + ci) * kh + tap / kw) * kw + tap % kw]
             });
             let im2col =
-                (kh * kw != 1 || stride != 1 || pt + pl + pb + pr != 0).then_some(Im2col {
-                    c: cin,
-                    h: v.h,
-                    w: v.w,
-                    kh,
-                    kw,
-                    stride,
-                    pad_top: pt,
-                    pad_left: pl,
-                    ow,
-                });
+                (kh * kw != 1 || stride != 1 || pt + pl + pb + pr != 0).then_some(Im2col { geom });
             self.push(
                 |output| Layer::Conv {
                     input,
@@ -445,16 +434,7 @@ impl Builder<'_> {
                 }
             }
             let op = Depthwise {
-                c: cin,
-                h: v.h,
-                w: v.w,
-                kh,
-                kw,
-                stride,
-                pad_top: pt,
-                pad_left: pl,
-                oh,
-                ow,
+                geom,
                 weights,
                 bias,
                 act: Act::None,
@@ -628,7 +608,7 @@ impl Builder<'_> {
                     Layer::Conv { weights, .. } => {
                         weights.act = Act::prelu(&slopes, weights.bias.len())
                     }
-                    Layer::Depthwise { op, .. } => op.act = Act::prelu(&slopes, op.c),
+                    Layer::Depthwise { op, .. } => op.act = Act::prelu(&slopes, op.geom.c),
                     _ => unreachable!(),
                 }
                 self.fused[l].act = true;

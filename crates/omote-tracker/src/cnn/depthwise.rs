@@ -7,6 +7,7 @@
 //! padding are skipped rather than read.
 
 use super::act::Act;
+use super::geometry::ConvGeometry;
 use super::isa::{Isa, madd};
 
 /// Channels handled per vector step.
@@ -15,26 +16,8 @@ const LANES: usize = 8;
 /// A depthwise convolution with its geometry and weights.
 #[derive(Debug, Clone)]
 pub(crate) struct Depthwise {
-    /// Channels.
-    pub c: usize,
-    /// Input height and width.
-    pub h: usize,
-    /// Input width.
-    pub w: usize,
-    /// Kernel height.
-    pub kh: usize,
-    /// Kernel width.
-    pub kw: usize,
-    /// Stride (both axes).
-    pub stride: usize,
-    /// Zero rows above the input.
-    pub pad_top: usize,
-    /// Zero columns left of the input.
-    pub pad_left: usize,
-    /// Output height.
-    pub oh: usize,
-    /// Output width.
-    pub ow: usize,
+    /// Sizes, kernel, stride, padding.
+    pub geom: ConvGeometry,
     /// `[kh·kw][c]`: tap-major so a tap's channels are contiguous.
     pub weights: Vec<f32>,
     /// Bias per channel.
@@ -44,16 +27,6 @@ pub(crate) struct Depthwise {
 }
 
 impl Depthwise {
-    /// Valid kernel offsets `[k0, k1)` for output coordinate `o` along an axis of
-    /// `size` input pixels.
-    #[inline(always)]
-    fn taps(&self, o: usize, pad: usize, k: usize, size: usize) -> (usize, usize, isize) {
-        let start = (o * self.stride) as isize - pad as isize;
-        let k0 = (-start).max(0) as usize;
-        let k1 = (size as isize - start).clamp(0, k as isize) as usize;
-        (k0, k1.max(k0), start)
-    }
-
     /// Runs the convolution: `input` is `h x w x c`, `out` is `oh x ow x c`.
     pub fn run(&self, isa: Isa, input: &[f32], out: &mut [f32]) {
         match isa {
@@ -69,20 +42,21 @@ impl Depthwise {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     fn run_avx2(&self, input: &[f32], out: &mut [f32]) {
-        if !(self.kh == 3 && self.kw == 3 && self.c.is_multiple_of(LANES)) {
+        let g = &self.geom;
+        if !(g.kh == 3 && g.kw == 3 && g.c.is_multiple_of(LANES)) {
             return self.run_with::<true>(input, out);
         }
         // 3x3: the interior of each row in intrinsics, the borders as usual.
-        let (lo, hi) = self.interior_columns(3);
-        for oy in 0..self.oh {
-            let iy = (oy * self.stride) as isize - self.pad_top as isize;
-            if iy < 0 || iy as usize + 3 > self.h {
-                for ox in 0..self.ow {
+        let (lo, hi) = g.interior_columns(3);
+        for oy in 0..g.oh {
+            let iy = (oy * g.stride) as isize - g.pad_top as isize;
+            if iy < 0 || iy as usize + 3 > g.h {
+                for ox in 0..g.ow {
                     self.pixel::<true>(oy, ox, input, out);
                 }
                 continue;
             }
-            for ox in (0..lo).chain(hi.max(lo)..self.ow) {
+            for ox in (0..lo).chain(hi.max(lo)..g.ow) {
                 self.pixel::<true>(oy, ox, input, out);
             }
             // SAFETY: this function runs only where AVX2 and FMA are present.
@@ -102,32 +76,22 @@ impl Depthwise {
 
     #[inline(always)]
     fn run_with<const FMA: bool>(&self, input: &[f32], out: &mut [f32]) {
+        let g = &self.geom;
         // The usual kernels get a fixed-size loop for the interior (all taps inside
         // the input): unrolled, no per-pixel tap bounds. Borders and other shapes
         // take the general path.
-        if self.c.is_multiple_of(LANES) {
-            match (self.kh, self.kw) {
+        if g.c.is_multiple_of(LANES) {
+            match (g.kh, g.kw) {
                 (3, 3) => return self.run_k::<3, 3, FMA>(input, out),
                 (5, 5) => return self.run_k::<5, 5, FMA>(input, out),
                 _ => {}
             }
         }
-        for oy in 0..self.oh {
-            for ox in 0..self.ow {
+        for oy in 0..g.oh {
+            for ox in 0..g.ow {
                 self.pixel::<FMA>(oy, ox, input, out);
             }
         }
-    }
-
-    /// Output columns `[lo, hi)` whose taps all fall inside the input.
-    fn interior_columns(&self, kw: usize) -> (usize, usize) {
-        let lo = self.pad_left.div_ceil(self.stride);
-        let hi = if self.w + self.pad_left >= kw {
-            ((self.w + self.pad_left - kw) / self.stride + 1).min(self.ow)
-        } else {
-            0
-        };
-        (lo.min(hi), hi)
     }
 
     #[inline(always)]
@@ -136,12 +100,13 @@ impl Depthwise {
         input: &[f32],
         out: &mut [f32],
     ) {
-        let c = self.c;
-        let (lo, hi) = self.interior_columns(KW);
-        for oy in 0..self.oh {
-            let iy = (oy * self.stride) as isize - self.pad_top as isize;
-            if iy < 0 || iy as usize + KH > self.h {
-                for ox in 0..self.ow {
+        let g = &self.geom;
+        let c = g.c;
+        let (lo, hi) = g.interior_columns(KW);
+        for oy in 0..g.oh {
+            let iy = (oy * g.stride) as isize - g.pad_top as isize;
+            if iy < 0 || iy as usize + KH > g.h {
+                for ox in 0..g.ow {
                     self.pixel::<FMA>(oy, ox, input, out);
                 }
                 continue;
@@ -151,13 +116,13 @@ impl Depthwise {
                 self.pixel::<FMA>(oy, ox, input, out);
             }
             for ox in lo..hi {
-                let ix = ox * self.stride - self.pad_left;
-                let o = &mut out[(oy * self.ow + ox) * c..][..c];
+                let ix = ox * g.stride - g.pad_left;
+                let o = &mut out[(oy * g.ow + ox) * c..][..c];
                 for c0 in (0..c).step_by(LANES) {
                     let mut acc: [f32; LANES] =
                         self.bias[c0..c0 + LANES].try_into().expect("lanes");
                     for ky in 0..KH {
-                        let base = ((iy + ky) * self.w + ix) * c + c0;
+                        let base = ((iy + ky) * g.w + ix) * c + c0;
                         let taps = &input[base..base + (KW - 1) * c + LANES];
                         let wrow = &self.weights[ky * KW * c + c0..];
                         for kx in 0..KW {
@@ -174,7 +139,7 @@ impl Depthwise {
                     o[c0..c0 + LANES].copy_from_slice(&acc);
                 }
             }
-            for ox in hi.max(lo)..self.ow {
+            for ox in hi.max(lo)..g.ow {
                 self.pixel::<FMA>(oy, ox, input, out);
             }
         }
@@ -183,19 +148,20 @@ impl Depthwise {
     /// One output pixel, any kernel, taps in the padding skipped.
     #[inline(always)]
     fn pixel<const FMA: bool>(&self, oy: usize, ox: usize, input: &[f32], out: &mut [f32]) {
-        let c = self.c;
+        let g = &self.geom;
+        let c = g.c;
         let full = c / LANES * LANES;
-        let (ky0, ky1, iy) = self.taps(oy, self.pad_top, self.kh, self.h);
-        let (kx0, kx1, ix) = self.taps(ox, self.pad_left, self.kw, self.w);
-        let o = &mut out[(oy * self.ow + ox) * c..][..c];
+        let (ky0, ky1, iy) = g.row_taps(oy);
+        let (kx0, kx1, ix) = g.column_taps(ox);
+        let o = &mut out[(oy * g.ow + ox) * c..][..c];
         for c0 in (0..full).step_by(LANES) {
             let mut acc: [f32; LANES] = self.bias[c0..c0 + LANES].try_into().expect("lanes");
             for ky in ky0..ky1 {
-                let row = (iy + ky as isize) as usize * self.w;
+                let row = (iy + ky as isize) as usize * g.w;
                 for kx in kx0..kx1 {
                     let px = row + (ix + kx as isize) as usize;
                     let i: &[f32; LANES] = input[px * c + c0..][..LANES].try_into().expect("lanes");
-                    let t = (ky * self.kw + kx) * c + c0;
+                    let t = (ky * g.kw + kx) * c + c0;
                     let wt: &[f32; LANES] = self.weights[t..t + LANES].try_into().expect("lanes");
                     for j in 0..LANES {
                         acc[j] = madd::<FMA>(i[j], wt[j], acc[j]);
@@ -208,10 +174,10 @@ impl Depthwise {
         for ch in full..c {
             let mut acc = self.bias[ch];
             for ky in ky0..ky1 {
-                let row = (iy + ky as isize) as usize * self.w;
+                let row = (iy + ky as isize) as usize * g.w;
                 for kx in kx0..kx1 {
                     let px = row + (ix + kx as isize) as usize;
-                    let wt = self.weights[(ky * self.kw + kx) * c + ch];
+                    let wt = self.weights[(ky * g.kw + kx) * c + ch];
                     acc = madd::<FMA>(input[px * c + ch], wt, acc);
                 }
             }

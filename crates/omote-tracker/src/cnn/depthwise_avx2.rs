@@ -37,15 +37,16 @@ impl Depthwise {
         iy: usize,
         (lo, hi): (usize, usize),
     ) {
-        let (c, s) = (self.c, self.stride);
+        let g = &self.geom;
+        let (c, s) = (g.c, g.stride);
         if lo >= hi {
             return;
         }
         // Everything read or written below lies in these ranges.
-        let ix_last = (hi - 1) * s - self.pad_left;
+        let ix_last = (hi - 1) * s - g.pad_left;
         assert!(c.is_multiple_of(L) && self.weights.len() >= 9 * c && self.bias.len() >= c);
-        assert!(iy + 3 <= self.h && ix_last + 3 <= self.w && lo * s >= self.pad_left);
-        assert!(input.len() >= self.h * self.w * c && out.len() >= (oy * self.ow + hi) * c);
+        assert!(iy + 3 <= g.h && ix_last + 3 <= g.w && lo * s >= g.pad_left);
+        assert!(input.len() >= g.h * g.w * c && out.len() >= (oy * g.ow + hi) * c);
         let slopes = match &self.act {
             Act::Prelu(v) => {
                 assert!(v.len() >= c);
@@ -65,8 +66,8 @@ impl Depthwise {
                     None => x,
                 };
                 // Input offset of tap (0, 0) of output column `ox`, channel `c0`.
-                let at = |ox: usize| ((iy * self.w) + ox * s - self.pad_left) * c + c0;
-                let row = self.w * c;
+                let at = |ox: usize| ((iy * g.w) + ox * s - g.pad_left) * c + c0;
+                let row = g.w * c;
                 let mut ox = lo;
                 while ox + PIXELS <= hi {
                     let mut acc = [bias; PIXELS];
@@ -80,7 +81,7 @@ impl Depthwise {
                         }
                     }
                     for (j, acc) in acc.iter().enumerate() {
-                        _mm256_storeu_ps(outp.add((oy * self.ow + ox + j) * c + c0), finish(*acc));
+                        _mm256_storeu_ps(outp.add((oy * g.ow + ox + j) * c + c0), finish(*acc));
                     }
                     ox += PIXELS;
                 }
@@ -92,7 +93,7 @@ impl Depthwise {
                             acc = _mm256_fmadd_ps(i, wt[ky * 3 + kx], acc);
                         }
                     }
-                    _mm256_storeu_ps(outp.add((oy * self.ow + ox) * c + c0), finish(acc));
+                    _mm256_storeu_ps(outp.add((oy * g.ow + ox) * c + c0), finish(acc));
                     ox += 1;
                 }
             }
@@ -103,6 +104,7 @@ impl Depthwise {
 #[cfg(test)]
 mod tests {
     use super::super::Isa;
+    use super::super::geometry::ConvGeometry;
     use super::*;
 
     fn values(seed: usize, len: usize) -> Vec<f32> {
@@ -124,21 +126,10 @@ mod tests {
             for (stride, pad, h, w) in [(1, 1, 9, 13), (2, 0, 12, 10), (2, 1, 11, 17), (1, 0, 5, 7)]
             {
                 for prelu in [false, true] {
-                    let (oh, ow) = (
-                        (h + 2 * pad - 3) / stride + 1,
-                        (w + 2 * pad - 3) / stride + 1,
-                    );
+                    let geom = ConvGeometry::new(c, (h, w), (3, 3), stride, (pad, pad, pad, pad));
+                    let (oh, ow) = (geom.oh, geom.ow);
                     let op = Depthwise {
-                        c,
-                        h,
-                        w,
-                        kh: 3,
-                        kw: 3,
-                        stride,
-                        pad_top: pad,
-                        pad_left: pad,
-                        oh,
-                        ow,
+                        geom,
                         weights: values(c + stride, 9 * c),
                         bias: values(pad + 3, c),
                         act: if prelu {

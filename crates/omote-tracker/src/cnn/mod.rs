@@ -11,7 +11,9 @@
 //!   the reference: the tests compare both on real images) and fuses each
 //!   convolution with the bias, residual add and activation that follow it;
 //! * [`gemm`] (dense convolutions as matrix products, [`im2col`] for kernels
-//!   larger than 1x1), [`depthwise`], [`maxpool`], [`pad`] are the kernels;
+//!   larger than 1x1), [`depthwise`], [`maxpool`], [`pad`] are the kernels; a
+//!   convolution's window geometry is [`geometry`]'s `ConvGeometry`, shared by
+//!   the depthwise kernel and the gather;
 //! * [`isa`] picks AVX-512 / AVX2+FMA / baseline code at run time (the matrix
 //!   product has intrinsics kernels for both, `gemm_avx2`, `gemm_avx512`);
 //! * tensors live in a few reusable buffers (assigned by liveness at load time),
@@ -30,6 +32,7 @@ mod gemm;
 mod gemm_avx2;
 #[cfg(target_arch = "x86_64")]
 mod gemm_avx512;
+mod geometry;
 mod im2col;
 pub(crate) mod isa;
 mod maxpool;
@@ -278,7 +281,9 @@ impl Network {
                         im2col.is_some(),
                         residual.is_some()
                     ),
-                    Layer::Depthwise { op, .. } => format!("dw {}x{}x{}", op.h, op.w, op.c),
+                    Layer::Depthwise { op, .. } => {
+                        format!("dw {}x{}x{}", op.geom.h, op.geom.w, op.geom.c)
+                    }
                     Layer::MaxPool { op, .. } => format!("maxpool {}x{}x{}", op.oh, op.ow, op.c),
                     Layer::Pad { op, .. } => format!("pad {}x{}x{}", op.h, op.w, op.c),
                     Layer::Sigmoid { .. } => "sigmoid".into(),

@@ -1,0 +1,214 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Text;
+using NUnit.Framework;
+
+namespace Omote.Tests
+{
+    /// <summary>
+    /// Scenes through the C# layer: the demo scene played here equals examples/c/scene.c's
+    /// frames (which crates/omote-ffi/tests/c_example.rs holds to `omote bake`), a scene
+    /// from text with a resolver in C# equals one loaded from its file, presses change
+    /// what plays, bakes write anim JSON and VRMA, and misuse throws with the native message.
+    /// </summary>
+    [TestFixture]
+    public class SceneTests
+    {
+        static string Demo() { return Path.Combine(Support.Repo(), "examples/scenes/demo/scene.toml"); }
+
+        static string Frames(Scene scene, int frames, List<string> said)
+        {
+            var sb = new StringBuilder();
+            var weights = new float[scene.CharacterCount][];
+            for (int i = 0; i < weights.Length; i++) weights[i] = new float[scene.ChannelNames(i).Length];
+            for (int f = 0; f < frames; f++)
+            {
+                scene.Update(1.0f / 60.0f);
+                for (int k = 0; k < scene.EventCount; k++)
+                {
+                    var e = scene.Events[k];
+                    if (e.Kind == SceneEvent.Voice && said != null)
+                        said.Add(scene.CharacterId(e.Character) + ":" + scene.LineClip(e.Character, e.Index));
+                }
+                sb.Append(f.ToString(CultureInfo.InvariantCulture));
+                for (int i = 0; i < weights.Length; i++)
+                {
+                    scene.Weights(i, weights[i]);
+                    sb.Append(" |");
+                    foreach (var w in weights[i])
+                    {
+                        Assert.That(w >= 0f && w <= 1f, "weight {0} at frame {1}", w, f);
+                        sb.Append(' ').Append(Support.Bits(w).ToString("x8"));
+                    }
+                }
+                sb.Append('\n');
+            }
+            return sb.ToString();
+        }
+
+        [Test]
+        public void TheDemoSceneGivesTheCExamplesFramesBitForBit()
+        {
+            var path = Environment.GetEnvironmentVariable("OMOTE_SCENE_C_OUTPUT");
+            if (string.IsNullOrEmpty(path) || !File.Exists(path))
+                Assert.Fail("OMOTE_SCENE_C_OUTPUT does not name scene.c's output (run bindings/csharp/test.sh)");
+            var c = File.ReadAllText(path);
+            var said = new List<string>();
+            string cs;
+            using (var scene = Scene.Load(Demo()))
+            {
+                scene.AutoAdvance = true;
+                Assert.AreEqual(2, scene.CharacterCount);
+                cs = Frames(scene, 1200, said);
+            }
+            var cl = c.Split('\n');
+            var csl = cs.Split('\n');
+            Assert.AreEqual(1201, cl.Length);
+            for (int k = 0; k < cl.Length; k++) Assert.AreEqual(cl[k], csl[k], "frame {0}", k);
+            CollectionAssert.IsSubsetOf(new[] { "aoi:aoi_1.wav", "beni:beni_1.wav" }, said);
+        }
+
+        [Test]
+        public void AResolverInCSharpGivesTheSameSceneAsTheFile()
+        {
+            var asked = new List<string>();
+            string fromFile, fromText;
+            using (var scene = Scene.Load(Demo())) { scene.AutoAdvance = true; fromFile = Frames(scene, 300, null); }
+            var text = File.ReadAllText(Demo());
+            using (var scene = Scene.FromText(text, Demo(), p => { asked.Add(p); return File.Exists(p) ? File.ReadAllBytes(p) : null; }))
+            {
+                scene.AutoAdvance = true;
+                fromText = Frames(scene, 300, null);
+            }
+            Assert.AreEqual(fromFile, fromText);
+            Assert.That(asked.Exists(p => p.EndsWith("aoi_1.wav")), "the resolver was asked for the voices");
+        }
+
+        [Test]
+        public void AFileTheResolverLacksIsNamed()
+        {
+            var text = File.ReadAllText(Demo());
+            var e = Support.Fails(OmoteStatus.NotFound, "omote_scene_from_text",
+                () => Scene.FromText(text, Demo(), p => p.EndsWith("beni_2.wav") ? null : File.ReadAllBytes(p)));
+            StringAssert.Contains("beni_2.wav", e.Message);
+            StringAssert.Contains("line", e.Message);
+        }
+
+        [Test]
+        public void BrokenSceneTextIsAnErrorNamingTheLine()
+        {
+            var e = Support.Fails(OmoteStatus.LoadFailed, "omote_scene_from_text",
+                () => Scene.FromText("[[character]]\nid = 3\n", "broken.toml", p => null));
+            StringAssert.Contains("broken.toml", e.Message);
+            Support.Fails(OmoteStatus.NotFound, "omote_scene_load", () => Scene.Load("/no/such/scene.toml"));
+        }
+
+        [Test]
+        public void AWaitHoldsUntilAdvanceAndSkipJumps()
+        {
+            using (var scene = Scene.Load(Demo()))
+            {
+                int frames = 0;
+                while (!scene.IsWaiting && frames < 60 * 60) { scene.Update(1f / 60f); frames++; }
+                Assert.That(scene.IsWaiting, "the demo waits for the player once");
+                double t = scene.Time;
+                for (int k = 0; k < 120; k++) scene.Update(1f / 60f);
+                Assert.That(scene.IsWaiting, "a wait holds without auto advance");
+                Assert.That(scene.Time, Is.GreaterThan(t + 1.9), "the faces' clock runs on");
+                scene.Advance();
+                scene.Update(1f / 60f);
+                bool advanced = false;
+                for (int k = 0; k < scene.EventCount; k++) advanced |= scene.Events[k].Kind == SceneEvent.Advance;
+                Assert.That(advanced, "the advance is an event");
+                Assert.That(!scene.IsWaiting);
+                scene.Skip();
+                for (int k = 0; k < 600 && !scene.IsFinished; k++) scene.Update(1f / 60f);
+                Assert.That(scene.IsFinished, "a skip to the end finishes the scene");
+            }
+        }
+
+        [Test]
+        public void ABakeWritesAnimJsonAndVrma()
+        {
+            using (var scene = Scene.Load(Demo()))
+            using (var anims = scene.Bake(30f, new[] { 9.0 }, null))
+            {
+                Assert.AreEqual(2, anims.Count);
+                Assert.AreEqual("aoi", anims.Id(0));
+                var json = Encoding.UTF8.GetString(anims.Json(0));
+                StringAssert.StartsWith("{\"format\":\"omote-anim\"", json);
+                StringAssert.Contains("\"fps\":30", json);
+                var vrma = anims.Vrma(1);
+                Assert.AreEqual("glTF", Encoding.ASCII.GetString(vrma, 0, 4));
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_anims_json", () => anims.Json(2));
+            }
+            using (var scene = Scene.Load(Demo()))
+            {
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_bake", () => scene.Bake(0f, null, null));
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_bake", () => scene.Bake(60f, new[] { double.NaN }, null));
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_weights", () => scene.Weights(0, new float[3]));
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_weights", () => scene.Weights(5, new float[3]));
+                float yaw, pitch;
+                for (int f = 0; f < 120; f++) scene.Update(1f / 60f);
+                scene.GetGaze(0, out yaw, out pitch);
+                Assert.That(Math.Abs(yaw) > 0.5f, "aoi looks at beni, off to one side: yaw {0}", yaw);
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_gaze", () => scene.GetGaze(2, out yaw, out pitch));
+            }
+        }
+
+        [Test]
+        public void ACharactersRecordingIsAnAnim()
+        {
+            using (var avatar = Avatar.Builtin(0))
+            using (var face = new Character(avatar, 3))
+            {
+                face.Record(60f);
+                for (int f = 0; f < 120; f++) face.Step(1f / 60f);
+                using (var anims = face.FinishRecording(avatar))
+                {
+                    var json = Encoding.UTF8.GetString(anims.Json(0));
+                    StringAssert.Contains("\"duration\":2", json);
+                    Assert.AreEqual("glTF", Encoding.ASCII.GetString(anims.Vrma(0), 0, 4));
+                }
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_character_finish_recording", () => face.FinishRecording(null));
+            }
+        }
+
+        static float[] FaceSeenFrom(float y)
+        {
+            {
+                using (var avatar = Avatar.Builtin(0))
+                using (var face = new Character(avatar, 5))
+                {
+                    face.EnableCamera(null);
+                    face.SetCamera(0f, y, 1.5f);
+                    for (int f = 0; f < 60; f++) face.Step(1f / 60f);
+                    Support.Fails(OmoteStatus.InvalidArgument, "omote_character_enable_camera", () => face.EnableCamera(null));
+                    Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_camera", () => face.SetCamera(float.NaN, 0f, 1f));
+                    return (float[])face.Weights.Clone();
+                }
+            }
+        }
+
+        [Test]
+        public void TheCameraAngleChangesTheFace()
+        {
+            var level = FaceSeenFrom(0f);
+            var below = FaceSeenFrom(-1.2f);
+            double diff = 0;
+            for (int i = 0; i < level.Length; i++) diff += Math.Abs(level[i] - below[i]);
+            Assert.That(diff, Is.GreaterThan(0.05), "a camera far below the face changes its correction");
+        }
+
+        [Test]
+        public void ADisposedSceneThrows()
+        {
+            var scene = Scene.Load(Demo());
+            scene.Dispose();
+            scene.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => scene.Update(0.016f));
+        }
+    }
+}

@@ -1,0 +1,322 @@
+using System;
+using System.Collections.Generic;
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace Omote
+{
+    /// <summary>Marks a static method the native library calls back (Unity's IL2CPP
+    /// compiles such methods ahead of time by this attribute's name; Mono ignores it).</summary>
+    [AttributeUsage(AttributeTargets.Method)]
+    public sealed class MonoPInvokeCallbackAttribute : Attribute
+    {
+        /// <summary>The delegate type the method is called through.</summary>
+        public MonoPInvokeCallbackAttribute(Type type) { }
+    }
+
+    /// <summary>
+    /// A dialogue scene (omote's TOML scene file) played frame by frame: every character's
+    /// weights and rotations, the frame's events (a voice to play, an expression, a wait),
+    /// the player's presses; or baked into anims. Load it once; call <see cref="Update"/>
+    /// every frame, then read each character.
+    /// </summary>
+    /// <remarks>
+    /// <para><b>Time.</b> As <see cref="Character.Step"/>: a finite positive dt is one exact
+    /// step; 0, negative or NaN changes nothing.</para>
+    /// <para><b>Threads.</b> One thread at a time. A resolver given to
+    /// <see cref="FromText"/> is called on the loading thread, during the call only.</para>
+    /// </remarks>
+    public sealed class Scene : NativeObject
+    {
+        readonly string[] ids;
+        readonly string[][] channelNames;
+        SceneEvent[] events = new SceneEvent[16];
+        int eventCount;
+
+        Scene(ulong handle) : base(handle)
+        {
+            uint n;
+            Native.Check(NativeMethods.omote_scene_character_count(handle, out n));
+            ids = new string[n];
+            channelNames = new string[n][];
+            for (uint i = 0; i < n; i++)
+            {
+                ids[i] = Text((byte[] b, out uint len) => NativeMethods.omote_scene_character_id(handle, i, b, (uint)(b == null ? 0 : b.Length), out len));
+                uint count;
+                Native.Check(NativeMethods.omote_scene_channel_count(handle, i, out count));
+                var names = new string[count];
+                for (uint c = 0; c < count; c++)
+                {
+                    uint id = c;
+                    names[c] = Text((byte[] b, out uint len) => NativeMethods.omote_scene_channel_name(handle, i, id, b, (uint)(b == null ? 0 : b.Length), out len));
+                }
+                channelNames[i] = names;
+            }
+        }
+
+        /// <summary>Loads a scene file; the files it names are read relative to its folder.
+        /// An <see cref="OmoteException"/> names the file, the line and the field.</summary>
+        public static Scene Load(string path)
+        {
+            Library.CheckAbi();
+            ulong h;
+            Native.Check(NativeMethods.omote_scene_load(Utf8.Encode(path), out h));
+            return new Scene(h);
+        }
+
+        /// <summary>A scene from its text; <paramref name="name"/> stands for it in errors
+        /// and its folder is where the files it names are looked up: through
+        /// <paramref name="resolve"/> (a path → its bytes, or null when there is no such
+        /// file: an engine's assets, an archive), or on disk when it is null.</summary>
+        public static Scene FromText(string text, string name, Func<string, byte[]> resolve)
+        {
+            Library.CheckAbi();
+            ulong h;
+            if (resolve == null)
+            {
+                Native.Check(NativeMethods.omote_scene_from_text(Utf8.Encode(text), Utf8.Encode(name), null, IntPtr.Zero, out h));
+                return new Scene(h);
+            }
+            var context = new ResolveContext { Resolve = resolve };
+            var pin = GCHandle.Alloc(context);
+            try
+            {
+                var status = NativeMethods.omote_scene_from_text(Utf8.Encode(text), Utf8.Encode(name), ReadFile, GCHandle.ToIntPtr(pin), out h);
+                if (context.Failure != null && status != OmoteStatus.Ok)
+                    throw new OmoteException(status, Native.LastError() + " (the resolver threw: " + context.Failure.Message + ")");
+                Native.Check(status);
+            }
+            finally
+            {
+                pin.Free();
+            }
+            return new Scene(h);
+        }
+
+        sealed class ResolveContext
+        {
+            public Func<string, byte[]> Resolve;
+            public Exception Failure;
+            public readonly Dictionary<string, byte[]> Read = new Dictionary<string, byte[]>();
+        }
+
+        // One static delegate for every scene: IL2CPP calls back only static methods, and
+        // the delegate must outlive the native call (a static field keeps it alive).
+        static readonly ReadFileCallback ReadFile = ReadFileThunk;
+
+        [MonoPInvokeCallback(typeof(ReadFileCallback))]
+        static int ReadFileThunk(IntPtr user, IntPtr pathPtr, IntPtr sink)
+        {
+            var context = (ResolveContext)GCHandle.FromIntPtr(user).Target;
+            try
+            {
+                string path = Utf8.Decode(pathPtr);
+                byte[] bytes;
+                // Asked first whether a file exists, then for it: resolve each path once.
+                if (!context.Read.TryGetValue(path, out bytes))
+                {
+                    bytes = context.Resolve(path);
+                    context.Read[path] = bytes;
+                }
+                if (bytes == null) return 1;
+                if (sink != IntPtr.Zero)
+                {
+                    context.Read.Remove(path);
+                    return NativeMethods.omote_file_sink_write(sink, bytes, (uint)bytes.Length) == OmoteStatus.Ok ? 0 : 1;
+                }
+                return 0;
+            }
+            catch (Exception e)
+            {
+                // Never let an exception unwind into native code: the file counts as missing.
+                context.Failure = e;
+                return 1;
+            }
+        }
+
+        /// <inheritdoc/>
+        protected override OmoteStatus Free(ulong handle)
+        {
+            return NativeMethods.omote_scene_free(handle);
+        }
+
+        internal delegate OmoteStatus TextCall(byte[] buf, out uint len);
+
+        /// <summary>A text output of the library, two-call style (the length, then the text).</summary>
+        internal static string Text(TextCall call)
+        {
+            var buf = new byte[64];
+            uint len;
+            var status = call(buf, out len);
+            if (status == OmoteStatus.BufferTooSmall)
+            {
+                buf = new byte[len + 1];
+                status = call(buf, out len);
+            }
+            Native.Check(status);
+            return Encoding.UTF8.GetString(buf, 0, (int)len);
+        }
+
+        /// <summary>1: waits move on by themselves after their hold (a preview); off by
+        /// default: a wait holds until <see cref="Advance"/>.</summary>
+        public bool AutoAdvance
+        {
+            set { Native.Check(NativeMethods.omote_scene_set_auto_advance(Handle, value ? 1u : 0u)); }
+        }
+
+        /// <summary>Advances the scene by <paramref name="dt"/> seconds, computes every
+        /// character's frame and reads the frame's events into <see cref="Events"/>.</summary>
+        public void Update(float dt)
+        {
+            Native.Check(NativeMethods.omote_scene_update(Handle, dt));
+            uint n;
+            var status = NativeMethods.omote_scene_events(Handle, events, (uint)events.Length, out n);
+            if (status == OmoteStatus.BufferTooSmall)
+            {
+                events = new SceneEvent[n];
+                status = NativeMethods.omote_scene_events(Handle, events, (uint)events.Length, out n);
+            }
+            Native.Check(status);
+            eventCount = (int)n;
+        }
+
+        /// <summary>The last update's events: the first <see cref="EventCount"/> entries
+        /// (the array is reused).</summary>
+        public SceneEvent[] Events { get { return events; } }
+
+        /// <summary>How many of <see cref="Events"/> the last update gave.</summary>
+        public int EventCount { get { return eventCount; } }
+
+        /// <summary>The player presses "next": a wait moves on, a line that plays is cut.</summary>
+        public void Advance() { Native.Check(NativeMethods.omote_scene_advance(Handle)); }
+
+        /// <summary>The player skips to the next wait (or the end).</summary>
+        public void Skip() { Native.Check(NativeMethods.omote_scene_skip(Handle)); }
+
+        void Info(out double time, out float timeline, out uint waiting, out uint finished)
+        {
+            Native.Check(NativeMethods.omote_scene_info(Handle, out time, out timeline, out waiting, out finished));
+        }
+
+        /// <summary>The scene's wall time, seconds.</summary>
+        public double Time { get { double t; float l; uint w, f; Info(out t, out l, out w, out f); return t; } }
+
+        /// <summary>Whether the timeline waits for <see cref="Advance"/>.</summary>
+        public bool IsWaiting { get { double t; float l; uint w, f; Info(out t, out l, out w, out f); return w != 0; } }
+
+        /// <summary>Whether everything has played.</summary>
+        public bool IsFinished { get { double t; float l; uint w, f; Info(out t, out l, out w, out f); return f != 0; } }
+
+        /// <summary>The number of characters.</summary>
+        public int CharacterCount { get { return ids.Length; } }
+
+        /// <summary>Character <paramref name="i"/>'s id, as the scene file names it.</summary>
+        public string CharacterId(int i) { return ids[i]; }
+
+        /// <summary>Character <paramref name="i"/>'s channel names (its weight arrays' order).</summary>
+        public string[] ChannelNames(int i) { return channelNames[i]; }
+
+        /// <summary>The clip name of character <paramref name="i"/>'s line <paramref name="line"/>
+        /// (a voice event's <see cref="SceneEvent.Index"/>).</summary>
+        public string LineClip(int i, int line)
+        {
+            ulong h = Handle;
+            return Text((byte[] b, out uint len) => NativeMethods.omote_scene_line_clip(h, (uint)i, (uint)line, b, (uint)(b == null ? 0 : b.Length), out len));
+        }
+
+        /// <summary>Character <paramref name="i"/>'s weights after the override rules, into
+        /// <paramref name="weights"/> (its channel count long; nothing allocated).</summary>
+        public void Weights(int i, float[] weights)
+        {
+            Native.Check(NativeMethods.omote_scene_weights(Handle, (uint)i, weights, Character.Length(weights)));
+        }
+
+        /// <summary>Character <paramref name="i"/>'s weights before the override rules
+        /// (for UniVRM 1.0's <c>SetWeight</c>).</summary>
+        public void InputWeights(int i, float[] weights)
+        {
+            Native.Check(NativeMethods.omote_scene_input_weights(Handle, (uint)i, weights, Character.Length(weights)));
+        }
+
+        /// <summary>Character <paramref name="i"/>'s head, left eye, right eye rotations
+        /// (12 numbers, <c>x y z w</c> each, VRM frame, relative to the rest pose).</summary>
+        public void Rotations(int i, float[] rotations)
+        {
+            Native.Check(NativeMethods.omote_scene_rotations(Handle, (uint)i, rotations, Character.Length(rotations)));
+        }
+
+        /// <summary>Character <paramref name="i"/>'s gaze after smoothing and saccades,
+        /// degrees (yaw + toward the avatar's left, pitch + down).</summary>
+        public void GetGaze(int i, out float yawDeg, out float pitchDeg)
+        {
+            Native.Check(NativeMethods.omote_scene_gaze(Handle, (uint)i, out yawDeg, out pitchDeg));
+        }
+
+        /// <summary>Bakes the scene from its start (the scene playing is not touched) at
+        /// <paramref name="fps"/>, the player pressing "next" at <paramref name="advances"/>
+        /// and skipping at <paramref name="skips"/> (wall times, seconds; null for none).</summary>
+        public Anims Bake(float fps, double[] advances, double[] skips)
+        {
+            ulong h;
+            Native.Check(NativeMethods.omote_scene_bake(Handle, fps, advances, advances == null ? 0u : (uint)advances.Length,
+                skips, skips == null ? 0u : (uint)skips.Length, out h));
+            return Anims.Own(h);
+        }
+
+        /// <summary>Starts recording what plays (every character, with the events); update
+        /// at steps of 1/<paramref name="fps"/> for the anim's timing.</summary>
+        public void Record(float fps) { Native.Check(NativeMethods.omote_scene_record(Handle, fps)); }
+
+        /// <summary>Ends the recording: one anim per character.</summary>
+        public Anims FinishRecording()
+        {
+            ulong h;
+            Native.Check(NativeMethods.omote_scene_finish_recording(Handle, out h));
+            return Anims.Own(h);
+        }
+    }
+
+    /// <summary>Anims (a scene's bake, a recording), one per character, to write as anim
+    /// JSON (<c>docs/anim-format.md</c>) or VRMA.</summary>
+    public sealed class Anims : NativeObject
+    {
+        Anims(ulong handle) : base(handle) { }
+
+        internal static Anims Own(ulong handle) { return new Anims(handle); }
+
+        /// <inheritdoc/>
+        protected override OmoteStatus Free(ulong handle) { return NativeMethods.omote_anims_free(handle); }
+
+        /// <summary>How many anims there are.</summary>
+        public int Count
+        {
+            get { uint n; Native.Check(NativeMethods.omote_anims_count(Handle, out n)); return (int)n; }
+        }
+
+        delegate OmoteStatus BytesCall(ulong h, uint i, byte[] buf, uint cap, out uint len);
+
+        byte[] Bytes(int i, BytesCall call)
+        {
+            uint len;
+            var status = call(Handle, (uint)i, null, 0, out len);
+            if (status != OmoteStatus.BufferTooSmall && status != OmoteStatus.Ok) Native.Check(status);
+            var buf = new byte[len];
+            Native.Check(call(Handle, (uint)i, buf, len, out len));
+            return buf;
+        }
+
+        /// <summary>Anim <paramref name="i"/>'s character id.</summary>
+        public string Id(int i)
+        {
+            ulong h = Handle;
+            return Scene.Text((byte[] b, out uint len) => NativeMethods.omote_anims_id(h, (uint)i, b, (uint)(b == null ? 0 : b.Length), out len));
+        }
+
+        /// <summary>Anim <paramref name="i"/> as an anim JSON file's bytes.</summary>
+        public byte[] Json(int i) { return Bytes(i, NativeMethods.omote_anims_json); }
+
+        /// <summary>Anim <paramref name="i"/> as a VRM Animation (.vrma) for its character's
+        /// VRM (an <see cref="OmoteException"/> when it has none).</summary>
+        public byte[] Vrma(int i) { return Bytes(i, NativeMethods.omote_anims_vrma); }
+    }
+}

@@ -1,0 +1,82 @@
+//! What to capture (a device or a file) and how (size, rate, the ffmpeg program, the
+//! platform's capture format, late frames, the restart pause).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::frames::{FrameSize, LatePolicy};
+
+/// What to capture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CameraSource {
+    /// A capture device as the platform names it: `/dev/video0` or `0` (Linux, v4l2),
+    /// an index or name (macOS, avfoundation), a name (Windows, dshow).
+    Device(String),
+    /// A video file, played once at its own pace.
+    File(PathBuf),
+}
+
+impl CameraSource {
+    /// A file when `text` names an existing file, else a device.
+    pub fn parse(text: &str) -> Self {
+        let path = Path::new(text);
+        if path.is_file() {
+            CameraSource::File(path.to_path_buf())
+        } else {
+            CameraSource::Device(text.to_owned())
+        }
+    }
+
+    /// How it is named in messages.
+    pub fn describe(&self) -> String {
+        match self {
+            CameraSource::Device(d) => format!("camera {d}"),
+            CameraSource::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// How the camera is captured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CameraOptions {
+    /// Frame size asked of the device; every frame is scaled (and letterboxed) to it.
+    pub size: FrameSize,
+    /// Frames per second asked of the device and taken from a file.
+    pub fps: f64,
+    /// The ffmpeg program.
+    pub ffmpeg: PathBuf,
+    /// The platform's capture format (`v4l2`, `avfoundation`, `dshow`); by default the
+    /// one of the platform omote was built for.
+    pub input_format: &'static str,
+    /// What happens to frames that arrive while the tracker is busy; `None`: by the
+    /// source — a device drops them (stay current), a file and a stream keep every
+    /// frame (the same frames as `omote track`).
+    pub late: Option<LatePolicy>,
+    /// Pause before a device is opened again after it stopped.
+    pub retry: Duration,
+}
+
+impl CameraOptions {
+    /// 640×480 at 30 fps from `ffmpeg` on the `PATH`, the platform's format.
+    pub fn new(size: FrameSize, fps: f64) -> Self {
+        Self {
+            size,
+            fps,
+            ffmpeg: PathBuf::from("ffmpeg"),
+            input_format: platform_input_format(),
+            late: None,
+            retry: Duration::from_secs(2),
+        }
+    }
+}
+
+/// The capture format of this platform's ffmpeg.
+pub fn platform_input_format() -> &'static str {
+    if cfg!(target_os = "macos") {
+        "avfoundation"
+    } else if cfg!(target_os = "windows") {
+        "dshow"
+    } else {
+        "v4l2"
+    }
+}

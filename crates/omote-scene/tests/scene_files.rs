@@ -1,0 +1,163 @@
+//! A scene's files through a resolver: every kind of file a scene names (a VRM, a rig
+//! file, a motion map, a voice's audio, a lip sync track) read from memory gives the
+//! scene the filesystem gives, bit for bit; a file the resolver lacks is named with
+//! the scene line and field that name it.
+
+use std::path::{Path, PathBuf};
+
+use omote_lipsync::{Analyser, Profile, export};
+use omote_scene::{
+    BakeOptions, FsFiles, LoadOptions, LoadedScene, MemoryFiles, SceneFiles, bake, load_scene,
+    load_scene_with, parse_scene_with,
+};
+
+const SCENE: &str = r#"
+[[character]]
+id = "a"
+rig = "models/a.vrm"
+motionMap = "maps/map.toml"
+  [[character.acting]]
+  t = 0.2
+  set = { happy = 0.8 }
+  [[character.line]]
+  t = 0.3
+  audio = "voice/a.wav"
+
+[[character]]
+id = "b"
+rig = "rigs/b.json"
+position = [1.0, 1.4, 0.0]
+  [[character.line]]
+  t = 0.5
+  lipsync = "voice/b.json"
+"#;
+
+fn demo_voice() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/demo/voice/aoi_1.wav")
+}
+
+/// The scene's files: (path relative to the scene, bytes).
+fn files() -> Vec<(&'static str, Vec<u8>)> {
+    let track =
+        omote_scene::analyse_file(&demo_voice(), &mut Analyser::new(Profile::builtin())).unwrap();
+    vec![
+        (
+            "models/a.vrm",
+            omote_vrm::avatar::generate_styled(&omote_vrm::avatar::AvatarStyle::DEFAULT),
+        ),
+        (
+            "maps/map.toml",
+            omote_scene::ANIME_FACE_MAP.as_bytes().to_vec(),
+        ),
+        ("voice/a.wav", std::fs::read(demo_voice()).unwrap()),
+        ("rigs/b.json", br#"{"name":"b","presets":true}"#.to_vec()),
+        ("voice/b.json", export::to_json(&track, "b").into_bytes()),
+    ]
+}
+
+fn on_disk(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("omote-scene-files-{}-{name}", std::process::id()));
+    for (rel, bytes) in files() {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    let scene = dir.join("scene.toml");
+    std::fs::write(&scene, SCENE).unwrap();
+    scene
+}
+
+fn in_memory(scene: &Path, except: Option<&str>) -> MemoryFiles {
+    let dir = scene.parent().unwrap();
+    let mut m = MemoryFiles::new();
+    for (rel, bytes) in files() {
+        if Some(rel) != except {
+            m.insert(dir.join(rel), bytes);
+        }
+    }
+    m
+}
+
+fn baked_json(mut loaded: LoadedScene) -> Vec<String> {
+    let clips = loaded.clip_names();
+    bake(
+        &mut loaded.scene,
+        &clips,
+        &BakeOptions::default(),
+        |_, _| {},
+    )
+    .into_iter()
+    .map(|c| omote_config::anim_json(&c.anim).unwrap())
+    .collect()
+}
+
+fn parse(scene: &Path, files: &dyn SceneFiles) -> Result<LoadedScene, String> {
+    parse_scene_with(SCENE, scene, &LoadOptions::default(), files, &mut |_, _| {})
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn every_kind_of_file_from_memory_gives_the_scene_from_disk() {
+    let scene = on_disk("same");
+    let from_disk = load_scene(&scene, &LoadOptions::default(), &mut |_, _| {}).unwrap();
+    let memory = in_memory(&scene, None);
+    let from_memory = parse(&scene, &memory).unwrap();
+    assert!(from_memory.characters[0].model.is_some(), "a VRM");
+    assert_eq!(from_memory.characters[1].rig.name(), "b");
+    assert_eq!(
+        from_memory.characters[0].lines[0].audio.as_deref(),
+        Some(scene.parent().unwrap().join("voice/a.wav").as_path())
+    );
+    let (a, b) = (baked_json(from_disk), baked_json(from_memory));
+    assert_eq!(a, b, "the same anims, byte for byte");
+    // The scene file itself through the resolver.
+    let mut with_scene = in_memory(&scene, None);
+    with_scene.insert(scene.clone(), SCENE.as_bytes().to_vec());
+    let all = load_scene_with(&scene, &LoadOptions::default(), &with_scene, &mut |_, _| {});
+    assert_eq!(baked_json(all.unwrap()), a);
+    std::fs::remove_dir_all(scene.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn a_file_the_resolver_lacks_is_named_with_its_field() {
+    let scene = on_disk("missing");
+    let dir = scene.parent().unwrap().to_path_buf();
+    let cases = [
+        ("models/a.vrm", ":2: character[0].rig"),
+        ("maps/map.toml", ":2: character[0].motionMap"),
+        ("voice/a.wav", ":9: character[0].line[0].audio"),
+        ("rigs/b.json", ":13: character[1].rig"),
+        ("voice/b.json", ":17: character[1].line[0].lipsync"),
+    ];
+    for (rel, field) in cases {
+        let from_memory = parse(&scene, &in_memory(&scene, Some(rel))).unwrap_err();
+        std::fs::rename(dir.join(rel), dir.join("away")).unwrap();
+        let from_disk = parse(&scene, &FsFiles).unwrap_err();
+        std::fs::rename(dir.join("away"), dir.join(rel)).unwrap();
+        for e in [&from_memory, &from_disk] {
+            assert!(e.contains(field), "{rel}: {e}");
+            assert!(
+                e.contains(&format!("{}", dir.join(rel).display())),
+                "{rel}: {e}"
+            );
+        }
+        // Voice files are checked to exist before any work: the same words either way.
+        if rel.starts_with("voice/") {
+            assert_eq!(from_memory, from_disk);
+            assert!(from_disk.ends_with("does not exist"), "{from_disk}");
+        }
+    }
+    let e = load_scene_with(
+        &scene,
+        &LoadOptions::default(),
+        &MemoryFiles::new(),
+        &mut |_, _| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("scene.toml: cannot read the scene: no such file"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
