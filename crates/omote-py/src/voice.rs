@@ -150,6 +150,9 @@ impl Track {
     }
 }
 
+/// What `Speaker.__reduce__` gives pickle: the constructor and its one argument.
+type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyArray1<f64>>,));
+
 /// One character's voice: add every line there is, then analyse each — a line is read
 /// against the speaker's other lines, as `omote lipsync` reads one folder's files. A
 /// line that was added is left out of its own comparison. Picklable (the voice travels
@@ -237,7 +240,7 @@ impl Speaker {
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyArray1<f64>>,))> {
+    ) -> PyResult<Reduced<'py>> {
         let make = py.get_type::<Speaker>().getattr("from_numbers")?;
         Ok((make, (self.to_numbers(py),)))
     }
