@@ -115,16 +115,15 @@ impl Speaker {
         self.voice.voice_seed()
     }
 
-    /// A line's lip sync, read against the speaker's other lines.
-    pub fn analyse(
-        &mut self,
-        samples: &[f32],
-        sample_rate: f64,
-    ) -> Result<VoiceAnalysis, EmbedError> {
+    /// A line's lip sync, read against the speaker's other lines. It takes `&self`, so
+    /// one speaker serves many threads at once (and a binding can share it while it
+    /// works): each call has its own analyser scratch.
+    pub fn analyse(&self, samples: &[f32], sample_rate: f64) -> Result<VoiceAnalysis, EmbedError> {
         let samples = analyser_input(samples, sample_rate)?;
-        let mut features = self.analyser.features(&samples);
+        let mut analyser = Analyser::new(self.analyser.profile().clone());
+        let mut features = analyser.features(&samples);
         Ok(VoiceAnalysis::from_track(&self.voice.read(
-            &self.analyser,
+            &analyser,
             &mut features,
             samples.len(),
         )))

@@ -192,18 +192,12 @@ impl Speaker {
     /// A line's lip sync, read against the speaker's other lines (GIL released).
     #[pyo3(signature = (audio, sample_rate = None))]
     fn analyse(
-        &mut self,
+        &self,
         py: Python<'_>,
         audio: &Bound<'_, PyAny>,
         sample_rate: Option<f64>,
     ) -> PyResult<Track> {
-        analyse_with(
-            py,
-            "Speaker.analyse",
-            audio,
-            sample_rate,
-            Some(&mut self.inner),
-        )
+        analyse_with(py, "Speaker.analyse", audio, sample_rate, Some(&self.inner))
     }
 
     /// Lines added.
@@ -237,10 +231,7 @@ impl Speaker {
             .map_err(embed("Speaker.from_numbers"))
     }
 
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Reduced<'py>> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let make = py.get_type::<Speaker>().getattr("from_numbers")?;
         Ok((make, (self.to_numbers(py),)))
     }
@@ -255,7 +246,7 @@ fn analyse_with(
     call: &'static str,
     audio: &Bound<'_, PyAny>,
     sample_rate: Option<f64>,
-    speaker: Option<&mut omote_embed::Speaker>,
+    speaker: Option<&omote_embed::Speaker>,
 ) -> PyResult<Track> {
     let audio = Audio::extract(call, "audio", audio)?;
     let (samples, rate) = audio.samples(py, call, sample_rate)?;
@@ -277,12 +268,10 @@ fn lipsync(
     py: Python<'_>,
     audio: &Bound<'_, PyAny>,
     sample_rate: Option<f64>,
-    speaker: Option<PyRefMut<'_, Speaker>>,
+    speaker: Option<PyRef<'_, Speaker>>,
 ) -> PyResult<Track> {
-    match speaker {
-        Some(mut s) => analyse_with(py, "lipsync", audio, sample_rate, Some(&mut s.inner)),
-        None => analyse_with(py, "lipsync", audio, sample_rate, None),
-    }
+    let speaker = speaker.as_ref().map(|s| &s.inner);
+    analyse_with(py, "lipsync", audio, sample_rate, speaker)
 }
 
 /// Live lip sync at any sample rate and chunk size: `push` samples as they come, get
