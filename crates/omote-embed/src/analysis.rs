@@ -2,7 +2,7 @@
 //! gives for the same audio (the same resampling to the analyser's rate, the same
 //! analyser and built-in profile).
 
-use omote_lipsync::{Analyser, Profile, SAMPLE_RATE, VowelTrack};
+use omote_lipsync::{Analyser, Profile, SAMPLE_RATE, VoicedSpan, VowelFrame, VowelTrack, export};
 
 use crate::EmbedError;
 
@@ -40,6 +40,32 @@ pub fn analyse_voice(samples: &[f32], sample_rate: f64) -> Result<VoiceAnalysis,
     Ok(VoiceAnalysis::from_track(
         &Analyser::new(Profile::builtin()).analyse(&samples),
     ))
+}
+
+/// The rate the analyser runs at (Hz): [`load_voice`] gives samples at it.
+pub const ANALYSIS_RATE: f64 = SAMPLE_RATE as f64;
+
+/// An audio file (WAV, FLAC, OGG, MP3, by content) as mono samples at
+/// [`ANALYSIS_RATE`], decoded and resampled as `omote lipsync` reads its inputs, so a
+/// file's analysis here is the CLI's to the bit.
+///
+/// ```
+/// let e = omote_embed::load_voice(std::path::Path::new("no-such.wav")).unwrap_err();
+/// assert!(matches!(e, omote_embed::EmbedError::FileNotFound(_)));
+/// ```
+pub fn load_voice(path: &std::path::Path) -> Result<Vec<f32>, EmbedError> {
+    match omote_audio::load_mono(path, SAMPLE_RATE) {
+        Ok(audio) => Ok(audio.samples),
+        Err(omote_audio::AudioError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            Err(EmbedError::FileNotFound(format!(
+                "{}: no such file",
+                path.display()
+            )))
+        }
+        Err(e) => Err(EmbedError::AudioFile(e.to_string())),
+    }
 }
 
 /// `samples` at `sample_rate` checked (not empty, finite, a rate omote reads) and
@@ -95,6 +121,57 @@ impl VoiceAnalysis {
             voiced_end: track.voiced_span.map(|s| s.end_s),
             duration_s: track.duration_s,
         }
+    }
+
+    /// The analyser's track again (every field is kept, so it is the same track):
+    /// for the text exports of `omote_lipsync::export`.
+    pub fn to_track(&self) -> VowelTrack {
+        VowelTrack {
+            fps: self.fps,
+            frames: self
+                .frames
+                .chunks_exact(6)
+                .zip(&self.silent)
+                .zip(&self.volume)
+                .map(|((w, &silent), &volume)| VowelFrame {
+                    weights: [w[0], w[1], w[2], w[3], w[4], w[5]],
+                    volume,
+                    silent,
+                })
+                .collect(),
+            voiced_span: self
+                .voiced()
+                .map(|(start_s, end_s)| VoicedSpan { start_s, end_s }),
+            duration_s: self.duration_s,
+        }
+    }
+
+    /// The track at another frame rate (1–1000 fps; weights interpolated), as
+    /// `omote lipsync --fps` writes it.
+    pub fn resampled(&self, fps: f32) -> Result<Self, EmbedError> {
+        crate::character::check_fps(fps)?;
+        Ok(Self::from_track(&self.to_track().resampled(fps)))
+    }
+
+    /// omote's track JSON, byte for byte the file of `omote lipsync --format json`
+    /// (`source`: the name written in it).
+    pub fn to_json(&self, source: &str) -> String {
+        export::to_json(&self.to_track(), source)
+    }
+
+    /// `time A I U E O N volume silent`, one row per frame (`--format tsv`).
+    pub fn to_tsv(&self) -> String {
+        export::to_tsv(&self.to_track())
+    }
+
+    /// Rhubarb Lip Sync's JSON (mouth shapes A–F and X; `--format rhubarb-json`).
+    pub fn to_rhubarb_json(&self, sound_file: &str) -> String {
+        export::to_rhubarb_json(&self.to_track(), sound_file)
+    }
+
+    /// Rhubarb Lip Sync's TSV (`start<TAB>shape` per cue; `--format rhubarb-tsv`).
+    pub fn to_rhubarb_tsv(&self) -> String {
+        export::to_rhubarb_tsv(&self.to_track())
     }
 
     /// A track given as numbers (a lip sync file's, an engine's own): 6 per frame

@@ -51,6 +51,12 @@ pub enum EmbedError {
     #[cfg(feature = "avatar")]
     #[error("{0}")]
     Avatar(String),
+    /// An audio file that does not exist.
+    #[error("{0}")]
+    FileNotFound(String),
+    /// An audio file that could not be read or decoded (the message names it).
+    #[error("{0}")]
+    AudioFile(String),
     /// Resampling failed.
     #[error("resampling: {0}")]
     Audio(String),

@@ -68,7 +68,7 @@ mod scene_player;
 mod speaker;
 mod voice_stream;
 
-pub use analysis::{VoiceAnalysis, analyse_voice};
+pub use analysis::{ANALYSIS_RATE, VoiceAnalysis, analyse_voice, load_voice};
 #[cfg(feature = "scene")]
 pub use character::camera_correction;
 pub use character::{Character, LineEvents, rig_from_json};
@@ -92,6 +92,25 @@ impl From<omote_avatar::AvatarError> for EmbedError {
     fn from(e: omote_avatar::AvatarError) -> Self {
         EmbedError::Avatar(e.to_string())
     }
+}
+
+/// A VRM's report as `omote inspect --json` prints it (version, meta, expressions,
+/// lookAt, face bones, warnings; fields in `crates/omote-vrm/README.md`). `lenient` also
+/// reads a VRM 1.0 without the required head bone (listed under warnings).
+#[cfg(feature = "avatar")]
+pub fn inspect_vrm(path: &std::path::Path, lenient: bool) -> Result<String, EmbedError> {
+    if !path.exists() {
+        return Err(EmbedError::FileNotFound(format!(
+            "{}: no such file",
+            path.display()
+        )));
+    }
+    let options = omote_vrm::VrmReadOptions {
+        allow_missing_head: lenient,
+    };
+    omote_vrm::VrmModel::read_with(path, options)
+        .map(|m| omote_vrm::InspectReport::new(&m).to_json())
+        .map_err(|e| EmbedError::Avatar(e.to_string()))
 }
 
 /// An anim as its file (`.anim.json`): checked, then compact JSON — what `omote bake`

@@ -57,6 +57,52 @@ impl Speaker {
         Ok(())
     }
 
+    /// Adds every line of `other` in its order: the same voice, to the bit, as adding
+    /// them here (lines read in other processes, gathered in the batch's order).
+    pub fn add_speaker(&mut self, other: &Speaker) {
+        self.voice.add_speaker(&other.voice);
+    }
+
+    /// The voice as numbers, exactly: each line's cepstral sum
+    /// ([`omote_lipsync::CepstralMean::NUMBERS`] numbers each), to rebuild it elsewhere
+    /// ([`Speaker::from_numbers`]; Python pickles a speaker so).
+    pub fn to_numbers(&self) -> Vec<f64> {
+        self.voice
+            .line_sums()
+            .iter()
+            .flat_map(|m| m.to_numbers())
+            .collect()
+    }
+
+    /// A speaker from [`Speaker::to_numbers`].
+    ///
+    /// ```
+    /// use omote_embed::Speaker;
+    /// let line: Vec<f32> = (0..16_000).map(|i| (i as f32 * 0.05).sin() * 0.3).collect();
+    /// let mut speaker = Speaker::new();
+    /// speaker.add_line(&line, 16_000.0).unwrap();
+    /// let copy = Speaker::from_numbers(&speaker.to_numbers()).unwrap();
+    /// assert_eq!(copy.voice_seed(), speaker.voice_seed());
+    /// assert!(Speaker::from_numbers(&[1.0; 5]).is_err());
+    /// ```
+    pub fn from_numbers(numbers: &[f64]) -> Result<Self, EmbedError> {
+        let n = omote_lipsync::CepstralMean::NUMBERS;
+        if !numbers.len().is_multiple_of(n) {
+            return Err(EmbedError::Argument(format!(
+                "{} numbers are not {n} per line",
+                numbers.len()
+            )));
+        }
+        let mut speaker = Self::new();
+        for (i, line) in numbers.chunks_exact(n).enumerate() {
+            let sum = omote_lipsync::CepstralMean::from_numbers(line).ok_or_else(|| {
+                EmbedError::Argument(format!("line {i} of the speaker's numbers is not a sum"))
+            })?;
+            speaker.voice.add_sum(sum);
+        }
+        Ok(speaker)
+    }
+
     /// Lines added.
     pub fn lines(&self) -> usize {
         self.voice.lines()
@@ -69,16 +115,15 @@ impl Speaker {
         self.voice.voice_seed()
     }
 
-    /// A line's lip sync, read against the speaker's other lines.
-    pub fn analyse(
-        &mut self,
-        samples: &[f32],
-        sample_rate: f64,
-    ) -> Result<VoiceAnalysis, EmbedError> {
+    /// A line's lip sync, read against the speaker's other lines. It takes `&self`, so
+    /// one speaker serves many threads at once (and a binding can share it while it
+    /// works): each call has its own analyser scratch.
+    pub fn analyse(&self, samples: &[f32], sample_rate: f64) -> Result<VoiceAnalysis, EmbedError> {
         let samples = analyser_input(samples, sample_rate)?;
-        let mut features = self.analyser.features(&samples);
+        let mut analyser = Analyser::new(self.analyser.profile().clone());
+        let mut features = analyser.features(&samples);
         Ok(VoiceAnalysis::from_track(&self.voice.read(
-            &self.analyser,
+            &analyser,
             &mut features,
             samples.len(),
         )))

@@ -599,15 +599,6 @@ pub unsafe extern "C" fn omote_scene_bake(
                 ptr::slice(skips, skip_count, "skips")?,
             )
         };
-        if let Some(t) = advances
-            .iter()
-            .chain(skips)
-            .find(|t| !(t.is_finite() && **t >= 0.0))
-        {
-            return Err(FfiError::argument(format!(
-                "a press at {t} s: times are finite and not negative"
-            )));
-        }
         let anims = with(scene, |p| {
             let options = BakeOptions {
                 fps,

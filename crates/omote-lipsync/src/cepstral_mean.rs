@@ -100,6 +100,46 @@ impl CepstralMean {
         self.weight += other.weight;
     }
 
+    /// Numbers per sum in [`CepstralMean::to_numbers`]: the sums, the frame count, the
+    /// prior weight.
+    pub const NUMBERS: usize = N_CEPS + 2;
+
+    /// The sum as numbers, exactly ([`CepstralMean::from_numbers`] gives it back to the
+    /// bit): to send a speaker's lines to another process.
+    pub fn to_numbers(&self) -> [f64; Self::NUMBERS] {
+        let mut out = [0.0; Self::NUMBERS];
+        out[..N_CEPS].copy_from_slice(&self.sum);
+        out[N_CEPS] = self.frames as f64;
+        out[N_CEPS + 1] = self.weight;
+        out
+    }
+
+    /// A sum from [`CepstralMean::to_numbers`]; `None` when they are not one (a wrong
+    /// count, a non-finite number, a frame count that is not a whole number ≥ 0).
+    ///
+    /// ```
+    /// use omote_lipsync::CepstralMean;
+    /// let m = CepstralMean::from_mean(&[0.1; 12], 7);
+    /// assert_eq!(CepstralMean::from_numbers(&m.to_numbers()), Some(m));
+    /// assert_eq!(CepstralMean::from_numbers(&[0.0; 3]), None);
+    /// ```
+    pub fn from_numbers(numbers: &[f64]) -> Option<Self> {
+        if numbers.len() != Self::NUMBERS || !numbers.iter().all(|v| v.is_finite()) {
+            return None;
+        }
+        let (frames, weight) = (numbers[N_CEPS], numbers[N_CEPS + 1]);
+        if frames < 0.0 || frames.fract() != 0.0 || frames > 2f64.powi(53) || weight < 0.0 {
+            return None;
+        }
+        let mut sum = [0.0; N_CEPS];
+        sum.copy_from_slice(&numbers[..N_CEPS]);
+        Some(Self {
+            sum,
+            frames: frames as u64,
+            weight,
+        })
+    }
+
     /// Voiced frames summed (not counting prior weight).
     pub fn frames(&self) -> u64 {
         self.frames

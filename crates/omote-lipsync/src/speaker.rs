@@ -67,6 +67,20 @@ impl Speaker {
         self.lines.push(own);
     }
 
+    /// Adds every line of `other`, in its order: the same voice, to the bit, as adding
+    /// those lines here one by one (lines read on other threads or machines, then
+    /// gathered in the order a batch lists them).
+    pub fn add_speaker(&mut self, other: &Speaker) {
+        for own in &other.lines {
+            self.add_sum(*own);
+        }
+    }
+
+    /// Each line's own cepstral sum, in the order added.
+    pub fn line_sums(&self) -> &[CepstralMean] {
+        &self.lines
+    }
+
     /// Lines added.
     pub fn lines(&self) -> usize {
         self.lines.len()

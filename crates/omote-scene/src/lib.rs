@@ -35,6 +35,11 @@ pub use load::{
 pub use voice::analyse_file;
 
 impl LoadedScene {
+    /// The frame rate a bake runs at: the one `asked` for, else the file's, else 60.
+    pub fn bake_fps(&self, asked: Option<f32>) -> f32 {
+        asked.or(self.fps).unwrap_or(60.0)
+    }
+
     /// Each character's clip names in the order its lines play (for [`bake`]).
     pub fn clip_names(&self) -> Vec<Vec<String>> {
         self.characters

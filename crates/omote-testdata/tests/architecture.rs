@@ -78,7 +78,7 @@ fn floor(name: &str) -> u32 {
         "omote-avatar" => 2,
         "omote-live" | "omote-scene" => 3,
         "omote-embed" => 4,
-        "omote-web" | "omote-ffi" => 5,
+        "omote-web" | "omote-ffi" | "omote-py" => 5,
         "omote-cli" => 5,
         other => panic!("{other}: a crate ARCHITECTURE.md's floors do not place"),
     }

@@ -60,7 +60,7 @@ pub fn run(args: BakeArgs) -> Result<()> {
         ..LoadOptions::default()
     };
     let loaded = crate::scene_output::load(&args.scene, &options)?;
-    let fps = args.fps.or(loaded.fps).unwrap_or(60.0);
+    let fps = loaded.bake_fps(args.fps);
     // How long the bake can run, so its memory is known before it starts: the scene,
     // every wait's hold, the script's last press and a tail.
     let holds: f64 = loaded.scene.waits().iter().map(|w| f64::from(w.hold)).sum();

@@ -1,0 +1,258 @@
+"""omote: facial animation for VRM avatars — lip sync, faces, scene bakes.
+
+A wrapper over omote's embedding API (the Rust crate omote-embed): every rule lives in
+the Rust library; this module translates paths, NumPy arrays and errors. Analysis and
+bakes release the GIL, so threads scale. Every error is an :class:`OmoteError`.
+
+    import omote
+    track = omote.lipsync("line.wav")              # (n, 6) A I U E O N per 10 ms
+    face = omote.Face(omote.Rig.builtin(), seed=7)
+    face.say(track)
+    face.update(1 / 60)
+    face.weights                                   # float32, one per channel
+"""
+
+from os import PathLike
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+ANALYSIS_RATE: float
+"""The analyser's sample rate (16000 Hz)."""
+
+StrPath = Union[str, PathLike]
+Samples = npt.NDArray[np.floating]
+AudioArg = Union[StrPath, Samples]
+
+class OmoteError(Exception):
+    """Every error omote raises."""
+
+class OmoteValueError(OmoteError, ValueError):
+    """A value omote does not take: an empty or NaN buffer, a rate of 0, a wrong shape,
+    a file that is not what it should be (the message names the file and field)."""
+
+class OmoteTypeError(OmoteError, TypeError):
+    """An argument of the wrong type, e.g. an int16 array where float32 samples go."""
+
+class OmoteFileNotFoundError(OmoteError, FileNotFoundError):
+    """A file that does not exist."""
+
+class Track:
+    """A clip's lip sync: per frame (100 fps) the weights of A I U E O and the closed
+    mouth N, the volume, whether it is silent; the voiced span."""
+
+    @staticmethod
+    def from_frames(
+        frames: npt.ArrayLike, fps: float, voiced: Optional[Tuple[float, float]] = None
+    ) -> Track:
+        """A track from numbers: (n, 6) A I U E O N at ``fps``; the voiced span (s)."""
+    @property
+    def fps(self) -> float: ...
+    @property
+    def frames(self) -> npt.NDArray[np.float32]:
+        """(n, 6) float32: A I U E O N per frame."""
+    @property
+    def volume(self) -> npt.NDArray[np.float32]:
+        """(n,) loudness 0–1 against the clip's speech level."""
+    @property
+    def silent(self) -> npt.NDArray[np.bool_]:
+        """(n,) whether each frame is silence."""
+    @property
+    def voiced(self) -> Optional[Tuple[float, float]]:
+        """Speech start and end (s), or None for a clip with no speech."""
+    @property
+    def duration(self) -> float: ...
+    def __len__(self) -> int: ...
+    def resampled(self, fps: float) -> Track:
+        """The track at another rate (1–1000 fps), as ``omote lipsync --fps``."""
+    def to_json(self, source: str = "") -> str:
+        """omote's track JSON, byte for byte ``omote lipsync``'s file (``source``: the
+        name written in it; the CLI writes the input path as given)."""
+    def to_tsv(self) -> str:
+        """``time A I U E O N volume silent`` rows (``--format tsv``)."""
+    def to_rhubarb_json(self, sound_file: str = "") -> str:
+        """Rhubarb Lip Sync's JSON: mouth shapes A–F and X (``--format rhubarb-json``)."""
+    def to_rhubarb_tsv(self) -> str:
+        """Rhubarb Lip Sync's TSV (``--format rhubarb-tsv``)."""
+
+def lipsync(
+    audio: AudioArg, sample_rate: Optional[float] = None, *, speaker: Optional[Speaker] = None
+) -> Track:
+    """A clip's lip sync. ``audio``: a path (WAV, FLAC, OGG, MP3; ``sample_rate`` must be
+    None) or a 1-D float32/float64 array of mono samples in -1..1 at ``sample_rate`` Hz
+    (4–384 kHz). With ``speaker``, the clip is read against that speaker's lines as
+    ``omote lipsync`` reads one folder's files. Releases the GIL."""
+
+class Speaker:
+    """One character's voice: add every line, then analyse each against the others.
+    Picklable (exactly); one thread at a time may use a given speaker."""
+
+    def __init__(self) -> None: ...
+    def add_line(self, audio: AudioArg, sample_rate: Optional[float] = None) -> None:
+        """Adds a line (a path, or samples at ``sample_rate``). Releases the GIL."""
+    def analyse(self, audio: AudioArg, sample_rate: Optional[float] = None) -> Track:
+        """A line's lip sync against the speaker's other lines. Releases the GIL."""
+    @property
+    def lines(self) -> int: ...
+    def voice_seed(self) -> npt.NDArray[np.float32]:
+        """The voice as 13 numbers, for a :class:`VoiceStream` to start from."""
+    def add_speaker(self, other: Speaker) -> None:
+        """Adds ``other``'s lines in order: the same voice, to the bit, as adding them here."""
+    def to_numbers(self) -> npt.NDArray[np.float64]:
+        """The voice as exact numbers (for :meth:`from_numbers`; pickling uses them)."""
+    @staticmethod
+    def from_numbers(numbers: Sequence[float]) -> Speaker: ...
+
+class VoiceStream:
+    """Live lip sync at any rate and chunk size: a frame per 10 ms as soon as its audio is in."""
+
+    def __init__(
+        self, sample_rate: float, *, hold: bool = False, speaker: Optional[Speaker] = None
+    ) -> None:
+        """``hold``: frames held back 10 ms to remove one-frame flickers; ``speaker``:
+        start from that speaker's voice."""
+    def push(self, samples: Samples) -> npt.NDArray[np.float32]:
+        """New frames, (k, 8) float32: A I U E O N, volume, voiced (1/0). A NaN sample
+        raises and the whole push is dropped."""
+    def start_from_speaker(self, seed: npt.ArrayLike) -> None:
+        """Starts from a voice seed (:meth:`Speaker.voice_seed`), before the first push."""
+    @property
+    def latency(self) -> float:
+        """Seconds from a frame's centre to when it is out."""
+    @property
+    def sample_rate(self) -> int: ...
+    @property
+    def samples_in(self) -> int: ...
+    @property
+    def frames_out(self) -> int: ...
+
+class Rig:
+    """An avatar's rig (expressions and their VRM rules) and, for a VRM, its model."""
+
+    @staticmethod
+    def builtin(style: int = 0) -> Rig:
+        """The built-in generated VRM avatar (style 1: its second look)."""
+    @staticmethod
+    def standard() -> Rig:
+        """The standard rig: 18 VRM presets + ARKit-52, no model."""
+    @staticmethod
+    def from_vrm(path: StrPath) -> Rig:
+        """A VRM file (0.x or 1.0)."""
+    @staticmethod
+    def from_file(path: StrPath) -> Rig:
+        """A .vrm or a rig file (TOML/JSON)."""
+    @staticmethod
+    def from_vrm_bytes(data: bytes, name: str = "the VRM bytes") -> Rig: ...
+    @staticmethod
+    def from_json(text: str) -> Rig:
+        """A rig description as JSON (``{"presets": true}``: the 18 presets)."""
+    @property
+    def channel_names(self) -> List[str]: ...
+    @property
+    def has_vrm(self) -> bool: ...
+    @property
+    def name(self) -> str: ...
+    def vrm_bytes(self) -> Optional[bytes]: ...
+    def __len__(self) -> int: ...
+
+class Face:
+    """One character's face, frame by frame (the C ABI's inputs). Same rig, seed and
+    calls: the same frames, to the bit."""
+
+    def __init__(self, rig: Rig, seed: int = 0, *, tracking: bool = False) -> None: ...
+    @property
+    def channel_names(self) -> List[str]: ...
+    def set_expression(self, name: str, weight: float) -> None:
+        """Acting (the base layer), 0–1; NaN raises."""
+    def set_picture(self, name: str, weight: float) -> None:
+        """A picture-making adjustment added on top."""
+    def set_gaze(self, yaw_deg: float, pitch_deg: float) -> None: ...
+    def set_gaze_target(self, x: float, y: float, z: float) -> None:
+        """Gaze along a direction in the head's frame (+Z ahead, +X left, +Y up)."""
+    def set_head(self, rotation: npt.ArrayLike) -> None:
+        """Head rotation x y z w (VRM frame, relative to the rest pose)."""
+    def set_eye_mode(self, mode: str) -> None:
+        """"idle", "talking", "listening" or "focused"."""
+    def request_blink(self, delay: float = 0.0) -> None: ...
+    def say(self, track: Track, afterglow: Optional[Sequence[Tuple[str, float]]] = None) -> None:
+        """Says a voice line now; ``afterglow``: (expression, weight) after it."""
+    def cut(self) -> None: ...
+    @property
+    def speaking(self) -> bool: ...
+    def set_live_vowels(self, vowels: npt.ArrayLike, voiced: bool) -> None: ...
+    def hear(self, stream: VoiceStream, samples: Samples) -> None: ...
+    def set_tracked(self, scores: npt.ArrayLike, head: Optional[npt.ArrayLike] = None) -> None:
+        """52 ARKit scores (ARKit's order), head x y z w; needs ``tracking=True``."""
+    def set_tracking_lost(self) -> None: ...
+    def set_camera(self, position: Optional[Tuple[float, float, float]]) -> None: ...
+    def update(self, dt: float) -> None:
+        """Advances by ``dt`` s (<= 0 or NaN: no time passes)."""
+    @property
+    def weights(self) -> npt.NDArray[np.float32]:
+        """After the VRM override rules (what the face shows)."""
+    @property
+    def input_weights(self) -> npt.NDArray[np.float32]:
+        """Before the override rules (for UniVRM 1.0, VRMA)."""
+    @property
+    def rotations(self) -> npt.NDArray[np.float32]:
+        """(3, 4): head, left eye, right eye as x y z w."""
+    @property
+    def gaze(self) -> Tuple[float, float]: ...
+    @property
+    def events(self) -> Dict[str, Any]:
+        """The last update's blinks, saccades, voice_started, handed_over."""
+    def record(self, fps: float = 60.0) -> None:
+        """Starts recording: every later update with a step adds a frame at ``fps``."""
+    def finish_recording(self) -> Optional[Anim]:
+        """The recording's :class:`Anim`, or None if nothing was recording."""
+
+class Anim:
+    """A baked animation."""
+
+    @property
+    def fps(self) -> float: ...
+    @property
+    def duration(self) -> float: ...
+    def __len__(self) -> int: ...
+    @property
+    def channel_names(self) -> List[str]: ...
+    @property
+    def expressions(self) -> npt.NDArray[np.float32]:
+        """(frames, channels) before the override rules."""
+    @property
+    def applied(self) -> npt.NDArray[np.float32]:
+        """(frames, channels) after the override rules."""
+    @property
+    def head(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def look_at(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def events(self) -> List[Dict[str, Any]]: ...
+    def to_json(self) -> bytes:
+        """The anim file (what ``omote bake`` writes as ID.anim.json)."""
+    def to_vrma(self, rig: Rig) -> bytes:
+        """A VRM Animation for ``rig`` (a VRM)."""
+
+class Scene:
+    """A loaded dialogue scene (docs/scene-format.md)."""
+
+    @property
+    def characters(self) -> List[str]: ...
+    @property
+    def fps(self) -> Optional[float]: ...
+    def rig(self, id: str) -> Rig: ...
+    def bake(
+        self,
+        fps: Optional[float] = None,
+        advance: Sequence[float] = (),
+        skip: Sequence[float] = (),
+    ) -> Dict[str, Anim]:
+        """{character id: Anim}, as ``omote bake --advance … --skip …``. Releases the GIL."""
+
+def load_scene(path: StrPath) -> Scene:
+    """Loads a scene file; voices are lip-synced as it loads. Releases the GIL."""
+
+def inspect(vrm_path: StrPath, *, lenient: bool = False) -> Dict[str, Any]:
+    """What omote reads from a VRM, as ``omote inspect --json``."""

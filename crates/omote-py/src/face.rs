@@ -1,0 +1,516 @@
+//! Faces: `Rig`, `Face`, `Anim`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use omote_core::{EyeMode, Quat, Vec3};
+use omote_embed::{Avatar, AvatarSource, Character, Gaze};
+
+use crate::voice::{Track, VoiceStream, floats, matrix};
+use crate::{embed, existing, value};
+
+/// An avatar's rig (its expressions and their VRM rules) and, for a VRM, the model
+/// (needed to write a VRMA).
+#[pyclass(module = "omote", name = "Rig", frozen)]
+pub struct Rig {
+    pub(crate) inner: Avatar,
+}
+
+fn avatar(call: &'static str, source: &AvatarSource) -> PyResult<Avatar> {
+    Avatar::load(source).map_err(|e| value(call, e.to_string()))
+}
+
+#[pymethods]
+impl Rig {
+    /// The built-in avatar (a generated VRM with the 18 presets and ARKit-52); `style`
+    /// 1 is its second look (a scene's other character).
+    #[staticmethod]
+    #[pyo3(signature = (style = 0))]
+    fn builtin(style: u32) -> PyResult<Self> {
+        let source = match style {
+            0 => AvatarSource::Builtin,
+            1 => AvatarSource::BuiltinSecond,
+            s => return Err(value("Rig.builtin", format!("style {s}: 0 or 1"))),
+        };
+        Ok(Rig {
+            inner: avatar("Rig.builtin", &source)?,
+        })
+    }
+
+    /// The standard rig (18 presets + ARKit-52), with no model.
+    #[staticmethod]
+    fn standard() -> PyResult<Self> {
+        Ok(Rig {
+            inner: avatar("Rig.standard", &AvatarSource::Standard)?,
+        })
+    }
+
+    /// A VRM file (0.x or 1.0).
+    #[staticmethod]
+    fn from_vrm(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+        let call = "Rig.from_vrm";
+        let path = existing(call, path)?;
+        if !path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("vrm"))
+        {
+            return Err(value(
+                call,
+                format!(
+                    "{}: not a .vrm file (Rig.from_file reads rig files)",
+                    path.display()
+                ),
+            ));
+        }
+        Self::load(py, call, path)
+    }
+
+    /// A file: `.vrm`, or a rig file (TOML or JSON).
+    #[staticmethod]
+    fn from_file(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+        let call = "Rig.from_file";
+        let path = existing(call, path)?;
+        Self::load(py, call, path)
+    }
+
+    /// A VRM's bytes (as an asset pipeline has them); `name` stands for it in messages.
+    #[staticmethod]
+    #[pyo3(signature = (data, name = "the VRM bytes"))]
+    fn from_vrm_bytes(py: Python<'_>, data: Vec<u8>, name: &str) -> PyResult<Self> {
+        py.detach(|| Avatar::from_vrm_bytes(data, name.to_owned()))
+            .map(|inner| Rig { inner })
+            .map_err(|e| value("Rig.from_vrm_bytes", e.to_string()))
+    }
+
+    /// A rig description as JSON (the rig file's fields; `{"presets": true}` is the 18
+    /// VRM presets).
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Self> {
+        let rig = omote_embed::rig_from_json(text).map_err(embed("Rig.from_json"))?;
+        Ok(Rig {
+            inner: Avatar {
+                rig,
+                model: None,
+                vrm: None,
+                name: "the rig description".into(),
+            },
+        })
+    }
+
+    /// The channel (expression) names, in the order of a face's weights.
+    #[getter]
+    fn channel_names(&self) -> Vec<String> {
+        let rig = &self.inner.rig;
+        rig.channels()
+            .map(|(id, _)| rig.channel_name(id).to_owned())
+            .collect()
+    }
+
+    /// Whether it is a VRM (so a VRMA can be written for it).
+    #[getter]
+    fn has_vrm(&self) -> bool {
+        self.inner.model.is_some()
+    }
+
+    /// The VRM file's bytes (the built-in avatar's too), or None.
+    fn vrm_bytes<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        self.inner.vrm.as_ref().map(|b| PyBytes::new(py, b))
+    }
+
+    /// What it is called in messages.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.rig.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<omote.Rig {} ({} channels)>",
+            self.inner.name,
+            self.inner.rig.len()
+        )
+    }
+}
+
+impl Rig {
+    fn load(py: Python<'_>, call: &'static str, path: PathBuf) -> PyResult<Self> {
+        py.detach(|| Avatar::load(&AvatarSource::File(path)))
+            .map(|inner| Rig { inner })
+            .map_err(|e| value(call, e.to_string()))
+    }
+}
+
+/// One character's face, driven frame by frame: acting, gaze, head, eye mode, voice
+/// lines, a live voice, a tracked face — the same inputs as the C ABI; `update(dt)`;
+/// weights before and after the VRM override rules. Same rig, seed and calls: the same
+/// frames to the bit.
+#[pyclass(module = "omote", name = "Face")]
+pub struct Face {
+    inner: Character,
+    tracking: bool,
+}
+
+fn quat(call: &str, what: &str, q: &Bound<'_, PyAny>) -> PyResult<Quat> {
+    let v = floats(call, what, q)?;
+    <[f32; 4]>::try_from(v.as_slice())
+        .map(Quat::from_array)
+        .map_err(|_| {
+            value(
+                call,
+                format!("{what}: {} numbers, not 4 (x y z w)", v.len()),
+            )
+        })
+}
+
+#[pymethods]
+impl Face {
+    /// A face for `rig`, its blinks and saccades seeded with `seed`; `tracking` turns
+    /// on the retargeter (the default settings) for `set_tracked`.
+    #[new]
+    #[pyo3(signature = (rig, seed = 0, *, tracking = false))]
+    fn new(rig: PyRef<'_, Rig>, seed: u64, tracking: bool) -> PyResult<Self> {
+        let call = "Face";
+        let mut inner = Character::new(Arc::clone(&rig.inner.rig), seed).map_err(embed(call))?;
+        if tracking {
+            inner = inner
+                .with_tracking(Default::default())
+                .map_err(embed(call))?;
+        }
+        Ok(Face { inner, tracking })
+    }
+
+    /// The channel names, in weight order.
+    #[getter]
+    fn channel_names(&self) -> Vec<String> {
+        self.inner.channel_names().to_vec()
+    }
+
+    /// Sets an acted expression (0–1; NaN raises).
+    fn set_expression(&mut self, name: &str, weight: f32) -> PyResult<()> {
+        self.inner
+            .set_expression_named(name, weight)
+            .map_err(embed("Face.set_expression"))
+    }
+
+    /// Sets a picture-making adjustment (added on top of everything).
+    fn set_picture(&mut self, name: &str, weight: f32) -> PyResult<()> {
+        let call = "Face.set_picture";
+        let id = self.inner.channel(name).map_err(embed(call))?;
+        self.inner.set_picture(id, weight).map_err(embed(call))
+    }
+
+    /// Sets the acted gaze in degrees (yaw > 0: the avatar's left; pitch > 0: down).
+    fn set_gaze(&mut self, yaw_deg: f32, pitch_deg: f32) -> PyResult<()> {
+        self.inner
+            .set_gaze(Gaze::new(yaw_deg, pitch_deg))
+            .map_err(embed("Face.set_gaze"))
+    }
+
+    /// Points the gaze along (x, y, z) in the head's frame (+Z ahead, +X left, +Y up).
+    fn set_gaze_target(&mut self, x: f32, y: f32, z: f32) -> PyResult<()> {
+        self.inner
+            .set_gaze_target(Vec3::new(x, y, z))
+            .map_err(embed("Face.set_gaze_target"))
+    }
+
+    /// Sets the acted head rotation (x, y, z, w; VRM frame, relative to the rest pose).
+    fn set_head(&mut self, rotation: &Bound<'_, PyAny>) -> PyResult<()> {
+        let call = "Face.set_head";
+        let q = quat(call, "rotation", rotation)?;
+        self.inner.set_head(q).map_err(embed(call))
+    }
+
+    /// Sets the eye mode: "idle", "talking", "listening" or "focused".
+    fn set_eye_mode(&mut self, mode: &str) -> PyResult<()> {
+        let mode = EyeMode::from_name(mode).ok_or_else(|| {
+            value(
+                "Face.set_eye_mode",
+                format!("{mode:?}: idle, talking, listening or focused"),
+            )
+        })?;
+        self.inner.set_eye_mode(mode);
+        Ok(())
+    }
+
+    /// Blinks `delay` seconds from now (0: as soon as the eyes are free).
+    #[pyo3(signature = (delay = 0.0))]
+    fn request_blink(&mut self, delay: f32) -> PyResult<()> {
+        self.inner
+            .request_blink(delay)
+            .map_err(embed("Face.request_blink"))
+    }
+
+    /// Says a voice line now (a `Track`); `afterglow` maps expression names to weights
+    /// for the mouth after it.
+    #[pyo3(signature = (track, afterglow = None))]
+    fn say(
+        &mut self,
+        track: PyRef<'_, Track>,
+        afterglow: Option<Vec<(String, f32)>>,
+    ) -> PyResult<()> {
+        let call = "Face.say";
+        let mut glow = Vec::new();
+        for (name, w) in afterglow.unwrap_or_default() {
+            glow.push((self.inner.channel(&name).map_err(embed(call))?, w));
+        }
+        self.inner
+            .say_analysis(&track.inner, &glow)
+            .map_err(embed(call))
+    }
+
+    /// Stops the line that plays (the mouth hands over from now).
+    fn cut(&mut self) {
+        self.inner.cut();
+    }
+
+    /// Whether a voice line is playing.
+    #[getter]
+    fn speaking(&self) -> bool {
+        self.inner.is_speaking()
+    }
+
+    /// The live voice for the next update: A I U E O (N) and whether it is voiced.
+    fn set_live_vowels(&mut self, vowels: &Bound<'_, PyAny>, voiced: bool) -> PyResult<()> {
+        let call = "Face.set_live_vowels";
+        let v = floats(call, "vowels", vowels)?;
+        self.inner.set_live_vowels(&v, voiced).map_err(embed(call))
+    }
+
+    /// Hears live samples through `stream` (its rate): the newest frame they complete
+    /// becomes the live voice.
+    fn hear(&mut self, stream: &mut VoiceStream, samples: &Bound<'_, PyAny>) -> PyResult<()> {
+        let call = "Face.hear";
+        let v = floats(call, "samples", samples)?;
+        self.inner.hear(&mut stream.inner, &v).map_err(embed(call))
+    }
+
+    /// The tracked face: 52 ARKit scores (ARKit's order) and optionally the head
+    /// rotation (x, y, z, w). Needs `Face(..., tracking=True)`.
+    #[pyo3(signature = (scores, head = None))]
+    fn set_tracked(
+        &mut self,
+        scores: &Bound<'_, PyAny>,
+        head: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let call = "Face.set_tracked";
+        if !self.tracking {
+            return Err(value(
+                call,
+                "tracking is off: make the face with Face(rig, tracking=True)",
+            ));
+        }
+        let s = floats(call, "scores", scores)?;
+        let head = head.map(|h| quat(call, "head", h)).transpose()?;
+        self.inner.set_tracked_arkit(&s, head).map_err(embed(call))
+    }
+
+    /// The tracker lost the face: it fades back to the acting.
+    fn set_tracking_lost(&mut self) {
+        self.inner.set_tracked(None);
+    }
+
+    /// Where the camera is (x, y, z metres, VRM frame), or None.
+    fn set_camera(&mut self, position: Option<(f32, f32, f32)>) -> PyResult<()> {
+        self.inner
+            .set_camera(position.map(|(x, y, z)| Vec3::new(x, y, z)))
+            .map_err(embed("Face.set_camera"))
+    }
+
+    /// Advances the face by `dt` seconds (any dt: <= 0 or NaN lets no time pass).
+    fn update(&mut self, dt: f32) {
+        self.inner.update(dt);
+    }
+
+    /// Weights after the VRM override rules (what the face shows), float32.
+    #[getter]
+    fn weights<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        self.inner.weights().to_vec().into_pyarray(py)
+    }
+
+    /// Weights before the override rules (for players that apply them: UniVRM 1.0, VRMA).
+    #[getter]
+    fn input_weights<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        self.inner.input_weights().to_vec().into_pyarray(py)
+    }
+
+    /// Head, left eye, right eye rotations, shape (3, 4): x y z w, relative to the rest pose.
+    #[getter]
+    fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        matrix(py, self.inner.rotations().to_vec(), 4)
+    }
+
+    /// The gaze after smoothing and saccades: (yaw, pitch) degrees.
+    #[getter]
+    fn gaze(&self) -> (f32, f32) {
+        let g = self.inner.gaze();
+        (g.yaw_deg, g.pitch_deg)
+    }
+
+    /// Starts recording: from the next update, every update with a step adds a frame
+    /// to an anim at `fps` (1–1000) — so update at steps of `1 / fps` for the anim's
+    /// timing to be the played one. A recording already running is dropped.
+    #[pyo3(signature = (fps = 60.0))]
+    fn record(&mut self, fps: f32) -> PyResult<()> {
+        self.inner.record(fps).map_err(embed("Face.record"))
+    }
+
+    /// Ends the recording: its `Anim` (for `to_json`, `to_vrma`), or None if nothing
+    /// was recording.
+    fn finish_recording(&mut self) -> Option<Anim> {
+        self.inner.finish_recording().map(|inner| Anim { inner })
+    }
+
+    /// What happened in the last update: blinks, saccades (counts), voice_started,
+    /// handed_over.
+    #[getter]
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (mut blinks, mut saccades) = (0u32, 0u32);
+        for e in self.inner.events().iter() {
+            match e {
+                omote_core::FaceEvent::Blink(_) => blinks += 1,
+                omote_core::FaceEvent::Saccade(_) => saccades += 1,
+            }
+        }
+        let line = self.inner.line_events();
+        let d = PyDict::new(py);
+        d.set_item("blinks", blinks)?;
+        d.set_item("saccades", saccades)?;
+        d.set_item("voice_started", line.voice_started)?;
+        d.set_item("handed_over", line.handed_over)?;
+        Ok(d)
+    }
+}
+
+/// A baked animation: expression tracks before and after the override rules, head and
+/// eye rotations, gaze and events per frame.
+#[pyclass(module = "omote", name = "Anim", frozen)]
+pub struct Anim {
+    pub(crate) inner: omote_core::Anim,
+}
+
+fn tracks(t: &omote_core::anim::ExpressionTracks, frames: usize) -> Vec<f32> {
+    let mut out = vec![0.0; frames * t.0.len()];
+    for (c, (_, values)) in t.0.iter().enumerate() {
+        for (f, v) in values.iter().enumerate().take(frames) {
+            out[f * t.0.len() + c] = *v;
+        }
+    }
+    out
+}
+
+#[pymethods]
+impl Anim {
+    /// Frames per second.
+    #[getter]
+    fn fps(&self) -> f32 {
+        self.inner.fps
+    }
+
+    /// Length in seconds.
+    #[getter]
+    fn duration(&self) -> f32 {
+        self.inner.duration
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.frames()
+    }
+
+    /// Channel names, the columns of `expressions` and `applied`.
+    #[getter]
+    fn channel_names(&self) -> Vec<String> {
+        self.inner
+            .expressions
+            .0
+            .iter()
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
+    /// Weights before the override rules, shape (frames, channels) float32.
+    #[getter]
+    fn expressions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let n = self.inner.expressions.0.len().max(1);
+        matrix(py, tracks(&self.inner.expressions, self.inner.frames()), n)
+    }
+
+    /// Weights after the override rules (what the face shows), shape (frames, channels).
+    #[getter]
+    fn applied<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let t = self.inner.applied();
+        matrix(py, tracks(t, self.inner.frames()), t.0.len().max(1))
+    }
+
+    /// Head rotation per frame, shape (frames, 4): x y z w.
+    #[getter]
+    fn head<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        matrix(py, self.inner.head.iter().flatten().copied().collect(), 4)
+    }
+
+    /// Gaze per frame, shape (frames, 2): yaw, pitch degrees.
+    #[getter]
+    fn look_at<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        matrix(
+            py,
+            self.inner.look_at.iter().flatten().copied().collect(),
+            2,
+        )
+    }
+
+    /// Events (voice lines, expressions, blinks, saccades, markers) as dicts, in time order.
+    #[getter]
+    fn events(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let json = serde_json::to_string(&self.inner.events)
+            .map_err(|e| value("Anim.events", e.to_string()))?;
+        Ok(py.import("json")?.call_method1("loads", (json,))?.unbind())
+    }
+
+    /// The anim file's bytes (compact JSON; what `omote bake` writes as ID.anim.json).
+    fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let json = omote_embed::anim_json(&self.inner).map_err(embed("Anim.to_json"))?;
+        Ok(PyBytes::new(py, json.as_bytes()))
+    }
+
+    /// A VRM Animation (.vrma bytes) for `rig`, which must be a VRM (`Rig.has_vrm`).
+    fn to_vrma<'py>(&self, py: Python<'py>, rig: PyRef<'_, Rig>) -> PyResult<Bound<'py, PyBytes>> {
+        let call = "Anim.to_vrma";
+        let Some(model) = &rig.inner.model else {
+            return Err(value(
+                call,
+                format!(
+                    "{} is not a VRM: a VRMA needs the VRM's model",
+                    rig.inner.name
+                ),
+            ));
+        };
+        let bytes = py
+            .detach(|| omote_embed::vrma(&self.inner, model))
+            .map_err(embed(call))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<omote.Anim {} frames at {} fps, {} channels>",
+            self.inner.frames(),
+            self.inner.fps,
+            self.inner.expressions.0.len()
+        )
+    }
+}
+
+/// Puts this module's names into `omote`.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Rig>()?;
+    m.add_class::<Face>()?;
+    m.add_class::<Anim>()?;
+    Ok(())
+}

@@ -1,0 +1,361 @@
+//! Lip sync: `lipsync`, `Track`, `Speaker`, `VoiceStream`.
+
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArrayDyn};
+use pyo3::prelude::*;
+
+use omote_embed::{VOICE_FRAME_STRIDE, VoiceAnalysis};
+
+use crate::{Audio, Error, embed};
+
+/// `v` as an `(n, cols)` float32 array.
+pub(crate) fn matrix<'py>(
+    py: Python<'py>,
+    v: Vec<f32>,
+    cols: usize,
+) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    let rows = v.len() / cols;
+    v.into_pyarray(py).reshape([rows, cols])
+}
+
+/// A float array argument (any shape, float32 or float64) as flat numbers.
+pub(crate) fn floats(call: &str, what: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
+    if let Ok(a) = obj.extract::<PyReadonlyArrayDyn<'_, f32>>() {
+        return Ok(a.as_array().iter().copied().collect());
+    }
+    if let Ok(a) = obj.extract::<PyReadonlyArrayDyn<'_, f64>>() {
+        return Ok(a.as_array().iter().map(|v| *v as f32).collect());
+    }
+    if let Ok(v) = obj.extract::<Vec<f32>>() {
+        return Ok(v);
+    }
+    let kind = match obj.cast::<numpy::PyUntypedArray>() {
+        Ok(a) => format!(
+            "an array of dtype {}",
+            numpy::PyUntypedArrayMethods::dtype(a)
+        ),
+        Err(_) => format!("a {}", obj.get_type().name()?),
+    };
+    Err(Error::Type(format!("{what} is {kind}: pass float32 numbers")).raise(call))
+}
+
+/// A clip's lip sync: per 10 ms frame the weights of the mouth shapes A I U E O and the
+/// closed mouth N, the volume and whether the frame is silent; the voiced span.
+#[pyclass(module = "omote", name = "Track", frozen)]
+pub struct Track {
+    pub(crate) inner: VoiceAnalysis,
+}
+
+#[pymethods]
+impl Track {
+    /// A track from numbers (a lip sync file's, another tool's): `frames` of shape
+    /// (n, 6) — A I U E O N, each clamped to 0–1 — at `fps`, the voiced span in seconds.
+    /// Frames outside the span are silent; inside, their volume is 1.
+    #[staticmethod]
+    #[pyo3(signature = (frames, fps, voiced = None))]
+    fn from_frames(
+        frames: &Bound<'_, PyAny>,
+        fps: f32,
+        voiced: Option<(f64, f64)>,
+    ) -> PyResult<Self> {
+        let call = "Track.from_frames";
+        let flat = floats(call, "frames", frames)?;
+        VoiceAnalysis::from_frames(&flat, fps, voiced)
+            .map(|inner| Track { inner })
+            .map_err(embed(call))
+    }
+
+    /// Frames per second (100 from the analyser).
+    #[getter]
+    fn fps(&self) -> f32 {
+        self.inner.fps
+    }
+
+    /// The weights, shape (n, 6), float32: A I U E O N per frame.
+    #[getter]
+    fn frames<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        matrix(py, self.inner.frames.clone(), 6)
+    }
+
+    /// Loudness per frame (0–1, against the clip's speech level), float32.
+    #[getter]
+    fn volume<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        self.inner.volume.clone().into_pyarray(py)
+    }
+
+    /// Per frame whether it is silence (bool).
+    #[getter]
+    fn silent<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.inner.silent.clone().into_pyarray(py)
+    }
+
+    /// Where speech starts and ends, seconds; None for a clip with no speech.
+    #[getter]
+    fn voiced(&self) -> Option<(f64, f64)> {
+        self.inner.voiced()
+    }
+
+    /// The clip's duration in seconds.
+    #[getter]
+    fn duration(&self) -> f64 {
+        self.inner.duration_s
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let voiced = match self.inner.voiced() {
+            Some((a, b)) => format!("voiced {a:.2}–{b:.2} s"),
+            None => "no speech".into(),
+        };
+        format!(
+            "<omote.Track {} frames at {} fps, {:.2} s, {voiced}>",
+            self.inner.len(),
+            self.inner.fps,
+            self.inner.duration_s
+        )
+    }
+
+    /// The track at another frame rate (1–1000 fps; weights interpolated), as
+    /// `omote lipsync --fps` writes it.
+    fn resampled(&self, fps: f32) -> PyResult<Self> {
+        self.inner
+            .resampled(fps)
+            .map(|inner| Track { inner })
+            .map_err(embed("Track.resampled"))
+    }
+
+    /// omote's track JSON (`omote lipsync --format json`'s file, byte for byte);
+    /// `source` is the name written in it (the CLI writes the input path as given).
+    #[pyo3(signature = (source = ""))]
+    fn to_json(&self, source: &str) -> String {
+        self.inner.to_json(source)
+    }
+
+    /// `time A I U E O N volume silent`, one row per frame (`--format tsv`).
+    fn to_tsv(&self) -> String {
+        self.inner.to_tsv()
+    }
+
+    /// Rhubarb Lip Sync's JSON (mouth shapes A–F and X; `--format rhubarb-json`).
+    #[pyo3(signature = (sound_file = ""))]
+    fn to_rhubarb_json(&self, sound_file: &str) -> String {
+        self.inner.to_rhubarb_json(sound_file)
+    }
+
+    /// Rhubarb Lip Sync's TSV (`start<TAB>shape` per cue; `--format rhubarb-tsv`).
+    fn to_rhubarb_tsv(&self) -> String {
+        self.inner.to_rhubarb_tsv()
+    }
+}
+
+/// What `Speaker.__reduce__` gives pickle: the constructor and its one argument.
+type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyArray1<f64>>,));
+
+/// One character's voice: add every line there is, then analyse each — a line is read
+/// against the speaker's other lines, as `omote lipsync` reads one folder's files. A
+/// line that was added is left out of its own comparison. Picklable (the voice travels
+/// exactly, e.g. to Dask workers); `add_speaker` gathers speakers built elsewhere.
+#[pyclass(module = "omote", name = "Speaker")]
+pub struct Speaker {
+    pub(crate) inner: omote_embed::Speaker,
+}
+
+#[pymethods]
+impl Speaker {
+    /// A speaker with no lines yet (it then analyses like `omote.lipsync`).
+    #[new]
+    fn new() -> Self {
+        Speaker {
+            inner: omote_embed::Speaker::new(),
+        }
+    }
+
+    /// Adds a line: a path, or mono samples (1-D float32/float64 array) at
+    /// `sample_rate` Hz. The GIL is released while it is read.
+    #[pyo3(signature = (audio, sample_rate = None))]
+    fn add_line(
+        &mut self,
+        py: Python<'_>,
+        audio: &Bound<'_, PyAny>,
+        sample_rate: Option<f64>,
+    ) -> PyResult<()> {
+        let call = "Speaker.add_line";
+        let audio = Audio::extract(call, "audio", audio)?;
+        let (samples, rate) = audio.samples(py, call, sample_rate)?;
+        let inner = &mut self.inner;
+        py.detach(|| inner.add_line(&samples, rate))
+            .map_err(embed(call))
+    }
+
+    /// A line's lip sync, read against the speaker's other lines (GIL released).
+    #[pyo3(signature = (audio, sample_rate = None))]
+    fn analyse(
+        &self,
+        py: Python<'_>,
+        audio: &Bound<'_, PyAny>,
+        sample_rate: Option<f64>,
+    ) -> PyResult<Track> {
+        analyse_with(py, "Speaker.analyse", audio, sample_rate, Some(&self.inner))
+    }
+
+    /// Lines added.
+    #[getter]
+    fn lines(&self) -> usize {
+        self.inner.lines()
+    }
+
+    /// The voice as 13 numbers (mean cepstrum, frame count), for a `VoiceStream`
+    /// elsewhere to start from.
+    fn voice_seed<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        self.inner.voice_seed().to_vec().into_pyarray(py)
+    }
+
+    /// Adds every line of `other`, in its order: the same voice, to the bit, as adding
+    /// those lines here (gather per-chunk speakers in the batch's order).
+    fn add_speaker(&mut self, other: PyRef<'_, Speaker>) {
+        self.inner.add_speaker(&other.inner);
+    }
+
+    /// The voice as exact numbers (float64), for `Speaker.from_numbers`.
+    fn to_numbers<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.inner.to_numbers().into_pyarray(py)
+    }
+
+    /// A speaker from `Speaker.to_numbers`.
+    #[staticmethod]
+    fn from_numbers(numbers: Vec<f64>) -> PyResult<Self> {
+        omote_embed::Speaker::from_numbers(&numbers)
+            .map(|inner| Speaker { inner })
+            .map_err(embed("Speaker.from_numbers"))
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let make = py.get_type::<Speaker>().getattr("from_numbers")?;
+        Ok((make, (self.to_numbers(py),)))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<omote.Speaker {} lines>", self.inner.lines())
+    }
+}
+
+fn analyse_with(
+    py: Python<'_>,
+    call: &'static str,
+    audio: &Bound<'_, PyAny>,
+    sample_rate: Option<f64>,
+    speaker: Option<&omote_embed::Speaker>,
+) -> PyResult<Track> {
+    let audio = Audio::extract(call, "audio", audio)?;
+    let (samples, rate) = audio.samples(py, call, sample_rate)?;
+    py.detach(|| match speaker {
+        Some(s) => s.analyse(&samples, rate),
+        None => omote_embed::analyse_voice(&samples, rate),
+    })
+    .map(|inner| Track { inner })
+    .map_err(embed(call))
+}
+
+/// A clip's lip sync. `audio` is a path (WAV, FLAC, OGG, MP3; `sample_rate` must then
+/// be None) or a 1-D float32/float64 NumPy array of mono samples in -1..1 at
+/// `sample_rate` Hz (4–384 kHz). With `speaker`, the clip is read against that
+/// speaker's lines (`omote lipsync`'s folder mode). The GIL is released while it runs.
+#[pyfunction]
+#[pyo3(signature = (audio, sample_rate = None, *, speaker = None))]
+fn lipsync(
+    py: Python<'_>,
+    audio: &Bound<'_, PyAny>,
+    sample_rate: Option<f64>,
+    speaker: Option<PyRef<'_, Speaker>>,
+) -> PyResult<Track> {
+    let speaker = speaker.as_ref().map(|s| &s.inner);
+    analyse_with(py, "lipsync", audio, sample_rate, speaker)
+}
+
+/// Live lip sync at any sample rate and chunk size: `push` samples as they come, get
+/// the frames they completed (one per 10 ms).
+#[pyclass(module = "omote", name = "VoiceStream")]
+pub struct VoiceStream {
+    pub(crate) inner: omote_embed::VoiceStream,
+}
+
+#[pymethods]
+impl VoiceStream {
+    /// A stream for mono samples at `sample_rate` Hz. `hold` holds each frame back
+    /// 10 ms to remove one-frame flickers (as `omote lipsync live`); `speaker` starts it
+    /// from that speaker's voice (its `voice_seed`).
+    #[new]
+    #[pyo3(signature = (sample_rate, *, hold = false, speaker = None))]
+    fn new(sample_rate: f64, hold: bool, speaker: Option<PyRef<'_, Speaker>>) -> PyResult<Self> {
+        let call = "VoiceStream";
+        let mut inner =
+            omote_embed::VoiceStream::with_hold(sample_rate, hold).map_err(embed(call))?;
+        if let Some(s) = speaker {
+            inner
+                .start_from_speaker(&s.inner.voice_seed())
+                .map_err(embed(call))?;
+        }
+        Ok(VoiceStream { inner })
+    }
+
+    /// Pushes mono samples (1-D float32/float64 array, any length); returns the frames
+    /// they completed, shape (k, 8) float32: A I U E O N, volume, voiced (1 or 0). A NaN
+    /// sample raises and the whole push is dropped.
+    fn push<'py>(
+        &mut self,
+        py: Python<'py>,
+        samples: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let call = "VoiceStream.push";
+        let audio = Audio::extract(call, "samples", samples)?;
+        if let Audio::File(_) = audio {
+            return Err(Error::Type("samples is a path: push a NumPy array".into()).raise(call));
+        }
+        let rate = f64::from(self.inner.sample_rate());
+        let (samples, _) = audio.samples(py, call, Some(rate))?;
+        let frames = self.inner.push(&samples).map_err(embed(call))?.to_vec();
+        matrix(py, frames, VOICE_FRAME_STRIDE)
+    }
+
+    /// Starts from a voice seed (`Speaker.voice_seed()`), before the first push only.
+    fn start_from_speaker(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let call = "VoiceStream.start_from_speaker";
+        let seed = crate::voice::floats(call, "seed", seed)?;
+        self.inner.start_from_speaker(&seed).map_err(embed(call))
+    }
+
+    /// Latency in seconds, from a frame's centre to when it is out.
+    #[getter]
+    fn latency(&self) -> f64 {
+        self.inner.latency_s()
+    }
+
+    /// The sample rate it was made for.
+    #[getter]
+    fn sample_rate(&self) -> u32 {
+        self.inner.sample_rate()
+    }
+
+    /// Samples pushed so far.
+    #[getter]
+    fn samples_in(&self) -> u64 {
+        self.inner.samples_in()
+    }
+
+    /// Frames out so far (frame i is centred at (i + 0.5) × 10 ms).
+    #[getter]
+    fn frames_out(&self) -> u64 {
+        self.inner.frames_out()
+    }
+}
+
+/// Puts this module's names into `omote`.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Track>()?;
+    m.add_class::<Speaker>()?;
+    m.add_class::<VoiceStream>()?;
+    m.add_function(wrap_pyfunction!(lipsync, m)?)?;
+    Ok(())
+}

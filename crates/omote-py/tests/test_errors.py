@@ -1,0 +1,77 @@
+"""Bad input raises omote.OmoteError subclasses (ValueError / TypeError /
+FileNotFoundError) naming the call and the problem; nothing half-applied, no NaN out."""
+
+import numpy as np
+import pytest
+
+import omote
+
+
+def raises(cls, match, f, *args, **kwargs):
+    with pytest.raises(cls, match=match) as e:
+        f(*args, **kwargs)
+    assert isinstance(e.value, omote.OmoteError)
+    return e.value
+
+
+def test_wrong_dtype_and_shape_are_named():
+    raises(TypeError, "dtype int16", omote.lipsync, np.zeros(1600, np.int16), 16000)
+    raises(omote.OmoteTypeError, "is a list", omote.lipsync, [0.0] * 1600, 16000)
+    raises(ValueError, r"shape \[2, 800\]|shape \(2, 800\)", omote.lipsync, np.zeros((2, 800), np.float32), 16000)
+    raises(TypeError, "dtype", omote.VoiceStream(16000).push, np.zeros(10, np.int32))
+
+
+def test_nan_empty_and_rate_are_refused():
+    e = raises(ValueError, "lipsync: sample 3 is NaN", omote.lipsync, np.array([0, 0, 0, np.nan], np.float32), 16000)
+    assert isinstance(e, omote.OmoteValueError)
+    raises(ValueError, "empty", omote.lipsync, np.zeros(0, np.float32), 16000)
+    raises(ValueError, "sample rate 0 Hz", omote.lipsync, np.zeros(100, np.float32), 0)
+    raises(ValueError, "sample_rate is missing", omote.lipsync, np.zeros(100, np.float32))
+    raises(ValueError, "sample rate", omote.VoiceStream, 0)
+    stream = omote.VoiceStream(16000)
+    raises(ValueError, "is inf", stream.push, np.array([0.1, np.inf], np.float32))
+    assert stream.samples_in == 0  # the whole push was dropped
+    raises(ValueError, "not 6 per frame", omote.Track.from_frames, np.zeros(7, np.float32), 100)
+
+
+def test_missing_and_bad_files(tmp_path):
+    e = raises(FileNotFoundError, "no-such.wav: no such file", omote.lipsync, tmp_path / "no-such.wav")
+    assert isinstance(e, omote.OmoteFileNotFoundError)
+    raises(FileNotFoundError, "no such file", omote.Speaker().add_line, str(tmp_path / "x.wav"))
+    raises(FileNotFoundError, "no such file", omote.load_scene, tmp_path / "scene.toml")
+    raises(FileNotFoundError, "no such file", omote.Rig.from_vrm, tmp_path / "a.vrm")
+    raises(FileNotFoundError, "no such file", omote.inspect, tmp_path / "a.vrm")
+    bad = tmp_path / "bad.wav"
+    bad.write_bytes(b"not audio at all" * 10)
+    raises(ValueError, "bad.wav", omote.lipsync, bad)
+    raises(ValueError, "a file has its own rate", omote.lipsync, bad, 16000)
+    scene = tmp_path / "scene.toml"
+    scene.write_text("fps = 60\n[[character]]\nid = 3\n")
+    raises(ValueError, "scene.toml", omote.load_scene, scene)
+
+
+def test_face_inputs_are_checked():
+    face = omote.Face(omote.Rig.builtin(), seed=1)
+    raises(ValueError, "no expression `nope`", face.set_expression, "nope", 1.0)
+    raises(ValueError, "weight of `happy` is NaN", face.set_expression, "happy", float("nan"))
+    raises(ValueError, "not finite", face.set_gaze, float("nan"), 0.0)
+    raises(ValueError, "not a direction", face.set_gaze_target, 0.0, 0.0, 0.0)
+    raises(ValueError, "not 4", face.set_head, [0, 0, 1])
+    raises(ValueError, "idle, talking", face.set_eye_mode, "sleepy")
+    raises(ValueError, "style 5", omote.Rig.builtin, 5)
+    raises(ValueError, "0 fps", omote.Face(omote.Rig.builtin()).record, 0)
+    raises(ValueError, "not valid", omote.Rig.from_json, "{")
+    # Any dt: NaN and negative let no time pass; outputs stay finite and in 0..1.
+    for dt in [float("nan"), -1.0, 0.0, 5.0, 1 / 60]:
+        face.update(dt)
+        assert np.isfinite(face.weights).all()
+        assert ((face.weights >= 0) & (face.weights <= 1)).all()
+        assert np.isfinite(face.rotations).all()
+
+
+def test_scene_bake_arguments_are_checked(root):
+    scene = omote.load_scene(root / "examples/scenes/demo/scene.toml")
+    raises(ValueError, "an advance at NaN s", scene.bake, advance=[float("nan")])
+    raises(ValueError, "a skip at -1 s", scene.bake, skip=[-1.0])
+    raises(ValueError, "0 fps", scene.bake, fps=0)
+    raises(ValueError, "no character", scene.rig, "nobody")

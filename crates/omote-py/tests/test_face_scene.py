@@ -1,0 +1,175 @@
+"""Faces and scene bakes from Python against the Rust outputs: examples/c/face.c (the C
+ABI over the same embedding API) and `omote bake`."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import omote
+from conftest import run
+
+RATE = 48000
+
+
+def make_line():
+    """examples/c/face.c's make_line, in float32 as C computes it (-ffp-contract=off)."""
+    n = RATE * 3 // 2
+    state = 12345
+    noise = np.empty(n, np.float32)
+    for i in range(n):
+        state = (state * 1103515245 + 12345) & 0xFFFFFFFF
+        noise[i] = np.float32((state >> 16) & 0x7FFF) / np.float32(32768) - np.float32(0.5)
+    i = np.arange(n)
+    buzz = (i % 240).astype(np.float32) / np.float32(240) - np.float32(0.5)
+    voiced = (i >= RATE // 4) & (i < RATE * 5 // 4)
+    loud = np.float32(0.5) * buzz + np.float32(0.1) * noise
+    quiet = np.float32(0.001) * noise
+    return np.where(voiced, loud, quiet).astype(np.float32)
+
+
+def hexes(a):
+    return [f"{b:08x}" for b in np.asarray(a, np.float32).view(np.uint32)]
+
+
+def test_a_face_over_ten_seconds_equals_the_c_example(face_c_output):
+    rig = omote.Rig.builtin(0)
+    face = omote.Face(rig, seed=7)
+    track = omote.lipsync(make_line(), RATE)
+    face.set_expression("happy", 0.4)
+    face.set_gaze_target(0.3, -0.1, 1.0)
+    dt = float(np.float32(1) / np.float32(60))
+    want = face_c_output.read_text().splitlines()
+    assert len(want) == 600
+    for frame in range(600):
+        if frame == 60:
+            face.say(track, [("happy", 0.3)])
+        face.update(dt)
+        e = face.events
+        line = " ".join(
+            [str(frame)]
+            + hexes(face.weights)
+            + hexes(face.input_weights)
+            + hexes(face.rotations.reshape(-1))
+        )
+        line += f" | {e['blinks']} {e['saccades']} {int(e['voice_started'])} {int(e['handed_over'])}"
+        assert line == want[frame], f"frame {frame} differs from face.c"
+
+
+def test_a_scene_bake_equals_omote_bake(root, omote_bin, tmp_path):
+    scene_path = root / "examples/scenes/demo/scene.toml"
+    run(omote_bin, "bake", scene_path, "--out", tmp_path, "--advance", "9.5", "--skip", "3.2")
+    scene = omote.load_scene(scene_path)
+    assert scene.characters == ["aoi", "beni"]
+    baked = scene.bake(advance=[9.5], skip=[3.2])
+    assert list(baked) == scene.characters
+    for cid, anim in baked.items():
+        assert anim.to_json() == (tmp_path / f"{cid}.anim.json").read_bytes(), cid
+        vrma = tmp_path / f"{cid}.vrma"
+        assert anim.to_vrma(scene.rig(cid)) == vrma.read_bytes(), cid
+    # A bake starts at time 0 each time.
+    again = scene.bake(advance=[9.5], skip=[3.2])
+    assert again["aoi"].to_json() == baked["aoi"].to_json()
+    aoi = baked["aoi"]
+    assert aoi.expressions.shape == (len(aoi), len(aoi.channel_names))
+    assert aoi.applied.shape == aoi.expressions.shape
+    assert aoi.head.shape == (len(aoi), 4)
+    assert any(e.get("type") == "voiceStart" or "voice" in json.dumps(e) for e in aoi.events)
+
+
+def test_a_recorded_face_writes_a_vrma():
+    rig = omote.Rig.builtin()
+    face = omote.Face(rig, seed=1)
+    assert face.finish_recording() is None
+    face.record(fps=30)
+    face.say(omote.Track.from_frames(np.tile([[0.8, 0, 0, 0, 0, 0.2]], (50, 1)), 100, (0.1, 0.4)))
+    weights = []
+    for _ in range(30):
+        face.update(1 / 30)
+        weights.append(face.input_weights)
+    anim = face.finish_recording()
+    assert len(anim) == 30 and anim.fps == 30
+    # The recording is what the face gave, frame by frame.
+    np.testing.assert_array_equal(anim.expressions, np.array(weights))
+    assert anim.to_vrma(rig)[:4] == b"glTF"
+    doc = json.loads(anim.to_json())
+    assert doc["fps"] == 30
+    assert face.finish_recording() is None
+    with pytest.raises(omote.OmoteValueError, match="not a VRM"):
+        anim.to_vrma(omote.Rig.standard())
+
+
+def test_inspect_reports_a_vrm(tmp_path):
+    path = tmp_path / "builtin.vrm"
+    path.write_bytes(omote.Rig.builtin().vrm_bytes())
+    report = omote.inspect(path)
+    assert isinstance(report, dict)
+    assert "expressions" in report
+    assert omote.Rig.from_vrm(path).channel_names == omote.Rig.builtin().channel_names
+
+
+def test_tracking_and_live_voice_drive_the_face():
+    rig = omote.Rig.standard()
+    face = omote.Face(rig, seed=3, tracking=True)
+    scores = np.zeros(52, np.float32)
+    scores[8] = 1.0
+    face.set_tracked(scores, head=[0, 0, 0, 1])
+    for _ in range(10):
+        face.set_live_vowels([1, 0, 0, 0, 0, 0], True)
+        face.update(1 / 60)
+    aa = face.channel_names.index("aa")
+    assert face.weights[aa] > 0.1
+    face.set_tracking_lost()
+    face.update(1 / 60)
+    with pytest.raises(omote.OmoteValueError, match="tracking is off"):
+        omote.Face(rig).set_tracked(scores)
+
+
+def vrma_expression(vrma, name):
+    """A VRMA's track of expression `name` (its node's translation x per key), read with
+    the standard library: the GLB's JSON, the accessor, the bytes."""
+    import struct
+
+    magic, _, _ = struct.unpack_from("<4sII", vrma)
+    assert magic == b"glTF"
+    jlen, _ = struct.unpack_from("<II", vrma, 12)
+    doc = json.loads(vrma[20 : 20 + jlen])
+    blob = vrma[20 + jlen + 8 :]
+    node = doc["extensions"]["VRMC_vrm_animation"]["expressions"]["preset"][name]["node"]
+    for anim in doc["animations"]:
+        for ch in anim["channels"]:
+            if ch["target"]["node"] == node and ch["target"]["path"] == "translation":
+                acc = doc["accessors"][anim["samplers"][ch["sampler"]]["output"]]
+                view = doc["bufferViews"][acc["bufferView"]]
+                start = view.get("byteOffset", 0) + acc.get("byteOffset", 0)
+                xyz = np.frombuffer(blob, np.float32, acc["count"] * 3, start).reshape(-1, 3)
+                return xyz[:, 0]
+    raise AssertionError(f"no track for {name}")
+
+
+def test_the_speech_pipeline_example_writes_a_speaking_vrma(root, tmp_path):
+    """examples/python/speak_vrma.py: espeak-ng -> lipsync -> a VRMA whose mouth moves."""
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("espeak-ng") is None:
+        message = "espeak-ng is missing (apt-get install espeak-ng)"
+        if os.environ.get("CI"):
+            pytest.fail(message + " and CI is set")
+        pytest.skip(message)
+    example = root / "examples/python/speak_vrma.py"
+    assert len(example.read_text().splitlines()) <= 30
+    out = tmp_path / "hello.vrma"
+    done = subprocess.run(
+        [sys.executable, example, "Hello there, how are you today?", out], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    aa = vrma_expression(out.read_bytes(), "aa")
+    oh = vrma_expression(out.read_bytes(), "oh")
+    assert np.isfinite(aa).all() and aa.max() > 0.3, aa.max()
+    # The mouth opens and closes with the syllables, not once.
+    opens = np.sum((aa[1:] > 0.2) & (aa[:-1] <= 0.2))
+    assert opens >= 3, opens
+    assert aa[-1] < 0.05 and oh[-1] < 0.05  # closed after the line

@@ -1,0 +1,67 @@
+"""The GIL is released during analysis (threads give the same results), and the Dask
+example writes the same files as `omote lipsync DIR --out OUT`."""
+
+import os
+import pickle
+import signal
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+import omote
+from conftest import ROOT, run
+
+
+def test_threads_give_the_same_tracks(speech):
+    files = sorted(str(p) for p in speech.glob("ja_ojt_00*.wav"))
+    alone = [omote.lipsync(f).frames for f in files]
+    with ThreadPoolExecutor(2) as pool:
+        threaded = list(pool.map(lambda f: omote.lipsync(f).frames, files))
+    for a, b in zip(alone, threaded):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_one_speaker_serves_threads_and_pickles_while_it_works(speech):
+    # Dask shares one speaker between a worker's tasks and pickles it for other
+    # workers while they run: analysis must not hold it exclusively.
+    files = sorted(str(p) for p in speech.glob("ja_ojt_00*.wav"))
+    speaker = omote.Speaker()
+    for f in files:
+        speaker.add_line(f)
+    alone = [omote.lipsync(f, speaker=speaker).frames for f in files]
+    numbers = speaker.to_numbers()
+    with ThreadPoolExecutor(2) as pool:
+        running = [pool.submit(lambda f: omote.lipsync(f, speaker=speaker).frames, f) for f in files * 3]
+        while not all(r.done() for r in running):
+            np.testing.assert_array_equal(pickle.loads(pickle.dumps(speaker)).to_numbers(), numbers)
+        threaded = [r.result() for r in running]
+    for a, b in zip(alone * 3, threaded):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_the_dask_example_writes_the_cli_files(speech, omote_bin, tmp_path):
+    cli, dask = tmp_path / "cli", tmp_path / "dask"
+    run(omote_bin, "lipsync", speech, "--out", cli)
+    # Its own process group, so a hung cluster (workers included) is killed whole.
+    child = subprocess.Popen(
+        [sys.executable, ROOT / "examples/python/dask_lipsync.py", speech, "--out", dask, "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = child.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        out, err = child.communicate()
+        raise AssertionError(f"the Dask example hung for 300 s:\n{err[-4000:]}")
+    assert child.returncode == 0, err
+    print(out.strip())
+    want = sorted(p.name for p in cli.iterdir())
+    assert sorted(p.name for p in dask.iterdir()) == want
+    assert len(want) == len(list(speech.glob("*.wav")))
+    for name in want:
+        assert (dask / name).read_bytes() == (cli / name).read_bytes(), name
