@@ -7,7 +7,7 @@
 3. Dask: examples/python/dask_lipsync.py on a LocalCluster of two worker processes
    against `omote lipsync DIR --jobs 2` (release CLI) on the same folder.
 
-    bindings/python/bench.py [--runs 15] [--copies 20]
+    bindings/python/bench.py [--runs 15] [--copies 20] [--only overhead|threads|dask]
 
 Run it with the virtualenv of bindings/python/test.sh (OMOTE_PY_PROFILE=release for a
 release wheel): target/python-venv/bin/python bindings/python/bench.py
@@ -131,14 +131,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--copies", type=int, default=20, help="copies of the shared clips for the throughput runs")
+    ap.add_argument("--only", choices=["overhead", "threads", "dask"], help="one part alone")
     args = ap.parse_args()
     if not SPEECH.is_dir():
         sys.exit(f"bench.py: {SPEECH} is missing (set OMOTE_DATA)")
     clips = sorted(SPEECH.glob("*.wav"))
     print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cpus, omote {omote.__version__}")
-    overhead(clips, args.runs)
-    threads(clips, max(1, args.copies // 4))
-    dask_vs_cli(args.copies)
+    if args.only in (None, "overhead"):
+        overhead(clips, args.runs)
+    if args.only in (None, "threads"):
+        threads(clips, max(1, args.copies // 4))
+    if args.only in (None, "dask"):
+        dask_vs_cli(args.copies)
 
 
 if __name__ == "__main__":
