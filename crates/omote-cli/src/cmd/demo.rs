@@ -96,7 +96,29 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         "play it in the browser:  omote view {}",
         scene_path.display()
     );
+    // Run through `cargo run`, `omote` is often not on the PATH yet: give a form that runs.
+    if !on_path("omote")
+        && let Ok(exe) = std::env::current_exe()
+    {
+        println!(
+            "  (`omote` is not on the PATH: `cargo install --path crates/omote-cli`, or run: {} view {})",
+            exe.display(),
+            scene_path.display()
+        );
+    }
     Ok(())
+}
+
+/// Whether a program called `name` is in one of the PATH's folders.
+fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|dir| {
+            dir.join(name).is_file()
+                || dir
+                    .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+                    .is_file()
+        })
+    })
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! the browser (and OBS), a VMC marionette and a recording, for as long as it runs.
 //!
 //! ```text
-//! omote live --camera 0 --mic                          # webcam + microphone → http://127.0.0.1:8080/
+//! omote live --camera 0 --mic                          # webcam + microphone (--features mic) → :8080
 //! omote live --camera /dev/video2 --size 1280x720 --vmc-out 127.0.0.1:39539
 //! omote live --vmc-in 39540 --view                      # a phone tracker's perfect sync
 //! omote live --replay take.jsonl --loop --view          # a recorded take, in a loop
@@ -280,6 +280,7 @@ fn mic_voice(device: &str) -> Result<(ThreadedVoice, String)> {
 fn mic_voice(_device: &str) -> Result<(ThreadedVoice, String)> {
     bail!(
         "--mic: this omote was built without microphone support; build it with \
+         `cargo install --path crates/omote-cli --features mic` or \
          `cargo build --release --features mic` (Linux needs `apt install libasound2-dev \
          pkg-config`), or pipe the microphone in with --voice (arecord -f S16_LE -r 16000)"
     )

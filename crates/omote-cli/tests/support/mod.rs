@@ -173,8 +173,21 @@ impl Server {
         Self::spawn(&[scene.as_os_str()], "--addr", "127.0.0.1:0")
     }
 
+    /// `omote view ARGS --bind 127.0.0.1:0` run in `dir` (relative paths as a user types them).
+    pub fn start_in(dir: &Path, args: &[&OsStr]) -> Server {
+        Self::spawn_in(Some(dir), args, "--bind", "127.0.0.1:0")
+    }
+
     fn spawn(args: &[&OsStr], bind: &str, addr: &str) -> Server {
-        let mut child = omote()
+        Self::spawn_in(None, args, bind, addr)
+    }
+
+    fn spawn_in(dir: Option<&Path>, args: &[&OsStr], bind: &str, addr: &str) -> Server {
+        let mut cmd = omote();
+        if let Some(dir) = dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd
             .arg("view")
             .args(args)
             .args([bind, addr])
