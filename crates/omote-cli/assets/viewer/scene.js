@@ -50,9 +50,9 @@ const CUT_FADE_S = 0.03;
 const FACE_FRACTION = 0.4;
 /** The scene camera turns to the next speaker over this long before they speak (s). */
 const FOCUS_LEAD_S = 0.6;
-/** The face spans from this far below the head bone (the chin, in units of the model's
- *  height above the head bone) to the top of the model. */
-const CHIN_BELOW = 0.35;
+/** The face spans from this far below the head bone (in units of the model's height
+ *  above the head bone; the head bone sits about at the chin) to the top of the model. */
+const CHIN_BELOW = 0.05;
 /** The free camera's field of view (deg), the stage's. */
 const FREE_FOV = 30;
 
