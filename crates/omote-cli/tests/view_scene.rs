@@ -368,7 +368,10 @@ fn scene_camera_matches_the_path(checks: &Value) {
         let cam = &check["camera"];
         let (pos, dir) = (vec(&cam["position"]), vec(&cam["direction"]));
         let seen = (pos - head).angle_between(want - head).to_degrees();
-        assert!(seen <= 1.0, "t {t}: camera at {pos}, the path at {want}: {seen}° apart");
+        assert!(
+            seen <= 1.0,
+            "t {t}: camera at {pos}, the path at {want}: {seen}° apart"
+        );
         assert!(
             ((pos - head).length() / (want - head).length() - 1.0).abs() < 0.02,
             "t {t}: camera at {pos}, the path at {want}"
@@ -378,8 +381,14 @@ fn scene_camera_matches_the_path(checks: &Value) {
         let face = &check["face"];
         assert_eq!(face["character"].as_u64(), Some(c as u64), "{check}");
         let height = f(&face["height"]);
-        assert!(height >= 1.0 / 3.0, "t {t}: the face is {height} of the frame");
-        assert!(f(&face["top"]) <= 1.0 && f(&face["bottom"]) >= -1.0, "in frame: {face}");
+        assert!(
+            height >= 1.0 / 3.0,
+            "t {t}: the face is {height} of the frame"
+        );
+        assert!(
+            f(&face["top"]) <= 1.0 && f(&face["bottom"]) >= -1.0,
+            "in frame: {face}"
+        );
         speakers.push(check["id"].as_str().unwrap().to_string());
     }
     // Both characters framed; the last after the wait (the path keeps its time there).

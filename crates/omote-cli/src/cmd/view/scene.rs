@@ -195,7 +195,10 @@ impl SceneSite {
             duration: 0.0,
         };
         let baked = site.bake(&[], &[], None);
-        site.duration = baked.characters.first().map_or(0.0, |b| f64::from(b.anim.duration));
+        site.duration = baked
+            .characters
+            .first()
+            .map_or(0.0, |b| f64::from(b.anim.duration));
         for (c, b) in site.characters.iter_mut().zip(&baked.characters) {
             c.anim = serde_json::to_vec(&b.anim).context("serialising an anim")?;
         }
@@ -295,12 +298,17 @@ impl SceneSite {
         // The lock is held through the bake: bakes run one at a time.
         let has_camera = run.camera_position().is_some();
         let mut camera = Vec::new();
-        let characters =
-            omote_scene::bake_observed(&mut run, &self.clips, &options, |_, _| {}, |s| {
+        let characters = omote_scene::bake_observed(
+            &mut run,
+            &self.clips,
+            &options,
+            |_, _| {},
+            |s| {
                 if let Some(p) = s.camera_position() {
                     camera.push(p.to_array());
                 }
-            });
+            },
+        );
         drop(scene);
         Baked {
             characters,
