@@ -96,6 +96,13 @@ try {
     else if (!(cam.face.height >= 1 / 3)) failures.push(`t ${time}: the face is ${cam.face.height} of the frame height`);
     if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/demo-${n + 1}.png`, type: 'png' });
   }
+  // The toggle: the free camera (the stage's orbit), then the scene's again.
+  await page.click('#camera');
+  const free = await page.evaluate(() => window.omoteScene.camera());
+  await page.click('#camera');
+  const back = await page.evaluate(() => window.omoteScene.camera());
+  report.cameraToggle = [free.mode, back.mode];
+  if (free.mode !== 'free' || back.mode !== 'scene') failures.push(`the camera toggle went ${free.mode}, then ${back.mode}`);
 
   // Play from a little before the first voiced span; sample the speaker's mouth.
   const bake = await page.evaluate(() => window.omoteScene.bake());

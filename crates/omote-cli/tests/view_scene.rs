@@ -3,7 +3,8 @@
 //! else, no traversal, the loopback `Host` check), clear errors for bad scenes, and the
 //! page in headless Chromium through `tools/viewer-check/scene.mjs` (both VRMs load,
 //! play schedules the voices, the mouths move during a voiced span as the anim says, a
-//! wait shows, Advance and Skip bake again). The browser test needs Node, `npm ci` in
+//! wait shows, Advance and Skip bake again, the camera follows the scene's path framing
+//! the speaker, the free-camera toggle). The browser test needs Node, `npm ci` in
 //! `tools/viewer-check` and `/usr/bin/chromium`; without them it prints SKIP and
 //! passes, except under `CI`, where it fails.
 
@@ -328,6 +329,7 @@ fn the_scene_plays_in_chromium_with_its_voices() {
     assert!(report["skip"]["cut"].is_number());
     let png = std::fs::read(&png).unwrap();
     assert_eq!(&png[1..4], b"PNG");
+    assert_eq!(report["cameraToggle"], serde_json::json!(["free", "scene"]));
     scene_camera_matches_the_path(&report["camera"]);
 }
 
