@@ -11,7 +11,12 @@
 //     at the page's time (|Δ| ≤ 1e-3), and the mouth opens (the largest vowel);
 //   - inside the unattended bake's wait, the page shows it waiting;
 //   - Advance pressed there bakes again with one advance, and the wait holds until it;
-//   - Skip pressed in the first line bakes again and cuts that line's voice.
+//   - Skip pressed in the first line bakes again and cuts that line's voice;
+//   - the scene camera: at the middle of three voiced spans (the first two lines and the
+//     last, after the wait), the page's camera as window.omoteDebug reports it (position,
+//     direction, field of view) and the speaking face's projected height (at least a
+//     third of the frame here; the Rust test compares the camera with the scene's path).
+//     With SHOTS=DIR, a screenshot at each: DIR/demo-1.png … demo-3.png.
 // Prints one JSON report on stdout and exits 1 when a check fails.
 // Chromium: /usr/bin/chromium (Debian), or CHROMIUM=path. Versions pinned in package-lock.json.
 import { chromium } from 'playwright-core';
@@ -73,6 +78,31 @@ try {
   const audioCount = new Set(info.characters.flatMap((c) => c.lines.map((l) => l.audio)).filter(Boolean)).size;
   if (report.status.decoded !== audioCount) failures.push(`decoded ${report.status.decoded} of ${audioCount} voice files`);
   const anims = await Promise.all(info.characters.map((c) => getJson(c.anim)));
+
+  // The scene camera at three lines, paused, before any press.
+  const first = await page.evaluate(() => window.omoteScene.bake());
+  const voiced = first.voices.filter((v) => v.voicedStart != null);
+  report.camera = [];
+  for (const [n, v] of [voiced[0], voiced[1], voiced[voiced.length - 1]].entries()) {
+    const t = (v.voicedStart + v.voicedEnd) / 2;
+    await page.evaluate((x) => window.omoteScene.seek(x), t);
+    // Two frames: the pose and the camera are drawn.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const cam = await page.evaluate(() => window.omoteScene.camera());
+    const time = (await status(page)).time;
+    report.camera.push({ t: time, character: v.character, id: info.characters[v.character].id, ...cam });
+    if (cam.mode !== 'scene') failures.push(`t ${time}: the ${cam.mode} camera, not the scene's`);
+    if (!cam.face || cam.face.character !== v.character) failures.push(`t ${time}: not framing ${info.characters[v.character].id}: ${JSON.stringify(cam.focus)}`);
+    else if (!(cam.face.height >= 1 / 3)) failures.push(`t ${time}: the face is ${cam.face.height} of the frame height`);
+    if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/demo-${n + 1}.png`, type: 'png' });
+  }
+  // The toggle: the free camera (the stage's orbit), then the scene's again.
+  await page.click('#camera');
+  const free = await page.evaluate(() => window.omoteScene.camera());
+  await page.click('#camera');
+  const back = await page.evaluate(() => window.omoteScene.camera());
+  report.cameraToggle = [free.mode, back.mode];
+  if (free.mode !== 'free' || back.mode !== 'scene') failures.push(`the camera toggle went ${free.mode}, then ${back.mode}`);
 
   // Play from a little before the first voiced span; sample the speaker's mouth.
   const bake = await page.evaluate(() => window.omoteScene.bake());
@@ -141,16 +171,16 @@ try {
   }
 
   // Skip inside the first line: it is cut.
-  const first = bake.voices[0];
-  await page.evaluate((t) => window.omoteScene.seek(t), (first.voicedStart + first.voicedEnd) / 2);
+  const firstVoice = bake.voices[0];
+  await page.evaluate((t) => window.omoteScene.seek(t), (firstVoice.voicedStart + firstVoice.voicedEnd) / 2);
   await page.click('#skip');
   await page.waitForFunction((n) => window.omoteStatus.bakes > n && !window.omoteStatus.baking, afterAdvance.bakes, { timeout: 30000 });
   const skipped = await page.evaluate(() => window.omoteScene.bake());
   const afterSkip = await status(page);
-  const cutVoice = skipped.voices.find((v) => v.character === first.character && v.clip === first.clip);
+  const cutVoice = skipped.voices.find((v) => v.character === firstVoice.character && v.clip === firstVoice.clip);
   report.skip = { skips: afterSkip.skips, cut: cutVoice ? cutVoice.cut : null };
   if (afterSkip.skips.length !== 1) failures.push(`skips after one press: ${afterSkip.skips}`);
-  if (!cutVoice || cutVoice.cut == null) failures.push(`the skip did not cut ${first.clip}`);
+  if (!cutVoice || cutVoice.cut == null) failures.push(`the skip did not cut ${firstVoice.clip}`);
   report.status = await status(page);
   if (report.consoleErrors.length) failures.push(`console errors: ${report.consoleErrors.join(' | ')}`);
 } catch (e) {

@@ -3,7 +3,8 @@
 //! else, no traversal, the loopback `Host` check), clear errors for bad scenes, and the
 //! page in headless Chromium through `tools/viewer-check/scene.mjs` (both VRMs load,
 //! play schedules the voices, the mouths move during a voiced span as the anim says, a
-//! wait shows, Advance and Skip bake again). The browser test needs Node, `npm ci` in
+//! wait shows, Advance and Skip bake again, the camera follows the scene's path framing
+//! the speaker, the free-camera toggle). The browser test needs Node, `npm ci` in
 //! `tools/viewer-check` and `/usr/bin/chromium`; without them it prints SKIP and
 //! passes, except under `CI`, where it fails.
 
@@ -328,4 +329,70 @@ fn the_scene_plays_in_chromium_with_its_voices() {
     assert!(report["skip"]["cut"].is_number());
     let png = std::fs::read(&png).unwrap();
     assert_eq!(&png[1..4], b"PNG");
+    assert_eq!(report["cameraToggle"], serde_json::json!(["free", "scene"]));
+    scene_camera_matches_the_path(&report["camera"]);
+}
+
+/// The page's camera at three times (wall time of the unattended bake) against the
+/// scene's own camera path: the scene stepped at 60 fps, waits moving on by themselves
+/// as in that bake, to the page's frame (frame k of a bake is the scene after k + 1
+/// steps). Within 1° of the path seen from the speaker's head, looking at that head,
+/// and the face at least a third of the frame high.
+fn scene_camera_matches_the_path(checks: &Value) {
+    let checks = checks.as_array().expect("the report's camera checks");
+    assert_eq!(checks.len(), 3, "{checks:#?}");
+    let loaded = omote_scene::load_scene(
+        &demo_scene(),
+        &omote_scene::LoadOptions::default(),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let vec = |v: &Value| {
+        let a: Vec<f32> = v
+            .as_array()
+            .unwrap_or_else(|| panic!("not a vector: {v}"))
+            .iter()
+            .map(|x| f(x) as f32)
+            .collect();
+        omote_core::Vec3::new(a[0], a[1], a[2])
+    };
+    let mut speakers = Vec::new();
+    for check in checks {
+        let t = f(&check["t"]);
+        let mut scene = loaded.scene.clone();
+        scene.set_auto_advance(true);
+        for _ in 0..=(t * 60.0).round() as usize {
+            scene.update(1.0 / 60.0);
+        }
+        let want = scene.camera_position().expect("the demo has a camera");
+        let c = check["character"].as_u64().unwrap() as usize;
+        let head = omote_core::Vec3::from(loaded.characters[c].position);
+        let cam = &check["camera"];
+        let (pos, dir) = (vec(&cam["position"]), vec(&cam["direction"]));
+        let seen = (pos - head).angle_between(want - head).to_degrees();
+        assert!(
+            seen <= 1.0,
+            "t {t}: camera at {pos}, the path at {want}: {seen}° apart"
+        );
+        assert!(
+            ((pos - head).length() / (want - head).length() - 1.0).abs() < 0.02,
+            "t {t}: camera at {pos}, the path at {want}"
+        );
+        let look = dir.angle_between(head - want).to_degrees();
+        assert!(look <= 1.0, "t {t}: looking {look}° off the speaker's head");
+        let face = &check["face"];
+        assert_eq!(face["character"].as_u64(), Some(c as u64), "{check}");
+        let height = f(&face["height"]);
+        assert!(
+            height >= 1.0 / 3.0,
+            "t {t}: the face is {height} of the frame"
+        );
+        assert!(
+            f(&face["top"]) <= 1.0 && f(&face["bottom"]) >= -1.0,
+            "in frame: {face}"
+        );
+        speakers.push(check["id"].as_str().unwrap().to_string());
+    }
+    // Both characters framed; the last after the wait (the path keeps its time there).
+    assert_eq!(speakers, ["aoi", "beni", "beni"]);
 }

@@ -299,7 +299,7 @@ fn load_options_and_the_loaded_scene_are_reachable() {
     assert_eq!(p.clip(0, 0), Some("aoi_1.wav"));
     assert!(p.audio_path(1, 1).unwrap().ends_with("voice/beni_2.wav"));
     assert!(p.builtin_vrm(0).is_some());
-    assert_eq!(p.position(0), [-0.35, 1.4, 0.0]);
+    assert_eq!(p.position(0), [-0.65, 1.4, 0.0]);
     assert!(
         p.bake(&BakeOptions {
             fps: f32::NAN,

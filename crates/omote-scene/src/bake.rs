@@ -53,7 +53,20 @@ pub fn bake(
     scene: &mut Scene,
     clips: &[Vec<String>],
     options: &BakeOptions,
+    progress: impl FnMut(f64, f64),
+) -> Vec<BakedCharacter> {
+    bake_observed(scene, clips, options, progress, |_| {})
+}
+
+/// [`bake`], calling `each_frame` with the scene after every recorded frame (frame `k`
+/// of the anims is the `k`-th call): for what a host needs beside the faces, such as the
+/// camera per frame ([`Scene::camera_position`]).
+pub fn bake_observed(
+    scene: &mut Scene,
+    clips: &[Vec<String>],
+    options: &BakeOptions,
     mut progress: impl FnMut(f64, f64),
+    mut each_frame: impl FnMut(&Scene),
 ) -> Vec<BakedCharacter> {
     let fps = options.fps;
     let dt = 1.0 / fps;
@@ -84,6 +97,7 @@ pub fn bake(
         scene.update(dt);
         frame += 1;
         recorder.record(scene);
+        each_frame(scene);
         let t = frame as f64 / f64::from(fps);
         if frame.is_multiple_of(600) {
             progress(t, expected.max(t));

@@ -24,7 +24,7 @@ mod files;
 mod load;
 mod voice;
 
-pub use bake::{BakeOptions, BakedCharacter, SceneRecorder, bake};
+pub use bake::{BakeOptions, BakedCharacter, SceneRecorder, bake, bake_observed};
 pub use error::SceneFileError;
 pub use files::{FsFiles, MemoryFiles, SceneFiles};
 pub use load::{

@@ -18,16 +18,27 @@
 // waits for the player, so the waits the unattended bake already moved on from before
 // T are kept, as presses just before they released.
 //
+// Camera: the scene's own camera path (the bake's `camera`, one position per frame,
+// sampled by the server from the path the faces' camera correction saw) looking at the
+// speaking character's head — the line the correction's camera angle was computed
+// along, so side-view correction shapes are seen from the side they were made for. The
+// path may be far from the faces, so instead of moving the camera the field of view
+// narrows until the face fills FACE_FRACTION of the frame height (a zoom lens on the
+// scene's camera). Between lines the view turns to the next speaker over FOCUS_LEAD_S
+// before they speak. "Free camera" (button, C key, or any drag or wheel) hands the view
+// to the page's orbit controls; "Scene camera" goes back.
+//
 // Test hooks: window.omoteStatus (plain data, updated every frame) and window.omoteScene
-// (seek, play, pause, press, mouth, expressions); used by tools/viewer-check/scene.mjs.
+// (seek, play, pause, press, mouth, expressions, camera); window.omoteDebug (the
+// camera and the focused face's projected height); used by tools/viewer-check/scene.mjs.
 import * as THREE from 'three';
-import { bindAnim, createStage, fetchOk, loadVrm, poseAt, topExpressions } from './common.js';
+import { bindAnim, createStage, fetchOk, framePos, loadVrm, poseAt, topExpressions } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   canvas: $('view'), title: $('title'), who: $('who'), state: $('state'), unknown: $('unknown'),
   error: $('error'), play: $('play'), time: $('time'), clock: $('clock'), spans: $('spans'),
-  advance: $('advance'), skip: $('skip'), reset: $('reset'),
+  advance: $('advance'), skip: $('skip'), reset: $('reset'), camera: $('camera'),
 };
 const COLOURS = ['#7fc4ff', '#ff9fb8', '#9fe8a0', '#e8c77f', '#c7a0ff', '#7fe8e0'];
 const VOWELS = ['aa', 'ih', 'ou', 'ee', 'oh'];
@@ -35,6 +46,15 @@ const VOWELS = ['aa', 'ih', 'ou', 'ee', 'oh'];
 const LEAD_S = 0.05;
 /** A cut voice fades out over this long (s) instead of clicking. */
 const CUT_FADE_S = 0.03;
+/** The speaking face fills this much of the frame height under the scene camera. */
+const FACE_FRACTION = 0.4;
+/** The scene camera turns to the next speaker over this long before they speak (s). */
+const FOCUS_LEAD_S = 0.6;
+/** The face spans from this far below the head bone (in units of the model's height
+ *  above the head bone; the head bone sits about at the chin) to the top of the model. */
+const CHIN_BELOW = 0.05;
+/** The free camera's field of view (deg), the stage's. */
+const FREE_FOV = 30;
 
 const status = {
   ready: false, error: null,
@@ -73,7 +93,10 @@ const state = {
   last: null,
   lastOverlay: 0,
   stall: null, // the audio clock's last value and when it was read (page ms)
+  cameraMode: 'free', // 'scene' once the bake has a camera path
 };
+const debug = { mode: 'free' };
+window.omoteDebug = debug;
 
 function duration() {
   return state.bake ? state.bake.duration : 0;
@@ -263,6 +286,121 @@ async function rebake(advances, skips) {
   }
 }
 
+// ---------------------------------------------------------------- camera
+
+/** The scene camera's position at t (linear between the bake's frames), or null. */
+function sceneCameraAt(t) {
+  const track = state.bake && state.bake.camera;
+  if (!track || track.length === 0) return null;
+  const p = framePos({ head: track, fps: state.bake.fps }, t);
+  return new THREE.Vector3().fromArray(track[p.i0]).lerp(new THREE.Vector3().fromArray(track[p.i1]), p.f);
+}
+
+const smoothstep = (x) => { const c = Math.max(0, Math.min(1, x)); return c * c * (3 - 2 * c); };
+
+/** Whose face the scene camera frames at t: the speaker, turning to the next one over
+ *  FOCUS_LEAD_S before they speak. {from, to, x}: character indices and the blend. */
+function focusAt(t) {
+  const keys = state.bake.voices.filter((v) => v.voicedStart != null)
+    .sort((a, b) => a.voicedStart - b.voicedStart);
+  if (keys.length === 0) return null;
+  let k = -1;
+  for (let i = 0; i < keys.length; i += 1) if (keys[i].voicedStart - FOCUS_LEAD_S <= t) k = i;
+  if (k < 0) return { from: keys[0].character, to: keys[0].character, x: 1 };
+  const from = k > 0 ? keys[k - 1].character : keys[k].character;
+  const x = smoothstep((t - (keys[k].voicedStart - FOCUS_LEAD_S)) / FOCUS_LEAD_S);
+  return { from, to: keys[k].character, x };
+}
+
+/** Character i's face: its head bone (where the scene puts its head) and the face's
+ *  extent above and below it (m). */
+function face(i) {
+  const c = state.chars[i];
+  return { head: c.place, above: c.rest.above, below: CHIN_BELOW * c.rest.above };
+}
+
+/** The projected height of character i's face as a fraction of the frame height, and
+ *  its top and bottom (normalised device y). */
+function faceOnScreen(i) {
+  const f = face(i);
+  camera.updateMatrixWorld();
+  const top = f.head.clone().add(new THREE.Vector3(0, f.above, 0)).project(camera);
+  const bottom = f.head.clone().add(new THREE.Vector3(0, -f.below, 0)).project(camera);
+  return { character: i, top: top.y, bottom: bottom.y, height: (top.y - bottom.y) / 2 };
+}
+
+function setFov(deg) {
+  if (Math.abs(camera.fov - deg) > 1e-9) {
+    camera.fov = deg;
+    camera.updateProjectionMatrix();
+  }
+}
+
+/** Under the scene camera: its position at t, looking at the focused face, zoomed. */
+function placeSceneCamera(t) {
+  const pos = sceneCameraAt(t);
+  const focus = focusAt(t);
+  if (!pos) return;
+  let target;
+  let size;
+  if (focus) {
+    const a = face(focus.from);
+    const b = face(focus.to);
+    target = a.head.clone().lerp(b.head, focus.x);
+    size = THREE.MathUtils.lerp(a.above + a.below, b.above + b.below, focus.x);
+  } else {
+    // Nobody speaks: every head in view.
+    const box = new THREE.Box3();
+    state.chars.forEach((c, i) => {
+      const f = face(i);
+      box.expandByPoint(f.head.clone().add(new THREE.Vector3(-f.above, f.above, 0)));
+      box.expandByPoint(f.head.clone().add(new THREE.Vector3(f.above, -f.below, 0)));
+    });
+    target = box.getCenter(new THREE.Vector3());
+    const s = box.getSize(new THREE.Vector3());
+    size = Math.max(s.y, s.x / camera.aspect) * FACE_FRACTION * 1.5;
+  }
+  const distance = Math.max(0.05, pos.distanceTo(target));
+  const fov = THREE.MathUtils.radToDeg(2 * Math.atan(size / FACE_FRACTION / 2 / distance));
+  setFov(Math.max(4, Math.min(60, fov)));
+  camera.position.copy(pos);
+  camera.lookAt(target);
+  camera.updateMatrixWorld();
+  const dir = camera.getWorldDirection(new THREE.Vector3());
+  Object.assign(debug, {
+    mode: 'scene', t,
+    camera: { position: pos.toArray(), direction: dir.toArray(), fov: camera.fov, target: target.toArray() },
+    focus: focus && { ...focus, speaker: focus.x >= 0.5 ? state.chars[focus.to].id : state.chars[focus.from].id },
+    face: focus ? faceOnScreen(focus.x >= 0.5 ? focus.to : focus.from) : null,
+  });
+}
+
+/** 'scene' or 'free'; going free keeps the view where it is (as an orbit). */
+function setCameraMode(mode, { keepView = false } = {}) {
+  if (mode === 'scene' && !(state.bake && state.bake.camera)) mode = 'free';
+  state.cameraMode = mode;
+  ui.camera.textContent = mode === 'scene' ? 'Free camera' : 'Scene camera';
+  ui.camera.disabled = !(state.bake && state.bake.camera);
+  if (mode === 'free') {
+    if (keepView && debug.mode === 'scene') {
+      // The same view at the stage's field of view: further back by the zoom.
+      const target = new THREE.Vector3().fromArray(debug.camera.target);
+      const off = camera.position.clone().sub(target);
+      const zoom = Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2) / Math.tan(THREE.MathUtils.degToRad(FREE_FOV) / 2);
+      const distance = off.length() * zoom;
+      Object.assign(orbit, {
+        target, distance, yaw: Math.atan2(off.x, off.z), pitch: Math.asin(Math.max(-1, Math.min(1, off.y / off.length()))),
+      });
+    } else if (orbit.home) {
+      Object.assign(orbit, orbit.home, { target: orbit.home.target.clone() });
+    }
+    setFov(FREE_FOV);
+    placeCamera();
+    Object.assign(debug, { mode: 'free', camera: null, focus: null, face: null });
+  }
+  status.cameraMode = state.cameraMode;
+}
+
 // ---------------------------------------------------------------- drawing
 
 function poseAll(dt) {
@@ -270,6 +408,7 @@ function poseAll(dt) {
   for (const c of state.chars) if (c.anim) poseAt(c, t, dt);
   status.time = t;
   status.waiting = isWaiting(t);
+  if (state.cameraMode === 'scene') placeSceneCamera(t);
 }
 
 function isWaiting(t) {
@@ -398,6 +537,7 @@ function layOut() {
     const place = Array.isArray(info.position)
       ? new THREE.Vector3(...info.position)
       : new THREE.Vector3((i - (n - 1) / 2) * spacing, c.rest.head.y, 0);
+    c.place = place.clone();
     const group = new THREE.Group();
     group.add(c.vrm.scene);
     c.vrm.scene.position.sub(c.rest.head);
@@ -465,6 +605,7 @@ async function main() {
   layOut();
   setBake(bake);
   status.bakes = 1;
+  setCameraMode('scene');
   const unknown = [];
   state.chars.forEach((c, i) => {
     status.characters[i].unknown = c.unknown.slice();
@@ -477,6 +618,14 @@ async function main() {
   ui.advance.addEventListener('click', () => press('advance').catch(fail));
   ui.skip.addEventListener('click', () => press('skip').catch(fail));
   ui.reset.addEventListener('click', () => rebake([], []).catch(fail));
+  ui.camera.addEventListener('click', () => {
+    setCameraMode(state.cameraMode === 'scene' ? 'free' : 'scene');
+    poseAll(0);
+  });
+  // Dragging or zooming under the scene camera takes it over from where it is.
+  const takeOver = () => { if (state.cameraMode === 'scene') setCameraMode('free', { keepView: true }); };
+  ui.canvas.addEventListener('pointerdown', takeOver);
+  ui.canvas.addEventListener('wheel', takeOver, { passive: true });
   // Keys (when no control has the focus, so a focused button is not pressed twice):
   // space plays and pauses, Enter or N advances, S skips.
   window.addEventListener('keydown', (e) => {
@@ -485,6 +634,7 @@ async function main() {
     if (key === ' ') setPlaying(!state.playing);
     else if (key === 'enter' || key === 'n') press('advance').catch(fail);
     else if (key === 's') press('skip').catch(fail);
+    else if (key === 'c' && !ui.camera.disabled) ui.camera.click();
     else return;
     e.preventDefault();
   });
@@ -513,6 +663,11 @@ window.omoteScene = {
   mouth(i) {
     const em = state.chars[i].vrm.expressionManager;
     return Object.fromEntries(VOWELS.map((v) => [v, em ? (em.getValue(v) || 0) : 0]));
+  },
+  /** 'scene' or 'free' camera; the camera as window.omoteDebug reports it. */
+  camera(mode) {
+    if (mode) { setCameraMode(mode); poseAll(0); }
+    return { mode: state.cameraMode, ...JSON.parse(JSON.stringify(debug)) };
   },
   /** Character i's expressions as three-vrm holds them. */
   expressions(i) {

@@ -230,6 +230,12 @@ impl Scene {
         self.clock.time() as f32
     }
 
+    /// The scene camera at the timeline's time (what the faces' camera correction and
+    /// `at = "camera"` used this frame), if the scene has a camera.
+    pub fn camera_position(&self) -> Option<Vec3> {
+        self.camera.position(self.timeline_time())
+    }
+
     /// The timeline time by which everything keyed has played out.
     pub fn end_time(&self) -> f32 {
         self.end

@@ -16,9 +16,13 @@
 //!
 //! A bake's answer (`/bake`): `{advances, skips, fps, duration, characters: [{id,
 //! anim}], voices: [{character, t, voicedStart, voicedEnd, clip, audio, cut}], holds:
-//! [{wait, from, to}]}` — `voices` are the anims' voice events with the audio route of
+//! [{wait, from, to}], camera}` — `voices` are the anims' voice events with the audio route of
 //! their clip and the time a skip cut them (`null`: played out); `holds` the times the
-//! timeline sat at a wait (`to: null`: nobody advanced before the bake ended).
+//! timeline sat at a wait (`to: null`: nobody advanced before the bake ended);
+//! `camera` the scene camera's position at every frame of the bake (`[[x, y, z], …]`,
+//! frame k at k / fps like the anims; `null`: the scene has no camera) — sampled here
+//! from the same path the faces' camera correction saw, waits and skips included, so
+//! the page only interpolates between frames.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -27,6 +31,12 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context;
 use omote_core::{Scene, anim::AnimEvent};
 use omote_scene::{BakeOptions, BakedCharacter, LoadOptions, LoadedScene};
+
+/// A bake: the characters and the camera position at each frame (`None`: no camera).
+struct Baked {
+    characters: Vec<BakedCharacter>,
+    camera: Option<Vec<[f32; 3]>>,
+}
 use omote_serve::{Body, Response};
 use serde_json::{Value, json};
 
@@ -185,8 +195,11 @@ impl SceneSite {
             duration: 0.0,
         };
         let baked = site.bake(&[], &[], None);
-        site.duration = baked.first().map_or(0.0, |b| f64::from(b.anim.duration));
-        for (c, b) in site.characters.iter_mut().zip(&baked) {
+        site.duration = baked
+            .characters
+            .first()
+            .map_or(0.0, |b| f64::from(b.anim.duration));
+        for (c, b) in site.characters.iter_mut().zip(&baked.characters) {
             c.anim = serde_json::to_vec(&b.anim).context("serialising an anim")?;
         }
         site.default_bake =
@@ -271,7 +284,7 @@ impl SceneSite {
     }
 
     /// A bake of a fresh clone of the loaded scene with these presses.
-    fn bake(&self, advances: &[f64], skips: &[f64], max_s: Option<f32>) -> Vec<BakedCharacter> {
+    fn bake(&self, advances: &[f64], skips: &[f64], max_s: Option<f32>) -> Baked {
         let scene = self.scene.lock().unwrap_or_else(|e| e.into_inner());
         let mut run = scene.clone();
         let defaults = BakeOptions::default();
@@ -283,13 +296,29 @@ impl SceneSite {
             ..defaults
         };
         // The lock is held through the bake: bakes run one at a time.
-        let baked = omote_scene::bake(&mut run, &self.clips, &options, |_, _| {});
+        let has_camera = run.camera_position().is_some();
+        let mut camera = Vec::new();
+        let characters = omote_scene::bake_observed(
+            &mut run,
+            &self.clips,
+            &options,
+            |_, _| {},
+            |s| {
+                if let Some(p) = s.camera_position() {
+                    camera.push(p.to_array());
+                }
+            },
+        );
         drop(scene);
-        baked
+        Baked {
+            characters,
+            camera: has_camera.then_some(camera),
+        }
     }
 
     /// A bake's answer (see the module docs).
-    fn bundle(&self, advances: &[f64], skips: &[f64], baked: &[BakedCharacter]) -> Value {
+    fn bundle(&self, advances: &[f64], skips: &[f64], bake: &Baked) -> Value {
+        let baked = &bake.characters;
         let mut voices = Vec::new();
         for (i, b) in baked.iter().enumerate() {
             voices.extend(voice_events(&b.anim.events).into_iter().map(|v| {
@@ -325,6 +354,7 @@ impl SceneSite {
             "characters": characters,
             "voices": voices,
             "holds": holds,
+            "camera": bake.camera,
         })
     }
 
