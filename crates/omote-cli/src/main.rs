@@ -8,6 +8,7 @@ mod interrupt;
 mod limits;
 mod output;
 mod scene_output;
+mod stages;
 mod viewer_assets;
 
 use std::process::ExitCode;

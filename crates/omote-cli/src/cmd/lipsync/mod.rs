@@ -31,15 +31,14 @@ use rayon::prelude::*;
 
 use crate::args::load_profile;
 use crate::limits;
+use crate::stages::{self, Stage};
 
 mod live;
 
-/// Threads writing result files. Each mostly waits for its file's sync to the disk, and
-/// the disk serves several syncs together (here a sync took 7.6 ms alone, 0.6 ms each
-/// with 8 at once), so they add no work beside `--jobs`.
-const WRITERS: usize = 8;
-/// Finished results waiting to be written, at most (bounds the memory they hold).
-const WRITE_QUEUE: usize = 8;
+/// Written results waiting for their group's sync, at most: one group every 50 ms at
+/// 20,000 files a second. An interrupted batch may leave about this many files in a
+/// hidden `.omote-partial-PID` folder (never a partial result under a result's name).
+const COMMIT_QUEUE: usize = 1024;
 
 /// Audio file extensions picked up when walking folders.
 const AUDIO_EXTS: [&str; 6] = ["wav", "flac", "ogg", "oga", "mp3", "wave"];
@@ -258,26 +257,43 @@ fn load_16k(path: &Path) -> Result<Vec<f32>, omote_audio::AudioError> {
 /// given twice) is skipped.
 fn collect_inputs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     use std::collections::HashSet;
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) -> anyhow::Result<()> {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+    /// `canonical`: `dir`'s canonical path. A plain file's or folder's in it is
+    /// `canonical/NAME`, known without asking the system; only links are resolved (a
+    /// `canonicalize` and a `stat` per file were most of the walk's time).
+    fn walk(
+        dir: &Path,
+        canonical: &Path,
+        out: &mut Vec<PathBuf>,
+        seen: &mut HashSet<PathBuf>,
+    ) -> anyhow::Result<()> {
+        let mut entries: Vec<(std::ffi::OsString, std::fs::DirEntry)> = std::fs::read_dir(dir)
             .with_context(|| format!("{}: cannot list folder", dir.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter_map(|e| e.ok().map(|e| (e.file_name(), e)))
             .collect();
-        entries.sort();
-        for p in entries {
-            // A dangling link has no canonical path: skipped like any unreadable entry.
-            let Ok(canonical) = p.canonicalize() else {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, entry) in entries {
+            let Ok(kind) = entry.file_type() else {
                 continue;
             };
-            if p.is_dir() {
-                if seen.insert(canonical) {
-                    walk(&p, out, seen)?;
+            let p = entry.path();
+            let (is_dir, real) = if kind.is_symlink() {
+                // A dangling link has no canonical path: skipped like any unreadable entry.
+                let Ok(real) = p.canonicalize() else {
+                    continue;
+                };
+                (real.is_dir(), real)
+            } else {
+                (kind.is_dir(), canonical.join(&name))
+            };
+            if is_dir {
+                if seen.insert(real.clone()) {
+                    walk(&p, &real, out, seen)?;
                 }
-            } else if p
+            } else if Path::new(&name)
                 .extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| AUDIO_EXTS.contains(&e.to_ascii_lowercase().as_str()))
-                && seen.insert(canonical)
+                && seen.insert(real)
             {
                 out.push(p);
             }
@@ -289,8 +305,8 @@ fn collect_inputs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     for p in paths {
         let canonical = p.canonicalize().unwrap_or_else(|_| p.clone());
         if p.is_dir() {
-            if seen.insert(canonical) {
-                walk(p, &mut out, &mut seen)?;
+            if seen.insert(canonical.clone()) {
+                walk(p, &canonical, &mut out, &mut seen)?;
             }
         } else if seen.insert(canonical) {
             // Named files are always tried, whatever their extension.
@@ -307,16 +323,21 @@ fn check_distinct_outputs(
     out_dir: Option<&Path>,
     format: Format,
 ) -> anyhow::Result<()> {
-    let mut seen: std::collections::HashMap<PathBuf, &Path> = std::collections::HashMap::new();
+    let mut seen: HashMap<PathBuf, &Path> = HashMap::new();
+    // Each output folder's canonical path, asked once (not once per file).
+    let mut folders: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
     for input in inputs {
         let out = output_path(input, out_dir, format);
-        let key = out
-            .parent()
-            .and_then(|d| d.canonicalize().ok())
-            .map_or_else(
-                || out.clone(),
-                |d| d.join(out.file_name().unwrap_or_default()),
-            );
+        let folder = out.parent().map(|d| {
+            if !folders.contains_key(d) {
+                folders.insert(d.to_path_buf(), d.canonicalize().ok());
+            }
+            &folders[d]
+        });
+        let key = folder.and_then(Option::as_ref).map_or_else(
+            || out.clone(),
+            |d| d.join(out.file_name().unwrap_or_default()),
+        );
         if let Some(first) = seen.insert(key, input) {
             bail!(
                 "{} and {} would both write {}: give them different --out folders or names",
@@ -406,10 +427,12 @@ impl Batch<'_> {
         Analyser,
         Result<omote_audio::Loader, omote_audio::AudioError>,
     ) {
-        (
-            Analyser::new(self.profile.clone()),
-            omote_audio::Loader::new(SAMPLE_RATE),
-        )
+        stages::time(Stage::Setup, || {
+            (
+                Analyser::new(self.profile.clone()),
+                omote_audio::Loader::new(SAMPLE_RATE),
+            )
+        })
     }
 
     /// First pass (speaker groups): every file's cepstral sum and (offline) features,
@@ -426,15 +449,17 @@ impl Batch<'_> {
                 .map_init(
                     || self.worker(),
                     |(analyser, loader), input| {
-                        let read = load(loader, input).map(|samples| {
-                            let mut f = analyser.features(samples);
-                            f.normalised = Vec::new();
-                            Pending::Read(Box::new(ReadClip {
-                                own: CepstralMean::of_clip(&f),
-                                len: samples.len(),
-                                features: (!self.args.stream).then_some(f),
-                            }))
-                        });
+                        let read =
+                            stages::time(Stage::Decode, || load(loader, input)).map(|samples| {
+                                let mut f =
+                                    stages::time(Stage::Analyse, || analyser.features(samples));
+                                f.normalised = Vec::new();
+                                Pending::Read(Box::new(ReadClip {
+                                    own: CepstralMean::of_clip(&f),
+                                    len: samples.len(),
+                                    features: (!self.args.stream).then_some(f),
+                                }))
+                            });
                         self.bar.inc(1);
                         read.unwrap_or_else(|e| {
                             self.fail(input, &e);
@@ -479,29 +504,43 @@ impl Batch<'_> {
                     .and_then(|k| speakers.get(&k))
                     .unwrap_or(&no_speaker);
                 let track = match features {
-                    Some(feats) => speaker.read(analyser, feats, *len),
-                    None => speaker
-                        .stream(self.profile.clone(), AnalyserConfig::default(), own)
-                        .analyse_clip(load(loader, input)?, STREAM_CHUNK),
+                    Some(feats) => {
+                        stages::time(Stage::Analyse, || speaker.read(analyser, feats, *len))
+                    }
+                    None => {
+                        let samples = stages::time(Stage::Decode, || load(loader, input))?;
+                        stages::time(Stage::Analyse, || {
+                            speaker
+                                .stream(self.profile.clone(), AnalyserConfig::default(), own)
+                                .analyse_clip(samples, STREAM_CHUNK)
+                        })
+                    }
                 };
                 // Free the features as soon as they are used.
                 *read = Pending::Done;
                 track
             }
-            // 10 ms chunks, like a live audio callback.
-            Pending::Unread if self.args.stream => {
-                AnalysisMode::Streaming.analyse(&self.profile, load(loader, input)?)
+            Pending::Unread => {
+                let samples = stages::time(Stage::Decode, || load(loader, input))?;
+                stages::time(Stage::Analyse, || {
+                    if self.args.stream {
+                        // 10 ms chunks, like a live audio callback.
+                        AnalysisMode::Streaming.analyse(&self.profile, samples)
+                    } else {
+                        analyser.analyse(samples)
+                    }
+                })
             }
-            Pending::Unread => analyser.analyse(load(loader, input)?),
         };
         Ok(Some(if (track.fps - self.args.fps).abs() < 1e-6 {
             track
         } else {
-            track.resampled(self.args.fps)
+            stages::time(Stage::Analyse, || track.resampled(self.args.fps))
         }))
     }
 
-    /// Second pass: every file's track, rendered and handed to the writers.
+    /// Second pass: every file's track, rendered and written by its worker, then made
+    /// durable and renamed in groups by one thread behind the workers.
     fn classify_and_write(
         &self,
         pool: &rayon::ThreadPool,
@@ -510,13 +549,11 @@ impl Batch<'_> {
         speakers: &HashMap<PathBuf, Speaker>,
     ) -> anyhow::Result<()> {
         std::thread::scope(|scope| -> anyhow::Result<()> {
-            // Result files are written behind the analysis.
-            let to_write = crate::output::write_behind(
+            let (to_commit, committer) = crate::output::commit_behind(
                 scope,
-                WRITERS,
-                WRITE_QUEUE,
-                |(input, out, text): (&Path, PathBuf, String)| {
-                    if let Err(e) = crate::output::write_file(&out, text.as_bytes()) {
+                COMMIT_QUEUE,
+                |input: &Path, result: anyhow::Result<()>| {
+                    if let Err(e) = result {
                         self.fail(input, &e);
                     }
                     self.bar.inc(1);
@@ -524,15 +561,24 @@ impl Batch<'_> {
             )?;
             pool.install(|| {
                 read.par_iter_mut().zip(inputs.par_iter()).for_each_init(
-                    || (self.worker(), to_write.clone()),
-                    |(worker, to_write), (read, input)| {
-                        match self.track(worker, read, input, speakers) {
-                            Ok(Some(track)) => {
-                                let text = render(&track, input, self.args.format);
-                                let out =
-                                    output_path(input, self.args.out.as_deref(), self.args.format);
-                                // The writers end only after this scope's senders are gone.
-                                let _ = to_write.send((input.as_path(), out, text));
+                    || (self.worker(), to_commit.clone()),
+                    |(worker, to_commit), (read, input)| {
+                        let written = self.track(worker, read, input, speakers).and_then(|t| {
+                            let Some(track) = t else { return Ok(None) };
+                            let text = stages::time(Stage::Render, || {
+                                render(&track, input, self.args.format)
+                            });
+                            let out =
+                                output_path(input, self.args.out.as_deref(), self.args.format);
+                            // Each worker writes in a folder of its own (see `stage_file`).
+                            let lane = rayon::current_thread_index().unwrap_or(0);
+                            crate::output::stage_file(&out, text.as_bytes(), lane, input.as_path())
+                                .map(Some)
+                        });
+                        match written {
+                            // The committer ends only after this scope's senders are gone.
+                            Ok(Some(staged)) => {
+                                let _ = stages::time(Stage::Wait, || to_commit.send(staged));
                             }
                             Ok(None) => self.bar.inc(1),
                             Err(e) => {
@@ -543,28 +589,32 @@ impl Batch<'_> {
                     },
                 );
             });
-            drop(to_write);
-            Ok(())
+            drop(to_commit);
+            committer.finish()
         })
     }
 }
 
 fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
-    let profile = load_profile(args.profile.as_deref())?;
-    let inputs = collect_inputs(&args.paths)?;
+    let started = std::time::Instant::now();
+    let profile = stages::time(Stage::Start, || load_profile(args.profile.as_deref()))?;
+    let inputs = stages::time(Stage::Walk, || collect_inputs(&args.paths))?;
     if inputs.is_empty() {
         let names: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         bail!("no audio files found in {}", names.join(", "));
     }
+    let check_started = std::time::Instant::now();
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("{}: cannot create output folder", dir.display()))?;
     }
     check_distinct_outputs(&inputs, args.out.as_deref(), args.format)?;
+    let jobs = limits::threads_for(args.jobs, inputs.len());
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(limits::threads_for(args.jobs, inputs.len()))
+        .num_threads(jobs)
         .build()
         .context("cannot start worker threads")?;
+    stages::add(Stage::Check, check_started.elapsed());
     let bar = ProgressBar::new(inputs.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} (eta {eta}) {wide_msg}")
@@ -585,6 +635,7 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     };
     batch.classify_and_write(&pool, &inputs, &mut read, &speakers)?;
     batch.bar.finish_and_clear();
+    stages::report(inputs.len(), jobs, started.elapsed(), COMMIT_QUEUE);
     let failed = batch.failures.into_inner().unwrap_or_default();
     let ok = inputs.len() - failed.len();
     let speakers = match args.speaker {
