@@ -14,6 +14,10 @@ against the speaker's other lines. That takes two passes, both on the cluster:
 Speakers travel between processes by pickle (their exact numbers). omote releases the
 GIL while it works, so threads per worker scale too. Without --scheduler a LocalCluster
 with --workers processes (one thread each) runs on this machine.
+
+Throughput: 277x real time on two worker processes of a 2-core machine (about 140x per
+worker; the CLI's `--jobs 2` gives 3,880x there): each file is decoded and analysed in
+both passes. A library of N hours needs about N x 13 s of worker time.
 """
 
 import argparse
