@@ -17,7 +17,7 @@ with --workers processes (one thread each) runs on this machine.
 
 Throughput: 277x real time on two worker processes of a 2-core machine (about 140x per
 worker; the CLI's `--jobs 2` gives 3,880x there): each file is decoded and analysed in
-both passes. A library of N hours needs about N x 13 s of worker time.
+both passes. A library of N hours needs about N x 26 s of worker time.
 """
 
 import argparse
