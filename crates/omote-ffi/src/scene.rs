@@ -433,7 +433,9 @@ pub unsafe extern "C" fn omote_scene_line_clip(
     })
 }
 
-/// Copies one of character `i`'s outputs into the caller's `count` floats.
+/// Copies one of character `i`'s outputs into the caller's `count` floats, without
+/// allocating (a host reads these every frame): `pick` lends the output, or fills the
+/// scratch array with one that is made by value (the rotations) and lends that.
 ///
 /// # Safety
 /// `out` points at `count` writable floats.
@@ -442,11 +444,12 @@ unsafe fn read(
     i: u32,
     out: *mut f32,
     count: u32,
-    pick: impl FnOnce(&ScenePlayer, usize) -> Vec<f32>,
+    pick: impl for<'p> FnOnce(&'p ScenePlayer, usize, &'p mut [f32; 12]) -> &'p [f32],
 ) -> FfiResult {
     with(scene, |p| {
         let i = character(p, i)?;
-        let values = pick(p, i);
+        let mut scratch = [0.0; 12];
+        let values = pick(p, i, &mut scratch);
         if values.len() != count as usize {
             return Err(FfiError::argument(format!(
                 "`out` has room for {count} numbers; character {i} gives {}",
@@ -454,7 +457,7 @@ unsafe fn read(
             )));
         }
         // SAFETY: the caller's promise.
-        unsafe { ptr::slice_mut(out, count, "out")? }.copy_from_slice(&values);
+        unsafe { ptr::slice_mut(out, count, "out")? }.copy_from_slice(values);
         Ok(())
     })
 }
@@ -472,7 +475,7 @@ pub unsafe extern "C" fn omote_scene_weights(
 ) -> OmoteStatus {
     // SAFETY: the caller's promise, passed on.
     guard("omote_scene_weights", || unsafe {
-        read(scene, i, out, count, |p, i| p.weights(i).to_vec())
+        read(scene, i, out, count, |p, i, _| p.weights(i))
     })
 }
 
@@ -489,7 +492,7 @@ pub unsafe extern "C" fn omote_scene_input_weights(
 ) -> OmoteStatus {
     // SAFETY: the caller's promise, passed on.
     guard("omote_scene_input_weights", || unsafe {
-        read(scene, i, out, count, |p, i| p.input_weights(i).to_vec())
+        read(scene, i, out, count, |p, i, _| p.input_weights(i))
     })
 }
 
@@ -507,7 +510,10 @@ pub unsafe extern "C" fn omote_scene_rotations(
 ) -> OmoteStatus {
     // SAFETY: the caller's promise, passed on.
     guard("omote_scene_rotations", || unsafe {
-        read(scene, i, out, count, |p, i| p.rotations(i).to_vec())
+        read(scene, i, out, count, |p, i, scratch| {
+            *scratch = p.rotations(i);
+            scratch
+        })
     })
 }
 
