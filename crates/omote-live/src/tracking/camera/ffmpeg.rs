@@ -167,17 +167,7 @@ fn keep_last_lines(pipe: impl Read, lines: &Mutex<Vec<String>>) {
 mod tests {
     use super::*;
 
-    fn options(format: &'static str) -> CameraOptions {
-        let mut o = CameraOptions::new(
-            FrameSize {
-                width: 640,
-                height: 480,
-            },
-            30.0,
-        );
-        o.input_format = format;
-        o
-    }
+    use crate::tracking::camera::tests::options;
 
     fn input_of(args: &[String]) -> &str {
         let i = args.iter().position(|a| a == "-i").unwrap();

@@ -169,11 +169,12 @@ impl CameraInput {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::frames::FrameSize;
 
-    fn options(format: &'static str) -> CameraOptions {
+    /// 640x480 at 30 fps in `format` (the camera tests' options; `ffmpeg.rs` uses it too).
+    pub(crate) fn options(format: &'static str) -> CameraOptions {
         let mut o = CameraOptions::new(
             FrameSize {
                 width: 640,
