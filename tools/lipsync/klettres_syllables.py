@@ -19,7 +19,8 @@ is in the language's letter table (its name ends in that vowel: Czech "B" is /be
 Spanish, Italian and Brazilian Portuguese are this project's held-out evaluation (issue 39): the
 script refuses them unless `--held-out` is given, for the evaluation session only.
 
-Writes OUT_DIR/LANG/TEXT.wav (16-bit mono PCM at the recording's own rate; a text met twice gets
+Writes OUT_DIR/LANG/TEXT.wav (16-bit mono PCM at 16 kHz, the analyser's rate: some recordings are
+at 128 kHz, which plain WAV readers refuse; a text met twice gets
 `TEXT~2.wav`), OUT_DIR/LANG/vowels.tsv (file, text, vowel, kind, source: the vowel map `omote
 lipsync eval --syllables` reads) and OUT_DIR/skipped.tsv (language, text, source, why).
 Deterministic (files in sounds.xml order). Python 3 stdlib and ffmpeg.
@@ -227,8 +228,8 @@ def syllable_vowel(lang, text):
 
 
 def convert(src, dst):
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", src, "-ac", "1", "-c:a", "pcm_s16le",
-                    dst], check=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", src, "-ac", "1", "-ar", "16000",
+                    "-c:a", "pcm_s16le", dst], check=True)
 
 
 def safe_name(text):
