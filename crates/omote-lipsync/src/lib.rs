@@ -52,6 +52,7 @@ mod spectral_change;
 mod stream;
 mod stream_mean;
 mod sustained;
+pub mod syllables;
 mod voicing;
 
 pub use analyser::{

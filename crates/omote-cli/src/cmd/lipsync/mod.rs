@@ -8,6 +8,7 @@
 //! omote lipsync calibrate --build --labelled-dir DIR -o PROFILE.json   (a new speaker-independent profile)
 //! omote lipsync plot VOICE.wav -o OUT.png
 //! omote lipsync eval DATA_DIR [--stream] [--profile P] [--calibrate-first K] [--no-variants] [--clip-mean]
+//! omote lipsync eval --syllables SYLLABLES_DIR [--profile P] [--clip-mean] [--confusion]
 //! arecord -q -f S16_LE -r 16000 -c 1 -t raw | omote lipsync live [--format tsv|jsonl]
 //! ```
 
@@ -34,6 +35,7 @@ use crate::limits;
 use crate::stages::{self, Stage};
 
 mod live;
+mod syllables;
 
 /// Written results waiting for their group's sync, at most: one group every 50 ms at
 /// 20,000 files a second. An interrupted batch may leave about this many files in a
@@ -234,6 +236,14 @@ struct EvalArgs {
     /// for one folder's files by default); with `--stream`, start every stream cold.
     #[arg(long)]
     clip_mean: bool,
+    /// Score a folder of recorded syllables instead (issue 39): DATA_DIR's subfolders are
+    /// speakers (or DATA_DIR itself is one), each audio file is named by its text and its
+    /// vowel is given by the folder's `vowels.tsv` (`tools/lipsync/klettres_syllables.py`)
+    /// or, without one, by the name's vowel letters; the leading class over the last 60 %
+    /// of each file's voiced frames is scored against it. `--clip-mean` reads each file
+    /// alone; `--confusion` adds each speaker's confusion matrix.
+    #[arg(long, conflicts_with_all = ["stream", "session", "calibrate_first", "no_variants"])]
+    syllables: bool,
 }
 
 /// Runs `omote lipsync ...`.
@@ -917,6 +927,9 @@ fn plot(args: PlotArgs) -> anyhow::Result<()> {
 
 fn eval(args: EvalArgs) -> anyhow::Result<()> {
     let profile = load_profile(args.profile.as_deref())?;
+    if args.syllables {
+        return syllables::eval_syllables(&args.data, &profile, args.clip_mean, args.confusion);
+    }
     let path = args.data.join("manifest.tsv");
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("{}: cannot read manifest", path.display()))?;

@@ -1,0 +1,447 @@
+//! The syllable measure (issue 39): real recorded syllables and vowels, each file named by
+//! its text, scored without an aligner. In a consonant + vowel syllable (or a vowel alone)
+//! the end of the voiced part is the vowel, so the leading class of each of the last
+//! [`SCORED_TAIL`] of a file's voiced frames is compared with the syllable's vowel.
+//!
+//! No I/O here: the caller lists the files, reads the vowel map ([`parse_vowel_map`], or the
+//! name itself: [`vowel_from_name`]), decodes each file to 16 kHz mono and hands them in as
+//! [`SyllableClip`]s; [`evaluate_syllables`] returns a [`SyllableReport`], which
+//! [`SyllableReport::to_text`] prints (`omote lipsync eval --syllables DIR`).
+//!
+//! ```
+//! use omote_lipsync::syllables::{SyllableClip, SyllableReading, evaluate_syllables};
+//! use omote_lipsync::{Profile, SAMPLE_RATE, Viseme};
+//! let clips = vec![SyllableClip {
+//!     speaker: "cs".into(),
+//!     name: "BA".into(),
+//!     vowel: Viseme::A,
+//!     samples: vec![0.0; SAMPLE_RATE as usize], // decoded BA.wav
+//! }];
+//! let report = evaluate_syllables(&Profile::builtin(), &clips, SyllableReading::Speaker);
+//! assert_eq!(report.total.files_without_voice, 1); // silence: counted, not scored
+//! print!("{}", report.to_text(false));
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::eval::{AnalysisMode, LabelledClip, pct, speaker_tracks};
+use crate::{LipsyncError, Profile, Viseme, VowelTrack};
+
+/// The share of a file's voiced frames scored, at its end: the vowel's part of a
+/// consonant + vowel syllable (the consonant, and the glide into the vowel, come first).
+pub const SCORED_TAIL: f64 = 0.6;
+
+/// One recorded syllable, decoded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyllableClip {
+    /// The speaker (the folder it was found in).
+    pub speaker: String,
+    /// Its text (the file name without its extension), for messages.
+    pub name: String,
+    /// The vowel it ends in: `A`..`O` (never `N`).
+    pub vowel: Viseme,
+    /// Mono samples at [`crate::SAMPLE_RATE`].
+    pub samples: Vec<f32>,
+}
+
+/// How a speaker's files are normalised.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SyllableReading {
+    /// The folder as one [`crate::Speaker`]: each file read against the others, as `omote
+    /// lipsync` reads a folder.
+    #[default]
+    Speaker,
+    /// Each file alone (its own cepstral mean only).
+    File,
+}
+
+/// Frames counted for one speaker (or all): rows are the true vowel (`A I U E O`), columns
+/// the leading class (`A I U E O N`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SyllableCounts {
+    /// `confusion[true][read]`, frames.
+    pub confusion: [[u64; 6]; 5],
+    /// Files scored.
+    pub files: usize,
+    /// Files with no voiced frame at all (nothing to score; listed, not hidden).
+    pub files_without_voice: usize,
+}
+
+impl SyllableCounts {
+    /// Frames of true vowel `v` (`0..5`).
+    pub fn frames_of(&self, v: usize) -> u64 {
+        self.confusion[v].iter().sum()
+    }
+
+    /// Frames scored.
+    pub fn frames(&self) -> u64 {
+        (0..5).map(|v| self.frames_of(v)).sum()
+    }
+
+    /// Share of scored frames whose leading class is the syllable's vowel; `None` without
+    /// frames.
+    pub fn accuracy(&self) -> Option<f64> {
+        let n = self.frames();
+        (n > 0).then(|| (0..5).map(|v| self.confusion[v][v]).sum::<u64>() as f64 / n as f64)
+    }
+
+    /// The same share for true vowel `v` (`0..5`).
+    pub fn vowel_accuracy(&self, v: usize) -> Option<f64> {
+        let n = self.frames_of(v);
+        (n > 0).then(|| self.confusion[v][v] as f64 / n as f64)
+    }
+
+    /// Adds another count.
+    pub fn add(&mut self, other: &SyllableCounts) {
+        for (row, o) in self.confusion.iter_mut().zip(&other.confusion) {
+            for (a, b) in row.iter_mut().zip(o) {
+                *a += b;
+            }
+        }
+        self.files += other.files;
+        self.files_without_voice += other.files_without_voice;
+    }
+}
+
+/// Scores one file's track against its vowel: the leading class of each of the last
+/// [`SCORED_TAIL`] of its voiced (not silent) frames.
+pub fn score_syllable(track: &VowelTrack, vowel: Viseme) -> SyllableCounts {
+    let mut counts = SyllableCounts {
+        files: 1,
+        ..SyllableCounts::default()
+    };
+    let voiced: Vec<Viseme> = track.frames.iter().filter_map(|f| f.class()).collect();
+    if voiced.is_empty() {
+        counts.files_without_voice = 1;
+        return counts;
+    }
+    let row = vowel.index().min(4);
+    // The first 40 % (rounded down) is skipped, so a single voiced frame is scored.
+    let skip = ((1.0 - SCORED_TAIL) * voiced.len() as f64).floor() as usize;
+    for class in &voiced[skip..] {
+        counts.confusion[row][class.index()] += 1;
+    }
+    counts
+}
+
+/// What [`evaluate_syllables`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyllableReport {
+    /// The profile's description.
+    pub profile: String,
+    /// How each speaker's files were read.
+    pub reading: SyllableReading,
+    /// Per speaker, by name.
+    pub speakers: Vec<(String, SyllableCounts)>,
+    /// Every speaker's frames together.
+    pub total: SyllableCounts,
+}
+
+/// Scores every clip with `profile` (offline), per speaker.
+pub fn evaluate_syllables(
+    profile: &Profile,
+    clips: &[SyllableClip],
+    reading: SyllableReading,
+) -> SyllableReport {
+    let mut by_speaker: BTreeMap<&str, Vec<&SyllableClip>> = BTreeMap::new();
+    for c in clips {
+        by_speaker.entry(&c.speaker).or_default().push(c);
+    }
+    let mut total = SyllableCounts::default();
+    let speakers = by_speaker
+        .into_iter()
+        .map(|(speaker, items)| {
+            let tracks: Vec<VowelTrack> = match reading {
+                SyllableReading::File => items
+                    .iter()
+                    .map(|c| AnalysisMode::Offline.analyse(profile, &c.samples))
+                    .collect(),
+                SyllableReading::Speaker => {
+                    // The harness's own reading of a source as one speaker, so both
+                    // measures read a voice the same way.
+                    let as_clips: Vec<LabelledClip> = items
+                        .iter()
+                        .map(|c| LabelledClip {
+                            source: c.speaker.clone(),
+                            samples: c.samples.clone(),
+                            labels: Vec::new(),
+                        })
+                        .collect();
+                    speaker_tracks(profile, &as_clips.iter().collect::<Vec<_>>())
+                }
+            };
+            let mut counts = SyllableCounts::default();
+            for (track, c) in tracks.iter().zip(&items) {
+                counts.add(&score_syllable(track, c.vowel));
+            }
+            total.add(&counts);
+            (speaker.to_string(), counts)
+        })
+        .collect();
+    SyllableReport {
+        profile: profile.description.clone(),
+        reading,
+        speakers,
+        total,
+    }
+}
+
+impl SyllableReport {
+    /// The report as `omote lipsync eval --syllables` prints it: a header, one line per
+    /// speaker (the share and the share per vowel; with `confusion`, its confusion matrix),
+    /// then the total and its confusion matrix (each row's shares).
+    pub fn to_text(&self, confusion: bool) -> String {
+        let mut s = String::new();
+        let reading = match self.reading {
+            SyllableReading::Speaker => "each folder as one speaker",
+            SyllableReading::File => "each file alone",
+        };
+        // Writing to a String cannot fail.
+        let _ = writeln!(
+            s,
+            "omote lipsync eval --syllables (offline, {reading}, profile: {}): leading class over the last {:.0} % of each file's voiced frames",
+            self.profile,
+            100.0 * SCORED_TAIL
+        );
+        let line = |s: &mut String, name: &str, c: &SyllableCounts| {
+            let per: String = (0..5)
+                .map(|v| {
+                    format!(
+                        "  {} {:>6}",
+                        Viseme::ALL[v].letter(),
+                        pct(c.vowel_accuracy(v))
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "{name:24} syllable {:>6} ({} fr, {} files{}){per}",
+                pct(c.accuracy()),
+                c.frames(),
+                c.files,
+                if c.files_without_voice > 0 {
+                    format!(", {} without voice", c.files_without_voice)
+                } else {
+                    String::new()
+                },
+            );
+        };
+        let matrix = |s: &mut String, c: &SyllableCounts| {
+            let _ = writeln!(
+                s,
+                "    vowel\\read     A      I      U      E      O      N"
+            );
+            for (v, row) in c.confusion.iter().enumerate() {
+                let n = c.frames_of(v);
+                let cells: String = row
+                    .iter()
+                    .map(|&k| {
+                        if n == 0 {
+                            "     -".to_string()
+                        } else {
+                            format!("{:>6.1}", 100.0 * k as f64 / n as f64)
+                        }
+                    })
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    "    {}         {cells}   % of {n} fr",
+                    Viseme::ALL[v].letter()
+                );
+            }
+        };
+        for (name, c) in &self.speakers {
+            line(&mut s, name, c);
+            if confusion {
+                matrix(&mut s, c);
+            }
+        }
+        line(&mut s, "all", &self.total);
+        matrix(&mut s, &self.total);
+        s
+    }
+}
+
+/// The vowel of a syllable named by its text in a five-vowel spelling: the one vowel class
+/// among its letters `a e i o u` (accents ignored, any case; a `~2` duplicate mark
+/// ignored). `None` when it has no vowel letter or letters of two classes.
+pub fn vowel_from_name(name: &str) -> Option<Viseme> {
+    let text = name.split('~').next().unwrap_or(name);
+    let mut found: Option<Viseme> = None;
+    for ch in text.chars().flat_map(char::to_lowercase) {
+        let v = match ch {
+            'a' | 'á' | 'à' | 'â' => Viseme::A,
+            'i' | 'í' | 'ì' | 'î' => Viseme::I,
+            'u' | 'ú' | 'ù' | 'û' => Viseme::U,
+            'e' | 'é' | 'è' | 'ê' => Viseme::E,
+            'o' | 'ó' | 'ò' | 'ô' => Viseme::O,
+            _ => continue,
+        };
+        match found {
+            Some(f) if f != v => return None,
+            _ => found = Some(v),
+        }
+    }
+    found
+}
+
+/// Parses a folder's `vowels.tsv` (a header with `file` and `vowel` columns, then one row
+/// per file: its name and one of `A I U E O`), as `tools/lipsync/klettres_syllables.py`
+/// writes it. `name` is the file's name, for messages.
+pub fn parse_vowel_map(text: &str, name: &str) -> Result<Vec<(String, Viseme)>, LipsyncError> {
+    let err = |reason: String| LipsyncError::Manifest {
+        name: name.to_string(),
+        reason,
+    };
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let (_, header) = lines.next().ok_or_else(|| err("empty vowel map".into()))?;
+    let cols: Vec<&str> = header.split('\t').map(str::trim).collect();
+    let col = |want: &str| {
+        cols.iter()
+            .position(|c| *c == want)
+            .ok_or_else(|| err(format!("header has no `{want}` column")))
+    };
+    let (file_col, vowel_col) = (col("file")?, col("vowel")?);
+    let mut out = Vec::new();
+    for (i, l) in lines {
+        let cells: Vec<&str> = l.split('\t').map(str::trim).collect();
+        let (Some(file), Some(vowel)) = (cells.get(file_col), cells.get(vowel_col)) else {
+            return Err(err(format!("line {}: too few columns", i + 1)));
+        };
+        let v = match vowel.chars().collect::<Vec<_>>()[..] {
+            [c] => Viseme::from_letter(c).filter(|v| *v != Viseme::N),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            err(format!(
+                "line {}: vowel `{vowel}` is not one of A I U E O",
+                i + 1
+            ))
+        })?;
+        if file.is_empty() {
+            return Err(err(format!("line {}: empty file name", i + 1)));
+        }
+        out.push(((*file).to_string(), v));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{SAMPLE_RATE, VowelFrame};
+
+    fn frame(class: Option<Viseme>) -> VowelFrame {
+        match class {
+            None => VowelFrame::SILENT,
+            Some(v) => {
+                let mut weights = [0.0; 6];
+                weights[v.index()] = 1.0;
+                VowelFrame {
+                    weights,
+                    volume: 0.5,
+                    silent: false,
+                }
+            }
+        }
+    }
+
+    fn track(classes: &[Option<Viseme>]) -> VowelTrack {
+        VowelTrack {
+            fps: 100.0,
+            frames: classes.iter().map(|&c| frame(c)).collect(),
+            voiced_span: None,
+            duration_s: classes.len() as f64 / 100.0,
+        }
+    }
+
+    #[test]
+    fn scores_only_the_last_share_of_voiced_frames() {
+        use Viseme::*;
+        // Silence, then 4 consonant frames (N) and 6 vowel frames (A), then silence: the
+        // last 60 % of the 10 voiced frames are exactly the vowel's.
+        let mut c = vec![None, None];
+        c.extend([Some(N); 4]);
+        c.extend([Some(A), Some(A), Some(O), Some(A), Some(A), Some(A)]);
+        c.extend([None; 3]);
+        let counts = score_syllable(&track(&c), A);
+        assert_eq!(counts.frames(), 6);
+        assert_eq!(counts.confusion[0], [5, 0, 0, 0, 1, 0]);
+        assert_eq!(counts.accuracy(), Some(5.0 / 6.0));
+        // Scored as an O it is 1 in 6, in O's row.
+        let as_o = score_syllable(&track(&c), O);
+        assert_eq!(as_o.confusion[4], [5, 0, 0, 0, 1, 0]);
+        assert_eq!(as_o.vowel_accuracy(4), Some(1.0 / 6.0));
+        // All silent: counted as a file without voice, no frames.
+        let silent = score_syllable(&track(&[None; 5]), A);
+        assert_eq!((silent.files, silent.files_without_voice), (1, 1));
+        assert_eq!(silent.accuracy(), None);
+    }
+
+    #[test]
+    fn vowel_of_a_name() {
+        assert_eq!(vowel_from_name("BA"), Some(Viseme::A));
+        assert_eq!(vowel_from_name("té~2"), Some(Viseme::E));
+        assert_eq!(vowel_from_name("Ó"), Some(Viseme::O));
+        assert_eq!(vowel_from_name("PAPA"), Some(Viseme::A));
+        assert_eq!(vowel_from_name("BAO"), None);
+        assert_eq!(vowel_from_name("PST"), None);
+    }
+
+    #[test]
+    fn vowel_map_errors_name_the_file_and_line() {
+        let ok =
+            parse_vowel_map("file\ttext\tvowel\nБА.wav\tБА\tA\nЮ.wav\tЮ\tU\n", "v.tsv").unwrap();
+        assert_eq!(
+            ok,
+            vec![("БА.wav".into(), Viseme::A), ("Ю.wav".into(), Viseme::U)]
+        );
+        let e = parse_vowel_map("file\tvowel\nx.wav\tN\n", "ru/vowels.tsv").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "ru/vowels.tsv: line 2: vowel `N` is not one of A I U E O"
+        );
+        let e = parse_vowel_map("file\ttext\n", "v.tsv").unwrap_err();
+        assert!(e.to_string().contains("no `vowel` column"), "{e}");
+    }
+
+    /// The analyser really runs on the files in both readings: a silent file is counted
+    /// as without voice, and a noisy one's frames land only in its own vowel's row.
+    #[test]
+    fn silence_and_noise_are_not_scored_as_vowels() {
+        // Noise bursts: voiced or not, whatever is scored must be counted in the right row.
+        let mut samples = vec![0.0f32; SAMPLE_RATE as usize];
+        let mut x = 1u32;
+        for s in &mut samples[4000..12000] {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            *s = (x >> 8) as f32 / (1u32 << 24) as f32 - 0.5;
+        }
+        let clips = vec![
+            SyllableClip {
+                speaker: "x".into(),
+                name: "KU".into(),
+                vowel: Viseme::U,
+                samples: samples.clone(),
+            },
+            SyllableClip {
+                speaker: "x".into(),
+                name: "silence".into(),
+                vowel: Viseme::I,
+                samples: vec![0.0; 8000],
+            },
+        ];
+        for reading in [SyllableReading::Speaker, SyllableReading::File] {
+            let r = evaluate_syllables(&Profile::builtin(), &clips, reading);
+            assert_eq!(r.total.files, 2);
+            assert_eq!(r.total.files_without_voice, 1);
+            for v in [0, 1, 3, 4] {
+                assert_eq!(r.total.frames_of(v), 0, "row {v}");
+            }
+            assert!(r.to_text(true).contains("1 without voice"));
+        }
+    }
+}
