@@ -834,6 +834,95 @@ fn lipsync_eval_scores_a_labelled_folder() {
 }
 
 #[test]
+fn lipsync_eval_scores_a_folder_of_syllables() {
+    let dir = scratch("lipsync-syllables");
+    let (sp1, sp2) = (dir.join("sp1"), dir.join("sp2"));
+    std::fs::create_dir_all(&sp1).unwrap();
+    std::fs::create_dir_all(&sp2).unwrap();
+    let voice = buzz(16_000, 1.0, 0.2..0.8);
+    // sp1 has a vowel map; sp2's vowels come from the names.
+    for f in ["B.wav", "KA.wav"] {
+        write_wav16(&sp1.join(f), 16_000, &voice);
+    }
+    std::fs::write(
+        sp1.join("vowels.tsv"),
+        "file\ttext\tvowel\nB.wav\tB\tE\nKA.wav\tKA\tA\n",
+    )
+    .unwrap();
+    for f in ["ba.wav", "ki.wav", "silence.wav"] {
+        let samples = if f == "silence.wav" {
+            vec![0; 8000]
+        } else {
+            voice.clone()
+        };
+        write_wav16(&sp2.join(f), 16_000, &samples);
+    }
+    std::fs::rename(sp2.join("silence.wav"), sp2.join("o.wav")).unwrap();
+    let o = omote()
+        .args(["lipsync", "eval", "--syllables"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 10, "{out}");
+    assert!(lines[0].contains("each folder as one speaker"), "{out}");
+    assert!(
+        lines[1].starts_with("sp1 ") && lines[1].contains("2 files)"),
+        "{out}"
+    );
+    assert!(lines[2].starts_with("sp2 ") && lines[2].contains("3 files, 1 without voice"));
+    assert!(lines[3].starts_with("all ") && lines[3].contains("5 files, 1 without voice"));
+    // The same voice is scored as A twice, E, I: every row that has frames adds to 100 %,
+    // and O (the silent file) has none.
+    assert!(lines[4].contains("vowel\\read"), "{out}");
+    assert!(
+        lines[9].starts_with("    O ") && lines[9].contains("% of 0 fr"),
+        "{out}"
+    );
+    for row in &lines[5..9] {
+        if row.starts_with("    U ") {
+            continue;
+        }
+        let cells: f64 = row
+            .split_whitespace()
+            .skip(1)
+            .take(6)
+            .map(|c| c.parse::<f64>().unwrap())
+            .sum();
+        assert!((cells - 100.0).abs() < 0.5, "{row}");
+    }
+    let file = omote()
+        .args(["lipsync", "eval", "--syllables", "--clip-mean"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&file.stdout).contains("each file alone"));
+    // Nothing is silently left out: a file the map lacks, or a name without one vowel.
+    write_wav16(&sp1.join("X.wav"), 16_000, &voice);
+    let o = omote()
+        .args(["lipsync", "eval", "--syllables"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("vowels.tsv: has no row for X.wav"), "{err}");
+    std::fs::remove_file(sp1.join("X.wav")).unwrap();
+    write_wav16(&sp2.join("bao.wav"), 16_000, &voice);
+    let o = omote()
+        .args(["lipsync", "eval", "--syllables"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("bao.wav: no vowels.tsv"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn retarget_mixes_a_voice_into_the_mouth() {
     let Some(dir) = shared_data("tracking") else {
         return;
