@@ -52,6 +52,10 @@ fn a_regular_file_and_a_fifo_are_opened() {
         let fifo = fifo.clone();
         move || std::fs::write(&fifo, [0u8; 32])
     });
-    assert!(open_pcm_input(&fifo, "the voice input").is_ok());
+    let mut pipe = open_pcm_input(&fifo, "the voice input").unwrap();
+    // Read to the end, so the writer is never left writing into a closed pipe.
+    let mut got = Vec::new();
+    std::io::Read::read_to_end(&mut pipe, &mut got).unwrap();
+    assert_eq!(got.len(), 32);
     writer.join().unwrap().unwrap();
 }
