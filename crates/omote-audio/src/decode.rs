@@ -18,11 +18,13 @@ const MAX_BAD_PACKETS: usize = 16;
 
 /// Reads and decodes an audio file to mono at its own sample rate.
 ///
-/// Errors name the file: unreadable, empty, not audio, corrupt, or a rate outside
+/// Errors name the file: unreadable, not a regular file (a FIFO, a device: refused
+/// before it is opened, so nothing hangs or grows), larger than
+/// [`omote_fs::Limit::AUDIO`], empty, not audio, corrupt, or a rate outside
 /// [`MIN_RATE`]..=[`MAX_RATE`]. A valid file with no samples (a header-only WAV) gives an
 /// empty [`MonoAudio`], not an error.
 pub fn decode_file(path: &Path) -> Result<MonoAudio, AudioError> {
-    let bytes = std::fs::read(path).map_err(|source| AudioError::Io {
+    let bytes = omote_fs::read(path, omote_fs::Limit::AUDIO).map_err(|source| AudioError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -98,6 +100,8 @@ pub(crate) fn decode_with_symphonia(
 /// thread, so a real panic on another thread (a rayon worker analysing another file)
 /// is still reported while one thread decodes. An application that installs its own
 /// hook after ours replaces it; then decoder panics are printed again, and still caught.
+pub(crate) use quiet::catch_unwind_silently;
+
 mod quiet {
     use std::cell::Cell;
     use std::panic::UnwindSafe;

@@ -16,19 +16,22 @@
 //! # Ok::<(), omote_audio::AudioError>(())
 //! ```
 //!
-//! Many files in a row: a [`Loader`] keeps its buffers and filters between them.
+//! Many files in a row: a [`Loader`] keeps its buffers and filters between them. A file
+//! too long to hold (hours): an [`AudioStream`] gives the same samples a packet at a time.
 
 mod decode;
 mod error;
 mod loader;
 mod polyphase;
 mod resample;
+mod stream;
 mod wav;
 
 pub use decode::{decode_bytes, decode_file};
 pub use error::AudioError;
 pub use loader::Loader;
 pub use resample::{StreamResampler, resample};
+pub use stream::AudioStream;
 
 /// Lowest input sample rate accepted (Hz).
 pub const MIN_RATE: u32 = 4_000;

@@ -33,6 +33,8 @@ pub struct Loader {
     resamplers: Vec<Polyphase>,
     /// The rate of the file decoded last.
     from_last: u32,
+    /// How many bytes the last file's WAV data was short of its header.
+    short_by: Option<u64>,
 }
 
 impl Loader {
@@ -46,6 +48,7 @@ impl Loader {
             resampled: Vec::new(),
             resamplers: Vec::new(),
             from_last: 0,
+            short_by: None,
         })
     }
 
@@ -55,11 +58,28 @@ impl Loader {
     }
 
     /// Reads, decodes and resamples `path`; the samples stay valid until the next call.
-    /// Errors name the file, as [`crate::decode_file`]'s do.
+    /// Errors name the file, as [`crate::decode_file`]'s do (a FIFO or a device is
+    /// refused before it is opened; a file over [`omote_fs::Limit::AUDIO`] before it is
+    /// read).
     pub fn load(&mut self, path: &Path) -> Result<&[f32], AudioError> {
         let mut bytes = std::mem::take(&mut self.bytes);
         bytes.clear();
-        let read = std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes));
+        let limit = omote_fs::Limit::AUDIO;
+        let read = omote_fs::open_capped(path, limit).and_then(|(f, _)| {
+            // One byte past the limit tells a file that grew while read.
+            f.take(limit.bytes + 1).read_to_end(&mut bytes)?;
+            if bytes.len() as u64 > limit.bytes {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::FileTooLarge,
+                    format!(
+                        "it grew past the {} MiB {} may have while read",
+                        limit.bytes >> 20,
+                        limit.what
+                    ),
+                ));
+            }
+            Ok(())
+        });
         if let Err(source) = read {
             self.bytes = bytes;
             return Err(AudioError::Io {
@@ -80,6 +100,18 @@ impl Loader {
         Ok(self.output())
     }
 
+    /// The samples of the file loaded last (what [`Self::load`] returned).
+    pub fn last(&self) -> &[f32] {
+        self.output()
+    }
+
+    /// For the file loaded last: how many bytes its WAV `data` chunk ends before what its
+    /// header declares (a file cut off while copied or recorded: what is there is
+    /// decoded, and a caller should say so); `None` for a whole file or another format.
+    pub fn truncated_by(&self) -> Option<u64> {
+        self.short_by
+    }
+
     /// Whether the last [`Self::decode`] left its result in `resampled` (else `decoded`).
     fn output(&self) -> &[f32] {
         if self.from_last == self.rate || self.decoded.is_empty() {
@@ -90,6 +122,7 @@ impl Loader {
     }
 
     fn decode(&mut self, bytes: &[u8], name: &Path) -> Result<(), AudioError> {
+        self.short_by = wav::data_shortfall(bytes);
         if bytes.is_empty() {
             return Err(AudioError::EmptyFile {
                 path: name.to_path_buf(),

@@ -96,6 +96,29 @@ fn parse(b: &[u8]) -> Option<Pcm16<'_>> {
     }
 }
 
+/// How many bytes a RIFF/WAVE file's `data` chunk is short of what its header declares
+/// (a file cut off while copied or recorded); `None` for a whole file, another format,
+/// or a streamed WAV whose length field is unset (`0xFFFFFFFF`).
+pub(crate) fn data_shortfall(b: &[u8]) -> Option<u64> {
+    if b.get(0..4)? != b"RIFF" || b.get(8..12)? != b"WAVE" {
+        return None;
+    }
+    let mut at = 12u64;
+    let len = b.len() as u64;
+    while at + 8 <= len {
+        let i = at as usize;
+        let tag = b.get(i..i + 4)?;
+        let chunk = u64::from(u32_at(b, i + 4)?);
+        at += 8;
+        if tag == b"data" {
+            let there = len - at;
+            return (chunk != u64::from(u32::MAX) && chunk > there).then(|| chunk - there);
+        }
+        at += chunk + (chunk & 1);
+    }
+    None
+}
+
 /// A well-formed 16-bit PCM WAV's mono samples and rate, decoded into `samples`
 /// (cleared first); `None` (and `samples` untouched) for any other bytes.
 pub(crate) fn pcm16(bytes: &[u8], samples: &mut Vec<f32>) -> Option<u32> {

@@ -659,7 +659,10 @@ fn bad_inputs_are_named_before_the_session_starts() {
     for (args, wanted) in [
         (vec!["--replay", missing.to_str().unwrap()], "missing.jsonl"),
         (vec!["--replay", garbled.to_str().unwrap()], "garbled.jsonl"),
-        (vec!["--replay", backwards.to_str().unwrap()], "line 2"),
+        (
+            vec!["--replay", backwards.to_str().unwrap()],
+            "frame 2: time 0.5 goes back",
+        ),
         (vec!["--vmc-in", "phone"], "phone"),
         (vec!["--rig", "nowhere.vrm"], "nowhere.vrm"),
         (vec!["--audio", "nowhere.wav"], "nowhere.wav"),

@@ -18,7 +18,8 @@ mod tracking;
 
 pub use error::ConfigError;
 pub use mediapipe::{
-    ArkitFrame, HeadSource, MediaPipeFace, MediaPipeFrame, SequenceFrame, landmark_head,
+    ArkitFrame, HeadSource, LANDMARK_COUNTS, MAX_REPLAY_STEP_S, MediaPipeFace, MediaPipeFrame,
+    SequenceFrame, landmark_head, replay_sequence,
 };
 pub use motion_map::{
     load_camera_correction, load_camera_correction_with, load_motion_map, motion_map_error,

@@ -49,6 +49,25 @@ pub struct MediaPipeFace {
     pub transform: Option<[f32; 16]>,
 }
 
+/// Landmarks in a MediaPipe face mesh: 478 with the irises, 468 without.
+pub const LANDMARK_COUNTS: [usize; 2] = [478, 468];
+
+impl MediaPipeFace {
+    /// Whether the landmarks can be MediaPipe's: none (blendshapes alone) or a whole mesh
+    /// ([`LANDMARK_COUNTS`]). Any other count is refused with why: the landmark head reads
+    /// fixed indices, so a short list (10 landmarks) would freeze the head, not move it.
+    pub fn check_landmark_count(&self) -> Result<(), String> {
+        let n = self.landmarks.len();
+        if n == 0 || LANDMARK_COUNTS.contains(&n) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{n} landmarks, not MediaPipe's 478 (or 468 without irises)"
+            ))
+        }
+    }
+}
+
 /// One frame of MediaPipe output.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MediaPipeFrame {
@@ -75,6 +94,46 @@ pub struct SequenceFrame {
     pub t: Option<f64>,
     /// The tracked face; `None` when the frame has none.
     pub face: Option<TrackedFace>,
+}
+
+/// The longest pause between two frames of a replayed sequence (an hour: a take has
+/// none; a 1e12 s gap would wait for ever).
+pub const MAX_REPLAY_STEP_S: f64 = 3600.0;
+
+/// A tracking sequence as a replay's `(time, face)` pairs: each frame's `t` where given,
+/// else its index / `fps`. Times must be finite, must not decrease and may step at most
+/// [`MAX_REPLAY_STEP_S`]; the error names the frame (from 1) and the time.
+pub fn replay_sequence(
+    frames: &[SequenceFrame],
+    fps: f64,
+) -> Result<Vec<(f64, Option<TrackedFace>)>, String> {
+    let mut out = Vec::with_capacity(frames.len());
+    let mut last = f64::NEG_INFINITY;
+    for (i, f) in frames.iter().enumerate() {
+        let t = f.t.unwrap_or(i as f64 / fps);
+        if !t.is_finite() {
+            return Err(format!(
+                "frame {}: time {t} is not a number of seconds",
+                i + 1
+            ));
+        }
+        if t < last {
+            return Err(format!(
+                "frame {}: time {t} goes back (times must not decrease)",
+                i + 1
+            ));
+        }
+        if i > 0 && t - last > MAX_REPLAY_STEP_S {
+            return Err(format!(
+                "frame {}: time {t:e} s is {:e} s after the frame before (at most {MAX_REPLAY_STEP_S} s between two frames)",
+                i + 1,
+                t - last
+            ));
+        }
+        last = t;
+        out.push((t, f.face));
+    }
+    Ok(out)
 }
 
 impl MediaPipeFrame {
@@ -183,6 +242,48 @@ impl ArkitFrame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn replay_times_must_be_finite_in_order_and_without_absurd_gaps() {
+        let at = |t: Option<f64>| SequenceFrame { t, face: None };
+        let ok = replay_sequence(&[at(None), at(None), at(Some(5.0))], 10.0).unwrap();
+        assert_eq!(ok.iter().map(|f| f.0).collect::<Vec<_>>(), [0.0, 0.1, 5.0]);
+        for (frames, needle) in [
+            (
+                vec![at(Some(0.0)), at(Some(1e30))],
+                "frame 2: time 1e30 s is 1e30 s after",
+            ),
+            (
+                vec![at(Some(0.0)), at(Some(0.1)), at(Some(1e12))],
+                "frame 3: time 1e12 s",
+            ),
+            (
+                vec![at(Some(1.0)), at(Some(0.5))],
+                "frame 2: time 0.5 goes back",
+            ),
+            (vec![at(Some(f64::NAN))], "frame 1: time NaN"),
+        ] {
+            let e = replay_sequence(&frames, 30.0).unwrap_err();
+            assert!(e.contains(needle), "{e}");
+        }
+        // A recording stamped with the wall clock starts anywhere.
+        assert!(replay_sequence(&[at(Some(1.7e9)), at(Some(1.7e9 + 0.03))], 30.0).is_ok());
+    }
+
+    #[test]
+    fn only_a_whole_mesh_of_landmarks_is_mediapipe() {
+        let face = |n: usize| MediaPipeFace {
+            landmarks: vec![[0.5, 0.5, 0.0]; n],
+            ..MediaPipeFace::default()
+        };
+        for n in [0, 468, 478] {
+            assert!(face(n).check_landmark_count().is_ok(), "{n}");
+        }
+        for n in [1, 10, 467, 477, 479, 100_000] {
+            let e = face(n).check_landmark_count().unwrap_err();
+            assert!(e.contains(&format!("{n} landmarks")), "{e}");
+        }
+    }
 
     #[test]
     fn a_frame_reads_leniently_and_gives_the_first_face() {

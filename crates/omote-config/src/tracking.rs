@@ -87,6 +87,8 @@ fn check(frame: &MediaPipeFrame, path: &Path, line: Option<usize>) -> Result<(),
         ));
     }
     for (f, face) in frame.faces.iter().enumerate() {
+        face.check_landmark_count()
+            .map_err(|why| ConfigError::invalid(path, format!("{at}faces[{f}]: {why}")))?;
         if let Some(i) = face
             .landmarks
             .iter()

@@ -117,7 +117,7 @@ pub fn parse_manifest(text: &str, name: &str) -> Result<Vec<ManifestClip>, Lipsy
             reason: "manifest needs columns clip, language, source".into(),
         });
     };
-    Ok(lines
+    let clips: Vec<ManifestClip> = lines
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
             let c: Vec<&str> = line.split('\t').collect();
@@ -135,7 +135,15 @@ pub fn parse_manifest(text: &str, name: &str) -> Result<Vec<ManifestClip>, Lipsy
                 ),
             }
         })
-        .collect())
+        .collect();
+    // Scoring nothing is not a score: an empty manifest is an error, not a 0-clip report.
+    if clips.is_empty() {
+        return Err(LipsyncError::Manifest {
+            name: name.into(),
+            reason: "the manifest lists no clips (one per line after the header)".into(),
+        });
+    }
+    Ok(clips)
 }
 
 /// A decoded, labelled clip to score.
@@ -498,6 +506,7 @@ mod tests {
             end_s,
             class,
             phone: String::new(),
+            line: 0,
         };
         LabelledClip {
             source: source.into(),
@@ -544,6 +553,15 @@ mod tests {
             assert_eq!(
                 e.to_string(),
                 "data/manifest.tsv: manifest needs columns clip, language, source"
+            );
+        }
+        // A header and no clips: an error, so `eval` never reports a score of nothing.
+        for empty in ["clip\tlanguage\tsource\n", "clip\tlanguage\tsource\n\n  \n"] {
+            let e = parse_manifest(empty, "data/manifest.tsv").unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains("data/manifest.tsv: the manifest lists no clips"),
+                "{e}"
             );
         }
     }

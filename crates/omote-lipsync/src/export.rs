@@ -64,17 +64,33 @@ pub fn to_json(track: &VowelTrack, source: &str) -> String {
 /// numbers as `null`; `tests` compares them).
 pub fn write_json(out: &mut String, track: &VowelTrack, source: &str) {
     out.reserve(160 + 90 * track.frames.len());
+    write_json_head(out, track.fps, track.duration_s, track.voiced_span, source);
+    for (i, f) in track.frames.iter().enumerate() {
+        write_json_frame(out, i, track.time_of(i), f);
+    }
+    out.push_str(JSON_TAIL);
+}
+
+/// [`to_json`]'s text before the first frame, for a writer that streams the frames
+/// ([`write_json_frame`], then [`JSON_TAIL`]): the same bytes, a track too long to hold.
+pub fn write_json_head(
+    out: &mut String,
+    fps: f32,
+    duration_s: f64,
+    voiced_span: Option<crate::VoicedSpan>,
+    source: &str,
+) {
     out.push_str("{\"format\":\"");
     out.push_str(TRACK_FORMAT);
     out.push_str("\",\"source\":");
     // Escaping is serde_json's; it cannot fail for a `str`.
     out.push_str(&serde_json::to_string(source).unwrap_or_default());
     out.push_str(",\"fps\":");
-    push_f32(out, track.fps);
+    push_f32(out, fps);
     out.push_str(",\"duration\":");
-    push_f64(out, track.duration_s);
+    push_f64(out, duration_s);
     out.push_str(",\"voiced_span\":");
-    match track.voiced_span {
+    match voiced_span {
         Some(v) => {
             out.push('[');
             push_f64(out, v.start_s);
@@ -85,14 +101,19 @@ pub fn write_json(out: &mut String, track: &VowelTrack, source: &str) {
         None => out.push_str("null"),
     }
     out.push_str(",\"classes\":[\"A\",\"I\",\"U\",\"E\",\"O\",\"N\"],\"frames\":[");
-    for (i, f) in track.frames.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_frame(out, track.time_of(i), f);
-    }
-    out.push_str("]}");
 }
+
+/// Frame `index` of [`to_json`]'s `frames` array (a comma before all but the first),
+/// centred at `time_s`.
+pub fn write_json_frame(out: &mut String, index: usize, time_s: f64, f: &VowelFrame) {
+    if index > 0 {
+        out.push(',');
+    }
+    push_frame(out, time_s, f);
+}
+
+/// What ends [`to_json`]'s text after the last frame.
+pub const JSON_TAIL: &str = "]}";
 
 /// One frame object, `{"t":…,"w":[…],"volume":…,"silent":…}`, rounded to 4 decimals.
 fn push_frame(out: &mut String, time_s: f64, f: &VowelFrame) {

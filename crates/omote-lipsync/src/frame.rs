@@ -135,33 +135,88 @@ impl VowelTrack {
         {
             return self.clone();
         }
-        let n = ((self.duration_s * f64::from(fps)).floor() as usize).max(1);
-        let src_fps = f64::from(self.fps);
-        let last = self.frames.len() - 1;
-        let frames = (0..n)
-            .map(|k| {
-                let t = (k as f64 + 0.5) / f64::from(fps);
-                let x = (t * src_fps - 0.5).clamp(0.0, last as f64);
-                let i0 = x.floor() as usize;
-                let i1 = (i0 + 1).min(last);
-                let w = (x - i0 as f64) as f32;
-                let (a, b) = (&self.frames[i0], &self.frames[i1]);
-                let mut out = VowelFrame {
-                    weights: [0.0; 6],
-                    volume: a.volume * (1.0 - w) + b.volume * w,
-                    silent: if w < 0.5 { a.silent } else { b.silent },
-                };
-                for j in 0..6 {
-                    out.weights[j] = a.weights[j] * (1.0 - w) + b.weights[j] * w;
-                }
-                out
-            })
-            .collect();
+        let mut frames = Vec::new();
+        let mut at = FrameInterpolator::new(self.fps, self.frames.len(), self.duration_s, fps);
+        for (j, f) in self.frames.iter().enumerate() {
+            at.push(j, f, |_, out| frames.push(out));
+        }
         VowelTrack {
             fps,
             frames,
             voiced_span: self.voiced_span,
             duration_s: self.duration_s,
         }
+    }
+}
+
+/// [`VowelTrack::resampled`] a source frame at a time, for a track too long to hold: fed
+/// the source frames in order, it gives each output frame as soon as the source frames it
+/// lies between have come. The same frames, to the bit ([`VowelTrack::resampled`] runs on
+/// it). It needs the source's frame count and duration up front (the last frame is held,
+/// not extrapolated).
+#[derive(Clone, Debug)]
+pub struct FrameInterpolator {
+    fps: f64,
+    src_fps: f64,
+    /// Output frames in all.
+    n: usize,
+    /// The last source frame's index.
+    last: usize,
+    /// The next output frame.
+    k: usize,
+    prev: VowelFrame,
+}
+
+impl FrameInterpolator {
+    /// Resampling `src_frames` frames at `src_fps` of a clip of `duration_s` seconds to
+    /// `fps`: `floor(duration_s · fps)` frames (at least 1; none for no source frames).
+    pub fn new(src_fps: f32, src_frames: usize, duration_s: f64, fps: f32) -> Self {
+        let n = if src_frames == 0 {
+            0
+        } else {
+            ((duration_s * f64::from(fps)).floor() as usize).max(1)
+        };
+        Self {
+            fps: f64::from(fps),
+            src_fps: f64::from(src_fps),
+            n,
+            last: src_frames.saturating_sub(1),
+            k: 0,
+            prev: VowelFrame::SILENT,
+        }
+    }
+
+    /// Output frames in all.
+    pub fn frames(&self) -> usize {
+        self.n
+    }
+
+    /// Source frame `j` (`0, 1, 2, …` in order): calls `emit(k, frame)` for every output
+    /// frame `k` it completes.
+    pub fn push(&mut self, j: usize, f: &VowelFrame, mut emit: impl FnMut(usize, VowelFrame)) {
+        while self.k < self.n {
+            let t = (self.k as f64 + 0.5) / self.fps;
+            let x = (t * self.src_fps - 0.5).clamp(0.0, self.last as f64);
+            let i0 = x.floor() as usize;
+            let i1 = (i0 + 1).min(self.last);
+            if i1 > j {
+                break;
+            }
+            // Every frame ready at `j − 1` went then, so `i0` and `i1` are `j − 1` or `j`.
+            let w = (x - i0 as f64) as f32;
+            let a = if i0 == j { f } else { &self.prev };
+            let b = if i1 == j { f } else { &self.prev };
+            let mut out = VowelFrame {
+                weights: [0.0; 6],
+                volume: a.volume * (1.0 - w) + b.volume * w,
+                silent: if w < 0.5 { a.silent } else { b.silent },
+            };
+            for i in 0..6 {
+                out.weights[i] = a.weights[i] * (1.0 - w) + b.weights[i] * w;
+            }
+            emit(self.k, out);
+            self.k += 1;
+        }
+        self.prev = *f;
     }
 }

@@ -14,6 +14,8 @@ pub struct LabelSegment {
     pub class: Option<Viseme>,
     /// The synthesiser's or aligner's phone symbol.
     pub phone: String,
+    /// Its line in the label file (from 1; 0 for a segment made in code), for messages.
+    pub line: usize,
 }
 
 /// Parses a label file's text; `name` is used in errors.
@@ -50,6 +52,11 @@ pub fn parse_labels(text: &str, name: &str) -> Result<Vec<LabelSegment>, Lipsync
         if !(start_s.is_finite() && end_s.is_finite() && end_s >= start_s) {
             return Err(err(format!("bad span {start_s}..{end_s}")));
         }
+        if start_s < 0.0 {
+            return Err(err(format!(
+                "starts at {start_s} s, before the clip (times are seconds from its start)"
+            )));
+        }
         let c = cols[2].trim();
         let class = match c {
             "S" => None,
@@ -66,6 +73,7 @@ pub fn parse_labels(text: &str, name: &str) -> Result<Vec<LabelSegment>, Lipsync
             end_s,
             class,
             phone: cols.get(3).unwrap_or(&"").trim().to_string(),
+            line: i + 1,
         });
     }
     Ok(out)
@@ -100,4 +108,20 @@ pub fn training_frames_with_phones(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_before_the_clip_is_refused_naming_the_line() {
+        let text = "start\tend\tclass\tphone\n0.0\t0.1\tS\tsil\n-0.5\t0.2\tA\ta\n";
+        let e = parse_labels(text, "x.lab.tsv").unwrap_err().to_string();
+        assert!(e.contains("x.lab.tsv"), "{e}");
+        assert!(e.contains("x.lab.tsv:3:"), "{e}");
+        assert!(e.contains("before the clip"), "{e}");
+        let ok = parse_labels("0.0\t0.1\tS\tsil\n\n0.1\t0.3\tA\ta\n", "y").unwrap();
+        assert_eq!(ok.iter().map(|s| s.line).collect::<Vec<_>>(), [1, 3]);
+    }
 }

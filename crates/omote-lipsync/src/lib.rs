@@ -67,7 +67,7 @@ pub use features::{
     FLOOR_DB, FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, MEL_F_MAX_HZ, MEL_F_MIN_HZ, N_CEPS,
     N_MEL, SAMPLE_RATE, WINDOW,
 };
-pub use frame::{Viseme, VoicedSpan, VowelFrame, VowelTrack};
+pub use frame::{FrameInterpolator, Viseme, VoicedSpan, VowelFrame, VowelTrack};
 pub use noise_floor::NoiseFloorConfig;
 pub use profile::{
     DEFAULT_MIN_PHONE_FRAMES, MAX_BIAS, MAX_MEAN, MAX_PRECISION, MAX_SUBCLASSES, PROFILE_FORMAT,

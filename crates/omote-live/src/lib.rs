@@ -92,7 +92,7 @@ pub use vmc_listener::{ListenLimits, ListenStats, Packet, VmcListener};
 pub use voice::{
     AudioFeed, AudioFileVoice, MockVoice, Overflow, PcmLipsync, PcmVoice, PushedVoice,
     SampleFormat, ThreadedVoice, VOICE_FPS, VoiceBuffer, VoiceFeed, VoiceMeter, VoiceSource,
-    pushed_voice, voice_buffer, voice_frame_index,
+    open_pcm_input, pushed_voice, voice_buffer, voice_frame_index,
 };
 #[cfg(feature = "mic")]
 pub use voice::{MicVoice, input_device_names};

@@ -208,21 +208,8 @@ fn load_replay(path: &Path, fps: f64) -> Result<Vec<(f64, Option<TrackedFace>)>>
         path.display()
     );
     let head = omote_config::HeadSource::Auto;
-    let mut out = Vec::with_capacity(frames.len());
-    let mut last = f64::NEG_INFINITY;
-    for (i, f) in frames.iter().enumerate() {
-        let seq = f.to_sequence_frame(head);
-        let t = seq.t.unwrap_or(i as f64 / fps);
-        anyhow::ensure!(
-            t.is_finite() && t >= last,
-            "{}: line {}: time {t} goes back (times must not decrease)",
-            path.display(),
-            i + 1
-        );
-        last = t;
-        out.push((t, seq.face));
-    }
-    Ok(out)
+    let seq: Vec<_> = frames.iter().map(|f| f.to_sequence_frame(head)).collect();
+    omote_config::replay_sequence(&seq, fps).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 /// The voice of the session on its own thread, if any.
@@ -243,8 +230,7 @@ fn spawn_voice(args: &LiveArgs) -> Result<Option<(ThreadedVoice, String)>> {
         let rate = args.voice_rate;
         let pipeline = PcmLipsync::new(&name, SampleFormat::S16le, 1, rate, Profile::builtin())
             .with_context(|| format!("--voice-rate {rate}"))?;
-        let file = std::fs::File::open(path)
-            .with_context(|| format!("{name}: cannot open the voice input"))?;
+        let file = omote_live::open_pcm_input(path, "the voice input")?;
         // A regular file is analysed ahead and waits for the loop; a pipe (a microphone)
         // never stalls: the oldest frames go.
         let overflow = if file.metadata().is_ok_and(|m| m.is_file()) {
@@ -807,12 +793,13 @@ impl StatusLine {
         }
     }
 
-    /// The message of an input that failed before it ever delivered.
+    /// The message of an input that failed (one that never delivered, a missing
+    /// camera, or one that failed on the way, a replay's impossible time): it ends the
+    /// session with an error.
     fn failure(&self) -> Option<String> {
         let mut out = None;
         self.inbox.for_each_input(|_, s| {
             if let InputState::Failed(why) = &s.state
-                && s.frames == 0
                 && out.is_none()
             {
                 out = Some(format!("{}: {why}", s.name));

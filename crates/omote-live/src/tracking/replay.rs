@@ -70,10 +70,19 @@ fn play(
     let lap = (last - first + step).max(1e-3);
     let start = Instant::now();
     let mut offset = 0.0;
+    // A time no clock can reach (a 1e30 s step) fails the input, which ends the
+    // session; it never panics this thread.
+    let wait = |due: f64| match sleep_until(start, due, stop) {
+        Ok(go_on) => go_on,
+        Err(why) => {
+            sender.set_state(InputState::Failed(why));
+            false
+        }
+    };
     loop {
         for (t, face) in frames {
             let due = (offset + t - first) / speed;
-            if !sleep_until(start, due, stop) {
+            if !wait(due) {
                 return;
             }
             sender.publish(*face);
@@ -84,21 +93,24 @@ fn play(
         offset += lap;
     }
     // Let the last frame show for its step before the input counts as ended.
-    if sleep_until(start, (offset + lap) / speed, stop) {
+    if wait((offset + lap) / speed) {
         sender.set_state(InputState::Ended);
     }
 }
 
 /// Sleeps until `due` seconds after `start`, in short steps that watch `stop`; false
-/// when stopped.
-fn sleep_until(start: Instant, due: f64, stop: &AtomicBool) -> bool {
-    let due = start + Duration::from_secs_f64(due.max(0.0));
+/// when stopped, an error when `due` is past what a clock can count.
+fn sleep_until(start: Instant, due: f64, stop: &AtomicBool) -> Result<bool, String> {
+    let due = Duration::try_from_secs_f64(due.max(0.0))
+        .ok()
+        .and_then(|d| start.checked_add(d))
+        .ok_or_else(|| format!("a frame is due {due:e} s after the start, past any clock"))?;
     loop {
         if stop.load(Ordering::SeqCst) {
-            return false;
+            return Ok(false);
         }
         let Some(left) = due.checked_duration_since(Instant::now()) else {
-            return true;
+            return Ok(true);
         };
         std::thread::sleep(left.min(Duration::from_millis(50)));
     }
@@ -108,6 +120,30 @@ fn sleep_until(start: Instant, due: f64, stop: &AtomicBool) -> bool {
 mod tests {
     use super::*;
     use crate::TrackingInbox;
+
+    #[test]
+    fn a_time_past_any_clock_fails_the_input_without_a_panic() {
+        let inbox = TrackingInbox::new(Duration::from_secs(1));
+        let stop = Arc::new(AtomicBool::new(false));
+        let frames = vec![
+            (0.0, Some(TrackedFace::default())),
+            (1e30, Some(TrackedFace::default())),
+        ];
+        let replay = ReplayInput::spawn(frames, 1.0, false, inbox.sender("replay"), stop).unwrap();
+        let t0 = Instant::now();
+        while !replay.is_finished() {
+            assert!(t0.elapsed() < Duration::from_secs(10), "the replay waits");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(replay.thread.join().is_ok(), "the replay thread panicked");
+        let s = &inbox.stats()[0];
+        assert_eq!(s.frames, 1);
+        assert!(
+            matches!(&s.state, InputState::Failed(why) if why.contains("1e30 s")),
+            "{:?}",
+            s.state
+        );
+    }
 
     #[test]
     fn a_replay_plays_in_time_then_ends_and_a_loop_keeps_going() {

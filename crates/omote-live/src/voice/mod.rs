@@ -25,7 +25,7 @@ pub use buffer::{Overflow, VoiceBuffer, VoiceFeed, voice_buffer};
 #[cfg(feature = "mic")]
 pub use mic::{MicVoice, input_device_names};
 pub use mock::MockVoice;
-pub use pcm::{PcmLipsync, PcmVoice, SampleFormat};
+pub use pcm::{PcmLipsync, PcmVoice, SampleFormat, open_pcm_input};
 pub use pushed::{AudioFeed, PushedVoice, VoiceMeter, pushed_voice};
 pub use threaded::ThreadedVoice;
 

@@ -234,13 +234,40 @@ impl PcmVoice<std::fs::File> {
     ) -> Result<Self, LiveError> {
         let name = path.display().to_string();
         let pipeline = PcmLipsync::new(&name, format, channels, rate, profile)?;
-        let file = std::fs::File::open(path).map_err(|source| LiveError::Open {
-            path: path.to_owned(),
-            what: "the voice input",
-            source,
-        })?;
+        let file = open_pcm_input(path, "the voice input")?;
         Ok(Self::new(file, name, pipeline))
     }
+}
+
+/// Opens a raw PCM stream named on the command line: a regular file (through
+/// [`omote_fs::open`]) or a FIFO (a microphone fed by `arecord`: a live stream is what
+/// this input is for). Anything else — `/dev/zero` (an endless stream read as fast as it
+/// goes), another device, a directory, a socket — is refused by what it is, naming the
+/// file, before it is opened. `what` names the input in the error ("the voice input").
+pub fn open_pcm_input(path: &Path, what: &'static str) -> Result<std::fs::File, LiveError> {
+    let err = |source| LiveError::Open {
+        path: path.to_owned(),
+        what,
+        source,
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let meta = std::fs::metadata(path).map_err(err)?;
+        if meta.file_type().is_fifo() {
+            let file = std::fs::File::open(path).map_err(err)?;
+            // A swap between the check and the open is caught on the handle.
+            let meta = file.metadata().map_err(err)?;
+            if meta.file_type().is_fifo() || meta.is_file() {
+                return Ok(file);
+            }
+            return Err(err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file or a FIFO",
+            )));
+        }
+    }
+    omote_fs::open(path).map_err(err)
 }
 
 impl<R: Read> VoiceSource for PcmVoice<R> {

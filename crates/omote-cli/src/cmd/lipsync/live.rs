@@ -79,10 +79,7 @@ pub(super) fn live(args: LiveArgs) -> anyhow::Result<()> {
     let input: Box<dyn Read> = if args.input.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
     } else {
-        Box::new(
-            std::fs::File::open(&args.input)
-                .with_context(|| format!("{name}: cannot open input"))?,
-        )
+        Box::new(omote_live::open_pcm_input(&args.input, "the input")?)
     };
     let mut voice = PcmVoice::new(input, name.as_str(), pipeline);
     eprintln!(

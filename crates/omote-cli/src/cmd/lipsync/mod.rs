@@ -35,6 +35,7 @@ use crate::limits;
 use crate::stages::{self, Stage};
 
 mod live;
+mod long;
 mod syllables;
 
 /// Written results waiting for their group's sync, at most: one group every 50 ms at
@@ -78,7 +79,9 @@ enum Format {
 
 #[derive(Args, Debug)]
 struct AnalyseArgs {
-    /// Audio files and folders (searched recursively for .wav .flac .ogg .mp3).
+    /// Audio files and folders (searched recursively for .wav .flac .ogg .mp3). A file
+    /// longer than 10 minutes is analysed as a stream (as --stream, memory flat in its
+    /// length) and written as it goes, in json or tsv.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Output folder (default: next to each input). Output is NAME.lipsync.json / .tsv.
@@ -393,6 +396,9 @@ enum Pending {
     Done,
     /// Not read yet (no speaker groups: one pass).
     Unread,
+    /// Too long to hold ([`long::LONG_S`]): analysed as a stream in the second pass,
+    /// against its group's other files, and not one of them.
+    Long,
 }
 
 /// A file after the first pass: its own cepstral sum, its length in samples, and
@@ -401,14 +407,6 @@ struct ReadClip {
     own: CepstralMean,
     len: usize,
     features: Option<ClipFeatures>,
-}
-
-fn load<'a>(
-    loader: &'a mut Result<omote_audio::Loader, omote_audio::AudioError>,
-    input: &Path,
-) -> anyhow::Result<&'a [f32]> {
-    let loader = loader.as_mut().map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok(loader.load(input)?)
 }
 
 /// What every worker of the batch shares: the settings, the progress bar, the failures.
@@ -420,6 +418,35 @@ struct Batch<'a> {
 }
 
 impl Batch<'_> {
+    /// Loads `input`; a file with no samples is an error (there is nothing to analyse),
+    /// and one cut short is warned about once (`warn`: the first read of the file).
+    fn load<'a>(
+        &self,
+        loader: &'a mut Result<omote_audio::Loader, omote_audio::AudioError>,
+        input: &Path,
+        warn: bool,
+    ) -> anyhow::Result<&'a [f32]> {
+        let loader = loader.as_mut().map_err(|e| anyhow::anyhow!("{e}"))?;
+        loader.load(input)?;
+        let loader: &'a omote_audio::Loader = loader;
+        let samples = loader.last();
+        if samples.is_empty() {
+            bail!(
+                "{}: no audio samples (a header without data): nothing to analyse",
+                input.display()
+            );
+        }
+        if let (true, Some(n)) = (warn, loader.truncated_by()) {
+            self.bar.suspend(|| {
+                eprintln!(
+                    "warning: {}: ends {n} bytes early (cut short of what its header declares); analysed what is there",
+                    crate::output::escape_terminal(&input.display().to_string())
+                );
+            });
+        }
+        Ok(samples)
+    }
+
     /// Reports a file's failure above the progress bar and counts it.
     fn fail(&self, input: &Path, e: &anyhow::Error) {
         self.bar.suspend(|| {
@@ -459,8 +486,12 @@ impl Batch<'_> {
                 .map_init(
                     || self.worker(),
                     |(analyser, loader), input| {
-                        let read =
-                            stages::time(Stage::Decode, || load(loader, input)).map(|samples| {
+                        if long::is_long(input) {
+                            self.bar.inc(1);
+                            return Pending::Long;
+                        }
+                        let read = stages::time(Stage::Decode, || self.load(loader, input, true))
+                            .map(|samples| {
                                 let mut f =
                                     stages::time(Stage::Analyse, || analyser.features(samples));
                                 f.normalised = Vec::new();
@@ -503,7 +534,7 @@ impl Batch<'_> {
         speakers: &HashMap<PathBuf, Speaker>,
     ) -> anyhow::Result<Option<VowelTrack>> {
         let track = match read {
-            Pending::Done => return Ok(None),
+            Pending::Done | Pending::Long => return Ok(None),
             Pending::Read(clip) => {
                 let ReadClip { own, len, features } = &mut **clip;
                 let no_speaker = Speaker::new();
@@ -518,7 +549,8 @@ impl Batch<'_> {
                         stages::time(Stage::Analyse, || speaker.read(analyser, feats, *len))
                     }
                     None => {
-                        let samples = stages::time(Stage::Decode, || load(loader, input))?;
+                        let samples =
+                            stages::time(Stage::Decode, || self.load(loader, input, false))?;
                         stages::time(Stage::Analyse, || {
                             speaker
                                 .stream(self.profile.clone(), AnalyserConfig::default(), own)
@@ -531,7 +563,7 @@ impl Batch<'_> {
                 track
             }
             Pending::Unread => {
-                let samples = stages::time(Stage::Decode, || load(loader, input))?;
+                let samples = stages::time(Stage::Decode, || self.load(loader, input, true))?;
                 stages::time(Stage::Analyse, || {
                     if self.args.stream {
                         // 10 ms chunks, like a live audio callback.
@@ -547,6 +579,51 @@ impl Batch<'_> {
         } else {
             stages::time(Stage::Analyse, || track.resampled(self.args.fps))
         }))
+    }
+
+    /// A file too long to hold ([`long::LONG_S`]; found by the first pass, or here
+    /// without speaker groups): analysed as a stream and written now. `false`: not long.
+    fn long(&self, read: &mut Pending, input: &Path, speakers: &HashMap<PathBuf, Speaker>) -> bool {
+        let is_long = match read {
+            Pending::Long => true,
+            Pending::Unread => long::is_long(input),
+            _ => false,
+        };
+        if !is_long {
+            return false;
+        }
+        *read = Pending::Done;
+        self.bar.suspend(|| {
+            eprintln!(
+                "{}: longer than {} minutes: analysed as a stream (as --stream), written as it goes",
+                crate::output::escape_terminal(&input.display().to_string()),
+                long::LONG_S / 60.0
+            );
+        });
+        // Not one of its group's lines, so all of them are its others.
+        let others = self
+            .args
+            .speaker
+            .key(input)
+            .and_then(|k| speakers.get(&k))
+            .map(|s| *s.total())
+            .unwrap_or_default();
+        let out = output_path(input, self.args.out.as_deref(), self.args.format);
+        let done = stages::time(Stage::Analyse, || {
+            long::analyse_long(
+                input,
+                &out,
+                self.args.format,
+                self.args.fps,
+                &self.profile,
+                &others,
+            )
+        });
+        if let Err(e) = done {
+            self.fail(input, &e);
+        }
+        self.bar.inc(1);
+        true
     }
 
     /// Second pass: every file's track, rendered and written by its worker, then made
@@ -573,6 +650,9 @@ impl Batch<'_> {
                 read.par_iter_mut().zip(inputs.par_iter()).for_each_init(
                     || (self.worker(), to_commit.clone()),
                     |(worker, to_commit), (read, input)| {
+                        if self.long(read, input, speakers) {
+                            return;
+                        }
                         let written = self.track(worker, read, input, speakers).and_then(|t| {
                             let Some(track) = t else { return Ok(None) };
                             let text = stages::time(Stage::Render, || {
@@ -707,8 +787,9 @@ fn check_labels_fit(
     let duration = samples as f64 / f64::from(SAMPLE_RATE);
     if let Some(seg) = labels.iter().find(|s| s.end_s > duration + LABEL_SLACK_S) {
         bail!(
-            "{}: a label ends at {} s, past the end of {} ({duration:.2} s)",
+            "{}: line {}: a label ends at {} s, past the end of {} ({duration:.2} s)",
             lab.display(),
+            seg.line,
             seg.end_s,
             wav.display()
         );
@@ -793,6 +874,10 @@ fn labelled_builder(
 /// Voiced frames (10 ms) a sustained recording must give after trimming its ends.
 const SUSTAINED_MIN_FRAMES: u64 = 40;
 
+/// Two sustained recordings whose mean cepstra are closer than this are one sound given
+/// for two vowels (the same file, or the same vowel twice): distinct vowels lie units apart.
+const SAME_RECORDING_DISTANCE: f32 = 0.05;
+
 fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     let base = load_profile(args.profile.as_deref())?;
     let mut feature_profile = base.clone();
@@ -833,10 +918,30 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     }
     let mut recordings = SustainedRecordings::new();
     let mut analyser = Analyser::new(feature_profile.clone());
+    // Each vowel's mean spectrum, to find one recording given for two vowels.
+    let mut heard: Vec<(&Path, Viseme, [f32; omote_lipsync::N_CEPS])> = Vec::new();
     for (path, class) in sustained {
         let Some(path) = path else { continue };
         let samples = load_16k(path)?;
         let feats = analyser.features(&samples);
+        // Over every frame: a held vowel has no pauses for the voicing detector to learn.
+        let mut all = CepstralMean::default();
+        all.add_frames(&feats.frames, &vec![true; feats.frames.len()]);
+        if let Some(mean) = all.mean() {
+            if let Some((other, other_class, _)) = heard.iter().find(|(_, _, m)| {
+                let d2: f32 = m.iter().zip(&mean).map(|(a, b)| (a - b) * (a - b)).sum();
+                d2.sqrt() < SAME_RECORDING_DISTANCE
+            }) {
+                bail!(
+                    "{} (--{}) and {} (--{}) are the same sound: a calibration needs each vowel recorded on its own",
+                    other.display(),
+                    other_class.letter().to_ascii_lowercase(),
+                    path.display(),
+                    class.letter().to_ascii_lowercase()
+                );
+            }
+            heard.push((path.as_path(), class, mean));
+        }
         let before = recordings.counts()[class.index()];
         recordings.add(class, &feats);
         let got = recordings.counts()[class.index()] - before;
