@@ -66,7 +66,7 @@ pub(super) const MAX_VIEW_BAKE_VALUES: u64 = 16 << 20;
 /// Bake requests that may wait while another bakes; more are answered 503.
 pub(super) const MAX_WAITING_BAKES: usize = 4;
 /// Bytes of bake answers still being sent above which a new bake is refused (503).
-pub(super) const MAX_BAKE_BYTES_IN_FLIGHT: usize = 96 << 20;
+pub(super) const MAX_BAKE_BYTES_IN_FLIGHT: usize = 48 << 20;
 
 /// A press script as a key: the times' bits.
 type PressKey = (Vec<u64>, Vec<u64>);
@@ -417,7 +417,15 @@ impl SceneSite {
             "holds": holds,
         });
         // Everything but the per-frame numbers as JSON values, then those written in.
-        let mut out = small.to_string();
+        // Room for every number at its longest (pages never written are never resident;
+        // growing by doubling would hold twice the answer at the end).
+        let numbers: usize = baked
+            .iter()
+            .map(|b| b.anim.frames() * (b.anim.applied().0.len() + 12))
+            .sum::<usize>()
+            + bake.camera.as_ref().map_or(0, |c| 3 * c.len());
+        let mut out = String::with_capacity(numbers * 10 + 4096);
+        out.push_str(&small.to_string());
         out.pop(); // the closing brace
         out.push_str(",\"characters\":[");
         for (i, b) in baked.iter().enumerate() {
@@ -483,8 +491,9 @@ impl SceneSite {
             Ok(b) => b,
             Err(e) => return Response::text(400, format!("cannot bake: {e}")),
         };
-        let body: Arc<[u8]> = self.bundle(&advances, &skips, &baked).into();
+        let bytes = self.bundle(&advances, &skips, &baked);
         drop(baked);
+        let body: Arc<[u8]> = bytes.into();
         let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
         answers.push((key, Arc::downgrade(&body)));
         drop(answers);
