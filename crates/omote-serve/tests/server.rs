@@ -570,7 +570,7 @@ fn slow_heads_at_the_cap_do_not_shut_out_a_new_request() {
         s.set_read_timeout(Some(Duration::from_millis(200)))
             .unwrap();
         let mut b = Vec::new();
-        if matches!(s.read_to_end(&mut b), Ok(_)) {
+        if s.read_to_end(&mut b).is_ok() {
             ended += 1;
         }
     }
