@@ -33,8 +33,9 @@ pub fn load(path: &Path, options: &LoadOptions) -> anyhow::Result<LoadedScene> {
 }
 
 /// Bakes a loaded scene (a clone: the loaded one stays at time 0), with a progress bar
-/// over scene seconds.
-pub fn bake(loaded: &LoadedScene, options: &BakeOptions) -> Vec<BakedCharacter> {
+/// over scene seconds; refused before any work when the bake is too large
+/// ([`omote_scene::bake_size`]), naming the scene file.
+pub fn bake(loaded: &LoadedScene, options: &BakeOptions) -> anyhow::Result<Vec<BakedCharacter>> {
     let progress = bar(0, "bake {bar:30} {pos}/{len} s {elapsed}");
     let mut scene = loaded.scene.clone();
     let baked = omote_scene::bake(&mut scene, &loaded.clip_names(), options, |t, total| {
@@ -42,7 +43,7 @@ pub fn bake(loaded: &LoadedScene, options: &BakeOptions) -> Vec<BakedCharacter> 
         progress.set_position(t as u64);
     });
     progress.finish_and_clear();
-    baked
+    baked.with_context(|| format!("cannot bake {}", loaded.path.display()))
 }
 
 /// The plot of one baked character (`ID.png`): its emotions (scene keys marked), mouth

@@ -213,6 +213,22 @@ fn bad_inputs_fail_with_errors_naming_the_file() {
     let short = dir.join("short.anim.json");
     std::fs::write(&short, serde_json::to_vec(&anim).unwrap()).unwrap();
     view_fails_naming(&[short.as_os_str()], &["short.anim.json"]);
+    // Valid, but no frames: nothing to play, said so (not a page posing from nothing).
+    for key in ["head", "leftEye", "rightEye", "lookAt"] {
+        anim[key] = serde_json::json!([]);
+    }
+    for key in ["expressions", "appliedExpressions"] {
+        if let Some(tracks) = anim[key].as_object_mut() {
+            for v in tracks.values_mut() {
+                *v = serde_json::json!([]);
+            }
+        }
+    }
+    anim["events"] = serde_json::json!([]);
+    anim["duration"] = serde_json::json!(0.0);
+    let empty = dir.join("empty.anim.json");
+    std::fs::write(&empty, serde_json::to_vec(&anim).unwrap()).unwrap();
+    view_fails_naming(&[empty.as_os_str()], &["empty.anim.json", "no frames"]);
     // Models: not a VRM, not there.
     let not_vrm = dir.join("not-a-model.vrm");
     std::fs::write(&not_vrm, b"hello").unwrap();

@@ -396,3 +396,126 @@ fn scene_camera_matches_the_path(checks: &Value) {
     // Both characters framed; the last after the wait (the path keeps its time there).
     assert_eq!(speakers, ["aoi", "beni", "beni"]);
 }
+
+/// A scene whose bake would not fit in memory is refused at start with the reason (the
+/// check every bake runs), as `omote bake` refuses it — not baked until memory runs out.
+#[test]
+fn a_scene_too_large_to_bake_is_refused_at_start() {
+    let dir = scratch("too-large");
+    let scene = dir.join("long.toml");
+    std::fs::write(
+        &scene,
+        "fps = 1000\n[[character]]\nid = \"a\"\n  [[character.acting]]\n  t = 14000.0\n  set = { happy = 1.0 }\n",
+    )
+    .unwrap();
+    view_fails_naming(&[scene.as_os_str()], &["long.toml", "lower the frame rate"]);
+    let out = support::omote()
+        .args(["bake", scene.to_str().unwrap(), "--out"])
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("long.toml") && err.contains("lower the frame rate"),
+        "{err}"
+    );
+    assert!(
+        !dir.join("out").exists(),
+        "refused before the output folder is made"
+    );
+}
+
+/// The viewer's bakes are bounded and compact: the voices come from the bytes read at
+/// load (a file changed or gone afterwards changes nothing); a bake's answer carries
+/// only what the page plays, smaller than the whole anims; the longest allowed press
+/// script of a 1000 fps scene is refused with the viewer's limit, not baked.
+#[test]
+fn viewer_bakes_are_bounded_and_compact_and_voices_are_read_once() {
+    let dir = scratch("bounded");
+    let demo = demo_scene();
+    let from = demo.parent().unwrap();
+    std::fs::create_dir_all(dir.join("voice")).unwrap();
+    for e in std::fs::read_dir(from.join("voice")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, dir.join("voice").join(p.file_name().unwrap())).unwrap();
+    }
+    std::fs::copy(&demo, dir.join("scene.toml")).unwrap();
+    let server = Server::start_scene(&dir.join("scene.toml"));
+    let info = server.json("/scene.json");
+    let route = info["characters"][0]["lines"][0]["audio"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let clip = info["characters"][0]["lines"][0]["clip"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let wav = std::fs::read(dir.join("voice").join(&clip)).unwrap();
+    std::fs::write(dir.join("voice").join(&clip), b"changed").unwrap();
+    let (status, _, body) = server.get(&route);
+    assert_eq!(status, 200);
+    assert_eq!(body, wav, "served from what was loaded");
+    std::fs::remove_dir_all(dir.join("voice")).unwrap();
+    assert_eq!(server.get(&route).2, wav);
+
+    // The longest press script the viewer takes: compact, shared while it is sent.
+    let last = f(&info["maxPressTime"]);
+    let query = format!("/bake?advance={last:.1}");
+    let (status, _, body) = server.get(&query);
+    assert_eq!(
+        status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&body[..body.len().min(300)])
+    );
+    let bake: Value = serde_json::from_slice(&body).unwrap();
+    let anim = &bake["characters"][0]["anim"];
+    let frames = anim["head"].as_array().unwrap().len();
+    assert!(f(&bake["duration"]) > last, "{}", bake["duration"]);
+    for key in [
+        "appliedExpressions",
+        "head",
+        "leftEye",
+        "rightEye",
+        "fps",
+        "duration",
+    ] {
+        assert!(!anim[key].is_null(), "{key}");
+    }
+    for key in ["expressions", "lookAt", "events"] {
+        assert!(anim[key].is_null(), "{key} is not sent");
+    }
+    // Per frame, well under half of what the whole anims take (`/anim/N.json`).
+    let mut whole = 0;
+    let mut whole_frames = 0;
+    for c in info["characters"].as_array().unwrap() {
+        let anim = server.get(c["anim"].as_str().unwrap()).2;
+        whole_frames = serde_json::from_slice::<Value>(&anim).unwrap()["head"]
+            .as_array()
+            .unwrap()
+            .len();
+        whole += anim.len();
+    }
+    let (per_frame, whole_per_frame) = (body.len() / frames, whole / whole_frames);
+    assert!(
+        per_frame * 2 < whole_per_frame,
+        "{per_frame} bytes a frame, the whole anims {whole_per_frame}"
+    );
+    let x = f(&anim["head"][frames / 2][3]);
+    assert!((-1.0..=1.0).contains(&x));
+
+    // A scene at 1000 fps: its longest press script is over the viewer's limit.
+    let fast = dir.join("fast.toml");
+    std::fs::write(
+        &fast,
+        "fps = 1000\n[[character]]\nid = \"a\"\n  [[character.acting]]\n  t = 1.0\n  set = { happy = 1.0 }\n",
+    )
+    .unwrap();
+    let server = Server::start_scene(&fast);
+    let last = f(&server.json("/scene.json")["maxPressTime"]);
+    let (status, _, body) = server.get(&format!("/bake?skip={last:.1}"));
+    let msg = String::from_utf8_lossy(&body);
+    assert_eq!(status, 400, "{msg}");
+    assert!(msg.contains("over the viewer's limit"), "{msg}");
+}

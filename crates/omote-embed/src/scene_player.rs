@@ -412,30 +412,13 @@ impl ScenePlayer {
     /// Bakes the scene from its start at a fixed frame rate with a script of presses
     /// ([`omote_scene::bake`] on a copy: the scene playing is not touched), one anim per
     /// character.
-    /// The press times must be finite and from 0 to the bake's `max_s`.
+    /// The press times must be finite and from 0 to the bake's `max_s`, and the bake
+    /// no larger than [`omote_scene::bake_size`] allows (checked before any work).
     pub fn bake(&self, options: &BakeOptions) -> Result<Vec<BakedCharacter>, EmbedError> {
         check_fps(options.fps)?;
-        for (what, times) in [
-            ("an advance", &options.advances),
-            ("a skip", &options.skips),
-        ] {
-            let max = f64::from(options.max_s);
-            if let Some(t) = times
-                .iter()
-                .find(|t| !(t.is_finite() && (0.0..max).contains(*t)))
-            {
-                return Err(EmbedError::Argument(format!(
-                    "{what} at {t} s: presses are at times from 0 to {max} s"
-                )));
-            }
-        }
         let mut scene = self.loaded.scene.clone();
-        Ok(omote_scene::bake(
-            &mut scene,
-            &self.clips,
-            options,
-            |_, _| {},
-        ))
+        omote_scene::bake(&mut scene, &self.clips, options, |_, _| {})
+            .map_err(|e| EmbedError::Argument(format!("cannot bake the scene: {e}")))
     }
 
     /// Starts recording what is played: from the next update, every update adds one

@@ -183,7 +183,8 @@ fn the_demo_scene_played_through_the_c_abi_is_the_bake() {
     // The reference: the scene baked at 60 fps, as `omote bake` does.
     let mut loaded = omote_scene::load_scene(&demo(), &Default::default(), &mut |_, _| {}).unwrap();
     let clips = loaded.clip_names();
-    let baked = omote_scene::bake(&mut loaded.scene, &clips, &Default::default(), |_, _| {});
+    let baked =
+        omote_scene::bake(&mut loaded.scene, &clips, &Default::default(), |_, _| {}).unwrap();
     let frames = baked[0].anim.frames();
     let out_dir = std::env::temp_dir().join(format!("omote-scene-c-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();

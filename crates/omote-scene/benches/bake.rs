@@ -122,7 +122,7 @@ fn benches(c: &mut Criterion) {
                     tail_s: 0.0,
                     ..BakeOptions::default()
                 };
-                bake(&mut s, &clips, &options, |_, _| {})
+                bake(&mut s, &clips, &options, |_, _| {}).unwrap()
             },
             criterion::BatchSize::PerIteration,
         )

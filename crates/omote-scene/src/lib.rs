@@ -11,10 +11,10 @@
 //! use omote_scene::{BakeOptions, LoadOptions, bake, load_scene};
 //! let mut loaded = load_scene("examples/scenes/demo/scene.toml".as_ref(), &LoadOptions::default(), &mut |_, _| {})?;
 //! let clips = loaded.clip_names();
-//! for c in bake(&mut loaded.scene, &clips, &BakeOptions::default(), |_, _| {}) {
+//! for c in bake(&mut loaded.scene, &clips, &BakeOptions::default(), |_, _| {})? {
 //!     println!("{}: {} frames", c.id, c.anim.frames());
 //! }
-//! # Ok::<(), omote_scene::SceneFileError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod bake;
@@ -22,9 +22,13 @@ mod error;
 pub mod file;
 mod files;
 mod load;
+mod press;
 mod voice;
 
-pub use bake::{BakeOptions, BakedCharacter, SceneRecorder, bake, bake_observed};
+pub use bake::{
+    BakeError, BakeOptions, BakeSize, BakedCharacter, MAX_BAKE_S, MAX_BAKE_VALUES, MAX_PRESSES,
+    SceneRecorder, anim_values_per_frame, bake, bake_observed, bake_size,
+};
 pub use error::SceneFileError;
 pub use files::{FsFiles, MemoryFiles, SceneFiles};
 pub use load::{
@@ -32,6 +36,7 @@ pub use load::{
     MAX_ITEMS, MAX_TIME_S, Progress, anime_face_correction, load_scene, load_scene_with,
     parse_scene, parse_scene_with,
 };
+pub use press::parse_press_query;
 pub use voice::analyse_file;
 
 impl LoadedScene {

@@ -42,8 +42,9 @@ pub fn anime_face_correction(
     omote_core::CameraCorrection::new(map, rig)
 }
 
-/// Scene times must be below this (s): 24 hours.
-pub const MAX_TIME_S: f32 = 86_400.0;
+/// Scene times must be below this (s): the longest bake ([`crate::MAX_BAKE_S`], four
+/// hours), so a key never lies past what a bake plays.
+pub const MAX_TIME_S: f32 = crate::MAX_BAKE_S;
 
 /// How to load a scene.
 #[derive(Clone, Debug, Default)]
@@ -283,7 +284,9 @@ impl Loader<'_> {
             Err(self.err(
                 at,
                 field,
-                format!("{t} is not a time in seconds from 0 to {MAX_TIME_S}"),
+                format!(
+                    "{t} is not a time in seconds from 0 to {MAX_TIME_S} (4 h, the longest bake)"
+                ),
             ))
         }
     }

@@ -32,6 +32,7 @@ fn bake_file(path: &Path, options: &BakeOptions) -> Vec<(String, Anim)> {
     let mut loaded = load_scene(path, &LoadOptions::default(), &mut |_, _| {}).unwrap();
     let clips = loaded.clip_names();
     bake(&mut loaded.scene, &clips, options, |_, _| {})
+        .unwrap()
         .into_iter()
         .map(|c| (c.id, c.anim))
         .collect()
@@ -322,6 +323,7 @@ fn labelled_speech_opens_the_mouth_at_its_voice_and_hands_over_before_its_end() 
             ..BakeOptions::default()
         };
         let anim = bake(&mut loaded.scene, &clips, &options, |_, _| {})
+            .unwrap()
             .remove(0)
             .anim;
         // The mouth layer: the sum of the vowels the face shows.

@@ -86,6 +86,7 @@ fn baked_json(mut loaded: LoadedScene) -> Vec<String> {
         &BakeOptions::default(),
         |_, _| {},
     )
+    .unwrap()
     .into_iter()
     .map(|c| omote_config::anim_json(&c.anim).unwrap())
     .collect()

@@ -1,14 +1,18 @@
 //! [`Broadcast`]: a WebSocket hub that pushes text messages to every connected client
 //! without ever waiting for one. Each client has a small queue served by its own
 //! writer thread (a full queue drops its oldest message); the connection's thread reads
-//! the client's frames (pings, close) until it ends.
+//! the client's frames (pings, close) until it ends. The writer pings a client every
+//! [`PING_EVERY`]; one that has not answered the previous ping by then (a browser's
+//! pong comes at once) is ended and its place freed, and a hub at its cap gives the
+//! place of a client that has missed a ping to a new one, so idle sockets cannot keep
+//! a page out.
 
 use std::collections::VecDeque;
 use std::io::{BufReader, Cursor, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::Response;
 use crate::frame::{self, ClientEvent, ClientReader};
@@ -20,6 +24,9 @@ pub const MAX_CLIENTS: usize = 16;
 pub const QUEUE_LEN: usize = 8;
 /// A client that takes no bytes for this long is ended.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often the hub pings each client by default; a client silent since the previous
+/// ping is ended.
+pub const PING_EVERY: Duration = Duration::from_secs(5);
 
 /// A handle on a WebSocket hub; clones share it. Answer a request with
 /// [`Response::websocket`] to add its connection as a client.
@@ -35,6 +42,7 @@ struct Hub {
     next_id: AtomicU64,
     max_clients: usize,
     queue_len: usize,
+    ping_every: Duration,
 }
 
 /// One connected client, shared by its reader (the connection's thread) and its writer.
@@ -44,6 +52,9 @@ struct Client {
     ready: Condvar,
     /// The socket: the writer writes through it, either thread shuts it down.
     stream: TcpStream,
+    /// When a frame last came from the client (or it connected).
+    heard: Mutex<Instant>,
+    ping_every: Duration,
 }
 
 /// What the writer has to send, in this order of priority.
@@ -82,6 +93,24 @@ impl Broadcast {
                 next_id: AtomicU64::new(0),
                 max_clients,
                 queue_len: queue_len.max(1),
+                ping_every: PING_EVERY,
+            }),
+        }
+    }
+
+    /// The same limits, pinging every `every` (at least 10 ms) instead of
+    /// [`PING_EVERY`]. Call before the hub is shared.
+    pub fn with_ping_every(self, every: Duration) -> Broadcast {
+        let hub = &self.hub;
+        Broadcast {
+            hub: Arc::new(Hub {
+                clients: Mutex::new(Vec::new()),
+                greeting: Mutex::new(lock(&hub.greeting).clone()),
+                dropped: AtomicU64::new(0),
+                next_id: AtomicU64::new(0),
+                max_clients: hub.max_clients,
+                queue_len: hub.queue_len,
+                ping_every: every.max(Duration::from_millis(10)),
             }),
         }
     }
@@ -143,6 +172,19 @@ impl Broadcast {
             .map_err(|e| Response::text(500, format!("cannot share the connection: {e}")))?;
         let mut clients = lock(&self.hub.clients);
         if clients.len() >= self.hub.max_clients {
+            // The place of the client heard from longest ago, if it has missed a ping.
+            let silent = clients
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (i, *lock(&c.heard)))
+                .filter(|(_, heard)| heard.elapsed() > self.hub.ping_every)
+                .min_by_key(|(_, heard)| *heard)
+                .map(|(i, _)| i);
+            if let Some(i) = silent {
+                clients.swap_remove(i).end();
+            }
+        }
+        if clients.len() >= self.hub.max_clients {
             return Err(Response::text(
                 503,
                 format!(
@@ -159,6 +201,8 @@ impl Broadcast {
             }),
             ready: Condvar::new(),
             stream,
+            heard: Mutex::new(Instant::now()),
+            ping_every: self.hub.ping_every,
         });
         clients.push(Arc::clone(&client));
         Ok(Seat {
@@ -217,15 +261,29 @@ impl Client {
         enum Next {
             Close(Option<u16>),
             Pong(Vec<u8>),
+            Ping,
             Text(Arc<str>),
         }
         let mut buf = Vec::new();
+        // The last ping sent (at first: the connection, as if answered).
+        let mut pinged = *lock(&self.heard);
         loop {
             let next = {
                 let mut outbox = lock(&self.outbox);
                 loop {
                     if outbox.ended {
                         return;
+                    }
+                    let due = pinged + self.ping_every;
+                    let now = Instant::now();
+                    if now >= due {
+                        if *lock(&self.heard) < pinged {
+                            // Silent since the last ping: gone, or not a page.
+                            drop(outbox);
+                            return self.end();
+                        }
+                        pinged = now;
+                        break Next::Ping;
                     }
                     if let Some(code) = outbox.close.take() {
                         break Next::Close(code);
@@ -239,8 +297,9 @@ impl Client {
                     }
                     outbox = self
                         .ready
-                        .wait(outbox)
-                        .unwrap_or_else(PoisonError::into_inner);
+                        .wait_timeout(outbox, due - now)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0;
                 }
             };
             buf.clear();
@@ -251,6 +310,10 @@ impl Client {
                 }
                 Next::Pong(payload) => {
                     frame::encode_frame(frame::PONG, payload, &mut buf);
+                    false
+                }
+                Next::Ping => {
+                    frame::encode_frame(frame::PING, b"", &mut buf);
                     false
                 }
                 Next::Text(text) => {
@@ -314,7 +377,9 @@ impl Drop for Seat {
 fn read_loop(client: &Client, reader: impl Read) {
     let mut frames = ClientReader::new(reader);
     loop {
-        match frames.next_event() {
+        let event = frames.next_event();
+        *lock(&client.heard) = Instant::now();
+        match event {
             Ok(ClientEvent::Ping(payload)) => client.pong(payload),
             Ok(ClientEvent::Pong | ClientEvent::Data) => {}
             Ok(ClientEvent::Close(code)) => return client.close(code),

@@ -4,7 +4,10 @@
 //! HEAD only, answered from whatever the [`Handler`] returns — no file system path is
 //! ever derived from a request. Every answer has `Cache-Control: no-store` and
 //! `X-Content-Type-Options: nosniff`. Limits: a request head of [`MAX_HEAD`] bytes
-//! (431 beyond), [`MAX_CONNECTIONS`] connections at once (more are closed unanswered).
+//! (431 beyond) sent within [`HEAD_DEADLINE`] (all of it, not each read),
+//! [`MAX_CONNECTIONS`] connections at once — at the cap a new connection closes the one
+//! that has been sending its head longest (for [`HEAD_GRACE`] at least), else it is
+//! closed unanswered, so clients trickling their heads cannot shut others out.
 //! Bound to loopback, a request whose `Host` is not a loopback name is refused (403),
 //! so a page elsewhere cannot read the server through DNS rebinding; a WebSocket
 //! upgrade whose `Origin` is not a loopback page is refused too.
@@ -44,10 +47,10 @@ mod request;
 mod response;
 mod server;
 
-pub use broadcast::{Broadcast, MAX_CLIENTS, QUEUE_LEN};
+pub use broadcast::{Broadcast, MAX_CLIENTS, PING_EVERY, QUEUE_LEN};
 pub use error::{FrameError, ServeError};
 pub use handshake::{WEBSOCKET_GUID, accept_key, base64};
 pub use host::{loopback_host, loopback_origin};
 pub use request::{MAX_HEAD, Method, Request};
 pub use response::{Body, Response, TEXT_PLAIN, reason};
-pub use server::{Handler, MAX_CONNECTIONS, Server, ServerHandle};
+pub use server::{HEAD_DEADLINE, HEAD_GRACE, Handler, MAX_CONNECTIONS, Server, ServerHandle};

@@ -134,9 +134,11 @@ impl Response {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The same answer with one more header.
-    pub(crate) fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Self {
-        self.headers.push((name, value.into()));
+    /// The same answer with one more header (`Retry-After`, …). Control characters in
+    /// `value` are dropped, so a value can never end the header early.
+    pub fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        let value: String = value.into().chars().filter(|c| !c.is_control()).collect();
+        self.headers.push((name, value));
         self
     }
 

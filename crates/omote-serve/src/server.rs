@@ -2,11 +2,12 @@
 //! request, checks it (method, version, size, loopback `Host`), asks the [`Handler`],
 //! writes the answer and closes — or hands the connection to a WebSocket hub.
 
+use std::io::Read;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::handshake::check_upgrade;
 use crate::host::loopback_host;
@@ -16,8 +17,13 @@ use crate::{Method, Request, Response, ServeError};
 /// Connections served at once by default; more are closed unanswered. A WebSocket
 /// client holds its connection's place while it is connected.
 pub const MAX_CONNECTIONS: usize = 64;
-/// How long a client may take to send its request head.
-const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client may take to send its whole request head (a deadline over all its
+/// reads, not a timeout per read: a byte every few seconds does not keep it open).
+pub const HEAD_DEADLINE: Duration = Duration::from_secs(10);
+/// At the connection cap, a new connection closes the one that has been sending its
+/// head longest, if that one has taken this long already: connections that trickle
+/// their heads cannot shut everyone else out (a browser sends its head at once).
+pub const HEAD_GRACE: Duration = Duration::from_secs(1);
 /// How long a client may take to take an answer.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -60,6 +66,9 @@ struct Site<H> {
     loopback_port: Option<u16>,
     active: AtomicUsize,
     max_connections: usize,
+    /// Connections still sending their request head: (id, since, the socket).
+    heads: Mutex<Vec<(u64, Instant, TcpStream)>>,
+    next_id: AtomicU64,
 }
 
 impl Server {
@@ -129,6 +138,8 @@ impl Server {
             loopback_port: self.addr.ip().is_loopback().then_some(self.addr.port()),
             active: AtomicUsize::new(0),
             max_connections: self.max_connections,
+            heads: Mutex::new(Vec::new()),
+            next_id: AtomicU64::new(0),
         })
     }
 }
@@ -205,7 +216,8 @@ fn accept_one<H: Handler>(listener: &TcpListener, site: &Arc<Site<H>>) {
             return;
         }
     };
-    if site.active.fetch_add(1, Ordering::SeqCst) >= site.max_connections {
+    if site.active.fetch_add(1, Ordering::SeqCst) >= site.max_connections && !site.evict_slow_head()
+    {
         site.active.fetch_sub(1, Ordering::SeqCst);
         return; // dropping the stream closes it
     }
@@ -223,14 +235,67 @@ fn accept_one<H: Handler>(listener: &TcpListener, site: &Arc<Site<H>>) {
     }
 }
 
+/// A connection's reads of its request head, each with the time left before
+/// [`HEAD_DEADLINE`] as its timeout; past it, a read fails.
+struct HeadReader<'a> {
+    stream: &'a TcpStream,
+    deadline: Instant,
+}
+
+impl Read for HeadReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        // Best effort: a socket that refuses timeouts is still served.
+        let _ = self.stream.set_read_timeout(Some(left));
+        (&mut &*self.stream).read(buf)
+    }
+}
+
 impl<H: Handler> Site<H> {
+    /// At the cap: close the connection that has been sending its head longest, if
+    /// for [`HEAD_GRACE`] already (its thread then ends and frees its place). Whether
+    /// one was closed.
+    fn evict_slow_head(&self) -> bool {
+        let mut heads = self.heads.lock().unwrap_or_else(|e| e.into_inner());
+        let oldest = heads
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, since, _))| since.elapsed() >= HEAD_GRACE)
+            .min_by_key(|(_, (_, since, _))| *since)
+            .map(|(i, _)| i);
+        let Some(i) = oldest else { return false };
+        let (_, _, stream) = heads.swap_remove(i);
+        let _ = stream.shutdown(Shutdown::Both);
+        true
+    }
+
+    /// Read the request head within [`HEAD_DEADLINE`], the connection listed as one
+    /// still sending its head meanwhile.
+    fn head(&self, stream: &TcpStream) -> Option<Result<crate::request::Head, Response>> {
+        let id = self.next_id.fetch_add(1, Ordering::SeqCst);
+        if let Ok(clone) = stream.try_clone() {
+            let mut heads = self.heads.lock().unwrap_or_else(|e| e.into_inner());
+            heads.push((id, Instant::now(), clone));
+        }
+        let mut reader = HeadReader {
+            stream,
+            deadline: Instant::now() + HEAD_DEADLINE,
+        };
+        let head = read_head(&mut reader);
+        let mut heads = self.heads.lock().unwrap_or_else(|e| e.into_inner());
+        heads.retain(|(other, _, _)| *other != id);
+        head
+    }
+
     /// Serve one connection: one request, then close — or a WebSocket client until it
     /// ends.
-    fn connection(&self, mut stream: TcpStream) {
+    fn connection(&self, stream: TcpStream) {
         // Best effort: a socket that refuses timeouts is still served.
-        let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
         let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-        let head = match read_head(&mut stream) {
+        let head = match self.head(&stream) {
             None => return,
             Some(Ok(head)) => head,
             Some(Err(response)) => return self.answer(stream, &response, false),

@@ -501,3 +501,116 @@ fn many_clients_come_and_go_and_the_cap_holds() {
         eventually("all are gone", || hub.clients() == 0);
     }
 }
+
+/// A head trickled a byte a second is cut at the deadline for the whole head: each
+/// read is quick, but the head is not.
+#[test]
+fn a_trickled_head_is_cut_at_the_deadline_for_the_whole_head() {
+    let server = start(&Broadcast::new());
+    let mut s = TcpStream::connect(loopback(&server)).unwrap();
+    s.set_write_timeout(Some(Duration::from_secs(5))).unwrap();
+    let started = Instant::now();
+    let mut closed = false;
+    while started.elapsed() < omote_serve::HEAD_DEADLINE + Duration::from_secs(5) {
+        if s.write_all(b"G").is_err() {
+            closed = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    // (A write after the server closed succeeds once; the next one fails.)
+    let took = started.elapsed();
+    assert!(
+        closed,
+        "still open after {took:?} of a byte every 0.5 s (deadline {:?})",
+        omote_serve::HEAD_DEADLINE
+    );
+    assert!(took >= omote_serve::HEAD_DEADLINE, "{took:?}");
+}
+
+/// Connections at the cap that trickle their heads do not shut out a new request: it
+/// closes the one that has been sending longest and is answered.
+#[test]
+fn slow_heads_at_the_cap_do_not_shut_out_a_new_request() {
+    let server = start_on("127.0.0.1:0", &Broadcast::new(), 4);
+    let mut slow: Vec<TcpStream> = (0..4)
+        .map(|_| TcpStream::connect(loopback(&server)).unwrap())
+        .collect();
+    for s in &mut slow {
+        s.write_all(b"GET / HT").unwrap();
+    }
+    std::thread::sleep(omote_serve::HEAD_GRACE + Duration::from_millis(300));
+    let port = server.local_addr().port();
+    for _ in 0..3 {
+        let started = Instant::now();
+        let mut probe = TcpStream::connect(loopback(&server)).unwrap();
+        probe
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        probe
+            .write_all(format!("GET / HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n").as_bytes())
+            .unwrap();
+        let mut answer = Vec::new();
+        let _ = probe.read_to_end(&mut answer);
+        assert!(
+            answer.starts_with(b"HTTP/1.1 200"),
+            "{:?}",
+            String::from_utf8_lossy(&answer)
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    // The one evicted was closed (reading it ends); the places of the probes that
+    // ended were free for the next ones.
+    let mut ended = 0;
+    for s in &mut slow {
+        s.set_read_timeout(Some(Duration::from_millis(200)))
+            .unwrap();
+        let mut b = Vec::new();
+        if s.read_to_end(&mut b).is_ok() {
+            ended += 1;
+        }
+    }
+    assert!(ended >= 1, "{ended} slow heads closed");
+}
+
+/// Clients that never answer the hub's pings are ended and their places freed; one
+/// that answers stays; at the cap a new page takes the place of a client that missed
+/// a ping instead of getting 503.
+#[test]
+fn silent_clients_are_dropped_and_a_new_page_gets_a_place() {
+    let every = Duration::from_millis(300);
+    let hub = Broadcast::with_limits(3, 8).with_ping_every(every);
+    let server = start(&hub);
+    let silent: Vec<Ws> = (0..2).map(|_| Ws::connect(&server)).collect();
+    let mut answering = Ws::connect(&server);
+    eventually("all three are counted", || hub.clients() == 3);
+    // The answering client pongs every ping for a while.
+    let started = Instant::now();
+    let mut pings = 0;
+    while started.elapsed() < every * 5 {
+        let (first, payload) = answering.recv();
+        assert_eq!(first, 0x89, "a ping");
+        answering.send(0x8A, &payload);
+        pings += 1;
+    }
+    assert!(pings >= 3, "{pings} pings");
+    eventually("the silent two are dropped", || hub.clients() == 1);
+    drop(silent);
+
+    // At the cap, a silent client's place goes to a new page at once.
+    let hub = Broadcast::with_limits(2, 8).with_ping_every(Duration::from_millis(500));
+    let server = start(&hub);
+    let idle: Vec<Ws> = (0..2).map(|_| Ws::connect(&server)).collect();
+    eventually("both are counted", || hub.clients() == 2);
+    let (status, _, _) = upgrade(&server, &[]);
+    assert_eq!(status, 503, "both were just heard from");
+    std::thread::sleep(Duration::from_millis(600));
+    let (status, head, _page) = upgrade(&server, &[]);
+    assert_eq!(status, 101, "{head}");
+    assert_eq!(hub.clients(), 2);
+    drop(idle);
+}

@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use omote_scene::{BakeOptions, LoadOptions};
+use omote_scene::{BakeOptions, LoadOptions, MAX_BAKE_S, MAX_PRESSES};
 
 use crate::args::load_profile;
 use crate::output::ensure_dir;
@@ -37,13 +37,10 @@ pub struct BakeArgs {
     pub profile: Option<PathBuf>,
 }
 
-/// Presses a script may hold.
-const MAX_PRESSES: usize = 10_000;
-/// The longest bake (s): four hours.
-const MAX_BAKE_S: f32 = 4.0 * 3600.0;
-
 /// Run `omote bake`.
 pub fn run(args: BakeArgs) -> Result<()> {
+    // The press script is checked before the scene loads (its voices take a while);
+    // the size of the whole bake once it has, by the library that bakes.
     for (flag, list) in [("--advance", &args.advance), ("--skip", &args.skip)] {
         if list.len() > MAX_PRESSES {
             bail!("{flag}: {} times, at most {MAX_PRESSES}", list.len());
@@ -61,25 +58,6 @@ pub fn run(args: BakeArgs) -> Result<()> {
     };
     let loaded = crate::scene_output::load(&args.scene, &options)?;
     let fps = loaded.bake_fps(args.fps);
-    // How long the bake can run, so its memory is known before it starts: the scene,
-    // every wait's hold, the script's last press and a tail.
-    let holds: f64 = loaded.scene.waits().iter().map(|w| f64::from(w.hold)).sum();
-    let last_press = args
-        .advance
-        .iter()
-        .chain(&args.skip)
-        .copied()
-        .fold(0.0, f64::max);
-    let longest =
-        (f64::from(loaded.scene.end_time()) + holds + last_press + 2.0).min(f64::from(MAX_BAKE_S));
-    let frames = (longest * f64::from(fps)).ceil() as u64;
-    let channels: usize = loaded.characters.iter().map(|c| c.rig.len()).sum();
-    crate::limits::check_anim_size(
-        frames,
-        channels,
-        &format!("the bake of {}", args.scene.display()),
-    )?;
-    ensure_dir(&args.out)?;
     let bake = BakeOptions {
         fps,
         advances: args.advance.clone(),
@@ -87,8 +65,12 @@ pub fn run(args: BakeArgs) -> Result<()> {
         max_s: MAX_BAKE_S,
         ..BakeOptions::default()
     };
+    // Refused before the output folder is made.
+    omote_scene::bake_size(&loaded.scene, &bake)
+        .with_context(|| format!("cannot bake {}", args.scene.display()))?;
+    ensure_dir(&args.out)?;
     let started = std::time::Instant::now();
-    let baked = crate::scene_output::bake(&loaded, &bake);
+    let baked = crate::scene_output::bake(&loaded, &bake)?;
     let took = started.elapsed().as_secs_f64();
     let seconds = baked.first().map_or(0.0, |b| b.anim.duration);
     let written = crate::scene_output::write(&loaded, &baked, &args.out)

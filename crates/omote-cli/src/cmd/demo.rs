@@ -71,7 +71,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         fps: args.fps,
         ..BakeOptions::default()
     };
-    let baked = crate::scene_output::bake(&loaded, &options);
+    let baked = crate::scene_output::bake(&loaded, &options)?;
     let written = crate::scene_output::write(&loaded, &baked, &args.out)?;
     let seconds = baked.first().map_or(0.0, |b| b.anim.duration);
     println!(
@@ -135,7 +135,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let scene = write_scene(&dir).unwrap();
         let loaded = crate::scene_output::load(&scene, &LoadOptions::default()).unwrap();
-        let baked = crate::scene_output::bake(&loaded, &BakeOptions::default());
+        let baked = crate::scene_output::bake(&loaded, &BakeOptions::default()).unwrap();
         assert_eq!(baked.len(), 2);
         for (c, b) in loaded.characters.iter().zip(&baked) {
             let plot = crate::scene_output::character_plot(c, b);

@@ -171,7 +171,7 @@ pub fn run(args: SpeakArgs) -> Result<()> {
         fps: args.fps,
         ..BakeOptions::default()
     };
-    let baked = crate::scene_output::bake(&loaded, &bake);
+    let baked = crate::scene_output::bake(&loaded, &bake)?;
     let written = crate::scene_output::write(&loaded, &baked, &args.out)?;
     let c = &loaded.characters[0];
     println!(

@@ -119,7 +119,7 @@ pub fn run(args: ViewArgs) -> anyhow::Result<()> {
         let summary = site.summary();
         return listen(args.bind, Content::Scene(Box::new(site)), &summary);
     }
-    let anim = omote_config::load_anim(&args.anim)
+    let anim = load_playable(&args.anim)
         .with_context(|| format!("cannot play {}", args.anim.display()))?;
     let (model, model_name) = match &args.model {
         Some(path) => {
@@ -221,9 +221,19 @@ fn anim_route(site: &AnimSite, path: &str) -> Option<Response> {
 }
 
 /// The anim, re-read and validated; a 500 naming the file when that fails.
+/// An anim the page can play: valid and at least one frame long (the page poses the
+/// model from a frame; with none there is nothing to show).
+fn load_playable(path: &Path) -> anyhow::Result<omote_core::Anim> {
+    let anim = omote_config::load_anim(path)?;
+    anyhow::ensure!(
+        anim.frames() > 0,
+        "the anim has no frames: there is nothing to play"
+    );
+    Ok(anim)
+}
+
 fn anim_response(path: &Path) -> Response {
-    let result = omote_config::load_anim(path)
-        .map_err(anyhow::Error::from)
+    let result = load_playable(path)
         .and_then(|anim| serde_json::to_vec(&anim).context("serialising the anim"));
     match result {
         Ok(json) => Response::ok(JSON, Body::Owned(json)),

@@ -10,7 +10,7 @@
 //! | `/scene.json` | the characters (id, model, VRM route, lines with their audio route), waits, fps |
 //! | `/vrm/N.vrm` | character N's VRM: the `.vrm` the scene names, a built-in avatar, or — for a plain rig file — the generated avatar |
 //! | `/anim/N.json` | character N's anim from the default bake |
-//! | `/audio/K` | voice file K of the table built at load (only files the scene names) |
+//! | `/audio/K` | voice file K of the table built at load (only files the scene names), its bytes read once at load |
 //! | `/bake` | the default bake: every anim, the voices, the waits |
 //! | `/bake?advance=T1,T2&skip=T3` | a fresh bake of the loaded scene with that press script (times: seconds of the baked timeline) |
 //!
@@ -22,11 +22,22 @@
 //! `camera` the scene camera's position at every frame of the bake (`[[x, y, z], …]`,
 //! frame k at k / fps like the anims; `null`: the scene has no camera) — sampled here
 //! from the same path the faces' camera correction saw, waits and skips included, so
-//! the page only interpolates between frames.
+//! the page only interpolates between frames. Each anim of a bake's answer carries only
+//! what the page plays (`fps`, `duration`, `appliedExpressions`, `head`, `leftEye`,
+//! `rightEye`), numbers at fixed precision ([`compact`]); `/anim/N.json` is the whole anim.
+//!
+//! Bakes are bounded, since any local process can ask for one: a viewer bake is at most
+//! [`MAX_VIEW_BAKE_VALUES`] numbers (on top of the bake limit every bake has), one runs
+//! at a time with at most [`MAX_WAITING_BAKES`] waiting (others: 503), and an answer is
+//! shared by every request with the same presses while any of them is still being sent,
+//! a new bake refused (503) while the answers in flight hold [`MAX_BAKE_BYTES_IN_FLIGHT`]:
+//! clients that do not read cannot pin more than that.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 
 use anyhow::Context;
 use omote_core::{Scene, anim::AnimEvent};
@@ -48,6 +59,17 @@ pub(super) const MAX_PRESSES: usize = 256;
 /// Presses may lie this far past the end of the default bake (s): the player may sit
 /// at waits, which a scripted bake holds for.
 pub(super) const PRESS_SLACK_S: f64 = 600.0;
+/// Most numbers a viewer bake may record (16 M, 64 MiB as `f32`; the demo's longest
+/// press script needs about 10 M): below the bake limit of every bake, since the
+/// answer is also held as JSON while it is sent.
+pub(super) const MAX_VIEW_BAKE_VALUES: u64 = 16 << 20;
+/// Bake requests that may wait while another bakes; more are answered 503.
+pub(super) const MAX_WAITING_BAKES: usize = 4;
+/// Bytes of bake answers still being sent above which a new bake is refused (503).
+pub(super) const MAX_BAKE_BYTES_IN_FLIGHT: usize = 48 << 20;
+
+/// A press script as a key: the times' bits.
+type PressKey = (Vec<u64>, Vec<u64>);
 
 /// The scene player's content.
 pub(super) struct SceneSite {
@@ -63,9 +85,14 @@ pub(super) struct SceneSite {
     /// `/scene.json`.
     info: Vec<u8>,
     /// `/bake` without presses.
-    default_bake: Vec<u8>,
+    default_bake: Arc<[u8]>,
     /// Length of the default bake (s).
     duration: f64,
+    /// Bake requests running or waiting for the lock.
+    bake_requests: AtomicUsize,
+    /// The answers given, while anyone still holds them (being sent): one per press
+    /// script, shared by every request for it.
+    answers: Mutex<Vec<(PressKey, Weak<[u8]>)>>,
 }
 
 struct CharacterSite {
@@ -82,6 +109,8 @@ struct CharacterSite {
 struct AudioFile {
     path: PathBuf,
     content_type: &'static str,
+    /// Read once at load: a request never touches the disk.
+    bytes: Arc<[u8]>,
 }
 
 /// The content type of a voice file, by its extension (the browser decodes it).
@@ -153,13 +182,27 @@ impl SceneSite {
             let mut audio_of_clip: HashMap<String, usize> = HashMap::new();
             for line in &c.lines {
                 let Some(file) = &line.audio else { continue };
-                let k = *audio_index.entry(file.clone()).or_insert_with(|| {
-                    audio.push(AudioFile {
-                        path: file.clone(),
-                        content_type: audio_type(file),
-                    });
-                    audio.len() - 1
-                });
+                let k = match audio_index.get(file) {
+                    Some(&k) => k,
+                    None => {
+                        let bytes: Arc<[u8]> = std::fs::read(file)
+                            .with_context(|| {
+                                format!(
+                                    "character `{}`: cannot read its voice file {}",
+                                    c.id,
+                                    file.display()
+                                )
+                            })?
+                            .into();
+                        audio.push(AudioFile {
+                            path: file.clone(),
+                            content_type: audio_type(file),
+                            bytes,
+                        });
+                        audio_index.insert(file.clone(), audio.len() - 1);
+                        audio.len() - 1
+                    }
+                };
                 if let Some(&other) = audio_of_clip.get(&line.clip)
                     && other != k
                 {
@@ -191,10 +234,14 @@ impl SceneSite {
             characters,
             audio,
             info: Vec::new(),
-            default_bake: Vec::new(),
+            default_bake: Arc::from(Vec::new()),
             duration: 0.0,
+            bake_requests: AtomicUsize::new(0),
+            answers: Mutex::new(Vec::new()),
         };
-        let baked = site.bake(&[], &[], None);
+        let baked = site
+            .bake(&[], &[], None)
+            .with_context(|| format!("cannot play the scene {}", path.display()))?;
         site.duration = baked
             .characters
             .first()
@@ -202,8 +249,7 @@ impl SceneSite {
         for (c, b) in site.characters.iter_mut().zip(&baked.characters) {
             c.anim = serde_json::to_vec(&b.anim).context("serialising an anim")?;
         }
-        site.default_bake =
-            serde_json::to_vec(&site.bundle(&[], &[], &baked)).context("serialising the bake")?;
+        site.default_bake = site.bundle(&[], &[], &baked).into();
         site.info = serde_json::to_vec(&site.info_json(&loaded)).context("serialising")?;
         Ok(site)
     }
@@ -284,40 +330,60 @@ impl SceneSite {
     }
 
     /// A bake of a fresh clone of the loaded scene with these presses.
-    fn bake(&self, advances: &[f64], skips: &[f64], max_s: Option<f32>) -> Baked {
+    /// Refused, before any work, when the bake is larger than a bake may be
+    /// ([`omote_scene::bake_size`], the check every bake runs).
+    fn bake(
+        &self,
+        advances: &[f64],
+        skips: &[f64],
+        max_s: Option<f32>,
+    ) -> Result<Baked, omote_scene::BakeError> {
         let scene = self.scene.lock().unwrap_or_else(|e| e.into_inner());
-        let mut run = scene.clone();
+        // The lock is held through the bake: bakes run one at a time.
+        self.bake_locked(&scene, &self.options(advances, skips, max_s))
+    }
+
+    /// The options of a bake with these presses.
+    fn options(&self, advances: &[f64], skips: &[f64], max_s: Option<f32>) -> BakeOptions {
         let defaults = BakeOptions::default();
-        let options = BakeOptions {
+        BakeOptions {
             fps: self.fps,
             advances: advances.to_vec(),
             skips: skips.to_vec(),
             max_s: max_s.unwrap_or(defaults.max_s),
             ..defaults
-        };
-        // The lock is held through the bake: bakes run one at a time.
+        }
+    }
+
+    /// A bake of a clone of `scene` (the loaded one, its lock held).
+    fn bake_locked(
+        &self,
+        scene: &Scene,
+        options: &BakeOptions,
+    ) -> Result<Baked, omote_scene::BakeError> {
+        let mut run = scene.clone();
         let has_camera = run.camera_position().is_some();
         let mut camera = Vec::new();
         let characters = omote_scene::bake_observed(
             &mut run,
             &self.clips,
-            &options,
+            options,
             |_, _| {},
             |s| {
                 if let Some(p) = s.camera_position() {
                     camera.push(p.to_array());
                 }
             },
-        );
-        drop(scene);
-        Baked {
+        )?;
+        Ok(Baked {
             characters,
             camera: has_camera.then_some(camera),
-        }
+        })
     }
 
-    /// A bake's answer (see the module docs).
-    fn bundle(&self, advances: &[f64], skips: &[f64], bake: &Baked) -> Value {
+    /// A bake's answer (see the module docs), written straight to bytes: a tree of
+    /// JSON values would take tens of bytes per number.
+    fn bundle(&self, advances: &[f64], skips: &[f64], bake: &Baked) -> Vec<u8> {
         let baked = &bake.characters;
         let mut voices = Vec::new();
         for (i, b) in baked.iter().enumerate() {
@@ -342,42 +408,115 @@ impl SceneSite {
             .into_iter()
             .map(|(wait, from, to)| json!({ "wait": wait, "from": from, "to": to }))
             .collect();
-        let characters: Vec<Value> = baked
-            .iter()
-            .map(|b| json!({ "id": b.id, "anim": b.anim }))
-            .collect();
-        json!({
+        let small = json!({
             "advances": advances,
             "skips": skips,
             "fps": self.fps,
             "duration": baked.first().map_or(0.0, |b| b.anim.duration),
-            "characters": characters,
             "voices": voices,
             "holds": holds,
-            "camera": bake.camera,
-        })
+        });
+        // Everything but the per-frame numbers as JSON values, then those written in.
+        // Room for every number at its longest (pages never written are never resident;
+        // growing by doubling would hold twice the answer at the end).
+        let numbers: usize = baked
+            .iter()
+            .map(|b| b.anim.frames() * (b.anim.applied().0.len() + 12))
+            .sum::<usize>()
+            + bake.camera.as_ref().map_or(0, |c| 3 * c.len());
+        let mut out = String::with_capacity(numbers * 10 + 4096);
+        out.push_str(&small.to_string());
+        out.pop(); // the closing brace
+        out.push_str(",\"characters\":[");
+        for (i, b) in baked.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "{{\"id\":{},\"anim\":", json!(b.id));
+            compact::anim(&mut out, &b.anim);
+            out.push('}');
+        }
+        out.push_str("],\"camera\":");
+        match &bake.camera {
+            Some(frames) => compact::rows(&mut out, frames, 4),
+            None => out.push_str("null"),
+        }
+        out.push('}');
+        out.into_bytes()
     }
 
     /// `/bake?advance=…&skip=…`.
     fn bake_response(&self, query: &str) -> Response {
         if query.is_empty() {
-            return Response::ok(JSON, Body::Owned(self.default_bake.clone()));
+            return Response::ok(JSON, Body::Shared(Arc::clone(&self.default_bake)));
         }
-        let (advances, skips) = match parse_presses(query, self.max_press_time()) {
-            Ok(p) => p,
-            Err(msg) => return Response::text(400, msg),
-        };
+        let (advances, skips) =
+            match omote_scene::parse_press_query(query, self.max_press_time(), MAX_PRESSES) {
+                Ok(p) => p,
+                Err(msg) => return Response::text(400, msg),
+            };
         if advances.is_empty() && skips.is_empty() {
-            return Response::ok(JSON, Body::Owned(self.default_bake.clone()));
+            return Response::ok(JSON, Body::Shared(Arc::clone(&self.default_bake)));
+        }
+        let key: PressKey = (
+            advances.iter().map(|t| t.to_bits()).collect(),
+            skips.iter().map(|t| t.to_bits()).collect(),
+        );
+        if let Some(body) = self.answer_in_flight(&key).0 {
+            return Response::ok(JSON, Body::Shared(body));
         }
         // After the last press, no more than the whole scene is left to play.
         let last = advances.iter().chain(&skips).fold(0.0f64, |m, &t| m.max(t));
         let max_s = (last + self.duration + 2.0 * f64::from(BakeOptions::default().tail_s)) as f32;
-        let baked = self.bake(&advances, &skips, Some(max_s));
-        match serde_json::to_vec(&self.bundle(&advances, &skips, &baked)) {
-            Ok(body) => Response::ok(JSON, Body::Owned(body)),
-            Err(e) => Response::text(500, format!("cannot serialise the bake: {e}")),
+        let options = self.options(&advances, &skips, Some(max_s));
+        // One bake at a time, a few waiting; the rest are told to come back.
+        let waiting = self.bake_requests.fetch_add(1, Ordering::SeqCst);
+        let _leave = Leave(&self.bake_requests);
+        if waiting > MAX_WAITING_BAKES {
+            return busy("bakes are queued already");
         }
+        let scene = self.scene.lock().unwrap_or_else(|e| e.into_inner());
+        // Asked for by another request while this one waited?
+        let (shared, in_flight) = self.answer_in_flight(&key);
+        if let Some(body) = shared {
+            return Response::ok(JSON, Body::Shared(body));
+        }
+        if let Err(msg) = view_bake_size(&scene, &options) {
+            return Response::text(400, msg);
+        }
+        if in_flight > MAX_BAKE_BYTES_IN_FLIGHT {
+            return busy("the answers being sent hold too much");
+        }
+        let baked = match self.bake_locked(&scene, &options) {
+            Ok(b) => b,
+            Err(e) => return Response::text(400, format!("cannot bake: {e}")),
+        };
+        let bytes = self.bundle(&advances, &skips, &baked);
+        drop(baked);
+        let body: Arc<[u8]> = bytes.into();
+        let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+        answers.push((key, Arc::downgrade(&body)));
+        drop(answers);
+        drop(scene);
+        Response::ok(JSON, Body::Shared(body))
+    }
+
+    /// The answer to `key` if one is still being sent, and the bytes of all those that
+    /// are (the ones no longer held are forgotten).
+    fn answer_in_flight(&self, key: &PressKey) -> (Option<Arc<[u8]>>, usize) {
+        let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+        answers.retain(|(_, w)| w.strong_count() > 0);
+        let mut found = None;
+        let mut bytes = 0;
+        for (k, w) in answers.iter() {
+            if let Some(body) = w.upgrade() {
+                bytes += body.len();
+                if k == key {
+                    found = Some(body);
+                }
+            }
+        }
+        (found, bytes)
     }
 
     /// The scene player's own routes; `None`: not one of them.
@@ -394,19 +533,122 @@ impl SceneSite {
                     Response::ok(JSON, Body::Owned(c.anim.clone()))
                 } else if let Some(k) = numbered(path, "/audio/", "") {
                     let file = self.audio.get(k)?;
-                    match std::fs::read(&file.path) {
-                        Ok(bytes) => Response::ok(file.content_type, Body::Owned(bytes)),
-                        Err(e) => {
-                            let msg = format!("cannot read {}: {e}", file.path.display());
-                            eprintln!("error: {}", escape_terminal(&msg));
-                            Response::text(500, msg)
-                        }
-                    }
+                    Response::ok(file.content_type, Body::Shared(Arc::clone(&file.bytes)))
                 } else {
                     return None;
                 }
             }
         })
+    }
+}
+
+/// Whether a bake of `scene` with `options` is one the viewer makes: within every
+/// bake's limit and [`MAX_VIEW_BAKE_VALUES`].
+fn view_bake_size(scene: &Scene, options: &BakeOptions) -> Result<(), String> {
+    let size = omote_scene::bake_size(scene, options).map_err(|e| format!("cannot bake: {e}"))?;
+    if size.values > MAX_VIEW_BAKE_VALUES {
+        return Err(format!(
+            "cannot bake: {} frames × {} values = {} values, over the viewer's limit of \
+             {MAX_VIEW_BAKE_VALUES} (bake it with `omote bake` instead)",
+            size.frames, size.per_frame, size.values
+        ));
+    }
+    Ok(())
+}
+
+/// Counts a bake request out when it ends, however it ends.
+struct Leave<'a>(&'a AtomicUsize);
+
+impl Drop for Leave<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// `503`: come back in a moment.
+fn busy(why: &str) -> Response {
+    Response::text(503, format!("busy: {why}; try again in a moment"))
+        .with_header("Retry-After", "1")
+}
+
+/// The bake's anims as the page takes them: only what it plays, at fixed precision.
+mod compact {
+    use std::fmt::Write as _;
+
+    use omote_core::Anim;
+
+    /// Decimals of a weight (0–1; 1e-4 is far below what a face shows).
+    const WEIGHT_DECIMALS: usize = 4;
+    /// Decimals of a rotation's quaternion components (1e-5 ≈ 0.001°).
+    const ROTATION_DECIMALS: usize = 5;
+
+    /// `x` with at most `decimals` decimals, trailing zeros dropped; never NaN (the
+    /// core's numbers are finite; a non-finite one is written as 0).
+    pub(super) fn number(out: &mut String, x: f32, decimals: usize) {
+        let x = if x.is_finite() { x } else { 0.0 };
+        let start = out.len();
+        let _ = write!(out, "{x:.decimals$}");
+        if out[start..].contains('.') {
+            while out.ends_with('0') {
+                out.pop();
+            }
+            if out.ends_with('.') {
+                out.pop();
+            }
+        }
+        if &out[start..] == "-0" {
+            out.truncate(start);
+            out.push('0');
+        }
+    }
+
+    /// `[[a, b, …], …]`.
+    pub(super) fn rows<const N: usize>(out: &mut String, rows: &[[f32; N]], decimals: usize) {
+        out.push('[');
+        for (i, row) in rows.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push('[');
+            for (j, &x) in row.iter().enumerate() {
+                if j > 0 {
+                    out.push(',');
+                }
+                number(out, x, decimals);
+            }
+            out.push(']');
+        }
+        out.push(']');
+    }
+
+    /// `{fps, duration, appliedExpressions, head, leftEye, rightEye}` of `anim`.
+    pub(super) fn anim(out: &mut String, anim: &Anim) {
+        let _ = write!(
+            out,
+            "{{\"fps\":{},\"duration\":{},\"appliedExpressions\":{{",
+            serde_json::json!(anim.fps),
+            serde_json::json!(anim.duration)
+        );
+        for (i, (name, track)) in anim.applied().0.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "{}:[", serde_json::json!(name));
+            for (k, &x) in track.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
+                }
+                number(out, x, WEIGHT_DECIMALS);
+            }
+            out.push(']');
+        }
+        out.push_str("},\"head\":");
+        rows(out, &anim.head, ROTATION_DECIMALS);
+        out.push_str(",\"leftEye\":");
+        rows(out, &anim.left_eye, ROTATION_DECIMALS);
+        out.push_str(",\"rightEye\":");
+        rows(out, &anim.right_eye, ROTATION_DECIMALS);
+        out.push('}');
     }
 }
 
@@ -418,60 +660,6 @@ fn numbered(path: &str, prefix: &str, suffix: &str) -> Option<usize> {
         && digits.bytes().all(|b| b.is_ascii_digit())
         && (digits == "0" || !digits.starts_with('0'));
     plain.then(|| digits.parse().ok()).flatten()
-}
-
-/// The press script of a bake query: `advance=T1,T2&skip=T3`, each key at most once,
-/// times plain decimals (`12`, `4.25`) from 0 to `max_t`, at most [`MAX_PRESSES`] each.
-fn parse_presses(query: &str, max_t: f64) -> Result<(Vec<f64>, Vec<f64>), String> {
-    let mut advances: Option<Vec<f64>> = None;
-    let mut skips: Option<Vec<f64>> = None;
-    for pair in query.split('&') {
-        let (key, value) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("`{}` is not key=value", pair.escape_debug()))?;
-        let slot = match key {
-            "advance" => &mut advances,
-            "skip" => &mut skips,
-            _ => {
-                return Err(format!(
-                    "unknown parameter `{}` (advance, skip)",
-                    key.escape_debug()
-                ));
-            }
-        };
-        if slot.is_some() {
-            return Err(format!("`{key}` is given twice"));
-        }
-        let mut times = Vec::new();
-        for item in value.split(',').filter(|s| !s.is_empty()) {
-            if times.len() == MAX_PRESSES {
-                return Err(format!("more than {MAX_PRESSES} {key} times"));
-            }
-            times.push(parse_time(item, max_t).map_err(|e| format!("{key}: {e}"))?);
-        }
-        *slot = Some(times);
-    }
-    Ok((advances.unwrap_or_default(), skips.unwrap_or_default()))
-}
-
-/// A time in seconds written as plain digits with an optional fraction.
-fn parse_time(s: &str, max_t: f64) -> Result<f64, String> {
-    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
-    let fraction_ok = !s.contains('.') || (1..=9).contains(&frac.len());
-    if !((1..=7).contains(&int.len()) && digits(int) && digits(frac) && fraction_ok) {
-        return Err(format!(
-            "`{}` is not a time in seconds (digits, an optional fraction)",
-            s.escape_debug()
-        ));
-    }
-    let t: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
-    if t > max_t {
-        return Err(format!(
-            "{t} s is past the end of what can be baked ({max_t:.1} s)"
-        ));
-    }
-    Ok(t)
 }
 
 /// A voice event of an anim, with the time a skip cut it.
@@ -534,38 +722,6 @@ fn holds(events: &[AnimEvent]) -> Vec<(usize, f32, Option<f32>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn press_queries_are_parsed_strictly() {
-        assert_eq!(
-            parse_presses("advance=1.5,3&skip=2", 100.0),
-            Ok((vec![1.5, 3.0], vec![2.0]))
-        );
-        assert_eq!(parse_presses("skip=0", 100.0), Ok((vec![], vec![0.0])));
-        assert_eq!(parse_presses("advance=", 100.0), Ok((vec![], vec![])));
-        for bad in [
-            "advance=1&advance=2",
-            "advance=-1",
-            "advance=1e3",
-            "advance=NaN",
-            "advance=inf",
-            "advance=1.",
-            "advance=.5",
-            "advance=+1",
-            "advance=1%2C2",
-            "advance= 1",
-            "advance=101",
-            "next=1",
-            "advance",
-            "advance=1&",
-        ] {
-            assert!(parse_presses(bad, 100.0).is_err(), "{bad}");
-        }
-        let many = vec!["1"; MAX_PRESSES + 1].join(",");
-        assert!(parse_presses(&format!("skip={many}"), 100.0).is_err());
-        let enough = vec!["1"; MAX_PRESSES].join(",");
-        assert!(parse_presses(&format!("skip={enough}"), 100.0).is_ok());
-    }
 
     #[test]
     fn numbered_routes_take_plain_numbers_only() {
