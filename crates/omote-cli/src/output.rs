@@ -542,6 +542,94 @@ fn sync_file(tmp: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The files a command writes into its output folder and the files it reads, checked
+/// before the work starts ([`OutputPlan::check`]) so a run never writes over its own
+/// inputs or a user's files: `bake`, `demo` and `speak` each make one.
+#[derive(Default)]
+pub struct OutputPlan {
+    /// Each file to be written, with its bytes when they are known before the work.
+    writes: Vec<(PathBuf, Option<Vec<u8>>)>,
+    /// Every file the run reads.
+    reads: Vec<PathBuf>,
+}
+
+impl OutputPlan {
+    /// A plan that writes and reads nothing yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The run will write `path`; `known` is its content when it is known now (a file
+    /// copied out, the built-in avatar), `None` when the work makes it (an anim, a plot).
+    pub fn writes(&mut self, path: PathBuf, known: Option<&[u8]>) {
+        self.writes.push((path, known.map(<[u8]>::to_vec)));
+    }
+
+    /// The run reads `path`.
+    pub fn reads(&mut self, path: impl Into<PathBuf>) {
+        self.reads.push(path.into());
+    }
+
+    /// Refuses, naming the file, a write over a file the run reads (the same file by
+    /// identity: device and inode, so another name, a symlink or a hard link to it counts),
+    /// always; and, unless `force`, a write over an existing file whose content is known
+    /// and differs (a user's `scene.toml`, a `hero.vrm` that is not the built-in one). A
+    /// name whose content only the work makes (an anim, a plot, a VRMA) holds an earlier
+    /// result of the same command and is replaced.
+    pub fn check(&self, force: bool) -> anyhow::Result<()> {
+        let inputs: Vec<(FileId, &PathBuf)> = self
+            .reads
+            .iter()
+            .filter_map(|p| Some((file_id(p)?, p)))
+            .collect();
+        for (path, known) in &self.writes {
+            let Some(id) = file_id(path) else { continue };
+            if let Some((_, input)) = inputs.iter().find(|(i, _)| *i == id) {
+                anyhow::bail!(
+                    "{}: this run reads that file (as {}) and would write over it; \
+                     choose another output folder",
+                    path.display(),
+                    input.display()
+                );
+            }
+            if let Some(bytes) = known
+                && !force
+                && omote_fs::read(path, omote_fs::Limit::VRM).map_or(true, |old| old != *bytes)
+            {
+                anyhow::bail!(
+                    "{} exists and is not the file this run writes there; \
+                     choose another output folder, or give --force to replace it",
+                    path.display()
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A file's identity: what two names of one file share.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct FileId(u64, u64);
+
+/// `path`'s identity (symlinks followed), `None` when nothing is there.
+fn file_id(path: &Path) -> Option<FileId> {
+    let meta = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some(FileId(meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        // Without inodes: the canonical path, hashed.
+        use std::hash::{Hash, Hasher};
+        let _ = meta;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::fs::canonicalize(path).ok()?.hash(&mut h);
+        Some(FileId(0, h.finish()))
+    }
+}
+
 /// Checks, before a session or a long job starts, that a result file can be made at
 /// `path`: its folder exists, is a folder, and takes a new file (a probe file is made and
 /// removed). A missing folder is an error at once, not after an hour of recording.

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Output, Stdio};
 
-use support::{omote, scratch};
+use support::{omote, scratch, write_wav16};
 
 mod support;
 
@@ -75,5 +75,106 @@ fn results_keep_symlinks_fifos_and_hard_links() {
         expected.insert(3, "pipe.vrm");
     }
     assert_eq!(names, expected, "no temporary is left");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A scene whose `friend` plays the user's `hero.vrm` while `hero` is the built-in
+/// second avatar, which a bake writes out as `hero.vrm`.
+fn hero_scene(dir: &Path) {
+    std::fs::write(dir.join("hero.vrm"), omote_vrm::avatar::generate()).unwrap();
+    std::fs::write(
+        dir.join("scene.toml"),
+        "[[character]]\nid = \"hero\"\nrig = \"builtin:second\"\n\n\
+         [[character]]\nid = \"friend\"\nrig = \"hero.vrm\"\nposition = [0.5, 0.0, 0.0]\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_bake_never_writes_over_a_file_it_reads() {
+    let dir = scratch("bake-reads");
+    hero_scene(&dir);
+    let users = std::fs::read(dir.join("hero.vrm")).unwrap();
+    for force in [false, true] {
+        let scene = dir.join("scene.toml");
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "bake".as_ref(),
+            scene.as_os_str(),
+            "--out".as_ref(),
+            dir.as_os_str(),
+        ];
+        if force {
+            args.push("--force".as_ref());
+        }
+        let o = run(&args);
+        assert!(!o.status.success(), "force {force}: the bake wrote over hero.vrm");
+        let e = stderr(&o);
+        assert!(e.contains("hero.vrm") && e.contains("reads"), "{e}");
+        assert_eq!(std::fs::read(dir.join("hero.vrm")).unwrap(), users);
+        assert!(!dir.join("hero.anim.json").exists(), "checked before any work");
+    }
+    // Elsewhere it bakes, and bakes again over its own earlier results.
+    let out = dir.join("out");
+    for _ in 0..2 {
+        let o = run(&[
+            "bake".as_ref(),
+            dir.join("scene.toml").as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert!(out.join("hero.vrm").is_file() && out.join("friend.anim.json").is_file());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn demo_never_replaces_a_users_scene_unless_forced() {
+    let dir = scratch("demo-user");
+    std::fs::write(dir.join("scene.toml"), "# my own scene\n").unwrap();
+    let o = run(&["demo".as_ref(), "--out".as_ref(), dir.as_os_str()]);
+    assert!(!o.status.success(), "the demo replaced the user's scene");
+    let e = stderr(&o);
+    assert!(e.contains("scene.toml") && e.contains("--force"), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("scene.toml")).unwrap(),
+        "# my own scene\n"
+    );
+    assert!(!dir.join("voice").exists(), "checked before anything is written");
+    let o = run(&[
+        "demo".as_ref(),
+        "--out".as_ref(),
+        dir.as_os_str(),
+        "--force".as_ref(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Its own files again: nothing differs, nothing to force.
+    let o = run(&["demo".as_ref(), "--out".as_ref(), dir.as_os_str()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn speak_never_writes_over_its_voice() {
+    let dir = scratch("speak-reads");
+    // A voice file under the name of a result (audio is decoded by its content).
+    let voice = dir.join("speak.png");
+    let tone: Vec<i16> = (0..16_000)
+        .map(|i| ((i as f32 * 0.05).sin() * 8000.0) as i16)
+        .collect();
+    write_wav16(&voice, 16_000, &tone);
+    let before = std::fs::read(&voice).unwrap();
+    let o = run(&[
+        "speak".as_ref(),
+        voice.as_os_str(),
+        "--out".as_ref(),
+        dir.as_os_str(),
+        "--force".as_ref(),
+    ]);
+    assert!(!o.status.success(), "speak wrote over its own voice");
+    let e = stderr(&o);
+    assert!(e.contains("speak.png") && e.contains("reads"), "{e}");
+    assert_eq!(std::fs::read(&voice).unwrap(), before);
+    assert!(!dir.join("speak.scene.toml").exists());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -21,7 +21,7 @@ use omote_scene::file::{CharacterDesc, EyesDesc, KeyDesc, LineDesc, SceneFile, u
 use omote_scene::{BakeOptions, LoadOptions};
 
 use crate::args::{load_profile, parse_expression};
-use crate::output::{ensure_dir, write_file};
+use crate::output::{OutputPlan, ensure_dir, write_file};
 
 /// Arguments of `omote speak`.
 #[derive(clap::Args, Debug, Clone)]
@@ -62,6 +62,10 @@ pub struct SpeakArgs {
     /// Output folder (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Replace existing files in the output folder that differ from what the run writes
+    /// there (a file the run reads is never replaced).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The first line starts this long into the scene (s).
@@ -159,14 +163,24 @@ pub fn run(args: SpeakArgs) -> Result<()> {
             bail!("{}: no such voice file", v.display());
         }
     }
-    ensure_dir(&args.out)?;
     let scene_path = args.out.join("speak.scene.toml");
-    write_file(&scene_path, scene_text(&args)?.as_bytes())?;
+    let text = scene_text(&args)?;
     let options = LoadOptions {
         profile: Some(load_profile(args.profile.as_deref())?),
         ..LoadOptions::default()
     };
-    let loaded = crate::scene_output::load(&scene_path, &options)?;
+    // The scene is loaded from memory before anything is written, so what the run reads
+    // and writes is known first (and a voice named as its own output is refused).
+    let (loaded, reads) = crate::scene_output::load_text(&scene_path, &text, &options)?;
+    let mut plan = OutputPlan::new();
+    plan.writes(scene_path.clone(), None);
+    crate::scene_output::plan(&mut plan, &loaded, &reads, &args.out);
+    if let Some(p) = &args.profile {
+        plan.reads(p.clone());
+    }
+    plan.check(args.force)?;
+    ensure_dir(&args.out)?;
+    write_file(&scene_path, text.as_bytes())?;
     let bake = BakeOptions {
         fps: args.fps,
         ..BakeOptions::default()
