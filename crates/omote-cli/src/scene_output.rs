@@ -78,6 +78,14 @@ impl SceneFiles for ReadLog {
         FsFiles.read(path)
     }
 
+    fn read_capped(&self, path: &Path, limit: omote_fs::Limit) -> std::io::Result<Vec<u8>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(path.to_path_buf());
+        FsFiles.read_capped(path, limit)
+    }
+
     fn exists(&self, path: &Path) -> bool {
         FsFiles.exists(path)
     }

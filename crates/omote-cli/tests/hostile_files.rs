@@ -178,3 +178,126 @@ fn speak_never_writes_over_its_voice() {
     assert!(!dir.join("speak.scene.toml").exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs `omote ARGS`, killed (and the test failed) if it takes longer than `limit`: a
+/// read of a FIFO with no writer would block forever.
+fn run_within(args: &[&std::ffi::OsStr], limit: std::time::Duration) -> Output {
+    let mut child = omote()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > limit {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("omote {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Input files that are not regular files — `/dev/zero` (behind a name of the right
+/// kind, so the format check passes) as a VRM, a rig and a scene, a FIFO as a scene —
+/// are refused at once with the file named, never read.
+#[cfg(unix)]
+#[test]
+fn inputs_that_are_not_files_are_refused_unread() {
+    let dir = scratch("not-files");
+    let limit = std::time::Duration::from_secs(20);
+    let zero = |name: &str| {
+        let p = dir.join(name);
+        std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
+        p
+    };
+    let out = dir.join("out");
+    let vrm = zero("zero.vrm");
+    let rig = zero("zero.toml");
+    let scene = zero("scene.toml");
+    let cases: Vec<(Vec<&std::ffi::OsStr>, &Path)> = vec![
+        (vec!["inspect".as_ref(), vrm.as_os_str()], &vrm),
+        (
+            vec![
+                "simulate".as_ref(),
+                "--seconds".as_ref(),
+                "1".as_ref(),
+                "--rig".as_ref(),
+                rig.as_os_str(),
+                "--out".as_ref(),
+                out.as_os_str(),
+            ],
+            &rig,
+        ),
+        (
+            vec![
+                "bake".as_ref(),
+                scene.as_os_str(),
+                "--out".as_ref(),
+                out.as_os_str(),
+            ],
+            &scene,
+        ),
+    ];
+    for (args, named) in &cases {
+        let o = run_within(args, limit);
+        assert!(!o.status.success(), "{args:?}");
+        let e = stderr(&o);
+        assert!(
+            e.contains(&*named.to_string_lossy()) && e.contains("a character device"),
+            "{args:?}: {e}"
+        );
+        assert!(!e.contains("panicked"), "{e}");
+    }
+    let fifo = dir.join("pipe.toml");
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let o = run_within(
+            &[
+                "bake".as_ref(),
+                fifo.as_os_str(),
+                "--out".as_ref(),
+                out.as_os_str(),
+            ],
+            limit,
+        );
+        assert!(!o.status.success());
+        let e = stderr(&o);
+        assert!(e.contains("pipe.toml") && e.contains("a FIFO"), "{e}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A scene file over its limit is refused before it is parsed, naming the file and the
+/// limit (a parse costs tens of bytes of memory per byte).
+#[test]
+fn a_scene_file_is_capped_before_parsing() {
+    let dir = scratch("scene-cap");
+    let scene = dir.join("long.toml");
+    let mut text = String::from("[[character]]\nid = \"a\"\nrig = \"builtin\"\n");
+    let comment = format!("# {}\n", "x".repeat(1000));
+    while text.len() <= 4 * 1024 * 1024 {
+        text.push_str(&comment);
+    }
+    std::fs::write(&scene, &text).unwrap();
+    let out = dir.join("out");
+    let o = run(&[
+        "bake".as_ref(),
+        scene.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(!o.status.success(), "a scene over the limit was baked");
+    let e = stderr(&o);
+    assert!(
+        e.contains("long.toml") && e.contains("4 MiB a scene file"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -121,7 +121,8 @@ pub fn load_scene_with(
     files: &dyn SceneFiles,
     progress: Progress<'_>,
 ) -> Result<LoadedScene, SceneFileError> {
-    let text = omote_config::read_text(path, &reader(files))
+    // Capped before the parse, which costs tens of bytes of memory per byte of text.
+    let text = omote_config::read_text(path, &|p| files.read_capped(p, omote_fs::Limit::SCENE))
         .map_err(|e| SceneFileError::file(path, format!("cannot read the scene: {e}")))?;
     parse_scene_with(&text, path, options, files, progress)
 }

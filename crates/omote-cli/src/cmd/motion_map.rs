@@ -74,7 +74,7 @@ pub fn run(args: MotionMapArgs) -> anyhow::Result<()> {
                 .context("cannot read angles from standard input")?;
             s
         } else {
-            std::fs::read_to_string(query)
+            omote_fs::read_to_string(query, omote_fs::Limit::DATA)
                 .with_context(|| format!("cannot read {}", query.display()))?
         };
         print!("{}", query_tsv(&map, &text, query)?);
