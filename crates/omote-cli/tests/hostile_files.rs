@@ -301,3 +301,29 @@ fn a_scene_file_is_capped_before_parsing() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A VRM whose name holds a line feed and is 50 MB long: `omote inspect` prints it as one
+/// short line (escaped, capped), never a forged line nor a 50 MB one.
+#[test]
+fn a_hostile_model_name_is_one_short_line() {
+    let dir = scratch("name");
+    let name = format!("Evil\nerror: forged line{}", "x".repeat(50 * 1024 * 1024));
+    let style = omote_vrm::avatar::AvatarStyle {
+        name: Box::leak(name.into_boxed_str()),
+        ..omote_vrm::avatar::AvatarStyle::SECOND
+    };
+    let vrm = dir.join("evil.vrm");
+    std::fs::write(&vrm, omote_vrm::avatar::generate_styled(&style)).unwrap();
+    let o = run(&["inspect".as_ref(), vrm.as_os_str()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.len() < 64 * 1024, "{} bytes printed", out.len());
+    assert!(
+        !out.lines().any(|l| l.starts_with("error: forged")),
+        "a forged line: {out}"
+    );
+    let line = out.lines().find(|l| l.starts_with("name:")).unwrap();
+    assert!(line.contains("Evil\\nerror: forged line"), "{line}");
+    assert!(line.ends_with("more bytes)"), "{line}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -11,9 +11,16 @@
 //! - refuse a file larger than its kind's [`Limit`] before reading a byte, and stop
 //!   reading at the limit should the file grow while it is read.
 //!
+//! Text that came from a file or the network (a model's name, an expression, a scene
+//! id, a key, an OSC address) is shown through [`echo`], one line and short.
+//!
 //! Errors are [`std::io::Error`]s (kind `InvalidInput` for a non-regular file,
 //! `FileTooLarge` for a large one) so they slot into the readers' existing
 //! `ReadFile` seams, whose error types already name the file.
+
+mod text;
+
+pub use text::{ECHO_CHARS, echo};
 
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
