@@ -136,7 +136,7 @@ fn scene(args: &SpeakArgs) -> Result<SceneFile> {
         ..CharacterDesc::default()
     };
     Ok(SceneFile {
-        fps: Some(unspanned(args.fps)),
+        fps: Some(unspanned(f64::from(args.fps))),
         character: vec![unspanned(character)],
         ..SceneFile::default()
     })
