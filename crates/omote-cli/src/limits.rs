@@ -59,7 +59,10 @@ fn number(s: &str) -> Result<f64, String> {
 fn within(s: &str, lo: f64, hi: f64, what: &str) -> Result<f64, String> {
     let v = number(s)?;
     if !(lo..=hi).contains(&v) {
-        return Err(format!("{what} must be between {lo} and {hi}, got {}", given(s)));
+        return Err(format!(
+            "{what} must be between {lo} and {hi}, got {}",
+            given(s)
+        ));
     }
     Ok(v)
 }
@@ -79,7 +82,8 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     let v = number(s)?;
     if !(v > 0.0 && v <= MAX_SECONDS) {
         return Err(format!(
-            "seconds must be over 0 and at most {MAX_SECONDS} (one day), got {}", given(s)
+            "seconds must be over 0 and at most {MAX_SECONDS} (one day), got {}",
+            given(s)
         ));
     }
     Ok(v)
@@ -95,7 +99,10 @@ pub fn seconds_f32(s: &str) -> Result<f32, String> {
 fn whole(s: &str, lo: u32, hi: u32, what: &str) -> Result<u32, String> {
     let v = number(s)?;
     if !(f64::from(lo)..=f64::from(hi)).contains(&v) {
-        return Err(format!("{what} must be between {lo} and {hi}, got {}", given(s)));
+        return Err(format!(
+            "{what} must be between {lo} and {hi}, got {}",
+            given(s)
+        ));
     }
     if v.fract() != 0.0 {
         return Err(format!("{what} must be a whole number, got {}", given(s)));

@@ -131,7 +131,9 @@ impl Target {
                 return Ok(Target::Replace(path.to_path_buf()));
             }
             Err(e) => {
-                return Err(anyhow::Error::new(e).context(format!("cannot write {}", path.display())));
+                return Err(
+                    anyhow::Error::new(e).context(format!("cannot write {}", path.display()))
+                );
             }
             Ok(m) => m,
         };
@@ -1059,7 +1061,12 @@ mod tests {
         std::fs::write(&real, b"old").unwrap();
         let link = dir.join("links/r.json");
         std::os::unix::fs::symlink("../real/r.json", &link).unwrap();
-        let still_a_link = |p: &Path| std::fs::symlink_metadata(p).unwrap().file_type().is_symlink();
+        let still_a_link = |p: &Path| {
+            std::fs::symlink_metadata(p)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        };
         write_file(&link, b"new").unwrap();
         assert!(still_a_link(&link), "the symlink was replaced by a file");
         assert_eq!(std::fs::read(&real).unwrap(), b"new");

@@ -27,7 +27,11 @@ fn results_keep_symlinks_fifos_and_hard_links() {
     // A symlink: the file it points to is replaced, the link stays.
     std::fs::write(dir.join("real.vrm"), b"old").unwrap();
     std::os::unix::fs::symlink("real.vrm", dir.join("link.vrm")).unwrap();
-    let o = run(&["avatar".as_ref(), "-o".as_ref(), dir.join("link.vrm").as_os_str()]);
+    let o = run(&[
+        "avatar".as_ref(),
+        "-o".as_ref(),
+        dir.join("link.vrm").as_os_str(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let meta = std::fs::symlink_metadata(dir.join("link.vrm")).unwrap();
     assert!(meta.file_type().is_symlink(), "the symlink was replaced");
@@ -35,7 +39,11 @@ fn results_keep_symlinks_fifos_and_hard_links() {
     // A hard link: refused, both names keep the old file.
     std::fs::write(dir.join("a.vrm"), b"shared").unwrap();
     std::fs::hard_link(dir.join("a.vrm"), dir.join("b.vrm")).unwrap();
-    let o = run(&["avatar".as_ref(), "-o".as_ref(), dir.join("a.vrm").as_os_str()]);
+    let o = run(&[
+        "avatar".as_ref(),
+        "-o".as_ref(),
+        dir.join("a.vrm").as_os_str(),
+    ]);
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains("a.vrm") && stderr(&o).contains("hard links"),
@@ -107,11 +115,17 @@ fn a_bake_never_writes_over_a_file_it_reads() {
             args.push("--force".as_ref());
         }
         let o = run(&args);
-        assert!(!o.status.success(), "force {force}: the bake wrote over hero.vrm");
+        assert!(
+            !o.status.success(),
+            "force {force}: the bake wrote over hero.vrm"
+        );
         let e = stderr(&o);
         assert!(e.contains("hero.vrm") && e.contains("reads"), "{e}");
         assert_eq!(std::fs::read(dir.join("hero.vrm")).unwrap(), users);
-        assert!(!dir.join("hero.anim.json").exists(), "checked before any work");
+        assert!(
+            !dir.join("hero.anim.json").exists(),
+            "checked before any work"
+        );
     }
     // Elsewhere it bakes, and bakes again over its own earlier results.
     let out = dir.join("out");
@@ -140,7 +154,10 @@ fn demo_never_replaces_a_users_scene_unless_forced() {
         std::fs::read_to_string(dir.join("scene.toml")).unwrap(),
         "# my own scene\n"
     );
-    assert!(!dir.join("voice").exists(), "checked before anything is written");
+    assert!(
+        !dir.join("voice").exists(),
+        "checked before anything is written"
+    );
     let o = run(&[
         "demo".as_ref(),
         "--out".as_ref(),

@@ -460,10 +460,16 @@ fn ids_frame_rates_and_a_byte_order_mark() {
         "case",
         "[[character]]\nid = \"Aoi\"\n\n[[character]]\nid = \"aoi\"\n",
     );
-    assert!(e.contains("character[1].id") && e.contains("differ only in case"), "{e}");
+    assert!(
+        e.contains("character[1].id") && e.contains("differ only in case"),
+        "{e}"
+    );
     let long = "a".repeat(65);
     let e = load_error("long-id", &format!("[[character]]\nid = \"{long}\"\n"));
-    assert!(e.contains("65 bytes long") && e.contains("at most 64"), "{e}");
+    assert!(
+        e.contains("65 bytes long") && e.contains("at most 64"),
+        "{e}"
+    );
     let e = load_error("tiny-fps", "fps = 1e-300\n\n[[character]]\nid = \"a\"\n");
     assert!(e.contains("1e-300 is not a frame rate"), "{e}");
     let dir = scratch("bom");

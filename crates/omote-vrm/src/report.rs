@@ -161,7 +161,7 @@ impl<'a> InspectReport<'a> {
             let _ = writeln!(
                 s,
                 "  {:<24} {:<7} {:<6} {:<6} {:<7} {:<6} {:>5} {:>5} {:>5}",
-                echo(&e.name),
+                echo(e.name),
                 if e.preset { "preset" } else { "custom" },
                 e.is_binary,
                 e.override_blink,
