@@ -73,7 +73,8 @@ fn actual(root: &Path) -> BTreeMap<String, Vec<String>> {
 /// The floor of each of our crates: a crate may depend only on crates on lower floors.
 fn floor(name: &str) -> u32 {
     match name {
-        "omote-core" | "omote-serve" | "omote-plot" | "omote-audio" | "omote-testdata" => 0,
+        "omote-core" | "omote-serve" | "omote-plot" | "omote-audio" | "omote-testdata"
+        | "omote-fs" => 0,
         "omote-config" | "omote-vrm" | "omote-lipsync" | "omote-tracker" | "omote-vmc" => 1,
         "omote-avatar" => 2,
         "omote-live" | "omote-scene" => 3,
