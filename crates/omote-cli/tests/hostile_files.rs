@@ -344,3 +344,29 @@ fn a_hostile_model_name_is_one_short_line() {
     assert!(line.ends_with("more bytes)"), "{line}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `omote speak`'s own scene is never blamed for the user's arguments: an unknown
+/// expression is reported against `--expression`, not a line of `speak.scene.toml`.
+#[test]
+fn speak_blames_the_argument_not_its_own_scene() {
+    let dir = scratch("speak-blame");
+    let voice = dir.join("v.wav");
+    let tone: Vec<i16> = (0..16_000)
+        .map(|i| ((i as f32 * 0.05).sin() * 8000.0) as i16)
+        .collect();
+    write_wav16(&voice, 16_000, &tone);
+    let out = dir.join("out");
+    let o = run(&[
+        "speak".as_ref(),
+        voice.as_os_str(),
+        "--expression".as_ref(),
+        "hapy=1".as_ref(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(e.contains("--expression") && e.contains("hapy"), "{e}");
+    assert!(!e.contains("speak.scene.toml"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

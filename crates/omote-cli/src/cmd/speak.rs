@@ -150,6 +150,35 @@ fn scene_text(args: &SpeakArgs) -> Result<String> {
     ))
 }
 
+/// An error in the scene `omote speak` built is an error in its arguments: said so,
+/// naming the argument, not a line of a scene file the user never wrote. Errors of a
+/// file the user named (a voice, a rig) already name that file and pass unchanged.
+fn blame_arguments(e: anyhow::Error, scene: &Path) -> anyhow::Error {
+    let Some(s) = e.downcast_ref::<omote_scene::SceneFileError>() else {
+        return e;
+    };
+    if s.file != scene.display().to_string() {
+        return e;
+    }
+    let field = s.field.as_deref().unwrap_or("");
+    let argument = if field.contains(".acting") {
+        "--expression"
+    } else if field.contains(".then") {
+        "--then"
+    } else if field.contains("fterglowRamp") || field.contains("fterglow_ramp") {
+        "--afterglow-ramp"
+    } else if field.contains(".afterglow") {
+        "--afterglow"
+    } else if field.contains("rig") {
+        "--rig"
+    } else if field.contains(".line") {
+        "the voice files"
+    } else {
+        "the arguments"
+    };
+    anyhow::anyhow!("{argument}: {}", s.message)
+}
+
 /// Run `omote speak`.
 pub fn run(args: SpeakArgs) -> Result<()> {
     if !(args.gap.is_finite() && (0.0..=60.0).contains(&args.gap)) {
@@ -171,7 +200,8 @@ pub fn run(args: SpeakArgs) -> Result<()> {
     };
     // The scene is loaded from memory before anything is written, so what the run reads
     // and writes is known first (and a voice named as its own output is refused).
-    let (loaded, reads) = crate::scene_output::load_text(&scene_path, &text, &options)?;
+    let (loaded, reads) = crate::scene_output::load_text(&scene_path, &text, &options)
+        .map_err(|e| blame_arguments(e, &scene_path))?;
     let mut plan = OutputPlan::new();
     plan.writes(scene_path.clone(), None);
     crate::scene_output::plan(&mut plan, &loaded, &reads, &args.out);
