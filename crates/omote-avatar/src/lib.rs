@@ -84,10 +84,20 @@ pub enum AvatarError {
     Rig(#[from] omote_config::ConfigError),
 }
 
+/// An avatar file from the filesystem: a regular file within its kind's limit (a VRM's,
+/// a rig file's), by its extension.
+fn avatar_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    let limit = match omote_fs::Limit::for_path(path) {
+        omote_fs::Limit::VRM => omote_fs::Limit::VRM,
+        _ => omote_fs::Limit::CONFIG,
+    };
+    omote_fs::read(path, limit)
+}
+
 impl Avatar {
     /// The avatar `source` names.
     pub fn load(source: &AvatarSource) -> Result<Self, AvatarError> {
-        Self::load_with(source, &|p| std::fs::read(p))
+        Self::load_with(source, &avatar_file)
     }
 
     /// [`Avatar::load`] with a file's bytes from `read` (an engine's assets, an archive,
@@ -129,7 +139,7 @@ impl Avatar {
 
     /// A VRM file (`.vrm`, any case) or a rig file (TOML or JSON).
     pub fn from_file(path: &Path) -> Result<Self, AvatarError> {
-        Self::from_file_with(path, &|p| std::fs::read(p))
+        Self::from_file_with(path, &avatar_file)
     }
 
     /// [`Avatar::from_file`] with the file's bytes from `read`.

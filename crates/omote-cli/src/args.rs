@@ -85,7 +85,7 @@ pub fn load_profile(path: Option<&Path>) -> anyhow::Result<Profile> {
     match path {
         None => Ok(Profile::builtin()),
         Some(p) => {
-            let text = std::fs::read_to_string(p)
+            let text = omote_fs::read_to_string(p, omote_fs::Limit::CONFIG)
                 .with_context(|| format!("{}: cannot read profile", p.display()))?;
             Ok(Profile::from_json(&text, &p.display().to_string())?)
         }

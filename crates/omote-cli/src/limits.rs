@@ -39,6 +39,12 @@ pub const MAX_SPEED: f64 = 100.0;
 /// in memory and about 1.3 GB as JSON — e.g. 4 hours at 60 fps on the built-in rig.
 pub const MAX_ANIM_VALUES: u64 = 1 << 27;
 
+/// A number as the user wrote it, for a message: `1e-300` stays `1e-300` (its `f64` would
+/// print as 300 zeros, its `f32` as `0`); escaped and capped.
+fn given(s: &str) -> String {
+    omote_fs::echo(s.trim())
+}
+
 fn number(s: &str) -> Result<f64, String> {
     let v: f64 = s
         .trim()
@@ -53,7 +59,10 @@ fn number(s: &str) -> Result<f64, String> {
 fn within(s: &str, lo: f64, hi: f64, what: &str) -> Result<f64, String> {
     let v = number(s)?;
     if !(lo..=hi).contains(&v) {
-        return Err(format!("{what} must be between {lo} and {hi}, got {v}"));
+        return Err(format!(
+            "{what} must be between {lo} and {hi}, got {}",
+            given(s)
+        ));
     }
     Ok(v)
 }
@@ -73,7 +82,8 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     let v = number(s)?;
     if !(v > 0.0 && v <= MAX_SECONDS) {
         return Err(format!(
-            "seconds must be over 0 and at most {MAX_SECONDS} (one day), got {v}"
+            "seconds must be over 0 and at most {MAX_SECONDS} (one day), got {}",
+            given(s)
         ));
     }
     Ok(v)
@@ -89,10 +99,13 @@ pub fn seconds_f32(s: &str) -> Result<f32, String> {
 fn whole(s: &str, lo: u32, hi: u32, what: &str) -> Result<u32, String> {
     let v = number(s)?;
     if !(f64::from(lo)..=f64::from(hi)).contains(&v) {
-        return Err(format!("{what} must be between {lo} and {hi}, got {v}"));
+        return Err(format!(
+            "{what} must be between {lo} and {hi}, got {}",
+            given(s)
+        ));
     }
     if v.fract() != 0.0 {
-        return Err(format!("{what} must be a whole number, got {v}"));
+        return Err(format!("{what} must be a whole number, got {}", given(s)));
     }
     Ok(v as u32)
 }
@@ -253,6 +266,15 @@ pub fn check_anim_size(frames: u64, channels: usize, what: &str) -> anyhow::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_is_reported_as_written() {
+        // As f32 it is 0, as f64 Display three hundred zeros.
+        let e = fps("1e-300").unwrap_err();
+        assert!(e.ends_with("got 1e-300"), "{e}");
+        let e = seconds("-1e300").unwrap_err();
+        assert!(e.ends_with("got -1e300"), "{e}");
+    }
 
     #[test]
     fn every_range_refuses_nan_inf_zero_negative_and_huge() {

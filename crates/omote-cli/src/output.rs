@@ -3,6 +3,16 @@
 //! so a failed write (a full disk, an interrupted process) never leaves a truncated file
 //! under the name a user or a pipeline would read. A batch of many files
 //! ([`stage_file`], [`commit_behind`]) does the same but syncs them a group at a time.
+//!
+//! A rename replaces whatever has the name, so only a regular file (or nothing) is ever
+//! renamed over ([`Target`], decided once for every writer here):
+//! - a symlink to a regular file: the file it points to is replaced (written beside the
+//!   resolved file and renamed over it), the link stays;
+//! - a character device or a FIFO (`-o /dev/null`, `-o /dev/stdout`, a named pipe), and
+//!   any name under `/dev/` or `/proc/` (the system's names for open streams): written
+//!   through — opened for writing and written to, never renamed over nor removed;
+//! - a regular file with several names (hard links): refused, as a new file would split
+//!   the link; a folder, a block device, a socket or a symlink to nothing: refused.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -26,6 +36,9 @@ pub fn write_anim(anim: &Anim, path: &Path) -> anyhow::Result<()> {
 
 /// Write `bytes` to `path` whole or not at all (see the module docs).
 pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if let Target::Through(stream) = Target::of(path)? {
+        return write_through(&stream, bytes);
+    }
     write_with(path, |tmp| {
         use std::io::Write;
         let mut f = std::fs::File::create(tmp)?;
@@ -72,14 +85,190 @@ pub fn write_with(
     path: &Path,
     write: impl FnOnce(&Path) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let tmp = temporary_path(path)?;
-    let result = write(&tmp).and_then(|()| {
-        std::fs::rename(&tmp, path)
-            .with_context(|| format!("cannot move the finished file to {}", path.display()))
-    });
+    let target = match Target::of(path)? {
+        Target::Replace(target) => target,
+        Target::Through(stream) => return write_with_through(path, &stream, write),
+    };
+    let tmp = temporary_path(&target)?;
+    let result = write(&tmp).and_then(|()| rename_over(&tmp, &target));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
+    result.with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Moves the finished `tmp` to `target`, checking first that the name still holds a
+/// regular file or nothing (it may have changed while the result was made).
+fn rename_over(tmp: &Path, target: &Path) -> anyhow::Result<()> {
+    match std::fs::symlink_metadata(target) {
+        Ok(m) if !m.file_type().is_file() => anyhow::bail!(
+            "{}: is no longer a regular file ({}); not replaced",
+            target.display(),
+            describe(&m)
+        ),
+        _ => {}
+    }
+    std::fs::rename(tmp, target)
+        .with_context(|| format!("cannot move the finished file to {}", target.display()))
+}
+
+/// How a result file's name is written (see the module docs): decided from what the
+/// name holds now.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Nothing, or a regular file with one name: written beside this path (the resolved
+    /// file for a symlink) and renamed over it.
+    Replace(PathBuf),
+    /// A character device, a FIFO or a stream's name: opened and written to in place.
+    Through(PathBuf),
+}
+
+impl Target {
+    /// What `path` holds and how to write it, or why it is refused (naming `path`).
+    pub fn of(path: &Path) -> anyhow::Result<Target> {
+        let link = match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Target::Replace(path.to_path_buf()));
+            }
+            Err(e) => {
+                return Err(
+                    anyhow::Error::new(e).context(format!("cannot write {}", path.display()))
+                );
+            }
+            Ok(m) => m,
+        };
+        // The system's names for open streams (/dev/stdout, /dev/fd/N, /proc/self/fd/N)
+        // point at whatever the stream is: a pipe, a terminal, a file a shell opened.
+        if cfg!(unix) && (path.starts_with("/dev") || path.starts_with("/proc")) {
+            if link.file_type().is_dir() {
+                anyhow::bail!("{}: is a folder, not a file", path.display());
+            }
+            return Ok(Target::Through(path.to_path_buf()));
+        }
+        let (resolved, meta) = if link.file_type().is_symlink() {
+            let meta = std::fs::metadata(path).with_context(|| {
+                format!(
+                    "{}: a symlink to a file that cannot be reached; write to the file itself",
+                    path.display()
+                )
+            })?;
+            if meta.file_type().is_file() {
+                let resolved = std::fs::canonicalize(path)
+                    .with_context(|| format!("cannot resolve the symlink {}", path.display()))?;
+                (resolved, meta)
+            } else {
+                (path.to_path_buf(), meta)
+            }
+        } else {
+            (path.to_path_buf(), link)
+        };
+        let kind = meta.file_type();
+        if kind.is_file() {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                if meta.nlink() > 1 {
+                    anyhow::bail!(
+                        "{}: the file has {} names (hard links); a new file would split them, \
+                         so it is not replaced: remove it first or write elsewhere",
+                        path.display(),
+                        meta.nlink()
+                    );
+                }
+            }
+            return Ok(Target::Replace(resolved));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if kind.is_fifo() || kind.is_char_device() {
+                return Ok(Target::Through(path.to_path_buf()));
+            }
+        }
+        if kind.is_dir() {
+            anyhow::bail!("{}: is a folder, not a file", path.display());
+        }
+        anyhow::bail!(
+            "{}: is {}; results are written only to regular files, character devices and FIFOs",
+            path.display(),
+            describe(&meta)
+        )
+    }
+}
+
+/// What a file that is not a regular file is, in words.
+fn describe(meta: &std::fs::Metadata) -> &'static str {
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        return "a folder";
+    }
+    if kind.is_symlink() {
+        return "a symlink";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_file() {
+        return "a regular file";
+    }
+    "not a regular file"
+}
+
+/// `bytes` written into the device or FIFO `stream` (opened, never created, truncated
+/// nor renamed over). A FIFO's open waits for its reader, as any writer's does.
+fn write_through(stream: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(stream)
+        .with_context(|| format!("cannot open {} for writing", stream.display()))?;
+    f.write_all(bytes)
+        .and_then(|()| f.flush())
+        .with_context(|| format!("cannot write {}", stream.display()))
+}
+
+/// [`write_with`] for a stream: `write` makes the file in the temporary folder (never in
+/// the stream's own folder, `/dev` say), which is then copied into the stream.
+fn write_with_through(
+    path: &Path,
+    stream: &Path,
+    write: impl FnOnce(&Path) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let name = path
+        .file_name()
+        .map_or("result".into(), |n| n.to_string_lossy().into_owned());
+    let ext = path
+        .extension()
+        .map_or(String::new(), |e| format!(".{}", e.to_string_lossy()));
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = std::env::temp_dir().join(format!(
+        ".omote-{}-{n}-{name}.partial{ext}",
+        std::process::id()
+    ));
+    let result = write(&tmp).and_then(|()| {
+        let mut from = std::fs::File::open(&tmp)?;
+        let mut to = std::fs::OpenOptions::new()
+            .write(true)
+            .open(stream)
+            .with_context(|| format!("cannot open {} for writing", stream.display()))?;
+        std::io::copy(&mut from, &mut to)?;
+        Ok(())
+    });
+    let _ = std::fs::remove_file(&tmp);
     result.with_context(|| format!("cannot write {}", path.display()))
 }
 
@@ -98,7 +287,9 @@ fn temporary_path(path: &Path) -> anyhow::Result<PathBuf> {
 /// A result file written by [`stage_file`], waiting for [`commit_behind`] to make it
 /// durable and move it to its name.
 pub struct Staged<T> {
-    tmp: PathBuf,
+    /// The staged file; `None` when the result was written at once instead (its name is
+    /// not a plain file: see [`stage_file`]).
+    tmp: Option<PathBuf>,
     path: PathBuf,
     tag: T,
 }
@@ -108,12 +299,22 @@ pub struct Staged<T> {
 /// (on Linux; elsewhere synced here) nor moved. Creating a file holds its folder's lock,
 /// and on some filesystems takes long (ext4 without a journal steps over recently freed
 /// inodes one by one): in one shared folder the workers would wait for each other.
-/// `tag` (the input, say) comes back with the outcome from [`commit_behind`].
+/// `tag` (the input, say) comes back with the outcome from [`commit_behind`]. A name
+/// that holds anything but a regular file or nothing (a symlink, a FIFO, a device) is
+/// written at once by [`write_file`], which knows how (see the module docs).
 pub fn stage_file<T>(path: &Path, bytes: &[u8], lane: usize, tag: T) -> anyhow::Result<Staged<T>> {
     use crate::stages::{self, Stage};
     let name = path
         .file_name()
         .with_context(|| format!("{}: not a file name", path.display()))?;
+    if Target::of(path)? != Target::Replace(path.to_path_buf()) {
+        write_file(path, bytes)?;
+        return Ok(Staged {
+            tmp: None,
+            path: path.to_path_buf(),
+            tag,
+        });
+    }
     let root = folder_of(path).join(staging_name());
     let lane = root.join(lane.to_string());
     let tmp = lane.join(name);
@@ -144,7 +345,7 @@ pub fn stage_file<T>(path: &Path, bytes: &[u8], lane: usize, tag: T) -> anyhow::
         return Err(anyhow::Error::new(e).context(format!("cannot write {}", path.display())));
     }
     Ok(Staged {
-        tmp,
+        tmp: Some(tmp),
         path: path.to_path_buf(),
         tag,
     })
@@ -190,13 +391,13 @@ pub fn commit_behind<'scope, T: Send + 'scope>(
                 let synced = stages::time(Stage::Sync, || durable.sync(&group));
                 stages::time(Stage::Commit, || {
                     for (s, synced) in group.into_iter().zip(synced) {
-                        let result = synced.and_then(|()| {
-                            std::fs::rename(&s.tmp, &s.path).with_context(|| {
-                                format!("cannot move the finished file to {}", s.path.display())
-                            })
-                        });
+                        let Some(tmp) = &s.tmp else {
+                            done(s.tag, synced);
+                            continue;
+                        };
+                        let result = synced.and_then(|()| rename_over(tmp, &s.path));
                         if result.is_err() {
-                            let _ = std::fs::remove_file(&s.tmp);
+                            let _ = std::fs::remove_file(tmp);
                         }
                         done(
                             s.tag,
@@ -243,7 +444,10 @@ impl Durable {
         match self.sync_group(group) {
             Ok(()) => group.iter().map(|_| Ok(())).collect(),
             // A failed sync does not say whose data it lost: each file alone tells.
-            Err(_) => group.iter().map(|s| sync_file(&s.tmp)).collect(),
+            Err(_) => group
+                .iter()
+                .map(|s| s.tmp.as_deref().map_or(Ok(()), sync_file))
+                .collect(),
         }
     }
 
@@ -253,7 +457,8 @@ impl Durable {
     #[cfg(target_os = "linux")]
     fn sync_group<T>(&mut self, group: &[Staged<T>]) -> std::io::Result<()> {
         let mut which = Vec::new();
-        for s in group {
+        // Results written at once (no staged file) were synced, or are streams.
+        for s in group.iter().filter(|s| s.tmp.is_some()) {
             let i = self.filesystem(&s.path)?;
             if !which.contains(&i) {
                 which.push(i);
@@ -268,7 +473,7 @@ impl Durable {
     /// Elsewhere [`stage_file`] synced each file; the folders are kept for [`Self::finish`].
     #[cfg(not(target_os = "linux"))]
     fn sync_group<T>(&mut self, group: &[Staged<T>]) -> std::io::Result<()> {
-        for s in group {
+        for s in group.iter().filter(|s| s.tmp.is_some()) {
             self.folders
                 .entry(folder_of(&s.path).to_path_buf())
                 .or_default();
@@ -337,6 +542,94 @@ fn folder_of(path: &Path) -> &Path {
 fn sync_file(tmp: &Path) -> anyhow::Result<()> {
     std::fs::File::open(tmp).and_then(|f| f.sync_all())?;
     Ok(())
+}
+
+/// The files a command writes into its output folder and the files it reads, checked
+/// before the work starts ([`OutputPlan::check`]) so a run never writes over its own
+/// inputs or a user's files: `bake`, `demo` and `speak` each make one.
+#[derive(Default)]
+pub struct OutputPlan {
+    /// Each file to be written, with its bytes when they are known before the work.
+    writes: Vec<(PathBuf, Option<Vec<u8>>)>,
+    /// Every file the run reads.
+    reads: Vec<PathBuf>,
+}
+
+impl OutputPlan {
+    /// A plan that writes and reads nothing yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The run will write `path`; `known` is its content when it is known now (a file
+    /// copied out, the built-in avatar), `None` when the work makes it (an anim, a plot).
+    pub fn writes(&mut self, path: PathBuf, known: Option<&[u8]>) {
+        self.writes.push((path, known.map(<[u8]>::to_vec)));
+    }
+
+    /// The run reads `path`.
+    pub fn reads(&mut self, path: impl Into<PathBuf>) {
+        self.reads.push(path.into());
+    }
+
+    /// Refuses, naming the file, a write over a file the run reads (the same file by
+    /// identity: device and inode, so another name, a symlink or a hard link to it counts),
+    /// always; and, unless `force`, a write over an existing file whose content is known
+    /// and differs (a user's `scene.toml`, a `hero.vrm` that is not the built-in one). A
+    /// name whose content only the work makes (an anim, a plot, a VRMA) holds an earlier
+    /// result of the same command and is replaced.
+    pub fn check(&self, force: bool) -> anyhow::Result<()> {
+        let inputs: Vec<(FileId, &PathBuf)> = self
+            .reads
+            .iter()
+            .filter_map(|p| Some((file_id(p)?, p)))
+            .collect();
+        for (path, known) in &self.writes {
+            let Some(id) = file_id(path) else { continue };
+            if let Some((_, input)) = inputs.iter().find(|(i, _)| *i == id) {
+                anyhow::bail!(
+                    "{}: this run reads that file (as {}) and would write over it; \
+                     choose another output folder",
+                    path.display(),
+                    input.display()
+                );
+            }
+            if let Some(bytes) = known
+                && !force
+                && omote_fs::read(path, omote_fs::Limit::VRM).map_or(true, |old| old != *bytes)
+            {
+                anyhow::bail!(
+                    "{} exists and is not the file this run writes there; \
+                     choose another output folder, or give --force to replace it",
+                    path.display()
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A file's identity: what two names of one file share.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct FileId(u64, u64);
+
+/// `path`'s identity (symlinks followed), `None` when nothing is there.
+fn file_id(path: &Path) -> Option<FileId> {
+    let meta = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some(FileId(meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        // Without inodes: the canonical path, hashed.
+        use std::hash::{Hash, Hasher};
+        let _ = meta;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::fs::canonicalize(path).ok()?.hash(&mut h);
+        Some(FileId(0, h.finish()))
+    }
 }
 
 /// Checks, before a session or a long job starts, that a result file can be made at
@@ -706,6 +999,117 @@ mod tests {
         done
     }
 
+    /// A FIFO opened for reading without waiting for a writer: what a writer puts in it
+    /// stays in the pipe until [`drain`] reads it, so a wrong writer fails, never hangs.
+    #[cfg(target_os = "linux")]
+    fn fifo_reader(path: &Path) -> std::fs::File {
+        use std::os::unix::fs::OpenOptionsExt;
+        nix::unistd::mkfifo(path, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+            .open(path)
+            .unwrap()
+    }
+
+    #[cfg(target_os = "linux")]
+    fn drain(mut reader: &std::fs::File) -> Vec<u8> {
+        use std::io::Read;
+        let mut got = Vec::new();
+        let _ = reader.read_to_end(&mut got);
+        got
+    }
+
+    #[cfg(target_os = "linux")]
+    fn is_fifo(path: &Path) -> bool {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::symlink_metadata(path)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_fifo_is_written_through_never_replaced() {
+        let dir = scratch("fifo");
+        let fifo = dir.join("out.anim.json");
+        let reader = fifo_reader(&fifo);
+        write_file(&fifo, b"through the pipe").unwrap();
+        assert!(is_fifo(&fifo), "the FIFO was replaced by a file");
+        assert_eq!(drain(&reader), b"through the pipe");
+        // A writer that needs a path (the PNG encoder) writes in the temporary folder.
+        write_with(&fifo, |tmp| Ok(std::fs::write(tmp, b"made at a path")?)).unwrap();
+        assert!(is_fifo(&fifo));
+        assert_eq!(drain(&reader), b"made at a path");
+        // A batch's result whose name is a FIFO.
+        let done = batch(&[(fifo.clone(), b"batched")]);
+        assert!(done[0].1.is_ok(), "{done:?}");
+        assert!(is_fifo(&fifo));
+        assert_eq!(drain(&reader), b"batched");
+        assert_eq!(listing(&dir), ["out.anim.json"], "no temporary is left");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_keeps_its_link_and_the_file_it_points_to_is_replaced() {
+        let dir = scratch("symlink");
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        std::fs::create_dir_all(dir.join("links")).unwrap();
+        let real = dir.join("real/r.json");
+        std::fs::write(&real, b"old").unwrap();
+        let link = dir.join("links/r.json");
+        std::os::unix::fs::symlink("../real/r.json", &link).unwrap();
+        let still_a_link = |p: &Path| {
+            std::fs::symlink_metadata(p)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        };
+        write_file(&link, b"new").unwrap();
+        assert!(still_a_link(&link), "the symlink was replaced by a file");
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        write_with(&link, |tmp| Ok(std::fs::write(tmp, b"by path")?)).unwrap();
+        assert!(still_a_link(&link));
+        assert_eq!(std::fs::read(&real).unwrap(), b"by path");
+        let done = batch(&[(link.clone(), b"batched")]);
+        assert!(done[0].1.is_ok(), "{done:?}");
+        assert!(still_a_link(&link));
+        assert_eq!(std::fs::read(&real).unwrap(), b"batched");
+        assert_eq!(listing(&dir.join("real")), ["r.json"]);
+        assert_eq!(listing(&dir.join("links")), ["r.json"]);
+        // A link to nothing is refused, naming it.
+        let dangling = dir.join("links/gone.json");
+        std::os::unix::fs::symlink("../real/missing/x.json", &dangling).unwrap();
+        let e = format!("{:#}", write_file(&dangling, b"x").unwrap_err());
+        assert!(e.contains("gone.json") && e.contains("symlink"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_hard_link_is_not_split() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = scratch("hardlink");
+        let a = dir.join("a.json");
+        std::fs::write(&a, b"shared").unwrap();
+        std::fs::hard_link(&a, dir.join("b.json")).unwrap();
+        let e = format!("{:#}", write_file(&a, b"new").unwrap_err());
+        assert!(e.contains("a.json") && e.contains("hard links"), "{e}");
+        let e = write_with(&a, |tmp| Ok(std::fs::write(tmp, b"new")?)).unwrap_err();
+        assert!(format!("{e:#}").contains("hard links"), "{e:#}");
+        let done = batch(&[(a.clone(), b"batched")]);
+        assert!(done[0].1.is_err(), "{done:?}");
+        assert_eq!(std::fs::metadata(&a).unwrap().nlink(), 2);
+        assert_eq!(std::fs::read(dir.join("b.json")).unwrap(), b"shared");
+        assert_eq!(listing(&dir), ["a.json", "b.json"]);
+        // A folder is refused by what it is.
+        let e = format!("{:#}", write_file(&dir, b"x").unwrap_err());
+        assert!(e.contains("is a folder"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     #[test]
     fn a_batch_commits_whole_files_and_leaves_no_staging_folder() {
         let dir = scratch("batch");
@@ -749,10 +1153,7 @@ mod tests {
         };
         assert!(outcome("ok.json").is_ok());
         let e = outcome("taken.json").unwrap_err();
-        assert!(
-            e.contains("cannot write") && e.contains("taken.json"),
-            "{e}"
-        );
+        assert!(e.contains("taken.json") && e.contains("is a folder"), "{e}");
         let e = outcome("x.json").unwrap_err();
         assert!(e.contains("missing/x.json"), "{e}");
         assert!(

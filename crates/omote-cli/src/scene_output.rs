@@ -7,9 +7,11 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use omote_core::ExpressionPreset;
 use omote_plot::TimePlot;
-use omote_scene::{BakeOptions, BakedCharacter, LoadOptions, LoadedCharacter, LoadedScene};
+use omote_scene::{
+    BakeOptions, BakedCharacter, FsFiles, LoadOptions, LoadedCharacter, LoadedScene, SceneFiles,
+};
 
-use crate::output::{anim_plot, write_anim, write_file, write_png};
+use crate::output::{OutputPlan, anim_plot, write_anim, write_file, write_png};
 
 fn bar(len: u64, template: &str) -> ProgressBar {
     let bar = ProgressBar::new(len).with_style(
@@ -21,15 +23,72 @@ fn bar(len: u64, template: &str) -> ProgressBar {
     bar
 }
 
-/// Loads a scene, with a progress bar over its voice files.
-pub fn load(path: &Path, options: &LoadOptions) -> anyhow::Result<LoadedScene> {
+/// Loads a scene from the filesystem, with a progress bar over its voice files; the
+/// scene and every file it read (for [`OutputPlan::reads`]).
+pub fn load(path: &Path, options: &LoadOptions) -> anyhow::Result<(LoadedScene, Vec<PathBuf>)> {
+    let files = ReadLog::default();
+    let loaded = load_with(path, options, &files)?;
+    let read = files.0.into_inner().unwrap_or_else(|p| p.into_inner());
+    Ok((loaded, read))
+}
+
+/// [`load`] with the scene's files read from `files`.
+pub fn load_with(
+    path: &Path,
+    options: &LoadOptions,
+    files: &dyn SceneFiles,
+) -> anyhow::Result<LoadedScene> {
     let progress = bar(0, "lip sync {bar:30} {pos}/{len} voice files {elapsed}");
-    let loaded = omote_scene::load_scene(path, options, &mut |done, total| {
+    let loaded = omote_scene::load_scene_with(path, options, files, &mut |done, total| {
         progress.set_length(total as u64);
         progress.set_position(done as u64);
     })?;
     progress.finish_and_clear();
     Ok(loaded)
+}
+
+/// [`load`] of a scene whose text is given (`omote speak`'s own, not yet written to
+/// `path`); the files it names are read from the filesystem.
+pub fn load_text(
+    path: &Path,
+    text: &str,
+    options: &LoadOptions,
+) -> anyhow::Result<(LoadedScene, Vec<PathBuf>)> {
+    let files = ReadLog::default();
+    let progress = bar(0, "lip sync {bar:30} {pos}/{len} voice files {elapsed}");
+    let loaded = omote_scene::parse_scene_with(text, path, options, &files, &mut |done, total| {
+        progress.set_length(total as u64);
+        progress.set_position(done as u64);
+    })?;
+    progress.finish_and_clear();
+    let read = files.0.into_inner().unwrap_or_else(|p| p.into_inner());
+    Ok((loaded, read))
+}
+
+/// The filesystem, noting every path read (what a run must not write over).
+#[derive(Default)]
+struct ReadLog(std::sync::Mutex<Vec<PathBuf>>);
+
+impl SceneFiles for ReadLog {
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(path.to_path_buf());
+        FsFiles.read(path)
+    }
+
+    fn read_capped(&self, path: &Path, limit: omote_fs::Limit) -> std::io::Result<Vec<u8>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(path.to_path_buf());
+        FsFiles.read_capped(path, limit)
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        FsFiles.exists(path)
+    }
 }
 
 /// Bakes a loaded scene (a clone: the loaded one stays at time 0), with a progress bar
@@ -95,8 +154,27 @@ pub fn character_plot(c: &LoadedCharacter, b: &BakedCharacter) -> TimePlot {
     )
 }
 
+/// Adds what [`write`] will write into `out` for `loaded` to `plan`, and `reads` (every
+/// file its load read, [`load`]) as what the run reads.
+pub fn plan(plan: &mut OutputPlan, loaded: &LoadedScene, reads: &[PathBuf], out: &Path) {
+    for p in reads {
+        plan.reads(p.clone());
+    }
+    for c in &loaded.characters {
+        plan.writes(out.join(format!("{}.anim.json", c.id)), None);
+        plan.writes(out.join(format!("{}.png", c.id)), None);
+        if c.model.is_some() {
+            plan.writes(out.join(format!("{}.vrma", c.id)), None);
+        }
+        if let Some(bytes) = &c.builtin_vrm {
+            plan.writes(out.join(format!("{}.vrm", c.id)), Some(bytes));
+        }
+    }
+}
+
 /// Writes `ID.anim.json`, `ID.png`, `ID.vrma` (with a VRM model) and `ID.vrm` (for a
-/// built-in avatar) per character into `out`; returns the paths written.
+/// built-in avatar) per character into `out` (the names [`plan`] lists); returns the
+/// paths written.
 pub fn write(
     loaded: &LoadedScene,
     baked: &[BakedCharacter],

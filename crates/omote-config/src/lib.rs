@@ -25,7 +25,7 @@ pub use motion_map::{
     load_camera_correction, load_camera_correction_with, load_motion_map, motion_map_error,
     read_motion_map,
 };
-pub use read::{Format, ReadFile, load, load_with, parse, read_text};
+pub use read::{Format, ReadFile, config_file, data_file, load, load_with, parse, read_text};
 pub use tracking::{load_arkit_sequence, load_tracking_frame, load_tracking_sequence};
 
 use std::path::Path;
@@ -36,7 +36,7 @@ use omote_core::{Anim, RetargetConfig, Rig, RigDesc};
 
 /// Read a rig file (TOML or JSON, see [`RigDesc`]) and build the rig.
 pub fn load_rig(path: &Path) -> Result<Rig, ConfigError> {
-    load_rig_with(path, &|p| std::fs::read(p))
+    load_rig_with(path, &config_file)
 }
 
 /// [`load_rig`] with the file's bytes from `read`.
@@ -86,7 +86,8 @@ pub fn load_clip(path: &Path, rig: &Rig) -> Result<Clip, ConfigError> {
 
 /// Read an anim JSON file and check its invariants.
 pub fn load_anim(path: &Path) -> Result<Anim, ConfigError> {
-    let anim: Anim = load(path)?;
+    // Hours of frames: a data file's limit, not a config file's.
+    let anim: Anim = load_with(path, &data_file)?;
     anim.validate()
         .map_err(|e| ConfigError::invalid(path, e.to_string()))?;
     Ok(anim)

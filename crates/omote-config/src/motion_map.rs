@@ -24,7 +24,7 @@ pub fn load_motion_map(path: &Path) -> Result<MotionMapDesc, ConfigError> {
 
 /// Read and check a motion map file, returning the map ready for queries.
 pub fn read_motion_map(path: &Path) -> Result<MotionMap, ConfigError> {
-    read_motion_map_with(path, &|p| std::fs::read(p))
+    read_motion_map_with(path, &crate::read::config_file)
 }
 
 fn read_motion_map_with(path: &Path, read: ReadFile<'_>) -> Result<MotionMap, ConfigError> {
@@ -40,7 +40,7 @@ pub fn load_camera_correction<'c>(
     rig: &Rig,
     clips: impl Fn(&str) -> Option<&'c Clip>,
 ) -> Result<CameraCorrection, ConfigError> {
-    load_camera_correction_with(path, rig, clips, &|p| std::fs::read(p))
+    load_camera_correction_with(path, rig, clips, &crate::read::config_file)
 }
 
 /// [`load_camera_correction`] with the file's bytes from `read`.

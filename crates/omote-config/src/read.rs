@@ -30,9 +30,22 @@ impl Format {
 /// engine's assets, an archive, memory). Paths are as the caller resolved them.
 pub type ReadFile<'a> = &'a dyn Fn(&Path) -> std::io::Result<Vec<u8>>;
 
-/// Read and parse a TOML or JSON file (by extension) into `T`.
+/// Read and parse a TOML or JSON file (by extension) into `T`: a regular file of at most
+/// [`omote_fs::Limit::CONFIG`].
 pub fn load<T: DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
-    load_with(path, &|p| std::fs::read(p))
+    load_with(path, &config_file)
+}
+
+/// A config file from the filesystem (the default [`ReadFile`]): a regular file of at
+/// most [`omote_fs::Limit::CONFIG`] (a FIFO, a device, a huge file refused unread).
+pub fn config_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    omote_fs::read(path, omote_fs::Limit::CONFIG)
+}
+
+/// A data file from the filesystem (an anim, tracking frames): a regular file of at most
+/// [`omote_fs::Limit::DATA`].
+pub fn data_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    omote_fs::read(path, omote_fs::Limit::DATA)
 }
 
 /// [`load`] with the file's bytes from `read`; errors are [`load`]'s, word for word.

@@ -10,10 +10,11 @@ use crate::{ConfigError, Format, parse};
 
 /// Read one tracking frame (`*.mediapipe.json`, the output of `omote track IMAGE`).
 pub fn load_tracking_frame(path: &Path) -> Result<MediaPipeFrame, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Io {
-        path: path.to_path_buf(),
-        error,
-    })?;
+    let text =
+        omote_fs::read_to_string(path, omote_fs::Limit::DATA).map_err(|error| ConfigError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
     let frame: MediaPipeFrame = parse(&text, Format::Json, path)?;
     check(&frame, path, None)?;
     Ok(frame)
@@ -46,10 +47,11 @@ fn read_lines<T: DeserializeOwned>(
     path: &Path,
     check_line: impl Fn(&T, usize) -> Result<(), ConfigError>,
 ) -> Result<Vec<T>, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Io {
-        path: path.to_path_buf(),
-        error,
-    })?;
+    let text =
+        omote_fs::read_to_string(path, omote_fs::Limit::DATA).map_err(|error| ConfigError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {

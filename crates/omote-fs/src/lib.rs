@@ -11,9 +11,16 @@
 //! - refuse a file larger than its kind's [`Limit`] before reading a byte, and stop
 //!   reading at the limit should the file grow while it is read.
 //!
+//! Text that came from a file or the network (a model's name, an expression, a scene
+//! id, a key, an OSC address) is shown through [`echo`], one line and short.
+//!
 //! Errors are [`std::io::Error`]s (kind `InvalidInput` for a non-regular file,
 //! `FileTooLarge` for a large one) so they slot into the readers' existing
 //! `ReadFile` seams, whose error types already name the file.
+
+mod text;
+
+pub use text::{ECHO_CHARS, echo};
 
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
@@ -63,6 +70,33 @@ impl Limit {
         bytes: 2048 * MIB,
         what: "an audio file",
     };
+
+    /// The limit of a file known only by its name (a file a scene names, read through
+    /// one seam): by extension, any case — `.vrm`/`.glb`/`.gltf` a VRM, `.toml` a config
+    /// file, `.json`/`.jsonl` a data file, `.png`/`.jpg`/`.jpeg` an image; anything else
+    /// (voices are decoded by content, whatever their name) an audio file.
+    pub fn for_path(path: &Path) -> Limit {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        match ext.as_str() {
+            "vrm" | "glb" | "gltf" => Limit::VRM,
+            "toml" => Limit::CONFIG,
+            "json" | "jsonl" => Limit::DATA,
+            "png" | "jpg" | "jpeg" => Limit::IMAGE,
+            _ => Limit::AUDIO,
+        }
+    }
+
+    /// Refuses `size` bytes over this limit, as [`read`] does.
+    pub fn check(self, size: u64) -> io::Result<()> {
+        if size > self.bytes {
+            return Err(too_large(size, self));
+        }
+        Ok(())
+    }
 }
 
 /// What a non-regular file is, in words.
@@ -129,9 +163,7 @@ pub fn open(path: &Path) -> io::Result<File> {
 pub fn open_capped(path: &Path, limit: Limit) -> io::Result<(File, u64)> {
     let file = open(path)?;
     let size = file.metadata()?.len();
-    if size > limit.bytes {
-        return Err(too_large(size, limit));
-    }
+    limit.check(size)?;
     Ok((file, size))
 }
 
@@ -235,6 +267,18 @@ mod tests {
         // Opening a FIFO for reading with no writer would block this test forever.
         let e = read(&fifo, Limit::SCENE).unwrap_err();
         assert!(e.to_string().contains("a FIFO"), "{e}");
+    }
+
+    #[test]
+    fn a_file_known_by_name_gets_its_kinds_limit() {
+        assert_eq!(Limit::for_path(Path::new("a/hero.VRM")), Limit::VRM);
+        assert_eq!(Limit::for_path(Path::new("names.toml")), Limit::CONFIG);
+        assert_eq!(Limit::for_path(Path::new("t.json")), Limit::DATA);
+        assert_eq!(Limit::for_path(Path::new("voice/a.wav")), Limit::AUDIO);
+        assert_eq!(Limit::for_path(Path::new("voice/a")), Limit::AUDIO);
+        assert!(Limit::SCENE.check(Limit::SCENE.bytes).is_ok());
+        let e = Limit::SCENE.check(Limit::SCENE.bytes + 1).unwrap_err();
+        assert!(e.to_string().contains("4 MiB a scene file"), "{e}");
     }
 
     #[cfg(unix)]

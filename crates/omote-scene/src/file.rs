@@ -53,8 +53,9 @@ fn shortest_floats(table: &mut toml::Table) {
 #[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SceneFile {
-    /// Frames per second a bake uses unless told otherwise.
-    pub fps: Option<Spanned<f32>>,
+    /// Frames per second a bake uses unless told otherwise (read as `f64` so a value
+    /// such as `1e-300` is reported as written, not as the `0` an `f32` makes of it).
+    pub fps: Option<Spanned<f64>>,
     /// The characters.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub character: Vec<Spanned<CharacterDesc>>,

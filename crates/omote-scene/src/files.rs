@@ -16,6 +16,15 @@ pub trait SceneFiles {
     /// field that names it, in the error's own words (`No such file or directory`).
     fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
 
+    /// [`SceneFiles::read`] of a file that may have at most `limit` bytes (the scene file
+    /// itself: its parse costs many times its size). By default it reads the file and
+    /// then checks; implement it to refuse a large file before reading it.
+    fn read_capped(&self, path: &Path, limit: omote_fs::Limit) -> io::Result<Vec<u8>> {
+        let bytes = self.read(path)?;
+        limit.check(bytes.len() as u64)?;
+        Ok(bytes)
+    }
+
     /// Whether `path` names a file: every voice file is checked before any is analysed.
     /// By default it reads the file; implement it when there is a cheaper way.
     fn exists(&self, path: &Path) -> bool {
@@ -23,13 +32,18 @@ pub trait SceneFiles {
     }
 }
 
-/// The filesystem.
+/// The filesystem: regular files only, each within its kind's limit by its name
+/// ([`omote_fs::Limit::for_path`]; a FIFO, a device, a huge file refused unread).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FsFiles;
 
 impl SceneFiles for FsFiles {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        std::fs::read(path)
+        omote_fs::read(path, omote_fs::Limit::for_path(path))
+    }
+
+    fn read_capped(&self, path: &Path, limit: omote_fs::Limit) -> io::Result<Vec<u8>> {
+        omote_fs::read(path, limit)
     }
 
     fn exists(&self, path: &Path) -> bool {
@@ -90,6 +104,10 @@ impl SceneFiles for MemoryFiles {
 impl<T: SceneFiles + ?Sized> SceneFiles for &T {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         (**self).read(path)
+    }
+
+    fn read_capped(&self, path: &Path, limit: omote_fs::Limit) -> io::Result<Vec<u8>> {
+        (**self).read_capped(path, limit)
     }
 
     fn exists(&self, path: &Path) -> bool {

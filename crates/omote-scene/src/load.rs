@@ -27,6 +27,9 @@ use crate::voice::voice_features;
 pub const MAX_CHARACTERS: usize = 256;
 /// See [`MAX_CHARACTERS`].
 pub const MAX_ITEMS: usize = 100_000;
+/// The longest character id, in bytes: ids name result files (`ID.anim.json`) and
+/// appear in every message about the character.
+pub const MAX_ID_LEN: usize = 64;
 /// The motion map a scene names as `motionMap = "builtin:anime-face"`.
 pub const ANIME_FACE_MAP: &str = include_str!("../../../examples/maps/anime-face.toml");
 
@@ -122,7 +125,8 @@ pub fn load_scene_with(
     files: &dyn SceneFiles,
     progress: Progress<'_>,
 ) -> Result<LoadedScene, SceneFileError> {
-    let text = omote_config::read_text(path, &reader(files))
+    // Capped before the parse, which costs tens of bytes of memory per byte of text.
+    let text = omote_config::read_text(path, &|p| files.read_capped(p, omote_fs::Limit::SCENE))
         .map_err(|e| SceneFileError::file(path, format!("cannot read the scene: {e}")))?;
     parse_scene_with(&text, path, options, files, progress)
 }
@@ -147,6 +151,9 @@ pub fn parse_scene_with(
     files: &dyn SceneFiles,
     progress: Progress<'_>,
 ) -> Result<LoadedScene, SceneFileError> {
+    // A UTF-8 byte-order mark (editors on Windows write one) is not TOML: skipped, so
+    // the file is not refused as "expected a key" on its first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let file: SceneFile = toml::from_str(text).map_err(|e| {
         let line = e.span().map(|s| line_of(text, s.start));
         SceneFileError {
@@ -374,10 +381,13 @@ impl Loader<'_> {
                 Err(self.err(
                     f,
                     "fps",
-                    format!("{} is not a frame rate from 1 to 1000", f.get_ref()),
+                    format!(
+                        "{} is not a frame rate from 1 to 1000",
+                        number_text(*f.get_ref())
+                    ),
                 ))
             }
-            f => Ok(f.as_ref().map(|f| *f.get_ref())),
+            f => Ok(f.as_ref().map(|f| *f.get_ref() as f32)),
         }
     }
 
@@ -387,8 +397,22 @@ impl Loader<'_> {
         file: &'f SceneFile,
     ) -> Result<HashMap<&'f str, usize>, SceneFileError> {
         let mut ids: HashMap<&str, usize> = HashMap::new();
+        // Ids name result files: `A.anim.json` and `a.anim.json` are one file on
+        // case-insensitive filesystems (macOS, Windows).
+        let mut folded: HashMap<String, &str> = HashMap::new();
         for (i, c) in file.character.iter().enumerate() {
             let id = c.get_ref().id.as_str();
+            if id.len() > MAX_ID_LEN {
+                return Err(self.err(
+                    c,
+                    format!("character[{i}].id"),
+                    format!(
+                        "`{}` is {} bytes long; an id has at most {MAX_ID_LEN}",
+                        omote_fs::echo(id),
+                        id.len()
+                    ),
+                ));
+            }
             if id.is_empty()
                 || !id
                     .chars()
@@ -399,7 +423,7 @@ impl Loader<'_> {
                     format!("character[{i}].id"),
                     format!(
                         "`{}` is not an id (letters, digits, - and _)",
-                        id.escape_debug()
+                        omote_fs::echo(id)
                     ),
                 ));
             }
@@ -408,6 +432,16 @@ impl Loader<'_> {
                     c,
                     format!("character[{i}].id"),
                     format!("`{id}` is used twice"),
+                ));
+            }
+            if let Some(other) = folded.insert(id.to_ascii_lowercase(), id) {
+                return Err(self.err(
+                    c,
+                    format!("character[{i}].id"),
+                    format!(
+                        "`{id}` and `{other}` differ only in case; their result files \
+                         would be one file on a case-insensitive filesystem"
+                    ),
                 ));
             }
         }
@@ -547,7 +581,7 @@ impl Loader<'_> {
                     format!("{field}.curve"),
                     format!(
                         "`{}` is not a curve (smooth, linear, step)",
-                        n.escape_debug()
+                        omote_fs::echo(n)
                     ),
                 )
             }),
@@ -996,4 +1030,13 @@ fn file_name(p: &Path) -> String {
         || p.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
+}
+
+/// A number for a message: tiny and huge ones in exponent form (`1e-300`, not 300 zeros).
+fn number_text(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-3..1e6).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }

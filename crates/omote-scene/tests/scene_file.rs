@@ -452,3 +452,30 @@ fn a_characters_lines_share_the_speakers_mean() {
     assert_ne!(*a.lines[0].track, alone, "a's two lines share a mean");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 37's low items: ids that differ only in case and over-long ids are refused at
+/// load (before a bake), a frame rate of 1e-300 is reported as written, and a UTF-8 byte
+/// order mark is skipped.
+#[test]
+fn ids_frame_rates_and_a_byte_order_mark() {
+    let e = load_error(
+        "case",
+        "[[character]]\nid = \"Aoi\"\n\n[[character]]\nid = \"aoi\"\n",
+    );
+    assert!(
+        e.contains("character[1].id") && e.contains("differ only in case"),
+        "{e}"
+    );
+    let long = "a".repeat(65);
+    let e = load_error("long-id", &format!("[[character]]\nid = \"{long}\"\n"));
+    assert!(
+        e.contains("65 bytes long") && e.contains("at most 64"),
+        "{e}"
+    );
+    let e = load_error("tiny-fps", "fps = 1e-300\n\n[[character]]\nid = \"a\"\n");
+    assert!(e.contains("1e-300 is not a frame rate"), "{e}");
+    let dir = scratch("bom");
+    let path = write_scene(&dir, "\u{feff}fps = 30\n\n[[character]]\nid = \"a\"\n");
+    let loaded = load_scene(&path, &LoadOptions::default(), &mut |_, _| {}).unwrap();
+    assert_eq!(loaded.fps, Some(30.0));
+}

@@ -95,10 +95,11 @@ pub fn check_size(what: &str, width: u64, height: u64) -> Result<()> {
 /// are converted (alpha is dropped, 16-bit values scaled to 8 bits). Oversized
 /// images are refused from their header, before any pixel is decoded.
 pub fn load_rgb(path: &Path) -> Result<image::RgbImage> {
-    let bytes = std::fs::read(path).map_err(|e| TrackerError::ReadImage {
-        path: path.to_owned(),
-        message: e.to_string(),
-    })?;
+    let bytes =
+        omote_fs::read(path, omote_fs::Limit::IMAGE).map_err(|e| TrackerError::ReadImage {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
     decode_rgb_bytes(&path.display().to_string(), &bytes)
 }
 

@@ -186,7 +186,8 @@ impl VrmModel {
     pub fn read_with(path: impl AsRef<Path>, options: VrmReadOptions) -> Result<Self, VrmError> {
         let path = path.as_ref();
         let file = path.display().to_string();
-        let data = std::fs::read(path).map_err(|e| VrmError::io(&file, e))?;
+        let data =
+            omote_fs::read(path, omote_fs::Limit::VRM).map_err(|e| VrmError::io(&file, e))?;
         Self::from_slice_with(&data, file, options)
     }
 

@@ -111,14 +111,23 @@ impl<'a> InspectReport<'a> {
             "VRM {} (specVersion {})",
             self.version, self.spec_version
         );
-        let _ = writeln!(s, "name:    {}", m.name);
-        let _ = writeln!(s, "authors: {}", m.authors.join(", "));
+        // Every name from the file is echoed (escaped, capped): one short line each.
+        let echo = omote_fs::echo;
+        let _ = writeln!(s, "name:    {}", echo(&m.name));
+        let authors: Vec<String> = m.authors.iter().take(20).map(|a| echo(a)).collect();
+        let more = m.authors.len().saturating_sub(authors.len());
+        let _ = write!(s, "authors: {}", authors.join(", "));
+        let _ = if more > 0 {
+            writeln!(s, " … ({more} more)")
+        } else {
+            writeln!(s)
+        };
         if let Some(v) = &m.version {
-            let _ = writeln!(s, "version: {v}");
+            let _ = writeln!(s, "version: {}", echo(v));
         }
         match &m.license {
             License::Vrm1(l) => {
-                let _ = writeln!(s, "licence: {}", l.license_url);
+                let _ = writeln!(s, "licence: {}", echo(&l.license_url));
                 let _ = writeln!(
                     s,
                     "  avatarPermission {}, commercialUsage {}, creditNotation {}, allowRedistribution {}, modification {}",
@@ -130,7 +139,7 @@ impl<'a> InspectReport<'a> {
                 );
             }
             License::Vrm0(l) => {
-                let o = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+                let o = |v: &Option<String>| v.as_deref().map_or_else(|| "-".into(), echo);
                 let _ = writeln!(s, "licence: {}", o(&l.license_name));
                 let _ = writeln!(
                     s,
@@ -152,7 +161,7 @@ impl<'a> InspectReport<'a> {
             let _ = writeln!(
                 s,
                 "  {:<24} {:<7} {:<6} {:<6} {:<7} {:<6} {:>5} {:>5} {:>5}",
-                e.name,
+                echo(e.name),
                 if e.preset { "preset" } else { "custom" },
                 e.is_binary,
                 e.override_blink,

@@ -12,7 +12,7 @@ use anyhow::{Context, Result, bail};
 use omote_scene::{BakeOptions, LoadOptions, MAX_BAKE_S, MAX_PRESSES};
 
 use crate::args::load_profile;
-use crate::output::ensure_dir;
+use crate::output::{OutputPlan, ensure_dir};
 
 /// Arguments of `omote bake`.
 #[derive(clap::Args, Debug, Clone)]
@@ -35,6 +35,10 @@ pub struct BakeArgs {
     /// Lip sync profile JSON (default: built-in).
     #[arg(long)]
     pub profile: Option<PathBuf>,
+    /// Replace existing files in the output folder that differ from what the bake writes
+    /// there (a file the bake reads is never replaced).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Run `omote bake`.
@@ -56,7 +60,13 @@ pub fn run(args: BakeArgs) -> Result<()> {
         profile: Some(load_profile(args.profile.as_deref())?),
         ..LoadOptions::default()
     };
-    let loaded = crate::scene_output::load(&args.scene, &options)?;
+    let (loaded, reads) = crate::scene_output::load(&args.scene, &options)?;
+    let mut plan = OutputPlan::new();
+    crate::scene_output::plan(&mut plan, &loaded, &reads, &args.out);
+    if let Some(p) = &args.profile {
+        plan.reads(p.clone());
+    }
+    plan.check(args.force)?;
     let fps = loaded.bake_fps(args.fps);
     let bake = BakeOptions {
         fps,

@@ -34,7 +34,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
             args.output.display()
         );
     }
-    let text = std::fs::read(&args.input).with_context(|| format!("{}", args.input.display()))?;
+    let text = omote_fs::read(&args.input, omote_fs::Limit::DATA)
+        .with_context(|| format!("{}", args.input.display()))?;
     let anim: Anim = serde_path_to_json(&text)
         .with_context(|| format!("{}: not an omote anim", args.input.display()))?;
     anim.validate()

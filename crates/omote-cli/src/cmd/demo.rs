@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use omote_scene::{BakeOptions, LoadOptions};
+use omote_scene::{BakeOptions, LoadOptions, MemoryFiles};
 
-use crate::output::{ensure_dir, write_file};
+use crate::output::{OutputPlan, ensure_dir, write_file};
 
 /// Arguments of `omote demo`.
 #[derive(clap::Args)]
@@ -20,6 +20,10 @@ pub struct DemoArgs {
     /// Frames per second of the baked anims (1–1000).
     #[arg(long, default_value_t = 60.0, value_parser = crate::limits::fps_f32)]
     pub fps: f32,
+    /// Replace existing files in the output folder that differ from the demo's own (a
+    /// `scene.toml`, voice files, a `.vrm` of the same name).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The demo scene and its voice lines, as shipped in `examples/scenes/demo/`.
@@ -64,9 +68,22 @@ pub fn write_scene(out: &Path) -> anyhow::Result<PathBuf> {
 
 /// Run the demo.
 pub fn run(args: DemoArgs) -> anyhow::Result<()> {
-    let scene_path = write_scene(&args.out)?;
+    // Loaded from memory first, so every file it writes is known before one is written.
+    let scene_path = args.out.join("scene.toml");
     let voice_dir = args.out.join("voice");
-    let loaded = crate::scene_output::load(&scene_path, &LoadOptions::default())?;
+    let mut files = MemoryFiles::new();
+    let mut plan = OutputPlan::new();
+    files.insert(scene_path.clone(), SCENE.as_bytes());
+    plan.writes(scene_path.clone(), Some(SCENE.as_bytes()));
+    for (name, bytes) in VOICES {
+        files.insert(voice_dir.join(name), bytes);
+        plan.writes(voice_dir.join(name), Some(bytes));
+    }
+    plan.writes(voice_dir.join("README.md"), Some(VOICE_README.as_bytes()));
+    let loaded = crate::scene_output::load_with(&scene_path, &LoadOptions::default(), &files)?;
+    crate::scene_output::plan(&mut plan, &loaded, &[], &args.out);
+    plan.check(args.force)?;
+    write_scene(&args.out)?;
     let options = BakeOptions {
         fps: args.fps,
         ..BakeOptions::default()
@@ -134,7 +151,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("omote-cli-demo-plot-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let scene = write_scene(&dir).unwrap();
-        let loaded = crate::scene_output::load(&scene, &LoadOptions::default()).unwrap();
+        let (loaded, _) = crate::scene_output::load(&scene, &LoadOptions::default()).unwrap();
         let baked = crate::scene_output::bake(&loaded, &BakeOptions::default()).unwrap();
         assert_eq!(baked.len(), 2);
         for (c, b) in loaded.characters.iter().zip(&baked) {

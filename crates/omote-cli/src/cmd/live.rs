@@ -596,7 +596,7 @@ fn announce(
     }
     eprintln!(
         "live: {} ({} channels); in: {}{}; out: {}; Ctrl-C to stop",
-        crate::output::escape_terminal(&avatar.name),
+        omote_fs::echo(&avatar.name),
         avatar.rig.len(),
         if inputs.is_empty() {
             "no tracking (automatic eyes)".to_string()

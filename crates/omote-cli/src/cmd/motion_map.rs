@@ -74,7 +74,7 @@ pub fn run(args: MotionMapArgs) -> anyhow::Result<()> {
                 .context("cannot read angles from standard input")?;
             s
         } else {
-            std::fs::read_to_string(query)
+            omote_fs::read_to_string(query, omote_fs::Limit::DATA)
                 .with_context(|| format!("cannot read {}", query.display()))?
         };
         print!("{}", query_tsv(&map, &text, query)?);
@@ -158,6 +158,9 @@ fn query_tsv(map: &MotionMap, text: &str, source: &Path) -> anyhow::Result<Strin
                 .with_context(|| format!("{}: {name} `{v}` is not a finite number", at()))
         };
         let (alpha, beta) = (number("alpha", a)?, number("beta", b)?);
+        // α wraps (360° is 0°); β past the poles is refused, naming the field.
+        let (alpha, beta) =
+            MotionMap::check_angles(alpha, beta).with_context(|| format!("{}: `{line}`", at()))?;
         seen_data = true;
         map.weights_into(alpha, beta, &mut w);
         write!(out, "{a}\t{b}")?;

@@ -21,7 +21,7 @@ use omote_scene::file::{CharacterDesc, EyesDesc, KeyDesc, LineDesc, SceneFile, u
 use omote_scene::{BakeOptions, LoadOptions};
 
 use crate::args::{load_profile, parse_expression};
-use crate::output::{ensure_dir, write_file};
+use crate::output::{OutputPlan, ensure_dir, write_file};
 
 /// Arguments of `omote speak`.
 #[derive(clap::Args, Debug, Clone)]
@@ -62,6 +62,10 @@ pub struct SpeakArgs {
     /// Output folder (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Replace existing files in the output folder that differ from what the run writes
+    /// there (a file the run reads is never replaced).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The first line starts this long into the scene (s).
@@ -132,7 +136,7 @@ fn scene(args: &SpeakArgs) -> Result<SceneFile> {
         ..CharacterDesc::default()
     };
     Ok(SceneFile {
-        fps: Some(unspanned(args.fps)),
+        fps: Some(unspanned(f64::from(args.fps))),
         character: vec![unspanned(character)],
         ..SceneFile::default()
     })
@@ -144,6 +148,35 @@ fn scene_text(args: &SpeakArgs) -> Result<String> {
     Ok(format!(
         "# The scene `omote speak` built from its arguments (bake it with `omote bake`).\n{text}"
     ))
+}
+
+/// An error in the scene `omote speak` built is an error in its arguments: said so,
+/// naming the argument, not a line of a scene file the user never wrote. Errors of a
+/// file the user named (a voice, a rig) already name that file and pass unchanged.
+fn blame_arguments(e: anyhow::Error, scene: &Path) -> anyhow::Error {
+    let Some(s) = e.downcast_ref::<omote_scene::SceneFileError>() else {
+        return e;
+    };
+    if s.file != scene.display().to_string() {
+        return e;
+    }
+    let field = s.field.as_deref().unwrap_or("");
+    let argument = if field.contains(".acting") {
+        "--expression"
+    } else if field.contains(".then") {
+        "--then"
+    } else if field.contains("fterglowRamp") || field.contains("fterglow_ramp") {
+        "--afterglow-ramp"
+    } else if field.contains(".afterglow") {
+        "--afterglow"
+    } else if field.contains("rig") {
+        "--rig"
+    } else if field.contains(".line") {
+        "the voice files"
+    } else {
+        "the arguments"
+    };
+    anyhow::anyhow!("{argument}: {}", s.message)
 }
 
 /// Run `omote speak`.
@@ -159,14 +192,25 @@ pub fn run(args: SpeakArgs) -> Result<()> {
             bail!("{}: no such voice file", v.display());
         }
     }
-    ensure_dir(&args.out)?;
     let scene_path = args.out.join("speak.scene.toml");
-    write_file(&scene_path, scene_text(&args)?.as_bytes())?;
+    let text = scene_text(&args)?;
     let options = LoadOptions {
         profile: Some(load_profile(args.profile.as_deref())?),
         ..LoadOptions::default()
     };
-    let loaded = crate::scene_output::load(&scene_path, &options)?;
+    // The scene is loaded from memory before anything is written, so what the run reads
+    // and writes is known first (and a voice named as its own output is refused).
+    let (loaded, reads) = crate::scene_output::load_text(&scene_path, &text, &options)
+        .map_err(|e| blame_arguments(e, &scene_path))?;
+    let mut plan = OutputPlan::new();
+    plan.writes(scene_path.clone(), None);
+    crate::scene_output::plan(&mut plan, &loaded, &reads, &args.out);
+    if let Some(p) = &args.profile {
+        plan.reads(p.clone());
+    }
+    plan.check(args.force)?;
+    ensure_dir(&args.out)?;
+    write_file(&scene_path, text.as_bytes())?;
     let bake = BakeOptions {
         fps: args.fps,
         ..BakeOptions::default()

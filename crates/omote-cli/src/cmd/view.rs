@@ -123,7 +123,7 @@ pub fn run(args: ViewArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot play {}", args.anim.display()))?;
     let (model, model_name) = match &args.model {
         Some(path) => {
-            let bytes = std::fs::read(path)
+            let bytes = omote_fs::read(path, omote_fs::Limit::VRM)
                 .with_context(|| format!("cannot read the model {}", path.display()))?;
             (bytes, path.display().to_string())
         }

@@ -22,7 +22,6 @@ use omote_vmc::{BonePose, VmcRecorder, channel_from_wire};
 
 use crate::args::{WireNames, WireWeights};
 use crate::limits;
-use crate::output::escape_terminal;
 
 /// VMC protocol: send an anim to a VTuber app, or listen to one.
 #[derive(Args, Debug)]
@@ -180,7 +179,7 @@ fn listen(args: ListenArgs) -> anyhow::Result<()> {
         if bad <= 5 {
             eprintln!(
                 "vmc listen: packet {n} ignored: {}",
-                escape_terminal(&e.to_string())
+                omote_fs::echo(&e.to_string())
             );
         }
     })?;
@@ -199,7 +198,8 @@ fn listen(args: ListenArgs) -> anyhow::Result<()> {
     );
     // The latest non-zero values, by omote channel name.
     for (name, v) in blends.iter().filter(|(_, v)| **v >= 5e-4).take(20) {
-        println!("{}\t{v:.3}", escape_terminal(channel_from_wire(name)));
+        // A performer's name: one short line, whatever it sends.
+        println!("{}\t{v:.3}", omote_fs::echo(channel_from_wire(name)));
     }
     if let (Some(path), Some(rec)) = (&args.record, listener.take_recorder()) {
         if rec.restarts() > 0 || rec.skipped_frames() > 0 {

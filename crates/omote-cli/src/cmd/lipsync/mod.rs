@@ -750,7 +750,7 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn read_labels(path: &Path) -> anyhow::Result<Vec<LabelSegment>> {
-    let text = std::fs::read_to_string(path)
+    let text = omote_fs::read_to_string(path, omote_fs::Limit::DATA)
         .with_context(|| format!("{}: cannot read labels", path.display()))?;
     Ok(parse_labels(&text, &path.display().to_string())?)
 }
@@ -1036,7 +1036,7 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
         return syllables::eval_syllables(&args.data, &profile, args.clip_mean, args.confusion);
     }
     let path = args.data.join("manifest.tsv");
-    let text = std::fs::read_to_string(&path)
+    let text = omote_fs::read_to_string(&path, omote_fs::Limit::DATA)
         .with_context(|| format!("{}: cannot read manifest", path.display()))?;
     let manifest = parse_manifest(&text, &path.display().to_string())?;
     // Decoding is the slow part: in parallel; the scoring itself is cheap.

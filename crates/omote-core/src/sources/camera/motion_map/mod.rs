@@ -188,6 +188,31 @@ impl MotionMap {
         }
     }
 
+    /// A camera direction given from outside (a query, a file) checked and made canonical:
+    /// `alpha` (around the head) wrapped into [−180°, 180°) — 360° is 0° —, `beta` (above
+    /// or below) refused outside [−90°, 90°], where there is no direction; NaN and
+    /// infinities refused. The error names the field (`alpha`, `beta`).
+    pub fn check_angles(alpha: f64, beta: f64) -> Result<(f64, f64), MotionMapError> {
+        if !alpha.is_finite() {
+            return Err(MotionMapError::new("alpha", MotionMapErrorKind::NonFinite));
+        }
+        if !beta.is_finite() {
+            return Err(MotionMapError::new("beta", MotionMapErrorKind::NonFinite));
+        }
+        if beta.abs() > 90.0 {
+            return Err(MotionMapError::new(
+                "beta",
+                MotionMapErrorKind::OutOfRange {
+                    value: beta,
+                    min: -90.0,
+                    max: 90.0,
+                },
+            ));
+        }
+        let wrapped = (alpha + 180.0).rem_euclid(360.0) - 180.0;
+        Ok((wrapped, beta))
+    }
+
     /// Write the weight of every point, in file order, into `out` (length [`len`]). The
     /// weights are ≥ 0 and sum to 1. Allocates nothing.
     ///

@@ -551,3 +551,17 @@ proptest! {
         check_continuity(&map);
     }
 }
+
+#[test]
+fn query_angles_wrap_alpha_and_refuse_beta_past_the_poles() {
+    assert_eq!(MotionMap::check_angles(360.0, 10.0).unwrap(), (0.0, 10.0));
+    assert_eq!(MotionMap::check_angles(190.0, 0.0).unwrap(), (-170.0, 0.0));
+    assert_eq!(
+        MotionMap::check_angles(-180.0, 90.0).unwrap(),
+        (-180.0, 90.0)
+    );
+    let e = MotionMap::check_angles(0.0, 100.0).unwrap_err();
+    assert!(e.to_string().contains("beta"), "{e}");
+    let e = MotionMap::check_angles(f64::NAN, 0.0).unwrap_err();
+    assert!(e.to_string().contains("alpha"), "{e}");
+}
