@@ -26,6 +26,24 @@ wasm-bindgen --target web --no-typescript --remove-name-section --remove-produce
   --out-dir "$here/dist" --out-name omote_web \
   target/wasm/wasm32-unknown-unknown/web/omote_web.wasm
 cp "$here"/src/*.js "$here"/*.d.ts "$here/dist/"
+# The worklet as one module with no imports: bundlers copy or inline (`data:` URL) the
+# file `new URL('./voice-worklet.js', import.meta.url)` names, but never the modules it
+# imports. So: the scope's TextDecoder/TextEncoder (in a block of its own), the glue
+# (its exports made plain declarations) and the processor, in that order.
+{
+  echo "// omote's voice worklet, one self-contained module (made by web/build.sh from"
+  echo "// src/worklet-globals.js, wasm-bindgen's omote_web.js and src/voice-worklet.js)."
+  echo "{"
+  cat "$here/src/worklet-globals.js"
+  echo "}"
+  sed -e 's/^export class /class /' -e 's/^export function /function /' -e '/^export {.*};$/d' "$here/dist/omote_web.js"
+  sed -e '/^import /d' "$here/src/voice-worklet.js"
+} > "$here/dist/voice-worklet.js"
+rm "$here/dist/worklet-globals.js"
+if grep -nE '^(import|export)[ {]' "$here/dist/voice-worklet.js"; then
+  echo "web/build.sh: dist/voice-worklet.js still imports or exports (the glue's shape changed?)" >&2
+  exit 1
+fi
 for f in "$here"/dist/*.wasm "$here"/dist/*.js; do
   printf '%-28s %8d bytes, %8d gzipped\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
 done

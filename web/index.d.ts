@@ -108,8 +108,12 @@ export class VoiceInput {
 }
 
 /** An AudioWorkletNode with omote's live analyser; connect a source to `.node`. */
-export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed }): Promise<VoiceInput>;
+/** `workletUrl`: where `voice-worklet.js` (one module, no imports) is served; by default
+ *  next to this module, where bundlers copy it. */
+export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed; workletUrl?: string | URL }): Promise<VoiceInput>;
 
 /** The microphone (echo cancellation, noise suppression and gain control off) into a
- *  new VoiceInput; `stop()` ends the capture. */
-export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed }): Promise<VoiceInput>;
+ *  new VoiceInput; `stop()` ends the capture. When starting fails after the microphone
+ *  opened, its tracks are stopped before the promise rejects. `onstream` gets the
+ *  MediaStream as soon as it is open. */
+export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed; workletUrl?: string | URL; onstream?: (stream: MediaStream) => void }): Promise<VoiceInput>;

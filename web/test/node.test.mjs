@@ -7,7 +7,7 @@
 // voicedStart, voicedEnd}] from the Rust analyser on the same files. Prints one JSON
 // report; exits 1 on a failure.
 import { readFile } from 'node:fs/promises';
-import { init, analyseVoice, Face, LiveVoice, Speaker } from '../dist/index.js';
+import { init, analyseVoice, compiledModule, Face, LiveVoice, listenToMicrophone, Speaker } from '../dist/index.js';
 
 const failures = [];
 const report = { failures };
@@ -119,6 +119,86 @@ try {
     }
     alone.free();
     speaker.free();
+  }
+
+  // The published worklet is one module with no imports: loaded as a bundler inlines it
+  // (a `data:` URL, where a relative import cannot resolve) into a scope shaped like an
+  // AudioWorkletGlobalScope (no TextDecoder/TextEncoder), it runs the live analyser and
+  // posts the same frames as LiveVoice.
+  {
+    const code = await readFile(new URL('../dist/voice-worklet.js', import.meta.url), 'utf8');
+    if (/^\s*(import|export)\b/m.test(code)) failures.push('dist/voice-worklet.js has an import or export');
+    const saved = { TextDecoder: globalThis.TextDecoder, TextEncoder: globalThis.TextEncoder };
+    delete globalThis.TextDecoder;
+    delete globalThis.TextEncoder;
+    let Processor = null;
+    Object.assign(globalThis, {
+      sampleRate: 48000,
+      currentTime: 0,
+      registerProcessor: (name, cls) => { if (name === 'omote-voice') Processor = cls; },
+      AudioWorkletProcessor: class { constructor() { this.port = { postMessage: (m) => this.port.sent.push(m), sent: [] }; } },
+    });
+    try {
+      await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+      report.workletShimmedTextCodecs = typeof globalThis.TextDecoder === 'function';
+    } finally {
+      globalThis.TextDecoder = saved.TextDecoder;
+      globalThis.TextEncoder = saved.TextEncoder;
+    }
+    if (!Processor) failures.push('the worklet module registered no omote-voice processor');
+    else {
+      const { samples, rate } = readWav(await readFile(live.wav));
+      const p = new Processor({ processorOptions: { module: compiledModule(), steady: false, speaker: null } });
+      const ready = p.port.sent[0];
+      if (!ready || ready.type !== 'ready') failures.push(`the worklet did not start: ${JSON.stringify(ready)}`);
+      const direct = new LiveVoice(48000);
+      let want = [], got = [];
+      const out = [[new Float32Array(128)]];
+      // The live clip at its own rate, given to a 48 kHz worklet as 48 kHz audio: the
+      // same samples into both analysers is all this compares.
+      for (let i = 0; i + 128 <= samples.length && i < 48000 * 3; i += 128) {
+        const q = samples.slice(i, i + 128);
+        p.process([[q]], out);
+        want.push(...direct.push(q));
+      }
+      for (const m of p.port.sent) if (m.type === 'frames') got.push(...m.frames);
+      report.workletFrames = got.length / 8;
+      if (got.length === 0 || got.length !== want.length || got.some((v, i) => v !== want[i])) {
+        failures.push(`the bundled worklet gave ${got.length / 8} frames, LiveVoice ${want.length / 8} (or other values)`);
+      }
+      direct.free();
+      // A bad seed is reported, not thrown into the audio thread.
+      const bad = new Processor({ processorOptions: { module: compiledModule(), speaker: new Float32Array(2) } });
+      if (!(bad.port.sent[0] && bad.port.sent[0].type === 'error' && bad.port.sent[0].message.includes('13 numbers'))) {
+        failures.push(`the worklet with a bad seed: ${JSON.stringify(bad.port.sent[0])}`);
+      }
+      void rate;
+    }
+    for (const k of ['sampleRate', 'currentTime', 'registerProcessor', 'AudioWorkletProcessor']) delete globalThis[k];
+  }
+
+  // A microphone start that fails after the microphone opened leaves no live track.
+  {
+    const tracks = [{ readyState: 'live', stop() { this.readyState = 'ended'; } }];
+    const stream = { getTracks: () => tracks };
+    Object.defineProperty(globalThis, 'navigator', {
+      value: { mediaDevices: { getUserMedia: async () => stream } }, configurable: true, writable: true,
+    });
+    const context = {
+      currentTime: 0,
+      audioWorklet: { addModule: async () => { throw new Error('Failed to load worklet module script'); } },
+    };
+    let handed = null;
+    try {
+      await listenToMicrophone(context, { onstream: (s) => { handed = s; } });
+      failures.push('listenToMicrophone with a worklet that does not load: no error');
+    } catch (e) {
+      if (!String(e.message).includes('did not load')) failures.push(`listenToMicrophone's error: ${e.message}`);
+      report.micFailure = e.message;
+    }
+    if (handed !== stream) failures.push('onstream was not given the stream');
+    if (tracks.some((t) => t.readyState === 'live')) failures.push('a failed listenToMicrophone left the microphone track live');
+    delete globalThis.navigator;
   }
 
   // The face loop: the same seed, the same weights; another seed, others.
