@@ -349,9 +349,11 @@ OmoteStatus omote_character_hear(OmoteCharacter character,
                                  const float *samples,
                                  uint32_t count);
 
-// Advances the face by `dt` seconds and computes its frame. Finite and positive: a
-// step of exactly `dt`, however long (a line goes on to where its audio is). 0,
-// negative or NaN: no time passes (the frame is recomputed from the inputs).
+// Advances the face by `dt` seconds and computes its frame. Finite and positive up to
+// 0.25 s: a step of exactly `dt`. Longer (a pause, a breakpoint): one normal frame (the
+// last step taken, 1/60 s before any), so the face resumes where it was without a
+// jump, a voice line too. 0, negative, NaN or infinite: no time passes (the frame is
+// recomputed from the inputs).
 OmoteStatus omote_character_update(OmoteCharacter character, float dt);
 
 // The weights after the VRM override rules (what the face shows), `count` = the

@@ -59,7 +59,10 @@ export class Face {
   setLiveVowels(frame: ArrayLike<number>, voiced: boolean): this;
   /** Drives the mouth from a VoiceInput's newest frame on every update; null stops. */
   listen(voiceInput: VoiceInput | null): this;
-  /** Advances by dt seconds; any dt is taken (0, negative or NaN: no time passes). */
+  /** Advances by dt seconds and never throws on a dt: up to 0.25 s one exact step;
+   *  longer (a tab back from the background, a clock's first delta) one normal frame
+   *  (the last step taken; 1/60 s before any), so the face resumes without a jump;
+   *  0, negative, NaN or Infinity: no time passes. */
   update(dt: number): this;
   weights(): Float32Array;
   inputWeights(): Float32Array;

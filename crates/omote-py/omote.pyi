@@ -188,7 +188,8 @@ class Face:
     def set_tracking_lost(self) -> None: ...
     def set_camera(self, position: Optional[Tuple[float, float, float]]) -> None: ...
     def update(self, dt: float) -> None:
-        """Advances by ``dt`` s (<= 0 or NaN: no time passes)."""
+        """Advances by ``dt`` s: up to 0.25 s one exact step; longer (a pause) one normal
+        frame, so the face resumes without a jump; <= 0, NaN or inf: no time passes."""
     @property
     def weights(self) -> npt.NDArray[np.float32]:
         """After the VRM override rules (what the face shows)."""

@@ -164,8 +164,11 @@ export class Face {
   /** A live voice frame (6 numbers A I U E O N, whether voiced) for the next update. */
   setLiveVowels(frame, voiced) { this._face.setLiveVowels(Float32Array.from(frame), !!voiced); return this; }
 
-  /** Advances by `dt` seconds. Any dt is taken: 0, negative or NaN passes no time; a
-   *  long one (a tab back from the background) is one step of that length. */
+  /** Advances by `dt` seconds. Any dt is taken, never thrown on (omote-embed's time
+   *  contract): up to 0.25 s one exact step; longer (a tab back from the background,
+   *  a clock's first delta) one normal frame — the last step taken, 1/60 s before any
+   *  — so the face resumes where it was without a jump; 0, negative, NaN or Infinity
+   *  passes no time. */
   update(dt) {
     const v = this._voice;
     if (v) this._face.setLiveVowels(v.vowels, v.fresh() && v.latest[7] === 1);

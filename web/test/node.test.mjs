@@ -245,6 +245,36 @@ try {
     for (const dt of [0, -0.02, NaN]) face.update(dt);
     if (Array.from(face.weights()).some((w, i) => w !== before[i])) failures.push('a zero, negative or NaN dt moved the face');
   }
+  // A tab back from the background (dt 5 s) mid-line: one normal frame, the very frame
+  // a 1/60 s step gives, so the face does not jump; a first dt of 5 s is one 1/60 s frame.
+  {
+    const line = { fps: 100, frames: new Float32Array(6 * 230).map((_, i) => (i % 6 === 0 && i >= 60 && i < 1260 ? 0.9 : 0)), voicedStart: 0.1, voicedEnd: 2.1 };
+    const twin = () => new Face(rig, { seed: 9 }).say(line);
+    const [away, here] = [twin(), twin()];
+    const frame = (f) => [...f.weights(), ...f.rotations()];
+    let largest = 0;
+    let prev = frame(here);
+    for (let i = 0; i < 60; i++) {
+      away.update(1 / 60);
+      here.update(1 / 60);
+      const now = frame(here);
+      largest = Math.max(largest, ...now.map((v, k) => Math.abs(v - prev[k])));
+      prev = now;
+    }
+    const before = frame(away);
+    away.update(5);
+    here.update(1 / 60);
+    const [a5, h] = [frame(away), frame(here)];
+    if (a5.some((v, k) => v !== h[k])) failures.push('a 5 s dt was not one normal frame');
+    report.gapJump = Math.max(...a5.map((v, k) => Math.abs(v - before[k])));
+    report.normalFrameChange = largest;
+    if (!(report.gapJump <= largest)) failures.push(`a 5 s dt jumped ${report.gapJump}, more than a normal frame's ${largest}`);
+    const [first, sixtieth] = [twin(), twin()];
+    first.update(5);
+    sixtieth.update(1 / 60);
+    if (frame(first).some((v, k) => v !== frame(sixtieth)[k])) failures.push('a first dt of 5 s was not one 1/60 s frame');
+    for (const f of [away, here, first, sixtieth]) f.free();
+  }
   expectError('live rate 0', () => new LiveVoice(0), 'LiveVoice: sample rate 0');
   {
     const v = new LiveVoice(48000);

@@ -70,18 +70,23 @@ namespace Omote.Tests
         }
 
         [Test]
-        public void ALongDtPlaysTheLineOnToWhereItsAudioIs()
+        public void ALongDtResumesWithOneNormalFrame()
         {
             using (var avatar = Avatar.Builtin(0))
-            using (var face = new Character(avatar, 2))
+            using (var away = new Character(avatar, 2))
+            using (var here = new Character(avatar, 2))
             using (var track = Track.Analyse(Support.Line(), Support.Rate))
             {
-                face.Say(track);
-                face.Step(0.5f); // the voice sounds from 0.25 s to 1.25 s
-                Assert.IsTrue(face.IsSpeaking);
-                face.Step(5f); // a hitch longer than the line
-                Assert.IsFalse(face.IsSpeaking, "the line is over after 5 s");
-                Support.AssertSane(face, "after a 5 s step");
+                away.Say(track);
+                here.Say(track);
+                for (int i = 0; i < 30; i++) { away.Step(1f / 60); here.Step(1f / 60); }
+                Assert.IsTrue(away.IsSpeaking); // the voice sounds from 0.25 s to 1.25 s
+                away.Step(5f); // the game paused longer than the line
+                here.Step(1f / 60);
+                Assert.IsTrue(away.IsSpeaking, "the line resumes where it was");
+                CollectionAssert.AreEqual(here.Weights, away.Weights, "a 5 s step is one normal frame");
+                CollectionAssert.AreEqual(here.Rotations, away.Rotations);
+                Support.AssertSane(away, "after a 5 s step");
             }
         }
 

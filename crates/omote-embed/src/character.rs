@@ -41,7 +41,23 @@ pub struct Character {
     line_events: LineEvents,
     recorder: Option<AnimRecorder>,
     camera_on: bool,
+    /// The last step taken as given (≤ [`MAX_STEP_S`]): what a longer `dt` becomes.
+    last_step: f32,
 }
+
+/// The longest `dt` (seconds) [`Character::update`] takes as it is: 0.25 s, a render
+/// loop at 4 frames per second. A longer one is a gap (a tab back from the background,
+/// a breakpoint, the first delta of a clock started long before the loop) in which
+/// nothing was shown, and the face resumes from where it was: the step becomes the last
+/// one taken (1/60 s before any).
+pub const MAX_STEP_S: f32 = 0.25;
+
+/// A gap's step before any normal step was seen: one frame at 60 frames per second.
+const FIRST_STEP_S: f32 = 1.0 / 60.0;
+
+/// Steps shorter than this (s) are taken but not remembered as the normal step, so a
+/// gap after them still moves the face by a visible frame.
+const MIN_REMEMBERED_STEP_S: f32 = 1e-3;
 
 /// What a voice line did in the last update.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -79,6 +95,7 @@ impl Character {
             line_events: LineEvents::default(),
             recorder: None,
             camera_on: false,
+            last_step: FIRST_STEP_S,
         })
     }
 
@@ -403,12 +420,19 @@ impl Character {
     }
 
     /// Advances the face by `dt` seconds and computes its frame. Any `dt` is taken, as
-    /// a render loop gives it: a step of exactly `dt` when it is finite and positive
-    /// (a tab back from the background after 5 s moves a line 5 s on, as its audio did);
-    /// a zero step otherwise (0, negative, NaN: the frame is recomputed from the inputs
-    /// with no time passing). The live voice frame is used once.
+    /// a render loop gives it (the crate doc's time contract):
+    ///
+    /// - finite, positive and at most [`MAX_STEP_S`]: a step of exactly `dt`;
+    /// - longer (a tab back from the background after 5 s): one normal frame — the last
+    ///   step taken, 1/60 s before any — so the face changes no more than in any frame
+    ///   and resumes where it was; a voice line resumes where it stopped, too (a host
+    ///   whose audio played on cuts it or starts the next line);
+    /// - zero, negative, NaN or infinite: no time passes; the frame is recomputed from
+    ///   the inputs.
+    ///
+    /// The live voice frame is used once.
     pub fn update(&mut self, dt: f32) {
-        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let dt = self.step(dt);
         let inputs = DriverInputs {
             tracking: self.tracked.as_ref(),
             voice: self.voice.take(),
@@ -428,6 +452,20 @@ impl Character {
             && dt > 0.0
         {
             r.record(self.driver.state());
+        }
+    }
+
+    /// The step `update(dt)` takes (see [`Character::update`]).
+    fn step(&mut self, dt: f32) -> f32 {
+        if !(dt.is_finite() && dt > 0.0) {
+            0.0
+        } else if dt > MAX_STEP_S {
+            self.last_step
+        } else {
+            if dt >= MIN_REMEMBERED_STEP_S {
+                self.last_step = dt;
+            }
+            dt
         }
     }
 

@@ -21,12 +21,23 @@
 //!
 //! ## Contracts
 //!
-//! - **Time**: [`Character::update`] takes any `dt`. Finite and positive: a step of
-//!   exactly `dt`, however long (the core's smoothing is exact for any step, and a line
-//!   that played on while the host was away is where its audio is). Zero, negative or
-//!   NaN: no time passes and the frame is recomputed from the inputs. A scene player's
-//!   `update` takes the same `dt`s; with no step it changes nothing at all (its inputs
-//!   are the scene's, which only time moves).
+//! - **Time**: [`Character::update`] takes any `dt`, and never fails on one — every
+//!   binding passes it through, so this is the contract in all of them:
+//!   - finite, positive, at most [`MAX_STEP_S`] (0.25 s): a step of exactly `dt`;
+//!   - longer (a tab back from the background after 5 s, a breakpoint, a clock's first
+//!     delta): a gap in which nothing was shown, so the face resumes where it was — the
+//!     step is one normal frame (the last step taken; 1/60 s before any) and the face
+//!     changes no more than in any other frame. A voice line resumes where it stopped
+//!     too; a host whose audio played on through the gap cuts the line or starts the
+//!     next one (the npm package's `say(line, { context })` follows the audio clock);
+//!   - zero, negative, NaN or infinite: no time passes and the frame is recomputed from
+//!     the inputs.
+//!
+//!   A scene player's `update` takes any `dt` too and ignores the same bad ones, but a
+//!   long finite one is a step of exactly that length: a scene is a timeline whose
+//!   voices the host schedules from its events, so its clock is the audio's; with no
+//!   step it changes nothing at all (its inputs are the scene's, which only time
+//!   moves).
 //! - **Numbers in**: weights are clamped to 0–1, gaze to ±90°; a NaN or infinite input
 //!   that would be silently wrong (a weight, a sample, a rotation) is refused with an
 //!   [`EmbedError`] that says what was given; nothing is half-applied.
@@ -71,7 +82,7 @@ mod voice_stream;
 pub use analysis::{ANALYSIS_RATE, VoiceAnalysis, analyse_voice, load_voice};
 #[cfg(feature = "scene")]
 pub use character::camera_correction;
-pub use character::{Character, LineEvents, rig_from_json};
+pub use character::{Character, LineEvents, MAX_STEP_S, rig_from_json};
 pub use error::EmbedError;
 #[cfg(feature = "avatar")]
 pub use omote_avatar::{Avatar, AvatarError, AvatarSource};

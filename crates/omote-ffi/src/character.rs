@@ -449,9 +449,11 @@ pub unsafe extern "C" fn omote_character_hear(
     })
 }
 
-/// Advances the face by `dt` seconds and computes its frame. Finite and positive: a
-/// step of exactly `dt`, however long (a line goes on to where its audio is). 0,
-/// negative or NaN: no time passes (the frame is recomputed from the inputs).
+/// Advances the face by `dt` seconds and computes its frame. Finite and positive up to
+/// 0.25 s: a step of exactly `dt`. Longer (a pause, a breakpoint): one normal frame (the
+/// last step taken, 1/60 s before any), so the face resumes where it was without a
+/// jump, a voice line too. 0, negative, NaN or infinite: no time passes (the frame is
+/// recomputed from the inputs).
 #[unsafe(no_mangle)]
 pub extern "C" fn omote_character_update(character: OmoteCharacter, dt: f32) -> OmoteStatus {
     guard("omote_character_update", || {
