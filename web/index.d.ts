@@ -50,6 +50,9 @@ export interface RigDesc {
 export class Face {
   constructor(rig: RigDesc | string, options?: { seed?: number });
   readonly channels: string[];
+  /** Names given to setExpression or an afterglow (VrmFace writes these and omote's own
+   *  mouth, blinks and look expressions; the rest are the app's). */
+  readonly acted: Set<string>;
   setExpression(name: string, weight: number): this;
   setGaze(yawDeg: number, pitchDeg: number): this;
   setHead(q: ArrayLike<number>): this;

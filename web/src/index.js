@@ -124,10 +124,14 @@ export class Face {
     this._face = new WasmFace(json, seed >>> 0);
     /** Channel names in the order of `weights`. */
     this.channels = this._face.channelNames();
+    /** Names given to `setExpression` or a line's afterglow: the expressions this face
+     *  drives beyond its own (mouth, blinks, gaze). `VrmFace` writes those and leaves
+     *  the rest to the app. */
+    this.acted = new Set();
   }
 
   /** Sets an acted expression weight (0–1): what the character is doing. */
-  setExpression(name, weight) { this._face.setExpression(name, weight); return this; }
+  setExpression(name, weight) { this._face.setExpression(name, weight); this.acted.add(name); return this; }
 
   /** The acted gaze in degrees (yaw > 0: toward the avatar's left; pitch > 0: down). */
   setGaze(yawDeg, pitchDeg) { this._face.setGaze(yawDeg, pitchDeg); return this; }
@@ -151,6 +155,7 @@ export class Face {
       analysis.voicedStart ?? NaN, analysis.voicedEnd ?? NaN,
       names, Float32Array.from(names.map((n) => afterglow[n])),
     );
+    for (const n of names) this.acted.add(n);
     return this;
   }
 

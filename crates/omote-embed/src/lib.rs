@@ -43,11 +43,22 @@
 //!   [`EmbedError`] that says what was given; nothing is half-applied.
 //! - **Numbers out**: always finite; weights in 0–1; rotations unit quaternions.
 //! - **Composing with the host's animation**: the character outputs every channel of its
-//!   rig, every frame. Expressions the host wants go *in* — as acting
-//!   ([`Character::set_expression`], the base layer) or as picture adjustments
-//!   ([`Character::set_picture`], added on top) — so the override rules see them and
-//!   blinks respect them. Head and eye rotations are relative to the rest pose: multiply
-//!   them onto the host's animated local rotations to put them on top of its animation.
+//!   rig, every frame, but drives only some of them by itself: the mouth (`aa ih ou ee
+//!   oh`), the blinks (`blink blinkLeft blinkRight`) and, when it moves the eyes of a
+//!   model that looks with expressions, `lookUp lookDown lookLeft lookRight`. A host
+//!   writes those and the ones it gave as acting or afterglow, and may leave every other
+//!   expression to its own animation (an emotion controller): then it gives its own
+//!   values *in* as acting ([`Character::set_expression`], the base layer) each frame
+//!   without writing them back, so the override rules see them (a blink under the
+//!   host's `happy` is damped as the VRM says) and its values stay its own. Picture
+//!   adjustments ([`Character::set_picture`]) are added on top. Head and eye rotations
+//!   are relative to the rest pose: *additive* — multiply them onto the host's animated
+//!   local rotations (a turn from a clip stays, the face's motion rides on it); *replace*
+//!   — onto the rest pose; or not applied at all. A host that keeps its own look-at (at
+//!   a camera) adds [`Character::gaze`] (the acted gaze, 0 unless set, plus the
+//!   saccades, in degrees) to the yaw and pitch it applies, instead of the eye
+//!   rotations. The npm package's `attach(vrm, { head, lookAt, expressions })` is this
+//!   contract for three-vrm.
 //!   Weights come twice: after the VRM override rules ([`Character::weights`], for
 //!   players that apply none) and before them ([`Character::input_weights`], for players
 //!   that apply them: UniVRM 1.0, three-vrm with its rules on, VRMA).
