@@ -323,6 +323,17 @@ OmoteStatus omote_character_say(OmoteCharacter character,
 // Stops the line that plays (the mouth hands over from now, no snap).
 OmoteStatus omote_character_cut(OmoteCharacter character);
 
+// How long a line's afterglow stays at full once the line has ended, and how long it
+// then takes to release (seconds; a hold of infinity, the default: until the next
+// line). Negative values count as 0; NaN, or an infinite release, is an error.
+OmoteStatus omote_character_set_afterglow_timing(OmoteCharacter character,
+                                                 float hold_s,
+                                                 float release_s);
+
+// Releases the afterglow showing now to 0 over `release_s` seconds (0: at once); a
+// line playing keeps its own. NaN or infinite is an error.
+OmoteStatus omote_character_clear_afterglow(OmoteCharacter character, float release_s);
+
 // Whether a voice line is speaking (1) or not (0).
 //
 // # Safety

@@ -59,6 +59,11 @@ export class Face {
   setEyeMode(mode: EyeMode): this;
   say(analysis: Pick<VoiceAnalysis, 'frames' | 'fps' | 'voicedStart' | 'voicedEnd'>, options?: { afterglow?: Record<string, number> }): this;
   cut(): this;
+  /** The afterglow's hold at full once a line has ended, then its release (s); hold
+   *  Infinity (the default) keeps it until the next line. */
+  setAfterglowTiming(holdS: number, releaseS?: number): this;
+  /** Releases the afterglow showing now over releaseS (0.5) seconds; 0: at once. */
+  clearAfterglow(releaseS?: number): this;
   setLiveVowels(frame: ArrayLike<number>, voiced: boolean): this;
   /** Drives the mouth from a VoiceInput's newest frame on every update; null stops. */
   listen(voiceInput: VoiceInput | null): this;

@@ -179,6 +179,11 @@ class Face:
     def say(self, track: Track, afterglow: Optional[Sequence[Tuple[str, float]]] = None) -> None:
         """Says a voice line now; ``afterglow``: (expression, weight) after it."""
     def cut(self) -> None: ...
+    def set_afterglow_timing(self, hold_s: float, release_s: float) -> None:
+        """The afterglow's hold at full once a line ends, then its release (s); hold
+        ``math.inf`` (the default) keeps it until the next line. NaN: ValueError."""
+    def clear_afterglow(self, release_s: float = 0.5) -> None:
+        """Releases the afterglow showing now over ``release_s`` s (0: at once)."""
     @property
     def speaking(self) -> bool: ...
     def set_live_vowels(self, vowels: npt.ArrayLike, voiced: bool) -> None: ...

@@ -159,8 +159,19 @@ export class Face {
     return this;
   }
 
-  /** Stops the line that plays; the mouth hands over from now. */
+  /** Stops the line that plays; the mouth hands over from now (its afterglow ramps in
+   *  from the cut, then holds and releases as after any line). */
   cut() { this._face.cut(); return this; }
+
+  /** The afterglow's hold at full once a line has ended, then its release (seconds).
+   *  `holdS` Infinity, the default, keeps it until the next line. It is added on top of
+   *  the acting (`setExpression` does not end it); a line with no voice releases it; the
+   *  next voiced line fades it out before its voice. */
+  setAfterglowTiming(holdS, releaseS = 0.5) { this._face.setAfterglowTiming(holdS, releaseS); return this; }
+
+  /** Releases the afterglow showing now over `releaseS` seconds (0: at once); a line
+   *  playing keeps its own. */
+  clearAfterglow(releaseS = 0.5) { this._face.clearAfterglow(releaseS); return this; }
 
   /** Drives the mouth from a `VoiceInput` (createVoiceInput / listenToMicrophone): every
    *  update takes its newest frame. `null` stops. A voice line (`say`) still wins. */

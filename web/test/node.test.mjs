@@ -275,6 +275,22 @@ try {
     if (frame(first).some((v, k) => v !== frame(sixtieth)[k])) failures.push('a first dt of 5 s was not one 1/60 s frame');
     for (const f of [away, here, first, sixtieth]) f.free();
   }
+  // The afterglow: held, then released; cleared at once; a NaN hold is an Error.
+  {
+    const line = { fps: 100, frames: new Float32Array(6 * 100).map((_, i) => (i % 6 === 0 && i >= 60 && i < 360 ? 0.9 : 0)), voicedStart: 0.1, voicedEnd: 0.6 };
+    const g = new Face(rig, { seed: 2 }).setAfterglowTiming(1, 0.5).say(line, { afterglow: { happy: 0.3 } });
+    const happy = g.channels.indexOf('happy');
+    const after = (s) => { for (let i = 0; i < s * 60; i++) g.update(1 / 60); return g.weights()[happy]; };
+    report.afterglowAt1_5s = after(1.5);
+    report.afterglowAt3s = after(1.5);
+    if (!(report.afterglowAt1_5s > 0.25 && report.afterglowAt3s < 0.01)) failures.push(`afterglow hold/release: ${report.afterglowAt1_5s} → ${report.afterglowAt3s}`);
+    g.setAfterglowTiming(Infinity).say(line, { afterglow: { happy: 0.3 } });
+    if (!(after(5) > 0.25)) failures.push('an infinite hold did not hold');
+    g.clearAfterglow(0);
+    if (!(after(1 / 60) < 0.01)) failures.push('clearAfterglow(0) left the afterglow');
+    expectError('NaN hold', () => g.setAfterglowTiming(NaN, 0.5), 'setAfterglowTiming');
+    g.free();
+  }
   expectError('live rate 0', () => new LiveVoice(0), 'LiveVoice: sample rate 0');
   {
     const v = new LiveVoice(48000);

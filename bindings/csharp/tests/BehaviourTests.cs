@@ -91,6 +91,32 @@ namespace Omote.Tests
         }
 
         [Test]
+        public void TheAfterglowHoldsThenReleasesAndCanBeCleared()
+        {
+            using (var avatar = Avatar.Builtin(0))
+            using (var face = new Character(avatar, 2))
+            using (var track = Track.Analyse(Support.Line(), Support.Rate))
+            {
+                int happy = face.ChannelId("happy");
+                face.SetAfterglowTiming(1f, 0.5f);
+                face.Say(track, new[] { new OmoteWeight(happy, 0.4f) });
+                float peak = 0;
+                for (int i = 0; i < 150; i++) { face.Step(1f / 60); peak = Math.Max(peak, face.Weights[happy]); }
+                Assert.That(peak, Is.GreaterThan(0.3f), "the afterglow came");
+                for (int i = 0; i < 120; i++) face.Step(1f / 60);
+                Assert.That(face.Weights[happy], Is.LessThan(0.01f), "released 1.5 s after the line");
+                face.SetAfterglowTiming(float.PositiveInfinity, 0.5f);
+                face.Say(track, new[] { new OmoteWeight(happy, 0.4f) });
+                for (int i = 0; i < 300; i++) face.Step(1f / 60);
+                Assert.That(face.Weights[happy], Is.GreaterThan(0.3f), "held until the next line");
+                face.ClearAfterglow(0f);
+                face.Step(1f / 60);
+                Assert.That(face.Weights[happy], Is.LessThan(0.01f), "cleared at once");
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_afterglow_timing", () => face.SetAfterglowTiming(float.NaN, 0.5f));
+            }
+        }
+
+        [Test]
         public void LiveVoiceAt44100In512SampleChunksMovesTheMouth()
         {
             const int rate = 44100, chunk = 512;

@@ -322,9 +322,41 @@ impl Character {
         self.say(Arc::new(track), &glow)
     }
 
-    /// Stops the line that plays (the mouth hands over from now, no snap).
+    /// Stops the line that plays (the mouth hands over from now, no snap). Its afterglow
+    /// ramps in from the cut, then holds and releases as after any line.
     pub fn cut(&mut self) {
         self.driver.cut_speech();
+    }
+
+    /// How long a line's afterglow stays at full once the line has ended, and how long it
+    /// then takes to release to 0 (seconds). A hold of `f32::INFINITY` — the default —
+    /// keeps it until the next line. Negative values count as 0; NaN is refused.
+    ///
+    /// The afterglow is added on top of the acting: [`Character::set_expression`] does
+    /// not end it (happy 0.6 acted + 0.3 afterglow shows 0.9 until the afterglow
+    /// releases); a cut line's afterglow ramps in from the cut; a line with no voice
+    /// releases the previous afterglow over the release time; the next voiced line fades
+    /// it out before its voice starts.
+    pub fn set_afterglow_timing(&mut self, hold_s: f32, release_s: f32) -> Result<(), EmbedError> {
+        if hold_s.is_nan() || release_s.is_nan() || release_s.is_infinite() {
+            return Err(EmbedError::Argument(format!(
+                "afterglow hold {hold_s} s, release {release_s} s: the hold must be a number (∞: until the next line), the release a finite one"
+            )));
+        }
+        self.driver.set_afterglow_timing(hold_s, release_s);
+        Ok(())
+    }
+
+    /// Releases the afterglow showing now to 0 over `release_s` seconds (0: at once). A
+    /// line playing keeps its own afterglow for its end. NaN or infinite is refused.
+    pub fn clear_afterglow(&mut self, release_s: f32) -> Result<(), EmbedError> {
+        if !release_s.is_finite() {
+            return Err(EmbedError::Argument(format!(
+                "afterglow release {release_s} s: must be a finite number of seconds"
+            )));
+        }
+        self.driver.clear_afterglow(release_s);
+        Ok(())
     }
 
     /// Whether a voice line is playing.

@@ -478,3 +478,59 @@ fn a_recorded_character_is_an_anim_with_its_frames_and_writes_out() {
         Err(EmbedError::Anim(_))
     ));
 }
+
+/// The afterglow ends when asked: held for its hold once the line is over, then released;
+/// `clear_afterglow` releases it from now; a silent line releases it; `set_expression`
+/// leaves it (it adds on top: happy 0.6 acted + 0.3 afterglow). Bad timings are errors.
+#[test]
+fn the_afterglow_holds_then_releases_and_can_be_cleared() {
+    let line = |face: &mut Character| {
+        let mut frames = vec![0.0f32; 6 * 100];
+        for f in frames.chunks_exact_mut(6).skip(10).take(50) {
+            f[0] = 0.9;
+        }
+        face.say_frames(&frames, 100.0, Some((0.1, 0.6)), &[("happy".into(), 0.3)])
+            .unwrap();
+    };
+    let happy_after = |face: &mut Character, seconds: f32| {
+        run(face, seconds);
+        face.weight(face.channel("happy").unwrap())
+    };
+    // The default: held until the next line (the line is over by 1.5 s).
+    let mut face = Character::from_rig_json(RIG, 1).unwrap();
+    face.set_expression_named("happy", 0.6).unwrap();
+    line(&mut face);
+    assert!((happy_after(&mut face, 1.5) - 0.9).abs() < 0.02);
+    assert!((happy_after(&mut face, 15.0) - 0.9).abs() < 0.02);
+    // Held 1 s, released over 0.5 s: back to the acting's 0.6.
+    let mut face = Character::from_rig_json(RIG, 1).unwrap();
+    face.set_afterglow_timing(1.0, 0.5).unwrap();
+    face.set_expression_named("happy", 0.6).unwrap();
+    line(&mut face);
+    assert!((happy_after(&mut face, 1.5) - 0.9).abs() < 0.02);
+    assert!((happy_after(&mut face, 1.5) - 0.6).abs() < 0.02);
+    // Cleared: gone 0.3 s later; setting the acting again does not bring it back.
+    let mut face = Character::from_rig_json(RIG, 1).unwrap();
+    face.set_expression_named("happy", 0.6).unwrap();
+    line(&mut face);
+    assert!((happy_after(&mut face, 2.0) - 0.9).abs() < 0.02);
+    face.set_expression_named("happy", 0.6).unwrap();
+    assert!(
+        (happy_after(&mut face, 0.5) - 0.9).abs() < 0.02,
+        "set_expression leaves it"
+    );
+    face.clear_afterglow(0.2).unwrap();
+    assert!((happy_after(&mut face, 0.5) - 0.6).abs() < 0.02);
+    // A silent line releases it.
+    let mut face = Character::from_rig_json(RIG, 1).unwrap();
+    face.set_expression_named("happy", 0.6).unwrap();
+    line(&mut face);
+    assert!((happy_after(&mut face, 2.0) - 0.9).abs() < 0.02);
+    face.say_frames(&[0.0; 6 * 30], 100.0, None, &[]).unwrap();
+    assert!((happy_after(&mut face, 1.0) - 0.6).abs() < 0.02);
+    // Bad timings say what was given.
+    let e = face.set_afterglow_timing(f32::NAN, 0.5).unwrap_err();
+    assert!(e.to_string().contains("afterglow hold NaN"), "{e}");
+    assert!(face.clear_afterglow(f32::INFINITY).is_err());
+    assert!(face.set_afterglow_timing(f32::INFINITY, 0.5).is_ok());
+}

@@ -192,6 +192,21 @@ impl FaceJs {
     pub fn cut(&mut self) {
         self.inner.cut();
     }
+    /// The afterglow's hold and release after a line (seconds; hold Infinity: until the
+    /// next line).
+    #[wasm_bindgen(js_name = setAfterglowTiming)]
+    pub fn set_afterglow_timing(&mut self, hold_s: f32, release_s: f32) -> Result<(), JsError> {
+        self.inner
+            .set_afterglow_timing(hold_s, release_s)
+            .map_err(js("setAfterglowTiming"))
+    }
+    /// Releases the afterglow over `release_s` seconds.
+    #[wasm_bindgen(js_name = clearAfterglow)]
+    pub fn clear_afterglow(&mut self, release_s: f32) -> Result<(), JsError> {
+        self.inner
+            .clear_afterglow(release_s)
+            .map_err(js("clearAfterglow"))
+    }
     /// The live voice frame for the next update.
     #[wasm_bindgen(js_name = setLiveVowels)]
     pub fn set_live_vowels(&mut self, vowels: &[f32], voiced: bool) -> Result<(), JsError> {

@@ -322,6 +322,21 @@ namespace Omote
             Native.Check(NativeMethods.omote_character_cut(Handle));
         }
 
+        /// <summary>How long a line's afterglow stays at full once the line has ended,
+        /// then how long it takes to release (seconds). A hold of
+        /// <c>float.PositiveInfinity</c> (the default) keeps it until the next line.</summary>
+        public void SetAfterglowTiming(float holdSeconds, float releaseSeconds)
+        {
+            Native.Check(NativeMethods.omote_character_set_afterglow_timing(Handle, holdSeconds, releaseSeconds));
+        }
+
+        /// <summary>Releases the afterglow showing now over <paramref name="releaseSeconds"/>
+        /// (0: at once); a line playing keeps its own.</summary>
+        public void ClearAfterglow(float releaseSeconds = 0.5f)
+        {
+            Native.Check(NativeMethods.omote_character_clear_afterglow(Handle, releaseSeconds));
+        }
+
         /// <summary>Whether a voice line is speaking.</summary>
         public bool IsSpeaking
         {
