@@ -57,7 +57,12 @@ export class Face {
   setGaze(yawDeg: number, pitchDeg: number): this;
   setHead(q: ArrayLike<number>): this;
   setEyeMode(mode: EyeMode): this;
-  say(analysis: Pick<VoiceAnalysis, 'frames' | 'fps' | 'voicedStart' | 'voicedEnd'>, options?: { afterglow?: Record<string, number> }): this;
+  /** Without `context` the line starts at the next update. With `context` it follows
+   *  the audio clock: its audio starts at context time `startAt` (default now) and is
+   *  heard `outputLatency` later; lines queue and each starts exactly on its audio. */
+  say(analysis: Pick<VoiceAnalysis, 'frames' | 'fps' | 'voicedStart' | 'voicedEnd'>, options?: { afterglow?: Record<string, number>; context?: BaseAudioContext; startAt?: number }): this;
+  /** Lines given to say with a context that have not started yet. */
+  readonly queued: number;
   cut(): this;
   /** The afterglow's hold at full once a line has ended, then its release (s); hold
    *  Infinity (the default) keeps it until the next line. */

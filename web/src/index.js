@@ -146,22 +146,62 @@ export class Face {
     return this;
   }
 
-  /** Says a voice line now: `analysis` from `analyseVoice` (or the same shape);
-   *  `afterglow`: `{expression: weight}` held briefly after the line. */
-  say(analysis, { afterglow = {} } = {}) {
+  /** Says a voice line: `analysis` from `analyseVoice` (or the same shape);
+   *  `afterglow`: `{expression: weight}` shown after the line (see
+   *  `setAfterglowTiming`). Without `context` the line starts at the next `update`.
+   *  With `context` (an AudioContext) the line follows that audio clock: its audio
+   *  starts at context time `startAt` (default: now — pass what you gave
+   *  `source.start(startAt)`) and is heard `context.outputLatency` later; the line
+   *  starts at the update where that moment has come, exactly that far in, so lines
+   *  queued back to back (a streaming TTS) land on their audio, not on summed frame
+   *  times. Queued lines wait their turn; `cut()` drops the queue too. */
+  say(analysis, { afterglow = {}, context, startAt } = {}) {
+    if (context) {
+      const at = startAt ?? context.currentTime;
+      if (typeof context.currentTime !== 'number') throw new TypeError('say: context must be an AudioContext (it has no currentTime)');
+      if (!Number.isFinite(at)) throw new TypeError(`say: startAt ${at} is not a finite context time`);
+      this._queue ??= [];
+      this._queue.push({ analysis, afterglow, at, context });
+      this._queue.sort((a, b) => a.at - b.at);
+      return this;
+    }
+    this._sayAt(analysis, afterglow, 0);
+    return this;
+  }
+
+  _sayAt(analysis, afterglow, elapsed) {
     const names = Object.keys(afterglow);
-    this._face.say(
+    this._face.sayAt(
       analysis.frames, analysis.fps,
       analysis.voicedStart ?? NaN, analysis.voicedEnd ?? NaN,
       names, Float32Array.from(names.map((n) => afterglow[n])),
+      elapsed,
     );
     for (const n of names) this.acted.add(n);
-    return this;
+  }
+
+  /** Lines given to `say` with a `context` that have not started yet. */
+  get queued() { return this._queue ? this._queue.length : 0; }
+
+  /** Starts the queued line whose audio is heard by the end of this update's step, that
+   *  far in (the latest one, if a gap let several come due). */
+  _startDue(dt) {
+    const step = this._face.stepFor(dt);
+    let due = null;
+    while (this._queue.length) {
+      const q = this._queue[0];
+      const heard = q.context.currentTime - (q.context.outputLatency || 0);
+      if (heard - q.at < 0) break;
+      due = { q, pos: heard - q.at };
+      this._queue.shift();
+    }
+    // After this update's step the line is `pos` in: where its audio is being heard.
+    if (due) this._sayAt(due.q.analysis, due.q.afterglow, due.pos - step);
   }
 
   /** Stops the line that plays; the mouth hands over from now (its afterglow ramps in
    *  from the cut, then holds and releases as after any line). */
-  cut() { this._face.cut(); return this; }
+  cut() { this._face.cut(); if (this._queue) this._queue.length = 0; return this; }
 
   /** The afterglow's hold at full once a line has ended, then its release (seconds).
    *  `holdS` Infinity, the default, keeps it until the next line. It is added on top of
@@ -188,6 +228,7 @@ export class Face {
   update(dt) {
     const v = this._voice;
     if (v) this._face.setLiveVowels(v.vowels, v.fresh() && v.latest[7] === 1);
+    if (this._queue && this._queue.length) this._startDue(dt);
     this._face.update(dt);
     return this;
   }

@@ -291,6 +291,40 @@ try {
     expectError('NaN hold', () => g.setAfterglowTiming(NaN, 0.5), 'setAfterglowTiming');
     g.free();
   }
+  // Audio-clock sync: 20 lines queued back to back on a fake AudioContext (0.8 s each,
+  // voiced 0.1–0.6 s, heard 35 ms after their context time), rendered at ~60 fps with
+  // jittered frames. Each voiced onset shows at the first frame whose heard audio time
+  // has reached it: never early, never a frame late.
+  {
+    const line = { fps: 100, frames: new Float32Array(6 * 80).map((_, i) => (i % 6 === 0 && i >= 60 && i < 360 ? 0.9 : 0)), voicedStart: 0.1, voicedEnd: 0.6 };
+    const context = { currentTime: 0.5, outputLatency: 0.035 };
+    const f = new Face(rig, { seed: 5 });
+    const aa = f.channels.indexOf('aa');
+    const t0 = 1.0;
+    for (let k = 0; k < 20; k++) f.say(line, { context, startAt: t0 + 0.8 * k });
+    if (f.queued !== 20) failures.push(`queued ${f.queued} lines, not 20`);
+    let rng = 7;
+    const jitter = () => { rng = (rng * 1103515245 + 12345) % 2147483648; return (rng / 2147483648 - 0.5) * 0.004; };
+    const onsets = [];
+    let open = false;
+    while (context.currentTime < t0 + 0.8 * 20 + 0.5) {
+      const dt = 1 / 60 + jitter();
+      context.currentTime += dt;
+      f.update(dt);
+      const now = f.weights()[aa] > 1e-3;
+      if (now && !open) onsets.push(context.currentTime - context.outputLatency);
+      open = now;
+    }
+    const errs = onsets.map((heard, k) => heard - (t0 + 0.8 * k + line.voicedStart));
+    report.audioClockOnsetErrMs = { min: Math.min(...errs) * 1000, max: Math.max(...errs) * 1000 };
+    if (onsets.length !== 20) failures.push(`audio clock: ${onsets.length} voiced onsets, not 20`);
+    else if (!errs.every((e) => e >= -1e-4 && e < 1 / 60 + 0.0021)) failures.push(`audio clock: onsets off by ${errs.map((e) => (e * 1000).toFixed(1)).join(' ')} ms`);
+    if (f.queued !== 0) failures.push(`${f.queued} lines left in the queue`);
+    f.say(line, { context, startAt: context.currentTime + 5 }).cut();
+    if (f.queued !== 0) failures.push('cut() left the queue');
+    expectError('say with a NaN startAt', () => f.say(line, { context, startAt: NaN }), 'startAt NaN');
+    f.free();
+  }
   expectError('live rate 0', () => new LiveVoice(0), 'LiveVoice: sample rate 0');
   {
     const v = new LiveVoice(48000);

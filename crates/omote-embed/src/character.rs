@@ -286,12 +286,37 @@ impl Character {
         track: Arc<SpeechTrack>,
         afterglow: &[(ChannelId, f32)],
     ) -> Result<(), EmbedError> {
+        self.say_at(track, afterglow, 0.0)
+    }
+
+    /// [`say`](Self::say) with the line already `elapsed` seconds in when the next
+    /// update starts (negative: it starts that much into that update's step, or later).
+    /// A host keeping lines on an audio clock starts each with `elapsed` = where its audio
+    /// is heard after the next update, minus that update's step ([`Self::step_for`]), so
+    /// the voice lands on its audio time to the sample, not to the frame.
+    pub fn say_at(
+        &mut self,
+        track: Arc<SpeechTrack>,
+        afterglow: &[(ChannelId, f32)],
+        elapsed: f32,
+    ) -> Result<(), EmbedError> {
+        if !elapsed.is_finite() {
+            return Err(EmbedError::Argument(format!(
+                "a line {elapsed} s in: must be a finite number of seconds"
+            )));
+        }
         let mut glow = Vec::with_capacity(afterglow.len());
         for &(id, w) in afterglow {
             glow.push((id, self.checked_weight(id, w)?));
         }
+        let ramp = self
+            .driver
+            .speech()
+            .map_or(SpeechConfig::default().afterglow_ramp_s, |s| {
+                s.config().afterglow_ramp_s
+            });
         self.driver
-            .say(track, &glow)
+            .say_at(track, &glow, ramp, elapsed)
             .map_err(|e| EmbedError::Argument(e.to_string()))
     }
 
@@ -314,12 +339,24 @@ impl Character {
         voiced: Option<(f64, f64)>,
         afterglow: &[(String, f32)],
     ) -> Result<(), EmbedError> {
+        self.say_frames_at(frames, fps, voiced, afterglow, 0.0)
+    }
+
+    /// [`say_frames`](Self::say_frames) `elapsed` seconds in (see [`Self::say_at`]).
+    pub fn say_frames_at(
+        &mut self,
+        frames: &[f32],
+        fps: f32,
+        voiced: Option<(f64, f64)>,
+        afterglow: &[(String, f32)],
+        elapsed: f32,
+    ) -> Result<(), EmbedError> {
         let track = speech_track(frames, fps, voiced)?;
         let mut glow = Vec::with_capacity(afterglow.len());
         for (name, w) in afterglow {
             glow.push((self.channel(name)?, *w));
         }
-        self.say(Arc::new(track), &glow)
+        self.say_at(Arc::new(track), &glow, elapsed)
     }
 
     /// Stops the line that plays (the mouth hands over from now, no snap). Its afterglow
@@ -487,18 +524,25 @@ impl Character {
         }
     }
 
-    /// The step `update(dt)` takes (see [`Character::update`]).
-    fn step(&mut self, dt: f32) -> f32 {
+    /// The step (seconds) `update(dt)` would take now (see [`Character::update`]): `dt`,
+    /// one normal frame for a gap, or 0.
+    pub fn step_for(&self, dt: f32) -> f32 {
         if !(dt.is_finite() && dt > 0.0) {
             0.0
         } else if dt > MAX_STEP_S {
             self.last_step
         } else {
-            if dt >= MIN_REMEMBERED_STEP_S {
-                self.last_step = dt;
-            }
             dt
         }
+    }
+
+    /// The step `update(dt)` takes, remembering a normal one.
+    fn step(&mut self, dt: f32) -> f32 {
+        let step = self.step_for(dt);
+        if step == dt && dt >= MIN_REMEMBERED_STEP_S {
+            self.last_step = dt;
+        }
+        step
     }
 
     /// What a voice line did in the last update.

@@ -523,11 +523,7 @@ mod tests {
 
     /// The afterglow weight every 10 ms for `seconds`, after `setup` on a player that
     /// says `track()` with a smile afterglow at 0 s; `at` runs once at that time.
-    fn glow_run(
-        seconds: f32,
-        setup: impl Fn(&mut SpeechPlayer),
-        at: At<'_>,
-    ) -> Vec<(f32, f32)> {
+    fn glow_run(seconds: f32, setup: impl Fn(&mut SpeechPlayer), at: At<'_>) -> Vec<(f32, f32)> {
         let rig = Rig::standard();
         let mut mouth = Layer::new("mouth", BlendMode::Override, rig.len());
         let mut glow = Layer::new("glow", BlendMode::Additive, rig.len());
