@@ -177,7 +177,7 @@ def test_the_speech_pipeline_example_writes_a_speaking_vrma(root, tmp_path):
 
 def test_the_afterglow_holds_then_releases_and_a_long_dt_is_one_frame():
     rig = omote.Rig.builtin()
-    names = omote.Face(rig).channel_names()
+    names = omote.Face(rig).channel_names
     happy = names.index("happy")
     line = omote.Track.from_frames(np.tile([[0.8, 0, 0, 0, 0, 0.2]], (50, 1)), 100, (0.1, 0.4))
     face = omote.Face(rig, seed=1)
