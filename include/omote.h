@@ -323,6 +323,17 @@ OmoteStatus omote_character_say(OmoteCharacter character,
 // Stops the line that plays (the mouth hands over from now, no snap).
 OmoteStatus omote_character_cut(OmoteCharacter character);
 
+// How long a line's afterglow stays at full once the line has ended, and how long it
+// then takes to release (seconds; a hold of infinity, the default: until the next
+// line). Negative values count as 0; NaN, or an infinite release, is an error.
+OmoteStatus omote_character_set_afterglow_timing(OmoteCharacter character,
+                                                 float hold_s,
+                                                 float release_s);
+
+// Releases the afterglow showing now to 0 over `release_s` seconds (0: at once); a
+// line playing keeps its own. NaN or infinite is an error.
+OmoteStatus omote_character_clear_afterglow(OmoteCharacter character, float release_s);
+
 // Whether a voice line is speaking (1) or not (0).
 //
 // # Safety
@@ -349,9 +360,11 @@ OmoteStatus omote_character_hear(OmoteCharacter character,
                                  const float *samples,
                                  uint32_t count);
 
-// Advances the face by `dt` seconds and computes its frame. Finite and positive: a
-// step of exactly `dt`, however long (a line goes on to where its audio is). 0,
-// negative or NaN: no time passes (the frame is recomputed from the inputs).
+// Advances the face by `dt` seconds and computes its frame. Finite and positive up to
+// 0.25 s: a step of exactly `dt`. Longer (a pause, a breakpoint): one normal frame (the
+// last step taken, 1/60 s before any), so the face resumes where it was without a
+// jump, a voice line too. 0, negative, NaN or infinite: no time passes (the frame is
+// recomputed from the inputs).
 OmoteStatus omote_character_update(OmoteCharacter character, float dt);
 
 // The weights after the VRM override rules (what the face shows), `count` = the

@@ -3,7 +3,7 @@
 # (rustup's toolchain has no wasm32 standard library; this builds std from source),
 # then wasm-bindgen's JS glue, then the package's own modules.
 #
-#   web/build.sh            needs: apt-get install rustc-web cargo-web rust-web-src lld,
+#   web/build.sh            needs: apt-get install rustc-web cargo-web rust-web-src lld binaryen,
 #                           and wasm-bindgen-cli of the crate's version on the PATH
 #                           (cargo install wasm-bindgen-cli --version 0.2.130)
 set -euo pipefail
@@ -26,6 +26,29 @@ wasm-bindgen --target web --no-typescript --remove-name-section --remove-produce
   --out-dir "$here/dist" --out-name omote_web \
   target/wasm/wasm32-unknown-unknown/web/omote_web.wasm
 cp "$here"/src/*.js "$here"/*.d.ts "$here/dist/"
+# The worklet as one module with no imports: bundlers copy or inline (`data:` URL) the
+# file `new URL('./voice-worklet.js', import.meta.url)` names, but never the modules it
+# imports. esbuild (web/package.json's one dev dependency, `npm ci` in web/) joins the
+# scope's TextDecoder/TextEncoder, the part of the glue the worklet uses and the
+# processor; it also minifies the published modules (the readable ones are src/).
+esbuild="$here/node_modules/.bin/esbuild"
+[ -x "$esbuild" ] || (cd "$here" && npm ci --no-audit --no-fund)
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cp "$here"/src/*.js "$here/dist/omote_web.js" "$work/"
+"$esbuild" "$work/voice-worklet.js" --bundle --format=esm --minify --legal-comments=none \
+  --log-level=warning --outfile="$here/dist/voice-worklet.js"
+rm "$here/dist/worklet-globals.js"
+if grep -nE '(^|[;}])(import|export)[ {*]' "$here/dist/voice-worklet.js"; then
+  echo "web/build.sh: dist/voice-worklet.js still imports or exports" >&2
+  exit 1
+fi
+for f in index.js three-vrm.js voice-input.js vrm-applier.js omote_web.js; do
+  "$esbuild" "$work/$f" --format=esm --minify-whitespace --minify-syntax --legal-comments=none \
+    --log-level=warning --outfile="$here/dist/$f" --allow-overwrite
+done
 for f in "$here"/dist/*.wasm "$here"/dist/*.js; do
   printf '%-28s %8d bytes, %8d gzipped\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
 done
+# The package as npm publishes it (dist, README, licences): the figure to keep ≤ 250 KB.
+(cd "$here" && npm pack --dry-run --json 2>/dev/null | node -e 'const [p] = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(`npm package: ${p.size} bytes gzipped (${p.unpackedSize} unpacked, ${p.entryCount} files)`)') || true

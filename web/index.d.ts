@@ -50,16 +50,32 @@ export interface RigDesc {
 export class Face {
   constructor(rig: RigDesc | string, options?: { seed?: number });
   readonly channels: string[];
+  /** Names given to setExpression or an afterglow (VrmFace writes these and omote's own
+   *  mouth, blinks and look expressions; the rest are the app's). */
+  readonly acted: Set<string>;
   setExpression(name: string, weight: number): this;
   setGaze(yawDeg: number, pitchDeg: number): this;
   setHead(q: ArrayLike<number>): this;
   setEyeMode(mode: EyeMode): this;
-  say(analysis: Pick<VoiceAnalysis, 'frames' | 'fps' | 'voicedStart' | 'voicedEnd'>, options?: { afterglow?: Record<string, number> }): this;
+  /** Without `context` the line starts at the next update. With `context` it follows
+   *  the audio clock: its audio starts at context time `startAt` (default now) and is
+   *  heard `outputLatency` later; lines queue and each starts exactly on its audio. */
+  say(analysis: Pick<VoiceAnalysis, 'frames' | 'fps' | 'voicedStart' | 'voicedEnd'>, options?: { afterglow?: Record<string, number>; context?: BaseAudioContext; startAt?: number }): this;
+  /** Lines given to say with a context that have not started yet. */
+  readonly queued: number;
   cut(): this;
+  /** The afterglow's hold at full once a line has ended, then its release (s); hold
+   *  Infinity (the default) keeps it until the next line. */
+  setAfterglowTiming(holdS: number, releaseS?: number): this;
+  /** Releases the afterglow showing now over releaseS (0.5) seconds; 0: at once. */
+  clearAfterglow(releaseS?: number): this;
   setLiveVowels(frame: ArrayLike<number>, voiced: boolean): this;
   /** Drives the mouth from a VoiceInput's newest frame on every update; null stops. */
   listen(voiceInput: VoiceInput | null): this;
-  /** Advances by dt seconds; any dt is taken (0, negative or NaN: no time passes). */
+  /** Advances by dt seconds and never throws on a dt: up to 0.25 s one exact step;
+   *  longer (a tab back from the background, a clock's first delta) one normal frame
+   *  (the last step taken; 1/60 s before any), so the face resumes without a jump;
+   *  0, negative, NaN or Infinity: no time passes. */
   update(dt: number): this;
   weights(): Float32Array;
   inputWeights(): Float32Array;
@@ -108,8 +124,12 @@ export class VoiceInput {
 }
 
 /** An AudioWorkletNode with omote's live analyser; connect a source to `.node`. */
-export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed }): Promise<VoiceInput>;
+/** `workletUrl`: where `voice-worklet.js` (one module, no imports) is served; by default
+ *  next to this module, where bundlers copy it. */
+export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed; workletUrl?: string | URL }): Promise<VoiceInput>;
 
 /** The microphone (echo cancellation, noise suppression and gain control off) into a
- *  new VoiceInput; `stop()` ends the capture. */
-export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed }): Promise<VoiceInput>;
+ *  new VoiceInput; `stop()` ends the capture. When starting fails after the microphone
+ *  opened, its tracks are stopped before the promise rejects. `onstream` gets the
+ *  MediaStream as soon as it is open. */
+export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed; workletUrl?: string | URL; onstream?: (stream: MediaStream) => void }): Promise<VoiceInput>;

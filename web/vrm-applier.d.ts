@@ -1,14 +1,22 @@
 // Types of omote/vrm-applier (web/src/vrm-applier.js).
+import type { VRM } from '@pixiv/three-vrm';
+import type { Object3D, Quaternion } from 'three';
 
 /** Writes a face into one @pixiv/three-vrm VRM (≥ 3). Construction switches three-vrm's
- *  override rules and lookAt off (omote's weights are after the rules already). */
+ *  override rules off (omote's weights are after the rules already), and its lookAt
+ *  unless `lookAt: 'keep'`. */
 export class VrmApplier {
-  constructor(vrm: unknown);
-  readonly vrm: unknown;
+  /** `head`: 'replace' (default: on the rest pose) or 'additive' (on the app's current
+   *  pose); `lookAt`: 'omote' (default: `setEye` moves the eyes) or 'keep' (three-vrm's
+   *  lookAt stays, `setGazeOffset` is added to it). */
+  constructor(vrm: VRM, options?: { head?: 'replace' | 'additive'; lookAt?: 'omote' | 'keep' });
+  readonly vrm: VRM;
+  readonly headMode: 'replace' | 'additive';
+  readonly lookAtMode: 'omote' | 'keep';
   /** VRM 0.x: rotations are mirrored, as three-vrm has the model face -Z. */
   readonly flip: boolean;
   /** The normalised neck, head and eye bones the model has, with their rest rotations. */
-  readonly bones: Record<string, { node: unknown; rest: unknown }>;
+  readonly bones: Record<string, { node: Object3D; rest: Quaternion }>;
   /** Whether the model has the expression. */
   has(name: string): boolean;
   /** Sets one expression's weight (one the model lacks is ignored). */
@@ -19,4 +27,7 @@ export class VrmApplier {
   setHead(q: ArrayLike<number>, at?: number): void;
   /** One eye's rotation (x y z w at `q[at..at + 4]`). */
   setEye(bone: 'leftEye' | 'rightEye', q: ArrayLike<number>, at?: number): void;
+  /** With lookAt 'keep': degrees (yaw > 0 toward the avatar's left, pitch > 0 down)
+   *  added to what three-vrm's lookAt applies at the next vrm.update. */
+  setGazeOffset(yawDeg: number, pitchDeg: number): void;
 }

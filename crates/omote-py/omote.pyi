@@ -179,6 +179,11 @@ class Face:
     def say(self, track: Track, afterglow: Optional[Sequence[Tuple[str, float]]] = None) -> None:
         """Says a voice line now; ``afterglow``: (expression, weight) after it."""
     def cut(self) -> None: ...
+    def set_afterglow_timing(self, hold_s: float, release_s: float) -> None:
+        """The afterglow's hold at full once a line ends, then its release (s); hold
+        ``math.inf`` (the default) keeps it until the next line. NaN: ValueError."""
+    def clear_afterglow(self, release_s: float = 0.5) -> None:
+        """Releases the afterglow showing now over ``release_s`` s (0: at once)."""
     @property
     def speaking(self) -> bool: ...
     def set_live_vowels(self, vowels: npt.ArrayLike, voiced: bool) -> None: ...
@@ -188,7 +193,8 @@ class Face:
     def set_tracking_lost(self) -> None: ...
     def set_camera(self, position: Optional[Tuple[float, float, float]]) -> None: ...
     def update(self, dt: float) -> None:
-        """Advances by ``dt`` s (<= 0 or NaN: no time passes)."""
+        """Advances by ``dt`` s: up to 0.25 s one exact step; longer (a pause) one normal
+        frame, so the face resumes without a jump; <= 0, NaN or inf: no time passes."""
     @property
     def weights(self) -> npt.NDArray[np.float32]:
         """After the VRM override rules (what the face shows)."""

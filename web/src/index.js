@@ -124,10 +124,14 @@ export class Face {
     this._face = new WasmFace(json, seed >>> 0);
     /** Channel names in the order of `weights`. */
     this.channels = this._face.channelNames();
+    /** Names given to `setExpression` or a line's afterglow: the expressions this face
+     *  drives beyond its own (mouth, blinks, gaze). `VrmFace` writes those and leaves
+     *  the rest to the app. */
+    this.acted = new Set();
   }
 
   /** Sets an acted expression weight (0–1): what the character is doing. */
-  setExpression(name, weight) { this._face.setExpression(name, weight); return this; }
+  setExpression(name, weight) { this._face.setExpression(name, weight); this.acted.add(name); return this; }
 
   /** The acted gaze in degrees (yaw > 0: toward the avatar's left; pitch > 0: down). */
   setGaze(yawDeg, pitchDeg) { this._face.setGaze(yawDeg, pitchDeg); return this; }
@@ -142,20 +146,72 @@ export class Face {
     return this;
   }
 
-  /** Says a voice line now: `analysis` from `analyseVoice` (or the same shape);
-   *  `afterglow`: `{expression: weight}` held briefly after the line. */
-  say(analysis, { afterglow = {} } = {}) {
-    const names = Object.keys(afterglow);
-    this._face.say(
-      analysis.frames, analysis.fps,
-      analysis.voicedStart ?? NaN, analysis.voicedEnd ?? NaN,
-      names, Float32Array.from(names.map((n) => afterglow[n])),
-    );
+  /** Says a voice line: `analysis` from `analyseVoice` (or the same shape);
+   *  `afterglow`: `{expression: weight}` shown after the line (see
+   *  `setAfterglowTiming`). Without `context` the line starts at the next `update`.
+   *  With `context` (an AudioContext) the line follows that audio clock: its audio
+   *  starts at context time `startAt` (default: now — pass what you gave
+   *  `source.start(startAt)`) and is heard `context.outputLatency` later; the line
+   *  starts at the update where that moment has come, exactly that far in, so lines
+   *  queued back to back (a streaming TTS) land on their audio, not on summed frame
+   *  times. Queued lines wait their turn; `cut()` drops the queue too. */
+  say(analysis, { afterglow = {}, context, startAt } = {}) {
+    if (context) {
+      const at = startAt ?? context.currentTime;
+      if (typeof context.currentTime !== 'number') throw new TypeError('say: context must be an AudioContext (it has no currentTime)');
+      if (!Number.isFinite(at)) throw new TypeError(`say: startAt ${at} is not a finite context time`);
+      this._queue ??= [];
+      this._queue.push({ analysis, afterglow, at, context });
+      this._queue.sort((a, b) => a.at - b.at);
+      return this;
+    }
+    this._sayAt(analysis, afterglow, 0);
     return this;
   }
 
-  /** Stops the line that plays; the mouth hands over from now. */
-  cut() { this._face.cut(); return this; }
+  _sayAt(analysis, afterglow, elapsed) {
+    const names = Object.keys(afterglow);
+    this._face.sayAt(
+      analysis.frames, analysis.fps,
+      analysis.voicedStart ?? NaN, analysis.voicedEnd ?? NaN,
+      names, Float32Array.from(names.map((n) => afterglow[n])),
+      elapsed,
+    );
+    for (const n of names) this.acted.add(n);
+  }
+
+  /** Lines given to `say` with a `context` that have not started yet. */
+  get queued() { return this._queue ? this._queue.length : 0; }
+
+  /** Starts the queued line whose audio is heard by the end of this update's step, that
+   *  far in (the latest one, if a gap let several come due). */
+  _startDue(dt) {
+    const step = this._face.stepFor(dt);
+    let due = null;
+    while (this._queue.length) {
+      const q = this._queue[0];
+      const heard = q.context.currentTime - (q.context.outputLatency || 0);
+      if (heard - q.at < 0) break;
+      due = { q, pos: heard - q.at };
+      this._queue.shift();
+    }
+    // After this update's step the line is `pos` in: where its audio is being heard.
+    if (due) this._sayAt(due.q.analysis, due.q.afterglow, due.pos - step);
+  }
+
+  /** Stops the line that plays; the mouth hands over from now (its afterglow ramps in
+   *  from the cut, then holds and releases as after any line). */
+  cut() { this._face.cut(); if (this._queue) this._queue.length = 0; return this; }
+
+  /** The afterglow's hold at full once a line has ended, then its release (seconds).
+   *  `holdS` Infinity, the default, keeps it until the next line. It is added on top of
+   *  the acting (`setExpression` does not end it); a line with no voice releases it; the
+   *  next voiced line fades it out before its voice. */
+  setAfterglowTiming(holdS, releaseS = 0.5) { this._face.setAfterglowTiming(holdS, releaseS); return this; }
+
+  /** Releases the afterglow showing now over `releaseS` seconds (0: at once); a line
+   *  playing keeps its own. */
+  clearAfterglow(releaseS = 0.5) { this._face.clearAfterglow(releaseS); return this; }
 
   /** Drives the mouth from a `VoiceInput` (createVoiceInput / listenToMicrophone): every
    *  update takes its newest frame. `null` stops. A voice line (`say`) still wins. */
@@ -164,11 +220,15 @@ export class Face {
   /** A live voice frame (6 numbers A I U E O N, whether voiced) for the next update. */
   setLiveVowels(frame, voiced) { this._face.setLiveVowels(Float32Array.from(frame), !!voiced); return this; }
 
-  /** Advances by `dt` seconds. Any dt is taken: 0, negative or NaN passes no time; a
-   *  long one (a tab back from the background) is one step of that length. */
+  /** Advances by `dt` seconds. Any dt is taken, never thrown on (omote-embed's time
+   *  contract): up to 0.25 s one exact step; longer (a tab back from the background,
+   *  a clock's first delta) one normal frame — the last step taken, 1/60 s before any
+   *  — so the face resumes where it was without a jump; 0, negative, NaN or Infinity
+   *  passes no time. */
   update(dt) {
     const v = this._voice;
     if (v) this._face.setLiveVowels(v.vowels, v.fresh() && v.latest[7] === 1);
+    if (this._queue && this._queue.length) this._startDue(dt);
     this._face.update(dt);
     return this;
   }

@@ -3,13 +3,18 @@
 // and every frame writes the face through the VrmApplier (vrm-applier.js): the weights
 // (after omote's override rules; three-vrm's own rules are switched off so they do not
 // act twice), the head (split over neck and head) and the eyes (bone lookAt) or the
-// look expressions.
+// look expressions — composed with the app's own animation as `attach`'s options say.
 import { Face, init } from './index.js';
 import { VrmApplier } from './vrm-applier.js';
 
 export { VrmApplier };
 
 const MODES = { none: 'none', block: 'block', blend: 'blend' };
+
+/** The expressions omote drives by itself: the mouth and the blinks (and the look
+ *  expressions while it moves the eyes). */
+const OWN = ['aa', 'ih', 'ou', 'ee', 'oh', 'blink', 'blinkLeft', 'blinkRight'];
+const LOOKS = ['lookUp', 'lookDown', 'lookLeft', 'lookRight'];
 
 /** The rig description of a three-vrm VRM: its expression list and lookAt. */
 export function rigFromVrm(vrm) {
@@ -37,34 +42,91 @@ export function rigFromVrm(vrm) {
   return rig;
 }
 
-/** A Face driving a VRM. `update(dt)` advances the face and poses the model (call it
- *  before `vrm.update(dt)`). */
+const HEAD = new Set(['additive', 'replace', 'off']);
+const LOOK_AT = new Set(['omote', 'keep']);
+const EXPRESSIONS = new Set(['shared', 'all']);
+
+/** A Face driving a VRM. `update(dt)` advances the face and poses the model: call it
+ *  after the app's own animation (`mixer.update(dt)`) and before `vrm.update(dt)`.
+ *  Options (see `attach`): `head`, `lookAt`, `expressions`. */
 export class VrmFace {
-  constructor(vrm, face) {
+  constructor(vrm, face, { head = 'additive', lookAt = 'omote', expressions = 'shared' } = {}) {
+    if (!HEAD.has(head)) throw new Error(`attach: head \`${head}\` is not 'additive', 'replace' or 'off'`);
+    if (!LOOK_AT.has(lookAt)) throw new Error(`attach: lookAt \`${lookAt}\` is not 'omote' or 'keep'`);
+    if (!EXPRESSIONS.has(expressions)) throw new Error(`attach: expressions \`${expressions}\` is not 'shared' or 'all'`);
     this.vrm = vrm;
     this.face = face;
     const em = vrm.expressionManager;
     if (!em || em.expressions.length === 0) {
       throw new Error('VrmFace: this VRM has no expressions: there is nothing to drive');
     }
-    this.applier = new VrmApplier(vrm);
+    /** The options in use. */
+    this.options = { head, lookAt, expressions };
+    this.applier = new VrmApplier(vrm, { head: head === 'off' ? 'replace' : head, lookAt });
+    this._own = new Set(lookAt === 'omote' ? [...OWN, ...LOOKS] : OWN);
+    this._looks = new Set(LOOKS);
+    this._acted = -1;
+    this._write = null;
+    this._read = null;
   }
 
-  /** Advances by `dt` seconds and writes the face into the VRM. */
+  /** Which channels are written, and which expressions are read from the app: redone
+   *  when the face acts a new expression. */
+  _plan() {
+    const { face } = this;
+    const all = this.options.expressions === 'all';
+    const keep = this.options.lookAt === 'keep';
+    this._write = [];
+    this._read = [];
+    face.channels.forEach((name, i) => {
+      if (all || this._own.has(name) || face.acted.has(name)) this._write.push(i);
+      // three-vrm's lookAt writes the look expressions itself: neither the app's nor ours.
+      else if (!(keep && this._looks.has(name))) this._read.push(name);
+    });
+    if (all && keep) this._write = this._write.filter((i) => !this._looks.has(face.channels[i]));
+    this._acted = face.acted.size;
+  }
+
+  /** Advances by `dt` seconds (any dt: see `Face.update`) and writes the face into the
+   *  VRM. */
   update(dt) {
-    const { face, applier } = this;
+    const { face, applier, vrm } = this;
+    if (this._acted !== face.acted.size) this._plan();
+    const em = vrm.expressionManager;
+    // The app's own expressions go into the acting, so omote's override rules see them
+    // (a blink under the app's `happy` is damped as the VRM says); their values stay the
+    // app's: they are not written back.
+    for (const name of this._read) face._face.setExpression(name, em.getValue(name) ?? 0);
     face.update(dt);
-    applier.setWeights(face.channels, face.weights());
+    const w = face.weights();
+    for (const i of this._write) em.setValue(face.channels[i], w[i]);
     const r = face.rotations();
-    applier.setHead(r, 0);
-    applier.setEye('leftEye', r, 4);
-    applier.setEye('rightEye', r, 8);
+    if (this.options.head !== 'off') applier.setHead(r, 0);
+    if (this.options.lookAt === 'omote') {
+      applier.setEye('leftEye', r, 4);
+      applier.setEye('rightEye', r, 8);
+    } else {
+      // The eyes are three-vrm's; omote's own motion (saccades) goes on top.
+      const g = face.gaze();
+      applier.setGazeOffset(g[0], g[1]);
+    }
     return this;
   }
 }
 
-/** Loads omote (once) and attaches a new Face to `vrm`. */
-export async function attach(vrm, { seed = 1, wasm } = {}) {
+/** Loads omote (once) and attaches a new Face to `vrm`.
+ *
+ *  - `head`: 'additive' (default; omote's head motion on top of the pose the app's
+ *    animation gave neck and head this frame), 'replace' (on the rest pose) or 'off'.
+ *  - `lookAt`: 'omote' (default; omote moves the eyes, three-vrm's lookAt is off) or
+ *    'keep' (three-vrm's `vrm.lookAt` and its `target` stay; omote's saccades are added
+ *    to its yaw and pitch).
+ *  - `expressions`: 'shared' (default; omote writes the mouth, the blinks, the look
+ *    expressions while it moves the eyes, and what is given to `face.setExpression` or
+ *    an afterglow; every other expression is the app's — its `setValue` stays, and is
+ *    read into omote's acting so the override rules see it) or 'all' (omote writes every
+ *    expression every frame). */
+export async function attach(vrm, { seed = 1, wasm, head, lookAt, expressions } = {}) {
   await init(wasm);
-  return new VrmFace(vrm, new Face(rigFromVrm(vrm), { seed }));
+  return new VrmFace(vrm, new Face(rigFromVrm(vrm), { seed }), { head, lookAt, expressions });
 }

@@ -76,12 +76,22 @@ export class VoiceInput {
  *  Connect a source to `input.node`. The node outputs silence and is connected to the
  *  destination so the audio graph keeps pulling it. `steady`: 10 ms more latency for a
  *  mouth without one-frame flickers. `speaker`: a `Speaker` (or its `voiceSeed()`) whose
- *  voice the stream starts from, so the first words are read against that voice. */
-export async function createVoiceInput(context, { wasm, steady = false, speaker } = {}) {
+ *  voice the stream starts from, so the first words are read against that voice.
+ *  `workletUrl`: where the worklet module is served (default: `voice-worklet.js` next
+ *  to this file, which bundlers copy). */
+export async function createVoiceInput(context, { wasm, steady = false, speaker, workletUrl } = {}) {
   if (!context || !context.audioWorklet) throw new Error('createVoiceInput: an AudioContext (with audioWorklet: a secure context, https or localhost) is needed');
   await init(wasm);
   const seed = voiceSeed(speaker);
-  await context.audioWorklet.addModule(new URL('./voice-worklet.js', import.meta.url));
+  // The published worklet is one module with no imports (web/build.sh), so a bundler
+  // that copies or inlines this one file has all of it; `workletUrl` is for apps that
+  // serve it themselves.
+  const url = workletUrl ?? new URL('./voice-worklet.js', import.meta.url);
+  try {
+    await context.audioWorklet.addModule(url);
+  } catch (e) {
+    throw new Error(`createVoiceInput: the worklet ${String(url).slice(0, 80)} did not load (${(e && e.message) || e}); serve dist/voice-worklet.js and pass its URL as \`workletUrl\``);
+  }
   const node = new AudioWorkletNode(context, 'omote-voice', {
     numberOfInputs: 1,
     numberOfOutputs: 1,
@@ -106,18 +116,33 @@ export async function createVoiceInput(context, { wasm, steady = false, speaker 
 
 /** The microphone into a new VoiceInput (asks for permission). The browser's echo
  *  cancellation, noise suppression and gain control are off: they bend the spectrum the
- *  vowels are read from. `stop()` on the result ends the capture. */
-export async function listenToMicrophone(context, { deviceId, wasm, steady = false, speaker } = {}) {
+ *  vowels are read from. `stop()` on the result ends the capture. If starting fails
+ *  after the microphone was opened (the worklet did not load, a bad seed), its tracks
+ *  are stopped before the error is thrown: nothing keeps capturing. `onstream` is
+ *  called with the MediaStream as soon as it is open (an app's handle to it while the
+ *  worklet loads). */
+export async function listenToMicrophone(context, { deviceId, wasm, steady = false, speaker, workletUrl, onstream } = {}) {
   const stream = await navigator.mediaDevices.getUserMedia({
     audio: { deviceId, echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
   });
-  const input = await createVoiceInput(context, { wasm, steady, speaker });
-  const source = context.createMediaStreamSource(stream);
-  source.connect(input.node);
+  const stopTracks = () => { for (const t of stream.getTracks()) t.stop(); };
+  let input = null;
+  let source = null;
+  try {
+    if (onstream) onstream(stream);
+    input = await createVoiceInput(context, { wasm, steady, speaker, workletUrl });
+    source = context.createMediaStreamSource(stream);
+    source.connect(input.node);
+  } catch (e) {
+    stopTracks();
+    if (source) source.disconnect();
+    if (input) input.close();
+    throw e;
+  }
   input.stream = stream;
   input.stop = () => {
     source.disconnect();
-    for (const t of stream.getTracks()) t.stop();
+    stopTracks();
     input.close();
   };
   return input;

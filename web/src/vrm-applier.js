@@ -11,11 +11,29 @@
 
 const BONES = ['neck', 'head', 'leftEye', 'rightEye'];
 
-/** Drives one VRM. Construction switches three-vrm's own rules off: read the VRM's
- *  override settings and lookAt (`rigFromVrm`) before. */
+const HEAD_MODES = new Set(['additive', 'replace']);
+const LOOK_AT_MODES = new Set(['omote', 'keep']);
+
+/** Drives one VRM. Construction switches three-vrm's own override rules off: read the
+ *  VRM's override settings and lookAt (`rigFromVrm`) before.
+ *
+ *  `head`: 'replace' (default) sets neck and head to their rest rotation times omote's;
+ *  'additive' puts omote's rotation on top of the pose the app gave the bones this
+ *  frame (an AnimationMixer, a VRMA), or, when nothing wrote them since, on the pose it
+ *  was put on last time — so it never accumulates.
+ *  `lookAt`: 'omote' (default) switches three-vrm's lookAt off and the eyes are set by
+ *  `setEye`; 'keep' leaves `vrm.lookAt` (its `target`, `autoUpdate`, its applier) to
+ *  three-vrm and adds the offset given to `setGazeOffset` (omote's saccades) to the
+ *  yaw and pitch it applies. */
 export class VrmApplier {
-  constructor(vrm) {
+  constructor(vrm, { head = 'replace', lookAt = 'omote' } = {}) {
+    if (!HEAD_MODES.has(head)) throw new Error(`VrmApplier: head \`${head}\` is not 'additive' or 'replace'`);
+    if (!LOOK_AT_MODES.has(lookAt)) throw new Error(`VrmApplier: lookAt \`${lookAt}\` is not 'omote' or 'keep'`);
     this.vrm = vrm;
+    /** 'replace' or 'additive'. */
+    this.headMode = head;
+    /** 'omote' or 'keep'. */
+    this.lookAtMode = lookAt;
     const em = vrm.expressionManager;
     // The weights given are after the override rules, applied once in omote's core;
     // three-vrm's rules would damp them a second time (a blink under `happy` 0.6 at
@@ -28,10 +46,18 @@ export class VrmApplier {
         e.overrideMouth = 'none';
       }
     }
-    // The eye rotations given drive the eyes; three-vrm's lookAt must not apply its own.
-    if (vrm.lookAt) {
+    this._offset = { yaw: 0, pitch: 0 };
+    if (vrm.lookAt && lookAt === 'omote') {
+      // The eye rotations given drive the eyes; three-vrm's lookAt must not apply its own.
       vrm.lookAt.autoUpdate = false;
       vrm.lookAt.applier = { applyYawPitch() {} };
+    } else if (vrm.lookAt && vrm.lookAt.applier) {
+      // three-vrm's lookAt stays; its applier (bones or expressions) gets the offset on
+      // top. The instance's method is wrapped, so the applier keeps its range maps.
+      const applier = vrm.lookAt.applier;
+      const apply = applier.applyYawPitch.bind(applier);
+      const offset = this._offset;
+      applier.applyYawPitch = (yaw, pitch) => apply(yaw + offset.yaw, pitch + offset.pitch);
     }
     /** VRM 0.x models face -Z in three-vrm: rotations are mirrored to match. */
     this.flip = !!(vrm.meta && vrm.meta.metaVersion === '0');
@@ -39,12 +65,27 @@ export class VrmApplier {
     this.bones = {};
     for (const name of BONES) {
       const node = vrm.humanoid && vrm.humanoid.getNormalizedBoneNode(name);
-      if (node) this.bones[name] = { node, rest: node.quaternion.clone() };
+      // `base`: the pose omote's rotation goes on ('additive'); `written`: what was last
+      // written, to tell whether something else (an animation) wrote the bone since.
+      if (node) this.bones[name] = { node, rest: node.quaternion.clone(), base: node.quaternion.clone(), written: null };
     }
     const any = Object.values(this.bones)[0];
     this._q = any ? any.rest.clone() : null;
     this._half = any ? any.rest.clone() : null;
     this._id = any ? any.rest.clone().identity() : null;
+  }
+
+  /** With `lookAt: 'keep'`: the offset (degrees, omote's convention: yaw > 0 toward the
+   *  avatar's left, pitch > 0 down) added to what three-vrm's lookAt applies at the next
+   *  `vrm.update`. */
+  setGazeOffset(yawDeg, pitchDeg) {
+    // three-vrm's pitch is > 0 up.
+    this._offset.yaw = yawDeg;
+    this._offset.pitch = -pitchDeg;
+    // Its lookAt applies only when its angles changed: this makes it apply each frame,
+    // through its public setter.
+    const la = this.vrm.lookAt;
+    if (la && this.lookAtMode === 'keep') la.yaw = la.yaw;
   }
 
   /** Whether the model has the expression `name`. */
@@ -67,17 +108,32 @@ export class VrmApplier {
   }
 
   /** The head rotation (x y z w at `q[at..at + 4]`, omote's frame: +Z forward), split
-   *  evenly over neck and head when the model has a neck (like omote's VRMA writer). */
+   *  evenly over neck and head when the model has a neck (like omote's VRMA writer), on
+   *  the rest pose ('replace') or on the app's current pose ('additive'). */
   setHead(q, at = 0) {
     const { neck, head } = this.bones;
     if (!head) return;
     const r = this._rotation(q, at);
     if (neck) {
       this._half.copy(this._id).slerp(r, 0.5);
-      neck.node.quaternion.copy(neck.rest).multiply(this._half);
-      head.node.quaternion.copy(head.rest).multiply(this._half);
+      this._put(neck, this._half);
+      this._put(head, this._half);
     } else {
-      head.node.quaternion.copy(head.rest).multiply(r);
+      this._put(head, r);
+    }
+  }
+
+  _put(bone, r) {
+    const { node } = bone;
+    let base = bone.rest;
+    if (this.headMode === 'additive') {
+      if (!bone.written || !node.quaternion.equals(bone.written)) bone.base.copy(node.quaternion);
+      base = bone.base;
+    }
+    node.quaternion.copy(base).multiply(r);
+    if (this.headMode === 'additive') {
+      if (!bone.written) bone.written = node.quaternion.clone();
+      bone.written.copy(node.quaternion);
     }
   }
 

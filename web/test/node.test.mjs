@@ -7,7 +7,7 @@
 // voicedStart, voicedEnd}] from the Rust analyser on the same files. Prints one JSON
 // report; exits 1 on a failure.
 import { readFile } from 'node:fs/promises';
-import { init, analyseVoice, Face, LiveVoice, Speaker } from '../dist/index.js';
+import { init, analyseVoice, compiledModule, Face, LiveVoice, listenToMicrophone, Speaker } from '../dist/index.js';
 
 const failures = [];
 const report = { failures };
@@ -121,6 +121,86 @@ try {
     speaker.free();
   }
 
+  // The published worklet is one module with no imports: loaded as a bundler inlines it
+  // (a `data:` URL, where a relative import cannot resolve) into a scope shaped like an
+  // AudioWorkletGlobalScope (no TextDecoder/TextEncoder), it runs the live analyser and
+  // posts the same frames as LiveVoice.
+  {
+    const code = await readFile(new URL('../dist/voice-worklet.js', import.meta.url), 'utf8');
+    if (/^\s*(import|export)\b/m.test(code)) failures.push('dist/voice-worklet.js has an import or export');
+    const saved = { TextDecoder: globalThis.TextDecoder, TextEncoder: globalThis.TextEncoder };
+    delete globalThis.TextDecoder;
+    delete globalThis.TextEncoder;
+    let Processor = null;
+    Object.assign(globalThis, {
+      sampleRate: 48000,
+      currentTime: 0,
+      registerProcessor: (name, cls) => { if (name === 'omote-voice') Processor = cls; },
+      AudioWorkletProcessor: class { constructor() { this.port = { postMessage: (m) => this.port.sent.push(m), sent: [] }; } },
+    });
+    try {
+      await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+      report.workletShimmedTextCodecs = typeof globalThis.TextDecoder === 'function';
+    } finally {
+      globalThis.TextDecoder = saved.TextDecoder;
+      globalThis.TextEncoder = saved.TextEncoder;
+    }
+    if (!Processor) failures.push('the worklet module registered no omote-voice processor');
+    else {
+      const { samples, rate } = readWav(await readFile(live.wav));
+      const p = new Processor({ processorOptions: { module: compiledModule(), steady: false, speaker: null } });
+      const ready = p.port.sent[0];
+      if (!ready || ready.type !== 'ready') failures.push(`the worklet did not start: ${JSON.stringify(ready)}`);
+      const direct = new LiveVoice(48000);
+      let want = [], got = [];
+      const out = [[new Float32Array(128)]];
+      // The live clip at its own rate, given to a 48 kHz worklet as 48 kHz audio: the
+      // same samples into both analysers is all this compares.
+      for (let i = 0; i + 128 <= samples.length && i < 48000 * 3; i += 128) {
+        const q = samples.slice(i, i + 128);
+        p.process([[q]], out);
+        want.push(...direct.push(q));
+      }
+      for (const m of p.port.sent) if (m.type === 'frames') got.push(...m.frames);
+      report.workletFrames = got.length / 8;
+      if (got.length === 0 || got.length !== want.length || got.some((v, i) => v !== want[i])) {
+        failures.push(`the bundled worklet gave ${got.length / 8} frames, LiveVoice ${want.length / 8} (or other values)`);
+      }
+      direct.free();
+      // A bad seed is reported, not thrown into the audio thread.
+      const bad = new Processor({ processorOptions: { module: compiledModule(), speaker: new Float32Array(2) } });
+      if (!(bad.port.sent[0] && bad.port.sent[0].type === 'error' && bad.port.sent[0].message.includes('13 numbers'))) {
+        failures.push(`the worklet with a bad seed: ${JSON.stringify(bad.port.sent[0])}`);
+      }
+      void rate;
+    }
+    for (const k of ['sampleRate', 'currentTime', 'registerProcessor', 'AudioWorkletProcessor']) delete globalThis[k];
+  }
+
+  // A microphone start that fails after the microphone opened leaves no live track.
+  {
+    const tracks = [{ readyState: 'live', stop() { this.readyState = 'ended'; } }];
+    const stream = { getTracks: () => tracks };
+    Object.defineProperty(globalThis, 'navigator', {
+      value: { mediaDevices: { getUserMedia: async () => stream } }, configurable: true, writable: true,
+    });
+    const context = {
+      currentTime: 0,
+      audioWorklet: { addModule: async () => { throw new Error('Failed to load worklet module script'); } },
+    };
+    let handed = null;
+    try {
+      await listenToMicrophone(context, { onstream: (s) => { handed = s; } });
+      failures.push('listenToMicrophone with a worklet that does not load: no error');
+    } catch (e) {
+      if (!String(e.message).includes('did not load')) failures.push(`listenToMicrophone's error: ${e.message}`);
+      report.micFailure = e.message;
+    }
+    if (handed !== stream) failures.push('onstream was not given the stream');
+    if (tracks.some((t) => t.readyState === 'live')) failures.push('a failed listenToMicrophone left the microphone track live');
+    delete globalThis.navigator;
+  }
+
   // The face loop: the same seed, the same weights; another seed, others.
   const rig = { presets: true };
   const run = (seed, n) => {
@@ -164,6 +244,86 @@ try {
     const before = Array.from(face.update(1 / 60).weights());
     for (const dt of [0, -0.02, NaN]) face.update(dt);
     if (Array.from(face.weights()).some((w, i) => w !== before[i])) failures.push('a zero, negative or NaN dt moved the face');
+  }
+  // A tab back from the background (dt 5 s) mid-line: one normal frame, the very frame
+  // a 1/60 s step gives, so the face does not jump; a first dt of 5 s is one 1/60 s frame.
+  {
+    const line = { fps: 100, frames: new Float32Array(6 * 230).map((_, i) => (i % 6 === 0 && i >= 60 && i < 1260 ? 0.9 : 0)), voicedStart: 0.1, voicedEnd: 2.1 };
+    const twin = () => new Face(rig, { seed: 9 }).say(line);
+    const [away, here] = [twin(), twin()];
+    const frame = (f) => [...f.weights(), ...f.rotations()];
+    let largest = 0;
+    let prev = frame(here);
+    for (let i = 0; i < 60; i++) {
+      away.update(1 / 60);
+      here.update(1 / 60);
+      const now = frame(here);
+      largest = Math.max(largest, ...now.map((v, k) => Math.abs(v - prev[k])));
+      prev = now;
+    }
+    const before = frame(away);
+    away.update(5);
+    here.update(1 / 60);
+    const [a5, h] = [frame(away), frame(here)];
+    if (a5.some((v, k) => v !== h[k])) failures.push('a 5 s dt was not one normal frame');
+    report.gapJump = Math.max(...a5.map((v, k) => Math.abs(v - before[k])));
+    report.normalFrameChange = largest;
+    if (!(report.gapJump <= largest)) failures.push(`a 5 s dt jumped ${report.gapJump}, more than a normal frame's ${largest}`);
+    const [first, sixtieth] = [twin(), twin()];
+    first.update(5);
+    sixtieth.update(1 / 60);
+    if (frame(first).some((v, k) => v !== frame(sixtieth)[k])) failures.push('a first dt of 5 s was not one 1/60 s frame');
+    for (const f of [away, here, first, sixtieth]) f.free();
+  }
+  // The afterglow: held, then released; cleared at once; a NaN hold is an Error.
+  {
+    const line = { fps: 100, frames: new Float32Array(6 * 100).map((_, i) => (i % 6 === 0 && i >= 60 && i < 360 ? 0.9 : 0)), voicedStart: 0.1, voicedEnd: 0.6 };
+    const g = new Face(rig, { seed: 2 }).setAfterglowTiming(1, 0.5).say(line, { afterglow: { happy: 0.3 } });
+    const happy = g.channels.indexOf('happy');
+    const after = (s) => { for (let i = 0; i < s * 60; i++) g.update(1 / 60); return g.weights()[happy]; };
+    report.afterglowAt1_5s = after(1.5);
+    report.afterglowAt3s = after(1.5);
+    if (!(report.afterglowAt1_5s > 0.25 && report.afterglowAt3s < 0.01)) failures.push(`afterglow hold/release: ${report.afterglowAt1_5s} → ${report.afterglowAt3s}`);
+    g.setAfterglowTiming(Infinity).say(line, { afterglow: { happy: 0.3 } });
+    if (!(after(5) > 0.25)) failures.push('an infinite hold did not hold');
+    g.clearAfterglow(0);
+    if (!(after(1 / 60) < 0.01)) failures.push('clearAfterglow(0) left the afterglow');
+    expectError('NaN hold', () => g.setAfterglowTiming(NaN, 0.5), 'setAfterglowTiming');
+    g.free();
+  }
+  // Audio-clock sync: 20 lines queued back to back on a fake AudioContext (0.8 s each,
+  // voiced 0.1–0.6 s, heard 35 ms after their context time), rendered at ~60 fps with
+  // jittered frames. Each voiced onset shows at the first frame whose heard audio time
+  // has reached it: never early, never a frame late.
+  {
+    const line = { fps: 100, frames: new Float32Array(6 * 80).map((_, i) => (i % 6 === 0 && i >= 60 && i < 360 ? 0.9 : 0)), voicedStart: 0.1, voicedEnd: 0.6 };
+    const context = { currentTime: 0.5, outputLatency: 0.035 };
+    const f = new Face(rig, { seed: 5 });
+    const aa = f.channels.indexOf('aa');
+    const t0 = 1.0;
+    for (let k = 0; k < 20; k++) f.say(line, { context, startAt: t0 + 0.8 * k });
+    if (f.queued !== 20) failures.push(`queued ${f.queued} lines, not 20`);
+    let rng = 7;
+    const jitter = () => { rng = (rng * 1103515245 + 12345) % 2147483648; return (rng / 2147483648 - 0.5) * 0.004; };
+    const onsets = [];
+    let open = false;
+    while (context.currentTime < t0 + 0.8 * 20 + 0.5) {
+      const dt = 1 / 60 + jitter();
+      context.currentTime += dt;
+      f.update(dt);
+      const now = f.weights()[aa] > 1e-3;
+      if (now && !open) onsets.push(context.currentTime - context.outputLatency);
+      open = now;
+    }
+    const errs = onsets.map((heard, k) => heard - (t0 + 0.8 * k + line.voicedStart));
+    report.audioClockOnsetErrMs = { min: Math.min(...errs) * 1000, max: Math.max(...errs) * 1000 };
+    if (onsets.length !== 20) failures.push(`audio clock: ${onsets.length} voiced onsets, not 20`);
+    else if (!errs.every((e) => e >= -1e-4 && e < 1 / 60 + 0.0021)) failures.push(`audio clock: onsets off by ${errs.map((e) => (e * 1000).toFixed(1)).join(' ')} ms`);
+    if (f.queued !== 0) failures.push(`${f.queued} lines left in the queue`);
+    f.say(line, { context, startAt: context.currentTime + 5 }).cut();
+    if (f.queued !== 0) failures.push('cut() left the queue');
+    expectError('say with a NaN startAt', () => f.say(line, { context, startAt: NaN }), 'startAt NaN');
+    f.free();
   }
   expectError('live rate 0', () => new LiveVoice(0), 'LiveVoice: sample rate 0');
   {

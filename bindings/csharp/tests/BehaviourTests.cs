@@ -70,18 +70,49 @@ namespace Omote.Tests
         }
 
         [Test]
-        public void ALongDtPlaysTheLineOnToWhereItsAudioIs()
+        public void ALongDtResumesWithOneNormalFrame()
+        {
+            using (var avatar = Avatar.Builtin(0))
+            using (var away = new Character(avatar, 2))
+            using (var here = new Character(avatar, 2))
+            using (var track = Track.Analyse(Support.Line(), Support.Rate))
+            {
+                away.Say(track);
+                here.Say(track);
+                for (int i = 0; i < 30; i++) { away.Step(1f / 60); here.Step(1f / 60); }
+                Assert.IsTrue(away.IsSpeaking); // the voice sounds from 0.25 s to 1.25 s
+                away.Step(5f); // the game paused longer than the line
+                here.Step(1f / 60);
+                Assert.IsTrue(away.IsSpeaking, "the line resumes where it was");
+                CollectionAssert.AreEqual(here.Weights, away.Weights, "a 5 s step is one normal frame");
+                CollectionAssert.AreEqual(here.Rotations, away.Rotations);
+                Support.AssertSane(away, "after a 5 s step");
+            }
+        }
+
+        [Test]
+        public void TheAfterglowHoldsThenReleasesAndCanBeCleared()
         {
             using (var avatar = Avatar.Builtin(0))
             using (var face = new Character(avatar, 2))
             using (var track = Track.Analyse(Support.Line(), Support.Rate))
             {
-                face.Say(track);
-                face.Step(0.5f); // the voice sounds from 0.25 s to 1.25 s
-                Assert.IsTrue(face.IsSpeaking);
-                face.Step(5f); // a hitch longer than the line
-                Assert.IsFalse(face.IsSpeaking, "the line is over after 5 s");
-                Support.AssertSane(face, "after a 5 s step");
+                int happy = face.ChannelId("happy");
+                face.SetAfterglowTiming(1f, 0.5f);
+                face.Say(track, new[] { new OmoteWeight(happy, 0.4f) });
+                float peak = 0;
+                for (int i = 0; i < 150; i++) { face.Step(1f / 60); peak = Math.Max(peak, face.Weights[happy]); }
+                Assert.That(peak, Is.GreaterThan(0.3f), "the afterglow came");
+                for (int i = 0; i < 120; i++) face.Step(1f / 60);
+                Assert.That(face.Weights[happy], Is.LessThan(0.01f), "released 1.5 s after the line");
+                face.SetAfterglowTiming(float.PositiveInfinity, 0.5f);
+                face.Say(track, new[] { new OmoteWeight(happy, 0.4f) });
+                for (int i = 0; i < 300; i++) face.Step(1f / 60);
+                Assert.That(face.Weights[happy], Is.GreaterThan(0.3f), "held until the next line");
+                face.ClearAfterglow(0f);
+                face.Step(1f / 60);
+                Assert.That(face.Weights[happy], Is.LessThan(0.01f), "cleared at once");
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_afterglow_timing", () => face.SetAfterglowTiming(float.NaN, 0.5f));
             }
         }
 

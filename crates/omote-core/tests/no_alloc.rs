@@ -289,6 +289,9 @@ fn a_scene_frame_allocates_nothing() {
                 track: line.clone(),
                 afterglow: vec![(smile, 0.2)],
                 afterglow_ramp_s: 0.4,
+                // Held and released between lines: the release runs allocation-free.
+                afterglow_hold_s: 1.0,
+                afterglow_release_s: 0.5,
                 then: vec![(happy, 0.5)],
             });
         }

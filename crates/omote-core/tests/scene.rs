@@ -38,6 +38,8 @@ fn voice(t: f32, track: Arc<SpeechTrack>) -> VoiceLine {
         track,
         afterglow: Vec::new(),
         afterglow_ramp_s: 0.5,
+        afterglow_hold_s: f32::INFINITY,
+        afterglow_release_s: 0.5,
         then: Vec::new(),
     }
 }
@@ -151,6 +153,56 @@ fn the_afterglow_is_0_before_the_hand_over_1_after_its_ramp_and_monotonic_betwee
         }
         prev = g;
     }
+}
+
+/// A line's afterglow hold and release: full from the line's end for the hold, then
+/// down to 0 over the release; the next line starts from a clean afterglow.
+#[test]
+fn a_scene_lines_afterglow_holds_then_releases() {
+    let rig = Arc::new(Rig::standard());
+    let smile = rig.channel("mouthSmileLeft").unwrap();
+    let mut c = character(&rig, "a", 1, 0.0);
+    c.driver = FaceDriver::new(rig.clone(), FaceConfig::raw(), 1);
+    let mut l = voice(0.4, line(2.0, 0.3, 1.5));
+    l.afterglow = vec![(smile, 0.5)];
+    l.afterglow_hold_s = 1.0;
+    l.afterglow_release_s = 0.5;
+    c.lines.push(l);
+    let mut scene = Scene::new(SceneSetup {
+        characters: vec![c],
+        ..SceneSetup::default()
+    })
+    .unwrap();
+    // Hand-over at 1.7 s; the line ends at 2.2 s (the 0.5 s ramp); held to 3.2 s;
+    // released by 3.7 s.
+    let mut at = Vec::new();
+    for i in 0..(5.0 * FPS) as usize {
+        scene.update(DT);
+        at.push(((i + 1) as f32 * DT, scene.state(0).weight(smile)));
+    }
+    let g = |t: f32| {
+        at.iter()
+            .min_by(|a, b| (a.0 - t).abs().total_cmp(&(b.0 - t).abs()))
+            .unwrap()
+            .1
+    };
+    assert!((g(2.5) - 0.5).abs() < 1e-5, "{}", g(2.5));
+    assert!((g(3.1) - 0.5).abs() < 1e-5, "{}", g(3.1));
+    assert!((g(3.45) - 0.25).abs() < 0.03, "{}", g(3.45));
+    assert_eq!(g(3.8), 0.0);
+    assert_eq!(g(5.0), 0.0);
+    // A negative hold is refused, naming the line.
+    let mut c = character(&rig, "b", 1, 0.0);
+    let mut l = voice(0.4, line(2.0, 0.3, 1.5));
+    l.afterglow_hold_s = -1.0;
+    c.lines.push(l);
+    let e = Scene::new(SceneSetup {
+        characters: vec![c],
+        ..SceneSetup::default()
+    })
+    .err()
+    .unwrap();
+    assert!(e.to_string().contains("afterglowHold"), "{e}");
 }
 
 #[test]

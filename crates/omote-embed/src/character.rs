@@ -41,7 +41,23 @@ pub struct Character {
     line_events: LineEvents,
     recorder: Option<AnimRecorder>,
     camera_on: bool,
+    /// The last step taken as given (≤ [`MAX_STEP_S`]): what a longer `dt` becomes.
+    last_step: f32,
 }
+
+/// The longest `dt` (seconds) [`Character::update`] takes as it is: 0.25 s, a render
+/// loop at 4 frames per second. A longer one is a gap (a tab back from the background,
+/// a breakpoint, the first delta of a clock started long before the loop) in which
+/// nothing was shown, and the face resumes from where it was: the step becomes the last
+/// one taken (1/60 s before any).
+pub const MAX_STEP_S: f32 = 0.25;
+
+/// A gap's step before any normal step was seen: one frame at 60 frames per second.
+const FIRST_STEP_S: f32 = 1.0 / 60.0;
+
+/// Steps shorter than this (s) are taken but not remembered as the normal step, so a
+/// gap after them still moves the face by a visible frame.
+const MIN_REMEMBERED_STEP_S: f32 = 1e-3;
 
 /// What a voice line did in the last update.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -79,6 +95,7 @@ impl Character {
             line_events: LineEvents::default(),
             recorder: None,
             camera_on: false,
+            last_step: FIRST_STEP_S,
         })
     }
 
@@ -269,12 +286,37 @@ impl Character {
         track: Arc<SpeechTrack>,
         afterglow: &[(ChannelId, f32)],
     ) -> Result<(), EmbedError> {
+        self.say_at(track, afterglow, 0.0)
+    }
+
+    /// [`say`](Self::say) with the line already `elapsed` seconds in when the next
+    /// update starts (negative: it starts that much into that update's step, or later).
+    /// A host keeping lines on an audio clock starts each with `elapsed` = where its audio
+    /// is heard after the next update, minus that update's step ([`Self::step_for`]), so
+    /// the voice lands on its audio time to the sample, not to the frame.
+    pub fn say_at(
+        &mut self,
+        track: Arc<SpeechTrack>,
+        afterglow: &[(ChannelId, f32)],
+        elapsed: f32,
+    ) -> Result<(), EmbedError> {
+        if !elapsed.is_finite() {
+            return Err(EmbedError::Argument(format!(
+                "a line {elapsed} s in: must be a finite number of seconds"
+            )));
+        }
         let mut glow = Vec::with_capacity(afterglow.len());
         for &(id, w) in afterglow {
             glow.push((id, self.checked_weight(id, w)?));
         }
+        let ramp = self
+            .driver
+            .speech()
+            .map_or(SpeechConfig::default().afterglow_ramp_s, |s| {
+                s.config().afterglow_ramp_s
+            });
         self.driver
-            .say(track, &glow)
+            .say_at(track, &glow, ramp, elapsed)
             .map_err(|e| EmbedError::Argument(e.to_string()))
     }
 
@@ -297,17 +339,61 @@ impl Character {
         voiced: Option<(f64, f64)>,
         afterglow: &[(String, f32)],
     ) -> Result<(), EmbedError> {
+        self.say_frames_at(frames, fps, voiced, afterglow, 0.0)
+    }
+
+    /// [`say_frames`](Self::say_frames) `elapsed` seconds in (see [`Self::say_at`]).
+    pub fn say_frames_at(
+        &mut self,
+        frames: &[f32],
+        fps: f32,
+        voiced: Option<(f64, f64)>,
+        afterglow: &[(String, f32)],
+        elapsed: f32,
+    ) -> Result<(), EmbedError> {
         let track = speech_track(frames, fps, voiced)?;
         let mut glow = Vec::with_capacity(afterglow.len());
         for (name, w) in afterglow {
             glow.push((self.channel(name)?, *w));
         }
-        self.say(Arc::new(track), &glow)
+        self.say_at(Arc::new(track), &glow, elapsed)
     }
 
-    /// Stops the line that plays (the mouth hands over from now, no snap).
+    /// Stops the line that plays (the mouth hands over from now, no snap). Its afterglow
+    /// ramps in from the cut, then holds and releases as after any line.
     pub fn cut(&mut self) {
         self.driver.cut_speech();
+    }
+
+    /// How long a line's afterglow stays at full once the line has ended, and how long it
+    /// then takes to release to 0 (seconds). A hold of `f32::INFINITY` — the default —
+    /// keeps it until the next line. Negative values count as 0; NaN is refused.
+    ///
+    /// The afterglow is added on top of the acting: [`Character::set_expression`] does
+    /// not end it (happy 0.6 acted + 0.3 afterglow shows 0.9 until the afterglow
+    /// releases); a cut line's afterglow ramps in from the cut; a line with no voice
+    /// releases the previous afterglow over the release time; the next voiced line fades
+    /// it out before its voice starts.
+    pub fn set_afterglow_timing(&mut self, hold_s: f32, release_s: f32) -> Result<(), EmbedError> {
+        if hold_s.is_nan() || release_s.is_nan() || release_s.is_infinite() {
+            return Err(EmbedError::Argument(format!(
+                "afterglow hold {hold_s} s, release {release_s} s: the hold must be a number (∞: until the next line), the release a finite one"
+            )));
+        }
+        self.driver.set_afterglow_timing(hold_s, release_s);
+        Ok(())
+    }
+
+    /// Releases the afterglow showing now to 0 over `release_s` seconds (0: at once). A
+    /// line playing keeps its own afterglow for its end. NaN or infinite is refused.
+    pub fn clear_afterglow(&mut self, release_s: f32) -> Result<(), EmbedError> {
+        if !release_s.is_finite() {
+            return Err(EmbedError::Argument(format!(
+                "afterglow release {release_s} s: must be a finite number of seconds"
+            )));
+        }
+        self.driver.clear_afterglow(release_s);
+        Ok(())
     }
 
     /// Whether a voice line is playing.
@@ -403,12 +489,19 @@ impl Character {
     }
 
     /// Advances the face by `dt` seconds and computes its frame. Any `dt` is taken, as
-    /// a render loop gives it: a step of exactly `dt` when it is finite and positive
-    /// (a tab back from the background after 5 s moves a line 5 s on, as its audio did);
-    /// a zero step otherwise (0, negative, NaN: the frame is recomputed from the inputs
-    /// with no time passing). The live voice frame is used once.
+    /// a render loop gives it (the crate doc's time contract):
+    ///
+    /// - finite, positive and at most [`MAX_STEP_S`]: a step of exactly `dt`;
+    /// - longer (a tab back from the background after 5 s): one normal frame — the last
+    ///   step taken, 1/60 s before any — so the face changes no more than in any frame
+    ///   and resumes where it was; a voice line resumes where it stopped, too (a host
+    ///   whose audio played on cuts it or starts the next line);
+    /// - zero, negative, NaN or infinite: no time passes; the frame is recomputed from
+    ///   the inputs.
+    ///
+    /// The live voice frame is used once.
     pub fn update(&mut self, dt: f32) {
-        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let dt = self.step(dt);
         let inputs = DriverInputs {
             tracking: self.tracked.as_ref(),
             voice: self.voice.take(),
@@ -429,6 +522,27 @@ impl Character {
         {
             r.record(self.driver.state());
         }
+    }
+
+    /// The step (seconds) `update(dt)` would take now (see [`Character::update`]): `dt`,
+    /// one normal frame for a gap, or 0.
+    pub fn step_for(&self, dt: f32) -> f32 {
+        if !(dt.is_finite() && dt > 0.0) {
+            0.0
+        } else if dt > MAX_STEP_S {
+            self.last_step
+        } else {
+            dt
+        }
+    }
+
+    /// The step `update(dt)` takes, remembering a normal one.
+    fn step(&mut self, dt: f32) -> f32 {
+        let step = self.step_for(dt);
+        if step == dt && dt >= MIN_REMEMBERED_STEP_S {
+            self.last_step = dt;
+        }
+        step
     }
 
     /// What a voice line did in the last update.

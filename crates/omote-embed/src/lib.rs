@@ -21,22 +21,44 @@
 //!
 //! ## Contracts
 //!
-//! - **Time**: [`Character::update`] takes any `dt`. Finite and positive: a step of
-//!   exactly `dt`, however long (the core's smoothing is exact for any step, and a line
-//!   that played on while the host was away is where its audio is). Zero, negative or
-//!   NaN: no time passes and the frame is recomputed from the inputs. A scene player's
-//!   `update` takes the same `dt`s; with no step it changes nothing at all (its inputs
-//!   are the scene's, which only time moves).
+//! - **Time**: [`Character::update`] takes any `dt`, and never fails on one — every
+//!   binding passes it through, so this is the contract in all of them:
+//!   - finite, positive, at most [`MAX_STEP_S`] (0.25 s): a step of exactly `dt`;
+//!   - longer (a tab back from the background after 5 s, a breakpoint, a clock's first
+//!     delta): a gap in which nothing was shown, so the face resumes where it was — the
+//!     step is one normal frame (the last step taken; 1/60 s before any) and the face
+//!     changes no more than in any other frame. A voice line resumes where it stopped
+//!     too; a host whose audio played on through the gap cuts the line or starts the
+//!     next one (the npm package's `say(line, { context })` follows the audio clock);
+//!   - zero, negative, NaN or infinite: no time passes and the frame is recomputed from
+//!     the inputs.
+//!
+//!   A scene player's `update` takes any `dt` too and ignores the same bad ones, but a
+//!   long finite one is a step of exactly that length: a scene is a timeline whose
+//!   voices the host schedules from its events, so its clock is the audio's; with no
+//!   step it changes nothing at all (its inputs are the scene's, which only time
+//!   moves).
 //! - **Numbers in**: weights are clamped to 0–1, gaze to ±90°; a NaN or infinite input
 //!   that would be silently wrong (a weight, a sample, a rotation) is refused with an
 //!   [`EmbedError`] that says what was given; nothing is half-applied.
 //! - **Numbers out**: always finite; weights in 0–1; rotations unit quaternions.
 //! - **Composing with the host's animation**: the character outputs every channel of its
-//!   rig, every frame. Expressions the host wants go *in* — as acting
-//!   ([`Character::set_expression`], the base layer) or as picture adjustments
-//!   ([`Character::set_picture`], added on top) — so the override rules see them and
-//!   blinks respect them. Head and eye rotations are relative to the rest pose: multiply
-//!   them onto the host's animated local rotations to put them on top of its animation.
+//!   rig, every frame, but drives only some of them by itself: the mouth (`aa ih ou ee
+//!   oh`), the blinks (`blink blinkLeft blinkRight`) and, when it moves the eyes of a
+//!   model that looks with expressions, `lookUp lookDown lookLeft lookRight`. A host
+//!   writes those and the ones it gave as acting or afterglow, and may leave every other
+//!   expression to its own animation (an emotion controller): then it gives its own
+//!   values *in* as acting ([`Character::set_expression`], the base layer) each frame
+//!   without writing them back, so the override rules see them (a blink under the
+//!   host's `happy` is damped as the VRM says) and its values stay its own. Picture
+//!   adjustments ([`Character::set_picture`]) are added on top. Head and eye rotations
+//!   are relative to the rest pose: *additive* — multiply them onto the host's animated
+//!   local rotations (a turn from a clip stays, the face's motion rides on it); *replace*
+//!   — onto the rest pose; or not applied at all. A host that keeps its own look-at (at
+//!   a camera) adds [`Character::gaze`] (the acted gaze, 0 unless set, plus the
+//!   saccades, in degrees) to the yaw and pitch it applies, instead of the eye
+//!   rotations. The npm package's `attach(vrm, { head, lookAt, expressions })` is this
+//!   contract for three-vrm.
 //!   Weights come twice: after the VRM override rules ([`Character::weights`], for
 //!   players that apply none) and before them ([`Character::input_weights`], for players
 //!   that apply them: UniVRM 1.0, three-vrm with its rules on, VRMA).
@@ -71,7 +93,7 @@ mod voice_stream;
 pub use analysis::{ANALYSIS_RATE, VoiceAnalysis, analyse_voice, load_voice};
 #[cfg(feature = "scene")]
 pub use character::camera_correction;
-pub use character::{Character, LineEvents, rig_from_json};
+pub use character::{Character, LineEvents, MAX_STEP_S, rig_from_json};
 pub use error::EmbedError;
 #[cfg(feature = "avatar")]
 pub use omote_avatar::{Avatar, AvatarError, AvatarSource};

@@ -249,10 +249,12 @@ impl ScenePlayer {
         self.scene.set_auto_advance(on);
     }
 
-    /// Advances the scene by `dt` seconds and computes every character's frame. The
-    /// same contract as [`crate::Character::update`]: a finite positive `dt` is one step
-    /// of exactly `dt`, however long; zero, negative or NaN is no step at all — no time
-    /// passes and nothing changes (the last frame and its events stay).
+    /// Advances the scene by `dt` seconds and computes every character's frame. A
+    /// finite positive `dt` is one step of exactly `dt`, however long (unlike
+    /// [`crate::Character::update`], which takes a long one as one normal frame: a
+    /// scene's clock is the one its voices are scheduled on); zero, negative, NaN or
+    /// infinite is no step at all — no time passes and nothing changes (the last frame
+    /// and its events stay).
     pub fn update(&mut self, dt: f32) {
         if !(dt.is_finite() && dt > 0.0) {
             return;

@@ -87,9 +87,9 @@ fn bad_input_is_an_error_with_a_message() {
     assert!(full.unwrap_err().to_string().contains("queue is full"));
 }
 
-/// Any dt a render loop gives is taken: zero, negative and NaN steps pass no time (the
-/// frame is the same as before), a long one is a step of that length, and every weight
-/// stays finite and within 0–1.
+/// Any dt a render loop gives is taken: zero, negative, NaN and infinite steps pass no
+/// time (the frame is the same as before), one up to `MAX_STEP_S` is a step of that
+/// length, and every weight stays finite and within 0–1.
 #[test]
 fn any_dt_is_taken() {
     let mut face = Character::from_rig_json(RIG, 3).unwrap();
@@ -102,20 +102,96 @@ fn any_dt_is_taken() {
         face.update(dt);
         assert_eq!(face.weights(), &before[..], "dt {dt} moved the face");
     }
-    // A tab back after 5 s: one step of 5 s, the same as 300 steps of 1/60 s for the
-    // acting (the smoothing is exact for any step).
+    // A slow frame (0.2 s, within MAX_STEP_S): one step of 0.2 s, the same as 12 steps
+    // of 1/60 s for the acting (the smoothing is exact for any step).
     let mut stepped = Character::from_rig_json(RIG, 3).unwrap();
     stepped.set_expression_named("happy", 0.6).unwrap();
     for _ in 0..30 {
         stepped.update(1.0 / 60.0);
     }
-    face.update(5.0);
-    for _ in 0..300 {
+    const { assert!(0.2 <= omote_embed::MAX_STEP_S) };
+    face.update(0.2);
+    for _ in 0..12 {
         stepped.update(1.0 / 60.0);
     }
     let happy = face.channel("happy").unwrap();
     assert!((face.weight(happy) - stepped.weight(happy)).abs() < 1e-3);
     assert!(face.weights().iter().all(|w| (0.0..=1.0).contains(w)));
+}
+
+/// The largest change of any weight or rotation component between two frames.
+fn change(a: &(Vec<f32>, [f32; 12]), b: &(Vec<f32>, [f32; 12])) -> f32 {
+    let w = a.0.iter().zip(&b.0).map(|(x, y)| (x - y).abs());
+    let r = a.1.iter().zip(&b.1).map(|(x, y)| (x - y).abs());
+    w.chain(r).fold(0.0, f32::max)
+}
+
+/// A tab back from the background (a 5 s dt) in the middle of a line, with the gaze on a
+/// target and the automatic blinks and saccades running: the face resumes with one
+/// normal frame — exactly the frame a 1/60 s step gives, so the jump is no larger than
+/// any frame's change — and a first update with a 5 s dt (a clock started long before
+/// the loop) is one 1/60 s frame.
+#[test]
+fn a_long_dt_resumes_with_one_normal_frame() {
+    let avatar = omote_embed::Avatar::load(&omote_embed::AvatarSource::Builtin).unwrap();
+    let make = || {
+        let mut face = Character::from_avatar(&avatar, 5).unwrap();
+        face.set_gaze_target(omote_core::Vec3::new(0.3, -0.1, 1.0))
+            .unwrap();
+        // An "a" that alternates with "o" every 0.1 s, voiced from 0.1 s to 2.1 s.
+        let mut frames = vec![0.0f32; 6 * 230];
+        for (i, f) in frames.chunks_exact_mut(6).enumerate().skip(10).take(200) {
+            f[if (i / 10) % 2 == 0 { 0 } else { 4 }] = 0.9;
+        }
+        face.say_frames(&frames, 100.0, Some((0.1, 2.1)), &[])
+            .unwrap();
+        face
+    };
+    let frame = |f: &Character| (f.weights().to_vec(), f.rotations());
+    let (mut away, mut here) = (make(), make());
+    let mut normal = Vec::new();
+    for _ in 0..60 {
+        away.update(1.0 / 60.0);
+        here.update(1.0 / 60.0);
+        normal.push(frame(&here));
+    }
+    assert!(away.is_speaking());
+    let before = frame(&away);
+    away.update(5.0);
+    here.update(1.0 / 60.0);
+    normal.push(frame(&here));
+    assert_eq!(
+        frame(&away),
+        frame(&here),
+        "a 5 s dt is not one normal frame"
+    );
+    assert!(away.is_speaking(), "the line resumes where it was");
+    let jump = change(&before, &frame(&away));
+    let largest = normal
+        .windows(2)
+        .map(|w| change(&w[0], &w[1]))
+        .fold(0.0, f32::max);
+    assert!(jump <= largest, "jump {jump} > a normal frame's {largest}");
+    // The same steps go on: both stay the same face, frame by frame.
+    for _ in 0..120 {
+        away.update(1.0 / 60.0);
+        here.update(1.0 / 60.0);
+        assert_eq!(frame(&away), frame(&here));
+    }
+    // A first update of 5 s is one frame of 1/60 s.
+    let (mut first, mut sixtieth) = (make(), make());
+    first.update(5.0);
+    sixtieth.update(1.0 / 60.0);
+    assert_eq!(frame(&first), frame(&sixtieth));
+    // After 30 fps frames, a gap is one 1/30 s frame.
+    let (mut slow, mut steady) = (make(), make());
+    for _ in 0..10 {
+        slow.update(1.0 / 30.0);
+        steady.update(1.0 / 30.0);
+    }
+    slow.update(5.0);
+    steady.update(1.0 / 30.0);
+    assert_eq!(frame(&slow), frame(&steady));
 }
 
 /// A subnormal dt (C#'s `float.Epsilon`, found by the C# tests) is no time either: the
@@ -401,4 +477,60 @@ fn a_recorded_character_is_an_anim_with_its_frames_and_writes_out() {
         omote_embed::anim_json(&broken),
         Err(EmbedError::Anim(_))
     ));
+}
+
+/// The afterglow ends when asked: held for its hold once the line is over, then released;
+/// `clear_afterglow` releases it from now; a silent line releases it; `set_expression`
+/// leaves it (it adds on top: happy 0.6 acted + 0.3 afterglow). Bad timings are errors.
+#[test]
+fn the_afterglow_holds_then_releases_and_can_be_cleared() {
+    let line = |face: &mut Character| {
+        let mut frames = vec![0.0f32; 6 * 100];
+        for f in frames.chunks_exact_mut(6).skip(10).take(50) {
+            f[0] = 0.9;
+        }
+        face.say_frames(&frames, 100.0, Some((0.1, 0.6)), &[("happy".into(), 0.3)])
+            .unwrap();
+    };
+    let happy_after = |face: &mut Character, seconds: f32| {
+        run(face, seconds);
+        face.weight(face.channel("happy").unwrap())
+    };
+    // The default: held until the next line (the line is over by 1.5 s).
+    let mut face = Character::from_rig_json(RIG, 1).unwrap();
+    face.set_expression_named("happy", 0.6).unwrap();
+    line(&mut face);
+    assert!((happy_after(&mut face, 1.5) - 0.9).abs() < 0.02);
+    assert!((happy_after(&mut face, 15.0) - 0.9).abs() < 0.02);
+    // Held 1 s, released over 0.5 s: back to the acting's 0.6.
+    let mut face = Character::from_rig_json(RIG, 1).unwrap();
+    face.set_afterglow_timing(1.0, 0.5).unwrap();
+    face.set_expression_named("happy", 0.6).unwrap();
+    line(&mut face);
+    assert!((happy_after(&mut face, 1.5) - 0.9).abs() < 0.02);
+    assert!((happy_after(&mut face, 1.5) - 0.6).abs() < 0.02);
+    // Cleared: gone 0.3 s later; setting the acting again does not bring it back.
+    let mut face = Character::from_rig_json(RIG, 1).unwrap();
+    face.set_expression_named("happy", 0.6).unwrap();
+    line(&mut face);
+    assert!((happy_after(&mut face, 2.0) - 0.9).abs() < 0.02);
+    face.set_expression_named("happy", 0.6).unwrap();
+    assert!(
+        (happy_after(&mut face, 0.5) - 0.9).abs() < 0.02,
+        "set_expression leaves it"
+    );
+    face.clear_afterglow(0.2).unwrap();
+    assert!((happy_after(&mut face, 0.5) - 0.6).abs() < 0.02);
+    // A silent line releases it.
+    let mut face = Character::from_rig_json(RIG, 1).unwrap();
+    face.set_expression_named("happy", 0.6).unwrap();
+    line(&mut face);
+    assert!((happy_after(&mut face, 2.0) - 0.9).abs() < 0.02);
+    face.say_frames(&[0.0; 6 * 30], 100.0, None, &[]).unwrap();
+    assert!((happy_after(&mut face, 1.0) - 0.6).abs() < 0.02);
+    // Bad timings say what was given.
+    let e = face.set_afterglow_timing(f32::NAN, 0.5).unwrap_err();
+    assert!(e.to_string().contains("afterglow hold NaN"), "{e}");
+    assert!(face.clear_afterglow(f32::INFINITY).is_err());
+    assert!(face.set_afterglow_timing(f32::INFINITY, 0.5).is_ok());
 }

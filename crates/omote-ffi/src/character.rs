@@ -390,6 +390,35 @@ pub extern "C" fn omote_character_cut(character: OmoteCharacter) -> OmoteStatus 
     })
 }
 
+/// How long a line's afterglow stays at full once the line has ended, and how long it
+/// then takes to release (seconds; a hold of infinity, the default: until the next
+/// line). Negative values count as 0; NaN, or an infinite release, is an error.
+#[unsafe(no_mangle)]
+pub extern "C" fn omote_character_set_afterglow_timing(
+    character: OmoteCharacter,
+    hold_s: f32,
+    release_s: f32,
+) -> OmoteStatus {
+    guard("omote_character_set_afterglow_timing", || {
+        with(
+            character,
+            |c| Ok(c.set_afterglow_timing(hold_s, release_s)?),
+        )
+    })
+}
+
+/// Releases the afterglow showing now to 0 over `release_s` seconds (0: at once); a
+/// line playing keeps its own. NaN or infinite is an error.
+#[unsafe(no_mangle)]
+pub extern "C" fn omote_character_clear_afterglow(
+    character: OmoteCharacter,
+    release_s: f32,
+) -> OmoteStatus {
+    guard("omote_character_clear_afterglow", || {
+        with(character, |c| Ok(c.clear_afterglow(release_s)?))
+    })
+}
+
 /// Whether a voice line is speaking (1) or not (0).
 ///
 /// # Safety
@@ -449,9 +478,11 @@ pub unsafe extern "C" fn omote_character_hear(
     })
 }
 
-/// Advances the face by `dt` seconds and computes its frame. Finite and positive: a
-/// step of exactly `dt`, however long (a line goes on to where its audio is). 0,
-/// negative or NaN: no time passes (the frame is recomputed from the inputs).
+/// Advances the face by `dt` seconds and computes its frame. Finite and positive up to
+/// 0.25 s: a step of exactly `dt`. Longer (a pause, a breakpoint): one normal frame (the
+/// last step taken, 1/60 s before any), so the face resumes where it was without a
+/// jump, a voice line too. 0, negative, NaN or infinite: no time passes (the frame is
+/// recomputed from the inputs).
 #[unsafe(no_mangle)]
 pub extern "C" fn omote_character_update(character: OmoteCharacter, dt: f32) -> OmoteStatus {
     guard("omote_character_update", || {

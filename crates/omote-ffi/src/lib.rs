@@ -20,8 +20,10 @@
 //! - **Threads**: a handle is used by one thread at a time (different handles on
 //!   different threads run in parallel). Each object has its own lock, so a broken rule
 //!   is serialised, not a data race. Messages are per thread.
-//! - **Time**: `dt` as `omote_character_update` says: finite and positive is one exact
-//!   step however long; 0, negative or NaN lets no time pass.
+//! - **Time**: `dt` as `omote_character_update` says (the embedding API's contract):
+//!   finite and positive up to 0.25 s is one exact step; a longer one (the game was
+//!   paused, a breakpoint) is one normal frame, so the face resumes without a jump;
+//!   0, negative, NaN or infinite lets no time pass.
 //! - **Composition**: expressions the host wants go in as acting or picture weights;
 //!   head and eye rotations are relative to the rest pose, to be multiplied onto the
 //!   host's animated local rotations; the gaze can follow a target given in the head's

@@ -271,6 +271,22 @@ impl Face {
         self.inner.cut();
     }
 
+    /// The afterglow's hold at full after a line ends and its release (seconds; hold
+    /// ``math.inf``, the default: until the next line).
+    fn set_afterglow_timing(&mut self, hold_s: f32, release_s: f32) -> PyResult<()> {
+        self.inner
+            .set_afterglow_timing(hold_s, release_s)
+            .map_err(|e| value("Face.set_afterglow_timing", e.to_string()))
+    }
+
+    /// Releases the afterglow showing now over ``release_s`` seconds (0: at once).
+    #[pyo3(signature = (release_s = 0.5))]
+    fn clear_afterglow(&mut self, release_s: f32) -> PyResult<()> {
+        self.inner
+            .clear_afterglow(release_s)
+            .map_err(|e| value("Face.clear_afterglow", e.to_string()))
+    }
+
     /// Whether a voice line is playing.
     #[getter]
     fn speaking(&self) -> bool {

@@ -173,3 +173,37 @@ def test_the_speech_pipeline_example_writes_a_speaking_vrma(root, tmp_path):
     opens = np.sum((aa[1:] > 0.2) & (aa[:-1] <= 0.2))
     assert opens >= 3, opens
     assert aa[-1] < 0.05 and oh[-1] < 0.05  # closed after the line
+
+
+def test_the_afterglow_holds_then_releases_and_a_long_dt_is_one_frame():
+    rig = omote.Rig.builtin()
+    names = omote.Face(rig).channel_names
+    happy = names.index("happy")
+    line = omote.Track.from_frames(np.tile([[0.8, 0, 0, 0, 0, 0.2]], (50, 1)), 100, (0.1, 0.4))
+    face = omote.Face(rig, seed=1)
+    face.set_afterglow_timing(1.0, 0.5)
+    face.say(line, [("happy", 0.4)])
+    for _ in range(60):
+        face.update(1 / 60)
+    assert face.weights[happy] > 0.3, "the afterglow came"
+    for _ in range(120):
+        face.update(1 / 60)
+    assert face.weights[happy] < 0.01, "released 1.5 s after the line"
+    face.set_afterglow_timing(float("inf"), 0.5)
+    face.say(line, [("happy", 0.4)])
+    for _ in range(300):
+        face.update(1 / 60)
+    assert face.weights[happy] > 0.3, "held until the next line"
+    face.clear_afterglow(0.0)
+    face.update(1 / 60)
+    assert face.weights[happy] < 0.01
+    with pytest.raises(omote.OmoteValueError, match="afterglow hold NaN"):
+        face.set_afterglow_timing(float("nan"), 0.5)
+    # A tab-like gap: 5 s is one normal frame, the same as 1/60 s.
+    a, b = omote.Face(rig, seed=2), omote.Face(rig, seed=2)
+    for f in (a, b):
+        f.say(line)
+        f.update(1 / 60)
+    a.update(5.0)
+    b.update(1 / 60)
+    np.testing.assert_array_equal(a.weights, b.weights)

@@ -69,6 +69,8 @@ fn scene() -> Scene {
                 track: line(&mut rng, len),
                 afterglow: vec![(smile, 0.3)],
                 afterglow_ramp_s: 0.5,
+                afterglow_hold_s: f32::INFINITY,
+                afterglow_release_s: 0.5,
                 then: vec![(happy, 0.5)],
             });
             t += len + 16.0 + (rng.next_u32() % 800) as f32 / 100.0;

@@ -142,6 +142,11 @@ pub struct LineDesc {
     pub afterglow: BTreeMap<String, f32>,
     /// Seconds the afterglow takes to ramp in. Default 0.5.
     pub afterglow_ramp: Option<f32>,
+    /// Seconds the afterglow stays at full once the line has ended. Default: until the
+    /// character's next line.
+    pub afterglow_hold: Option<f32>,
+    /// Seconds it then takes to release. Default 0.5.
+    pub afterglow_release: Option<f32>,
     /// The expression the acting moves to at the hand-over: name → weight.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub then: BTreeMap<String, f32>,
@@ -211,6 +216,7 @@ mod tests {
             audio: Some("a.wav".into()),
             afterglow: [("happy".to_string(), 0.3)].into(),
             afterglow_ramp: Some(0.7),
+            afterglow_hold: Some(2.0),
             wait: true,
             ..LineDesc::default()
         };
@@ -241,6 +247,8 @@ mod tests {
             (Some(0.3), Some(0.7), true)
         );
         assert_eq!(l.afterglow["happy"], 0.3);
+        assert_eq!((l.afterglow_hold, l.afterglow_release), (Some(2.0), None));
+        assert!(text.contains("afterglowHold = 2"), "{text}");
     }
 
     /// The shortest spelling of an `f32` reads back as that `f32` (through TOML's

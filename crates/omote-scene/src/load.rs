@@ -797,6 +797,16 @@ impl Loader<'_> {
                 ld.afterglow_ramp.unwrap_or(0.5),
                 60.0,
             )?;
+            let hold = match ld.afterglow_hold {
+                None => f32::INFINITY,
+                Some(h) => self.seconds(l, &format!("{f}.afterglowHold"), h, 3600.0)?,
+            };
+            let release = self.seconds(
+                l,
+                &format!("{f}.afterglowRelease"),
+                ld.afterglow_release.unwrap_or(0.5),
+                60.0,
+            )?;
             let afterglow = names.weights(&at, &format!("{f}.afterglow"), &ld.afterglow, true)?;
             let then = names.weights(&at, &format!("{f}.then"), &ld.then, false)?;
             if ld.wait {
@@ -827,6 +837,8 @@ impl Loader<'_> {
                 track,
                 afterglow,
                 afterglow_ramp_s: ramp,
+                afterglow_hold_s: hold,
+                afterglow_release_s: release,
                 then,
             });
         }

@@ -188,9 +188,52 @@ impl FaceJs {
             .say_frames(frames, fps, voiced, &glow)
             .map_err(js("say"))
     }
+    /// `say`, the line `elapsed` seconds in when the next update starts.
+    #[wasm_bindgen(js_name = sayAt)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn say_at(
+        &mut self,
+        frames: &[f32],
+        fps: f32,
+        voiced_start: f64,
+        voiced_end: f64,
+        afterglow_names: Vec<String>,
+        afterglow_weights: &[f32],
+        elapsed: f32,
+    ) -> Result<(), JsError> {
+        let voiced = (voiced_start.is_finite() && voiced_end.is_finite())
+            .then_some((voiced_start, voiced_end));
+        let glow: Vec<(String, f32)> = afterglow_names
+            .into_iter()
+            .zip(afterglow_weights.iter().copied())
+            .collect();
+        self.inner
+            .say_frames_at(frames, fps, voiced, &glow, elapsed)
+            .map_err(js("say"))
+    }
+    /// The step `update(dt)` would take now.
+    #[wasm_bindgen(js_name = stepFor)]
+    pub fn step_for(&self, dt: f32) -> f32 {
+        self.inner.step_for(dt)
+    }
     /// Stops the line.
     pub fn cut(&mut self) {
         self.inner.cut();
+    }
+    /// The afterglow's hold and release after a line (seconds; hold Infinity: until the
+    /// next line).
+    #[wasm_bindgen(js_name = setAfterglowTiming)]
+    pub fn set_afterglow_timing(&mut self, hold_s: f32, release_s: f32) -> Result<(), JsError> {
+        self.inner
+            .set_afterglow_timing(hold_s, release_s)
+            .map_err(js("setAfterglowTiming"))
+    }
+    /// Releases the afterglow over `release_s` seconds.
+    #[wasm_bindgen(js_name = clearAfterglow)]
+    pub fn clear_afterglow(&mut self, release_s: f32) -> Result<(), JsError> {
+        self.inner
+            .clear_afterglow(release_s)
+            .map_err(js("clearAfterglow"))
     }
     /// The live voice frame for the next update.
     #[wasm_bindgen(js_name = setLiveVowels)]

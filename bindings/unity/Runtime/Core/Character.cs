@@ -28,9 +28,10 @@ namespace Omote
     /// has (looked up in a dictionary built once), <see cref="SetTracked(float[])"/>,
     /// <see cref="Hear(VoiceStream, float[], int)"/> and <see cref="GetGaze"/> make one
     /// native call each and no garbage. Only failures allocate (the exception).</para>
-    /// <para><b>Time (dt).</b> Finite and positive: one exact step of <c>dt</c> seconds,
-    /// however long (a hitch of a second is a second; a line goes on to where its audio is
-    /// rather than jumping). Zero, negative or NaN: no time passes and the frame is
+    /// <para><b>Time (dt).</b> Finite and positive up to 0.25 s: one exact step of
+    /// <c>dt</c> seconds. Longer (a hitch, the editor paused, a breakpoint): one normal
+    /// frame (the last step taken), so the face resumes where it was without a jump, a
+    /// voice line too. Zero, negative, NaN or infinite: no time passes and the frame is
     /// recomputed from the inputs (a paused game). Pass Unity's <c>Time.deltaTime</c>.</para>
     /// <para><b>Numbers.</b> Weights in are clamped to 0–1, gaze to ±90°; NaN inputs are
     /// refused with an <see cref="OmoteException"/> and change nothing. Numbers out are
@@ -319,6 +320,21 @@ namespace Omote
         public void Cut()
         {
             Native.Check(NativeMethods.omote_character_cut(Handle));
+        }
+
+        /// <summary>How long a line's afterglow stays at full once the line has ended,
+        /// then how long it takes to release (seconds). A hold of
+        /// <c>float.PositiveInfinity</c> (the default) keeps it until the next line.</summary>
+        public void SetAfterglowTiming(float holdSeconds, float releaseSeconds)
+        {
+            Native.Check(NativeMethods.omote_character_set_afterglow_timing(Handle, holdSeconds, releaseSeconds));
+        }
+
+        /// <summary>Releases the afterglow showing now over <paramref name="releaseSeconds"/>
+        /// (0: at once); a line playing keeps its own.</summary>
+        public void ClearAfterglow(float releaseSeconds = 0.5f)
+        {
+            Native.Check(NativeMethods.omote_character_clear_afterglow(Handle, releaseSeconds));
         }
 
         /// <summary>Whether a voice line is speaking.</summary>

@@ -190,6 +190,8 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_camera(ulong character, float[] position);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_say(ulong character, ulong track, OmoteWeight[] afterglow, uint afterglowCount);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_cut(ulong character);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_afterglow_timing(ulong character, float holdS, float releaseS);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_clear_afterglow(ulong character, float releaseS);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_is_speaking(ulong character, out uint @out);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_live_vowels(ulong character, float[] vowels, uint count, uint voiced);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_hear(ulong character, ulong stream, float[] samples, uint count);

@@ -230,6 +230,22 @@ impl FaceDriver {
         }
     }
 
+    /// How long a line's afterglow stays at full after the line ends, and its release
+    /// (see [`SpeechPlayer::set_afterglow_timing`]). Nothing without speech.
+    pub fn set_afterglow_timing(&mut self, hold_s: f32, release_s: f32) {
+        if let Some(s) = self.speech.as_mut() {
+            s.player.set_afterglow_timing(hold_s, release_s);
+        }
+    }
+
+    /// Releases the afterglow showing now over `release_s` seconds (see
+    /// [`SpeechPlayer::clear_afterglow`]). Nothing without speech.
+    pub fn clear_afterglow(&mut self, release_s: f32) {
+        if let Some(s) = self.speech.as_mut() {
+            s.player.clear_afterglow(release_s);
+        }
+    }
+
     /// Stops the current voice line at once: the mouth layer lets go this frame and
     /// the acting's mouth shows (a hard stop; [`cut_speech`](Self::cut_speech) settles).
     pub fn stop_speech(&mut self) {
@@ -276,9 +292,8 @@ impl FaceDriver {
         let mut speaking = false;
         if let Some(s) = self.speech.as_mut() {
             line_playing = s.player.time().is_some();
-            if line_playing {
-                s.player.advance(dt, self.face.layer_mut(Face::MOUTH));
-            }
+            // Without a line this leaves the mouth alone and moves a held afterglow.
+            s.player.advance(dt, self.face.layer_mut(Face::MOUTH));
             s.player.apply_afterglow(self.face.layer_mut(s.afterglow));
             speaking = s.player.is_speaking();
         }

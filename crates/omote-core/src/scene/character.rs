@@ -65,6 +65,11 @@ pub struct VoiceLine {
     pub afterglow: Vec<(ChannelId, f32)>,
     /// How long the afterglow takes to ramp in (s).
     pub afterglow_ramp_s: f32,
+    /// How long it stays at full once the line has ended (s; `f32::INFINITY`: until the
+    /// character's next line).
+    pub afterglow_hold_s: f32,
+    /// Then how long it takes to release to 0 (s).
+    pub afterglow_release_s: f32,
     /// The expression the acting moves to at the line's hand-over (channel, weight);
     /// the scene turns these into acting keys.
     pub then: Vec<(ChannelId, f32)>,

@@ -435,6 +435,9 @@ fn start_lines(c: &mut Character, i: usize, frame: &FrameClock, events: &mut Sce
         }
         let started = frame.wall_of(line.t);
         let elapsed = (frame.to64 - f64::from(line.t)) as f32 - frame.dt;
+        // This line's afterglow timing, for its end (the next line sets its own).
+        c.driver
+            .set_afterglow_timing(line.afterglow_hold_s, line.afterglow_release_s);
         let said = c.driver.say_at(
             line.track.clone(),
             &line.afterglow,
@@ -666,6 +669,18 @@ fn sorted_lines(id: &str, mut lines: Vec<VoiceLine>) -> Result<Vec<VoiceLine>, S
             id,
             || format!("lines[{i}].afterglowRamp"),
             l.afterglow_ramp_s,
+        )?;
+        if l.afterglow_hold_s != f32::INFINITY {
+            check(
+                id,
+                || format!("lines[{i}].afterglowHold"),
+                l.afterglow_hold_s,
+            )?;
+        }
+        check(
+            id,
+            || format!("lines[{i}].afterglowRelease"),
+            l.afterglow_release_s,
         )?;
     }
     lines.sort_by(|a, b| a.t.total_cmp(&b.t));

@@ -135,6 +135,13 @@ pub struct SpeechConfig {
     pub start_blend_s: f32,
     /// The afterglow ramps 0 → 1 over this long, starting with the hand-over.
     pub afterglow_ramp_s: f32,
+    /// How long the afterglow stays at full once its line has ended (seconds;
+    /// `f32::INFINITY`, the default: until the next line, as docs/design.md § Voice
+    /// lines has a character keep a finished line's afterglow).
+    pub afterglow_hold_s: f32,
+    /// Then it releases 1 → 0 over this long (also the release of
+    /// [`SpeechPlayer::clear_afterglow`] callers usually pass, and of a silent line).
+    pub afterglow_release_s: f32,
 }
 
 impl Default for SpeechConfig {
@@ -144,6 +151,8 @@ impl Default for SpeechConfig {
             end_blend_s: 0.2,
             start_blend_s: 0.04,
             afterglow_ramp_s: 0.5,
+            afterglow_hold_s: f32::INFINITY,
+            afterglow_release_s: 0.5,
         }
     }
 }
@@ -198,6 +207,33 @@ pub struct SpeechPlayer {
     next_afterglow: Vec<(ChannelId, f32)>,
     /// The previous line's afterglow weight when the new line started (fading out).
     fading_from: Option<f32>,
+    /// The afterglow after its line ended: held, then released.
+    tail: Option<Tail>,
+}
+
+/// An afterglow with no line playing: held at `from` for `hold` seconds, then released
+/// to 0 over `release` seconds.
+#[derive(Clone, Copy, Debug)]
+struct Tail {
+    /// Seconds since the hold started.
+    t: f32,
+    from: f32,
+    hold: f32,
+    release: f32,
+}
+
+impl Tail {
+    fn weight(&self) -> f32 {
+        if self.t < self.hold {
+            self.from
+        } else {
+            self.from * (1.0 - ramp(self.t - self.hold, self.release))
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.t >= self.hold + self.release
+    }
 }
 
 impl SpeechPlayer {
@@ -211,6 +247,42 @@ impl SpeechPlayer {
             afterglow: 0.0,
             next_afterglow: Vec::new(),
             fading_from: None,
+            tail: None,
+        }
+    }
+
+    /// How long an afterglow stays at full after its line ends, and how long it then
+    /// takes to release (seconds; a hold of `f32::INFINITY`: until the next line). NaN
+    /// or negative values count as 0. Applies from the next line's end (and to an
+    /// afterglow being held now).
+    pub fn set_afterglow_timing(&mut self, hold_s: f32, release_s: f32) {
+        let hold = if hold_s.is_nan() {
+            0.0
+        } else {
+            hold_s.max(0.0)
+        };
+        self.config.afterglow_hold_s = hold;
+        self.config.afterglow_release_s = positive_or_zero(release_s);
+        if let Some(tail) = self.tail.as_mut()
+            && tail.t < tail.hold
+        {
+            tail.hold = hold;
+            tail.release = self.config.afterglow_release_s;
+        }
+    }
+
+    /// Releases the afterglow showing now to 0 over `release_s` seconds (0: at once). A
+    /// line playing keeps its own afterglow for its end; a previous one fading out under
+    /// it fades anyway.
+    pub fn clear_afterglow(&mut self, release_s: f32) {
+        if self.line.is_none() {
+            self.tail = Some(Tail {
+                t: 0.0,
+                from: self.afterglow,
+                hold: 0.0,
+                release: positive_or_zero(release_s),
+            });
+            self.afterglow = self.tail.map_or(0.0, |t| t.weight());
         }
     }
 
@@ -241,6 +313,7 @@ impl SpeechPlayer {
         self.next_afterglow.clear();
         self.next_afterglow.extend_from_slice(afterglow);
         self.fading_from = Some(self.afterglow);
+        self.tail = None;
         self.line = Some(Line {
             track,
             t: crate::sanitize::finite_or_zero(elapsed),
@@ -292,16 +365,33 @@ impl SpeechPlayer {
     }
 
     /// Advances by `dt` seconds and writes the mouth: vowel values and layer weight.
+    /// With no line playing the mouth is left alone and only a held afterglow moves
+    /// (its hold and release).
     pub fn advance(&mut self, dt: f32, mouth: &mut Layer) {
         let dt = positive_or_zero(dt);
         let cfg = self.config;
         let Some(line) = self.line.as_mut() else {
+            if let Some(tail) = self.tail.as_mut() {
+                tail.t += dt;
+                self.afterglow = tail.weight();
+                if tail.done() {
+                    self.tail = None;
+                }
+            }
             return;
         };
         line.t += dt;
         let Some((start, end)) = line.track.voiced() else {
+            // A line with no voice has nothing to glow after: the previous afterglow
+            // releases as a voiced line would fade it.
             mouth.set_weight(0.0);
             self.line = None;
+            self.tail = Some(Tail {
+                t: 0.0,
+                from: self.afterglow,
+                hold: 0.0,
+                release: cfg.afterglow_release_s,
+            });
             return;
         };
         let t = line.t;
@@ -338,8 +428,18 @@ impl SpeechPlayer {
         } else {
             ramp(t - handover, afterglow_ramp)
         };
-        if t >= handover + cfg.end_blend_s.max(afterglow_ramp) {
+        let end_at = handover + cfg.end_blend_s.max(afterglow_ramp);
+        if t >= end_at {
             self.line = None;
+            // The hold counts from the line's end (the afterglow is full by then).
+            let tail = Tail {
+                t: t - end_at,
+                from: self.afterglow,
+                hold: cfg.afterglow_hold_s,
+                release: cfg.afterglow_release_s,
+            };
+            self.afterglow = tail.weight();
+            self.tail = (!tail.done()).then_some(tail);
         }
     }
 
@@ -416,6 +516,111 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// A call made on the player once, at a time (s).
+    type At<'a> = Option<(f32, &'a dyn Fn(&mut SpeechPlayer))>;
+
+    /// The afterglow weight every 10 ms for `seconds`, after `setup` on a player that
+    /// says `track()` with a smile afterglow at 0 s; `at` runs once at that time.
+    fn glow_run(seconds: f32, setup: impl Fn(&mut SpeechPlayer), at: At<'_>) -> Vec<(f32, f32)> {
+        let rig = Rig::standard();
+        let mut mouth = Layer::new("mouth", BlendMode::Override, rig.len());
+        let mut glow = Layer::new("glow", BlendMode::Additive, rig.len());
+        let smile = rig.channel("mouthSmileLeft").unwrap();
+        let mut p = SpeechPlayer::new(&rig, SpeechConfig::default());
+        setup(&mut p);
+        p.say(track(), &[(smile, 0.4)]);
+        (1..=(seconds * 100.0).round() as usize)
+            .map(|i| {
+                let t = i as f32 * 0.01;
+                if let Some((when, f)) = at
+                    && (t - when).abs() < 0.005
+                {
+                    f(&mut p);
+                }
+                p.advance(0.01, &mut mouth);
+                p.apply_afterglow(&mut glow);
+                (t, glow.weight())
+            })
+            .collect()
+    }
+
+    fn glow_at(frames: &[(f32, f32)], t: f32) -> f32 {
+        frames
+            .iter()
+            .min_by(|a, b| (a.0 - t).abs().total_cmp(&(b.0 - t).abs()))
+            .unwrap()
+            .1
+    }
+
+    #[test]
+    fn the_afterglow_holds_until_the_next_line_by_default() {
+        // The line ends at 1.5 s (hand-over 1.0 s + the 0.5 s ramp).
+        let g = glow_run(20.0, |_| {}, None);
+        assert_eq!(glow_at(&g, 1.6), 1.0);
+        assert_eq!(glow_at(&g, 20.0), 1.0);
+    }
+
+    #[test]
+    fn the_afterglow_holds_then_releases() {
+        let g = glow_run(5.0, |p| p.set_afterglow_timing(1.0, 0.5), None);
+        // Full from the line's end (1.5 s) for 1 s, then down to 0 over 0.5 s.
+        assert_eq!(glow_at(&g, 1.6), 1.0);
+        assert_eq!(glow_at(&g, 2.49), 1.0);
+        assert!(
+            (glow_at(&g, 2.75) - 0.5).abs() < 0.03,
+            "{}",
+            glow_at(&g, 2.75)
+        );
+        assert_eq!(glow_at(&g, 3.1), 0.0);
+        assert_eq!(glow_at(&g, 5.0), 0.0);
+        // No step larger than the release's slope.
+        for w in g.windows(2).filter(|w| w[0].0 > 1.6) {
+            assert!((w[1].1 - w[0].1).abs() <= 0.01 / 0.5 + 1e-4, "{w:?}");
+        }
+    }
+
+    #[test]
+    fn clear_afterglow_releases_it_from_now() {
+        let g = glow_run(4.0, |_| {}, Some((2.0, &|p| p.clear_afterglow(0.2))));
+        assert_eq!(glow_at(&g, 1.99), 1.0);
+        assert!(
+            (glow_at(&g, 2.1) - 0.5).abs() < 0.06,
+            "{}",
+            glow_at(&g, 2.1)
+        );
+        assert_eq!(glow_at(&g, 2.3), 0.0);
+        assert_eq!(glow_at(&g, 4.0), 0.0);
+        // At once.
+        let g = glow_run(4.0, |_| {}, Some((2.0, &|p| p.clear_afterglow(0.0))));
+        assert_eq!(glow_at(&g, 2.0), 0.0);
+    }
+
+    #[test]
+    fn a_silent_line_releases_the_previous_afterglow() {
+        let silent = Arc::new(SpeechTrack::new(100.0, vec![[0.0; 5]; 50], None).unwrap());
+        let g = glow_run(
+            4.0,
+            |_| {},
+            Some((2.0, &move |p| p.say(silent.clone(), &[]))),
+        );
+        assert_eq!(glow_at(&g, 1.99), 1.0);
+        assert_eq!(glow_at(&g, 2.6), 0.0, "released over 0.5 s");
+        assert_eq!(glow_at(&g, 4.0), 0.0);
+    }
+
+    #[test]
+    fn a_cut_line_glows_then_holds_and_releases() {
+        let g = glow_run(
+            5.0,
+            |p| p.set_afterglow_timing(0.5, 0.5),
+            Some((0.6, &|p| p.cut())),
+        );
+        // Cut at 0.6 s: the afterglow ramps in over 0.5 s, the line ends at 1.1 s, held
+        // to 1.6 s, released by 2.1 s.
+        assert_eq!(glow_at(&g, 1.2), 1.0);
+        assert_eq!(glow_at(&g, 2.2), 0.0);
     }
 
     #[test]
