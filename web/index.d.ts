@@ -59,7 +59,8 @@ export class Face {
   setEyeMode(mode: EyeMode): this;
   /** Without `context` the line starts at the next update. With `context` it follows
    *  the audio clock: its audio starts at context time `startAt` (default now) and is
-   *  heard `outputLatency` later; lines queue and each starts exactly on its audio. */
+   *  heard `outputLatency` later; lines queue and each starts exactly on its audio, and
+   *  a line playing stays on its audio after a gap (a tab in the background). */
   say(analysis: Pick<VoiceAnalysis, 'frames' | 'fps' | 'voicedStart' | 'voicedEnd'>, options?: { afterglow?: Record<string, number>; context?: BaseAudioContext; startAt?: number }): this;
   /** Lines given to say with a context that have not started yet. */
   readonly queued: number;

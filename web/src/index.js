@@ -115,6 +115,10 @@ export class Speaker {
 
 const EYE_MODES = new Set(['idle', 'talking', 'listening', 'focused']);
 
+/** How far (s) a line on the audio clock may drift from its audio before it is moved to
+ *  it: well over a frame's jitter, well under a gap a viewer would notice. */
+const CLOCK_SLACK_S = 0.1;
+
 /** One character's face. `rig`: the avatar's expressions (an object or JSON text in the
  *  rig-file format; `rigFromVrm` in `omote/three-vrm` builds it from a loaded VRM). */
 export class Face {
@@ -154,7 +158,9 @@ export class Face {
    *  `source.start(startAt)`) and is heard `context.outputLatency` later; the line
    *  starts at the update where that moment has come, exactly that far in, so lines
    *  queued back to back (a streaming TTS) land on their audio, not on summed frame
-   *  times. Queued lines wait their turn; `cut()` drops the queue too. */
+   *  times, and a line playing stays on its audio after a gap (a tab in the
+   *  background: the line moves to where its audio is heard, or ends if that has).
+   *  Queued lines wait their turn; `cut()` drops the queue too. */
   say(analysis, { afterglow = {}, context, startAt } = {}) {
     if (context) {
       const at = startAt ?? context.currentTime;
@@ -166,6 +172,7 @@ export class Face {
       return this;
     }
     this._sayAt(analysis, afterglow, 0);
+    this._clocked = null;
     return this;
   }
 
@@ -195,13 +202,39 @@ export class Face {
       due = { q, pos: heard - q.at };
       this._queue.shift();
     }
+    if (!due) return false;
     // After this update's step the line is `pos` in: where its audio is being heard.
-    if (due) this._sayAt(due.q.analysis, due.q.afterglow, due.pos - step);
+    this._sayAt(due.q.analysis, due.q.afterglow, due.pos - step);
+    const a = due.q.analysis;
+    this._clocked = { q: due.q, pos: due.pos, length: a.frames.length / 6 / a.fps };
+    return true;
+  }
+
+  /** Keeps a line started on the audio clock where its audio is heard. Frame by frame
+   *  the render clock and the audio agree; after a gap they do not (a tab in the
+   *  background: its audio played on while the face, by the dt contract, took one
+   *  frame), so the line moves to where the audio is — or ends, if the audio has. */
+  _followClock(dt) {
+    const c = this._clocked;
+    const step = this._face.stepFor(dt);
+    const heard = c.q.context.currentTime - (c.q.context.outputLatency || 0) - c.q.at;
+    c.pos += step;
+    if (Math.abs(heard - c.pos) <= CLOCK_SLACK_S) {
+      if (c.pos >= c.length) this._clocked = null;
+      return;
+    }
+    if (heard >= c.length) {
+      this._clocked = null;
+      this._face.cut();
+      return;
+    }
+    this._sayAt(c.q.analysis, c.q.afterglow, heard - step);
+    c.pos = heard;
   }
 
   /** Stops the line that plays; the mouth hands over from now (its afterglow ramps in
    *  from the cut, then holds and releases as after any line). */
-  cut() { this._face.cut(); if (this._queue) this._queue.length = 0; return this; }
+  cut() { this._face.cut(); if (this._queue) this._queue.length = 0; this._clocked = null; return this; }
 
   /** The afterglow's hold at full once a line has ended, then its release (seconds).
    *  `holdS` Infinity, the default, keeps it until the next line. It is added on top of
@@ -228,7 +261,8 @@ export class Face {
   update(dt) {
     const v = this._voice;
     if (v) this._face.setLiveVowels(v.vowels, v.fresh() && v.latest[7] === 1);
-    if (this._queue && this._queue.length) this._startDue(dt);
+    const started = this._queue && this._queue.length && this._startDue(dt);
+    if (!started && this._clocked) this._followClock(dt);
     this._face.update(dt);
     return this;
   }

@@ -320,6 +320,26 @@ try {
     if (onsets.length !== 20) failures.push(`audio clock: ${onsets.length} voiced onsets, not 20`);
     else if (!errs.every((e) => e >= -1e-4 && e < 1 / 60 + 0.0021)) failures.push(`audio clock: onsets off by ${errs.map((e) => (e * 1000).toFixed(1)).join(' ')} ms`);
     if (f.queued !== 0) failures.push(`${f.queued} lines left in the queue`);
+    // A gap on the audio clock (a tab in the background: its audio plays on, the face
+    // takes one frame): the line moves to where its audio is heard, and ends when that
+    // has ended.
+    {
+      context.currentTime += 1;
+      f.say(line, { context, startAt: context.currentTime });
+      const frames = (s) => { for (let i = 0; i < s * 60; i++) { context.currentTime += 1 / 60; f.update(1 / 60); } };
+      frames(0.05);
+      const before = f.weights()[aa];
+      context.currentTime += 0.3;
+      f.update(0.3);
+      report.audioClockGap = { before, after: f.weights()[aa] };
+      if (!(before < 0.05 && f.weights()[aa] > 0.3)) failures.push(`audio clock gap: the mouth did not follow the audio into its voice (${before} → ${f.weights()[aa]})`);
+      context.currentTime += 5;
+      f.update(5);
+      let open = 0;
+      for (let i = 0; i < 40; i++) { context.currentTime += 1 / 60; f.update(1 / 60); if (i >= 12) open = Math.max(open, f.weights()[aa]); }
+      report.audioClockAfterEnd = open;
+      if (!(open < 0.02)) failures.push(`audio clock gap: the line spoke on after its audio had ended (aa ${open})`);
+    }
     f.say(line, { context, startAt: context.currentTime + 5 }).cut();
     if (f.queued !== 0) failures.push('cut() left the queue');
     expectError('say with a NaN startAt', () => f.say(line, { context, startAt: NaN }), 'startAt NaN');
