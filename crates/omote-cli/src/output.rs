@@ -687,32 +687,15 @@ pub fn check_png_name(path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `text` safe to print on a terminal: control characters (escape sequences, carriage
-/// returns, bells …) and the bidirectional-text controls that can reorder what is shown
-/// are written as Rust escapes (`\u{1b}`); newlines and tabs stay. For every piece of text
-/// that comes from a file or the network (model, expression, file and OSC names).
-pub fn escape_terminal(text: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
-    };
-    if !text.chars().any(unsafe_char) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if unsafe_char(c) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
+pub use omote_fs::escape_terminal;
+
+/// The most characters of one cause an error line shows: room for a path and a quoted
+/// name, never a 50 MB message.
+const ERROR_CAUSE_CHARS: usize = 2000;
 
 /// An error and its causes as one line for the terminal: each cause once (a library
 /// error that quotes its OS error and also chains it as its source would otherwise print
-/// "No such file or directory" twice), escaped ([`escape_terminal`]).
+/// "No such file or directory" twice), each escaped and capped ([`omote_fs::echo_at_most`]).
 pub fn error_text(e: &anyhow::Error) -> String {
     let mut out = String::new();
     for cause in e.chain() {
@@ -723,9 +706,10 @@ pub fn error_text(e: &anyhow::Error) -> String {
         if !out.is_empty() {
             out.push_str(": ");
         }
-        out.push_str(&text);
+        // One line, whatever a cause quotes: a line feed in a name could forge output.
+        out.push_str(&omote_fs::echo_at_most(&text, ERROR_CAUSE_CHARS));
     }
-    escape_terminal(&out).into_owned()
+    out
 }
 
 /// Render `plot` to the PNG file `path`, whole or not at all.
@@ -905,17 +889,18 @@ mod tests {
     }
 
     #[test]
-    fn terminal_text_is_escaped() {
-        assert_eq!(escape_terminal("plain\tname\n"), "plain\tname\n");
-        let hostile = "ok\u{1b}]0;pwned\u{7}\r\u{202e}cba";
-        let shown = escape_terminal(hostile);
+    fn an_error_is_one_capped_line_whatever_it_quotes() {
+        let name = format!("bad\nerror: forged{}", "x".repeat(1 << 20));
+        let e = anyhow::anyhow!("unknown field `{name}`").context("rig.json");
+        let text = error_text(&e);
+        assert!(!text.contains('\n'), "{}", &text[..200]);
+        assert!(text.contains("bad\\nerror: forged"), "{}", &text[..200]);
+        assert!(text.len() < 3 * ERROR_CAUSE_CHARS, "{} bytes", text.len());
         assert!(
-            !shown
-                .chars()
-                .any(|c| c.is_control() && c != '\n' && c != '\t'),
-            "{shown}"
+            text.ends_with("more bytes)"),
+            "{}",
+            &text[text.len() - 40..]
         );
-        assert_eq!(shown, "ok\\u{1b}]0;pwned\\u{7}\\u{d}\\u{202e}cba");
     }
 
     #[test]

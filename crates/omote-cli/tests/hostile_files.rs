@@ -370,3 +370,33 @@ fn speak_blames_the_argument_not_its_own_scene() {
     assert!(!e.contains("speak.scene.toml"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An error that quotes a name from a file (here an unknown key of a rig, a line feed in
+/// it and a megabyte long) is printed as one short line: it cannot forge output lines.
+#[test]
+fn an_error_quoting_a_hostile_key_is_one_short_line() {
+    let dir = scratch("hostile-key");
+    let rig = dir.join("rig.json");
+    let key = format!("k\nerror: forged line{}", "x".repeat(1 << 20));
+    std::fs::write(&rig, serde_json::json!({ key: 1 }).to_string()).unwrap();
+    let out = dir.join("out");
+    let o = run(&[
+        "simulate".as_ref(),
+        "--seconds".as_ref(),
+        "1".as_ref(),
+        "--rig".as_ref(),
+        rig.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.len() < 16 * 1024, "{} bytes printed", err.len());
+    assert!(
+        !err.lines().any(|l| l.starts_with("error: forged")),
+        "a forged line: {}",
+        &err[..err.len().min(400)]
+    );
+    assert!(err.contains("rig.json"), "{}", &err[..err.len().min(400)]);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -20,7 +20,7 @@
 
 mod text;
 
-pub use text::{ECHO_CHARS, echo};
+pub use text::{ECHO_CHARS, echo, echo_at_most, escape_terminal};
 
 use std::fs::{File, Metadata};
 use std::io::{self, Read};

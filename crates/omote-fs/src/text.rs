@@ -2,6 +2,7 @@
 //! quotes such a name goes through. It lives here because every crate that reads a file
 //! (and the CLI, which prints what the network sends) depends on this crate.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// The most characters of a quoted name [`echo`] shows.
@@ -24,9 +25,15 @@ fn unsafe_char(c: char) -> bool {
 /// assert_eq!(omote_fs::echo(&long), format!("{}… (800 more bytes)", "x".repeat(200)));
 /// ```
 pub fn echo(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(ECHO_CHARS * 2) + 24);
+    echo_at_most(text, ECHO_CHARS)
+}
+
+/// [`echo`] with its own cap: at most `max_chars` characters shown (an error message,
+/// which may quote a name and a file, gets more room than a bare name).
+pub fn echo_at_most(text: &str, max_chars: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max_chars * 2) + 24);
     for (shown, (at, c)) in text.char_indices().enumerate() {
-        if shown == ECHO_CHARS {
+        if shown == max_chars {
             let _ = write!(out, "… ({} more bytes)", text.len() - at);
             break;
         }
@@ -41,6 +48,25 @@ pub fn echo(text: &str) -> String {
     out
 }
 
+/// `text` of our own making that may quote names (a report, a summary) safe for a
+/// terminal: its line feeds and tabs stay, every other control character is escaped as
+/// [`echo`] escapes it; nothing is cut.
+pub fn escape_terminal(text: &str) -> Cow<'_, str> {
+    let unsafe_here = |c: char| unsafe_char(c) && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_here) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_here(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,6 +77,14 @@ mod tests {
         assert!(!shown.chars().any(unsafe_char), "{shown}");
         assert_eq!(shown, "ok\\u{1b}]0;pwned\\u{7}\\r\\n\\t\\u{202e}cba");
         assert_eq!(echo("plain name"), "plain name");
+    }
+
+    #[test]
+    fn terminal_text_keeps_its_lines_and_escapes_the_rest() {
+        assert_eq!(escape_terminal("plain\tname\n"), "plain\tname\n");
+        let shown = escape_terminal("a\u{1b}[31m\rb\u{202e}\n");
+        assert_eq!(shown, "a\\u{1b}[31m\\u{d}b\\u{202e}\n");
+        assert_eq!(echo_at_most("abcdef", 3), "abc… (3 more bytes)");
     }
 
     #[test]
