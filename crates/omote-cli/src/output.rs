@@ -104,7 +104,7 @@ fn rename_over(tmp: &Path, target: &Path) -> anyhow::Result<()> {
         Ok(m) if !m.file_type().is_file() => anyhow::bail!(
             "{}: is no longer a regular file ({}); not replaced",
             target.display(),
-            describe(&m)
+            omote_fs::describe(&m)
         ),
         _ => {}
     }
@@ -191,40 +191,9 @@ impl Target {
         anyhow::bail!(
             "{}: is {}; results are written only to regular files, character devices and FIFOs",
             path.display(),
-            describe(&meta)
+            omote_fs::describe(&meta)
         )
     }
-}
-
-/// What a file that is not a regular file is, in words.
-fn describe(meta: &std::fs::Metadata) -> &'static str {
-    let kind = meta.file_type();
-    if kind.is_dir() {
-        return "a folder";
-    }
-    if kind.is_symlink() {
-        return "a symlink";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_char_device() {
-            return "a character device";
-        }
-        if kind.is_block_device() {
-            return "a block device";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    if kind.is_file() {
-        return "a regular file";
-    }
-    "not a regular file"
 }
 
 /// `bytes` written into the device or FIFO `stream` (opened, never created, truncated

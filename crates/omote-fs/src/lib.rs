@@ -99,11 +99,15 @@ impl Limit {
     }
 }
 
-/// What a non-regular file is, in words.
-fn describe(meta: &Metadata) -> &'static str {
+/// What a file is, in words, for messages ("a FIFO", "a character device"): from
+/// `metadata` (symlinks followed) or `symlink_metadata` (a link is "a symlink").
+pub fn describe(meta: &Metadata) -> &'static str {
     let t = meta.file_type();
     if t.is_dir() {
         return "a directory";
+    }
+    if t.is_symlink() {
+        return "a symlink";
     }
     #[cfg(unix)]
     {
@@ -120,6 +124,9 @@ fn describe(meta: &Metadata) -> &'static str {
         if t.is_socket() {
             return "a socket";
         }
+    }
+    if t.is_file() {
+        return "a regular file";
     }
     "not a regular file"
 }
