@@ -164,6 +164,13 @@ impl Target {
         };
         let kind = meta.file_type();
         if kind.is_file() {
+            // The one backstop for every writer: never replace one of this run's inputs.
+            if omote_fs::was_read(&meta) {
+                anyhow::bail!(
+                    "{}: is a file this run reads; a result never replaces an input (write elsewhere)",
+                    path.display()
+                );
+            }
             #[cfg(unix)]
             {
                 use std::os::unix::fs::MetadataExt;
@@ -565,7 +572,8 @@ impl OutputPlan {
             }
             if let Some(bytes) = known
                 && !force
-                && omote_fs::read(path, omote_fs::Limit::VRM).map_or(true, |old| old != *bytes)
+                && omote_fs::read_earlier_result(path, omote_fs::Limit::VRM)
+                    .map_or(true, |old| old != *bytes)
             {
                 anyhow::bail!(
                     "{} exists and is not the file this run writes there; \

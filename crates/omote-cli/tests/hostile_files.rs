@@ -400,3 +400,52 @@ fn an_error_quoting_a_hostile_key_is_one_short_line() {
     assert!(err.contains("rig.json"), "{}", &err[..err.len().min(400)]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every writer refuses to replace a file the run has read, whatever the command: here
+/// `convert` told to write its VRMA over its own input (named `.vrma` by mistake), and
+/// through a symlink to it.
+#[test]
+fn no_result_replaces_an_input() {
+    let dir = scratch("input-as-output");
+    let o = run(&[
+        "simulate".as_ref(),
+        "--seconds".as_ref(),
+        "1".as_ref(),
+        "--out".as_ref(),
+        dir.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let input = dir.join("take.vrma");
+    std::fs::rename(dir.join("simulate.anim.json"), &input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let link = dir.join("link.vrma");
+    std::os::unix::fs::symlink(&input, &link).unwrap();
+    for out in [&input, &link] {
+        let o = run(&[
+            "convert".as_ref(),
+            input.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert!(
+            !o.status.success(),
+            "wrote over its input through {}",
+            out.display()
+        );
+        assert!(
+            stderr(&o).contains("is a file this run reads"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read(&input).unwrap(), before, "the input changed");
+    }
+    // Another name is written as before.
+    let o = run(&[
+        "convert".as_ref(),
+        input.as_os_str(),
+        "-o".as_ref(),
+        dir.join("take.out.vrma").as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}

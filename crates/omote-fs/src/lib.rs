@@ -11,6 +11,9 @@
 //! - refuse a file larger than its kind's [`Limit`] before reading a byte, and stop
 //!   reading at the limit should the file grow while it is read.
 //!
+//! Every file opened is remembered ([`was_read`]), so a writer can refuse to replace
+//! one of the run's own inputs.
+//!
 //! Text that came from a file or the network (a model's name, an expression, a scene
 //! id, a key, an OSC address) is shown through [`echo`], one line and short.
 //!
@@ -18,8 +21,10 @@
 //! `FileTooLarge` for a large one) so they slot into the readers' existing
 //! `ReadFile` seams, whose error types already name the file.
 
+mod inputs;
 mod text;
 
+pub use inputs::was_read;
 pub use text::{ECHO_CHARS, echo, echo_at_most, escape_terminal};
 
 use std::fs::{File, Metadata};
@@ -152,6 +157,20 @@ fn too_large(size: u64, limit: Limit) -> io::Error {
 
 /// Opens `path` for reading if it is a regular file (symlinks followed).
 pub fn open(path: &Path) -> io::Result<File> {
+    let (file, meta) = open_regular(path)?;
+    inputs::remember(&meta);
+    Ok(file)
+}
+
+/// A regular file's bytes read *not* as an input: an earlier result a writer compares
+/// with what it would write. Not remembered by [`was_read`], so it may be replaced.
+pub fn read_earlier_result(path: &Path, limit: Limit) -> io::Result<Vec<u8>> {
+    let (file, meta) = open_regular(path)?;
+    read_open(file, meta.len(), limit)
+}
+
+/// [`open`] without remembering the file.
+fn open_regular(path: &Path) -> io::Result<(File, Metadata)> {
     // Checked before opening: opening a FIFO for reading blocks until a writer comes.
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
@@ -162,7 +181,7 @@ pub fn open(path: &Path) -> io::Result<File> {
     if !meta.is_file() {
         return Err(not_regular(&meta));
     }
-    Ok(file)
+    Ok((file, meta))
 }
 
 /// Opens `path` with [`open`] and refuses it if it is larger than `limit`; returns the
@@ -176,7 +195,14 @@ pub fn open_capped(path: &Path, limit: Limit) -> io::Result<(File, u64)> {
 
 /// The whole of a regular file no larger than `limit`.
 pub fn read(path: &Path, limit: Limit) -> io::Result<Vec<u8>> {
-    let (file, size) = open_capped(path, limit)?;
+    let file = open(path)?;
+    let size = file.metadata()?.len();
+    read_open(file, size, limit)
+}
+
+/// The whole of an opened regular file of `size` bytes, no more than `limit`.
+fn read_open(file: File, size: u64, limit: Limit) -> io::Result<Vec<u8>> {
+    limit.check(size)?;
     let mut bytes = Vec::with_capacity(size as usize);
     // One byte past the limit tells a file that grew while read from one that did not.
     file.take(limit.bytes + 1).read_to_end(&mut bytes)?;
@@ -286,6 +312,23 @@ mod tests {
         assert!(Limit::SCENE.check(Limit::SCENE.bytes).is_ok());
         let e = Limit::SCENE.check(Limit::SCENE.bytes + 1).unwrap_err();
         assert!(e.to_string().contains("4 MiB a scene file"), "{e}");
+    }
+
+    #[test]
+    fn a_file_read_is_remembered_by_identity() {
+        let dir = temp("remembered");
+        let path = dir.join("input.toml");
+        std::fs::write(&path, "x").unwrap();
+        let other = dir.join("other.toml");
+        std::fs::write(&other, "y").unwrap();
+        assert!(!was_read(&std::fs::metadata(&path).unwrap()));
+        read(&path, Limit::CONFIG).unwrap();
+        assert!(was_read(&std::fs::metadata(&path).unwrap()));
+        // Another spelling of the same file is the same file.
+        assert!(was_read(
+            &std::fs::metadata(dir.join(".").join("input.toml")).unwrap()
+        ));
+        assert!(!was_read(&std::fs::metadata(&other).unwrap()));
     }
 
     #[cfg(unix)]

@@ -68,8 +68,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
     }
     let bytes = omote_vrm::write_vrma(&anim, &model)
         .with_context(|| format!("{}", args.input.display()))?;
-    crate::output::write_file(&args.output, &bytes)
-        .with_context(|| format!("{}", args.output.display()))?;
+    // Its errors name the file.
+    crate::output::write_file(&args.output, &bytes)?;
     eprintln!(
         "wrote {} ({} frames at {} fps, {} bytes)",
         args.output.display(),
