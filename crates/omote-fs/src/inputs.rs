@@ -4,24 +4,28 @@
 //! its avatar from, a result path that is the input's path). Writing there would
 //! silently replace what the next run reads. Every input opened by [`crate::open`] is
 //! remembered by identity (device and inode, so a symlink or another spelling of the
-//! path is the same file), and [`was_read`] answers for a writer. Process-wide by
+//! path is the same file; and its change time, so a new file that reuses the inode of a
+//! deleted one is not taken for it), and [`was_read`] answers for a writer. Process-wide by
 //! design: it is the edge of the program, and every reader already goes through here.
 
 use std::collections::HashSet;
 use std::fs::Metadata;
 use std::sync::{Mutex, PoisonError};
 
-/// Identities of the files read so far: 16 bytes each, 1.6 MB for a 100,000-file batch.
-static READ: Mutex<Option<HashSet<(u64, u64)>>> = Mutex::new(None);
+/// A file's identity: device, inode, change time (s, ns).
+type Identity = (u64, u64, i64, i64);
+
+/// Identities of the files read so far: 32 bytes each, 3.2 MB for a 100,000-file batch.
+static READ: Mutex<Option<HashSet<Identity>>> = Mutex::new(None);
 
 #[cfg(unix)]
-fn identity(meta: &Metadata) -> Option<(u64, u64)> {
+fn identity(meta: &Metadata) -> Option<Identity> {
     use std::os::unix::fs::MetadataExt;
-    Some((meta.dev(), meta.ino()))
+    Some((meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec()))
 }
 
 #[cfg(not(unix))]
-fn identity(_meta: &Metadata) -> Option<(u64, u64)> {
+fn identity(_meta: &Metadata) -> Option<Identity> {
     None
 }
 

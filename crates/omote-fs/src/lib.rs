@@ -329,6 +329,11 @@ mod tests {
             &std::fs::metadata(dir.join(".").join("input.toml")).unwrap()
         ));
         assert!(!was_read(&std::fs::metadata(&other).unwrap()));
+        // A new file in its place (which may reuse the inode) is not the file read.
+        std::fs::remove_file(&path).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        std::fs::write(&path, "new").unwrap();
+        assert!(!was_read(&std::fs::metadata(&path).unwrap()));
     }
 
     #[cfg(unix)]
