@@ -61,6 +61,8 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Every result file is checked against the inputs this run has read.
+    omote_fs::track_inputs();
     let result = match cli.command {
         Command::Demo(args) => cmd::demo::run(args).map(|()| ExitCode::SUCCESS),
         Command::Bake(args) => cmd::bake::run(args).map(|()| ExitCode::SUCCESS),

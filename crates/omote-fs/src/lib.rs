@@ -11,8 +11,8 @@
 //! - refuse a file larger than its kind's [`Limit`] before reading a byte, and stop
 //!   reading at the limit should the file grow while it is read.
 //!
-//! Every file opened is remembered ([`was_read`]), so a writer can refuse to replace
-//! one of the run's own inputs.
+//! Once asked ([`track_inputs`]), every file opened is remembered ([`was_read`]), so a
+//! writer can refuse to replace one of the run's own inputs.
 //!
 //! Text that came from a file or the network (a model's name, an expression, a scene
 //! id, a key, an OSC address) is shown through [`echo`], one line and short.
@@ -24,7 +24,7 @@
 mod inputs;
 mod text;
 
-pub use inputs::was_read;
+pub use inputs::{track_inputs, was_read};
 pub use text::{ECHO_CHARS, echo, echo_at_most, escape_terminal};
 
 use std::fs::{File, Metadata};
@@ -316,6 +316,7 @@ mod tests {
 
     #[test]
     fn a_file_read_is_remembered_by_identity() {
+        track_inputs();
         let dir = temp("remembered");
         let path = dir.join("input.toml");
         std::fs::write(&path, "x").unwrap();
