@@ -4,9 +4,9 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use symphonia::core::audio::SampleBuffer;
-use symphonia::core::codecs::{CODEC_TYPE_NULL, DecoderOptions};
+use symphonia::core::codecs::{CODEC_TYPE_NULL, CodecParameters, Decoder, DecoderOptions};
 use symphonia::core::errors::Error as SymError;
-use symphonia::core::formats::FormatOptions;
+use symphonia::core::formats::{FormatOptions, FormatReader};
 use symphonia::core::io::MediaSourceStream;
 use symphonia::core::meta::MetadataOptions;
 use symphonia::core::probe::Hint;
@@ -161,38 +161,7 @@ fn decode_unguarded(
         return Err(AudioError::EmptyFile { path });
     }
     let mss = MediaSourceStream::new(Box::new(Cursor::new(bytes)), Default::default());
-    let mut hint = Hint::new();
-    if let Some(ext) = ext {
-        hint.with_extension(ext);
-    }
-    let probed = symphonia::default::get_probe()
-        .format(
-            &hint,
-            mss,
-            &FormatOptions::default(),
-            &MetadataOptions::default(),
-        )
-        .map_err(|e| AudioError::UnsupportedFormat {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?;
-    let mut format = probed.format;
-    let track = format
-        .tracks()
-        .iter()
-        .find(|t| t.codec_params.codec != CODEC_TYPE_NULL)
-        .ok_or_else(|| AudioError::UnsupportedFormat {
-            path: path.clone(),
-            reason: "no audio track".into(),
-        })?;
-    let track_id = track.id;
-    let params = track.codec_params.clone();
-    let mut decoder = symphonia::default::get_codecs()
-        .make(&params, &DecoderOptions::default())
-        .map_err(|e| AudioError::UnsupportedFormat {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?;
+    let (mut format, track_id, params, mut decoder) = open_track(mss, ext, &path)?;
     let mut rate = params.sample_rate.unwrap_or(0);
     let mut samples: Vec<f32> = Vec::new();
     if let Some(n) = params.n_frames {
@@ -289,4 +258,49 @@ fn decode_unguarded(
         samples,
         sample_rate: rate,
     })
+}
+
+/// The container's reader, the audio track's id and parameters, and its decoder.
+pub(crate) type OpenTrack = (
+    Box<dyn FormatReader>,
+    u32,
+    CodecParameters,
+    Box<dyn Decoder>,
+);
+
+/// A media source's container probed (`ext` as the hint), its first audio track and a
+/// decoder for it: the one opening of a file for the whole-file decode and the stream.
+pub(crate) fn open_track(
+    mss: MediaSourceStream,
+    ext: Option<&str>,
+    path: &Path,
+) -> Result<OpenTrack, AudioError> {
+    let unsupported = |reason: String| AudioError::UnsupportedFormat {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let mut hint = Hint::new();
+    if let Some(ext) = ext {
+        hint.with_extension(ext);
+    }
+    let probed = symphonia::default::get_probe()
+        .format(
+            &hint,
+            mss,
+            &FormatOptions::default(),
+            &MetadataOptions::default(),
+        )
+        .map_err(|e| unsupported(e.to_string()))?;
+    let format = probed.format;
+    let track = format
+        .tracks()
+        .iter()
+        .find(|t| t.codec_params.codec != CODEC_TYPE_NULL)
+        .ok_or_else(|| unsupported("no audio track".into()))?;
+    let track_id = track.id;
+    let params = track.codec_params.clone();
+    let decoder = symphonia::default::get_codecs()
+        .make(&params, &DecoderOptions::default())
+        .map_err(|e| unsupported(e.to_string()))?;
+    Ok((format, track_id, params, decoder))
 }

@@ -4,14 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use symphonia::core::audio::SampleBuffer;
-use symphonia::core::codecs::{CODEC_TYPE_NULL, Decoder, DecoderOptions};
+use symphonia::core::codecs::Decoder;
 use symphonia::core::errors::Error as SymError;
-use symphonia::core::formats::{FormatOptions, FormatReader};
+use symphonia::core::formats::FormatReader;
 use symphonia::core::io::MediaSourceStream;
-use symphonia::core::meta::MetadataOptions;
-use symphonia::core::probe::Hint;
 
-use crate::decode::{catch_unwind_silently, mono_sample};
+use crate::decode::{catch_unwind_silently, mono_sample, open_track};
 use crate::{AudioError, MAX_RATE, MIN_RATE, StreamResampler};
 
 /// How many undecodable packets in a row are skipped before the file is called corrupt
@@ -72,33 +70,8 @@ impl AudioStream {
             });
         }
         let mss = MediaSourceStream::new(Box::new(file), Default::default());
-        let mut hint = Hint::new();
-        if let Some(ext) = path.extension().and_then(|e| e.to_str()) {
-            hint.with_extension(ext);
-        }
-        let unsupported = |reason: String| AudioError::UnsupportedFormat {
-            path: path.to_path_buf(),
-            reason,
-        };
-        let probed = symphonia::default::get_probe()
-            .format(
-                &hint,
-                mss,
-                &FormatOptions::default(),
-                &MetadataOptions::default(),
-            )
-            .map_err(|e| unsupported(e.to_string()))?;
-        let format = probed.format;
-        let track = format
-            .tracks()
-            .iter()
-            .find(|t| t.codec_params.codec != CODEC_TYPE_NULL)
-            .ok_or_else(|| unsupported("no audio track".into()))?;
-        let track_id = track.id;
-        let params = track.codec_params.clone();
-        let decoder = symphonia::default::get_codecs()
-            .make(&params, &DecoderOptions::default())
-            .map_err(|e| unsupported(e.to_string()))?;
+        let ext = path.extension().and_then(|e| e.to_str());
+        let (format, track_id, params, decoder) = open_track(mss, ext, path)?;
         let mut stream = Self {
             path: path.to_path_buf(),
             format,

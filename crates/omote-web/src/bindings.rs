@@ -178,15 +178,15 @@ impl FaceJs {
         afterglow_names: Vec<String>,
         afterglow_weights: &[f32],
     ) -> Result<(), JsError> {
-        let voiced = (voiced_start.is_finite() && voiced_end.is_finite())
-            .then_some((voiced_start, voiced_end));
-        let glow: Vec<(String, f32)> = afterglow_names
-            .into_iter()
-            .zip(afterglow_weights.iter().copied())
-            .collect();
-        self.inner
-            .say_frames(frames, fps, voiced, &glow)
-            .map_err(js("say"))
+        self.say_at(
+            frames,
+            fps,
+            voiced_start,
+            voiced_end,
+            afterglow_names,
+            afterglow_weights,
+            0.0,
+        )
     }
     /// `say`, the line `elapsed` seconds in when the next update starts.
     #[wasm_bindgen(js_name = sayAt)]
