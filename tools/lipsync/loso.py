@@ -2,6 +2,7 @@
 """Leave-one-speaker-out on real recorded speech (what issue 16 asks the note to report).
 
 usage: loso.py OMOTE REAL_DIR TRAIN_DIR WORK_DIR [--min-seconds S]
+              [--real-syllables SYL_DIR] [--aligned-as-real] [--real-share S]
 
 REAL_DIR is what real_speech.py writes (NAME.wav, NAME.lab.tsv, manifest.tsv with a
 `speaker` column); TRAIN_DIR is what build-default-profile.sh generates (synthetic clips).
@@ -12,7 +13,12 @@ For every speaker with at least S seconds (default 20) of speech in REAL_DIR:
                 from TRAIN_DIR alone (checks that the shipped profile is what the script
                 makes);
   * +real     — the same plus every *other* speaker's real clips, scored on the held-out
-                speaker.
+                speaker, pooled into training (`--labelled`). With `--real-syllables`
+                instead: the profile as the shipped one is built, the syllables of
+                SYL_DIR teaching the real-voice Gaussians (`--real-syllables`; KLettres'
+                en and en_GB are the speakers klettresus and klettresgb, so each is left
+                out with the other), and with `--aligned-as-real` the other speakers'
+                aligned clips too (`--real-labelled-dir`).
 
 Prints one row per speaker and the frame-weighted totals. Python 3 stdlib only; the work
 is done by the `omote` binary given (`cargo build --release -p omote-cli` first).
@@ -34,13 +40,49 @@ def eval_groups(omote, data, profile):
     return groups
 
 
-def build(omote, train_dir, pairs, out):
+# real_speech.py speaker -> the klettres_syllables.py folder of the same person.
+SAME_SPEAKER = {"klettresus": "en", "klettresgb": "en_GB"}
+
+
+def build(omote, train_dir, pairs, out, real=None):
+    """real: (folder of real clips or None, syllable folder or None, share or None): real
+    voices instead of pooled `pairs`."""
     cmd = [omote, "lipsync", "calibrate", "--build", "--with-variants", "--speaker-from-name",
            "--labelled-dir", train_dir]
     for wav, lab in pairs:
         cmd += ["--labelled", wav, lab]
+    if real:
+        folder, syllables, share = real
+        if folder:
+            cmd += ["--real-labelled-dir", folder]
+        if syllables:
+            cmd += ["--real-syllables", syllables]
+        if share:
+            cmd += ["--real-share", share]
     cmd += ["-o", out]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
+
+
+def link_all(pairs, folder, names=None):
+    """Symlinks to `pairs` (wav, lab) in `folder` (created)."""
+    os.makedirs(folder, exist_ok=True)
+    for wav, lab in pairs:
+        for src in (wav, lab):
+            dst = os.path.join(folder, os.path.basename(src))
+            if not os.path.lexists(dst):
+                os.symlink(src, dst)
+
+
+def syllables_without(syl_dir, held, folder):
+    """A folder of links to every syllable speaker of `syl_dir` but the held-out one's."""
+    os.makedirs(folder, exist_ok=True)
+    skip = SAME_SPEAKER.get(held)
+    for s in sorted(os.listdir(syl_dir)):
+        src = os.path.join(os.path.abspath(syl_dir), s)
+        dst = os.path.join(folder, s)
+        if os.path.isdir(src) and s != skip and not os.path.lexists(dst):
+            os.symlink(src, dst)
+    return folder
 
 
 def main():
@@ -50,6 +92,9 @@ def main():
     ap.add_argument("train_dir")
     ap.add_argument("work_dir")
     ap.add_argument("--min-seconds", type=float, default=20.0)
+    ap.add_argument("--real-syllables", default=None)
+    ap.add_argument("--aligned-as-real", action="store_true")
+    ap.add_argument("--real-share", default=None)
     a = ap.parse_args()
     real = os.path.abspath(a.real_dir)
     with open(os.path.join(real, "manifest.tsv"), newline="") as f:
@@ -81,7 +126,17 @@ def main():
         others = [(os.path.join(real, r["clip"] + ".wav"), os.path.join(real, r["clip"] + ".lab.tsv"))
                   for s, rs in by_speaker.items() if s != spk for r in rs]
         profile = os.path.join(a.work_dir, f"without-{spk}.json")
-        build(a.omote, a.train_dir, others, profile)
+        if a.real_syllables or a.aligned_as_real:
+            real_folder = None
+            if a.aligned_as_real:
+                real_folder = os.path.join(a.work_dir, f"real-without-{spk}")
+                link_all(others, real_folder)
+            syl = (syllables_without(a.real_syllables, spk,
+                                     os.path.join(a.work_dir, f"syllables-without-{spk}"))
+                   if a.real_syllables else None)
+            build(a.omote, a.train_dir, [], profile, (real_folder, syl, a.real_share))
+        else:
+            build(a.omote, a.train_dir, others, profile)
         scores = [eval_groups(a.omote, fold, p) for p in (None, synthetic, profile)]
         for group in sorted(scores[0]):
             n = scores[0][group][1]

@@ -157,6 +157,36 @@ pub fn log_prior(s: &str) -> Result<f32, String> {
     within(s, -max, max, "the log-prior").map(|v| v as f32)
 }
 
+/// The real-voice shares for `lipsync calibrate --build` (`ProfileBuilder::real_shares`):
+/// one number for every vowel, or `V=S` pairs (`U=0.2,O=0.25`) over the defaults.
+pub fn real_shares(s: &str) -> Result<[f32; 5], String> {
+    // The f32 as written (0.9, not 0.8999999761581421).
+    let max = omote_lipsync::MAX_REAL_SHARE
+        .to_string()
+        .parse::<f64>()
+        .unwrap_or(0.9);
+    let what = "the real-voice share";
+    if !s.contains('=') {
+        return within(s, 0.0, max, what).map(|v| [v as f32; 5]);
+    }
+    let mut shares = omote_lipsync::DEFAULT_REAL_SHARES;
+    for pair in s.split(',') {
+        let (vowel, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("`{pair}`: give VOWEL=SHARE, e.g. U=0.2"))?;
+        let k = match vowel.trim().to_ascii_uppercase().as_str() {
+            "A" => 0,
+            "I" => 1,
+            "U" => 2,
+            "E" => 3,
+            "O" => 4,
+            other => return Err(format!("`{other}` is not one of the vowels A I U E O")),
+        };
+        shares[k] = within(value.trim(), 0.0, max, what)? as f32;
+    }
+    Ok(shares)
+}
+
 /// A `WxH` frame size the tracker takes (checked before any buffer is allocated).
 pub fn frame_size(s: &str) -> Result<FrameSize, String> {
     let size: FrameSize = s

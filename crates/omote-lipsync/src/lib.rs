@@ -70,8 +70,9 @@ pub use features::{
 pub use frame::{FrameInterpolator, Viseme, VoicedSpan, VowelFrame, VowelTrack};
 pub use noise_floor::NoiseFloorConfig;
 pub use profile::{
-    DEFAULT_MIN_PHONE_FRAMES, MAX_BIAS, MAX_MEAN, MAX_PRECISION, MAX_SUBCLASSES, PROFILE_FORMAT,
-    PROFILE_FORMAT_V1, Profile, ProfileBuilder, SHARPNESS_RANGE, Subclass,
+    DEFAULT_MIN_PHONE_FRAMES, DEFAULT_REAL_SHARES, MAX_BIAS, MAX_MEAN, MAX_PRECISION,
+    MAX_REAL_SHARE, MAX_SUBCLASSES, MIN_REAL_FRAMES, PROFILE_FORMAT, PROFILE_FORMAT_V1, Profile,
+    ProfileBuilder, REAL_VOICE_PHONE, SHARPNESS_RANGE, Subclass,
 };
 pub use scorer::ClassScorer;
 pub use speaker::{Speaker, VOICE_SEED_LEN, VoiceSeedError};

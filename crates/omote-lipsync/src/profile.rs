@@ -19,6 +19,17 @@ pub const MAX_SUBCLASSES: usize = 256;
 /// [`ProfileBuilder`]'s default for the frames a phone needs to get its own subclass
 /// (see [`ProfileBuilder::min_phone_frames`]).
 pub const DEFAULT_MIN_PHONE_FRAMES: u64 = 1000;
+/// The share of each vowel class's (A I U E O) weight its real-voice Gaussian takes by
+/// default ([`ProfileBuilder::real_shares`]): the largest found, leave-one-speaker-out, with
+/// no synthetic group losing a point; U's is smaller because a real back /u/ sits on a
+/// female Japanese /o/ (crate README, "Real voices in the profile").
+pub const DEFAULT_REAL_SHARES: [f32; 5] = [0.3, 0.3, 0.2, 0.3, 0.3];
+/// The largest real-voice share of a class.
+pub const MAX_REAL_SHARE: f32 = 0.9;
+/// Frames of real voices a class needs for its real-voice Gaussian.
+pub const MIN_REAL_FRAMES: u64 = 200;
+/// The phone name of a class's real-voice Gaussian.
+pub const REAL_VOICE_PHONE: &str = "real voices";
 
 const DEFAULT_JSON: &str = include_str!("../assets/default_profile.json");
 
@@ -306,6 +317,9 @@ impl Default for Profile {
 pub struct ProfileBuilder {
     /// Per class, the frames' moments per phone symbol (a class's are their sum).
     phones: [BTreeMap<String, Moments>; 6],
+    /// Per class, real voices' frames ([`ProfileBuilder::add_real_voice`]).
+    real: [Moments; 6],
+    real_shares: [f32; 5],
     voiced_sum: [f64; N_CEPS],
     voiced_count: u64,
     min_phone_frames: u64,
@@ -379,10 +393,47 @@ impl ProfileBuilder {
     pub fn new() -> Self {
         Self {
             phones: Default::default(),
+            real: Default::default(),
+            real_shares: DEFAULT_REAL_SHARES,
             voiced_sum: [0.0; N_CEPS],
             voiced_count: 0,
             min_phone_frames: DEFAULT_MIN_PHONE_FRAMES,
         }
+    }
+
+    /// The share of each vowel class's (A I U E O) weight its real-voice Gaussian takes
+    /// (default [`DEFAULT_REAL_SHARES`]; each clamped to 0..=[`MAX_REAL_SHARE`], 0 or not
+    /// finite leaves that class's real voices out).
+    pub fn real_shares(mut self, shares: [f32; 5]) -> Self {
+        self.real_shares = shares.map(|s| {
+            if s.is_finite() {
+                s.clamp(0.0, MAX_REAL_SHARE)
+            } else {
+                0.0
+            }
+        });
+        self
+    }
+
+    /// Class `k`'s real-voice share (none for N).
+    fn real_share_of(&self, k: usize) -> f32 {
+        self.real_shares.get(k).copied().unwrap_or(0.0)
+    }
+
+    /// Adds one frame of a real (recorded human) voice saying vowel `class`. Real voices'
+    /// frames teach only their class's [`REAL_VOICE_PHONE`] Gaussian — its mean, at
+    /// [`ProfileBuilder::real_shares`] of the class — never the shared covariance or the
+    /// other phones: see the crate README, "Real voices in the profile". `N` frames are
+    /// ignored (the closed mouth stays what the labelled phones make it).
+    pub fn add_real_voice(&mut self, class: Viseme, x: &[f32; N_CEPS]) {
+        if class != Viseme::N {
+            self.real[class.index()].add(x);
+        }
+    }
+
+    /// Real voices' frames per class so far.
+    pub fn real_counts(&self) -> [u64; 6] {
+        std::array::from_fn(|k| self.real[k].count)
     }
 
     /// Frames a phone needs to get its own [`Subclass`] (default
@@ -440,6 +491,9 @@ impl ProfileBuilder {
                 self.phones[k].entry(phone.clone()).or_default().merge(m);
             }
         }
+        for (mine, theirs) in self.real.iter_mut().zip(&other.real) {
+            mine.merge(theirs);
+        }
         for j in 0..N_CEPS {
             self.voiced_sum[j] += other.voiced_sum[j];
         }
@@ -487,7 +541,12 @@ impl ProfileBuilder {
             }
         }
         let groups = self.subclass_moments();
-        let split = groups.iter().any(|g| g.len() > 1);
+        // Real voices' Gaussians where a class has enough of them.
+        let real: [Option<&Moments>; 6] = std::array::from_fn(|k| {
+            (self.real_share_of(k) > 0.0 && self.real[k].count >= MIN_REAL_FRAMES)
+                .then_some(&self.real[k])
+        });
+        let split = groups.iter().any(|g| g.len() > 1) || real.iter().any(Option::is_some);
         let mut within = [[0f64; N_CEPS]; N_CEPS];
         let mut subclasses = Vec::new();
         let total: u64 = classes.iter().map(|c| c.count).sum();
@@ -496,13 +555,24 @@ impl ProfileBuilder {
                 c.add_scatter(&mut within);
                 continue;
             }
+            let share = real[k].map_or(0.0, |_| f64::from(self.real_share_of(k)));
             for (phone, m) in &groups[k] {
                 m.add_scatter(&mut within);
                 subclasses.push(Subclass {
                     class: Viseme::ALL[k],
                     phone: phone.clone(),
                     mean: m.mean().map(|v| v as f32),
-                    log_weight: (m.count as f64 / c.count as f64).ln() as f32,
+                    log_weight: ((1.0 - share) * m.count as f64 / c.count as f64).ln() as f32,
+                });
+            }
+            // Its mean only: the covariance stays the labelled phones' (real syllables
+            // are few, careful and unevenly spread over the classes).
+            if let Some(r) = real[k] {
+                subclasses.push(Subclass {
+                    class: Viseme::ALL[k],
+                    phone: REAL_VOICE_PHONE.into(),
+                    mean: r.mean().map(|v| v as f32),
+                    log_weight: share.ln() as f32,
                 });
             }
         }
@@ -530,7 +600,15 @@ impl ProfileBuilder {
             format: PROFILE_FORMAT.into(),
             description: description.into(),
             cmn,
-            means: classes.each_ref().map(|c| c.mean().map(|v| v as f32)),
+            // A class's mean is its mixture's: the real voices' at their share.
+            means: std::array::from_fn(|k| {
+                let own = classes[k].mean();
+                let (r, share) = match real[k] {
+                    Some(r) => (r.mean(), f64::from(self.real_share_of(k))),
+                    None => (own, 0.0),
+                };
+                std::array::from_fn(|j| ((1.0 - share) * own[j] + share * r[j]) as f32)
+            }),
             precision,
             global_mean,
             sharpness,
@@ -561,6 +639,23 @@ impl ProfileBuilder {
             };
             self.add_phone(v, phone, &feats.normalised[i]);
             self.add_raw_voiced(&feats.frames[i].ceps);
+        }
+    }
+
+    /// [`ProfileBuilder::add_labelled_clip`] for a real (recorded, aligned) voice: its
+    /// voiced vowel frames go to the real-voice Gaussians
+    /// ([`ProfileBuilder::add_real_voice`]) and nothing else.
+    pub fn add_real_labelled_clip(
+        &mut self,
+        feats: &crate::ClipFeatures,
+        labels: &[crate::labels::LabelSegment],
+    ) {
+        for (i, class, _) in
+            crate::labels::training_frames_with_phones(labels, feats.frames.len(), 0.015)
+        {
+            if let (Some(v), true) = (class, feats.voicing.voiced[i]) {
+                self.add_real_voice(v, &feats.normalised[i]);
+            }
         }
     }
 }

@@ -26,11 +26,16 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::eval::{AnalysisMode, LabelledClip, pct, speaker_tracks};
-use crate::{LipsyncError, Profile, Viseme, VowelTrack};
+use crate::{
+    Analyser, CepstralMean, LipsyncError, Profile, ProfileBuilder, Speaker, Viseme, VowelTrack,
+};
 
 /// The share of a file's voiced frames scored, at its end: the vowel's part of a
 /// consonant + vowel syllable (the consonant, and the glide into the vowel, come first).
 pub const SCORED_TAIL: f64 = 0.6;
+
+/// The default cap of [`learn_real_voices`]: frames of one vowel one speaker teaches.
+pub const REAL_FRAMES_PER_VOWEL: usize = 1_000_000;
 
 /// One recorded syllable, decoded.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,6 +109,67 @@ impl SyllableCounts {
     }
 }
 
+/// Of `voiced` voiced frames, the first that is the vowel's: the first 40 % (rounded down)
+/// are skipped, so a single voiced frame is the vowel. The one rule for the measure and for
+/// learning real voices ([`learn_real_voices`]).
+pub fn vowel_start(voiced: usize) -> usize {
+    ((1.0 - SCORED_TAIL) * voiced as f64).floor() as usize
+}
+
+/// Teaches `builder` real voices from recorded syllables: each speaker's files are read as
+/// one [`crate::Speaker`] with `profile`'s features, as the measure reads them, and each
+/// file's vowel frames (the last [`SCORED_TAIL`] of its voiced frames) go to its vowel's
+/// real-voice Gaussian ([`ProfileBuilder::add_real_voice`]), at most `cap` frames per
+/// speaker and vowel (evenly spaced), so that one prolific speaker does not become "real
+/// voices". Returns the frames added.
+pub fn learn_real_voices(
+    builder: &mut ProfileBuilder,
+    profile: &Profile,
+    clips: &[SyllableClip],
+    cap: usize,
+) -> u64 {
+    let mut by_speaker: BTreeMap<&str, Vec<&SyllableClip>> = BTreeMap::new();
+    for c in clips {
+        by_speaker.entry(&c.speaker).or_default().push(c);
+    }
+    let mut analyser = Analyser::new(profile.clone());
+    let mut added = 0;
+    for items in by_speaker.values() {
+        let mut speaker = Speaker::new();
+        let mut feats: Vec<_> = items
+            .iter()
+            .map(|c| {
+                let f = analyser.features(&c.samples);
+                speaker.add(&f);
+                f
+            })
+            .collect();
+        // The speaker's vowel frames per class, then at most `cap` of each, evenly spaced.
+        let mut frames: [Vec<[f32; crate::N_CEPS]>; 5] = Default::default();
+        for (f, c) in feats.iter_mut().zip(items) {
+            analyser.renormalise(f, &speaker.others(&CepstralMean::of_clip(f)));
+            let voiced: Vec<&[f32; crate::N_CEPS]> = f
+                .normalised
+                .iter()
+                .zip(&f.voicing.voiced)
+                .filter_map(|(x, v)| v.then_some(x))
+                .collect();
+            if let Some(class) = frames.get_mut(c.vowel.index()) {
+                class.extend(voiced[vowel_start(voiced.len())..].iter().copied());
+            }
+        }
+        for (k, class) in frames.iter().enumerate() {
+            let n = class.len();
+            let keep = n.min(cap);
+            for i in 0..keep {
+                builder.add_real_voice(Viseme::ALL[k], &class[i * n / keep]);
+            }
+            added += keep as u64;
+        }
+    }
+    added
+}
+
 /// Scores one file's track against its vowel: the leading class of each of the last
 /// [`SCORED_TAIL`] of its voiced (not silent) frames.
 pub fn score_syllable(track: &VowelTrack, vowel: Viseme) -> SyllableCounts {
@@ -117,9 +183,7 @@ pub fn score_syllable(track: &VowelTrack, vowel: Viseme) -> SyllableCounts {
         return counts;
     }
     let row = vowel.index().min(4);
-    // The first 40 % (rounded down) is skipped, so a single voiced frame is scored.
-    let skip = ((1.0 - SCORED_TAIL) * voiced.len() as f64).floor() as usize;
-    for class in &voiced[skip..] {
+    for class in &voiced[vowel_start(voiced.len())..] {
         counts.confusion[row][class.index()] += 1;
     }
     counts

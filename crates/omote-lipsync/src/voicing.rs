@@ -105,11 +105,19 @@ impl VoicingConfig {
         let digital = sorted.partition_point(|l| *l <= DIGITAL_DB);
         let mut population = &sorted[..];
         let mut floor_db = percentile(population, self.floor_percentile);
-        if floor_db <= DIGITAL_DB
-            && let Some(band) = noise_band(&sorted[digital..], speech_db, sorted.len())
-        {
-            population = band;
-            floor_db = percentile(band, 0.5);
+        if let Some(band) = noise_band(&sorted[digital..], speech_db, sorted.len()) {
+            let band_db = percentile(band, 0.5);
+            let upper = band_db > floor_db + UPPER_FLOOR_DB
+                && has_run_within(
+                    levels,
+                    band[0] - self.hysteresis_db,
+                    band[band.len() - 1] + self.hysteresis_db,
+                    PAUSE_EVIDENCE_FRAMES,
+                );
+            if floor_db <= DIGITAL_DB || upper {
+                population = band;
+                floor_db = band_db;
+            }
         }
         let spread = percentile(population, self.floor_percentile + 0.15)
             - percentile(population, (self.floor_percentile - 0.05).max(0.0));
@@ -177,6 +185,10 @@ const BAND_BELOW_SPEECH_DB: f32 = 25.0;
 const BAND_WIDTH_DB: f32 = 4.0;
 /// … and holds at least this share of all frames.
 const BAND_SHARE: f32 = 0.05;
+/// A dense noise band this far (dB) over the percentile floor is the clip's floor: the room
+/// got louder during the take (a noise gate opening, a fan, the hiss after a cut), and its
+/// noise after the speech is not speech.
+const UPPER_FLOOR_DB: f32 = 6.0;
 
 /// Frames (250 ms) below the floor's threshold in a row that show the clip has a pause
 /// (stop closures and fricatives run to 150 ms and more).
@@ -188,6 +200,18 @@ fn has_quiet_run(levels: &[f32], db: f32, run: usize) -> bool {
     for l in levels {
         // A non-finite level is read as digital silence, as everywhere here.
         n = if !l.is_finite() || *l < db { n + 1 } else { 0 };
+        if n >= run {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `levels` has `run` frames in a row within `lo..=hi` (dB).
+fn has_run_within(levels: &[f32], lo: f32, hi: f32, run: usize) -> bool {
+    let mut n = 0;
+    for l in levels {
+        n = if (lo..=hi).contains(l) { n + 1 } else { 0 };
         if n >= run {
             return true;
         }

@@ -187,6 +187,24 @@ struct CalibrateArgs {
     /// count builds one Gaussian per class.
     #[arg(long, default_value_t = omote_lipsync::DEFAULT_MIN_PHONE_FRAMES)]
     min_phone_frames: u64,
+    /// Real voices for --build: a folder of recorded syllables as `eval --syllables` reads
+    /// it (speaker subfolders, `vowels.tsv`). Each file's vowel frames teach its class's
+    /// real-voice Gaussian only (`--real-share`). Repeatable.
+    #[arg(long, action = clap::ArgAction::Append)]
+    real_syllables: Vec<PathBuf>,
+    /// Real voices for --build: labelled recordings of real speech (NAME.wav +
+    /// NAME.lab.tsv, named VOICE_N as for --speaker-from-name), whose vowel frames teach the
+    /// real-voice Gaussians only.
+    #[arg(long)]
+    real_labelled_dir: Option<PathBuf>,
+    /// At most this many frames of each vowel per syllable speaker (evenly spaced), so
+    /// that one prolific speaker does not become "real voices".
+    #[arg(long, default_value_t = omote_lipsync::syllables::REAL_FRAMES_PER_VOWEL)]
+    real_frames_per_vowel: usize,
+    /// The share of each vowel class's weight its real-voice Gaussian takes (0–0.9): one
+    /// number for all five, or VOWEL=SHARE pairs over the defaults (A I E O 0.3, U 0.2).
+    #[arg(long, value_parser = limits::real_shares)]
+    real_share: Option<[f32; 5]>,
     /// Log-prior of N (closed mouth) relative to the vowels, for --build (−100–100).
     #[arg(long, default_value_t = -1.0, allow_negative_numbers = true, value_parser = limits::log_prior)]
     n_bias: f32,
@@ -803,6 +821,7 @@ fn labelled_builder(
     pairs: &[(PathBuf, PathBuf)],
     with_variants: bool,
     speaker_from_name: bool,
+    real_voices: bool,
 ) -> anyhow::Result<ProfileBuilder> {
     use omote_lipsync::degrade::TrainingCondition;
     // The clip as recorded, then under each training condition (seeded by its position).
@@ -865,7 +884,11 @@ fn labelled_builder(
                 let others = m.without_clip(&f);
                 analyser.renormalise(&mut f, &others);
             }
-            total.add_labelled_clip(&f, &labels);
+            if real_voices {
+                total.add_real_labelled_clip(&f, &labels);
+            } else {
+                total.add_labelled_clip(&f, &labels);
+            }
         }
     }
     Ok(total)
@@ -892,13 +915,41 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.labelled_dir {
         pairs.extend(labelled_pairs_in(dir)?);
     }
-    let builder = labelled_builder(
+    let mut builder = labelled_builder(
         &feature_profile,
         &pairs,
         args.with_variants,
         args.speaker_from_name,
+        false,
     )?
-    .min_phone_frames(args.min_phone_frames);
+    .min_phone_frames(args.min_phone_frames)
+    .real_shares(
+        args.real_share
+            .unwrap_or(omote_lipsync::DEFAULT_REAL_SHARES),
+    );
+    let any_real = !args.real_syllables.is_empty() || args.real_labelled_dir.is_some();
+    if any_real && !args.build {
+        bail!("--real-syllables and --real-labelled-dir teach a profile --build makes");
+    }
+    for dir in &args.real_syllables {
+        let clips = syllables::load(dir)?;
+        omote_lipsync::syllables::learn_real_voices(
+            &mut builder,
+            &feature_profile,
+            &clips,
+            args.real_frames_per_vowel,
+        );
+    }
+    if let Some(dir) = &args.real_labelled_dir {
+        let real_pairs = labelled_pairs_in(dir)?;
+        builder.merge(&labelled_builder(
+            &feature_profile,
+            &real_pairs,
+            false,
+            true,
+            true,
+        )?);
+    }
     let sustained = [
         (&args.a, Viseme::A),
         (&args.i, Viseme::I),
@@ -972,9 +1023,10 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     };
     crate::output::write_file(&args.output, profile.to_json().as_bytes())?;
     eprintln!(
-        "profile written to {} (frames per class A I U E O N: labelled {:?}, sustained {:?})",
+        "profile written to {} (frames per class A I U E O N: labelled {:?}, real voices {:?}, sustained {:?})",
         args.output.display(),
         builder.counts(),
+        builder.real_counts(),
         recordings.counts()
     );
     Ok(())

@@ -22,6 +22,22 @@ pub(super) fn eval_syllables(
     each_file: bool,
     confusion: bool,
 ) -> anyhow::Result<()> {
+    let clips = load(dir)?;
+    let reading = if each_file {
+        SyllableReading::File
+    } else {
+        SyllableReading::Speaker
+    };
+    let report = evaluate_syllables(profile, &clips, reading);
+    print!(
+        "{}",
+        crate::output::escape_terminal(&report.to_text(confusion))
+    );
+    Ok(())
+}
+
+/// Every syllable under `dir` (its speaker subfolders, or `dir` itself), decoded.
+pub(super) fn load(dir: &Path) -> anyhow::Result<Vec<SyllableClip>> {
     let jobs = list(dir)?;
     let loaded: Vec<anyhow::Result<SyllableClip>> = jobs
         .par_iter()
@@ -36,18 +52,7 @@ pub(super) fn eval_syllables(
             })
         })
         .collect();
-    let clips = loaded.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
-    let reading = if each_file {
-        SyllableReading::File
-    } else {
-        SyllableReading::Speaker
-    };
-    let report = evaluate_syllables(profile, &clips, reading);
-    print!(
-        "{}",
-        crate::output::escape_terminal(&report.to_text(confusion))
-    );
-    Ok(())
+    loaded.into_iter().collect()
 }
 
 fn stem(path: &Path) -> String {
