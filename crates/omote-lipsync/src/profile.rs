@@ -23,7 +23,7 @@ pub const DEFAULT_MIN_PHONE_FRAMES: u64 = 1000;
 /// default ([`ProfileBuilder::real_shares`]): the largest found, leave-one-speaker-out, with
 /// no synthetic group losing a point; U's is smaller because a real back /u/ sits on a
 /// female Japanese /o/ (crate README, "Real voices in the profile").
-pub const DEFAULT_REAL_SHARES: [f32; 5] = [0.3, 0.3, 0.2, 0.3, 0.3];
+pub const DEFAULT_REAL_SHARES: [f32; 5] = [0.25, 0.25, 0.15, 0.25, 0.25];
 /// The largest real-voice share of a class.
 pub const MAX_REAL_SHARE: f32 = 0.9;
 /// Frames of real voices a class needs for its real-voice Gaussian.
@@ -787,6 +787,95 @@ mod tests {
             add_cloud(&mut plain, v, "", k as f32, 50);
         }
         assert!(plain.build("t", true, 1.0).unwrap().subclasses.is_empty());
+    }
+
+    /// Adds `n` real-voice frames of `class` around `centre` (the same spread as a cloud).
+    fn add_real_cloud(b: &mut ProfileBuilder, class: Viseme, centre: f32, n: usize) {
+        for i in 0..n {
+            let x: [f32; N_CEPS] = std::array::from_fn(|j| {
+                centre + ((i * 5 + j * 3) % 11) as f32 / 5.0 - 1.0 + j as f32 * 0.1
+            });
+            b.add_real_voice(class, &x);
+        }
+    }
+
+    #[test]
+    fn real_voices_add_one_gaussian_per_vowel_at_its_share_and_leave_the_rest() {
+        let without = two_phone_builder().build("t", true, 1.0).unwrap();
+        let mut b = two_phone_builder();
+        for (k, v) in Viseme::ALL.into_iter().enumerate() {
+            // Far from the phones, so a leak into the covariance would show.
+            add_real_cloud(&mut b, v, 10.0 * k as f32 + 2.0, 400);
+        }
+        // Too few for a Gaussian: ignored.
+        let mut few = b.clone();
+        add_real_cloud(&mut few, Viseme::A, 50.0, 1);
+        let p = b.build("t", true, 1.0).unwrap();
+        assert_eq!(
+            b.real_counts(),
+            [400, 400, 400, 400, 400, 0],
+            "N learns no real voice"
+        );
+        assert_eq!(
+            p.precision, without.precision,
+            "the covariance stays the phones'"
+        );
+        for v in Viseme::ALL {
+            let subs: Vec<&Subclass> = p.subclasses.iter().filter(|s| s.class == v).collect();
+            let real: Vec<&&Subclass> = subs
+                .iter()
+                .filter(|s| s.phone == REAL_VOICE_PHONE)
+                .collect();
+            let total: f32 = subs.iter().map(|s| s.log_weight.exp()).sum();
+            assert!((total - 1.0).abs() < 1e-5, "{v:?}: weights sum to {total}");
+            if v == Viseme::N {
+                assert!(real.is_empty());
+                continue;
+            }
+            assert_eq!(real.len(), 1, "{v:?}");
+            let share = DEFAULT_REAL_SHARES[v.index()];
+            assert!((real[0].log_weight.exp() - share).abs() < 1e-5, "{v:?}");
+            let centre = 10.0 * v.index() as f32 + 2.0;
+            assert!(
+                (real[0].mean[0] - centre).abs() < 0.2,
+                "{v:?}: {:?}",
+                real[0].mean
+            );
+            // The class mean is the mixture's: the real voices' at their share.
+            let phones = without.means[v.index()][0];
+            let want = (1.0 - share) * phones + share * real[0].mean[0];
+            assert!((p.means[v.index()][0] - want).abs() < 1e-3, "{v:?}");
+        }
+        // No share, or too few frames: the profile without real voices.
+        let none = b
+            .clone()
+            .real_shares([0.0; 5])
+            .build("t", true, 1.0)
+            .unwrap();
+        assert_eq!(none.subclasses, without.subclasses);
+        let mut thin = two_phone_builder();
+        add_real_cloud(&mut thin, Viseme::U, 30.0, MIN_REAL_FRAMES as usize - 1);
+        let thin = thin.build("t", true, 1.0).unwrap();
+        assert_eq!(thin.subclasses, without.subclasses);
+        // Shares are clamped; NaN leaves the class out.
+        let odd = b
+            .clone()
+            .real_shares([5.0, f32::NAN, -1.0, 0.5, 0.5])
+            .build("t", true, 1.0)
+            .unwrap();
+        let real_of = |v: Viseme| {
+            odd.subclasses
+                .iter()
+                .find(|s| s.class == v && s.phone == REAL_VOICE_PHONE)
+                .map(|s| s.log_weight.exp())
+        };
+        assert!((real_of(Viseme::A).unwrap() - MAX_REAL_SHARE).abs() < 1e-5);
+        assert_eq!(real_of(Viseme::I), None);
+        assert_eq!(real_of(Viseme::U), None);
+        // Merging carries real voices along.
+        let mut merged = two_phone_builder();
+        merged.merge(&few);
+        assert_eq!(merged.real_counts()[0], 400 + 1);
     }
 
     #[test]

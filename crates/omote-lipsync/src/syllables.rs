@@ -399,6 +399,72 @@ mod tests {
     use super::*;
     use crate::{SAMPLE_RATE, VowelFrame};
 
+    /// A held vowel-like sound (harmonics of 140 Hz under a two-peak envelope), padded
+    /// with quiet noise: a recorded "syllable" with `voice_s` of voice.
+    fn syllable(voice_s: f32, peaks: (f32, f32)) -> Vec<f32> {
+        let sr = SAMPLE_RATE as f32;
+        let pad = (0.25 * sr) as usize;
+        let n = (voice_s * sr) as usize;
+        let mut out = Vec::with_capacity(n + 2 * pad);
+        let hiss = |i: usize| 1e-4 * (((i * 7919) % 101) as f32 / 50.0 - 1.0);
+        out.extend((0..pad).map(hiss));
+        for i in 0..n {
+            let t = i as f32 / sr;
+            let v: f32 = (1..28)
+                .map(|h| {
+                    let f = 140.0 * h as f32;
+                    let env = (-((f - peaks.0) / 150.0).powi(2)).exp()
+                        + 0.6 * (-((f - peaks.1) / 250.0).powi(2)).exp();
+                    env * (std::f32::consts::TAU * f * t).sin()
+                })
+                .sum();
+            out.push(0.1 * v + hiss(i));
+        }
+        out.extend((0..pad).map(hiss));
+        out
+    }
+
+    #[test]
+    fn real_voices_learn_each_files_vowel_part_and_at_most_the_cap() {
+        let clip = |speaker: &str, name: &str, vowel, peaks| SyllableClip {
+            speaker: speaker.into(),
+            name: name.into(),
+            vowel,
+            samples: syllable(0.4, peaks),
+        };
+        let clips = vec![
+            clip("a", "KA", Viseme::A, (800.0, 1300.0)),
+            clip("a", "MA", Viseme::A, (780.0, 1250.0)),
+            clip("a", "TI", Viseme::I, (300.0, 2300.0)),
+            clip("b", "PU", Viseme::U, (320.0, 800.0)),
+        ];
+        let profile = Profile::builtin();
+        let mut builder = ProfileBuilder::new();
+        let added = learn_real_voices(&mut builder, &profile, &clips, usize::MAX);
+        let counts = builder.real_counts();
+        // Each file's last 60 % of its voiced frames (about 40 voiced frames each).
+        let voiced = |c: &SyllableClip| {
+            Analyser::new(profile.clone())
+                .features(&c.samples)
+                .voicing
+                .voiced
+                .iter()
+                .filter(|v| **v)
+                .count()
+        };
+        let tail = |c: &SyllableClip| (voiced(c) - vowel_start(voiced(c))) as u64;
+        assert_eq!(counts[0], tail(&clips[0]) + tail(&clips[1]));
+        assert_eq!(counts[1], tail(&clips[2]));
+        assert_eq!(counts[2], tail(&clips[3]));
+        assert_eq!((counts[3], counts[4], counts[5]), (0, 0, 0));
+        assert_eq!(added, counts.iter().sum::<u64>());
+        assert!(counts[0] > 40, "{counts:?}");
+        // The cap is per speaker and vowel.
+        let mut capped = ProfileBuilder::new();
+        learn_real_voices(&mut capped, &profile, &clips, 10);
+        assert_eq!(capped.real_counts(), [10, 10, 10, 0, 0, 0]);
+    }
+
     fn frame(class: Option<Viseme>) -> VowelFrame {
         match class {
             None => VowelFrame::SILENT,

@@ -534,6 +534,42 @@ impl StreamVoicing {
 mod tests {
     use super::*;
 
+    /// A recorded syllable whose room got louder after it (KLettres' French letters: a
+    /// lead-in at −63 dBFS, the vowel, then a second of hiss at −48): the hiss is the
+    /// floor, not speech. A quiet lead-in alone, or a hiss too short to be a pause, changes
+    /// nothing.
+    #[test]
+    fn noise_that_rises_after_the_speech_is_the_floor() {
+        let wobble = |i: usize| (i % 3) as f32 - 1.0;
+        let take = |hiss_frames: usize| -> Vec<f32> {
+            let mut levels: Vec<f32> = (0..20).map(|i| -63.0 + wobble(i)).collect();
+            levels.extend((0..20).map(|i| -14.0 - i as f32 * 0.5));
+            levels.extend((0..hiss_frames).map(|i| -48.0 + wobble(i)));
+            levels
+        };
+        let config = VoicingConfig::default();
+        let long = config.offline(&take(100));
+        assert!(
+            long.voiced[20..40].iter().all(|v| *v),
+            "the vowel is speech"
+        );
+        let hiss_voiced = long.voiced[40..].iter().filter(|v| **v).count();
+        assert_eq!(hiss_voiced, 0, "threshold {} dB", long.threshold_db);
+        assert!(
+            (long.floor_db + 48.0).abs() < 1.5,
+            "floor {}",
+            long.floor_db
+        );
+        // 15 frames of hiss are no pause (the vowel's own decay could sit there): the lower
+        // floor stays.
+        let short = config.offline(&take(15));
+        assert!(
+            (short.floor_db + 63.0).abs() < 1.5,
+            "floor {}",
+            short.floor_db
+        );
+    }
+
     /// The streaming threshold after two seconds of a noise whose frame levels cycle
     /// through `levels`.
     fn threshold_after(levels: &[f32]) -> f32 {

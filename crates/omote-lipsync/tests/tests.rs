@@ -554,6 +554,34 @@ fn score_degraded(names: &[String], dir: &Path, stream: bool, d: Degradation) ->
     total
 }
 
+/// The shipped profile is what `tools/lipsync/build-default-profile.sh` makes with today's
+/// defaults: every vowel has its real-voice Gaussian at its default share (issue 39), and
+/// the closed mouth none.
+#[test]
+fn the_builtin_profile_has_a_real_voice_gaussian_per_vowel() {
+    let p = Profile::builtin();
+    for v in Viseme::ALL {
+        let real: Vec<f32> = p
+            .subclasses
+            .iter()
+            .filter(|s| s.class == v && s.phone == omote_lipsync::REAL_VOICE_PHONE)
+            .map(|s| s.log_weight.exp())
+            .collect();
+        match v {
+            Viseme::N => assert!(real.is_empty()),
+            _ => {
+                let want = omote_lipsync::DEFAULT_REAL_SHARES[v.index()];
+                assert_eq!(real.len(), 1, "{v:?}");
+                assert!(
+                    (real[0] - want).abs() < 1e-4,
+                    "{v:?}: {} != {want}",
+                    real[0]
+                );
+            }
+        }
+    }
+}
+
 /// Floors per recording condition and group, offline and streaming (vowel %, silence %),
 /// a few points under what was measured when they were set (README, evaluation table).
 #[test]
@@ -1078,7 +1106,9 @@ fn the_stream_class_filter_softens_frames_where_the_spectrum_moves() {
         stream_change_softening: 0.0,
         ..AnalyserConfig::default()
     };
-    for (prefix, n, least_gain) in [("ja_ojt_", 40, 0.004), ("en_espeak_", 20, -0.006)] {
+    // Japanese's least gain was 0.004; with the real-voice Gaussians (issue 39) the
+    // softening gains 0.0037 there (0.891 → 0.894), the profile alone having taken some.
+    for (prefix, n, least_gain) in [("ja_ojt_", 40, 0.003), ("en_espeak_", 20, -0.006)] {
         let old = score(prefix, n, unsoftened);
         let new = score(prefix, n, AnalyserConfig::default());
         println!(

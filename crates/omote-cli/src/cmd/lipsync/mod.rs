@@ -202,7 +202,7 @@ struct CalibrateArgs {
     #[arg(long, default_value_t = omote_lipsync::syllables::REAL_FRAMES_PER_VOWEL)]
     real_frames_per_vowel: usize,
     /// The share of each vowel class's weight its real-voice Gaussian takes (0–0.9): one
-    /// number for all five, or VOWEL=SHARE pairs over the defaults (A I E O 0.3, U 0.2).
+    /// number for all five, or VOWEL=SHARE pairs over the defaults (A I E O 0.25, U 0.15).
     #[arg(long, value_parser = limits::real_shares)]
     real_share: Option<[f32; 5]>,
     /// Log-prior of N (closed mouth) relative to the vowels, for --build (−100–100).
