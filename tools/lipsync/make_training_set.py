@@ -78,7 +78,7 @@ def japanese(out):
             subprocess.run(["open_jtalk", "-x", DIC, "-m", VOICE, "-a", str(alpha), "-fm", str(fm),
                             "-ow", raw, "-ot", trace, tmp_txt], check=True)
             if cents:
-                subprocess.run(["sox", raw, wav, "pitch", str(cents)], check=True)
+                subprocess.run(["sox", "-R", raw, wav, "pitch", str(cents)], check=True)
                 os.remove(raw)
             labs = ojt_labels(trace)
             write_lab(os.path.join(out, name + ".lab.tsv"), labs, wav_duration(wav))
@@ -97,7 +97,7 @@ def english_shifted(out):
         base = name[:-4]
         for k, cents in enumerate(EN_SHIFTS):
             dst = os.path.join(out, f"en_shift{k}_{base[9:]}")
-            subprocess.run(["sox", os.path.join(out, name), dst + ".wav", "pitch", str(cents)], check=True)
+            subprocess.run(["sox", "-R", os.path.join(out, name), dst + ".wav", "pitch", str(cents)], check=True)
             with open(os.path.join(out, base + ".lab.tsv")) as src, open(dst + ".lab.tsv", "w") as d:
                 d.write(src.read())
 

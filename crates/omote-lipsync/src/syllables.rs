@@ -34,9 +34,6 @@ use crate::{
 /// consonant + vowel syllable (the consonant, and the glide into the vowel, come first).
 pub const SCORED_TAIL: f64 = 0.6;
 
-/// The default cap of [`learn_real_voices`]: frames of one vowel one speaker teaches.
-pub const REAL_FRAMES_PER_VOWEL: usize = 1_000_000;
-
 /// One recorded syllable, decoded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SyllableClip {
@@ -119,14 +116,11 @@ pub fn vowel_start(voiced: usize) -> usize {
 /// Teaches `builder` real voices from recorded syllables: each speaker's files are read as
 /// one [`crate::Speaker`] with `profile`'s features, as the measure reads them, and each
 /// file's vowel frames (the last [`SCORED_TAIL`] of its voiced frames) go to its vowel's
-/// real-voice Gaussian ([`ProfileBuilder::add_real_voice`]), at most `cap` frames per
-/// speaker and vowel (evenly spaced), so that one prolific speaker does not become "real
-/// voices". Returns the frames added.
+/// real-voice Gaussian ([`ProfileBuilder::add_real_voice`]). Returns the frames added.
 pub fn learn_real_voices(
     builder: &mut ProfileBuilder,
     profile: &Profile,
     clips: &[SyllableClip],
-    cap: usize,
 ) -> u64 {
     let mut by_speaker: BTreeMap<&str, Vec<&SyllableClip>> = BTreeMap::new();
     for c in clips {
@@ -144,8 +138,6 @@ pub fn learn_real_voices(
                 f
             })
             .collect();
-        // The speaker's vowel frames per class, then at most `cap` of each, evenly spaced.
-        let mut frames: [Vec<[f32; crate::N_CEPS]>; 5] = Default::default();
         for (f, c) in feats.iter_mut().zip(items) {
             analyser.renormalise(f, &speaker.others(&CepstralMean::of_clip(f)));
             let voiced: Vec<&[f32; crate::N_CEPS]> = f
@@ -154,17 +146,10 @@ pub fn learn_real_voices(
                 .zip(&f.voicing.voiced)
                 .filter_map(|(x, v)| v.then_some(x))
                 .collect();
-            if let Some(class) = frames.get_mut(c.vowel.index()) {
-                class.extend(voiced[vowel_start(voiced.len())..].iter().copied());
+            for x in &voiced[vowel_start(voiced.len())..] {
+                builder.add_real_voice(c.vowel, x);
+                added += 1;
             }
-        }
-        for (k, class) in frames.iter().enumerate() {
-            let n = class.len();
-            let keep = n.min(cap);
-            for i in 0..keep {
-                builder.add_real_voice(Viseme::ALL[k], &class[i * n / keep]);
-            }
-            added += keep as u64;
         }
     }
     added
@@ -425,7 +410,7 @@ mod tests {
     }
 
     #[test]
-    fn real_voices_learn_each_files_vowel_part_and_at_most_the_cap() {
+    fn real_voices_learn_each_files_vowel_part() {
         let clip = |speaker: &str, name: &str, vowel, peaks| SyllableClip {
             speaker: speaker.into(),
             name: name.into(),
@@ -440,7 +425,7 @@ mod tests {
         ];
         let profile = Profile::builtin();
         let mut builder = ProfileBuilder::new();
-        let added = learn_real_voices(&mut builder, &profile, &clips, usize::MAX);
+        let added = learn_real_voices(&mut builder, &profile, &clips);
         let counts = builder.real_counts();
         // Each file's last 60 % of its voiced frames (about 40 voiced frames each).
         let voiced = |c: &SyllableClip| {
@@ -459,10 +444,6 @@ mod tests {
         assert_eq!((counts[3], counts[4], counts[5]), (0, 0, 0));
         assert_eq!(added, counts.iter().sum::<u64>());
         assert!(counts[0] > 40, "{counts:?}");
-        // The cap is per speaker and vowel.
-        let mut capped = ProfileBuilder::new();
-        learn_real_voices(&mut capped, &profile, &clips, 10);
-        assert_eq!(capped.real_counts(), [10, 10, 10, 0, 0, 0]);
     }
 
     fn frame(class: Option<Viseme>) -> VowelFrame {

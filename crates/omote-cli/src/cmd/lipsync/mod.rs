@@ -60,7 +60,7 @@ pub struct LipsyncArgs {
 #[derive(Subcommand, Debug)]
 enum LipsyncCommand {
     /// Make a speaker profile from sustained vowels or labelled clips.
-    Calibrate(CalibrateArgs),
+    Calibrate(Box<CalibrateArgs>),
     /// Plot waveform, vowel weights and voiced span of one file to PNG.
     Plot(PlotArgs),
     /// Score the analyser on a labelled data set (same metric as score-lipsync.py).
@@ -197,10 +197,6 @@ struct CalibrateArgs {
     /// real-voice Gaussians only.
     #[arg(long)]
     real_labelled_dir: Option<PathBuf>,
-    /// At most this many frames of each vowel per syllable speaker (evenly spaced), so
-    /// that one prolific speaker does not become "real voices".
-    #[arg(long, default_value_t = omote_lipsync::syllables::REAL_FRAMES_PER_VOWEL)]
-    real_frames_per_vowel: usize,
     /// The share of each vowel class's weight its real-voice Gaussian takes (0–0.9): one
     /// number for all five, or VOWEL=SHARE pairs over the defaults (A I E O 0.25, U 0.15).
     #[arg(long, value_parser = limits::real_shares)]
@@ -270,7 +266,7 @@ struct EvalArgs {
 /// Runs `omote lipsync ...`.
 pub fn run(args: LipsyncArgs) -> anyhow::Result<ExitCode> {
     match args.command {
-        Some(LipsyncCommand::Calibrate(a)) => calibrate(a).map(|()| ExitCode::SUCCESS),
+        Some(LipsyncCommand::Calibrate(a)) => calibrate(*a).map(|()| ExitCode::SUCCESS),
         Some(LipsyncCommand::Plot(a)) => plot(a).map(|()| ExitCode::SUCCESS),
         Some(LipsyncCommand::Eval(a)) => eval(a).map(|()| ExitCode::SUCCESS),
         Some(LipsyncCommand::Live(a)) => live::live(a).map(|()| ExitCode::SUCCESS),
@@ -933,12 +929,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     }
     for dir in &args.real_syllables {
         let clips = syllables::load(dir)?;
-        omote_lipsync::syllables::learn_real_voices(
-            &mut builder,
-            &feature_profile,
-            &clips,
-            args.real_frames_per_vowel,
-        );
+        omote_lipsync::syllables::learn_real_voices(&mut builder, &feature_profile, &clips);
     }
     if let Some(dir) = &args.real_labelled_dir {
         let real_pairs = labelled_pairs_in(dir)?;
