@@ -346,7 +346,8 @@ fn live_voice_refuses_bad_input_and_keeps_going() {
 }
 
 /// `with_hold` is `omote lipsync live`'s steadier stream: 10 ms later, the same frames
-/// but for one-frame flickers of the dominant class.
+/// but where the fast stream's dominant class changes — a one-frame flicker removed, or a
+/// change moved by a frame now that the held frame has seen its successor.
 #[test]
 fn live_voice_with_hold_is_ten_ms_later_and_mostly_the_same() {
     let Some(dir) = omote_testdata::shared_data("speech") else {
@@ -364,13 +365,28 @@ fn live_voice_with_hold_is_ten_ms_later_and_mostly_the_same() {
     }
     let n = b.len() / LIVE_STRIDE;
     assert!(n + 1 >= a.len() / LIVE_STRIDE && n > 100);
-    let same = (0..n)
-        .filter(|i| {
-            let (x, y) = (&a[i * LIVE_STRIDE..], &b[i * LIVE_STRIDE..]);
-            x[7] == y[7] && (x[7] == 0.0 || dominant(x) == dominant(y))
-        })
-        .count();
-    assert!(same * 100 >= n * 95, "{same} of {n}");
+    // The mouth of frame i: its dominant class, or 6 when silent.
+    let mouth = |v: &[f32], i: usize| {
+        let x = &v[i * LIVE_STRIDE..(i + 1) * LIVE_STRIDE];
+        if x[7] == 0.0 { 6 } else { dominant(x) }
+    };
+    let fast_changes_at = |i: usize| i > 0 && i < n && mouth(&a, i) != mouth(&a, i - 1);
+    let differing: Vec<usize> = (0..n).filter(|&i| mouth(&a, i) != mouth(&b, i)).collect();
+    for &i in &differing {
+        assert!(
+            fast_changes_at(i) || fast_changes_at(i + 1),
+            "frame {i} differs ({} held, {} fast) where the fast stream holds its class",
+            mouth(&b, i),
+            mouth(&a, i)
+        );
+    }
+    // Measured: 21 of 405 frames, every one at a change of the fast stream. (The bound this
+    // replaced, 95 % of frames the same, failed by one frame with issue 39's real voices.)
+    assert!(
+        differing.len() * 100 <= n * 10,
+        "{} of {n}",
+        differing.len()
+    );
 }
 
 /// A live stream started from a character's lines (`Speaker::voice_seed`, the numbers
