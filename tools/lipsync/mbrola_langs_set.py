@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Labelled clips of real vocal tracts saying cardinal vowels, for omote-lipsync's profile.
+"""Research aid (issue 39, not used by the built-in profile): labelled clips of real vocal
+tracts saying cardinal vowels. As training phones they cost the Japanese MBROLA voices 5–6
+points (crate README, "Real voices in the profile", tried and not kept).
 
 The rest of the training set is Japanese and English. Neither has the vowels most human
 languages share: a back rounded /u/ (Japanese /ɯ/ is unrounded, English /uː/ is fronted),
@@ -32,6 +34,8 @@ usage: mbrola_langs_set.py OUT_DIR
 Writes OUT_DIR/<lang>_mbrola_<voice>_v<K>_tNN.wav + .lab.tsv (start end class phone).
 """
 import os, subprocess, sys
+
+from mbrola_set import render
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # voice -> language of its texts (texts_world/LANG.txt)
@@ -107,29 +111,9 @@ def main():
             unknown = sorted({p for p, _, _ in phones if class_of(lang, p) is None})
             if unknown:
                 sys.exit(f"{voice} ({lang}): unmapped MBROLA symbols {unknown}")
-            name = f"{lang}_mbrola_{voice}_v{k}_t{ti:02d}"
-            pho = os.path.join(out, name + ".pho")
-            with open(pho, "w") as f:
-                for p, d, rest in phones:
-                    f.write(f"{p}\t{d}\t{' '.join(rest)}\n")
-            wav = os.path.join(out, name + ".wav")
-            r = subprocess.run(["mbrola", "-e", "-f", str(pitch), db, pho, wav],
-                               capture_output=True, text=True)
-            if r.returncode != 0:
-                sys.exit(f"{name}: mbrola failed: {r.stderr.strip()}")
-            os.remove(pho)
-            segs, t = [], 0
-            for p, d, _ in phones:
-                c = class_of(lang, p)
-                if segs and c == "S" and segs[-1][2] == "S" and p == "_" == segs[-1][3]:
-                    segs[-1][1] = t + d
-                else:
-                    segs.append([t, t + d, c, "_" if p == "_" else f"{lang}:{p}"])
-                t += d
-            with open(os.path.join(out, name + ".lab.tsv"), "w") as f:
-                f.write("start\tend\tclass\tphone\n")
-                for s, e, c, p in segs:
-                    f.write(f"{s / 1000:.3f}\t{e / 1000:.3f}\t{c}\t{p}\n")
+            render(out, f"{lang}_mbrola_{voice}_v{k}_t{ti:02d}", db, pitch, phones,
+                   lambda p: (class_of(lang, p), "_" if p == "_" else f"{lang}:{p}"),
+                   mbrola_args=["-e"])
         print(f"{voice} ({lang}): {len(texts)} clips", file=sys.stderr)
 
 

@@ -52,6 +52,33 @@ def pho_for(voice, wpm, text):
     return [("O" if l[0] == "O2" else l[0], int(l[1]), l[2:]) for l in lines]
 
 
+def render(out, name, db, pitch, phones, label, mbrola_args=()):
+    """Renders `phones` ((symbol, ms, pitch points)) with the MBROLA voice `db` at pitch ratio
+    `pitch` into OUT/NAME.wav, and writes NAME.lab.tsv from the durations: `label(symbol)` is
+    (class, phone name); consecutive pauses `_` are one segment."""
+    pho = os.path.join(out, name + ".pho")
+    with open(pho, "w") as f:
+        for p, d, rest in phones:
+            f.write(f"{p}\t{d}\t{' '.join(rest)}\n")
+    r = subprocess.run(["mbrola", *mbrola_args, "-f", str(pitch), db, pho,
+                        os.path.join(out, name + ".wav")], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"{name}: mbrola failed: {r.stderr.strip()}")
+    os.remove(pho)
+    segs, t = [], 0
+    for p, d, _ in phones:
+        c, phone = label(p)
+        if segs and p == "_" and segs[-1][3] == "_":
+            segs[-1][1] = t + d
+        else:
+            segs.append([t, t + d, c, phone])
+        t += d
+    with open(os.path.join(out, name + ".lab.tsv"), "w") as f:
+        f.write("start\tend\tclass\tphone\n")
+        for s, e, c, p in segs:
+            f.write(f"{s / 1000:.3f}\t{e / 1000:.3f}\t{c}\t{p}\n")
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -66,28 +93,8 @@ def main():
                 unknown = [p for p, _, _ in phones if p not in CLASS]
                 if unknown:
                     sys.exit(f"{voice}: unmapped MBROLA symbols {sorted(set(unknown))}")
-                name = f"en_mbrola_{voice}_v{k}_t{ti:02d}"
-                pho = os.path.join(out, name + ".pho")
-                with open(pho, "w") as f:
-                    for p, d, rest in phones:
-                        f.write(f"{p}\t{d}\t{' '.join(rest)}\n")
-                wav = os.path.join(out, name + ".wav")
-                subprocess.run(["mbrola", "-f", str(pitch), db, pho, wav], check=True,
-                               capture_output=True)
-                os.remove(pho)
-                # Merge consecutive pauses; times in seconds from the durations.
-                segs, t = [], 0
-                for p, d, _ in phones:
-                    c = CLASS[p]
-                    if segs and c == "S" and segs[-1][2] == "S":
-                        segs[-1][1] = t + d
-                    else:
-                        segs.append([t, t + d, c, p])
-                    t += d
-                with open(os.path.join(out, name + ".lab.tsv"), "w") as f:
-                    f.write("start\tend\tclass\tphone\n")
-                    for s, e, c, p in segs:
-                        f.write(f"{s / 1000:.3f}\t{e / 1000:.3f}\t{c}\t{p}\n")
+                render(out, f"en_mbrola_{voice}_v{k}_t{ti:02d}", db, pitch, phones,
+                       lambda p: (CLASS[p], p))
 
 
 if __name__ == "__main__":

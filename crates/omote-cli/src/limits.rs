@@ -18,6 +18,7 @@
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
 
+use omote_lipsync::Viseme;
 use omote_live::FrameSize;
 
 /// Highest frame rate of every command (and of anim files, `omote_core::anim::ANIM_MAX_FPS`).
@@ -174,13 +175,11 @@ pub fn real_shares(s: &str) -> Result<[f32; 5], String> {
         let (vowel, value) = pair
             .split_once('=')
             .ok_or_else(|| format!("`{pair}`: give VOWEL=SHARE, e.g. U=0.2"))?;
-        let k = match vowel.trim().to_ascii_uppercase().as_str() {
-            "A" => 0,
-            "I" => 1,
-            "U" => 2,
-            "E" => 3,
-            "O" => 4,
-            other => return Err(format!("`{other}` is not one of the vowels A I U E O")),
+        let vowel = vowel.trim();
+        let mut letters = vowel.chars().map(|c| c.to_ascii_uppercase());
+        let k = match (letters.next().and_then(Viseme::from_letter), letters.next()) {
+            (Some(v), None) if v != Viseme::N => v.index(),
+            _ => return Err(format!("`{vowel}` is not one of the vowels A I U E O")),
         };
         shares[k] = within(value.trim(), 0.0, max, what)? as f32;
     }

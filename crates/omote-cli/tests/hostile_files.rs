@@ -222,6 +222,17 @@ fn run_within(args: &[&std::ffi::OsStr], limit: std::time::Duration) -> Output {
 /// kind, so the format check passes) as a VRM, a rig and a scene, a FIFO as a scene —
 /// are refused at once with the file named, never read.
 #[cfg(unix)]
+/// `omote simulate --seconds 1 [--rig RIG] --out OUT`.
+fn simulate_one_second<'a>(rig: Option<&'a Path>, out: &'a Path) -> Vec<&'a std::ffi::OsStr> {
+    let mut args: Vec<&std::ffi::OsStr> =
+        vec!["simulate".as_ref(), "--seconds".as_ref(), "1".as_ref()];
+    if let Some(rig) = rig {
+        args.extend(["--rig".as_ref(), rig.as_os_str()]);
+    }
+    args.extend(["--out".as_ref(), out.as_os_str()]);
+    args
+}
+
 #[test]
 fn inputs_that_are_not_files_are_refused_unread() {
     let dir = scratch("not-files");
@@ -237,18 +248,7 @@ fn inputs_that_are_not_files_are_refused_unread() {
     let scene = zero("scene.toml");
     let cases: Vec<(Vec<&std::ffi::OsStr>, &Path)> = vec![
         (vec!["inspect".as_ref(), vrm.as_os_str()], &vrm),
-        (
-            vec![
-                "simulate".as_ref(),
-                "--seconds".as_ref(),
-                "1".as_ref(),
-                "--rig".as_ref(),
-                rig.as_os_str(),
-                "--out".as_ref(),
-                out.as_os_str(),
-            ],
-            &rig,
-        ),
+        (simulate_one_second(Some(&rig), &out), &rig),
         (
             vec![
                 "bake".as_ref(),
@@ -380,15 +380,7 @@ fn an_error_quoting_a_hostile_key_is_one_short_line() {
     let key = format!("k\nerror: forged line{}", "x".repeat(1 << 20));
     std::fs::write(&rig, serde_json::json!({ key: 1 }).to_string()).unwrap();
     let out = dir.join("out");
-    let o = run(&[
-        "simulate".as_ref(),
-        "--seconds".as_ref(),
-        "1".as_ref(),
-        "--rig".as_ref(),
-        rig.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
+    let o = run(&simulate_one_second(Some(&rig), &out));
     assert!(!o.status.success());
     let err = stderr(&o);
     assert!(err.len() < 16 * 1024, "{} bytes printed", err.len());
@@ -407,13 +399,7 @@ fn an_error_quoting_a_hostile_key_is_one_short_line() {
 #[test]
 fn no_result_replaces_an_input() {
     let dir = scratch("input-as-output");
-    let o = run(&[
-        "simulate".as_ref(),
-        "--seconds".as_ref(),
-        "1".as_ref(),
-        "--out".as_ref(),
-        dir.as_os_str(),
-    ]);
+    let o = run(&simulate_one_second(None, &dir));
     assert!(o.status.success(), "{}", stderr(&o));
     let input = dir.join("take.vrma");
     std::fs::rename(dir.join("simulate.anim.json"), &input).unwrap();

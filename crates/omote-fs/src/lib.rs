@@ -195,9 +195,9 @@ pub fn open_capped(path: &Path, limit: Limit) -> io::Result<(File, u64)> {
 
 /// The whole of a regular file no larger than `limit`.
 pub fn read(path: &Path, limit: Limit) -> io::Result<Vec<u8>> {
-    let file = open(path)?;
-    let size = file.metadata()?.len();
-    read_open(file, size, limit)
+    let (file, meta) = open_regular(path)?;
+    inputs::remember(&meta);
+    read_open(file, meta.len(), limit)
 }
 
 /// The whole of an opened regular file of `size` bytes, no more than `limit`.

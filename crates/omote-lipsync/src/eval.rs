@@ -309,15 +309,15 @@ fn score_all(
 }
 
 /// Every clip's features, and the source as one [`Speaker`] (its clips as a voice's lines).
-fn speaker_features(
+pub(crate) fn speaker_features<'a>(
     analyser: &mut Analyser,
-    clips: &[&LabelledClip],
+    lines: impl IntoIterator<Item = &'a [f32]>,
 ) -> (Vec<ClipFeatures>, Speaker) {
     let mut speaker = Speaker::new();
-    let feats = clips
-        .iter()
-        .map(|c| {
-            let f = analyser.features(&c.samples);
+    let feats = lines
+        .into_iter()
+        .map(|samples| {
+            let f = analyser.features(samples);
             speaker.add(&f);
             f
         })
@@ -328,7 +328,8 @@ fn speaker_features(
 /// Offline, every clip read against the source's other clips ([`Speaker::read`]).
 pub fn speaker_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTrack> {
     let mut analyser = Analyser::new(profile.clone());
-    let (mut feats, speaker) = speaker_features(&mut analyser, clips);
+    let (mut feats, speaker) =
+        speaker_features(&mut analyser, clips.iter().map(|c| c.samples.as_slice()));
     feats
         .iter_mut()
         .zip(clips)
@@ -339,7 +340,10 @@ pub fn speaker_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTr
 /// Streaming, a new stream per clip started from the source's *other* clips
 /// ([`Speaker::stream`]: a stream cannot know the line it is about to hear).
 pub fn speaker_stream_tracks(profile: &Profile, clips: &[&LabelledClip]) -> Vec<VowelTrack> {
-    let (feats, speaker) = speaker_features(&mut Analyser::new(profile.clone()), clips);
+    let (feats, speaker) = speaker_features(
+        &mut Analyser::new(profile.clone()),
+        clips.iter().map(|c| c.samples.as_slice()),
+    );
     feats
         .iter()
         .zip(clips)

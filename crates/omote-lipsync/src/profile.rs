@@ -541,11 +541,14 @@ impl ProfileBuilder {
             }
         }
         let groups = self.subclass_moments();
-        // Real voices' Gaussians where a class has enough of them.
+        // Real voices' Gaussians where a class has enough of them, and their shares (0
+        // where there is none).
         let real: [Option<&Moments>; 6] = std::array::from_fn(|k| {
             (self.real_share_of(k) > 0.0 && self.real[k].count >= MIN_REAL_FRAMES)
                 .then_some(&self.real[k])
         });
+        let share: [f64; 6] =
+            std::array::from_fn(|k| real[k].map_or(0.0, |_| f64::from(self.real_share_of(k))));
         let split = groups.iter().any(|g| g.len() > 1) || real.iter().any(Option::is_some);
         let mut within = [[0f64; N_CEPS]; N_CEPS];
         let mut subclasses = Vec::new();
@@ -555,7 +558,7 @@ impl ProfileBuilder {
                 c.add_scatter(&mut within);
                 continue;
             }
-            let share = real[k].map_or(0.0, |_| f64::from(self.real_share_of(k)));
+            let share = share[k];
             for (phone, m) in &groups[k] {
                 m.add_scatter(&mut within);
                 subclasses.push(Subclass {
@@ -603,11 +606,8 @@ impl ProfileBuilder {
             // A class's mean is its mixture's: the real voices' at their share.
             means: std::array::from_fn(|k| {
                 let own = classes[k].mean();
-                let (r, share) = match real[k] {
-                    Some(r) => (r.mean(), f64::from(self.real_share_of(k))),
-                    None => (own, 0.0),
-                };
-                std::array::from_fn(|j| ((1.0 - share) * own[j] + share * r[j]) as f32)
+                let r = real[k].map_or(own, Moments::mean);
+                std::array::from_fn(|j| ((1.0 - share[k]) * own[j] + share[k] * r[j]) as f32)
             }),
             precision,
             global_mean,
@@ -631,12 +631,7 @@ impl ProfileBuilder {
         feats: &crate::ClipFeatures,
         labels: &[crate::labels::LabelSegment],
     ) {
-        for (i, class, phone) in
-            crate::labels::training_frames_with_phones(labels, feats.frames.len(), 0.015)
-        {
-            let (Some(v), true) = (class, feats.voicing.voiced[i]) else {
-                continue;
-            };
+        for (i, v, phone) in labelled_voiced_frames(feats, labels) {
             self.add_phone(v, phone, &feats.normalised[i]);
             self.add_raw_voiced(&feats.frames[i].ceps);
         }
@@ -650,14 +645,24 @@ impl ProfileBuilder {
         feats: &crate::ClipFeatures,
         labels: &[crate::labels::LabelSegment],
     ) {
-        for (i, class, _) in
-            crate::labels::training_frames_with_phones(labels, feats.frames.len(), 0.015)
-        {
-            if let (Some(v), true) = (class, feats.voicing.voiced[i]) {
-                self.add_real_voice(v, &feats.normalised[i]);
-            }
+        for (i, v, _) in labelled_voiced_frames(feats, labels) {
+            self.add_real_voice(v, &feats.normalised[i]);
         }
     }
+}
+
+/// The frames a labelled clip teaches, with their class and phone: voiced, at least 15 ms
+/// inside a segment labelled A I U E O or N (the scorer's margin).
+fn labelled_voiced_frames<'a>(
+    feats: &'a crate::ClipFeatures,
+    labels: &'a [crate::labels::LabelSegment],
+) -> impl Iterator<Item = (usize, Viseme, &'a str)> {
+    crate::labels::training_frames_with_phones(labels, feats.frames.len(), 0.015)
+        .into_iter()
+        .filter_map(|(i, class, phone)| match class {
+            Some(v) if feats.voicing.voiced[i] => Some((i, v, phone)),
+            _ => None,
+        })
 }
 
 /// `log Σ exp(tᵢ)`, taken relative to the largest term (−∞ for no terms, never NaN for
@@ -807,9 +812,6 @@ mod tests {
             // Far from the phones, so a leak into the covariance would show.
             add_real_cloud(&mut b, v, 10.0 * k as f32 + 2.0, 400);
         }
-        // Too few for a Gaussian: ignored.
-        let mut few = b.clone();
-        add_real_cloud(&mut few, Viseme::A, 50.0, 1);
         let p = b.build("t", true, 1.0).unwrap();
         assert_eq!(
             b.real_counts(),
@@ -873,6 +875,8 @@ mod tests {
         assert_eq!(real_of(Viseme::I), None);
         assert_eq!(real_of(Viseme::U), None);
         // Merging carries real voices along.
+        let mut few = b.clone();
+        add_real_cloud(&mut few, Viseme::A, 50.0, 1);
         let mut merged = two_phone_builder();
         merged.merge(&few);
         assert_eq!(merged.real_counts()[0], 400 + 1);

@@ -102,7 +102,15 @@ impl Speaker {
         }
     }
 
-    /// A line's track, read against the others ([`Speaker::others`]): `features` are
+    /// Renormalises a line's `features` in place against the others
+    /// ([`Speaker::others`]): what [`Speaker::read`] classifies, and what a profile
+    /// builder learns from a speaker's lines.
+    pub fn normalise(&self, analyser: &Analyser, features: &mut ClipFeatures) {
+        let others = self.others(&CepstralMean::of_clip(features));
+        analyser.renormalise(features, &others);
+    }
+
+    /// A line's track, read against the others ([`Speaker::normalise`]): `features` are
     /// renormalised in place, `len_samples` is the line's length.
     pub fn read(
         &self,
@@ -110,8 +118,7 @@ impl Speaker {
         features: &mut ClipFeatures,
         len_samples: usize,
     ) -> VowelTrack {
-        let others = self.others(&CepstralMean::of_clip(features));
-        analyser.renormalise(features, &others);
+        self.normalise(analyser, features);
         analyser.classify(features, len_samples)
     }
 

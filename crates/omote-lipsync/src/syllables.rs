@@ -25,10 +25,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::eval::{AnalysisMode, LabelledClip, pct, speaker_tracks};
-use crate::{
-    Analyser, CepstralMean, LipsyncError, Profile, ProfileBuilder, Speaker, Viseme, VowelTrack,
-};
+use crate::eval::{AnalysisMode, LabelledClip, pct, speaker_features, speaker_tracks};
+use crate::{Analyser, LipsyncError, Profile, ProfileBuilder, Viseme, VowelTrack};
 
 /// The share of a file's voiced frames scored, at its end: the vowel's part of a
 /// consonant + vowel syllable (the consonant, and the glide into the vowel, come first).
@@ -129,17 +127,10 @@ pub fn learn_real_voices(
     let mut analyser = Analyser::new(profile.clone());
     let mut added = 0;
     for items in by_speaker.values() {
-        let mut speaker = Speaker::new();
-        let mut feats: Vec<_> = items
-            .iter()
-            .map(|c| {
-                let f = analyser.features(&c.samples);
-                speaker.add(&f);
-                f
-            })
-            .collect();
+        let (mut feats, speaker) =
+            speaker_features(&mut analyser, items.iter().map(|c| c.samples.as_slice()));
         for (f, c) in feats.iter_mut().zip(items) {
-            analyser.renormalise(f, &speaker.others(&CepstralMean::of_clip(f)));
+            speaker.normalise(&analyser, f);
             let voiced: Vec<&[f32; crate::N_CEPS]> = f
                 .normalised
                 .iter()

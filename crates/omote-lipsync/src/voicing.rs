@@ -196,22 +196,20 @@ const PAUSE_EVIDENCE_FRAMES: usize = 25;
 
 /// Whether `levels` has `run` frames in a row below `db`.
 fn has_quiet_run(levels: &[f32], db: f32, run: usize) -> bool {
-    let mut n = 0;
-    for l in levels {
-        // A non-finite level is read as digital silence, as everywhere here.
-        n = if !l.is_finite() || *l < db { n + 1 } else { 0 };
-        if n >= run {
-            return true;
-        }
-    }
-    false
+    // A non-finite level is read as digital silence, as everywhere here.
+    has_run(levels, run, |l| !l.is_finite() || l < db)
 }
 
 /// Whether `levels` has `run` frames in a row within `lo..=hi` (dB).
 fn has_run_within(levels: &[f32], lo: f32, hi: f32, run: usize) -> bool {
+    has_run(levels, run, |l| (lo..=hi).contains(&l))
+}
+
+/// Whether `run` frames in a row of `levels` are `in_run`.
+fn has_run(levels: &[f32], run: usize, in_run: impl Fn(f32) -> bool) -> bool {
     let mut n = 0;
-    for l in levels {
-        n = if (lo..=hi).contains(l) { n + 1 } else { 0 };
+    for &l in levels {
+        n = if in_run(l) { n + 1 } else { 0 };
         if n >= run {
             return true;
         }

@@ -918,11 +918,10 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         args.speaker_from_name,
         false,
     )?
-    .min_phone_frames(args.min_phone_frames)
-    .real_shares(
-        args.real_share
-            .unwrap_or(omote_lipsync::DEFAULT_REAL_SHARES),
-    );
+    .min_phone_frames(args.min_phone_frames);
+    if let Some(shares) = args.real_share {
+        builder = builder.real_shares(shares);
+    }
     let any_real = !args.real_syllables.is_empty() || args.real_labelled_dir.is_some();
     if any_real && !args.build {
         bail!("--real-syllables and --real-labelled-dir teach a profile --build makes");
