@@ -6,18 +6,20 @@
 //! writes `OUT.f32` (rows of `clip, frame, voiced, class, phone, level, 12 normalised
 //! ceps, 12 raw ceps`; class 0..5 = A I U E O N, 6 = silence, 7 = too near a boundary),
 //! `OUT.clips.txt` and `OUT.phones.txt`. With `--variants` every clip is also written
-//! under each `degrade::TrainingCondition` (clip index = 5·i + condition + 1).
+//! under each `degrade::TrainingCondition` (clip index = 5·i + condition + 1); with
+//! `--degraded`, under each of `eval`'s `degrade::Degradation`s instead (the same layout).
 
 use std::io::Write;
 
-use omote_lipsync::degrade::TrainingCondition;
+use omote_lipsync::degrade::{Degradation, TrainingCondition};
 use omote_lipsync::labels::{parse_labels, training_frames};
 use omote_lipsync::{Analyser, Profile};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (dir, out) = (std::path::Path::new(&args[0]), &args[1]);
-    let variants = args.iter().any(|a| a == "--variants");
+    let degraded = args.iter().any(|a| a == "--degraded");
+    let variants = degraded || args.iter().any(|a| a == "--variants");
     let mut wavs: Vec<_> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "wav"))
@@ -36,7 +38,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let samples = omote_audio::load_mono(wav, 16_000)?.samples;
         clips.push_str(&format!("{}\n", wav.display()));
         let mut versions = vec![samples.clone()];
-        if variants {
+        if degraded {
+            for d in Degradation::ALL {
+                versions.push(d.apply(&samples, i as u64));
+            }
+        } else if variants {
             for c in TrainingCondition::ALL {
                 versions.push(c.apply(&samples, i as u64));
             }
