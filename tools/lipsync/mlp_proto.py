@@ -15,8 +15,11 @@ each weight alpha of the MLP's log-posterior against the Gaussians' and each N l
 the MLP's side: the held-out syllable share and, per group, vowel % / closed %.
 
 Settings by environment: CTX (±frames, 2) or PAST/FUTURE, HIDDEN (48), REAL_W (weight of a
-real frame, 3), EPOCHS (4), SEED (7), DEGRADED=1 (groups from FEAT_DIR/grpv, dumped with
---degraded: clean and `eval`'s four degradations, scored apart).
+real frame, 3), EPOCHS (4), SEED (7), FOLD0 (the first fold's speakers, comma-separated:
+the groups are scored by that fold's net), GROUP_DIR (a folder of group dumps), DEGRADED=1 (groups from FEAT_DIR/grpv, dumped with
+--degraded: clean and `eval`'s four degradations, scored apart), ALIGNED_W (instead: the
+aligned real speakers of FEAT_DIR/real left out one at a time, the others' frames in the
+net at this weight; see aligned_loso).
 """
 import os, sys
 import numpy as np
@@ -65,16 +68,37 @@ def load_group(path, ctx, name, degraded):
     return out
 
 
-def syllable_frames(syl, ctx):
-    """{speaker: (X tails with context, y, X tails single frame)}: each file's voiced frames
-    normalised with the speaker formula, context taken inside the voiced frames."""
+def syllable_frames(feat_dir, g, ctx):
+    """{speaker: (X tails with context, y, X tails single frame)}: every frame of a file
+    normalised with the speaker formula (the mean of the voiced ones, as `Speaker::read`),
+    context taken over all of the file's frames (as the training clips' and the groups'),
+    the last 60 % of its voiced frames kept."""
     out = {}
-    for spk, files in syl.items():
+    for f in sorted(os.listdir(feat_dir)):
+        if not f.endswith(".f32"):
+            continue
+        spk = f[:-4]
+        raw = np.fromfile(os.path.join(feat_dir, f), dtype="<f4").reshape(-1, ROW)
+        vowels = [l.split("\t")[1] for l in open(os.path.join(feat_dir, spk + ".map.tsv"))]
+        clip, voiced = raw[:, 0].astype(int), raw[:, 2] > 0.5
+        ceps = raw[:, 18:30].astype(np.float64)
+        n_clips = clip.max() + 1
+        sums = np.array([ceps[(clip == c) & voiced].sum(0) for c in range(n_clips)])
+        counts = np.array([((clip == c) & voiced).sum() for c in range(n_clips)], float)
+        total, n = sums.sum(0), counts.sum()
         Xs, ys, X1 = [], [], []
-        for x, v in files:
-            c = contexts(x, np.zeros(len(x), int), ctx)
-            start = int(np.floor(0.4 * len(x)))
-            Xs.append(c[start:]), X1.append(x[start:]), ys.append(np.full(len(x) - start, v))
+        for c in range(n_clips):
+            others_n = n - counts[c]
+            others = (total - sums[c]) / others_n if others_n > 0 else g
+            w = min(200.0, others_n)
+            m = (sums[c] + 50 * g + w * others) / (counts[c] + 50 + w)
+            x = ceps[clip == c] - m
+            v = voiced[clip == c]
+            cx = contexts(x, np.zeros(len(x), int), ctx)
+            idx = np.flatnonzero(v)
+            idx = idx[int(np.floor(0.4 * len(idx))):]
+            Xs.append(cx[idx]), X1.append(x[idx])
+            ys.append(np.full(len(idx), "AIUEO".index(vowels[c])))
         out[spk] = (np.vstack(Xs), np.concatenate(ys), np.vstack(X1))
     return out
 
@@ -123,6 +147,13 @@ class Mlp:
 
 def main():
     feat_dir, base = sys.argv[1], gm.load_profile(sys.argv[2])
+    if "ALIGNED_W" in os.environ:
+        ctx = int(os.environ.get("CTX", "2"))
+        report(aligned_loso(feat_dir, base, ctx, int(os.environ.get("HIDDEN", "48")),
+                            float(os.environ.get("REAL_W", "3")), int(os.environ.get("EPOCHS", "4")),
+                            np.random.default_rng(int(os.environ.get("SEED", "7"))),
+                            float(os.environ["ALIGNED_W"])))
+        return
     ctx = int(os.environ.get("CTX", "2"))
     if "PAST" in os.environ:
         ctx = (int(os.environ["PAST"]), int(os.environ.get("FUTURE", "1")))
@@ -131,10 +162,15 @@ def main():
     epochs = int(os.environ.get("EPOCHS", "4"))
     Xt, yt = load_train(os.path.join(feat_dir, "train.f32"), ctx)
     syl = gm.load_syllables(os.path.join(feat_dir, "syl"), base["g"])
-    sf = syllable_frames(syl, ctx)
+    sf = syllable_frames(os.path.join(feat_dir, "syl"), base["g"], ctx)
     speakers = sorted(sf, key=lambda s: -len(sf[s][1]))
     folds = [speakers[i::5] for i in range(5)]
-    gdir = os.path.join(feat_dir, "grpv" if os.environ.get("DEGRADED") else "grp")
+    if "FOLD0" in os.environ:  # e.g. "en,en_GB": the held-out persons of the aligned speech
+        first = os.environ["FOLD0"].split(",")
+        rest = [s for s in speakers if s not in first]
+        folds = [first] + [rest[i::4] for i in range(4)]
+    gdir = os.environ.get("GROUP_DIR") or os.path.join(
+        feat_dir, "grpv" if os.environ.get("DEGRADED") else "grp")
     groups = {}
     for f in sorted(os.listdir(gdir)):
         if f.endswith(".f32"):
@@ -166,6 +202,41 @@ def main():
     report(store)
 
 
+def aligned_loso(feat_dir, base, ctx, hidden, real_weight, epochs, rng, aligned_weight):
+    """Aligned real speakers (FEAT_DIR/real/*.f32, each clip read alone), each scored by a net
+    trained on the synthetic frames, the syllables of every KLettres speaker but en and en_GB
+    (the same persons as klettresus / klettresgb) and, at `aligned_weight`, the other aligned
+    speakers' labelled frames (vowels and N)."""
+    Xt, yt = load_train(os.path.join(feat_dir, "train.f32"), ctx)
+    sf = syllable_frames(os.path.join(feat_dir, "syl"), base["g"], ctx)
+    syl_spk = [s for s in sf if s not in ("en", "en_GB")]
+    Xr = np.vstack([sf[s][0] for s in syl_spk])
+    yr = np.concatenate([sf[s][1] for s in syl_spk])
+    real = {}
+    for f in sorted(os.listdir(os.path.join(feat_dir, "real"))):
+        if f.endswith(".f32"):
+            real.update(load_group(os.path.join(feat_dir, "real", f), ctx, f[:-4], False))
+    mu, sd = Xt.mean(0), Xt.std(0) + 1e-6
+    syl = gm.load_syllables(os.path.join(feat_dir, "syl"), base["g"])
+    means, _ = gm.real_stats(syl, syl_spk)
+    prof = gm.with_real(base, means, np.zeros((5, 12, 12)), 1)
+    store = {"syl": [], "grp": {}}
+    for held in real:
+        others = [g for g in real if g != held]
+        Xa = np.vstack([real[g][0] for g in others]) if aligned_weight > 0 else Xt[:0]
+        ya = np.concatenate([real[g][1] for g in others]) if aligned_weight > 0 else yt[:0]
+        X = np.vstack([Xt, Xr, Xa])
+        y = np.concatenate([yt, yr, ya])
+        w = np.concatenate([np.ones(len(yt)), np.full(len(yr), real_weight),
+                            np.full(len(ya), aligned_weight)]).astype(np.float32)
+        net = Mlp(X.shape[1], hidden, rng)
+        net.fit((X - mu) / sd, y, w, epochs, rng)
+        Xg, yg, X1g = real[held]
+        store["grp"][held] = (net.logits((Xg - mu) / sd), gm.class_scores(prof, X1g), yg)
+        print(f"  {held} done", flush=True)
+    return store
+
+
 def log_post(z):
     z = z - z.max(1, keepdims=True)
     return z - np.log(np.exp(z).sum(1, keepdims=True))
@@ -181,12 +252,14 @@ def report(store):
             r = t = 0
             for s, z, q, y in store["syl"]:
                 r += (pick(z, q) == y).sum(); t += len(y)
-            line = f"alpha {alpha:.1f} N {nb:4.1f}: syllables {100 * r / t:5.1f} |"
+            line = f"alpha {alpha:.1f} N {nb:4.1f}: syllables {100 * r / max(t, 1):5.1f} |"
+            vr = vt = 0
             for i, (g, (z, q, y)) in enumerate(store["grp"].items()):
                 p = pick(z, q); v = y < 5
+                vr += (p[v] == y[v]).sum(); vt += v.sum()
                 line += ("\n   " if i % 5 == 0 and len(store["grp"]) > 6 else "") + \
                     f" {g} {100 * (p[v] == y[v]).mean():5.1f}/{100 * (p[~v] == 5).mean():4.1f}"
-            print(line, flush=True)
+            print(line + f" | all groups' vowels {100 * vr / vt:5.1f}", flush=True)
             if alpha == 0:
                 break
 
