@@ -175,10 +175,10 @@ pub fn active_level_db(samples: &[f32]) -> f32 {
 }
 
 /// SplitMix64: a tiny fixed generator, so a seed's noise never changes with a dependency.
-struct SplitMix(u64);
+pub(crate) struct SplitMix(pub(crate) u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -187,12 +187,12 @@ impl SplitMix {
     }
 
     /// Uniform in [0, 1).
-    fn unit(&mut self) -> f32 {
+    pub(crate) fn unit(&mut self) -> f32 {
         (self.next() >> 40) as f32 / (1u64 << 24) as f32
     }
 
     /// Roughly Gaussian (sum of four uniforms), unit variance.
-    fn gauss(&mut self) -> f32 {
+    pub(crate) fn gauss(&mut self) -> f32 {
         let s: f32 = (0..4).map(|_| self.unit()).sum();
         (s - 2.0) * 3f32.sqrt()
     }

@@ -1,0 +1,574 @@
+//! A small discriminative reading of a frame in its context: one hidden layer over the
+//! normalised cepstra of the frame and its neighbours, six class log-posteriors out.
+//!
+//! Why (crate README, "Fourth stage"): the profile's Gaussians generalise to unseen voices
+//! through their broad shared covariance but read real voices' vowels one step too open;
+//! a net trained on the same synthetic frames plus real recorded vowels, with a few frames
+//! of context, reads real voices and the synthetic groups better, and learns the training
+//! voices too well alone. The product of the two (a weighted sum of log-posteriors) keeps
+//! each one's strength. Not yet part of the built-in profile: this is the model and its
+//! trainer, deterministic in a seed, which the profile builder is to use next.
+
+use serde::{Deserialize, Serialize};
+
+use crate::degrade::SplitMix;
+use crate::error::LipsyncError;
+use crate::features::N_CEPS;
+
+/// Most hidden units a net may have (the per-frame buffer is on the stack).
+pub const MAX_HIDDEN: usize = 128;
+/// Most frames a net may read around the scored one (past + 1 + future).
+pub const MAX_WINDOW: usize = 16;
+
+/// The net: `log_softmax(W₂ · relu(W₁ · ((x − mean) · scale) + b₁) + b₂)` over the frames
+/// `t − past ..= t + future`, oldest first, 12 cepstra each.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ContextNet {
+    /// Frames before the scored one that it reads.
+    pub past: usize,
+    /// Frames after the scored one that it reads (a stream waits for them).
+    pub future: usize,
+    /// Per input, subtracted first (the training inputs' mean).
+    pub input_mean: Vec<f32>,
+    /// Per input, multiplied next (one over the training inputs' spread).
+    pub input_scale: Vec<f32>,
+    /// Hidden × inputs, row by row.
+    pub hidden_weights: Vec<f32>,
+    /// Per hidden unit.
+    pub hidden_bias: Vec<f32>,
+    /// 6 × hidden, row by row, classes in A I U E O N order.
+    pub output_weights: Vec<f32>,
+    /// Per class.
+    pub output_bias: [f32; 6],
+}
+
+/// One training sequence: a clip's normalised cepstra, and per frame the class it teaches
+/// (A I U E O N as 0..5; `None`: context only).
+#[derive(Clone, Debug, Default)]
+pub struct NetSequence {
+    /// Every frame of the clip, in order (the context of its neighbours).
+    pub frames: Vec<[f32; N_CEPS]>,
+    /// The class each frame teaches, if any.
+    pub targets: Vec<Option<u8>>,
+    /// How much each of its frames counts against a frame of weight 1.
+    pub weight: f32,
+}
+
+/// How [`ContextNet::train`] trains.
+#[derive(Clone, Debug)]
+pub struct NetOptions {
+    /// Frames read before the scored one.
+    pub past: usize,
+    /// Frames read after it.
+    pub future: usize,
+    /// Hidden units.
+    pub hidden: usize,
+    /// Passes over the frames (the step shrinks ×0.6 after each).
+    pub epochs: usize,
+    /// Adam's first step size.
+    pub learning_rate: f32,
+    /// Frames per step.
+    pub batch: usize,
+    /// The generator's seed (initial weights, order): the same seed, the same net.
+    pub seed: u64,
+}
+
+impl Default for NetOptions {
+    /// The prototype's choice: 4 past frames and 1 future (a stream already holds one
+    /// frame), 48 units, 4 epochs.
+    fn default() -> Self {
+        Self {
+            past: 4,
+            future: 1,
+            hidden: 48,
+            epochs: 4,
+            learning_rate: 2e-3,
+            batch: 512,
+            seed: 7,
+        }
+    }
+}
+
+impl ContextNet {
+    /// Frames in its window.
+    pub fn window(&self) -> usize {
+        self.past + 1 + self.future
+    }
+
+    fn inputs(&self) -> usize {
+        self.window() * N_CEPS
+    }
+
+    fn hidden(&self) -> usize {
+        self.hidden_bias.len()
+    }
+
+    /// Checks shapes and numbers; `name` is used in errors.
+    pub fn validate(&self, name: &str) -> Result<(), LipsyncError> {
+        let bad = |reason: String| LipsyncError::Profile {
+            name: name.into(),
+            reason: format!("context_net: {reason}"),
+        };
+        if self.window() > MAX_WINDOW {
+            return Err(bad(format!(
+                "reads {} frames, more than {MAX_WINDOW}",
+                self.window()
+            )));
+        }
+        let (n_in, n_hid) = (self.inputs(), self.hidden());
+        if n_hid == 0 || n_hid > MAX_HIDDEN {
+            return Err(bad(format!(
+                "{n_hid} hidden units (need 1 to {MAX_HIDDEN})"
+            )));
+        }
+        for (field, len, want) in [
+            ("input_mean", self.input_mean.len(), n_in),
+            ("input_scale", self.input_scale.len(), n_in),
+            ("hidden_weights", self.hidden_weights.len(), n_in * n_hid),
+            ("output_weights", self.output_weights.len(), 6 * n_hid),
+        ] {
+            if len != want {
+                return Err(bad(format!("{field} has {len} numbers, not {want}")));
+            }
+        }
+        let mut all = self
+            .input_mean
+            .iter()
+            .chain(&self.input_scale)
+            .chain(&self.hidden_weights)
+            .chain(&self.hidden_bias)
+            .chain(&self.output_weights)
+            .chain(&self.output_bias);
+        if let Some(v) = all.find(|v| !v.is_finite() || v.abs() > 1e6) {
+            return Err(bad(format!("{v} is not a finite number under 1e6")));
+        }
+        Ok(())
+    }
+
+    /// Log-posteriors of the six classes for the frame in the middle of `window`
+    /// (`past` frames before it, `future` after; a clip's edge repeats its end frame).
+    /// A window of the wrong length reads as no evidence (all classes equal).
+    pub fn log_posteriors(&self, window: &[[f32; N_CEPS]]) -> [f32; 6] {
+        let n_hid = self.hidden();
+        if window.len() != self.window() || n_hid > MAX_HIDDEN {
+            return [-(6f32.ln()); 6];
+        }
+        let mut x = [0f32; MAX_WINDOW * N_CEPS];
+        for (i, v) in window.iter().flatten().enumerate() {
+            // A real frame lies within a few spreads; nothing may overflow into NaN.
+            let t = (v - self.input_mean[i]) * self.input_scale[i];
+            x[i] = if t.is_finite() {
+                t.clamp(-1e3, 1e3)
+            } else {
+                0.0
+            };
+        }
+        let x = &x[..self.inputs()];
+        let mut h = [0f32; MAX_HIDDEN];
+        for (j, hj) in h[..n_hid].iter_mut().enumerate() {
+            let row = &self.hidden_weights[j * x.len()..(j + 1) * x.len()];
+            let s: f32 = row.iter().zip(x).map(|(w, v)| w * v).sum();
+            *hj = (s + self.hidden_bias[j]).max(0.0);
+        }
+        let z: [f32; 6] = std::array::from_fn(|k| {
+            let row = &self.output_weights[k * n_hid..(k + 1) * n_hid];
+            row.iter().zip(&h[..n_hid]).map(|(w, v)| w * v).sum::<f32>() + self.output_bias[k]
+        });
+        log_softmax(z)
+    }
+
+    /// Trains a net on `sequences` (frames whose target is `None` are context only).
+    /// Deterministic: the same sequences and options give the same net. Errors when no
+    /// frame teaches a class, or when a frame or weight is not finite.
+    pub fn train(sequences: &[NetSequence], options: &NetOptions) -> Result<Self, LipsyncError> {
+        let bad = |reason: String| LipsyncError::Profile {
+            name: "context net training".into(),
+            reason,
+        };
+        let window = options.past + 1 + options.future;
+        if window > MAX_WINDOW || options.hidden == 0 || options.hidden > MAX_HIDDEN {
+            return Err(bad(format!(
+                "a window of {window} frames (at most {MAX_WINDOW}) and {} hidden units (1 to {MAX_HIDDEN})",
+                options.hidden
+            )));
+        }
+        // (sequence, frame) of every frame that teaches, with its weight.
+        let mut samples: Vec<(u32, u32)> = Vec::new();
+        for (s, seq) in sequences.iter().enumerate() {
+            if !(seq.weight.is_finite() && seq.weight >= 0.0) {
+                return Err(bad(format!("sequence {s} has weight {}", seq.weight)));
+            }
+            if seq.targets.len() != seq.frames.len() {
+                return Err(bad(format!(
+                    "sequence {s} has {} frames and {} targets",
+                    seq.frames.len(),
+                    seq.targets.len()
+                )));
+            }
+            if let Some(f) = seq
+                .frames
+                .iter()
+                .position(|x| x.iter().any(|v| !v.is_finite()))
+            {
+                return Err(bad(format!("sequence {s}, frame {f} is not finite")));
+            }
+            for (f, t) in seq.targets.iter().enumerate() {
+                match t {
+                    Some(k) if *k < 6 && seq.weight > 0.0 => samples.push((s as u32, f as u32)),
+                    Some(k) if *k >= 6 => {
+                        return Err(bad(format!("sequence {s}, frame {f}: class {k} (0..5)")));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if samples.is_empty() {
+            return Err(bad("no frame teaches a class".into()));
+        }
+        let n_in = window * N_CEPS;
+        let gather = |&(s, f): &(u32, u32), out: &mut [f32]| {
+            let seq = &sequences[s as usize];
+            let last = seq.frames.len() as isize - 1;
+            for w in 0..window {
+                let i = (f as isize + w as isize - options.past as isize).clamp(0, last);
+                out[w * N_CEPS..(w + 1) * N_CEPS].copy_from_slice(&seq.frames[i as usize]);
+            }
+        };
+        // Input standardisation from the teaching frames (unweighted).
+        let mut mean = vec![0f64; n_in];
+        let mut sq = vec![0f64; n_in];
+        let mut buf = vec![0f32; n_in];
+        for smp in &samples {
+            gather(smp, &mut buf);
+            for ((m, q), v) in mean.iter_mut().zip(&mut sq).zip(&buf) {
+                *m += f64::from(*v);
+                *q += f64::from(*v) * f64::from(*v);
+            }
+        }
+        let n = samples.len() as f64;
+        let input_mean: Vec<f32> = mean.iter().map(|m| (m / n) as f32).collect();
+        let input_scale: Vec<f32> = mean
+            .iter()
+            .zip(&sq)
+            .map(|(m, q)| {
+                let var = (q / n - (m / n).powi(2)).max(0.0);
+                (1.0 / (var.sqrt() + 1e-6)) as f32
+            })
+            .collect();
+        let n_hid = options.hidden;
+        let mut rng = SplitMix(options.seed ^ 0x6E65_745F_7365_6564);
+        let he = (2.0 / n_in as f32).sqrt();
+        let glorot = (1.0 / n_hid as f32).sqrt();
+        let mut net = ContextNet {
+            past: options.past,
+            future: options.future,
+            input_mean,
+            input_scale,
+            hidden_weights: (0..n_in * n_hid).map(|_| rng.gauss() * he).collect(),
+            hidden_bias: vec![0.0; n_hid],
+            output_weights: (0..6 * n_hid).map(|_| rng.gauss() * glorot).collect(),
+            output_bias: [0.0; 6],
+        };
+        let mut adam = Adam::new(&net);
+        let mut order: Vec<usize> = (0..samples.len()).collect();
+        let mut lr = options.learning_rate;
+        let batch = options.batch.max(1);
+        let mut grad = Gradient::zeros(&net);
+        let mut x = vec![0f32; n_in];
+        let mut h = vec![0f32; n_hid];
+        let mut gh = vec![0f32; n_hid];
+        for _ in 0..options.epochs {
+            // Fisher–Yates with the fixed generator.
+            for i in (1..order.len()).rev() {
+                let j = (rng.next() % (i as u64 + 1)) as usize;
+                order.swap(i, j);
+            }
+            for chunk in order.chunks(batch) {
+                grad.clear();
+                let total: f32 = chunk
+                    .iter()
+                    .map(|&i| sequences[samples[i].0 as usize].weight)
+                    .sum();
+                if total <= 0.0 {
+                    continue;
+                }
+                for &i in chunk {
+                    let smp = &samples[i];
+                    let seq = &sequences[smp.0 as usize];
+                    let target = seq.targets[smp.1 as usize].unwrap_or(0) as usize;
+                    gather(smp, &mut x);
+                    for ((v, m), s) in x.iter_mut().zip(&net.input_mean).zip(&net.input_scale) {
+                        *v = (*v - m) * s;
+                    }
+                    for (j, hj) in h.iter_mut().enumerate() {
+                        let row = &net.hidden_weights[j * n_in..(j + 1) * n_in];
+                        let s: f32 = row.iter().zip(&x).map(|(w, v)| w * v).sum();
+                        *hj = (s + net.hidden_bias[j]).max(0.0);
+                    }
+                    let z: [f32; 6] = std::array::from_fn(|k| {
+                        let row = &net.output_weights[k * n_hid..(k + 1) * n_hid];
+                        row.iter().zip(&h).map(|(w, v)| w * v).sum::<f32>() + net.output_bias[k]
+                    });
+                    let lp = log_softmax(z);
+                    let w = seq.weight / total;
+                    // d(loss)/dz = softmax − one-hot, weighted.
+                    let gz: [f32; 6] = std::array::from_fn(|k| {
+                        w * (lp[k].exp() - if k == target { 1.0 } else { 0.0 })
+                    });
+                    gh.iter_mut().for_each(|g| *g = 0.0);
+                    for k in 0..6 {
+                        grad.output_bias[k] += gz[k];
+                        let row = &net.output_weights[k * n_hid..(k + 1) * n_hid];
+                        let grow = &mut grad.output_weights[k * n_hid..(k + 1) * n_hid];
+                        for j in 0..n_hid {
+                            grow[j] += gz[k] * h[j];
+                            gh[j] += gz[k] * row[j];
+                        }
+                    }
+                    for j in 0..n_hid {
+                        if h[j] <= 0.0 {
+                            continue;
+                        }
+                        grad.hidden_bias[j] += gh[j];
+                        let grow = &mut grad.hidden_weights[j * n_in..(j + 1) * n_in];
+                        for (g, v) in grow.iter_mut().zip(&x) {
+                            *g += gh[j] * v;
+                        }
+                    }
+                }
+                adam.step(&mut net, &grad, lr);
+            }
+            lr *= 0.6;
+        }
+        net.validate("context net training")?;
+        Ok(net)
+    }
+}
+
+/// `z − log Σ exp z`.
+fn log_softmax(z: [f32; 6]) -> [f32; 6] {
+    let m = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let s: f32 = z.iter().map(|v| (v - m).exp()).sum();
+    let l = m + s.ln();
+    z.map(|v| v - l)
+}
+
+/// A gradient shaped like the net's trainable numbers.
+struct Gradient {
+    hidden_weights: Vec<f32>,
+    hidden_bias: Vec<f32>,
+    output_weights: Vec<f32>,
+    output_bias: [f32; 6],
+}
+
+impl Gradient {
+    fn zeros(net: &ContextNet) -> Self {
+        Self {
+            hidden_weights: vec![0.0; net.hidden_weights.len()],
+            hidden_bias: vec![0.0; net.hidden_bias.len()],
+            output_weights: vec![0.0; net.output_weights.len()],
+            output_bias: [0.0; 6],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.hidden_weights.iter_mut().for_each(|v| *v = 0.0);
+        self.hidden_bias.iter_mut().for_each(|v| *v = 0.0);
+        self.output_weights.iter_mut().for_each(|v| *v = 0.0);
+        self.output_bias = [0.0; 6];
+    }
+}
+
+/// Adam (β₁ 0.9, β₂ 0.999) with a small L2 pull on the weight matrices.
+struct Adam {
+    m: Gradient,
+    v: Gradient,
+    t: i32,
+}
+
+impl Adam {
+    fn new(net: &ContextNet) -> Self {
+        Self {
+            m: Gradient::zeros(net),
+            v: Gradient::zeros(net),
+            t: 0,
+        }
+    }
+
+    fn step(&mut self, net: &mut ContextNet, g: &Gradient, lr: f32) {
+        self.t += 1;
+        let (c1, c2) = (1.0 - 0.9f32.powi(self.t), 1.0 - 0.999f32.powi(self.t));
+        let update = |p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], decay: f32| {
+            for (((p, g), m), v) in p.iter_mut().zip(g).zip(m).zip(v) {
+                let g = g + decay * *p;
+                *m = 0.9 * *m + 0.1 * g;
+                *v = 0.999 * *v + 0.001 * g * g;
+                *p -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+            }
+        };
+        update(
+            &mut net.hidden_weights,
+            &g.hidden_weights,
+            &mut self.m.hidden_weights,
+            &mut self.v.hidden_weights,
+            1e-4,
+        );
+        update(
+            &mut net.hidden_bias,
+            &g.hidden_bias,
+            &mut self.m.hidden_bias,
+            &mut self.v.hidden_bias,
+            0.0,
+        );
+        update(
+            &mut net.output_weights,
+            &g.output_weights,
+            &mut self.m.output_weights,
+            &mut self.v.output_weights,
+            1e-4,
+        );
+        update(
+            &mut net.output_bias,
+            &g.output_bias,
+            &mut self.m.output_bias,
+            &mut self.v.output_bias,
+            0.0,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Frames of class k sit around a centre that also moves with the frame before it, so
+    /// the class is only readable with context: c1 ≈ 2k, shifted by +6 when the previous
+    /// frame's c2 is +1 (so 2k + 6 of a k ≤ 2 looks like 2(k + 3) unshifted).
+    fn sequences(seed: u64, n: usize) -> Vec<NetSequence> {
+        let mut rng = SplitMix(seed);
+        (0..n)
+            .map(|_| {
+                let mut frames = Vec::new();
+                let mut targets = Vec::new();
+                let mut shift_next = false;
+                for _ in 0..40 {
+                    let k = (rng.next() % 6) as u8;
+                    let mut x = [0f32; N_CEPS];
+                    for v in x.iter_mut() {
+                        *v = 0.3 * rng.gauss();
+                    }
+                    x[0] += 2.0 * f32::from(k) + if shift_next { 6.0 } else { 0.0 };
+                    shift_next = rng.unit() < 0.5;
+                    x[1] = if shift_next { 1.0 } else { -1.0 };
+                    frames.push(x);
+                    targets.push(Some(k));
+                }
+                NetSequence {
+                    frames,
+                    targets,
+                    weight: 1.0,
+                }
+            })
+            .collect()
+    }
+
+    fn accuracy(net: &ContextNet, seqs: &[NetSequence]) -> f32 {
+        let (mut right, mut total) = (0, 0);
+        for s in seqs {
+            for f in 0..s.frames.len() {
+                let last = s.frames.len() as isize - 1;
+                let window: Vec<[f32; N_CEPS]> = (0..net.window())
+                    .map(|w| {
+                        s.frames
+                            [(f as isize + w as isize - net.past as isize).clamp(0, last) as usize]
+                    })
+                    .collect();
+                let lp = net.log_posteriors(&window);
+                let best = (0..6).max_by(|&a, &b| lp[a].total_cmp(&lp[b])).unwrap_or(0);
+                right += usize::from(Some(best as u8) == s.targets[f]);
+                total += 1;
+            }
+        }
+        right as f32 / total as f32
+    }
+
+    fn small() -> NetOptions {
+        NetOptions {
+            past: 1,
+            future: 0,
+            hidden: 16,
+            epochs: 10,
+            batch: 32,
+            learning_rate: 1e-2,
+            seed: 3,
+        }
+    }
+
+    #[test]
+    fn a_net_learns_what_only_the_context_tells() {
+        let train = sequences(1, 400);
+        let test = sequences(2, 20);
+        let with = ContextNet::train(&train, &small()).unwrap();
+        let without = ContextNet::train(&train, &NetOptions { past: 0, ..small() }).unwrap();
+        let (a, b) = (accuracy(&with, &test), accuracy(&without, &test));
+        // Without the frame before, half the frames are ambiguous (k or k + 3): 75 % at best.
+        assert!(a > 0.9, "with context {a}");
+        assert!(b < 0.8, "without context {b}");
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_net_and_another_a_different_one() {
+        let train = sequences(1, 10);
+        let a = ContextNet::train(&train, &small()).unwrap();
+        let b = ContextNet::train(&train, &small()).unwrap();
+        let c = ContextNet::train(&train, &NetOptions { seed: 4, ..small() }).unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn frames_of_weight_zero_teach_nothing() {
+        let mut train = sequences(1, 10);
+        let other = sequences(5, 10);
+        let a = ContextNet::train(&train, &small()).unwrap();
+        train.extend(other.into_iter().map(|s| NetSequence { weight: 0.0, ..s }));
+        let b = ContextNet::train(&train, &small()).unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn bad_training_input_is_refused_with_its_place() {
+        let mut train = sequences(1, 2);
+        train[1].frames[3][2] = f32::NAN;
+        let e = ContextNet::train(&train, &small()).unwrap_err().to_string();
+        assert!(e.contains("sequence 1, frame 3 is not finite"), "{e}");
+        let none = vec![NetSequence {
+            frames: vec![[0.0; N_CEPS]; 3],
+            targets: vec![None; 3],
+            weight: 1.0,
+        }];
+        let e = ContextNet::train(&none, &small()).unwrap_err().to_string();
+        assert!(e.contains("no frame teaches"), "{e}");
+    }
+
+    #[test]
+    fn a_broken_net_is_refused_and_scores_stay_finite() {
+        let net = ContextNet::train(&sequences(1, 4), &small()).unwrap();
+        net.validate("x").unwrap();
+        let mut short = net.clone();
+        short.hidden_weights.pop();
+        let e = short.validate("net.json").unwrap_err().to_string();
+        assert!(
+            e.contains("net.json") && e.contains("hidden_weights"),
+            "{e}"
+        );
+        let mut nan = net.clone();
+        nan.output_bias[2] = f32::NAN;
+        assert!(nan.validate("x").is_err());
+        // A window of the wrong length is no evidence, not a panic.
+        let lp = net.log_posteriors(&[[0.0; N_CEPS]; 5]);
+        assert!(lp.iter().all(|v| (v + 6f32.ln()).abs() < 1e-6));
+        let lp = net.log_posteriors(&[[1e30; N_CEPS]; 2]);
+        assert!(lp.iter().all(|v| !v.is_nan()), "{lp:?}");
+    }
+}
