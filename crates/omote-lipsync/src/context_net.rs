@@ -16,9 +16,9 @@ use crate::error::LipsyncError;
 use crate::features::N_CEPS;
 
 /// Most hidden units a net may have (the per-frame buffer is on the stack).
-pub const MAX_HIDDEN: usize = 128;
+const MAX_HIDDEN: usize = 128;
 /// Most frames a net may read around the scored one (past + 1 + future).
-pub const MAX_WINDOW: usize = 16;
+const MAX_WINDOW: usize = 16;
 
 /// The net: `log_softmax(W₂ · relu(W₁ · ((x − mean) · scale) + b₁) + b₂)` over the frames
 /// `t − past ..= t + future`, oldest first, 12 cepstra each.
@@ -90,6 +90,11 @@ impl Default for NetOptions {
 }
 
 impl ContextNet {
+    /// Most hidden units a net may have.
+    pub const MAX_HIDDEN: usize = MAX_HIDDEN;
+    /// Most frames a net may read (past + 1 + future).
+    pub const MAX_WINDOW: usize = MAX_WINDOW;
+
     /// Frames in its window.
     pub fn window(&self) -> usize {
         self.past + 1 + self.future
@@ -149,8 +154,16 @@ impl ContextNet {
     /// (`past` frames before it, `future` after; a clip's edge repeats its end frame).
     /// A window of the wrong length reads as no evidence (all classes equal).
     pub fn log_posteriors(&self, window: &[[f32; N_CEPS]]) -> [f32; 6] {
-        let n_hid = self.hidden();
-        if window.len() != self.window() || n_hid > MAX_HIDDEN {
+        let (n_in, n_hid) = (self.inputs(), self.hidden());
+        // Only an unvalidated net can fail these; it must not panic either.
+        let shaped = window.len() == self.window()
+            && n_in <= MAX_WINDOW * N_CEPS
+            && n_hid <= MAX_HIDDEN
+            && self.input_mean.len() == n_in
+            && self.input_scale.len() == n_in
+            && self.hidden_weights.len() == n_in * n_hid
+            && self.output_weights.len() == 6 * n_hid;
+        if !shaped {
             return [-(6f32.ln()); 6];
         }
         let mut x = [0f32; MAX_WINDOW * N_CEPS];
@@ -163,7 +176,7 @@ impl ContextNet {
                 0.0
             };
         }
-        let x = &x[..self.inputs()];
+        let x = &x[..n_in];
         let mut h = [0f32; MAX_HIDDEN];
         for (j, hj) in h[..n_hid].iter_mut().enumerate() {
             let row = &self.hidden_weights[j * x.len()..(j + 1) * x.len()];
@@ -562,6 +575,9 @@ mod tests {
             e.contains("net.json") && e.contains("hidden_weights"),
             "{e}"
         );
+        // Even unvalidated, it reads as no evidence rather than panicking.
+        let lp = short.log_posteriors(&[[0.0; N_CEPS]; 2]);
+        assert!(lp.iter().all(|v| (v + 6f32.ln()).abs() < 1e-6));
         let mut nan = net.clone();
         nan.output_bias[2] = f32::NAN;
         assert!(nan.validate("x").is_err());

@@ -63,7 +63,7 @@ pub use analyser::{
 pub use cepstral_mean::CepstralMean;
 pub use class_filter::{ClassFilter, SOFTENING_WIDTH};
 pub use class_smoother::ClassSmoother;
-pub use context_net::{ContextNet, MAX_HIDDEN, MAX_WINDOW, NetOptions, NetSequence};
+pub use context_net::{ContextNet, NetOptions, NetSequence};
 pub use error::LipsyncError;
 pub use features::{
     FLOOR_DB, FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, MEL_F_MAX_HZ, MEL_F_MIN_HZ, N_CEPS,
