@@ -15,7 +15,8 @@ each weight alpha of the MLP's log-posterior against the Gaussians' and each N l
 the MLP's side: the held-out syllable share and, per group, vowel % / closed %.
 
 Settings by environment: CTX (±frames, 2) or PAST/FUTURE, HIDDEN (48), REAL_W (weight of a
-real frame, 3), EPOCHS (4), SEED (7), FOLD0 (the first fold's speakers, comma-separated:
+real frame, 3), EPOCHS (4), SEED (7), QUANT=1 (weights rounded to 8 bits, one scale per
+matrix), FOLD0 (the first fold's speakers, comma-separated:
 the groups are scored by that fold's net), GROUP_DIR (a folder of group dumps), DEGRADED=1 (groups from FEAT_DIR/grpv, dumped with
 --degraded: clean and `eval`'s four degradations, scored apart), ALIGNED_W (instead: the
 aligned real speakers of FEAT_DIR/real left out one at a time, the others' frames in the
@@ -189,6 +190,10 @@ def main():
         w = np.concatenate([np.ones(len(yt)), np.full(len(yr), real_weight)]).astype(np.float32)
         net = Mlp(X.shape[1], hidden, rng)
         net.fit((X - mu) / sd, y, w, epochs, rng)
+        if os.environ.get("QUANT"):  # 8-bit weights, one scale per matrix (the size plan)
+            for W in (net.W1, net.W2):
+                q = np.abs(W).max() / 127
+                W[:] = np.round(W / q) * q
         means, _ = gm.real_stats(syl, train_spk)
         prof = gm.with_real(base, means, np.zeros((5, 12, 12)), 1)
         for s in held:
