@@ -86,13 +86,8 @@ def syllable_frames(feat_dir, g, ctx):
         n_clips = clip.max() + 1
         sums = np.array([ceps[(clip == c) & voiced].sum(0) for c in range(n_clips)])
         counts = np.array([((clip == c) & voiced).sum() for c in range(n_clips)], float)
-        total, n = sums.sum(0), counts.sum()
         Xs, ys, X1 = [], [], []
-        for c in range(n_clips):
-            others_n = n - counts[c]
-            others = (total - sums[c]) / others_n if others_n > 0 else g
-            w = min(200.0, others_n)
-            m = (sums[c] + 50 * g + w * others) / (counts[c] + 50 + w)
+        for c, m in enumerate(gm.speaker_formula_means(sums, counts, g)):
             x = ceps[clip == c] - m
             v = voiced[clip == c]
             cx = contexts(x, np.zeros(len(x), int), ctx)

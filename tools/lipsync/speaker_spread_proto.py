@@ -92,15 +92,22 @@ def load_syllables(feat_dir, g):
                  for c in range(clip.max() + 1)]
         sums = np.array([x.sum(0) for x, _ in files])
         counts = np.array([len(x) for x, _ in files], dtype=float)
-        total, n = sums.sum(0), counts.sum()
-        norm = []
-        for i, (x, v) in enumerate(files):
-            others_n = n - counts[i]
-            others = (total - sums[i]) / others_n if others_n > 0 else g
-            w = min(200.0, others_n)
-            m = (sums[i] + 50 * g + w * others) / (counts[i] + 50 + w)
-            norm.append((x - m, v))
-        out[spk] = norm
+        means = speaker_formula_means(sums, counts, g)
+        out[spk] = [(x - m, v) for (x, v), m in zip(files, means)]
+    return out
+
+
+def speaker_formula_means(sums, counts, g):
+    """Each file's normalising mean as `Speaker::read` takes it, from the files' voiced
+    frame sums and counts: its own frames, 50 of the global mean `g` and up to 200 of the
+    speaker's other files' mean."""
+    total, n = sums.sum(0), counts.sum()
+    out = []
+    for s_i, n_i in zip(sums, counts):
+        others_n = n - n_i
+        others = (total - s_i) / others_n if others_n > 0 else g
+        w = min(200.0, others_n)
+        out.append((s_i + 50 * g + w * others) / (n_i + 50 + w))
     return out
 
 
@@ -138,7 +145,7 @@ def class_scores(prof, X):
     for k, mu, Pk, lw in prof.get("real", []):
         d = X - mu
         cols[k] = np.hstack([cols[k], (-0.5 * prof["s"] * np.einsum("ij,jk,ik->i", d, Pk, d)
-                                       + lw * (1.0))[:, None]])
+                                       + lw)[:, None]])
     out = np.empty((len(X), 6))
     for k in range(6):
         m = cols[k].max(1)

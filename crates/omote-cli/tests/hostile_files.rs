@@ -218,10 +218,6 @@ fn run_within(args: &[&std::ffi::OsStr], limit: std::time::Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// Input files that are not regular files — `/dev/zero` (behind a name of the right
-/// kind, so the format check passes) as a VRM, a rig and a scene, a FIFO as a scene —
-/// are refused at once with the file named, never read.
-#[cfg(unix)]
 /// `omote simulate --seconds 1 [--rig RIG] --out OUT`.
 fn simulate_one_second<'a>(rig: Option<&'a Path>, out: &'a Path) -> Vec<&'a std::ffi::OsStr> {
     let mut args: Vec<&std::ffi::OsStr> =
@@ -233,6 +229,10 @@ fn simulate_one_second<'a>(rig: Option<&'a Path>, out: &'a Path) -> Vec<&'a std:
     args
 }
 
+/// Input files that are not regular files — `/dev/zero` (behind a name of the right
+/// kind, so the format check passes) as a VRM, a rig and a scene, a FIFO as a scene —
+/// are refused at once with the file named, never read.
+#[cfg(unix)]
 #[test]
 fn inputs_that_are_not_files_are_refused_unread() {
     let dir = scratch("not-files");

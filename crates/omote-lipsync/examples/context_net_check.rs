@@ -45,20 +45,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let net = ContextNet::train(&train, &NetOptions::default())?;
     eprintln!("trained in {:.1} s", t.elapsed().as_secs_f32());
     for path in &args[1..] {
+        let group = sequences(path)?;
         let mut line = format!("{path}:");
         for n_bias in [-1.0f32, -2.0, -3.0] {
             let (mut vr, mut vt, mut cr, mut ct) = (0, 0, 0, 0);
-            for seq in sequences(path)? {
-                let last = seq.frames.len() as isize - 1;
+            for seq in &group {
                 for (f, target) in seq.targets.iter().enumerate() {
                     let Some(k) = *target else { continue };
-                    let window: Vec<[f32; N_CEPS]> = (0..net.window())
-                        .map(|w| {
-                            let i = (f as isize + w as isize - net.past as isize).clamp(0, last);
-                            seq.frames[i as usize]
-                        })
-                        .collect();
-                    let mut lp = net.log_posteriors(&window);
+                    let mut lp = net.log_posteriors_at(&seq.frames, f);
                     lp[5] += n_bias;
                     let best = (0..6).max_by(|&a, &b| lp[a].total_cmp(&lp[b])).unwrap_or(0);
                     if k < 5 {

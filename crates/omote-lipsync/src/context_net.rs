@@ -154,40 +154,75 @@ impl ContextNet {
     /// (`past` frames before it, `future` after; a clip's edge repeats its end frame).
     /// A window of the wrong length reads as no evidence (all classes equal).
     pub fn log_posteriors(&self, window: &[[f32; N_CEPS]]) -> [f32; 6] {
+        if window.len() != self.window() || !self.is_shaped() {
+            return [-(6f32.ln()); 6];
+        }
+        let mut x = [0f32; MAX_WINDOW * N_CEPS];
+        let x = &mut x[..self.inputs()];
+        self.standardise(window, x);
+        let mut h = [0f32; MAX_HIDDEN];
+        log_softmax(self.forward(x, &mut h[..self.hidden()]))
+    }
+
+    /// [`ContextNet::log_posteriors`] of frame `f` of a clip's `frames` (its window taken
+    /// as training takes it); a frame outside the clip reads as no evidence.
+    pub fn log_posteriors_at(&self, frames: &[[f32; N_CEPS]], f: usize) -> [f32; 6] {
+        let n = self.window();
+        if f >= frames.len() || n > MAX_WINDOW {
+            return [-(6f32.ln()); 6];
+        }
+        let mut window = [[0f32; N_CEPS]; MAX_WINDOW];
+        fill_window(frames, f, self.past, &mut window[..n]);
+        self.log_posteriors(&window[..n])
+    }
+
+    /// Whether the numbers fit the sizes (only an unvalidated net can fail this; it must
+    /// not panic either).
+    fn is_shaped(&self) -> bool {
         let (n_in, n_hid) = (self.inputs(), self.hidden());
-        // Only an unvalidated net can fail these; it must not panic either.
-        let shaped = window.len() == self.window()
-            && n_in <= MAX_WINDOW * N_CEPS
+        n_in <= MAX_WINDOW * N_CEPS
             && n_hid <= MAX_HIDDEN
             && self.input_mean.len() == n_in
             && self.input_scale.len() == n_in
             && self.hidden_weights.len() == n_in * n_hid
-            && self.output_weights.len() == 6 * n_hid;
-        if !shaped {
-            return [-(6f32.ln()); 6];
-        }
-        let mut x = [0f32; MAX_WINDOW * N_CEPS];
-        for (i, v) in window.iter().flatten().enumerate() {
+            && self.output_weights.len() == 6 * n_hid
+    }
+
+    /// `window`'s cepstra as the net's inputs, `x` (one per input).
+    fn standardise(&self, window: &[[f32; N_CEPS]], x: &mut [f32]) {
+        for (i, (x, v)) in x.iter_mut().zip(window.iter().flatten()).enumerate() {
             // A real frame lies within a few spreads; nothing may overflow into NaN.
             let t = (v - self.input_mean[i]) * self.input_scale[i];
-            x[i] = if t.is_finite() {
+            *x = if t.is_finite() {
                 t.clamp(-1e3, 1e3)
             } else {
                 0.0
             };
         }
-        let x = &x[..n_in];
-        let mut h = [0f32; MAX_HIDDEN];
-        for (j, hj) in h[..n_hid].iter_mut().enumerate() {
+    }
+
+    /// The class logits of inputs `x`, leaving the hidden layer's outputs in `h`.
+    fn forward(&self, x: &[f32], h: &mut [f32]) -> [f32; 6] {
+        let n_hid = h.len();
+        for (j, hj) in h.iter_mut().enumerate() {
             let row = &self.hidden_weights[j * x.len()..(j + 1) * x.len()];
             let s: f32 = row.iter().zip(x).map(|(w, v)| w * v).sum();
             *hj = (s + self.hidden_bias[j]).max(0.0);
         }
-        let z: [f32; 6] = std::array::from_fn(|k| {
+        std::array::from_fn(|k| {
             let row = &self.output_weights[k * n_hid..(k + 1) * n_hid];
-            row.iter().zip(&h[..n_hid]).map(|(w, v)| w * v).sum::<f32>() + self.output_bias[k]
-        });
-        log_softmax(z)
+            row.iter().zip(&*h).map(|(w, v)| w * v).sum::<f32>() + self.output_bias[k]
+        })
+    }
+
+    /// The trainable numbers, in [`Gradient`]'s order.
+    fn trainable_mut(&mut self) -> [&mut [f32]; 4] {
+        [
+            &mut self.hidden_weights,
+            &mut self.hidden_bias,
+            &mut self.output_weights,
+            &mut self.output_bias,
+        ]
     }
 
     /// Trains a net on `sequences` (frames whose target is `None` are context only).
@@ -239,21 +274,16 @@ impl ContextNet {
             return Err(bad("no frame teaches a class".into()));
         }
         let n_in = window * N_CEPS;
-        let gather = |&(s, f): &(u32, u32), out: &mut [f32]| {
-            let seq = &sequences[s as usize];
-            let last = seq.frames.len() as isize - 1;
-            for w in 0..window {
-                let i = (f as isize + w as isize - options.past as isize).clamp(0, last);
-                out[w * N_CEPS..(w + 1) * N_CEPS].copy_from_slice(&seq.frames[i as usize]);
-            }
+        let mut win = vec![[0f32; N_CEPS]; window];
+        let gather = |&(s, f): &(u32, u32), out: &mut [[f32; N_CEPS]]| {
+            fill_window(&sequences[s as usize].frames, f as usize, options.past, out);
         };
         // Input standardisation from the teaching frames (unweighted).
         let mut mean = vec![0f64; n_in];
         let mut sq = vec![0f64; n_in];
-        let mut buf = vec![0f32; n_in];
         for smp in &samples {
-            gather(smp, &mut buf);
-            for ((m, q), v) in mean.iter_mut().zip(&mut sq).zip(&buf) {
+            gather(smp, &mut win);
+            for ((m, q), v) in mean.iter_mut().zip(&mut sq).zip(win.iter().flatten()) {
                 *m += f64::from(*v);
                 *q += f64::from(*v) * f64::from(*v);
             }
@@ -298,31 +328,18 @@ impl ContextNet {
             }
             for chunk in order.chunks(batch) {
                 grad.clear();
+                // Positive: only frames of a positive weight teach.
                 let total: f32 = chunk
                     .iter()
                     .map(|&i| sequences[samples[i].0 as usize].weight)
                     .sum();
-                if total <= 0.0 {
-                    continue;
-                }
                 for &i in chunk {
                     let smp = &samples[i];
                     let seq = &sequences[smp.0 as usize];
                     let target = seq.targets[smp.1 as usize].unwrap_or(0) as usize;
-                    gather(smp, &mut x);
-                    for ((v, m), s) in x.iter_mut().zip(&net.input_mean).zip(&net.input_scale) {
-                        *v = (*v - m) * s;
-                    }
-                    for (j, hj) in h.iter_mut().enumerate() {
-                        let row = &net.hidden_weights[j * n_in..(j + 1) * n_in];
-                        let s: f32 = row.iter().zip(&x).map(|(w, v)| w * v).sum();
-                        *hj = (s + net.hidden_bias[j]).max(0.0);
-                    }
-                    let z: [f32; 6] = std::array::from_fn(|k| {
-                        let row = &net.output_weights[k * n_hid..(k + 1) * n_hid];
-                        row.iter().zip(&h).map(|(w, v)| w * v).sum::<f32>() + net.output_bias[k]
-                    });
-                    let lp = log_softmax(z);
+                    gather(smp, &mut win);
+                    net.standardise(&win, &mut x);
+                    let lp = log_softmax(net.forward(&x, &mut h));
                     let w = seq.weight / total;
                     // d(loss)/dz = softmax − one-hot, weighted.
                     let gz: [f32; 6] = std::array::from_fn(|k| {
@@ -349,7 +366,7 @@ impl ContextNet {
                         }
                     }
                 }
-                adam.step(&mut net, &grad, lr);
+                adam.step(&mut net, &mut grad, lr);
             }
             lr *= 0.6;
         }
@@ -364,6 +381,16 @@ fn log_softmax(z: [f32; 6]) -> [f32; 6] {
     let s: f32 = z.iter().map(|v| (v - m).exp()).sum();
     let l = m + s.ln();
     z.map(|v| v - l)
+}
+
+/// The frames `f − past ..` of `frames`, as many as `out` holds, a clip's edge repeating
+/// its end frame: the one window rule of training and scoring.
+fn fill_window(frames: &[[f32; N_CEPS]], f: usize, past: usize, out: &mut [[f32; N_CEPS]]) {
+    let last = frames.len() as isize - 1;
+    for (w, o) in out.iter_mut().enumerate() {
+        let i = (f as isize + w as isize - past as isize).clamp(0, last);
+        *o = frames[i as usize];
+    }
 }
 
 /// A gradient shaped like the net's trainable numbers.
@@ -384,11 +411,20 @@ impl Gradient {
         }
     }
 
+    /// Its parts in [`ContextNet::trainable_mut`]'s order.
+    fn parts_mut(&mut self) -> [&mut [f32]; 4] {
+        [
+            &mut self.hidden_weights,
+            &mut self.hidden_bias,
+            &mut self.output_weights,
+            &mut self.output_bias,
+        ]
+    }
+
     fn clear(&mut self) {
-        self.hidden_weights.iter_mut().for_each(|v| *v = 0.0);
-        self.hidden_bias.iter_mut().for_each(|v| *v = 0.0);
-        self.output_weights.iter_mut().for_each(|v| *v = 0.0);
-        self.output_bias = [0.0; 6];
+        for part in self.parts_mut() {
+            part.fill(0.0);
+        }
     }
 }
 
@@ -400,6 +436,9 @@ struct Adam {
 }
 
 impl Adam {
+    /// The L2 pull per part (weights, not biases).
+    const DECAY: [f32; 4] = [1e-4, 0.0, 1e-4, 0.0];
+
     fn new(net: &ContextNet) -> Self {
         Self {
             m: Gradient::zeros(net),
@@ -408,45 +447,24 @@ impl Adam {
         }
     }
 
-    fn step(&mut self, net: &mut ContextNet, g: &Gradient, lr: f32) {
+    fn step(&mut self, net: &mut ContextNet, g: &mut Gradient, lr: f32) {
         self.t += 1;
         let (c1, c2) = (1.0 - 0.9f32.powi(self.t), 1.0 - 0.999f32.powi(self.t));
-        let update = |p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], decay: f32| {
-            for (((p, g), m), v) in p.iter_mut().zip(g).zip(m).zip(v) {
+        let parts = net
+            .trainable_mut()
+            .into_iter()
+            .zip(g.parts_mut())
+            .zip(self.m.parts_mut())
+            .zip(self.v.parts_mut())
+            .zip(Self::DECAY);
+        for ((((p, g), m), v), decay) in parts {
+            for (((p, g), m), v) in p.iter_mut().zip(&*g).zip(m).zip(v) {
                 let g = g + decay * *p;
                 *m = 0.9 * *m + 0.1 * g;
                 *v = 0.999 * *v + 0.001 * g * g;
                 *p -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
             }
-        };
-        update(
-            &mut net.hidden_weights,
-            &g.hidden_weights,
-            &mut self.m.hidden_weights,
-            &mut self.v.hidden_weights,
-            1e-4,
-        );
-        update(
-            &mut net.hidden_bias,
-            &g.hidden_bias,
-            &mut self.m.hidden_bias,
-            &mut self.v.hidden_bias,
-            0.0,
-        );
-        update(
-            &mut net.output_weights,
-            &g.output_weights,
-            &mut self.m.output_weights,
-            &mut self.v.output_weights,
-            1e-4,
-        );
-        update(
-            &mut net.output_bias,
-            &g.output_bias,
-            &mut self.m.output_bias,
-            &mut self.v.output_bias,
-            0.0,
-        );
+        }
     }
 }
 
@@ -489,14 +507,7 @@ mod tests {
         let (mut right, mut total) = (0, 0);
         for s in seqs {
             for f in 0..s.frames.len() {
-                let last = s.frames.len() as isize - 1;
-                let window: Vec<[f32; N_CEPS]> = (0..net.window())
-                    .map(|w| {
-                        s.frames
-                            [(f as isize + w as isize - net.past as isize).clamp(0, last) as usize]
-                    })
-                    .collect();
-                let lp = net.log_posteriors(&window);
+                let lp = net.log_posteriors_at(&s.frames, f);
                 let best = (0..6).max_by(|&a, &b| lp[a].total_cmp(&lp[b])).unwrap_or(0);
                 right += usize::from(Some(best as u8) == s.targets[f]);
                 total += 1;
@@ -581,7 +592,9 @@ mod tests {
         let mut nan = net.clone();
         nan.output_bias[2] = f32::NAN;
         assert!(nan.validate("x").is_err());
-        // A window of the wrong length is no evidence, not a panic.
+        // A frame outside the clip, or a window of the wrong length, is no evidence.
+        let lp = net.log_posteriors_at(&[[0.0; N_CEPS]; 3], 3);
+        assert!(lp.iter().all(|v| (v + 6f32.ln()).abs() < 1e-6));
         let lp = net.log_posteriors(&[[0.0; N_CEPS]; 5]);
         assert!(lp.iter().all(|v| (v + 6f32.ln()).abs() < 1e-6));
         let lp = net.log_posteriors(&[[1e30; N_CEPS]; 2]);
