@@ -240,7 +240,7 @@ impl ContextNet {
                 options.hidden
             )));
         }
-        // (sequence, frame) of every frame that teaches, with its weight.
+        // (sequence, frame) of every frame that teaches (its weight is its sequence's).
         let mut samples: Vec<(u32, u32)> = Vec::new();
         for (s, seq) in sequences.iter().enumerate() {
             if !(seq.weight.is_finite() && seq.weight >= 0.0) {
