@@ -3,6 +3,7 @@
 
 usage: loso.py OMOTE REAL_DIR TRAIN_DIR WORK_DIR [--min-seconds S]
               [--real-syllables SYL_DIR] [--aligned-as-real] [--real-share S]
+              [--flags "..."]
 
 REAL_DIR is what real_speech.py writes (NAME.wav, NAME.lab.tsv, manifest.tsv with a
 `speaker` column); TRAIN_DIR is what build-default-profile.sh generates (synthetic clips).
@@ -20,6 +21,7 @@ For every speaker with at least S seconds (default 20) of speech in REAL_DIR:
                 out with the other), and with `--aligned-as-real` the other speakers'
                 aligned clips too (`--real-labelled-dir`).
 
+`--flags` adds calibrate flags to every profile built (e.g. "--context-net").
 Prints one row per speaker and the frame-weighted totals. Python 3 stdlib only; the work
 is done by the `omote` binary given (`cargo build --release -p omote-cli` first).
 """
@@ -44,11 +46,11 @@ def eval_groups(omote, data, profile):
 SAME_SPEAKER = {"klettresus": "en", "klettresgb": "en_GB"}
 
 
-def build(omote, train_dir, pairs, out, real=None):
+def build(omote, train_dir, pairs, out, real=None, flags=()):
     """real: (folder of real clips or None, syllable folder or None, share or None): real
     voices instead of pooled `pairs`."""
     cmd = [omote, "lipsync", "calibrate", "--build", "--with-variants", "--speaker-from-name",
-           "--labelled-dir", train_dir]
+           "--labelled-dir", train_dir, *flags]
     for wav, lab in pairs:
         cmd += ["--labelled", wav, lab]
     if real:
@@ -95,7 +97,9 @@ def main():
     ap.add_argument("--real-syllables", default=None)
     ap.add_argument("--aligned-as-real", action="store_true")
     ap.add_argument("--real-share", default=None)
+    ap.add_argument("--flags", default="", help="more calibrate flags")
     a = ap.parse_args()
+    flags = a.flags.split()
     real = os.path.abspath(a.real_dir)
     with open(os.path.join(real, "manifest.tsv"), newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
@@ -104,7 +108,7 @@ def main():
         by_speaker[r["speaker"]].append(r)
     os.makedirs(a.work_dir, exist_ok=True)
     synthetic = os.path.join(a.work_dir, "synthetic.json")
-    build(a.omote, a.train_dir, [], synthetic)
+    build(a.omote, a.train_dir, [], synthetic, flags=flags)
     totals = collections.defaultdict(lambda: [0.0, 0])
     print(f"{'lang/speaker':<16}{'clips':>6}{'seconds':>9}{'frames':>8}"
           f"{'built-in':>10}{'synthetic':>11}{'+real':>8}  (vowel %; +real's changes × labels; clips and seconds per speaker)")
@@ -134,9 +138,9 @@ def main():
             syl = (syllables_without(a.real_syllables, spk,
                                      os.path.join(a.work_dir, f"syllables-without-{spk}"))
                    if a.real_syllables else None)
-            build(a.omote, a.train_dir, [], profile, (real_folder, syl, a.real_share))
+            build(a.omote, a.train_dir, [], profile, (real_folder, syl, a.real_share), flags)
         else:
-            build(a.omote, a.train_dir, others, profile)
+            build(a.omote, a.train_dir, others, profile, flags=flags)
         scores = [eval_groups(a.omote, fold, p) for p in (None, synthetic, profile)]
         for group in sorted(scores[0]):
             n = scores[0][group][1]

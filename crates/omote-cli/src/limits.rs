@@ -158,6 +158,12 @@ pub fn log_prior(s: &str) -> Result<f32, String> {
     within(s, -max, max, "the log-prior").map(|v| v as f32)
 }
 
+/// A context net's weight beside the Gaussians, 0 to [`omote_lipsync::ContextNet::MAX_WEIGHT`].
+pub fn net_weight(s: &str) -> Result<f32, String> {
+    let max = f64::from(omote_lipsync::ContextNet::MAX_WEIGHT);
+    within(s, 0.0, max, "the net's weight").map(|v| v as f32)
+}
+
 /// The real-voice shares for `lipsync calibrate --build` (`ProfileBuilder::real_shares`):
 /// one number for every vowel, or `V=S` pairs (`U=0.2,O=0.25`) over the defaults.
 pub fn real_shares(s: &str) -> Result<[f32; 5], String> {

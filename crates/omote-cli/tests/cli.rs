@@ -946,7 +946,8 @@ fn klettres_syllables(out: &Path, langs: &[&str]) -> Option<()> {
 /// `calibrate --build --real-syllables` on real recordings: each vowel gets its real-voice
 /// Gaussian at the given share, and the speakers it learnt are read far better than by the
 /// same build without them (the mechanism end to end: loading, the vowel frames, the
-/// weights, the scorer; the held-out figures are in the lipsync README).
+/// weights, the scorer; the held-out figures are in the lipsync README); with
+/// `--context-net` the profile carries a net that reads them better still.
 #[test]
 fn real_syllables_teach_each_vowel_a_real_voice_gaussian() {
     let Some(speech) = shared_data("speech") else {
@@ -1032,6 +1033,31 @@ fn real_syllables_teach_each_vowel_a_real_voice_gaussian() {
     let (before, after) = (score("plain.json"), score("real.json"));
     println!("cs + uk syllables: {before:.1} % without real voices, {after:.1} % with");
     assert!(after > before + 5.0, "{before} -> {after}");
+    // A context net learns the same syllables beside the Gaussians, and eval reads it.
+    let net = build("net.json", &["--real-syllables", syl, "--context-net"]);
+    assert_eq!(net["context_net"]["past"], 4);
+    assert_eq!(
+        net["context_net"]["hidden_weights"]["values"]
+            .as_array()
+            .map(Vec::len),
+        Some(6 * 12 * 48)
+    );
+    assert!(real.get("context_net").is_none());
+    let with_net = score("net.json");
+    println!("with a context net: {with_net:.1} %");
+    assert!(with_net > after, "{after} -> {with_net}");
+    let o = omote()
+        .args(["lipsync", "calibrate", "--context-net", "--labelled-dir"])
+        .arg(&labelled)
+        .arg("-o")
+        .arg(dir.join("x.json"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("--context-net trains a net for a profile --build makes")
+    );
     // Real voices teach --build only, and a bad share is named.
     let o = omote()
         .args(["lipsync", "calibrate", "--real-syllables", syl, "-o"])

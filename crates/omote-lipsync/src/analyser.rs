@@ -321,13 +321,19 @@ impl Analyser {
     /// Classifies precomputed clip features.
     pub fn classify(&self, feats: &ClipFeatures, len_samples: usize) -> VowelTrack {
         let n = feats.frames.len();
-        let scores: Vec<[f32; 6]> = feats
-            .normalised
-            .iter()
-            .map(|x| self.scorer.log_scores(x))
+        let v = &feats.voicing;
+        // Only voiced frames are read (the context net's window still spans the silent
+        // ones, as in training).
+        let scores: Vec<[f32; 6]> = (0..feats.normalised.len())
+            .map(|i| {
+                if v.voiced.get(i) == Some(&true) {
+                    self.scorer.log_scores_at(&feats.normalised, i)
+                } else {
+                    [0.0; 6]
+                }
+            })
             .collect();
         let r = self.config.smooth_radius as isize;
-        let v = &feats.voicing;
         // Triangular smoothing of log-scores over voiced neighbours only (speech is not
         // smeared into silence and back).
         let mut smoothed = vec![[0f32; 6]; n];

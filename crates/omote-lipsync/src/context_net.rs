@@ -6,8 +6,16 @@
 //! a net trained on the same synthetic frames plus real recorded vowels, with a few frames
 //! of context, reads real voices and the synthetic groups better, and learns the training
 //! voices too well alone. The product of the two (a weighted sum of log-posteriors) keeps
-//! each one's strength. Not yet part of the built-in profile: this is the model and its
-//! trainer, deterministic in a seed, which the profile builder is to use next.
+//! each one's strength. A profile may carry one ([`Profile::context_net`]); the
+//! [`ClassScorer`] adds its logits, times [`ContextNet::weight`], to the Gaussians'
+//! log-scores.
+//!
+//! Stored quantised: each weight matrix as 8-bit integers and one scale (the net is about
+//! 3.8 k weights; as floats it would be the largest part of a profile and of the npm
+//! package, and 8 bits cost nothing measurable).
+//!
+//! [`Profile::context_net`]: crate::Profile::context_net
+//! [`ClassScorer`]: crate::ClassScorer
 
 use serde::{Deserialize, Serialize};
 
@@ -19,15 +27,24 @@ use crate::features::N_CEPS;
 const MAX_HIDDEN: usize = 128;
 /// Most frames a net may read around the scored one (past + 1 + future).
 const MAX_WINDOW: usize = 16;
+/// Largest [`ContextNet::weight`] (the Gaussians count 1).
+const MAX_WEIGHT: f32 = 100.0;
 
 /// The net: `log_softmax(W₂ · relu(W₁ · ((x − mean) · scale) + b₁) + b₂)` over the frames
 /// `t − past ..= t + future`, oldest first, 12 cepstra each.
+///
+/// In JSON the two weight matrices are `{"scale": s, "values": [8-bit integers]}` (a
+/// weight is `s · value`); [`ContextNet::quantised`] puts a net's weights on that grid.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "StoredNet", from = "StoredNet")]
 pub struct ContextNet {
     /// Frames before the scored one that it reads.
     pub past: usize,
-    /// Frames after the scored one that it reads (a stream waits for them).
+    /// Frames after the scored one that it reads (a stream, which cannot wait for them,
+    /// repeats the newest frame instead).
     pub future: usize,
+    /// How much its logits count beside a profile's Gaussian log-scores (which count 1).
+    pub weight: f32,
     /// Per input, subtracted first (the training inputs' mean).
     pub input_mean: Vec<f32>,
     /// Per input, multiplied next (one over the training inputs' spread).
@@ -71,11 +88,26 @@ pub struct NetOptions {
     pub batch: usize,
     /// The generator's seed (initial weights, order): the same seed, the same net.
     pub seed: u64,
+    /// The trained net's [`ContextNet::weight`].
+    pub weight: f32,
+    /// Added to the closed mouth's (N's) output bias after training: a log-prior against
+    /// reading consonants, in the net's units.
+    pub closed_logit: f32,
+}
+
+impl NetOptions {
+    /// The prototype's mix (crate README, "Fourth stage"): 0.3 times the net's
+    /// log-posteriors plus 0.7 times the Gaussians', N's log-prior −1 on the net's side.
+    /// Only the differences between classes matter, so this is the Gaussians at 1 and the
+    /// net at 0.3 / 0.7 …
+    pub const MIX_WEIGHT: f32 = 0.3 / 0.7;
+    /// … with the −1, divided by the net's 0.3, in its own logits.
+    pub const MIX_CLOSED_LOGIT: f32 = -1.0 / 0.3;
 }
 
 impl Default for NetOptions {
     /// The prototype's choice: 4 past frames and 1 future (a stream already holds one
-    /// frame), 48 units, 4 epochs.
+    /// frame), 48 units, 4 epochs, and its mix ([`NetOptions::MIX_WEIGHT`]).
     fn default() -> Self {
         Self {
             past: 4,
@@ -85,6 +117,8 @@ impl Default for NetOptions {
             learning_rate: 2e-3,
             batch: 512,
             seed: 7,
+            weight: Self::MIX_WEIGHT,
+            closed_logit: Self::MIX_CLOSED_LOGIT,
         }
     }
 }
@@ -94,6 +128,8 @@ impl ContextNet {
     pub const MAX_HIDDEN: usize = MAX_HIDDEN;
     /// Most frames a net may read (past + 1 + future).
     pub const MAX_WINDOW: usize = MAX_WINDOW;
+    /// Largest [`ContextNet::weight`].
+    pub const MAX_WEIGHT: f32 = MAX_WEIGHT;
 
     /// Frames in its window.
     pub fn window(&self) -> usize {
@@ -136,6 +172,12 @@ impl ContextNet {
                 return Err(bad(format!("{field} has {len} numbers, not {want}")));
             }
         }
+        if !(self.weight.is_finite() && (0.0..=MAX_WEIGHT).contains(&self.weight)) {
+            return Err(bad(format!(
+                "weight {} is not between 0 and {MAX_WEIGHT}",
+                self.weight
+            )));
+        }
         let mut all = self
             .input_mean
             .iter()
@@ -154,26 +196,45 @@ impl ContextNet {
     /// (`past` frames before it, `future` after; a clip's edge repeats its end frame).
     /// A window of the wrong length reads as no evidence (all classes equal).
     pub fn log_posteriors(&self, window: &[[f32; N_CEPS]]) -> [f32; 6] {
-        if window.len() != self.window() || !self.is_shaped() {
-            return [-(6f32.ln()); 6];
-        }
-        let mut x = [0f32; MAX_WINDOW * N_CEPS];
-        let x = &mut x[..self.inputs()];
-        self.standardise(window, x);
-        let mut h = [0f32; MAX_HIDDEN];
-        log_softmax(self.forward(x, &mut h[..self.hidden()]))
+        log_softmax(self.logits(window))
     }
 
     /// [`ContextNet::log_posteriors`] of frame `f` of a clip's `frames` (its window taken
     /// as training takes it); a frame outside the clip reads as no evidence.
     pub fn log_posteriors_at(&self, frames: &[[f32; N_CEPS]], f: usize) -> [f32; 6] {
+        log_softmax(self.logits_at(frames, f))
+    }
+
+    /// The class logits of the frame in the middle of `window`: its log-posteriors up to
+    /// one number shared by the six (all that a sum of class scores needs). A window of
+    /// the wrong length, or an unvalidated net of the wrong shape, gives zeros.
+    pub fn logits(&self, window: &[[f32; N_CEPS]]) -> [f32; 6] {
+        if window.len() != self.window() || !self.is_shaped() {
+            return [0.0; 6];
+        }
+        let mut x = [0f32; MAX_WINDOW * N_CEPS];
+        let x = &mut x[..self.inputs()];
+        self.standardise(window, x);
+        let mut h = [0f32; MAX_HIDDEN];
+        self.forward(x, &mut h[..self.hidden()])
+    }
+
+    /// [`ContextNet::logits`] of frame `f` of a clip's `frames`; zeros outside the clip.
+    pub fn logits_at(&self, frames: &[[f32; N_CEPS]], f: usize) -> [f32; 6] {
         let n = self.window();
         if f >= frames.len() || n > MAX_WINDOW {
-            return [-(6f32.ln()); 6];
+            return [0.0; 6];
         }
         let mut window = [[0f32; N_CEPS]; MAX_WINDOW];
         fill_window(frames, f, self.past, &mut window[..n]);
-        self.log_posteriors(&window[..n])
+        self.logits(&window[..n])
+    }
+
+    /// This net with each weight matrix on its 8-bit grid (what storing it keeps): a
+    /// net built to be stored is quantised first, so that it scores as it will read back.
+    pub fn quantised(&self) -> ContextNet {
+        let stored = StoredNet::from(self.clone());
+        ContextNet::from(stored)
     }
 
     /// Whether the numbers fit the sizes (only an unvalidated net can fail this; it must
@@ -305,6 +366,7 @@ impl ContextNet {
         let mut net = ContextNet {
             past: options.past,
             future: options.future,
+            weight: options.weight,
             input_mean,
             input_scale,
             hidden_weights: (0..n_in * n_hid).map(|_| rng.gauss() * he).collect(),
@@ -370,8 +432,94 @@ impl ContextNet {
             }
             lr *= 0.6;
         }
+        net.output_bias[5] += options.closed_logit;
         net.validate("context net training")?;
         Ok(net)
+    }
+}
+
+/// [`ContextNet`] as stored: its matrices quantised.
+#[derive(Clone, Serialize, Deserialize)]
+struct StoredNet {
+    past: usize,
+    future: usize,
+    weight: f32,
+    input_mean: Vec<f32>,
+    input_scale: Vec<f32>,
+    hidden_weights: StoredMatrix,
+    hidden_bias: Vec<f32>,
+    output_weights: StoredMatrix,
+    output_bias: [f32; 6],
+}
+
+/// A matrix as 8-bit integers and the scale that makes them weights.
+#[derive(Clone, Serialize, Deserialize)]
+struct StoredMatrix {
+    scale: f32,
+    values: Vec<i8>,
+}
+
+impl StoredMatrix {
+    /// `weights` on the grid of `scale`, which is their largest magnitude over 127,
+    /// rounded up to 17 significant bits: then every `scale · value` (|value| ≤ 127, 7
+    /// bits) is exact in f32, and quantising the read-back weights gives the same scale
+    /// and values — storing a stored net changes nothing.
+    fn quantise(weights: &[f32]) -> Self {
+        let max = weights
+            .iter()
+            .filter(|w| w.is_finite())
+            .fold(0f32, |m, w| m.max(w.abs()));
+        if max == 0.0 {
+            return Self {
+                scale: 1.0,
+                values: vec![0; weights.len()],
+            };
+        }
+        let scale = f32::from_bits(((max / 127.0).to_bits() + 0x7F) & !0x7F);
+        let values = weights
+            .iter()
+            .map(|w| (w / scale).round().clamp(-127.0, 127.0) as i8)
+            .collect();
+        Self { scale, values }
+    }
+
+    fn weights(&self) -> Vec<f32> {
+        self.values
+            .iter()
+            .map(|&v| f32::from(v) * self.scale)
+            .collect()
+    }
+}
+
+impl From<ContextNet> for StoredNet {
+    fn from(n: ContextNet) -> Self {
+        Self {
+            past: n.past,
+            future: n.future,
+            weight: n.weight,
+            hidden_weights: StoredMatrix::quantise(&n.hidden_weights),
+            output_weights: StoredMatrix::quantise(&n.output_weights),
+            input_mean: n.input_mean,
+            input_scale: n.input_scale,
+            hidden_bias: n.hidden_bias,
+            output_bias: n.output_bias,
+        }
+    }
+}
+
+impl From<StoredNet> for ContextNet {
+    fn from(s: StoredNet) -> Self {
+        Self {
+            past: s.past,
+            future: s.future,
+            weight: s.weight,
+            hidden_weights: s.hidden_weights.weights(),
+            output_weights: s.output_weights.weights(),
+            input_mean: s.input_mean,
+            input_scale: s.input_scale,
+            hidden_bias: s.hidden_bias,
+            output_bias: s.output_bias,
+        }
     }
 }
 
@@ -525,6 +673,8 @@ mod tests {
             batch: 32,
             learning_rate: 1e-2,
             seed: 3,
+            closed_logit: 0.0,
+            ..NetOptions::default()
         }
     }
 
@@ -573,6 +723,36 @@ mod tests {
         }];
         let e = ContextNet::train(&none, &small()).unwrap_err().to_string();
         assert!(e.contains("no frame teaches"), "{e}");
+    }
+
+    #[test]
+    fn a_stored_net_reads_back_as_its_quantised_self_and_stores_the_same_again() {
+        let net = ContextNet::train(&sequences(1, 40), &small()).unwrap();
+        let q = net.quantised();
+        assert_ne!(net, q, "quantising moves weights");
+        // On the grid: within half a step of the float weights, the biases untouched.
+        let step = net.hidden_weights.iter().fold(0f32, |m, w| m.max(w.abs())) / 127.0;
+        for (a, b) in net.hidden_weights.iter().zip(&q.hidden_weights) {
+            assert!((a - b).abs() <= 0.5 * step * 1.001, "{a} {b}");
+        }
+        assert_eq!(net.hidden_bias, q.hidden_bias);
+        let json = serde_json::to_string(&net).unwrap();
+        let back: ContextNet = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, q);
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+        assert!(
+            json.contains(r#""hidden_weights":{"scale":"#),
+            "{json:.200}"
+        );
+        // Eight bits cost the toy nothing.
+        let test = sequences(2, 20);
+        assert!((accuracy(&net, &test) - accuracy(&q, &test)).abs() < 0.02);
+        // An out-of-range integer is refused by the reader, naming the value.
+        let bad = json.replacen(r#""values":["#, r#""values":[300,"#, 1);
+        let e = serde_json::from_str::<ContextNet>(&bad)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("300"), "{e}");
     }
 
     #[test]

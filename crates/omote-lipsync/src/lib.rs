@@ -73,8 +73,8 @@ pub use frame::{FrameInterpolator, Viseme, VoicedSpan, VowelFrame, VowelTrack};
 pub use noise_floor::NoiseFloorConfig;
 pub use profile::{
     DEFAULT_MIN_PHONE_FRAMES, DEFAULT_REAL_SHARES, MAX_BIAS, MAX_MEAN, MAX_PRECISION,
-    MAX_REAL_SHARE, MAX_SUBCLASSES, MIN_REAL_FRAMES, PROFILE_FORMAT, PROFILE_FORMAT_V1, Profile,
-    ProfileBuilder, REAL_VOICE_PHONE, SHARPNESS_RANGE, Subclass,
+    MAX_REAL_SHARE, MAX_SUBCLASSES, MIN_REAL_FRAMES, NET_REAL_WEIGHT, PROFILE_FORMAT,
+    PROFILE_FORMAT_V1, Profile, ProfileBuilder, REAL_VOICE_PHONE, SHARPNESS_RANGE, Subclass,
 };
 pub use scorer::ClassScorer;
 pub use speaker::{Speaker, VOICE_SEED_LEN, VoiceSeedError};

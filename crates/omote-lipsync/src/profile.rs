@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::features::N_CEPS;
-use crate::{LipsyncError, Viseme};
+use crate::{ContextNet, LipsyncError, NetOptions, NetSequence, Viseme};
 
 /// Format tag written into every profile JSON.
 pub const PROFILE_FORMAT: &str = "omote-lipsync-profile/2";
@@ -81,6 +81,11 @@ pub struct Profile {
     /// weighted mean.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subclasses: Vec<Subclass>,
+    /// A small net over each frame and its neighbours whose logits, times its weight, are
+    /// added to the Gaussians' log-scores ([`ClassScorer`](crate::ClassScorer)); `None`:
+    /// the Gaussians alone. See the crate README, "Fourth stage".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_net: Option<ContextNet>,
 }
 
 /// One phone's Gaussian inside a mouth class (it shares the profile's precision).
@@ -207,6 +212,9 @@ impl Profile {
                 }
             }
         }
+        if let Some(net) = &self.context_net {
+            net.validate(name)?;
+        }
         let (lo, hi) = SHARPNESS_RANGE;
         if !(self.sharpness.is_finite() && (lo..=hi).contains(&self.sharpness)) {
             return Err(bad(&format!(
@@ -323,7 +331,17 @@ pub struct ProfileBuilder {
     voiced_sum: [f64; N_CEPS],
     voiced_count: u64,
     min_phone_frames: u64,
+    /// How to train the profile's [`ContextNet`] (`None`: it has none) …
+    net_options: Option<NetOptions>,
+    /// … and what it learns from: each clip's frames, kept only when it trains one.
+    net_sequences: Vec<NetSequence>,
+    /// The weight of a real voice's frame in the net's training.
+    net_real_weight: f32,
 }
+
+/// How much a real voice's vowel frame counts in the [`ContextNet`]'s training against a
+/// synthetic one (real voices are few: 14 speakers' syllables against 358 k frames).
+pub const NET_REAL_WEIGHT: f32 = 6.0;
 
 /// First and second moments of a set of frames.
 #[derive(Clone, Debug)]
@@ -398,6 +416,56 @@ impl ProfileBuilder {
             voiced_sum: [0.0; N_CEPS],
             voiced_count: 0,
             min_phone_frames: DEFAULT_MIN_PHONE_FRAMES,
+            net_options: None,
+            net_sequences: Vec::new(),
+            net_real_weight: NET_REAL_WEIGHT,
+        }
+    }
+
+    /// How much a real voice's vowel frame counts in the net's training against a
+    /// labelled synthetic one (default [`NET_REAL_WEIGHT`]; not finite or below 0 is 0).
+    pub fn net_real_weight(mut self, weight: f32) -> Self {
+        self.net_real_weight = if weight.is_finite() {
+            weight.max(0.0)
+        } else {
+            0.0
+        };
+        self
+    }
+
+    /// [`ProfileBuilder::net_real_weight`].
+    pub(crate) fn real_weight_in_net(&self) -> f32 {
+        self.net_real_weight
+    }
+
+    /// Makes the profile carry a [`ContextNet`] trained with `options` on the clips added
+    /// from now on: labelled clips' labelled voiced frames at weight 1, real voices'
+    /// vowel frames at [`NET_REAL_WEIGHT`], every frame of a clip as context. Set it
+    /// before adding clips (it keeps their frames, which a builder without it does not).
+    pub fn context_net(mut self, options: NetOptions) -> Self {
+        self.net_options = Some(options);
+        self
+    }
+
+    /// Whether [`ProfileBuilder::build`] trains a [`ContextNet`].
+    pub fn trains_context_net(&self) -> bool {
+        self.net_options.is_some()
+    }
+
+    /// Adds one clip to the net's training (if it trains one): its `frames` (normalised
+    /// cepstra), the class each teaches and their weight.
+    pub(crate) fn add_net_clip(
+        &mut self,
+        frames: &[[f32; N_CEPS]],
+        targets: Vec<Option<u8>>,
+        weight: f32,
+    ) {
+        if self.net_options.is_some() && targets.iter().any(Option::is_some) {
+            self.net_sequences.push(NetSequence {
+                frames: frames.to_vec(),
+                targets,
+                weight,
+            });
         }
     }
 
@@ -498,6 +566,10 @@ impl ProfileBuilder {
             self.voiced_sum[j] += other.voiced_sum[j];
         }
         self.voiced_count += other.voiced_count;
+        if self.net_options.is_some() {
+            self.net_sequences
+                .extend(other.net_sequences.iter().cloned());
+        }
     }
 
     /// Each class's Gaussians: phones with at least `min_phone_frames` frames on their
@@ -523,7 +595,8 @@ impl ProfileBuilder {
 
     /// Builds a profile: class means, pooled variance, equal biases — and, where some
     /// phone has [`ProfileBuilder::min_phone_frames`], phone subclasses with the variance
-    /// pooled within them. Every class needs at least 20 frames.
+    /// pooled within them; with [`ProfileBuilder::context_net`], the trained net (seconds
+    /// for a large set). Every class needs at least 20 frames.
     pub fn build(
         &self,
         description: &str,
@@ -615,6 +688,11 @@ impl ProfileBuilder {
             bias: [0.0; 6],
             frames: classes.each_ref().map(|c| c.count),
             subclasses,
+            // Quantised as stored: the built profile scores as it reads back.
+            context_net: match &self.net_options {
+                Some(options) => Some(ContextNet::train(&self.net_sequences, options)?.quantised()),
+                None => None,
+            },
         };
         // What `from_json` would refuse is never built (a sharpness of 0, NaN).
         profile.validate(description)?;
@@ -631,23 +709,31 @@ impl ProfileBuilder {
         feats: &crate::ClipFeatures,
         labels: &[crate::labels::LabelSegment],
     ) {
+        let mut targets = vec![None; feats.normalised.len()];
         for (i, v, phone) in labelled_voiced_frames(feats, labels) {
             self.add_phone(v, phone, &feats.normalised[i]);
             self.add_raw_voiced(&feats.frames[i].ceps);
+            targets[i] = Some(v.index() as u8);
         }
+        self.add_net_clip(&feats.normalised, targets, 1.0);
     }
 
     /// [`ProfileBuilder::add_labelled_clip`] for a real (recorded, aligned) voice: its
     /// voiced vowel frames go to the real-voice Gaussians
-    /// ([`ProfileBuilder::add_real_voice`]) and nothing else.
+    /// ([`ProfileBuilder::add_real_voice`]), and all its labelled frames to the
+    /// [`ContextNet`] if the builder trains one; nothing else.
     pub fn add_real_labelled_clip(
         &mut self,
         feats: &crate::ClipFeatures,
         labels: &[crate::labels::LabelSegment],
     ) {
+        let mut targets = vec![None; feats.normalised.len()];
         for (i, v, _) in labelled_voiced_frames(feats, labels) {
             self.add_real_voice(v, &feats.normalised[i]);
+            targets[i] = Some(v.index() as u8);
         }
+        // The net learns its closed mouths too: labelled N frames are what it has.
+        self.add_net_clip(&feats.normalised, targets, 1.0);
     }
 }
 
@@ -947,5 +1033,89 @@ mod tests {
         let mut bad = v1.clone();
         bad.format = "omote-lipsync-profile/9".into();
         refuse(&bad, "format");
+    }
+
+    /// `two_phone_builder` training a small net on clips of one class each: a class is
+    /// readable from its frames (c ≈ 10k), so the net must learn it.
+    fn builder_with_net() -> ProfileBuilder {
+        let mut b = two_phone_builder().context_net(NetOptions {
+            hidden: 8,
+            epochs: 6,
+            batch: 16,
+            learning_rate: 2e-2,
+            closed_logit: 0.0,
+            ..NetOptions::default()
+        });
+        for clip in 0..100 {
+            let mut frames = Vec::new();
+            let mut targets = Vec::new();
+            let k = clip % 6;
+            for f in 0..24 {
+                frames.push(std::array::from_fn(|j| {
+                    10.0 * k as f32 + ((f * 5 + j * 3) % 7) as f32 / 7.0 - 0.5
+                }));
+                targets.push(Some(k as u8));
+            }
+            // Real voices at their own weight count too.
+            let w = if clip % 3 == 0 { 2.0 } else { 1.0 };
+            b.add_net_clip(&frames, targets, w);
+        }
+        b
+    }
+
+    #[test]
+    fn a_context_net_is_trained_only_when_asked_and_reads_back_as_built() {
+        // A builder without the net keeps no frames for it and builds none.
+        let mut plain = two_phone_builder();
+        plain.add_net_clip(&[[0.0; N_CEPS]], vec![Some(0)], 1.0);
+        assert!(!plain.trains_context_net() && plain.net_sequences.is_empty());
+        assert!(plain.build("t", true, 1.0).unwrap().context_net.is_none());
+
+        let b = builder_with_net();
+        assert!(b.trains_context_net());
+        let p = b.build("t", true, 1.0).unwrap();
+        let net = p.context_net.as_ref().expect("a net");
+        assert_eq!((net.past, net.future), (4, 1));
+        assert!((net.weight - NetOptions::MIX_WEIGHT).abs() < 1e-6);
+        // Quantised when built, so the stored profile reads back as the same profile.
+        assert_eq!(net, &net.quantised());
+        let read = Profile::from_json(&p.to_json(), "net.json").unwrap();
+        assert_eq!(read, p);
+        // It learnt the classes: a frame of class k in a clip of k reads as k.
+        for k in 0..6 {
+            let frames = vec![[10.0 * k as f32; N_CEPS]; 6];
+            let lp = net.logits_at(&frames, 3);
+            let best = (0..6).max_by(|&a, &b| lp[a].total_cmp(&lp[b])).unwrap();
+            assert_eq!(best, k, "{lp:?}");
+        }
+        // Merging keeps the net's clips, in order.
+        let mut merged = ProfileBuilder::new().context_net(NetOptions::default());
+        merged.merge(&b);
+        assert_eq!(merged.net_sequences.len(), b.net_sequences.len());
+        assert_eq!(merged.net_sequences[3].frames, b.net_sequences[3].frames);
+    }
+
+    #[test]
+    fn a_bad_context_net_in_a_profile_is_refused_with_the_file() {
+        let good = builder_with_net().build("t", true, 1.0).unwrap();
+        let refuse = |p: &Profile, want: &str| {
+            let e = Profile::from_json(&p.to_json(), "net.json").unwrap_err();
+            assert!(e.to_string().contains(want), "{e}");
+            assert!(e.to_string().contains("net.json"), "{e}");
+        };
+        let mut p = good.clone();
+        p.context_net.as_mut().unwrap().input_scale.pop();
+        refuse(&p, "input_scale");
+        let mut p = good.clone();
+        p.context_net.as_mut().unwrap().weight = -1.0;
+        refuse(&p, "weight");
+        let mut p = good.clone();
+        p.context_net.as_mut().unwrap().past = 40;
+        refuse(&p, "frames");
+        let json = good
+            .to_json()
+            .replacen("\"hidden_bias\": [", "\"hidden_bias\": [1e40, ", 1);
+        let e = Profile::from_json(&json, "net.json").unwrap_err();
+        assert!(e.to_string().contains("net.json"), "{e}");
     }
 }

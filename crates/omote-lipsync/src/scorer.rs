@@ -1,6 +1,8 @@
 //! The per-frame classifier in its fast form: a [`Profile`]'s Gaussians rearranged so a
-//! frame costs one quadratic form plus a dot product per Gaussian.
+//! frame costs one quadratic form plus a dot product per Gaussian — and, when the profile
+//! has a [`ContextNet`], its logits over the frame's neighbours added.
 
+use crate::ContextNet;
 use crate::features::N_CEPS;
 use crate::profile::{MAX_SUBCLASSES, Profile, log_sum_exp, quadratic_form};
 
@@ -8,6 +10,11 @@ use crate::profile::{MAX_SUBCLASSES, Profile, log_sum_exp, quadratic_form};
 /// [`Profile::log_scores`], computed as
 /// `−½ s xᵀPx + s (Pμ)·x + (−½ s μᵀPμ + log w)` with the terms that do not depend on the
 /// frame computed once here. Build it again after changing the profile.
+///
+/// A profile's [`ContextNet`] reads a frame with its neighbours, so it counts only where
+/// they are given: [`ClassScorer::log_scores_at`] (a clip's frames) and
+/// [`ClassScorer::log_scores_in_window`] (a stream's last frames) add its logits times
+/// its weight; [`ClassScorer::log_scores`] is the Gaussians alone.
 ///
 /// ```
 /// use omote_lipsync::{ClassScorer, Profile};
@@ -29,6 +36,7 @@ pub struct ClassScorer {
     /// Gaussians `range[k].0..range[k].1` are class k's.
     range: [(usize, usize); 6],
     bias: [f32; 6],
+    net: Option<ContextNet>,
 }
 
 impl ClassScorer {
@@ -65,6 +73,43 @@ impl ClassScorer {
             constant,
             range,
             bias: profile.bias,
+            net: profile.context_net.clone(),
+        }
+    }
+
+    /// The profile's context net, if it has one.
+    pub fn context_net(&self) -> Option<&ContextNet> {
+        self.net.as_ref()
+    }
+
+    /// Log-scores of frame `f` of a clip's normalised cepstra `frames`: the Gaussians'
+    /// of the frame plus the context net's over its neighbours (a clip's edge repeating
+    /// its end frame, as the net was trained). A frame outside the clip scores 0.
+    #[inline]
+    pub fn log_scores_at(&self, frames: &[[f32; N_CEPS]], f: usize) -> [f32; 6] {
+        let Some(x) = frames.get(f) else {
+            return [0.0; 6];
+        };
+        let mut s = self.log_scores(x);
+        if let Some(net) = &self.net {
+            add_scaled(&mut s, &net.logits_at(frames, f), net.weight);
+        }
+        s
+    }
+
+    /// Log-scores of a stream's frame `window[past]` (`past` being the net's): the
+    /// Gaussians' of that frame plus the net's over `window`, which holds the net's
+    /// [`ContextNet::window`] frames, oldest first. Without a net, or with a window of
+    /// another length, the Gaussians' of the window's last frame.
+    #[inline]
+    pub fn log_scores_in_window(&self, window: &[[f32; N_CEPS]]) -> [f32; 6] {
+        match &self.net {
+            Some(net) if window.len() == net.window() => {
+                let mut s = self.log_scores(&window[net.past]);
+                add_scaled(&mut s, &net.logits(window), net.weight);
+                s
+            }
+            _ => window.last().map_or([0.0; 6], |x| self.log_scores(x)),
         }
     }
 
@@ -106,6 +151,13 @@ impl ClassScorer {
             let (a, b) = self.range[k];
             log_sum_exp((a..b).map(term)) + quad + self.bias[k]
         })
+    }
+}
+
+/// `s += weight · t`, class by class.
+fn add_scaled(s: &mut [f32; 6], t: &[f32; 6], weight: f32) {
+    for (a, b) in s.iter_mut().zip(t) {
+        *a += weight * b;
     }
 }
 
@@ -197,5 +249,54 @@ mod tests {
         for k in 0..6 {
             assert!((a[k] - (b[k] - 0.25)).abs() < 1e-2 * (1.0 + b[k].abs()));
         }
+    }
+
+    #[test]
+    fn a_context_net_adds_its_weighted_logits_where_the_neighbours_are_given() {
+        let mut p = Profile::builtin();
+        p.context_net = None;
+        let plain = ClassScorer::new(&p);
+        let clip: Vec<[f32; N_CEPS]> = frames().take(12).collect();
+        // Without a net every reading is the Gaussians'.
+        for f in 0..clip.len() {
+            assert_eq!(plain.log_scores_at(&clip, f), plain.log_scores(&clip[f]));
+        }
+        assert_eq!(
+            plain.log_scores_in_window(&clip[..3]),
+            plain.log_scores(&clip[2])
+        );
+        // A net that reads 2 frames back and 1 ahead.
+        let inputs = 4 * N_CEPS;
+        let net = ContextNet {
+            past: 2,
+            future: 1,
+            weight: 0.5,
+            input_mean: vec![0.0; inputs],
+            input_scale: vec![0.1; inputs],
+            hidden_weights: (0..inputs * 3)
+                .map(|i| ((i % 7) as f32 - 3.0) * 0.1)
+                .collect(),
+            hidden_bias: vec![0.1; 3],
+            output_weights: (0..18).map(|i| ((i % 5) as f32 - 2.0) * 0.3).collect(),
+            output_bias: [0.0, 0.1, 0.2, 0.0, -0.1, -1.0],
+        };
+        net.validate("t").unwrap();
+        p.context_net = Some(net.clone());
+        let hybrid = ClassScorer::new(&p);
+        for f in [0, 5, 11] {
+            let (g, z) = (plain.log_scores(&clip[f]), net.logits_at(&clip, f));
+            let h = hybrid.log_scores_at(&clip, f);
+            for k in 0..6 {
+                assert!((h[k] - (g[k] + 0.5 * z[k])).abs() < 1e-3 * (1.0 + g[k].abs()));
+            }
+            assert!(z.iter().any(|v| v.abs() > 0.01), "the net says something");
+        }
+        // A stream's window around frame 5 reads as the clip does.
+        assert_eq!(
+            hybrid.log_scores_in_window(&clip[3..7]),
+            hybrid.log_scores_at(&clip, 5)
+        );
+        // Outside the clip: no score, no panic.
+        assert_eq!(hybrid.log_scores_at(&clip, 99), [0.0; 6]);
     }
 }

@@ -11,7 +11,7 @@ use crate::profile::Profile;
 use crate::scorer::ClassScorer;
 use crate::stream_mean::StreamCepstralMean;
 use crate::voicing::StreamVoicing;
-use crate::{VowelFrame, VowelTrack};
+use crate::{ContextNet, N_CEPS, VowelFrame, VowelTrack};
 
 const RING: usize = 512;
 /// Frames of the running noise estimate's memory (2 s of pauses).
@@ -47,6 +47,55 @@ pub struct StreamAnalyser {
     noise: [f32; N_MEL],
     noise_n: f32,
     zero_run: usize,
+    /// The last frames the profile's context net reads, when it has one.
+    context: Option<RecentFrames>,
+}
+
+/// A stream's last normalised cepstra — every frame's, silent ones too, as the context net
+/// was trained on whole clips — and the window the net reads for the newest. A stream
+/// cannot wait for the frames after it (that would add their 10 ms each to the
+/// latency), so the newest stands in for them: a clip's end is read the same way.
+#[derive(Clone, Debug)]
+struct RecentFrames {
+    ring: [[f32; N_CEPS]; ContextNet::MAX_WINDOW],
+    /// Frames pushed so far (the first ones repeat the stream's first frame).
+    seen: u64,
+    past: usize,
+    future: usize,
+    /// The raw cepstrum of digital silence (its transform is skipped).
+    silence: [f32; N_CEPS],
+    window: [[f32; N_CEPS]; ContextNet::MAX_WINDOW],
+}
+
+impl RecentFrames {
+    fn new(net: &ContextNet, silence: [f32; N_CEPS]) -> Self {
+        Self {
+            ring: [[0.0; N_CEPS]; ContextNet::MAX_WINDOW],
+            seen: 0,
+            past: net.past.min(ContextNet::MAX_WINDOW - 1),
+            future: net.future,
+            silence,
+            window: [[0.0; N_CEPS]; ContextNet::MAX_WINDOW],
+        }
+    }
+
+    fn push(&mut self, x: &[f32; N_CEPS]) {
+        self.ring[(self.seen % ContextNet::MAX_WINDOW as u64) as usize] = *x;
+        self.seen += 1;
+    }
+
+    /// The net's window for the newest frame: `past` frames before it (the first frame
+    /// repeated before the stream's start), it, then it again for each future frame.
+    fn window(&mut self) -> &[[f32; N_CEPS]] {
+        let n = (self.past + 1 + self.future).min(ContextNet::MAX_WINDOW);
+        let newest = self.seen.saturating_sub(1);
+        for (w, out) in self.window[..n].iter_mut().enumerate() {
+            let back = self.past.saturating_sub(w) as u64;
+            let i = newest.saturating_sub(back);
+            *out = self.ring[(i % ContextNet::MAX_WINDOW as u64) as usize];
+        }
+        &self.window[..n]
+    }
 }
 
 const LEAD: usize = WINDOW / 2 - HOP / 2;
@@ -79,9 +128,15 @@ impl StreamAnalyser {
 
     /// A streaming analyser with explicit settings.
     pub fn with_config(profile: Profile, config: AnalyserConfig) -> Self {
+        let mut extractor = FeatureExtractor::new();
+        let context = profile.context_net.as_ref().map(|net| {
+            let (mel, _) = extractor.mel_and_level(&[0.0; WINDOW]);
+            RecentFrames::new(net, extractor.cepstrum(&mel))
+        });
         Self {
             cmn: StreamCepstralMean::new(profile.global_mean),
-            extractor: FeatureExtractor::new(),
+            extractor,
+            context,
             voicing: StreamVoicing::new(config.voicing),
             scorer: ClassScorer::new(&profile),
             profile,
@@ -139,6 +194,13 @@ impl StreamAnalyser {
             self.voicing.update(crate::features::FLOOR_DB);
             self.learn_noise(&[0.0; N_MEL]);
             self.cmn.silent();
+            if let Some(c) = &mut self.context {
+                let mut x = c.silence;
+                if self.profile.cmn {
+                    self.cmn.apply(&mut x);
+                }
+                c.push(&x);
+            }
             self.smoother.push_silent(0.0, out);
             return;
         }
@@ -156,21 +218,42 @@ impl StreamAnalyser {
                 self.learn_noise(&mel);
             }
             self.cmn.silent();
+            if self.context.is_some() {
+                let mut x = self.cepstrum(&mel);
+                if self.profile.cmn {
+                    self.cmn.apply(&mut x);
+                }
+                if let Some(c) = &mut self.context {
+                    c.push(&x);
+                }
+            }
             self.smoother.push_silent(vol, out);
             return;
         }
-        let mut x = if self.noise_n >= nf.min_frames as f32 {
-            self.extractor
-                .cepstrum(&noise_floor::subtract(&nf, &mel, &self.noise))
-        } else {
-            self.extractor.cepstrum(&mel)
-        };
+        let mut x = self.cepstrum(&mel);
         if self.profile.cmn {
             self.cmn.normalise(&mut x);
         }
         let gain = fade(level_db, self.voicing.threshold_db(), self.config.fade_db);
-        self.smoother
-            .push_voiced(&self.scorer.log_scores(&x), &x, gain, vol, out);
+        let scores = match &mut self.context {
+            Some(c) => {
+                c.push(&x);
+                self.scorer.log_scores_in_window(c.window())
+            }
+            None => self.scorer.log_scores(&x),
+        };
+        self.smoother.push_voiced(&scores, &x, gain, vol, out);
+    }
+
+    /// A frame's cepstrum, the noise learnt so far taken out once there is enough of it.
+    fn cepstrum(&mut self, mel: &[f32; N_MEL]) -> [f32; N_CEPS] {
+        let nf = &self.config.noise_floor;
+        if self.noise_n >= nf.min_frames as f32 {
+            self.extractor
+                .cepstrum(&noise_floor::subtract(nf, mel, &self.noise))
+        } else {
+            self.extractor.cepstrum(mel)
+        }
     }
 
     /// Adds a silent frame's band energies to the running noise estimate.
@@ -221,5 +304,49 @@ impl StreamAnalyser {
         };
         t.update_voiced_span();
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_is_the_past_frames_then_the_newest_for_the_future() {
+        let net = ContextNet {
+            past: 4,
+            future: 1,
+            ..crate::Profile::builtin()
+                .context_net
+                .unwrap_or_else(tiny_net)
+        };
+        let mut recent = RecentFrames::new(&net, [0.0; N_CEPS]);
+        let frame = |v: f32| [v; N_CEPS];
+        let firsts = |w: &[[f32; N_CEPS]]| w.iter().map(|x| x[0]).collect::<Vec<f32>>();
+        recent.push(&frame(1.0));
+        recent.push(&frame(2.0));
+        // Before the stream's start its first frame stands in, as a clip's edge does.
+        assert_eq!(firsts(recent.window()), [1.0, 1.0, 1.0, 1.0, 2.0, 2.0]);
+        for v in 3..=40 {
+            recent.push(&frame(v as f32));
+        }
+        assert_eq!(
+            firsts(recent.window()),
+            [36.0, 37.0, 38.0, 39.0, 40.0, 40.0]
+        );
+    }
+
+    fn tiny_net() -> ContextNet {
+        ContextNet {
+            past: 4,
+            future: 1,
+            weight: 0.5,
+            input_mean: vec![0.0; 6 * N_CEPS],
+            input_scale: vec![1.0; 6 * N_CEPS],
+            hidden_weights: vec![0.0; 6 * N_CEPS],
+            hidden_bias: vec![0.0],
+            output_weights: vec![0.0; 6],
+            output_bias: [0.0; 6],
+        }
     }
 }

@@ -113,6 +113,18 @@ impl StreamCepstralMean {
         }
     }
 
+    /// A frame's raw cepstrum normalised with the running mean as it is, without learning
+    /// it (a silent frame, which the context net reads as a neighbour).
+    pub fn apply(&self, x: &mut [f32; N_CEPS]) {
+        for j in 0..N_CEPS {
+            x[j] = if x[j].is_finite() {
+                x[j] - self.running[j]
+            } else {
+                0.0
+            };
+        }
+    }
+
     /// The running mean restarts from the global mean and the voice, weighted as
     /// offline weighs them ([`CepstralMean::speaker_prior`]).
     fn restart(&mut self) {

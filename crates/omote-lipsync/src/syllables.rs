@@ -114,7 +114,8 @@ pub fn vowel_start(voiced: usize) -> usize {
 /// Teaches `builder` real voices from recorded syllables: each speaker's files are read as
 /// one [`crate::Speaker`] with `profile`'s features, as the measure reads them, and each
 /// file's vowel frames (the last [`SCORED_TAIL`] of its voiced frames) go to its vowel's
-/// real-voice Gaussian ([`ProfileBuilder::add_real_voice`]). Returns the frames added.
+/// real-voice Gaussian ([`ProfileBuilder::add_real_voice`]) and, when the builder trains
+/// one, its context net ([`ProfileBuilder::net_real_weight`]). Returns the frames added.
 pub fn learn_real_voices(
     builder: &mut ProfileBuilder,
     profile: &Profile,
@@ -131,16 +132,19 @@ pub fn learn_real_voices(
             speaker_features(&mut analyser, items.iter().map(|c| c.samples.as_slice()));
         for (f, c) in feats.iter_mut().zip(items) {
             speaker.normalise(&analyser, f);
-            let voiced: Vec<&[f32; crate::N_CEPS]> = f
-                .normalised
-                .iter()
-                .zip(&f.voicing.voiced)
-                .filter_map(|(x, v)| v.then_some(x))
+            let voiced: Vec<usize> = (0..f.normalised.len())
+                .filter(|&i| f.voicing.voiced[i])
                 .collect();
-            for x in &voiced[vowel_start(voiced.len())..] {
-                builder.add_real_voice(c.vowel, x);
+            // The vowel's frames teach its real-voice Gaussian and, with the whole file
+            // as their context, the net (if the builder trains one).
+            let mut targets = vec![None; f.normalised.len()];
+            for &i in &voiced[vowel_start(voiced.len())..] {
+                builder.add_real_voice(c.vowel, &f.normalised[i]);
+                targets[i] = Some(c.vowel.index() as u8);
                 added += 1;
             }
+            let weight = builder.real_weight_in_net();
+            builder.add_net_clip(&f.normalised, targets, weight);
         }
     }
     added

@@ -193,6 +193,41 @@ fn calibration_on_one_speaker_helps_held_out_clips() {
     assert!(after >= before, "calibrated {after} < built-in {before}");
 }
 
+#[test]
+fn a_context_net_reads_held_out_lines_beside_the_gaussians_offline_and_streamed() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    // A profile learnt from 30 Japanese lines, with and without its net; scored on the
+    // speaker's 10 other lines.
+    let mut b = ProfileBuilder::new().context_net(omote_lipsync::NetOptions::default());
+    let mut an = Analyser::new(Profile::builtin());
+    for name in ja_calibration_clips() {
+        let (s, l) = load(&dir, &name);
+        b.add_labelled_clip(&an.features(&s), &l);
+    }
+    let hybrid = b.build("ja + net", true, 1.0).unwrap();
+    let net = hybrid.context_net.clone().expect("a net");
+    let mut gaussians = hybrid.clone();
+    gaussians.context_net = None;
+    let held = ja_subset();
+    let read = |p: &Profile, stream: bool| score(&held, &dir, stream, p).vowel_accuracy().unwrap();
+    let (g, h) = (read(&gaussians, false), read(&hybrid, false));
+    let (gs, hs) = (read(&gaussians, true), read(&hybrid, true));
+    println!("held-out ja: Gaussians {g:.3} → with the net {h:.3}; streamed {gs:.3} → {hs:.3}");
+    assert!(h > g, "offline {g} -> {h}");
+    assert!(hs >= gs - 0.005, "streamed {gs} -> {hs}");
+    // The net alone reads the lines too (it is not a constant the Gaussians outweigh).
+    let mut alone = hybrid.clone();
+    alone.context_net = Some(omote_lipsync::ContextNet {
+        weight: 100.0,
+        ..net
+    });
+    let a = read(&alone, false);
+    println!("the net alone (weight 100): {a:.3}");
+    assert!(a > 0.8, "net alone {a}");
+}
+
 /// "Sustained vowel" recordings of one speaker: per vowel, the inner parts (15 ms in from
 /// each boundary) of every segment of that vowel in `names`, joined end to end.
 fn sustained_from(dir: &Path, names: &[String]) -> SustainedRecordings {

@@ -25,8 +25,8 @@ use omote_lipsync::eval::{
 };
 use omote_lipsync::labels::{LabelSegment, parse_labels};
 use omote_lipsync::{
-    Analyser, AnalyserConfig, CepstralMean, ClipFeatures, Profile, ProfileBuilder, SAMPLE_RATE,
-    Speaker, SustainedRecordings, Viseme, VowelTrack, export,
+    Analyser, AnalyserConfig, CepstralMean, ClipFeatures, NetOptions, Profile, ProfileBuilder,
+    SAMPLE_RATE, Speaker, SustainedRecordings, Viseme, VowelTrack, export,
 };
 use rayon::prelude::*;
 
@@ -201,6 +201,24 @@ struct CalibrateArgs {
     /// number for all five, or VOWEL=SHARE pairs over the defaults (A I E O 0.25, U 0.15).
     #[arg(long, value_parser = limits::real_shares)]
     real_share: Option<[f32; 5]>,
+    /// Also train a context net for --build: a small net over each frame and its
+    /// neighbours (4 before, 1 after) that reads beside the Gaussians, learnt from the
+    /// labelled clips and, weighted, the real voices (a few seconds per 100 k frames).
+    #[arg(long)]
+    context_net: bool,
+    /// The context net's hidden units (1–128).
+    #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u16).range(1..=128), requires = "context_net")]
+    net_hidden: u16,
+    /// How much the context net's logits count beside the Gaussians' log-scores (0–100).
+    #[arg(long, default_value_t = omote_lipsync::NetOptions::MIX_WEIGHT, value_parser = limits::net_weight, requires = "context_net")]
+    net_weight: f32,
+    /// How much a real voice's vowel frame counts in the context net's training against
+    /// a labelled one (0–100).
+    #[arg(long, default_value_t = omote_lipsync::NET_REAL_WEIGHT, value_parser = limits::net_weight, requires = "context_net")]
+    net_real_weight: f32,
+    /// The context net's seed (its initial weights and the order it learns in).
+    #[arg(long, default_value_t = 7, requires = "context_net")]
+    net_seed: u64,
     /// Log-prior of N (closed mouth) relative to the vowels, for --build (−100–100).
     #[arg(long, default_value_t = -1.0, allow_negative_numbers = true, value_parser = limits::log_prior)]
     n_bias: f32,
@@ -818,6 +836,7 @@ fn labelled_builder(
     with_variants: bool,
     speaker_from_name: bool,
     real_voices: bool,
+    net: Option<&NetOptions>,
 ) -> anyhow::Result<ProfileBuilder> {
     use omote_lipsync::degrade::TrainingCondition;
     // The clip as recorded, then under each training condition (seeded by its position).
@@ -874,6 +893,9 @@ fn labelled_builder(
     }
     let analyser = Analyser::new(profile.clone());
     let mut total = ProfileBuilder::new();
+    if let Some(options) = net {
+        total = total.context_net(options.clone());
+    }
     for ((wav, _), (labels, features)) in pairs.iter().zip(read) {
         for (v, mut f) in features.into_iter().enumerate() {
             if let Some(m) = means.get(&(voice_of(wav), v)) {
@@ -911,17 +933,28 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.labelled_dir {
         pairs.extend(labelled_pairs_in(dir)?);
     }
+    if args.context_net && !args.build {
+        bail!("--context-net trains a net for a profile --build makes");
+    }
+    let net = args.context_net.then(|| NetOptions {
+        hidden: usize::from(args.net_hidden),
+        weight: args.net_weight,
+        seed: args.net_seed,
+        ..NetOptions::default()
+    });
     let mut builder = labelled_builder(
         &feature_profile,
         &pairs,
         args.with_variants,
         args.speaker_from_name,
         false,
+        net.as_ref(),
     )?
     .min_phone_frames(args.min_phone_frames);
     if let Some(shares) = args.real_share {
         builder = builder.real_shares(shares);
     }
+    builder = builder.net_real_weight(args.net_real_weight);
     let any_real = !args.real_syllables.is_empty() || args.real_labelled_dir.is_some();
     if any_real && !args.build {
         bail!("--real-syllables and --real-labelled-dir teach a profile --build makes");
@@ -938,6 +971,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
             false,
             true,
             true,
+            net.as_ref(),
         )?);
     }
     let sustained = [
