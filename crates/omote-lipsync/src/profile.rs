@@ -439,9 +439,10 @@ impl ProfileBuilder {
     }
 
     /// Makes the profile carry a [`ContextNet`] trained with `options` on the clips added
-    /// from now on: labelled clips' labelled voiced frames at weight 1, real voices'
-    /// vowel frames at [`NET_REAL_WEIGHT`], every frame of a clip as context. Set it
-    /// before adding clips (it keeps their frames, which a builder without it does not).
+    /// from now on: labelled clips' labelled voiced frames at weight 1, real syllables'
+    /// vowel frames at [`ProfileBuilder::net_real_weight`], every frame of a clip as
+    /// context. Set it before adding clips (it keeps their frames, which a builder
+    /// without it does not).
     pub fn context_net(mut self, options: NetOptions) -> Self {
         self.net_options = Some(options);
         self

@@ -194,12 +194,8 @@ impl StreamAnalyser {
             self.voicing.update(crate::features::FLOOR_DB);
             self.learn_noise(&[0.0; N_MEL]);
             self.cmn.silent();
-            if let Some(c) = &mut self.context {
-                let mut x = c.silence;
-                if self.profile.cmn {
-                    self.cmn.apply(&mut x);
-                }
-                c.push(&x);
+            if let Some(silence) = self.context.as_ref().map(|c| c.silence) {
+                self.remember_silent(silence);
             }
             self.smoother.push_silent(0.0, out);
             return;
@@ -219,13 +215,8 @@ impl StreamAnalyser {
             }
             self.cmn.silent();
             if self.context.is_some() {
-                let mut x = self.cepstrum(&mel);
-                if self.profile.cmn {
-                    self.cmn.apply(&mut x);
-                }
-                if let Some(c) = &mut self.context {
-                    c.push(&x);
-                }
+                let x = self.cepstrum(&mel);
+                self.remember_silent(x);
             }
             self.smoother.push_silent(vol, out);
             return;
@@ -243,6 +234,17 @@ impl StreamAnalyser {
             None => self.scorer.log_scores(&x),
         };
         self.smoother.push_voiced(&scores, &x, gain, vol, out);
+    }
+
+    /// A silent frame's raw cepstrum, normalised without being learnt, as the context
+    /// net's neighbour of the frames around it.
+    fn remember_silent(&mut self, mut x: [f32; N_CEPS]) {
+        if self.profile.cmn {
+            self.cmn.apply(&mut x);
+        }
+        if let Some(c) = &mut self.context {
+            c.push(&x);
+        }
     }
 
     /// A frame's cepstrum, the noise learnt so far taken out once there is enough of it.
@@ -313,14 +315,7 @@ mod tests {
 
     #[test]
     fn the_window_is_the_past_frames_then_the_newest_for_the_future() {
-        let net = ContextNet {
-            past: 4,
-            future: 1,
-            ..crate::Profile::builtin()
-                .context_net
-                .unwrap_or_else(tiny_net)
-        };
-        let mut recent = RecentFrames::new(&net, [0.0; N_CEPS]);
+        let mut recent = RecentFrames::new(&tiny_net(), [0.0; N_CEPS]);
         let frame = |v: f32| [v; N_CEPS];
         let firsts = |w: &[[f32; N_CEPS]]| w.iter().map(|x| x[0]).collect::<Vec<f32>>();
         recent.push(&frame(1.0));
@@ -336,6 +331,7 @@ mod tests {
         );
     }
 
+    /// A net reading 4 frames back and 1 ahead (its numbers do not matter here).
     fn tiny_net() -> ContextNet {
         ContextNet {
             past: 4,
