@@ -133,11 +133,12 @@ impl ContextNet {
 
     /// Frames in its window.
     pub fn window(&self) -> usize {
-        self.past + 1 + self.future
+        // Saturating: a hostile file's sizes must be refused, not overflow.
+        self.past.saturating_add(1).saturating_add(self.future)
     }
 
     fn inputs(&self) -> usize {
-        self.window() * N_CEPS
+        self.window().saturating_mul(N_CEPS)
     }
 
     fn hidden(&self) -> usize {
@@ -294,7 +295,10 @@ impl ContextNet {
             name: "context net training".into(),
             reason,
         };
-        let window = options.past + 1 + options.future;
+        let window = options
+            .past
+            .saturating_add(1)
+            .saturating_add(options.future);
         if window > MAX_WINDOW || options.hidden == 0 || options.hidden > MAX_HIDDEN {
             return Err(bad(format!(
                 "a window of {window} frames (at most {MAX_WINDOW}) and {} hidden units (1 to {MAX_HIDDEN})",

@@ -1113,6 +1113,10 @@ mod tests {
         let mut p = good.clone();
         p.context_net.as_mut().unwrap().past = 40;
         refuse(&p, "frames");
+        // Sizes that would overflow are refused, not a panic.
+        let mut p = good.clone();
+        p.context_net.as_mut().unwrap().future = usize::MAX;
+        refuse(&p, "frames");
         let json = good
             .to_json()
             .replacen("\"hidden_bias\": [", "\"hidden_bias\": [1e40, ", 1);

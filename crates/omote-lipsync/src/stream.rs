@@ -87,7 +87,9 @@ impl RecentFrames {
     /// The net's window for the newest frame: `past` frames before it (the first frame
     /// repeated before the stream's start), it, then it again for each future frame.
     fn window(&mut self) -> &[[f32; N_CEPS]] {
-        let n = (self.past + 1 + self.future).min(ContextNet::MAX_WINDOW);
+        let n = (self.past + 1)
+            .saturating_add(self.future)
+            .min(ContextNet::MAX_WINDOW);
         let newest = self.seen.saturating_sub(1);
         for (w, out) in self.window[..n].iter_mut().enumerate() {
             let back = self.past.saturating_sub(w) as u64;
