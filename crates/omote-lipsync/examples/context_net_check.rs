@@ -42,7 +42,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let train = sequences(&args[0])?;
     let t = std::time::Instant::now();
-    let net = ContextNet::train(&train, &NetOptions::default())?;
+    // No closed-mouth logit: the N offsets below are the prototype's, added by hand.
+    let options = NetOptions {
+        closed_logit: 0.0,
+        ..NetOptions::default()
+    };
+    let net = ContextNet::train(&train, &options)?;
     eprintln!("trained in {:.1} s", t.elapsed().as_secs_f32());
     for path in &args[1..] {
         let group = sequences(path)?;
