@@ -453,15 +453,25 @@ impl ProfileBuilder {
         self.net_options.is_some()
     }
 
-    /// Adds one clip to the net's training (if it trains one): its `frames` (normalised
-    /// cepstra), the class each teaches and their weight.
+    /// Adds one clip to the net's training, if it trains one: its `frames` (normalised
+    /// cepstra), the frames that teach a class (`taught`: index and class; the others are
+    /// context) and their weight.
     pub(crate) fn add_net_clip(
         &mut self,
         frames: &[[f32; N_CEPS]],
-        targets: Vec<Option<u8>>,
+        taught: impl IntoIterator<Item = (usize, Viseme)>,
         weight: f32,
     ) {
-        if self.net_options.is_some() && targets.iter().any(Option::is_some) {
+        if self.net_options.is_none() {
+            return;
+        }
+        let mut targets = vec![None; frames.len()];
+        for (i, v) in taught {
+            if let Some(t) = targets.get_mut(i) {
+                *t = Some(v.index() as u8);
+            }
+        }
+        if targets.iter().any(Option::is_some) {
             self.net_sequences.push(NetSequence {
                 frames: frames.to_vec(),
                 targets,
@@ -710,13 +720,16 @@ impl ProfileBuilder {
         feats: &crate::ClipFeatures,
         labels: &[crate::labels::LabelSegment],
     ) {
-        let mut targets = vec![None; feats.normalised.len()];
-        for (i, v, phone) in labelled_voiced_frames(feats, labels) {
+        let taught: Vec<(usize, Viseme, &str)> = labelled_voiced_frames(feats, labels).collect();
+        for &(i, v, phone) in &taught {
             self.add_phone(v, phone, &feats.normalised[i]);
             self.add_raw_voiced(&feats.frames[i].ceps);
-            targets[i] = Some(v.index() as u8);
         }
-        self.add_net_clip(&feats.normalised, targets, 1.0);
+        self.add_net_clip(
+            &feats.normalised,
+            taught.iter().map(|&(i, v, _)| (i, v)),
+            1.0,
+        );
     }
 
     /// [`ProfileBuilder::add_labelled_clip`] for a real (recorded, aligned) voice: its
@@ -728,13 +741,16 @@ impl ProfileBuilder {
         feats: &crate::ClipFeatures,
         labels: &[crate::labels::LabelSegment],
     ) {
-        let mut targets = vec![None; feats.normalised.len()];
-        for (i, v, _) in labelled_voiced_frames(feats, labels) {
+        let taught: Vec<(usize, Viseme, &str)> = labelled_voiced_frames(feats, labels).collect();
+        for &(i, v, _) in &taught {
             self.add_real_voice(v, &feats.normalised[i]);
-            targets[i] = Some(v.index() as u8);
         }
         // The net learns its closed mouths too: labelled N frames are what it has.
-        self.add_net_clip(&feats.normalised, targets, 1.0);
+        self.add_net_clip(
+            &feats.normalised,
+            taught.iter().map(|&(i, v, _)| (i, v)),
+            1.0,
+        );
     }
 }
 
@@ -1004,11 +1020,7 @@ mod tests {
     #[test]
     fn bad_subclasses_are_refused_and_the_first_format_still_reads() {
         let good = two_phone_builder().build("t", true, 1.0).unwrap();
-        let refuse = |p: &Profile, want: &str| {
-            let e = Profile::from_json(&p.to_json(), "sub.json").unwrap_err();
-            assert!(e.to_string().contains(want), "{e}");
-            assert!(e.to_string().contains("sub.json"), "{e}");
-        };
+        let refuse = |p: &Profile, want: &str| refused(p, "sub.json", want);
         let mut p = good.clone();
         p.subclasses.retain(|s| s.class != Viseme::O);
         refuse(&p, "class O has none");
@@ -1036,6 +1048,15 @@ mod tests {
         refuse(&bad, "format");
     }
 
+    /// Asserts that `p`, written and read back as `file`, is refused for `want`, the
+    /// error naming the file.
+    fn refused(p: &Profile, file: &str, want: &str) {
+        let e = Profile::from_json(&p.to_json(), file)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(want) && e.contains(file), "{e}");
+    }
+
     /// `two_phone_builder` training a small net on clips of one class each: a class is
     /// readable from its frames (c ≈ 10k), so the net must learn it.
     fn builder_with_net() -> ProfileBuilder {
@@ -1048,18 +1069,17 @@ mod tests {
             ..NetOptions::default()
         });
         for clip in 0..100 {
-            let mut frames = Vec::new();
-            let mut targets = Vec::new();
             let k = clip % 6;
-            for f in 0..24 {
-                frames.push(std::array::from_fn(|j| {
-                    10.0 * k as f32 + ((f * 5 + j * 3) % 7) as f32 / 7.0 - 0.5
-                }));
-                targets.push(Some(k as u8));
-            }
+            let frames: Vec<[f32; N_CEPS]> = (0..24)
+                .map(|f| {
+                    std::array::from_fn(|j| {
+                        10.0 * k as f32 + ((f * 5 + j * 3) % 7) as f32 / 7.0 - 0.5
+                    })
+                })
+                .collect();
             // Real voices at their own weight count too.
             let w = if clip % 3 == 0 { 2.0 } else { 1.0 };
-            b.add_net_clip(&frames, targets, w);
+            b.add_net_clip(&frames, (0..24).map(|f| (f, Viseme::ALL[k])), w);
         }
         b
     }
@@ -1068,7 +1088,7 @@ mod tests {
     fn a_context_net_is_trained_only_when_asked_and_reads_back_as_built() {
         // A builder without the net keeps no frames for it and builds none.
         let mut plain = two_phone_builder();
-        plain.add_net_clip(&[[0.0; N_CEPS]], vec![Some(0)], 1.0);
+        plain.add_net_clip(&[[0.0; N_CEPS]], [(0, Viseme::A)], 1.0);
         assert!(!plain.trains_context_net() && plain.net_sequences.is_empty());
         assert!(plain.build("t", true, 1.0).unwrap().context_net.is_none());
 
@@ -1099,11 +1119,7 @@ mod tests {
     #[test]
     fn a_bad_context_net_in_a_profile_is_refused_with_the_file() {
         let good = builder_with_net().build("t", true, 1.0).unwrap();
-        let refuse = |p: &Profile, want: &str| {
-            let e = Profile::from_json(&p.to_json(), "net.json").unwrap_err();
-            assert!(e.to_string().contains(want), "{e}");
-            assert!(e.to_string().contains("net.json"), "{e}");
-        };
+        let refuse = |p: &Profile, want: &str| refused(p, "net.json", want);
         let mut p = good.clone();
         p.context_net.as_mut().unwrap().input_scale.pop();
         refuse(&p, "input_scale");

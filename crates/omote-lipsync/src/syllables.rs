@@ -137,14 +137,13 @@ pub fn learn_real_voices(
                 .collect();
             // The vowel's frames teach its real-voice Gaussian and, with the whole file
             // as their context, the net (if the builder trains one).
-            let mut targets = vec![None; f.normalised.len()];
-            for &i in &voiced[vowel_start(voiced.len())..] {
+            let vowel = &voiced[vowel_start(voiced.len())..];
+            for &i in vowel {
                 builder.add_real_voice(c.vowel, &f.normalised[i]);
-                targets[i] = Some(c.vowel.index() as u8);
-                added += 1;
             }
+            added += vowel.len() as u64;
             let weight = builder.real_weight_in_net();
-            builder.add_net_clip(&f.normalised, targets, weight);
+            builder.add_net_clip(&f.normalised, vowel.iter().map(|&i| (i, c.vowel)), weight);
         }
     }
     added
