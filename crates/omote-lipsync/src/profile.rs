@@ -754,6 +754,26 @@ impl ProfileBuilder {
     }
 }
 
+impl ProfileBuilder {
+    /// [`ProfileBuilder::add_labelled_clip`] for the [`ContextNet`] alone: its labelled
+    /// voiced frames teach the net (weight 1) and move no Gaussian. For voices that
+    /// should show the net what a vowel is without moving the classes the built-in
+    /// groups rely on. Nothing without [`ProfileBuilder::context_net`].
+    pub fn add_net_labelled_clip(
+        &mut self,
+        feats: &crate::ClipFeatures,
+        labels: &[crate::labels::LabelSegment],
+    ) {
+        if !self.trains_context_net() {
+            return;
+        }
+        let taught: Vec<(usize, Viseme)> = labelled_voiced_frames(feats, labels)
+            .map(|(i, v, _)| (i, v))
+            .collect();
+        self.add_net_clip(&feats.normalised, taught, 1.0);
+    }
+}
+
 /// The frames a labelled clip teaches, with their class and phone: voiced, at least 15 ms
 /// inside a segment labelled A I U E O or N (the scorer's margin).
 fn labelled_voiced_frames<'a>(

@@ -206,6 +206,12 @@ struct CalibrateArgs {
     /// labelled clips and, weighted, the real voices (a few seconds per 100 k frames).
     #[arg(long)]
     context_net: bool,
+    /// More labelled clips for the context net alone (NAME.wav + NAME.lab.tsv, named
+    /// VOICE_N as for --speaker-from-name, and under --with-variants' conditions too):
+    /// voices that should teach the net what a vowel is without moving the Gaussians.
+    /// Repeatable.
+    #[arg(long, action = clap::ArgAction::Append, requires = "context_net")]
+    net_labelled_dir: Vec<PathBuf>,
     /// The context net's hidden units (1–128).
     #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u16).range(1..=128), requires = "context_net")]
     net_hidden: u16,
@@ -829,13 +835,24 @@ fn check_labels_fit(
     Ok(())
 }
 
+/// What a folder of labelled clips teaches a profile being built.
+#[derive(Clone, Copy, Debug)]
+enum Teaches {
+    /// The synthetic phones' Gaussians (and the context net, if one is trained).
+    Phones,
+    /// The real-voice Gaussians (and the context net).
+    RealVoices,
+    /// The context net alone.
+    NetOnly,
+}
+
 /// Accumulates labelled clips into a builder (in parallel).
 fn labelled_builder(
     profile: &Profile,
     pairs: &[(PathBuf, PathBuf)],
     with_variants: bool,
     speaker_from_name: bool,
-    real_voices: bool,
+    teaches: Teaches,
     net: Option<&NetOptions>,
 ) -> anyhow::Result<ProfileBuilder> {
     use omote_lipsync::degrade::TrainingCondition;
@@ -902,10 +919,10 @@ fn labelled_builder(
                 let others = m.without_clip(&f);
                 analyser.renormalise(&mut f, &others);
             }
-            if real_voices {
-                total.add_real_labelled_clip(&f, &labels);
-            } else {
-                total.add_labelled_clip(&f, &labels);
+            match teaches {
+                Teaches::Phones => total.add_labelled_clip(&f, &labels),
+                Teaches::RealVoices => total.add_real_labelled_clip(&f, &labels),
+                Teaches::NetOnly => total.add_net_labelled_clip(&f, &labels),
             }
         }
     }
@@ -947,7 +964,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         &pairs,
         args.with_variants,
         args.speaker_from_name,
-        false,
+        Teaches::Phones,
         net.as_ref(),
     )?
     .min_phone_frames(args.min_phone_frames);
@@ -970,7 +987,17 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
             &real_pairs,
             false,
             true,
+            Teaches::RealVoices,
+            net.as_ref(),
+        )?);
+    }
+    for dir in &args.net_labelled_dir {
+        builder.merge(&labelled_builder(
+            &feature_profile,
+            &labelled_pairs_in(dir)?,
+            args.with_variants,
             true,
+            Teaches::NetOnly,
             net.as_ref(),
         )?);
     }
