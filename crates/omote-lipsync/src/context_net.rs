@@ -231,11 +231,11 @@ impl ContextNet {
         self.logits(&window[..n])
     }
 
-    /// This net with each weight matrix on its 8-bit grid (what storing it keeps): a
-    /// net built to be stored is quantised first, so that it scores as it will read back.
+    /// This net with each weight matrix on its 8-bit grid and every other number with
+    /// [`STORED_DIGITS`](crate::STORED_DIGITS) significant digits (what storing it keeps):
+    /// a net built to be stored is quantised first, so that it scores as it will read back.
     pub fn quantised(&self) -> ContextNet {
-        let stored = StoredNet::from(self.clone());
-        ContextNet::from(stored)
+        ContextNet::from(StoredNet::from(self.clone()))
     }
 
     /// Whether the numbers fit the sizes (only an unvalidated net can fail this; it must
@@ -497,16 +497,17 @@ impl StoredMatrix {
 
 impl From<ContextNet> for StoredNet {
     fn from(n: ContextNet) -> Self {
+        let digits = |v: Vec<f32>| v.into_iter().map(crate::stored_digits).collect();
         Self {
             past: n.past,
             future: n.future,
-            weight: n.weight,
+            weight: crate::stored_digits(n.weight),
             hidden_weights: StoredMatrix::quantise(&n.hidden_weights),
             output_weights: StoredMatrix::quantise(&n.output_weights),
-            input_mean: n.input_mean,
-            input_scale: n.input_scale,
-            hidden_bias: n.hidden_bias,
-            output_bias: n.output_bias,
+            input_mean: digits(n.input_mean),
+            input_scale: digits(n.input_scale),
+            hidden_bias: digits(n.hidden_bias),
+            output_bias: n.output_bias.map(crate::stored_digits),
         }
     }
 }
@@ -734,12 +735,16 @@ mod tests {
         let net = ContextNet::train(&sequences(1, 40), &small()).unwrap();
         let q = net.quantised();
         assert_ne!(net, q, "quantising moves weights");
-        // On the grid: within half a step of the float weights, the biases untouched.
+        // On the grid: within half a step of the float weights; the other numbers keep
+        // their first five digits.
         let step = net.hidden_weights.iter().fold(0f32, |m, w| m.max(w.abs())) / 127.0;
         for (a, b) in net.hidden_weights.iter().zip(&q.hidden_weights) {
             assert!((a - b).abs() <= 0.5 * step * 1.001, "{a} {b}");
         }
-        assert_eq!(net.hidden_bias, q.hidden_bias);
+        for (a, b) in net.hidden_bias.iter().zip(&q.hidden_bias) {
+            assert!((a - b).abs() <= 5e-5 * a.abs(), "{a} {b}");
+            assert_eq!(*b, crate::stored_digits(*b));
+        }
         let json = serde_json::to_string(&net).unwrap();
         let back: ContextNet = serde_json::from_str(&json).unwrap();
         assert_eq!(back, q);

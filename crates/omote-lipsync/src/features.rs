@@ -7,10 +7,7 @@
 //! (overall level) is left out of the cepstrum so recording level does not move the
 //! features; level is reported separately for voicing and volume.
 
-use std::sync::Arc;
-
-use realfft::num_complex::Complex;
-use realfft::{RealFftPlanner, RealToComplex};
+use crate::power_spectrum::PowerSpectrum;
 
 /// The analyser's sample rate (Hz). Decode and resample to it first (omote-audio).
 pub const SAMPLE_RATE: u32 = 16_000;
@@ -45,11 +42,9 @@ pub struct FrameFeatures {
 /// Computes [`FrameFeatures`] from windows of [`WINDOW`] samples at [`SAMPLE_RATE`].
 /// Holds its FFT plan and scratch buffers: [`FeatureExtractor::compute`] does not allocate.
 pub struct FeatureExtractor {
-    fft: Arc<dyn RealToComplex<f32>>,
+    fft: PowerSpectrum,
     window: Vec<f32>,
     input: Vec<f32>,
-    spectrum: Vec<Complex<f32>>,
-    scratch: Vec<Complex<f32>>,
     power: Vec<f32>,
     mel_start: [usize; N_MEL],
     mel_weights: Vec<Vec<f32>>,
@@ -73,15 +68,13 @@ impl Default for FeatureExtractor {
 impl FeatureExtractor {
     /// Plans the FFT and builds the mel filterbank and DCT tables.
     pub fn new() -> Self {
-        let fft = RealFftPlanner::<f32>::new().plan_fft_forward(NFFT);
+        let fft = PowerSpectrum::new(NFFT);
         let window = (0..WINDOW)
             .map(|n| {
                 0.5 - 0.5 * (2.0 * std::f32::consts::PI * (n as f32 + 0.5) / WINDOW as f32).cos()
             })
             .collect();
-        let input = fft.make_input_vec();
-        let spectrum = fft.make_output_vec();
-        let scratch = fft.make_scratch_vec();
+        let input = vec![0.0; NFFT];
         let bins = NFFT / 2 + 1;
         let bin_hz = SAMPLE_RATE as f32 / NFFT as f32;
         let (m0, m1) = (hz_to_mel(MEL_F_MIN_HZ), hz_to_mel(MEL_F_MAX_HZ));
@@ -119,8 +112,6 @@ impl FeatureExtractor {
             fft,
             window,
             input,
-            spectrum,
-            scratch,
             power: vec![0.0; bins],
             mel_start,
             mel_weights,
@@ -162,13 +153,7 @@ impl FeatureExtractor {
         }
         self.input[WINDOW..].fill(0.0);
         let level_db = (10.0 * (sum_sq / WINDOW as f32 + 1e-10).log10()).max(FLOOR_DB);
-        // Lengths are fixed at construction, so the transform cannot fail.
-        let _ =
-            self.fft
-                .process_with_scratch(&mut self.input, &mut self.spectrum, &mut self.scratch);
-        for (p, c) in self.power.iter_mut().zip(&self.spectrum) {
-            *p = c.norm_sqr();
-        }
+        self.fft.compute(&self.input, &mut self.power);
         let mut mel = [0f32; N_MEL];
         for (b, e) in mel.iter_mut().enumerate() {
             let s = self.mel_start[b];

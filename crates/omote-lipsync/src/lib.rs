@@ -45,6 +45,7 @@ mod features;
 mod frame;
 pub mod labels;
 mod noise_floor;
+mod power_spectrum;
 mod profile;
 pub mod score;
 mod scorer;
@@ -74,7 +75,8 @@ pub use noise_floor::NoiseFloorConfig;
 pub use profile::{
     DEFAULT_MIN_PHONE_FRAMES, DEFAULT_REAL_SHARES, MAX_BIAS, MAX_MEAN, MAX_PRECISION,
     MAX_REAL_SHARE, MAX_SUBCLASSES, MIN_REAL_FRAMES, NET_REAL_WEIGHT, PROFILE_FORMAT,
-    PROFILE_FORMAT_V1, Profile, ProfileBuilder, REAL_VOICE_PHONE, SHARPNESS_RANGE, Subclass,
+    PROFILE_FORMAT_V1, Profile, ProfileBuilder, REAL_VOICE_PHONE, SHARPNESS_RANGE, STORED_DIGITS,
+    Subclass, stored_digits,
 };
 pub use scorer::ClassScorer;
 pub use speaker::{Speaker, VOICE_SEED_LEN, VoiceSeedError};

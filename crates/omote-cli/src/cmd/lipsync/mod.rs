@@ -212,6 +212,10 @@ struct CalibrateArgs {
     /// Repeatable.
     #[arg(long, action = clap::ArgAction::Append, requires = "context_net")]
     net_labelled_dir: Vec<PathBuf>,
+    /// Frames after the scored one the context net reads (0–4; a stream repeats its
+    /// newest frame for them).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=4), requires = "context_net")]
+    net_future: u8,
     /// The context net's hidden units (1–128).
     #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u16).range(1..=128), requires = "context_net")]
     net_hidden: u16,
@@ -222,6 +226,10 @@ struct CalibrateArgs {
     /// a labelled one (0–100).
     #[arg(long, default_value_t = omote_lipsync::NET_REAL_WEIGHT, value_parser = limits::net_weight, requires = "context_net")]
     net_real_weight: f32,
+    /// What the context net adds to its closed-mouth logit before the mix (−100–100): lower
+    /// keeps the net from closing mouths the Gaussians leave open.
+    #[arg(long, default_value_t = omote_lipsync::NetOptions::MIX_CLOSED_LOGIT, allow_negative_numbers = true, value_parser = limits::log_prior, requires = "context_net")]
+    net_closed_logit: f32,
     /// The context net's seed (its initial weights and the order it learns in).
     #[arg(long, default_value_t = 7, requires = "context_net")]
     net_seed: u64,
@@ -955,7 +963,9 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     }
     let net = args.context_net.then(|| NetOptions {
         hidden: usize::from(args.net_hidden),
+        future: usize::from(args.net_future),
         weight: args.net_weight,
+        closed_logit: args.net_closed_logit,
         seed: args.net_seed,
         ..NetOptions::default()
     });
