@@ -1046,6 +1046,56 @@ fn real_syllables_teach_each_vowel_a_real_voice_gaussian() {
     let with_net = score("net.json");
     println!("with a context net: {with_net:.1} %");
     assert!(with_net > after, "{after} -> {with_net}");
+    // Clips for the net alone move no Gaussian; the net reads no future frame when told,
+    // and learns each clip as a stream normalises it too.
+    let net_only = dir.join("net-only");
+    std::fs::create_dir_all(&net_only).unwrap();
+    for i in 21..=30 {
+        for ext in ["wav", "lab.tsv"] {
+            let name = format!("ja_ojt_{i:03}.{ext}");
+            std::fs::copy(speech.join(&name), net_only.join(&name)).unwrap();
+        }
+    }
+    let net_only_dir = net_only.to_str().unwrap();
+    let extra = build(
+        "net-extra.json",
+        &[
+            "--real-syllables",
+            syl,
+            "--context-net",
+            "--net-labelled-dir",
+            net_only_dir,
+            "--net-future",
+            "0",
+            "--net-streamed",
+        ],
+    );
+    for key in ["means", "precision", "subclasses", "global_mean"] {
+        assert_eq!(
+            extra[key], net[key],
+            "{key}: moved by clips for the net alone"
+        );
+    }
+    assert_eq!(extra["context_net"]["future"], 0);
+    assert_ne!(extra["context_net"], net["context_net"]);
+    let with_extra = score("net-extra.json");
+    println!("with the net also taught 10 more lines, streamed: {with_extra:.1} %");
+    assert!(with_extra > after, "{after} -> {with_extra}");
+    let o = omote()
+        .args([
+            "lipsync",
+            "calibrate",
+            "--build",
+            "--net-streamed",
+            "--labelled-dir",
+        ])
+        .arg(&labelled)
+        .arg("-o")
+        .arg(dir.join("x.json"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--context-net"));
     let o = omote()
         .args(["lipsync", "calibrate", "--context-net", "--labelled-dir"])
         .arg(&labelled)

@@ -305,6 +305,35 @@ impl Analyser {
         feats.normalised = self.normalised(&feats.frames, CepstralMean::of_clip(feats), others);
     }
 
+    /// The clip's cepstra normalised as a stream started from the speaker's other clips
+    /// (`others`) normalises them: a running mean that learns each voiced frame before
+    /// normalising it and restarts at each utterance ([`crate::StreamCepstralMean`]);
+    /// silent frames are normalised with it as it stands. Offline voicing decides which
+    /// frames are voiced. For training the context net on what a stream gives it.
+    pub fn stream_normalised(
+        &self,
+        feats: &ClipFeatures,
+        others: &CepstralMean,
+    ) -> Vec<[f32; N_CEPS]> {
+        let mut mean = crate::StreamCepstralMean::new(self.profile.global_mean);
+        mean.start_from_speaker(others);
+        feats
+            .frames
+            .iter()
+            .zip(&feats.voicing.voiced)
+            .map(|(f, &voiced)| {
+                let mut x = f.ceps;
+                if voiced {
+                    mean.normalise(&mut x);
+                } else {
+                    mean.silent();
+                    mean.apply(&mut x);
+                }
+                x
+            })
+            .collect()
+    }
+
     /// [`Analyser::analyse`] with the speaker's other clips ([`Analyser::features_with_speaker`]).
     pub fn analyse_with_speaker(&mut self, samples: &[f32], others: &CepstralMean) -> VowelTrack {
         let feats = self.features_with_speaker(samples, others);
@@ -620,5 +649,66 @@ mod hmm_tests {
         for row in transitions(0.85, 0.2) {
             assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-6);
         }
+    }
+}
+
+#[cfg(test)]
+mod stream_normalised_tests {
+    use super::*;
+
+    /// A clip of `voiced` flags whose every frame has the cepstrum `ceps(i)`.
+    fn clip(voiced: Vec<bool>, ceps: impl Fn(usize) -> [f32; N_CEPS]) -> ClipFeatures {
+        ClipFeatures {
+            frames: (0..voiced.len())
+                .map(|i| FrameFeatures {
+                    ceps: ceps(i),
+                    level_db: -20.0,
+                })
+                .collect(),
+            voicing: Voicing {
+                voiced,
+                speech_db: -20.0,
+                floor_db: -60.0,
+                threshold_db: -40.0,
+            },
+            normalised: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_clip_is_normalised_as_a_stream_learns_it() {
+        let analyser = Analyser::new(Profile::builtin());
+        let global = Profile::builtin().global_mean;
+        let above = global.map(|g| g + 2.0);
+        // 100 voiced frames 2 above the global mean, 40 silent ones, one voiced frame
+        // 2 below it, then a frame that is not finite.
+        let mut voiced = vec![true; 100];
+        voiced.extend([false; 40]);
+        voiced.extend([true, true]);
+        let feats = clip(voiced, |i| match i {
+            0..140 => above,
+            140 => global.map(|g| g - 2.0),
+            _ => [f32::NAN; N_CEPS],
+        });
+        let out = analyser.stream_normalised(&feats, &CepstralMean::default());
+        assert_eq!(out.len(), feats.frames.len());
+        // The first frame is read against the global mean (the running mean has only it)…
+        assert!(out[0][0] > 1.9, "{}", out[0][0]);
+        // … and the running mean learns the voice frame by frame.
+        assert!(out[99][0] < 1.0 && out[99][0] > 0.0, "{}", out[99][0]);
+        assert!(out[50][0] > out[99][0]);
+        // Silent frames are normalised with the mean as it stands, without learning it.
+        assert_eq!(out[100], out[139]);
+        assert!((out[100][0] - out[99][0]).abs() < 0.02);
+        // After the pause the next utterance starts again from the voice and the global
+        // mean, so a frame below the global mean reads well below zero.
+        assert!(out[140][0] < -2.5, "{}", out[140][0]);
+        // A broken frame is read as the mean, never NaN.
+        assert!(out.iter().flatten().all(|v| v.is_finite()));
+        assert_eq!(out[141], [0.0; N_CEPS]);
+        // Offline normalisation of the same clip differs: it knows the whole clip.
+        let mut offline = feats.clone();
+        analyser.renormalise(&mut offline, &CepstralMean::default());
+        assert!((offline.normalised[0][0] - out[0][0]).abs() > 0.5);
     }
 }

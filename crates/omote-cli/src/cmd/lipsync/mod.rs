@@ -230,6 +230,11 @@ struct CalibrateArgs {
     /// keeps the net from closing mouths the Gaussians leave open.
     #[arg(long, default_value_t = omote_lipsync::NetOptions::MIX_CLOSED_LOGIT, allow_negative_numbers = true, value_parser = limits::log_prior, requires = "context_net")]
     net_closed_logit: f32,
+    /// Also teach the context net each labelled clip's frames as a stream normalises
+    /// them (a running mean started from the voice's other clips), beside the offline
+    /// normalisation.
+    #[arg(long, requires = "context_net")]
+    net_streamed: bool,
     /// The context net's seed (its initial weights and the order it learns in).
     #[arg(long, default_value_t = 7, requires = "context_net")]
     net_seed: u64,
@@ -862,6 +867,7 @@ fn labelled_builder(
     speaker_from_name: bool,
     teaches: Teaches,
     net: Option<&NetOptions>,
+    net_streamed: bool,
 ) -> anyhow::Result<ProfileBuilder> {
     use omote_lipsync::degrade::TrainingCondition;
     // The clip as recorded, then under each training condition (seeded by its position).
@@ -923,9 +929,16 @@ fn labelled_builder(
     }
     for ((wav, _), (labels, features)) in pairs.iter().zip(read) {
         for (v, mut f) in features.into_iter().enumerate() {
-            if let Some(m) = means.get(&(voice_of(wav), v)) {
-                let others = m.without_clip(&f);
-                analyser.renormalise(&mut f, &others);
+            let others = means.get(&(voice_of(wav), v)).map(|m| m.without_clip(&f));
+            if let Some(others) = &others {
+                analyser.renormalise(&mut f, others);
+            }
+            if net_streamed && total.trains_context_net() {
+                let streamed = ClipFeatures {
+                    normalised: analyser.stream_normalised(&f, &others.unwrap_or_default()),
+                    ..f.clone()
+                };
+                total.add_net_labelled_clip(&streamed, &labels);
             }
             match teaches {
                 Teaches::Phones => total.add_labelled_clip(&f, &labels),
@@ -976,6 +989,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         args.speaker_from_name,
         Teaches::Phones,
         net.as_ref(),
+        args.net_streamed,
     )?
     .min_phone_frames(args.min_phone_frames);
     if let Some(shares) = args.real_share {
@@ -999,6 +1013,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
             true,
             Teaches::RealVoices,
             net.as_ref(),
+            args.net_streamed,
         )?);
     }
     for dir in &args.net_labelled_dir {
@@ -1009,6 +1024,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
             true,
             Teaches::NetOnly,
             net.as_ref(),
+            args.net_streamed,
         )?);
     }
     let sustained = [
