@@ -309,12 +309,16 @@ impl Analyser {
     /// (`others`) normalises them: a running mean that learns each voiced frame before
     /// normalising it and restarts at each utterance ([`crate::StreamCepstralMean`]);
     /// silent frames are normalised with it as it stands. Offline voicing decides which
-    /// frames are voiced. For training the context net on what a stream gives it.
+    /// frames are voiced. For training the context net on what a stream gives it. A
+    /// profile without cepstral mean normalisation gets the raw cepstra, as a stream does.
     pub fn stream_normalised(
         &self,
         feats: &ClipFeatures,
         others: &CepstralMean,
     ) -> Vec<[f32; N_CEPS]> {
+        if !self.profile.cmn {
+            return feats.frames.iter().map(|f| f.ceps).collect();
+        }
         let mut mean = crate::StreamCepstralMean::new(self.profile.global_mean);
         mean.start_from_speaker(others);
         feats
@@ -710,5 +714,12 @@ mod stream_normalised_tests {
         let mut offline = feats.clone();
         analyser.renormalise(&mut offline, &CepstralMean::default());
         assert!((offline.normalised[0][0] - out[0][0]).abs() > 0.5);
+        // Without mean normalisation a stream reads the raw cepstra.
+        let raw = Analyser::new(Profile {
+            cmn: false,
+            ..Profile::builtin()
+        })
+        .stream_normalised(&feats, &CepstralMean::default());
+        assert_eq!(raw[0], above);
     }
 }
