@@ -21,6 +21,16 @@ fn lib_dir() -> PathBuf {
     exe.parent().unwrap().to_path_buf()
 }
 
+/// A compiled C program, to run against the library its rpath names (this build's
+/// `deps/`). `cargo test` puts `target/debug` on `LD_LIBRARY_PATH`, which outranks the
+/// rpath, and `cargo build -p omote-ffi` (the C# tests) leaves an older
+/// `libomote_ffi` there: the program would run last build's library.
+fn c_program(exe: &Path) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.env_remove("LD_LIBRARY_PATH");
+    cmd
+}
+
 /// Compiles `source` against the library; `None` (with a message) when there is no C
 /// compiler and CI is not set.
 fn compile(source: &Path, name: &str) -> Option<PathBuf> {
@@ -128,7 +138,7 @@ fn the_c_example_gives_the_rust_apis_frames_bit_for_bit() {
     let Some(exe) = compile(&root().join("examples/c/face.c"), "face") else {
         return;
     };
-    let run = Command::new(&exe).output().unwrap();
+    let run = c_program(&exe).output().unwrap();
     let _ = std::fs::remove_file(&exe);
     assert!(
         run.status.success(),
@@ -157,7 +167,7 @@ fn hostile_calls_from_c_get_a_status_and_a_message() {
     ) else {
         return;
     };
-    let run = Command::new(&exe).output().unwrap();
+    let run = c_program(&exe).output().unwrap();
     let _ = std::fs::remove_file(&exe);
     let out = String::from_utf8_lossy(&run.stdout);
     assert!(
@@ -188,7 +198,7 @@ fn the_demo_scene_played_through_the_c_abi_is_the_bake() {
     let frames = baked[0].anim.frames();
     let out_dir = std::env::temp_dir().join(format!("omote-scene-c-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();
-    let run = Command::new(&exe)
+    let run = c_program(&exe)
         .arg(demo())
         .arg(frames.to_string())
         .arg(&out_dir)
