@@ -959,14 +959,19 @@ fn real_syllables_teach_each_vowel_a_real_voice_gaussian() {
         return;
     }
     // A small synthetic profile to start from: the Japanese clips' labels.
-    let labelled = dir.join("labelled");
-    std::fs::create_dir_all(&labelled).unwrap();
-    for i in 1..=20 {
-        for ext in ["wav", "lab.tsv"] {
-            let name = format!("ja_ojt_{i:03}.{ext}");
-            std::fs::copy(speech.join(&name), labelled.join(&name)).unwrap();
+    // Japanese lines `lines` of the shared speech, copied into `dir/name`.
+    let japanese_lines = |name: &str, lines: std::ops::RangeInclusive<u32>| -> PathBuf {
+        let to = dir.join(name);
+        std::fs::create_dir_all(&to).unwrap();
+        for i in lines {
+            for ext in ["wav", "lab.tsv"] {
+                let file = format!("ja_ojt_{i:03}.{ext}");
+                std::fs::copy(speech.join(&file), to.join(&file)).unwrap();
+            }
         }
-    }
+        to
+    };
+    let labelled = japanese_lines("labelled", 1..=20);
     let build = |out: &str, extra: &[&str]| -> serde_json::Value {
         let path = dir.join(out);
         let o = omote()
@@ -1048,14 +1053,7 @@ fn real_syllables_teach_each_vowel_a_real_voice_gaussian() {
     assert!(with_net > after, "{after} -> {with_net}");
     // Clips for the net alone move no Gaussian; the net reads no future frame when told,
     // and learns each clip as a stream normalises it too.
-    let net_only = dir.join("net-only");
-    std::fs::create_dir_all(&net_only).unwrap();
-    for i in 21..=30 {
-        for ext in ["wav", "lab.tsv"] {
-            let name = format!("ja_ojt_{i:03}.{ext}");
-            std::fs::copy(speech.join(&name), net_only.join(&name)).unwrap();
-        }
-    }
+    let net_only = japanese_lines("net-only", 21..=30);
     let net_only_dir = net_only.to_str().unwrap();
     let extra = build(
         "net-extra.json",

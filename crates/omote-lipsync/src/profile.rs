@@ -796,12 +796,8 @@ impl ProfileBuilder {
         feats: &crate::ClipFeatures,
         labels: &[crate::labels::LabelSegment],
     ) {
-        if !self.trains_context_net() {
-            return;
-        }
-        let taught: Vec<(usize, Viseme)> = labelled_voiced_frames(feats, labels)
-            .map(|(i, v, _)| (i, v))
-            .collect();
+        // add_net_clip returns before reading the frames when there is no net.
+        let taught = labelled_voiced_frames(feats, labels).map(|(i, v, _)| (i, v));
         self.add_net_clip(&feats.normalised, taught, 1.0);
     }
 }
