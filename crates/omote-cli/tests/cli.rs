@@ -1079,6 +1079,33 @@ fn real_syllables_teach_each_vowel_a_real_voice_gaussian() {
     let with_extra = score("net-extra.json");
     println!("with the net also taught 10 more lines, streamed: {with_extra:.1} %");
     assert!(with_extra > after, "{after} -> {with_extra}");
+    // With the variants, --net-band teaches the net alone every clip through a narrow
+    // channel too: the Gaussians are those of the same build without it.
+    let variants = build("net-variants.json", &["--context-net", "--with-variants"]);
+    let band = build(
+        "net-band.json",
+        &["--context-net", "--with-variants", "--net-band"],
+    );
+    for key in ["means", "precision", "subclasses", "global_mean"] {
+        assert_eq!(band[key], variants[key], "{key}: moved by the net's band");
+    }
+    assert_ne!(band["context_net"], variants["context_net"]);
+    let o = omote()
+        .args([
+            "lipsync",
+            "calibrate",
+            "--build",
+            "--context-net",
+            "--net-band",
+        ])
+        .arg("--labelled-dir")
+        .arg(&labelled)
+        .arg("-o")
+        .arg(dir.join("x.json"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--with-variants"));
     let o = omote()
         .args([
             "lipsync",

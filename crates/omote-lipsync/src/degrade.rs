@@ -56,7 +56,7 @@ impl Degradation {
             Self::Telephone => {
                 let speech_db = active_level_db(samples);
                 let mut out = samples.to_vec();
-                telephone_band(&mut out);
+                band(&mut out, 300.0, 3400.0);
                 add_white(&mut out, speech_db - 45.0, &mut rng);
                 out
             }
@@ -77,12 +77,21 @@ pub enum TrainingCondition {
     Quiet28,
     /// 60 Hz hum 25 dB below speech over a white floor 45 dB below.
     Hum60,
+    /// A narrow channel: band-limited to 250–3800 Hz (4th order each side) over a white
+    /// floor 50 dB below speech — a wider neighbour of the 300–3400 Hz telephone band.
+    /// Not in [`TrainingCondition::ALL`]: the Gaussians cope with a band through their
+    /// broad covariance; only a context net, which trusts the low formant energy, needs to
+    /// hear it (`NET_ONLY`).
+    Band250To3800,
 }
 
 impl TrainingCondition {
     /// Every training condition.
     pub const ALL: [TrainingCondition; 4] =
         [Self::Pink10, Self::Pink20, Self::Quiet28, Self::Hum60];
+
+    /// Conditions that teach only a profile's context net, besides [`Self::ALL`].
+    pub const NET_ONLY: [TrainingCondition; 1] = [Self::Band250To3800];
 
     /// The clip under this condition; deterministic in `seed`.
     pub fn apply(self, samples: &[f32], seed: u64) -> Vec<f32> {
@@ -92,6 +101,13 @@ impl TrainingCondition {
             Self::Pink20 => pink(samples, 20.0, &mut rng),
             Self::Quiet28 => quiet(samples, -28.0, -62.0, &mut rng),
             Self::Hum60 => hum(samples, 60.0, 25.0, 45.0, &mut rng),
+            Self::Band250To3800 => {
+                let speech_db = active_level_db(samples);
+                let mut out = samples.to_vec();
+                band(&mut out, 250.0, 3800.0);
+                add_white(&mut out, speech_db - 50.0, &mut rng);
+                out
+            }
         }
     }
 }
@@ -284,14 +300,14 @@ impl Biquad {
     }
 }
 
-/// The 300–3400 Hz telephone band: two high-pass and two low-pass sections (24 dB per
+/// A band from `low` to `high` Hz: two high-pass and two low-pass sections (24 dB per
 /// octave each side).
-fn telephone_band(samples: &mut [f32]) {
+fn band(samples: &mut [f32], low: f32, high: f32) {
     for f in [
-        Biquad::high_pass(300.0),
-        Biquad::high_pass(300.0),
-        Biquad::low_pass(3400.0),
-        Biquad::low_pass(3400.0),
+        Biquad::high_pass(low),
+        Biquad::high_pass(low),
+        Biquad::low_pass(high),
+        Biquad::low_pass(high),
     ] {
         f.run(samples);
     }
@@ -419,11 +435,39 @@ mod tests {
                 .map(|i| (std::f32::consts::TAU * f * i as f32 / 16000.0).sin())
                 .collect();
             let mut y = x.clone();
-            telephone_band(&mut y);
+            band(&mut y, 300.0, 3400.0);
             rms_db(&y[4000..]) - rms_db(&x[4000..])
         };
         assert!(at(1000.0).abs() < 1.0);
         assert!(at(100.0) < -15.0);
         assert!(at(7000.0) < -15.0);
+    }
+
+    #[test]
+    fn the_nets_band_is_wider_than_the_scored_telephone_band() {
+        let tone_at = |f: f32| -> Vec<f32> {
+            (0..16000)
+                .map(|i| 0.3 * (std::f32::consts::TAU * f * i as f32 / 16000.0).sin())
+                .collect()
+        };
+        let gain = |c: &dyn Fn(&[f32]) -> Vec<f32>, f: f32| -> f32 {
+            let x = tone_at(f);
+            rms_db(&c(&x)[4000..]) - rms_db(&x[4000..])
+        };
+        let train = |x: &[f32]| TrainingCondition::Band250To3800.apply(x, 5);
+        let scored = |x: &[f32]| Degradation::Telephone.apply(x, 5);
+        assert!(gain(&train, 1000.0).abs() < 1.0);
+        // Between the two bands' edges the training band passes what the scored one cuts.
+        assert!(gain(&train, 260.0) > gain(&scored, 260.0) + 2.0);
+        assert!(gain(&train, 3700.0) > gain(&scored, 3700.0) + 2.0);
+        assert!(gain(&train, 80.0) < -15.0 && gain(&train, 7000.0) < -15.0);
+        // Its floor sits 50 dB under the speech (the scored one's 45).
+        let silence_then_tone: Vec<f32> =
+            vec![0.0; 8000].into_iter().chain(tone_at(1000.0)).collect();
+        let out = train(&silence_then_tone);
+        let floor = rms_db(&out[1000..7000]) - rms_db(&silence_then_tone[9000..]);
+        assert!((floor + 50.0).abs() < 1.5, "{floor}");
+        assert!(!TrainingCondition::ALL.contains(&TrainingCondition::Band250To3800));
+        assert_eq!(out, train(&silence_then_tone));
     }
 }

@@ -235,6 +235,11 @@ struct CalibrateArgs {
     /// normalisation.
     #[arg(long, requires = "context_net")]
     net_streamed: bool,
+    /// With --with-variants, also teach the context net every labelled clip through a
+    /// narrow 250–3800 Hz channel (`TrainingCondition::NET_ONLY`; the Gaussians do not
+    /// learn it), so the net does not lean on the low formant energy a telephone loses.
+    #[arg(long, requires = "context_net", requires = "with_variants")]
+    net_band: bool,
     /// The context net's seed (its initial weights and the order it learns in).
     #[arg(long, default_value_t = 7, requires = "context_net")]
     net_seed: u64,
@@ -859,6 +864,15 @@ enum Teaches {
     NetOnly,
 }
 
+/// How labelled clips teach a context net, when a profile trains one.
+struct NetTraining {
+    options: NetOptions,
+    /// Each clip also as a stream normalises it.
+    streamed: bool,
+    /// Each clip also through `TrainingCondition::NET_ONLY` (with the variants).
+    band: bool,
+}
+
 /// Accumulates labelled clips into a builder (in parallel).
 fn labelled_builder(
     profile: &Profile,
@@ -866,11 +880,12 @@ fn labelled_builder(
     with_variants: bool,
     speaker_from_name: bool,
     teaches: Teaches,
-    net: Option<&NetOptions>,
-    net_streamed: bool,
+    net: Option<&NetTraining>,
 ) -> anyhow::Result<ProfileBuilder> {
     use omote_lipsync::degrade::TrainingCondition;
-    // The clip as recorded, then under each training condition (seeded by its position).
+    let net_band = with_variants && net.is_some_and(|n| n.band);
+    // The clip as recorded, then under each training condition (seeded by its position),
+    // then under the net's own conditions, which only the net learns.
     let versions = |samples: &[f32], i: usize| -> Vec<Vec<f32>> {
         let mut v = vec![samples.to_vec()];
         if with_variants {
@@ -880,8 +895,16 @@ fn labelled_builder(
                     .map(|c| c.apply(samples, i as u64)),
             );
         }
+        if net_band {
+            v.extend(
+                TrainingCondition::NET_ONLY
+                    .iter()
+                    .map(|c| c.apply(samples, i as u64)),
+            );
+        }
         v
     };
+    let net_only_version = |v: usize| v > TrainingCondition::ALL.len();
     let voice_of = |wav: &Path| -> String {
         let stem = wav
             .file_stem()
@@ -924,9 +947,10 @@ fn labelled_builder(
     }
     let analyser = Analyser::new(profile.clone());
     let mut total = ProfileBuilder::new();
-    if let Some(options) = net {
-        total = total.context_net(options.clone());
+    if let Some(net) = net {
+        total = total.context_net(net.options.clone());
     }
+    let net_streamed = net.is_some_and(|n| n.streamed);
     for ((wav, _), (labels, features)) in pairs.iter().zip(read) {
         for (v, mut f) in features.into_iter().enumerate() {
             let others = means.get(&(voice_of(wav), v)).map(|m| m.without_clip(&f));
@@ -940,6 +964,11 @@ fn labelled_builder(
                 };
                 total.add_net_labelled_clip(&streamed, &labels);
             }
+            let teaches = if net_only_version(v) {
+                Teaches::NetOnly
+            } else {
+                teaches
+            };
             match teaches {
                 Teaches::Phones => total.add_labelled_clip(&f, &labels),
                 Teaches::RealVoices => total.add_real_labelled_clip(&f, &labels),
@@ -974,13 +1003,17 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
     if args.context_net && !args.build {
         bail!("--context-net trains a net for a profile --build makes");
     }
-    let net = args.context_net.then(|| NetOptions {
-        hidden: usize::from(args.net_hidden),
-        future: usize::from(args.net_future),
-        weight: args.net_weight,
-        closed_logit: args.net_closed_logit,
-        seed: args.net_seed,
-        ..NetOptions::default()
+    let net = args.context_net.then(|| NetTraining {
+        options: NetOptions {
+            hidden: usize::from(args.net_hidden),
+            future: usize::from(args.net_future),
+            weight: args.net_weight,
+            closed_logit: args.net_closed_logit,
+            seed: args.net_seed,
+            ..NetOptions::default()
+        },
+        streamed: args.net_streamed,
+        band: args.net_band,
     });
     let mut builder = labelled_builder(
         &feature_profile,
@@ -989,7 +1022,6 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         args.speaker_from_name,
         Teaches::Phones,
         net.as_ref(),
-        args.net_streamed,
     )?
     .min_phone_frames(args.min_phone_frames);
     if let Some(shares) = args.real_share {
@@ -1013,7 +1045,6 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
             true,
             Teaches::RealVoices,
             net.as_ref(),
-            args.net_streamed,
         )?);
     }
     for dir in &args.net_labelled_dir {
@@ -1024,7 +1055,6 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
             true,
             Teaches::NetOnly,
             net.as_ref(),
-            args.net_streamed,
         )?);
     }
     let sustained = [
