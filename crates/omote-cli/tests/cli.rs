@@ -732,6 +732,102 @@ fn lipsync_batch_with_a_decoder_panic_prints_no_panic() {
 }
 
 /// `lipsync eval` on a small labelled folder: a line per source, then calibration.
+/// `eval --by-phone` takes each source's vowel measure apart by labelled phone, frame
+/// for frame: on the shared Japanese and English speech, a class's phones add up to its
+/// row of the confusion matrix (Japanese: "a" is all of A, and so on).
+#[test]
+fn lipsync_eval_by_phone_adds_up_to_the_confusion() {
+    let Some(speech) = shared_data("speech") else {
+        return;
+    };
+    let dir = scratch("lipsync-eval-by-phone");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut manifest = String::from("clip\tlanguage\tsource\n");
+    for (clip, language, source) in [
+        ("ja_ojt_001", "ja", "open_jtalk"),
+        ("ja_ojt_002", "ja", "open_jtalk"),
+        ("ja_ojt_003", "ja", "open_jtalk"),
+        ("en_espeak_001", "en", "espeak-ng"),
+        ("en_espeak_002", "en", "espeak-ng"),
+    ] {
+        for ext in ["wav", "lab.tsv"] {
+            let file = format!("{clip}.{ext}");
+            std::fs::copy(speech.join(&file), dir.join(&file)).unwrap();
+        }
+        manifest.push_str(&format!("{clip}\t{language}\t{source}\n"));
+    }
+    std::fs::write(dir.join("manifest.tsv"), manifest).unwrap();
+    let o = omote()
+        .args([
+            "lipsync",
+            "eval",
+            "--no-variants",
+            "--confusion",
+            "--by-phone",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let mut sources = 0;
+    let mut lines = out.lines().skip(1).peekable();
+    while let Some(head) = lines.next() {
+        sources += 1;
+        let vowel_frames: u64 = head
+            .split(" fr)")
+            .next()
+            .and_then(|s| s.rsplit('(').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{head}"));
+        // The confusion matrix: counts per labelled class.
+        assert!(lines.next().unwrap().contains("label\\pred"), "{out}");
+        let confusion: Vec<(char, Vec<u64>)> = (0..5)
+            .map(|_| {
+                let row: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+                let counts = row[1..].iter().map(|v| v.parse().unwrap()).collect();
+                (row[0].chars().next().unwrap(), counts)
+            })
+            .collect();
+        assert!(
+            lines.next().unwrap().contains("phone      class  frames"),
+            "{out}"
+        );
+        let mut by_class = std::collections::BTreeMap::<char, u64>::new();
+        let mut phone_frames = Vec::new();
+        while let Some(row) = lines.next_if(|l| l.starts_with("    ")) {
+            let cells: Vec<&str> = row.split_whitespace().collect();
+            let (phone, class, frames) = (cells[0], cells[1].chars().next().unwrap(), cells[2]);
+            let frames: u64 = frames.parse().unwrap();
+            *by_class.entry(class).or_default() += frames;
+            phone_frames.push(frames);
+            if head.starts_with("ja/") {
+                assert_eq!(phone.to_uppercase(), class.to_string(), "{row}");
+            }
+        }
+        assert!(
+            phone_frames.is_sorted_by(|a, b| a >= b),
+            "most frames first: {out}"
+        );
+        assert_eq!(by_class.values().sum::<u64>(), vowel_frames, "{out}");
+        for (class, counts) in &confusion {
+            assert_eq!(
+                by_class.get(class).copied().unwrap_or(0),
+                counts.iter().sum::<u64>(),
+                "{class}: {out}"
+            );
+        }
+    }
+    assert_eq!(sources, 2, "{out}");
+    let o = omote()
+        .args(["lipsync", "eval", "--syllables", "--by-phone"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--by-phone"));
+}
+
 #[test]
 fn lipsync_eval_scores_a_labelled_folder() {
     let dir = scratch("lipsync-eval");

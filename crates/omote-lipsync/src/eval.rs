@@ -31,7 +31,7 @@ use std::fmt::Write as _;
 
 use crate::degrade::Degradation;
 use crate::labels::LabelSegment;
-use crate::score::{ScoreCounts, score_clip};
+use crate::score::{PhoneConfusion, ScoreCounts, score_clip};
 use crate::{
     Analyser, AnalyserConfig, CepstralMean, ClipFeatures, HOP, LipsyncError, Profile,
     ProfileBuilder, Speaker, StreamAnalyser, Viseme, VowelTrack,
@@ -175,6 +175,8 @@ pub struct EvalOptions {
     /// does for the files of one folder. Streaming: start each clip's stream from the
     /// mean of the source's other clips. A session ignores it.
     pub speaker_mean: bool,
+    /// Also tally every source's vowel frames by labelled phone ([`SourceScore::phones`]).
+    pub by_phone: bool,
 }
 
 /// One source's figures.
@@ -184,6 +186,8 @@ pub struct SourceScore {
     pub source: String,
     /// Summed over its clips.
     pub counts: ScoreCounts,
+    /// With [`EvalOptions::by_phone`]: its vowel frames by labelled phone.
+    pub phones: Option<PhoneConfusion>,
 }
 
 /// One source's calibration: the held-out clips scored before and after.
@@ -246,9 +250,13 @@ pub fn evaluate(profile: &Profile, clips: &[LabelledClip], options: &EvalOptions
     }
     let sources = scored
         .iter()
-        .map(|(source, items)| SourceScore {
-            source: (*source).to_string(),
-            counts: score_all(profile, items, options.mode, options.speaker_mean),
+        .map(|(source, items)| {
+            let (counts, phones) = score_all(profile, items, options);
+            SourceScore {
+                source: (*source).to_string(),
+                counts,
+                phones,
+            }
         })
         .collect();
     let calibration = options.calibrate_first.map(|k| CalibrationReport {
@@ -289,9 +297,9 @@ pub fn variant_clips(clips: &[LabelledClip]) -> Vec<LabelledClip> {
 fn score_all(
     profile: &Profile,
     items: &[&LabelledClip],
-    mode: AnalysisMode,
-    speaker_mean: bool,
-) -> ScoreCounts {
+    options: &EvalOptions,
+) -> (ScoreCounts, Option<PhoneConfusion>) {
+    let (mode, speaker_mean) = (options.mode, options.speaker_mean);
     let tracks = match mode {
         AnalysisMode::Session => session_tracks(profile, items),
         AnalysisMode::Offline if speaker_mean => speaker_tracks(profile, items),
@@ -302,10 +310,14 @@ fn score_all(
             .collect(),
     };
     let mut total = ScoreCounts::default();
+    let mut phones = options.by_phone.then(PhoneConfusion::default);
     for (track, c) in tracks.iter().zip(items) {
         total.add(&score_clip(track, &c.labels));
+        if let Some(p) = &mut phones {
+            p.add_clip(track, &c.labels);
+        }
     }
-    total
+    (total, phones)
 }
 
 /// Every clip's features, and the source as one [`Speaker`] (its clips as a voice's lines).
@@ -398,7 +410,6 @@ fn calibrate_and_score(
     k: usize,
     options: &EvalOptions,
 ) -> Result<CalibrationScore, LipsyncError> {
-    let (mode, speaker_mean) = (options.mode, options.speaker_mean);
     let (cal, rest) = items.split_at(k);
     let mut builder = ProfileBuilder::new();
     let mut analyser = Analyser::new(profile.clone());
@@ -407,10 +418,31 @@ fn calibrate_and_score(
     }
     let calibrated = profile.calibrated(&builder, CALIBRATION_MIN_FRAMES)?;
     Ok(CalibrationScore {
-        built_in: score_all(profile, rest, mode, speaker_mean),
-        calibrated: score_all(&calibrated, rest, mode, speaker_mean),
+        built_in: score_all(profile, rest, options).0,
+        calibrated: score_all(&calibrated, rest, options).0,
         held_out: rest.len(),
     })
+}
+
+/// A source's vowel frames by phone, most frames first: each phone's class, frames, the
+/// share read as its class and the shares read as each class and silent.
+fn write_phones(s: &mut String, p: &PhoneConfusion) {
+    let _ = writeln!(
+        s,
+        "    phone      class  frames   right   (% read as  A    I    U    E    O    N    S)"
+    );
+    for (phone, class, row) in p.by_frames() {
+        let n = row.iter().sum::<u64>().max(1) as f64;
+        let share = |k: usize| 100.0 * row[k] as f64 / n;
+        let cells: String = (0..7).map(|k| format!("{:5.0}", share(k))).collect();
+        let _ = writeln!(
+            s,
+            "    {phone:10} {}      {:6}  {:5.1}%             {cells}",
+            class.letter(),
+            row.iter().sum::<u64>(),
+            share(class.index()),
+        );
+    }
 }
 
 /// A fraction as a percentage with one decimal (`"91.3%"`), `"n/a"` for `None`.
@@ -430,7 +462,12 @@ impl EvalReport {
             self.mode.name(),
             self.profile
         );
-        for SourceScore { source, counts: c } in &self.sources {
+        for SourceScore {
+            source,
+            counts: c,
+            phones,
+        } in &self.sources
+        {
             let _ = writeln!(
                 s,
                 "{source:40} vowel {:>6} ({} fr)  silence {:>6} ({} fr)  closed {:>6} ({} fr)  changes {} /s, {} × labels",
@@ -453,6 +490,9 @@ impl EvalReport {
                     let cells: String = row.iter().map(|v| format!("{v:6}")).collect();
                     let _ = writeln!(s, "    {}        {cells}", Viseme::ALL[k].letter());
                 }
+            }
+            if let Some(p) = phones {
+                write_phones(&mut s, p);
             }
         }
         if let Some(cal) = &self.calibration {
@@ -580,6 +620,7 @@ mod tests {
             let options = |speaker_mean| EvalOptions {
                 mode,
                 speaker_mean,
+                by_phone: false,
                 ..EvalOptions::default()
             };
             let (alone, grouped) = (
@@ -621,6 +662,7 @@ mod tests {
                 calibrate_first: None,
                 variants: false,
                 speaker_mean: false,
+                by_phone: false,
             };
             let r = evaluate(&profile, &clips, &options);
             assert_eq!(r.mode, mode);
@@ -653,6 +695,7 @@ mod tests {
                 calibrate_first: None,
                 variants: false,
                 speaker_mean: false,
+                by_phone: false,
             },
         );
         for (a, b) in off.sources.iter().zip(&on.sources) {
@@ -673,6 +716,7 @@ mod tests {
             &EvalOptions {
                 variants: true,
                 speaker_mean: false,
+                by_phone: false,
                 ..EvalOptions::default()
             },
         );
@@ -713,6 +757,7 @@ mod tests {
                 calibrate_first: Some(1),
                 variants: false,
                 speaker_mean: false,
+                by_phone: false,
             },
         );
         let cal = r.calibration.as_ref().unwrap();
@@ -748,6 +793,7 @@ mod tests {
                 calibrate_first: Some(1),
                 variants: false,
                 speaker_mean: false,
+                by_phone: false,
             },
         );
         let cal = r.calibration.unwrap();
@@ -762,6 +808,7 @@ mod tests {
                 calibrate_first: Some(10),
                 variants: false,
                 speaker_mean: false,
+                by_phone: false,
             },
         );
         assert!(r.calibration.unwrap().sources.is_empty());
@@ -796,6 +843,7 @@ mod tests {
                 calibrate_first: None,
                 variants: false,
                 speaker_mean: false,
+                by_phone: false,
             },
         );
         assert_eq!(r.sources.len(), 2);
@@ -828,10 +876,12 @@ mod tests {
                 SourceScore {
                     source: "en/none".into(),
                     counts: empty,
+                    phones: None,
                 },
                 SourceScore {
                     source: "ja/open_jtalk".into(),
                     counts: a,
+                    phones: None,
                 },
             ],
             calibration: Some(CalibrationReport {

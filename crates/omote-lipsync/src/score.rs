@@ -4,6 +4,8 @@
 //! else the argmax of A I U E O N. Frames inside N segments are counted apart (the
 //! closed-mouth share), as the reference scorer leaves them out.
 
+use std::collections::BTreeMap;
+
 use crate::labels::LabelSegment;
 use crate::{Viseme, VowelTrack};
 
@@ -90,46 +92,118 @@ pub fn written_time(track: &VowelTrack, i: usize) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// Every scored label frame of a clip: each labelled segment's frames every 10 ms from
+/// 15 ms after its start to 15 ms before its end, with the class the track shows at the
+/// output row nearest in time (`None`: silent). The one walk [`score_clip`] and
+/// [`PhoneConfusion::add_clip`] share.
+fn scored_frames<'a>(
+    track: &'a VowelTrack,
+    times: &'a [f64],
+    labels: &'a [LabelSegment],
+) -> impl Iterator<Item = (&'a LabelSegment, Option<Viseme>)> + 'a {
+    let labels = if times.is_empty() { &[][..] } else { labels };
+    labels.iter().flat_map(move |seg| {
+        let last = seg.end_s - 0.015 + 1e-9;
+        std::iter::successors(Some(seg.start_s + 0.015), |t| Some(t + 0.01))
+            .take_while(move |t| *t <= last)
+            .map(move |t| {
+                // bisect_left, then prefer the previous row when strictly nearer.
+                let mut i = times.partition_point(|x| *x < t);
+                if i == times.len() || (i > 0 && t - times[i - 1] < times[i] - t) {
+                    i -= 1;
+                }
+                (seg, track.frames[i].class())
+            })
+    })
+}
+
+/// The times of a track's rows as written.
+fn written_times(track: &VowelTrack) -> Vec<f64> {
+    (0..track.frames.len())
+        .map(|i| written_time(track, i))
+        .collect()
+}
+
 /// Scores one clip's track against its labels.
 pub fn score_clip(track: &VowelTrack, labels: &[LabelSegment]) -> ScoreCounts {
-    let times: Vec<f64> = (0..track.frames.len())
-        .map(|i| written_time(track, i))
-        .collect();
+    let times = written_times(track);
     let mut c = ScoreCounts::default();
     if times.is_empty() {
         return c;
     }
-    for seg in labels {
-        let (s, e) = (seg.start_s, seg.end_s);
-        let mut t = s + 0.015;
-        while t <= e - 0.015 + 1e-9 {
-            // bisect_left, then prefer the previous row when strictly nearer.
-            let mut i = times.partition_point(|x| *x < t);
-            if i == times.len() || (i > 0 && t - times[i - 1] < times[i] - t) {
-                i -= 1;
+    for (seg, pred) in scored_frames(track, &times, labels) {
+        match seg.class {
+            Some(Viseme::N) => {
+                c.closed_n += 1;
+                c.closed_ok += u64::from(matches!(pred, None | Some(Viseme::N)));
             }
-            let pred = track.frames[i].class();
-            match seg.class {
-                Some(Viseme::N) => {
-                    c.closed_n += 1;
-                    c.closed_ok += u64::from(matches!(pred, None | Some(Viseme::N)));
-                }
-                None => {
-                    c.silence_n += 1;
-                    c.silence_ok += u64::from(pred.is_none());
-                }
-                Some(v) => {
-                    c.vowel_n += 1;
-                    c.vowel_ok += u64::from(pred == Some(v));
-                    let j = pred.map_or(6, |p| p.index());
-                    c.confusion[v.index()][j] += 1;
-                }
+            None => {
+                c.silence_n += 1;
+                c.silence_ok += u64::from(pred.is_none());
             }
-            t += 0.01;
+            Some(v) => {
+                c.vowel_n += 1;
+                c.vowel_ok += u64::from(pred == Some(v));
+                let j = pred.map_or(6, |p| p.index());
+                c.confusion[v.index()][j] += 1;
+            }
         }
     }
     count_changes(track, &times, labels, &mut c);
     c
+}
+
+/// How each labelled vowel phone was read: per phone symbol (the label files' fourth
+/// column), its class and the scored frames shown as A I U E O N or silent — the vowel
+/// measure of [`score_clip`] taken apart by phone, so a loss shows which sounds it is in.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PhoneConfusion {
+    /// Phone symbol → (its class, frames read as A I U E O N and silent).
+    pub phones: BTreeMap<String, (Viseme, [u64; 7])>,
+}
+
+impl PhoneConfusion {
+    /// Adds one clip's vowel frames (the frames [`score_clip`] scores as vowels).
+    pub fn add_clip(&mut self, track: &VowelTrack, labels: &[LabelSegment]) {
+        let times = written_times(track);
+        for (seg, pred) in scored_frames(track, &times, labels) {
+            let Some(class) = seg.class.filter(|c| *c != Viseme::N) else {
+                continue;
+            };
+            // A phone labelled with two classes (a mapping error) keeps its first.
+            let (_, row) = self
+                .phones
+                .entry(seg.phone.clone())
+                .or_insert((class, [0; 7]));
+            row[pred.map_or(6, |p| p.index())] += 1;
+        }
+    }
+
+    /// Adds another tally.
+    pub fn add(&mut self, other: &PhoneConfusion) {
+        for (phone, (class, row)) in &other.phones {
+            let (_, mine) = self.phones.entry(phone.clone()).or_insert((*class, [0; 7]));
+            for (m, o) in mine.iter_mut().zip(row) {
+                *m += o;
+            }
+        }
+    }
+
+    /// Phones by frames, most first (ties by symbol).
+    pub fn by_frames(&self) -> Vec<(&str, Viseme, &[u64; 7])> {
+        let mut v: Vec<_> = self
+            .phones
+            .iter()
+            .map(|(p, (c, row))| (p.as_str(), *c, row))
+            .collect();
+        v.sort_by(|a, b| {
+            b.2.iter()
+                .sum::<u64>()
+                .cmp(&a.2.iter().sum::<u64>())
+                .then(a.0.cmp(b.0))
+        });
+        v
+    }
 }
 
 /// The change-rate measure: over output frames whose time falls in a labelled non-silent
@@ -207,5 +281,70 @@ mod tests {
         let mut t = track.clone();
         t.frames[16] = VowelFrame::SILENT;
         assert_eq!(score_clip(&t, &labels).closed_ok, 5);
+    }
+
+    #[test]
+    fn phones_take_the_vowel_measure_apart_frame_for_frame() {
+        // Two A phones and an I phone between a closure and silence.
+        let labels = parse_labels(
+            "start\tend\tclass\tphone\n0.000\t0.100\tS\tsil\n0.100\t0.200\tA\tAA\n\
+             0.200\t0.260\tN\tm\n0.260\t0.400\tA\tAH\n0.400\t0.500\tI\tIY\n",
+            "t",
+        )
+        .unwrap();
+        let lead = |k: usize| {
+            let mut w = [0.0; 6];
+            w[k] = 0.9;
+            VowelFrame {
+                weights: w,
+                volume: 0.5,
+                silent: false,
+            }
+        };
+        // AA read as A, AH read as E then silent, IY read as I.
+        let mut frames = vec![VowelFrame::SILENT; 10];
+        frames.extend((0..16).map(|_| lead(0)));
+        frames.extend((0..8).map(|_| lead(3)));
+        frames.extend((0..6).map(|_| VowelFrame::SILENT));
+        frames.extend((0..10).map(|_| lead(1)));
+        let track = VowelTrack {
+            fps: FRAME_RATE,
+            frames,
+            voiced_span: None,
+            duration_s: 0.5,
+        };
+        let counts = score_clip(&track, &labels);
+        let mut phones = PhoneConfusion::default();
+        phones.add_clip(&track, &labels);
+        let mut twice = phones.clone();
+        twice.add(&phones);
+        // Every scored vowel frame is in exactly one phone, and the classes' rows agree.
+        for (k, v) in Viseme::ALL[..5].iter().enumerate() {
+            let mut summed = [0u64; 7];
+            for (class, row) in phones.phones.values() {
+                if class == v {
+                    summed.iter_mut().zip(row).for_each(|(s, r)| *s += r);
+                }
+            }
+            assert_eq!(summed, counts.confusion[k], "{v:?}");
+        }
+        assert_eq!(phones.phones.len(), 3, "no N or silence phone");
+        assert_eq!(phones.phones["AA"], (Viseme::A, [8, 0, 0, 0, 0, 0, 0]));
+        let ah = phones.phones["AH"].1;
+        assert_eq!(ah.iter().sum::<u64>(), 12);
+        assert_eq!(ah[3] + ah[6], 12, "read as E, then silent: {ah:?}");
+        assert!(ah[3] > 0 && ah[6] > 0, "{ah:?}");
+        assert_eq!(phones.phones["IY"].1[1], 8);
+        let order: Vec<&str> = phones.by_frames().iter().map(|(p, _, _)| *p).collect();
+        assert_eq!(order, ["AH", "AA", "IY"]);
+        assert_eq!(twice.phones["AH"].1, ah.map(|v| 2 * v));
+        // An empty track scores nothing and does not panic.
+        let empty = VowelTrack {
+            frames: Vec::new(),
+            ..track
+        };
+        let mut none = PhoneConfusion::default();
+        none.add_clip(&empty, &labels);
+        assert!(none.phones.is_empty());
     }
 }

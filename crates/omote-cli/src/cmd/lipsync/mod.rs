@@ -7,7 +7,7 @@
 //! omote lipsync calibrate --labelled CLIP.wav CLIP.lab.tsv [...] -o PROFILE.json
 //! omote lipsync calibrate --build --labelled-dir DIR -o PROFILE.json   (a new speaker-independent profile)
 //! omote lipsync plot VOICE.wav -o OUT.png
-//! omote lipsync eval DATA_DIR [--stream] [--profile P] [--calibrate-first K] [--no-variants] [--clip-mean]
+//! omote lipsync eval DATA_DIR [--stream] [--profile P] [--calibrate-first K] [--no-variants] [--clip-mean] [--confusion] [--by-phone]
 //! omote lipsync eval --syllables SYLLABLES_DIR [--profile P] [--clip-mean] [--confusion]
 //! arecord -q -f S16_LE -r 16000 -c 1 -t raw | omote lipsync live [--format tsv|jsonl]
 //! ```
@@ -286,6 +286,11 @@ struct EvalArgs {
     /// Print the vowel confusion matrix per source.
     #[arg(long)]
     confusion: bool,
+    /// Print, per source, how each labelled vowel phone (the label files' phone column)
+    /// was read: its frames, the share read as its class and as each class — where a
+    /// loss is, sound by sound.
+    #[arg(long, conflicts_with = "syllables")]
+    by_phone: bool,
     /// Score the clips only as recorded, without the degraded variant groups (quiet over a
     /// noise floor, pink noise, hum, telephone band).
     #[arg(long)]
@@ -1224,6 +1229,7 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
         calibrate_first: args.calibrate_first,
         variants: !args.no_variants,
         speaker_mean: !args.clip_mean,
+        by_phone: args.by_phone,
     };
     let report = evaluate(&profile, &clips, &options);
     print!(
