@@ -170,10 +170,16 @@ impl PhoneConfusion {
             let Some(class) = seg.class.filter(|c| *c != Viseme::N) else {
                 continue;
             };
-            // A phone labelled with two classes (a mapping error) keeps its first.
+            // A phone labelled with two classes (a mapping error) keeps its first; a
+            // label file without a phone column counts its frames under `-`.
+            let phone = if seg.phone.is_empty() {
+                "-"
+            } else {
+                &seg.phone
+            };
             let (_, row) = self
                 .phones
-                .entry(seg.phone.clone())
+                .entry(phone.to_string())
                 .or_insert((class, [0; 7]));
             row[pred.map_or(6, |p| p.index())] += 1;
         }
@@ -329,6 +335,10 @@ mod tests {
             assert_eq!(summed, counts.confusion[k], "{v:?}");
         }
         assert_eq!(phones.phones.len(), 3, "no N or silence phone");
+        let unnamed = parse_labels("start\tend\tclass\n0.100\t0.200\tA\n", "t").unwrap();
+        let mut dash = PhoneConfusion::default();
+        dash.add_clip(&track, &unnamed);
+        assert_eq!(dash.phones["-"], (Viseme::A, [8, 0, 0, 0, 0, 0, 0]));
         assert_eq!(phones.phones["AA"], (Viseme::A, [8, 0, 0, 0, 0, 0, 0]));
         let ah = phones.phones["AH"].1;
         assert_eq!(ah.iter().sum::<u64>(), 12);
