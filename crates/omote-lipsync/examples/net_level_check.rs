@@ -4,6 +4,10 @@
 //! clip with its own mean), bucketed by the frame's level under the clip's speech level.
 //! Not part of the product.
 //!
+//! Also, for each profile with a context net, how often the net alone and the Gaussians
+//! alone lead with the same class over every voiced frame (labels or not): what a gate
+//! that trusts the net per speaker could read.
+//!
 //! `cargo run --release -p omote-lipsync --example net_level_check -- DIR CONDITION A.json B.json`
 //! (CONDITION: clean, quiet, noisy, hum, telephone).
 
@@ -37,18 +41,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     wavs.sort();
     // [bucket][profile] = (right, frames)
     let mut tally = vec![vec![(0u64, 0u64); scorers.len()]; EDGES.len() + 1];
+    // [profile] = (net and Gaussians agree, voiced frames)
+    let mut agree = vec![(0u64, 0u64); scorers.len()];
     for (i, wav) in wavs.iter().enumerate() {
         let lab = wav.with_extension("lab.tsv");
-        let Ok(text) = std::fs::read_to_string(&lab) else {
-            continue;
+        let labels = match std::fs::read_to_string(&lab) {
+            Ok(text) => parse_labels(&text, &lab.display().to_string())?,
+            Err(_) => Vec::new(),
         };
-        let labels = parse_labels(&text, &lab.display().to_string())?;
         let mut samples = omote_audio::load_mono(wav, 16_000)?.samples;
         if let Some(d) = condition {
             samples = d.apply(&samples, i as u64);
         }
         let feats = analyser.features(&samples);
         let speech = feats.voicing.speech_db;
+        let lead = |sc: &[f32; 6]| (0..6).max_by(|a, b| sc[*a].total_cmp(&sc[*b])).unwrap();
+        for (s, scorer) in scorers.iter().enumerate() {
+            let Some(net) = scorer.context_net() else {
+                continue;
+            };
+            for f in (0..feats.frames.len()).filter(|f| feats.voicing.voiced[*f]) {
+                let g = scorer.log_scores(&feats.normalised[f]);
+                let n = net.logits_at(&feats.normalised, f);
+                agree[s].1 += 1;
+                agree[s].0 += u64::from(lead(&g) == lead(&n));
+            }
+        }
         for (f, class) in training_frames(&labels, feats.frames.len(), 0.015) {
             let Some(class) = class else { continue };
             if class.index() == 5 || !feats.voicing.voiced[f] {
@@ -57,10 +75,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let below = feats.frames[f].level_db - speech;
             let b = EDGES.iter().position(|e| below > *e).unwrap_or(EDGES.len());
             for (s, scorer) in scorers.iter().enumerate() {
-                let sc = scorer.log_scores_at(&feats.normalised, f);
-                let lead = (0..6).max_by(|a, b| sc[*a].total_cmp(&sc[*b])).unwrap();
+                let read = lead(&scorer.log_scores_at(&feats.normalised, f));
                 tally[b][s].1 += 1;
-                tally[b][s].0 += u64::from(lead == class.index());
+                tally[b][s].0 += u64::from(read == class.index());
             }
         }
     }
@@ -73,6 +90,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         println!();
         lo = hi;
+    }
+    for (s, (same, n)) in agree.iter().enumerate().filter(|(_, (_, n))| *n > 0) {
+        let share = 100.0 * *same as f64 / *n as f64;
+        println!("profile {s}: net and Gaussians agree on {share:.1} % of {n} voiced frames");
     }
     Ok(())
 }
