@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The six mouth classes, in the order used by every weight array.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Viseme {
     /// Open vowel (あ, VRM `aa`).
     A,

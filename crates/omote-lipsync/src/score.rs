@@ -158,8 +158,9 @@ pub fn score_clip(track: &VowelTrack, labels: &[LabelSegment]) -> ScoreCounts {
 /// measure of [`score_clip`] taken apart by phone, so a loss shows which sounds it is in.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PhoneConfusion {
-    /// Phone symbol → (its class, frames read as A I U E O N and silent).
-    pub phones: BTreeMap<String, (Viseme, [u64; 7])>,
+    /// (Phone symbol, its class) → frames read as A I U E O N and silent. A phone the
+    /// labels give two classes (a mapping slip) has two rows.
+    pub phones: BTreeMap<(String, Viseme), [u64; 7]>,
 }
 
 impl PhoneConfusion {
@@ -170,25 +171,24 @@ impl PhoneConfusion {
             let Some(class) = seg.class.filter(|c| *c != Viseme::N) else {
                 continue;
             };
-            // A phone labelled with two classes (a mapping error) keeps its first; a
-            // label file without a phone column counts its frames under `-`.
+            // A label file without a phone column counts its frames under `-`.
             let phone = if seg.phone.is_empty() {
                 "-"
             } else {
                 &seg.phone
             };
-            let (_, row) = self
+            let row = self
                 .phones
-                .entry(phone.to_string())
-                .or_insert((class, [0; 7]));
+                .entry((phone.to_string(), class))
+                .or_insert([0; 7]);
             row[pred.map_or(6, |p| p.index())] += 1;
         }
     }
 
     /// Adds another tally.
     pub fn add(&mut self, other: &PhoneConfusion) {
-        for (phone, (class, row)) in &other.phones {
-            let (_, mine) = self.phones.entry(phone.clone()).or_insert((*class, [0; 7]));
+        for (key, row) in &other.phones {
+            let mine = self.phones.entry(key.clone()).or_insert([0; 7]);
             for (m, o) in mine.iter_mut().zip(row) {
                 *m += o;
             }
@@ -200,7 +200,7 @@ impl PhoneConfusion {
         let mut v: Vec<_> = self
             .phones
             .iter()
-            .map(|(p, (c, row))| (p.as_str(), *c, row))
+            .map(|((p, c), row)| (p.as_str(), *c, row))
             .collect();
         v.sort_by(|a, b| {
             b.2.iter()
@@ -327,7 +327,7 @@ mod tests {
         // Every scored vowel frame is in exactly one phone, and the classes' rows agree.
         for (k, v) in Viseme::ALL[..5].iter().enumerate() {
             let mut summed = [0u64; 7];
-            for (class, row) in phones.phones.values() {
+            for ((_, class), row) in &phones.phones {
                 if class == v {
                     summed.iter_mut().zip(row).for_each(|(s, r)| *s += r);
                 }
@@ -335,19 +335,30 @@ mod tests {
             assert_eq!(summed, counts.confusion[k], "{v:?}");
         }
         assert_eq!(phones.phones.len(), 3, "no N or silence phone");
+        let row = |p: &PhoneConfusion, phone: &str, class| p.phones[&(phone.to_string(), class)];
         let unnamed = parse_labels("start\tend\tclass\n0.100\t0.200\tA\n", "t").unwrap();
         let mut dash = PhoneConfusion::default();
         dash.add_clip(&track, &unnamed);
-        assert_eq!(dash.phones["-"], (Viseme::A, [8, 0, 0, 0, 0, 0, 0]));
-        assert_eq!(phones.phones["AA"], (Viseme::A, [8, 0, 0, 0, 0, 0, 0]));
-        let ah = phones.phones["AH"].1;
+        assert_eq!(row(&dash, "-", Viseme::A), [8, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(row(&phones, "AA", Viseme::A), [8, 0, 0, 0, 0, 0, 0]);
+        let ah = row(&phones, "AH", Viseme::A);
         assert_eq!(ah.iter().sum::<u64>(), 12);
         assert_eq!(ah[3] + ah[6], 12, "read as E, then silent: {ah:?}");
         assert!(ah[3] > 0 && ah[6] > 0, "{ah:?}");
-        assert_eq!(phones.phones["IY"].1[1], 8);
+        assert_eq!(row(&phones, "IY", Viseme::I)[1], 8);
         let order: Vec<&str> = phones.by_frames().iter().map(|(p, _, _)| *p).collect();
         assert_eq!(order, ["AH", "AA", "IY"]);
-        assert_eq!(twice.phones["AH"].1, ah.map(|v| 2 * v));
+        assert_eq!(row(&twice, "AH", Viseme::A), ah.map(|v| 2 * v));
+        // A phone the labels give two classes keeps them apart.
+        let slip = parse_labels(
+            "start\tend\tclass\tphone\n0.100\t0.200\tA\tx\n0.400\t0.500\tI\tx\n",
+            "t",
+        )
+        .unwrap();
+        let mut two = PhoneConfusion::default();
+        two.add_clip(&track, &slip);
+        assert_eq!(row(&two, "x", Viseme::A)[0], 8);
+        assert_eq!(row(&two, "x", Viseme::I)[1], 8);
         // An empty track scores nothing and does not panic.
         let empty = VowelTrack {
             frames: Vec::new(),
