@@ -1186,70 +1186,44 @@ fn real_syllables_teach_each_vowel_a_real_voice_gaussian() {
         assert_eq!(band[key], variants[key], "{key}: moved by the net's band");
     }
     assert_ne!(band["context_net"], variants["context_net"]);
-    let o = omote()
-        .args([
-            "lipsync",
-            "calibrate",
+    // Calibrate with `args` is refused with a message that holds `says`.
+    let refused = |args: &[&str], says: &str| {
+        let o = omote()
+            .args(["lipsync", "calibrate"])
+            .args(args)
+            .arg("-o")
+            .arg(dir.join("x.json"))
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    };
+    let lab = labelled.to_str().unwrap();
+    refused(
+        &[
             "--build",
             "--context-net",
             "--net-band",
-        ])
-        .arg("--labelled-dir")
-        .arg(&labelled)
-        .arg("-o")
-        .arg(dir.join("x.json"))
-        .output()
-        .unwrap();
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--with-variants"));
-    let o = omote()
-        .args([
-            "lipsync",
-            "calibrate",
-            "--build",
-            "--net-streamed",
             "--labelled-dir",
-        ])
-        .arg(&labelled)
-        .arg("-o")
-        .arg(dir.join("x.json"))
-        .output()
-        .unwrap();
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--context-net"));
-    let o = omote()
-        .args(["lipsync", "calibrate", "--context-net", "--labelled-dir"])
-        .arg(&labelled)
-        .arg("-o")
-        .arg(dir.join("x.json"))
-        .output()
-        .unwrap();
-    assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr)
-            .contains("--context-net trains a net for a profile --build makes")
+            lab,
+        ],
+        "--with-variants",
+    );
+    refused(
+        &["--build", "--net-streamed", "--labelled-dir", lab],
+        "--context-net",
+    );
+    refused(
+        &["--context-net", "--labelled-dir", lab],
+        "--context-net trains a net for a profile --build makes",
     );
     // Real voices teach --build only, and a bad share is named.
-    let o = omote()
-        .args(["lipsync", "calibrate", "--real-syllables", syl, "-o"])
-        .arg(dir.join("x.json"))
-        .output()
-        .unwrap();
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("teach a profile --build makes"));
-    let o = omote()
-        .args([
-            "lipsync",
-            "calibrate",
-            "--build",
-            "--real-share",
-            "Y=0.1",
-            "-o",
-        ])
-        .arg(dir.join("x.json"))
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&o.stderr).contains("`Y` is not one of the vowels"));
+    refused(&["--real-syllables", syl], "teach a profile --build makes");
+    refused(
+        &["--build", "--real-share", "Y=0.1"],
+        "`Y` is not one of the vowels",
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -53,13 +53,7 @@ impl Degradation {
             Self::Quiet => quiet(samples, -22.0, -60.0, &mut rng),
             Self::Noisy => pink(samples, 15.0, &mut rng),
             Self::Hum => hum(samples, 50.0, 20.0, 50.0, &mut rng),
-            Self::Telephone => {
-                let speech_db = active_level_db(samples);
-                let mut out = samples.to_vec();
-                band(&mut out, 300.0, 3400.0);
-                add_white(&mut out, speech_db - 45.0, &mut rng);
-                out
-            }
+            Self::Telephone => band_limited(samples, 300.0, 3400.0, 45.0, &mut rng),
         }
     }
 }
@@ -101,13 +95,7 @@ impl TrainingCondition {
             Self::Pink20 => pink(samples, 20.0, &mut rng),
             Self::Quiet28 => quiet(samples, -28.0, -62.0, &mut rng),
             Self::Hum60 => hum(samples, 60.0, 25.0, 45.0, &mut rng),
-            Self::Band250To3800 => {
-                let speech_db = active_level_db(samples);
-                let mut out = samples.to_vec();
-                band(&mut out, 250.0, 3800.0);
-                add_white(&mut out, speech_db - 50.0, &mut rng);
-                out
-            }
+            Self::Band250To3800 => band_limited(samples, 250.0, 3800.0, 50.0, &mut rng),
         }
     }
 }
@@ -133,6 +121,22 @@ fn quiet(samples: &[f32], speech_dbfs: f32, floor_dbfs: f32, rng: &mut SplitMix)
 fn pink(samples: &[f32], snr_db: f32, rng: &mut SplitMix) -> Vec<f32> {
     let mut out = samples.to_vec();
     add_pink(&mut out, active_level_db(samples) - snr_db, rng);
+    out
+}
+
+/// The clip through a `low`–`high` Hz channel ([`band`]) over a white floor `floor_db`
+/// below its active speech.
+fn band_limited(
+    samples: &[f32],
+    low: f32,
+    high: f32,
+    floor_db: f32,
+    rng: &mut SplitMix,
+) -> Vec<f32> {
+    let speech_db = active_level_db(samples);
+    let mut out = samples.to_vec();
+    band(&mut out, low, high);
+    add_white(&mut out, speech_db - floor_db, rng);
     out
 }
 

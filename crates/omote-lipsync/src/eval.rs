@@ -410,6 +410,11 @@ fn calibrate_and_score(
     k: usize,
     options: &EvalOptions,
 ) -> Result<CalibrationScore, LipsyncError> {
+    // The calibration lines print counts only: no phone tally.
+    let counts_only = EvalOptions {
+        by_phone: false,
+        ..*options
+    };
     let (cal, rest) = items.split_at(k);
     let mut builder = ProfileBuilder::new();
     let mut analyser = Analyser::new(profile.clone());
@@ -418,8 +423,8 @@ fn calibrate_and_score(
     }
     let calibrated = profile.calibrated(&builder, CALIBRATION_MIN_FRAMES)?;
     Ok(CalibrationScore {
-        built_in: score_all(profile, rest, options).0,
-        calibrated: score_all(&calibrated, rest, options).0,
+        built_in: score_all(profile, rest, &counts_only).0,
+        calibrated: score_all(&calibrated, rest, &counts_only).0,
         held_out: rest.len(),
     })
 }

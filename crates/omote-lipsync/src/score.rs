@@ -250,6 +250,17 @@ mod tests {
     use crate::labels::parse_labels;
     use crate::{FRAME_RATE, VowelFrame};
 
+    /// A voiced frame whose leading class is `k`.
+    fn lead(k: usize) -> VowelFrame {
+        let mut w = [0.0; 6];
+        w[k] = 0.9;
+        VowelFrame {
+            weights: w,
+            volume: 0.5,
+            silent: false,
+        }
+    }
+
     #[test]
     fn closed_mouth_frames_are_counted_apart_from_the_vowels() {
         // 0.1 s silence, 0.1 s "m" (N), 0.1 s "a".
@@ -258,15 +269,6 @@ mod tests {
             "t",
         )
         .unwrap();
-        let lead = |k: usize| {
-            let mut w = [0.0; 6];
-            w[k] = 0.9;
-            VowelFrame {
-                weights: w,
-                volume: 0.5,
-                silent: false,
-            }
-        };
         // Silence, then N for half of the "m" and A for its other half, then A.
         let mut frames = vec![VowelFrame::SILENT; 10];
         frames.extend((0..5).map(|_| lead(5)));
@@ -298,15 +300,6 @@ mod tests {
             "t",
         )
         .unwrap();
-        let lead = |k: usize| {
-            let mut w = [0.0; 6];
-            w[k] = 0.9;
-            VowelFrame {
-                weights: w,
-                volume: 0.5,
-                silent: false,
-            }
-        };
         // AA read as A, AH read as E then silent, IY read as I.
         let mut frames = vec![VowelFrame::SILENT; 10];
         frames.extend((0..16).map(|_| lead(0)));
