@@ -18,6 +18,9 @@ copyright file states it):
               Spanish (asterisk-core-sounds-es-g722 + -es); Debian; CC-BY-SA-3.0
   carlo       Asterisk prompts in Italian, Carlo Flora (male), G.722 16 kHz
               (asterisk-core-sounds-it-g722 + -it); Debian; CC-BY-3.0
+  ivrvoiceru  Asterisk prompts in Russian, the IvrvoiceRU voice (female; provided by Maxim
+              Topal, ivrvoice.ru), G.722 16 kHz (asterisk-core-sounds-ru-g722 + -ru); Debian;
+              CC-BY-3.0
   librivox    LibriVox reader, Sense and Sensibility ch. 1, utterances 0920 and 0930
               (pocketsphinx-testdata); Debian; public-domain recording, package BSD-2
   cmucards    CMU test utterances "ten of clubs" ... (pocketsphinx-testdata); BSD-2
@@ -36,11 +39,15 @@ copyright file states it):
 Spanish and Italian are aligned with the same en-us model ("cross-lingual"): each word gets an
 ARPAbet pronunciation from spelling rules (romance_g2p) and the labels use those ARPAbet
 symbols, so MAPPING.md applies unchanged; their boundaries are less reliable than English ones.
+Russian is aligned the same way, each word's pronunciation from espeak-ng (`--ipa`: its
+dictionary places the stress and reduces the unstressed vowels, which spelling alone cannot:
+о is [o] only when stressed), its IPA mapped to ARPAbet proxies by RU_IPA (ʌ ə → AH, ы → IH,
+ё [ɵ] → AO, е → EH, soft consonants as their hard ones).
 
 Needs Debian packages sox ffmpeg asterisk-core-sounds-en asterisk-core-sounds-en-g722
 asterisk-core-sounds-es asterisk-core-sounds-es-g722 asterisk-core-sounds-it
-asterisk-core-sounds-it-g722 pocketsphinx-testdata alsa-utils ktuberling-data klettres-data,
-and the venv of requirements-real.txt:
+asterisk-core-sounds-it-g722 asterisk-core-sounds-ru asterisk-core-sounds-ru-g722 espeak-ng
+pocketsphinx-testdata alsa-utils ktuberling-data klettres-data, and the venv of requirements-real.txt:
 
     python3 -m venv tools/lipsync/.venv-real
     tools/lipsync/.venv-real/bin/pip install -r tools/lipsync/requirements-real.txt
@@ -401,8 +408,77 @@ def src_asterisk_romance():
                        path=path, kind="g722", text=text, romance=lang)
 
 
+# espeak-ng's Russian IPA -> ARPAbet proxies (two-letter symbols first). Stress, length,
+# palatalisation and espeak's own marks (" ^) are dropped: the en-us model has no soft
+# consonants, and a vowel's class does not depend on them.
+RU_IPA = {"tʃ": ["CH"], "ts": ["T", "S"], "a": ["AA"], "ɑ": ["AA"], "ʌ": ["AH"], "ə": ["AH"],
+          "ɐ": ["AH"], "æ": ["AE"], "i": ["IY"], "ɪ": ["IH"], "y": ["IH"], "ɨ": ["IH"],
+          "u": ["UW"], "ʊ": ["UH"], "o": ["AO"], "ɵ": ["AO"], "e": ["EH"], "ɛ": ["EH"],
+          "p": ["P"], "b": ["B"], "t": ["T"], "d": ["D"], "k": ["K"], "ɡ": ["G"], "g": ["G"],
+          "f": ["F"], "v": ["V"], "s": ["S"], "z": ["Z"], "ʃ": ["SH"], "ʒ": ["ZH"], "ɕ": ["SH"],
+          "ʑ": ["ZH"], "x": ["HH"], "ɣ": ["G"], "m": ["M"], "n": ["N"], "ɲ": ["N"], "l": ["L"],
+          "ɭ": ["L"], "r": ["R"], "ɾ": ["R"], "j": ["Y"]}
+RU_DROP = set("ˈˌʲː\"^")
+ARPA_VOWELS = {p for p, c in CLASS.items() if c in "AIUEO"}
+
+
+def espeak_g2p(word, lang):
+    """A word's pronunciation by espeak-ng (`--ipa`) -> ARPAbet proxies; ValueError on a
+    symbol RU_IPA does not know."""
+    ipa = subprocess.run(["espeak-ng", "-v", lang, "-q", "--ipa", word], check=True,
+                         capture_output=True, text=True).stdout.strip()
+    out, i = [], 0
+    while i < len(ipa):
+        c, two = ipa[i], ipa[i:i + 2]
+        if c in RU_DROP or c.isspace():
+            i += 1
+            continue
+        ph = RU_IPA.get(two) if two in RU_IPA else RU_IPA.get(c)
+        if ph is None:
+            raise ValueError(f"no rule for {c!r} in {word!r} (espeak-ng: {ipa})")
+        i += 2 if two in RU_IPA else 1
+        for q in ph:
+            if not (out and out[-1] == q and q not in ARPA_VOWELS):  # geminates: one phone
+                out.append(q)
+    return out
+
+
+def russian_words(text):
+    """Prompt text -> lower-case Cyrillic words, or None (digits or Latin letters in it)."""
+    t = text.lower()
+    if re.search(r"[0-9a-z]", t):
+        return None
+    return re.findall(r"[а-яё]+", t) or None
+
+
+def src_asterisk_russian():
+    base = "/usr/share/asterisk/sounds/ru_RU_f_IvrvoiceRU"
+    txt = "/usr/share/doc/asterisk-core-sounds-ru/core-sounds-ru.txt.gz"
+    if not (os.path.isdir(base) and os.path.exists(txt)):
+        return note("asterisk-core-sounds-ru(-g722) not installed")
+    if shutil.which("espeak-ng") is None:
+        return note("espeak-ng not installed (Russian pronunciations)")
+    return _asterisk_russian(base, txt)
+
+
+def _asterisk_russian(base, txt):
+    for line in gzip.open(txt, "rt", encoding="utf-8-sig", errors="replace"):
+        if line.startswith(";") or ":" not in line:
+            continue
+        key, text = line.split(":", 1)
+        key, text = key.strip(), text.strip()
+        path = os.path.join(base, key + ".g722")
+        if (not text or "[" in text or key.split("/")[0] in ("silence", "letters")
+                or not os.path.exists(path)):
+            continue
+        yield dict(key=key, speaker="ivrvoiceru", lang="ru",
+                   package="asterisk-core-sounds-ru-g722 1.6.1 (Debian)",
+                   licence="CC-BY-3.0 (voice prompts (c) 2010 Maxim Topal, ivrvoice.ru)",
+                   path=path, kind="g722", text=text, espeak="ru")
+
+
 SOURCES = [src_asterisk, src_pocketsphinx_testdata, src_alsa, src_ktuberling, src_klettres,
-           src_arctic, src_asterisk_romance]
+           src_arctic, src_asterisk_romance, src_asterisk_russian]
 
 
 def note(msg):
@@ -485,6 +561,19 @@ class Aligner:
             if self.dec.lookup_word(key) is None:
                 phones = romance_g2p(w, lang)
                 if not phones:  # pocketsphinx crashes on an empty pronunciation
+                    raise ValueError(f"no phones for {w!r}")
+                self.dec.add_word(key, " ".join(phones), True)
+            out.append(key)
+        return out
+
+    def add_espeak(self, words, lang):
+        """Words -> dictionary entries `<lang>_<word>` (espeak-ng's pronunciation)."""
+        out = []
+        for w in words:
+            key = f"{lang}_{w}"
+            if self.dec.lookup_word(key) is None:
+                phones = espeak_g2p(w, lang)
+                if not phones:
                     raise ValueError(f"no phones for {w!r}")
                 self.dec.add_word(key, " ".join(phones), True)
             out.append(key)
@@ -681,6 +770,16 @@ def main():
                     except ValueError as e:
                         skipped.append((it["path"], f"spelling rules: {e}"))
                         continue
+                elif "espeak" in it:
+                    words = russian_words(it["text"])
+                    if words is None:
+                        skipped.append((it["path"], "digits or Latin letters in the prompt"))
+                        continue
+                    try:
+                        words = aligner.add_espeak(words, it["espeak"])
+                    except ValueError as e:
+                        skipped.append((it["path"], f"espeak-ng pronunciation: {e}"))
+                        continue
                 else:
                     words = normalise(it["text"])
                 wav_tmp = os.path.join(tmp, "x.wav")
@@ -708,6 +807,8 @@ def main():
                     how = "pocketsphinx 5.1.1 forced alignment (en-us, bestpath=False)"
                     if "romance" in it:
                         how += "; cross-lingual: ARPAbet proxies from spelling rules"
+                    if "espeak" in it:
+                        how += "; cross-lingual: ARPAbet proxies from espeak-ng's IPA"
                     db16 = frame_db(struct.unpack("<%dh" % (len(pcm) // 2), pcm), 16000)
                     bad = check_alignment(phones, db16)
                     bad += check_frames(frame_classes(segments(phones, duration), duration), db16)
