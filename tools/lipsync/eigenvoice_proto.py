@@ -205,6 +205,9 @@ def main():
                 sv = {v: m for v, m in supers.items()
                       if not v.endswith(skip) and not (only_real and not v.startswith("real_"))}
                 V, _ = basis(sv, [syl_supers[s] for s in train], K, real_w)
+                if os.environ.get("COMMON") == "1":
+                    # One offset shared by the five vowels (K = 12): a better speaker mean.
+                    V = np.repeat(np.eye(12)[None] * float(os.environ.get("COMMON_SD", "3")), 5, 0)
                 allX = np.vstack([x for x, _ in syl[held]])
                 if os.environ.get("ORACLE") == "1":
                     w = adapt(prof, V, X, 5, rho, P_gen, y)
