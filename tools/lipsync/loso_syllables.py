@@ -2,7 +2,8 @@
 """Leave-one-speaker-out with the syllable measure (issue 39), for the real-voice Gaussians.
 
 usage: loso_syllables.py OMOTE SYL_DIR TRAIN_DIR WORK_DIR [--real-share S]
-                         [--real-labelled-dir DIR] [--flags "..."]
+                         [--real-labelled-dir DIR] [--flags "..."] [--eval-flags "..."]
+                         [--reuse]
 
 SYL_DIR is what klettres_syllables.py writes (one folder per speaker); TRAIN_DIR what
 build-default-profile.sh generates (the synthetic labelled clips). For every speaker, a
@@ -10,7 +11,8 @@ profile is built like the shipped one (`calibrate --build --with-variants
 --speaker-from-name`) with the *other* speakers' syllables as real voices
 (`--real-syllables`, plus `--real-labelled-dir` when given, without the same person's
 clips), and that speaker alone is
-scored (`eval --syllables`). Prints one row per speaker, then the frame-weighted total,
+scored (`eval --syllables`, plus `--eval-flags`, e.g. "--calibrate-halves"; `--reuse`
+keeps a WORK_DIR profile already built). Prints one row per speaker, then the frame-weighted total,
 the mean of the speakers and the total confusion (rows: the true vowel, % of its frames).
 Python 3 stdlib only; the work is done by the `omote` binary given.
 """
@@ -34,10 +36,10 @@ def real_without(real_dir, held, folder):
     return folder
 
 
-def score(omote, folder, profile):
+def score(omote, folder, profile, flags=()):
     """(frames, share, [per-vowel confusion rows in frames]) of one speaker folder."""
-    out = subprocess.run([omote, "lipsync", "eval", folder, "--syllables", "--profile", profile],
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([omote, "lipsync", "eval", folder, "--syllables", "--profile", profile,
+                          *flags], check=True, capture_output=True, text=True).stdout
     m = re.search(r"^all +syllable +([0-9.]+)% \((\d+) fr", out, re.M)
     if not m:
         sys.exit(f"{folder}: no total in\n{out}")
@@ -61,6 +63,8 @@ def main():
     ap.add_argument("--real-share", default=None)
     ap.add_argument("--real-labelled-dir", default=None)
     ap.add_argument("--flags", default="", help="more calibrate flags")
+    ap.add_argument("--eval-flags", default="", help="more eval flags")
+    ap.add_argument("--reuse", action="store_true", help="keep profiles already built")
     a = ap.parse_args()
     speakers = sorted(d for d in os.listdir(a.syl_dir)
                       if os.path.isdir(os.path.join(a.syl_dir, d)))
@@ -85,8 +89,10 @@ def main():
                     real_without(a.real_labelled_dir, held,
                                  os.path.join(a.work_dir, f"real_without_{held}"))]
         cmd += a.flags.split()
-        subprocess.run(cmd, check=True, capture_output=True, text=True)
-        n, share, rows = score(a.omote, os.path.join(a.syl_dir, held), profile)
+        if not (a.reuse and os.path.exists(profile)):
+            subprocess.run(cmd, check=True, capture_output=True, text=True)
+        n, share, rows = score(a.omote, os.path.join(a.syl_dir, held), profile,
+                               a.eval_flags.split())
         print(f"[{i + 1}/{len(speakers)}] {held:8} {share:5.1f} % of {n} frames", file=sys.stderr)
         print(f"{held:8} {share:5.1f} % ({n} fr)")
         total_ok += share / 100 * n

@@ -1039,6 +1039,127 @@ fn klettres_syllables(out: &Path, langs: &[&str]) -> Option<()> {
     Some(())
 }
 
+/// A speaker's own syllables, its text naming each one's vowel, calibrate the profile to
+/// that speaker: on KLettres' Russian speaker (73 files), each half of the files read with
+/// the profile `calibrate --syllables` makes from the other half scores far above the
+/// built-in profile, and `eval --calibrate-halves` is exactly those two readings.
+#[test]
+fn a_speakers_own_syllables_calibrate_the_profile_to_it() {
+    let dir = scratch("lipsync-syllable-calibration");
+    let all = dir.join("all");
+    if klettres_syllables(&all, &["ru"]).is_none() {
+        return;
+    }
+    let ru = all.join("ru");
+    // The files in name order (as the measure lists them), and their vowel map rows.
+    let map = std::fs::read_to_string(ru.join("vowels.tsv")).unwrap();
+    let mut rows: Vec<&str> = map.lines().skip(1).collect();
+    rows.sort_by_key(|r| r.split('\t').next().unwrap().to_string());
+    let half = |h: usize| -> PathBuf {
+        let to = dir.join(format!("half{h}"));
+        std::fs::create_dir_all(&to).unwrap();
+        let mut tsv = format!("{}\n", map.lines().next().unwrap());
+        for row in rows.iter().skip(h).step_by(2) {
+            let file = row.split('\t').next().unwrap();
+            std::fs::copy(ru.join(file), to.join(file)).unwrap();
+            tsv.push_str(row);
+            tsv.push('\n');
+        }
+        std::fs::write(to.join("vowels.tsv"), tsv).unwrap();
+        to
+    };
+    // (share of frames read right, frames) of `eval --syllables` on `data`.
+    let score = |data: &Path, extra: &[&str]| -> (f64, f64) {
+        let o = omote()
+            .args(["lipsync", "eval", "--syllables"])
+            .arg(data)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let all = out.lines().find(|l| l.starts_with("all ")).unwrap();
+        let mut words = all.split_whitespace().skip(2);
+        let share = words.next().unwrap().trim_end_matches('%').parse().unwrap();
+        let frames = words
+            .next()
+            .unwrap()
+            .trim_start_matches('(')
+            .parse()
+            .unwrap();
+        (share, frames)
+    };
+    let (mut right, mut frames, mut blind_right) = (0.0, 0.0, 0.0);
+    for h in 0..2 {
+        let (taught, scored) = (half(1 - h), half(h));
+        let profile = dir.join(format!("calibrated{h}.json"));
+        let o = omote()
+            .args(["lipsync", "calibrate", "--syllables"])
+            .arg(&taught)
+            .arg("-o")
+            .arg(&profile)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let profile = profile.to_str().unwrap();
+        let (share, n) = score(&scored, &["--profile", profile]);
+        let (blind, n_blind) = score(&scored, &[]);
+        assert_eq!(n, n_blind, "the same frames are scored");
+        right += share * n;
+        blind_right += blind * n;
+        frames += n;
+    }
+    let (calibrated, blind) = (right / frames, blind_right / frames);
+    println!(
+        "ru syllables: {blind:.1} % with the built-in profile, {calibrated:.1} % calibrated on the other half"
+    );
+    assert!(calibrated > blind + 5.0, "{blind} -> {calibrated}");
+    let (halves, n) = score(&ru, &["--calibrate-halves"]);
+    assert_eq!(n, frames);
+    assert!(
+        (halves - calibrated).abs() < 0.1,
+        "{halves} vs {calibrated}"
+    );
+    // One speaker at a time, and something to learn from.
+    let two = dir.join("two");
+    std::fs::create_dir_all(&two).unwrap();
+    std::fs::rename(dir.join("half0"), two.join("a")).unwrap();
+    std::fs::rename(dir.join("half1"), two.join("b")).unwrap();
+    let o = omote()
+        .args(["lipsync", "calibrate", "--syllables"])
+        .arg(&two)
+        .arg("-o")
+        .arg(dir.join("x.json"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("calibrates to one speaker"), "{err}");
+    let silent = dir.join("silent");
+    std::fs::create_dir_all(&silent).unwrap();
+    write_wav16(&silent.join("ka.wav"), 16_000, &vec![0; 8000]);
+    let o = omote()
+        .args(["lipsync", "calibrate", "--syllables"])
+        .arg(&silent)
+        .arg("-o")
+        .arg(dir.join("x.json"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no voiced vowel frames in 1 audio files"),
+        "{err}"
+    );
+    let o = omote()
+        .args(["lipsync", "eval", "--calibrate-halves"])
+        .arg(&ru)
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "--calibrate-halves needs --syllables");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `calibrate --build --real-syllables` on real recordings: each vowel gets its real-voice
 /// Gaussian at the given share, and the speakers it learnt are read far better than by the
 /// same build without them (the mechanism end to end: loading, the vowel frames, the

@@ -54,6 +54,10 @@ pub enum SyllableReading {
     Speaker,
     /// Each file alone (its own cepstral mean only).
     File,
+    /// The folder as one speaker, in two halves (alternate files): each half read with the
+    /// profile calibrated on the other half's syllables ([`calibrated_on_syllables`]) —
+    /// how far the speaker's own labelled syllables take the profile.
+    CalibratedHalves,
 }
 
 /// Frames counted for one speaker (or all): rows are the true vowel (`A I U E O`), columns
@@ -149,6 +153,53 @@ pub fn learn_real_voices(
     added
 }
 
+/// Frames a class needs in a speaker's calibration material before [`Profile::calibrated`]
+/// moves it ([`calibrated_on_syllables`]; `omote lipsync calibrate` asks the same of
+/// labelled clips).
+pub const CALIBRATION_MIN_FRAMES: u64 = 20;
+
+/// Teaches `builder` one speaker's own recorded syllables, for [`Profile::calibrated`]: the
+/// clips are read as one [`crate::Speaker`] with `profile`'s features (as the measure reads
+/// them), each file's vowel frames (the last [`SCORED_TAIL`] of its voiced frames) go to
+/// its vowel's class, and every voiced frame to the speaker's mean. Returns the vowel
+/// frames added.
+pub fn learn_speaker_syllables(
+    builder: &mut ProfileBuilder,
+    profile: &Profile,
+    clips: &[&SyllableClip],
+) -> u64 {
+    let mut analyser = Analyser::new(profile.clone());
+    let (mut feats, speaker) =
+        speaker_features(&mut analyser, clips.iter().map(|c| c.samples.as_slice()));
+    let mut added = 0;
+    for (f, c) in feats.iter_mut().zip(clips) {
+        speaker.normalise(&analyser, f);
+        let voiced: Vec<usize> = (0..f.normalised.len())
+            .filter(|&i| f.voicing.voiced[i])
+            .collect();
+        for &i in &voiced {
+            builder.add_raw_voiced(&f.frames[i].ceps);
+        }
+        for &i in &voiced[vowel_start(voiced.len())..] {
+            builder.add(c.vowel, &f.normalised[i]);
+            added += 1;
+        }
+    }
+    added
+}
+
+/// `profile` calibrated to the speaker of `clips` (one speaker's syllables, each with its
+/// vowel known from its text): each vowel with at least [`CALIBRATION_MIN_FRAMES`] frames
+/// moves to the speaker's ([`Profile::calibrated`]). Errors when no vowel has that many.
+pub fn calibrated_on_syllables(
+    profile: &Profile,
+    clips: &[&SyllableClip],
+) -> Result<Profile, LipsyncError> {
+    let mut builder = ProfileBuilder::new();
+    learn_speaker_syllables(&mut builder, profile, clips);
+    profile.calibrated(&builder, CALIBRATION_MIN_FRAMES)
+}
+
 /// Scores one file's track against its vowel: the leading class of each of the last
 /// [`SCORED_TAIL`] of its voiced (not silent) frames.
 pub fn score_syllable(track: &VowelTrack, vowel: Viseme) -> SyllableCounts {
@@ -195,28 +246,32 @@ pub fn evaluate_syllables(
     let speakers = by_speaker
         .into_iter()
         .map(|(speaker, items)| {
-            let tracks: Vec<VowelTrack> = match reading {
-                SyllableReading::File => items
-                    .iter()
-                    .map(|c| AnalysisMode::Offline.analyse(profile, &c.samples))
-                    .collect(),
-                SyllableReading::Speaker => {
-                    // The harness's own reading of a source as one speaker, so both
-                    // measures read a voice the same way.
-                    let as_clips: Vec<LabelledClip> = items
-                        .iter()
-                        .map(|c| LabelledClip {
-                            source: c.speaker.clone(),
-                            samples: c.samples.clone(),
-                            labels: Vec::new(),
-                        })
-                        .collect();
-                    speaker_tracks(profile, &as_clips.iter().collect::<Vec<_>>())
-                }
-            };
             let mut counts = SyllableCounts::default();
-            for (track, c) in tracks.iter().zip(&items) {
-                counts.add(&score_syllable(track, c.vowel));
+            match reading {
+                SyllableReading::File => {
+                    for c in &items {
+                        let track = AnalysisMode::Offline.analyse(profile, &c.samples);
+                        counts.add(&score_syllable(&track, c.vowel));
+                    }
+                }
+                SyllableReading::Speaker => counts.add(&score_as_speaker(profile, &items)),
+                SyllableReading::CalibratedHalves => {
+                    for half in 0..2 {
+                        let (scored, taught): (Vec<_>, Vec<_>) =
+                            items.iter().enumerate().partition(|(i, _)| i % 2 == half);
+                        let scored: Vec<&SyllableClip> =
+                            scored.into_iter().map(|(_, c)| *c).collect();
+                        let taught: Vec<&SyllableClip> =
+                            taught.into_iter().map(|(_, c)| *c).collect();
+                        // A half with no vowel long enough to calibrate (a speaker of one or
+                        // two files) is read with the profile as it is.
+                        let calibrated = calibrated_on_syllables(profile, &taught);
+                        counts.add(&score_as_speaker(
+                            calibrated.as_ref().unwrap_or(profile),
+                            &scored,
+                        ));
+                    }
+                }
             }
             total.add(&counts);
             (speaker.to_string(), counts)
@@ -230,6 +285,25 @@ pub fn evaluate_syllables(
     }
 }
 
+/// The files of one speaker read as one [`crate::Speaker`] (the harness's own reading of a
+/// source, so both measures read a voice the same way) and scored.
+fn score_as_speaker(profile: &Profile, items: &[&SyllableClip]) -> SyllableCounts {
+    let as_clips: Vec<LabelledClip> = items
+        .iter()
+        .map(|c| LabelledClip {
+            source: c.speaker.clone(),
+            samples: c.samples.clone(),
+            labels: Vec::new(),
+        })
+        .collect();
+    let tracks = speaker_tracks(profile, &as_clips.iter().collect::<Vec<_>>());
+    let mut counts = SyllableCounts::default();
+    for (track, c) in tracks.iter().zip(items) {
+        counts.add(&score_syllable(track, c.vowel));
+    }
+    counts
+}
+
 impl SyllableReport {
     /// The report as `omote lipsync eval --syllables` prints it: a header, one line per
     /// speaker (the share and the share per vowel; with `confusion`, its confusion matrix),
@@ -239,6 +313,9 @@ impl SyllableReport {
         let reading = match self.reading {
             SyllableReading::Speaker => "each folder as one speaker",
             SyllableReading::File => "each file alone",
+            SyllableReading::CalibratedHalves => {
+                "each folder as one speaker, each half of its files with the profile calibrated on the other half"
+            }
         };
         // Writing to a String cannot fail.
         let _ = writeln!(

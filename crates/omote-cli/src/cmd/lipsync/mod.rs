@@ -24,6 +24,7 @@ use omote_lipsync::eval::{
     AnalysisMode, EvalOptions, LabelledClip, STREAM_CHUNK, evaluate, parse_manifest,
 };
 use omote_lipsync::labels::{LabelSegment, parse_labels};
+use omote_lipsync::syllables::{SyllableClip, SyllableReading};
 use omote_lipsync::{
     Analyser, AnalyserConfig, CepstralMean, ClipFeatures, NetOptions, Profile, ProfileBuilder,
     SAMPLE_RATE, Speaker, SustainedRecordings, Viseme, VowelTrack, export,
@@ -158,6 +159,12 @@ struct CalibrateArgs {
     /// Every NAME.wav with a NAME.lab.tsv in this folder.
     #[arg(long)]
     labelled_dir: Option<PathBuf>,
+    /// One speaker's recorded syllables (a folder of audio files named by their text,
+    /// with an optional `vowels.tsv`, as `eval --syllables` reads a speaker): each file's
+    /// vowel part moves its class toward the speaker's. Twenty or more short syllables
+    /// ("ka", "ki", ... spoken one per file) cover the five vowels.
+    #[arg(long, conflicts_with = "build")]
+    syllables: Option<PathBuf>,
     /// Labelled clips named VOICE_N (VOICE: the name up to its last `_`) are one voice's
     /// lines: each is learnt normalised with its voice's cepstral mean, as `omote lipsync`
     /// reads one folder's files (the built-in profile is built so). Per recording
@@ -308,6 +315,11 @@ struct EvalArgs {
     /// alone; `--confusion` adds each speaker's confusion matrix.
     #[arg(long, conflicts_with_all = ["stream", "session", "calibrate_first", "no_variants"])]
     syllables: bool,
+    /// With --syllables: split each speaker's files in two halves (alternate files) and
+    /// score each half with the profile calibrated on the other half's syllables (as
+    /// `calibrate --syllables` does) — how far the speaker's own labelled syllables go.
+    #[arg(long, requires = "syllables", conflicts_with = "clip_mean")]
+    calibrate_halves: bool,
 }
 
 /// Runs `omote lipsync ...`.
@@ -1062,6 +1074,31 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
             net.as_ref(),
         )?);
     }
+    if let Some(dir) = &args.syllables {
+        let clips = syllables::load(dir)?;
+        let speakers: std::collections::BTreeSet<&str> =
+            clips.iter().map(|c| c.speaker.as_str()).collect();
+        if speakers.len() > 1 {
+            bail!(
+                "{}: holds {} speakers' folders; --syllables calibrates to one speaker: give one of them",
+                dir.display(),
+                speakers.len()
+            );
+        }
+        let clips: Vec<&SyllableClip> = clips.iter().collect();
+        let frames = omote_lipsync::syllables::learn_speaker_syllables(
+            &mut builder,
+            &feature_profile,
+            &clips,
+        );
+        if frames == 0 {
+            bail!(
+                "{}: no voiced vowel frames in {} audio files",
+                dir.display(),
+                clips.len()
+            );
+        }
+    }
     let sustained = [
         (&args.a, Viseme::A),
         (&args.i, Viseme::I),
@@ -1071,8 +1108,10 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         (&args.n, Viseme::N),
     ];
     let any_sustained = sustained.iter().any(|(p, _)| p.is_some());
-    if pairs.is_empty() && !any_sustained {
-        bail!("nothing to calibrate from: give --a/--i/--u/--e/--o, --labelled or --labelled-dir");
+    if pairs.is_empty() && !any_sustained && args.syllables.is_none() {
+        bail!(
+            "nothing to calibrate from: give --a/--i/--u/--e/--o, --labelled, --labelled-dir or --syllables"
+        );
     }
     if args.build && any_sustained {
         bail!(
@@ -1122,10 +1161,10 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         p.bias[Viseme::N.index()] = args.n_bias;
         p
     } else {
-        let labelled = if pairs.is_empty() {
+        let labelled = if pairs.is_empty() && args.syllables.is_none() {
             base
         } else {
-            base.calibrated(&builder, 20)?
+            base.calibrated(&builder, omote_lipsync::syllables::CALIBRATION_MIN_FRAMES)?
         };
         if any_sustained {
             labelled.calibrated_from_sustained(&recordings, SUSTAINED_MIN_FRAMES)?
@@ -1197,7 +1236,14 @@ fn plot(args: PlotArgs) -> anyhow::Result<()> {
 fn eval(args: EvalArgs) -> anyhow::Result<()> {
     let profile = load_profile(args.profile.as_deref())?;
     if args.syllables {
-        return syllables::eval_syllables(&args.data, &profile, args.clip_mean, args.confusion);
+        let reading = if args.calibrate_halves {
+            SyllableReading::CalibratedHalves
+        } else if args.clip_mean {
+            SyllableReading::File
+        } else {
+            SyllableReading::Speaker
+        };
+        return syllables::eval_syllables(&args.data, &profile, reading, args.confusion);
     }
     let path = args.data.join("manifest.tsv");
     let text = omote_fs::read_to_string(&path, omote_fs::Limit::DATA)

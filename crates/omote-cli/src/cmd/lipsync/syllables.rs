@@ -19,15 +19,10 @@ const VOWEL_MAP: &str = "vowels.tsv";
 pub(super) fn eval_syllables(
     dir: &Path,
     profile: &Profile,
-    each_file: bool,
+    reading: SyllableReading,
     confusion: bool,
 ) -> anyhow::Result<()> {
     let clips = load(dir)?;
-    let reading = if each_file {
-        SyllableReading::File
-    } else {
-        SyllableReading::Speaker
-    };
     let report = evaluate_syllables(profile, &clips, reading);
     print!(
         "{}",
