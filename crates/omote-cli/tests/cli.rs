@@ -1090,7 +1090,8 @@ fn a_speakers_own_syllables_calibrate_the_profile_to_it() {
         (share, frames)
     };
     let (mut right, mut frames, mut blind_right) = (0.0, 0.0, 0.0);
-    for h in 0..2 {
+    let mut by_half = [0.0; 2];
+    for (h, half_share) in by_half.iter_mut().enumerate() {
         let (taught, scored) = (half(1 - h), half(h));
         let profile = dir.join(format!("calibrated{h}.json"));
         let o = omote()
@@ -1105,6 +1106,7 @@ fn a_speakers_own_syllables_calibrate_the_profile_to_it() {
         let (share, n) = score(&scored, &["--profile", profile]);
         let (blind, n_blind) = score(&scored, &[]);
         assert_eq!(n, n_blind, "the same frames are scored");
+        *half_share = share;
         right += share * n;
         blind_right += blind * n;
         frames += n;
@@ -1120,6 +1122,57 @@ fn a_speakers_own_syllables_calibrate_the_profile_to_it() {
         (halves - calibrated).abs() < 0.1,
         "{halves} vs {calibrated}"
     );
+    // The same syllables read as one take, a pause after each: a calibration card.
+    let card = dir.join("card.wav");
+    let (mut take, mut text) = (Vec::new(), Vec::new());
+    for row in rows.iter().skip(1).step_by(2) {
+        let cells: Vec<&str> = row.split('\t').collect();
+        let samples = omote_audio::load_mono(&ru.join(cells[0]), 16_000)
+            .unwrap()
+            .samples;
+        take.extend(samples.iter().map(|&x| (x * 32767.0) as i16));
+        take.extend(std::iter::repeat_n(0i16, 6400));
+        text.push(cells[2].to_lowercase());
+    }
+    write_wav16(&card, 16_000, &take);
+    let card_calibration = |text: &str| {
+        omote()
+            .args(["lipsync", "calibrate", "--card"])
+            .arg(&card)
+            .args(["--card-text", text, "-o"])
+            .arg(dir.join("card.json"))
+            .output()
+            .unwrap()
+    };
+    let o = card_calibration(&text.join(" "));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let card_json = dir.join("card.json");
+    let (from_card, _) = score(
+        &dir.join("half0"),
+        &["--profile", card_json.to_str().unwrap()],
+    );
+    println!(
+        "ru: the first half read with a card of the second: {from_card:.1} % (from its files: {:.1} %)",
+        by_half[0]
+    );
+    assert!(
+        (from_card - by_half[0]).abs() < 2.0,
+        "{from_card} vs {}",
+        by_half[0]
+    );
+    let o = card_calibration(&text[1..].join(" "));
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "card.wav: heard {} syllables, the card has {}",
+            text.len(),
+            text.len() - 1
+        )),
+        "{err}"
+    );
+    let o = card_calibration("ka xyz");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("\"xyz\" has no single vowel"));
     // One speaker at a time, and something to learn from.
     let two = dir.join("two");
     std::fs::create_dir_all(&two).unwrap();
@@ -1955,6 +2008,40 @@ fn live_takes_a_microphone_for_the_mouth() {
         "after the voice: {}",
         mouth(22)
     );
+    // --voice-profile is the profile the voice is read with: one whose closed mouth
+    // always wins keeps the mouth shut through the same voice; a missing one is named.
+    let mut shut = read_json(&repo().join("crates/omote-lipsync/assets/default_profile.json"));
+    shut["bias"][5] = serde_json::json!(50.0);
+    let shut_path = out.join("shut.json");
+    std::fs::write(&shut_path, shut.to_string()).unwrap();
+    let o = run_with_stdin(
+        omote()
+            .args(["live", "--stdin", "640x480", "--fps", "30", "--voice"])
+            .arg(&pcm)
+            .arg("--voice-profile")
+            .arg(&shut_path)
+            .args(["--seconds", "1", "--record-fps", "30", "--record"])
+            .arg(&rec),
+        raw_frames(&dir.join("astronaut.png"), 18, 18),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let anim: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let shut_mouth: f64 = ["aa", "ih", "ou", "ee", "oh"]
+        .iter()
+        .map(|v| anim["expressions"][*v][11].as_f64().unwrap())
+        .sum();
+    assert!(shut_mouth < 0.05, "with the shut profile: {shut_mouth}");
+    let o = run_with_stdin(
+        omote()
+            .args(["live", "--stdin", "640x480", "--voice"])
+            .arg(&pcm)
+            .arg("--voice-profile")
+            .arg(out.join("missing.json")),
+        Vec::new(),
+    );
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing.json: cannot read profile"));
     // A voice file that is not there is named.
     let o = run_with_stdin(
         omote()

@@ -1,5 +1,6 @@
 //! The one error type of omote-lipsync. The analyser itself cannot fail once built; only
-//! profiles (parsing, building), label files and evaluation manifests can be wrong.
+//! profiles (parsing, building), label files, evaluation manifests and calibration cards
+//! can be wrong.
 
 /// What went wrong with a profile, a label file or a manifest.
 #[derive(Debug, thiserror::Error)]
@@ -26,6 +27,15 @@ pub enum LipsyncError {
     #[error("{name}: {reason}")]
     Manifest {
         /// Manifest file name.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A calibration card (one recording of syllables read with pauses) does not match its
+    /// text.
+    #[error("{name}: {reason}")]
+    Card {
+        /// The recording's name.
         name: String,
         /// What is wrong.
         reason: String,

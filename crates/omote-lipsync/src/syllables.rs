@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::eval::{AnalysisMode, LabelledClip, pct, speaker_features, speaker_tracks};
-use crate::{Analyser, LipsyncError, Profile, ProfileBuilder, Viseme, VowelTrack};
+use crate::{Analyser, HOP, LipsyncError, Profile, ProfileBuilder, Viseme, VowelTrack};
 
 /// The share of a file's voiced frames scored, at its end: the vowel's part of a
 /// consonant + vowel syllable (the consonant, and the glide into the vowel, come first).
@@ -186,6 +186,100 @@ pub fn learn_speaker_syllables(
         }
     }
     added
+}
+
+/// The calibration card a speaker reads in one take, a short pause after each syllable:
+/// each vowel alone, then four consonant rows, six of each vowel (any five-vowel spelling
+/// of the syllables works as a card text; see [`split_card`]).
+pub const DEFAULT_CARD: &str =
+    "a i u e o ka ki ku ke ko sa shi su se so ta chi tsu te to na ni nu ne no ma mi mu me mo";
+
+/// Voiced runs of a card closer than this (frames, 10 ms) are one syllable: longer than a
+/// stop closure inside a syllable, shorter than the pause a reader leaves after one.
+const CARD_JOIN_FRAMES: usize = 12;
+
+/// A voiced run of a card shorter than this (frames) is a click or a breath, not a
+/// syllable: a read syllable's vowel alone lasts longer.
+const CARD_MIN_RUN_FRAMES: usize = 5;
+
+/// One recording of a speaker reading a card of syllables (`text`: the syllables separated
+/// by spaces, each with one vowel in a five-vowel spelling, as [`vowel_from_name`] reads a
+/// name), cut into one [`SyllableClip`] per syllable for [`calibrated_on_syllables`]. The
+/// syllables are the recording's voiced runs (runs closer than 120 ms joined, runs shorter
+/// than 50 ms dropped), cut halfway through the pauses between them; their number must be
+/// the text's, or the card is refused with both counts. `name` names the recording in
+/// errors and is each clip's speaker.
+pub fn split_card(
+    profile: &Profile,
+    samples: &[f32],
+    text: &str,
+    name: &str,
+) -> Result<Vec<SyllableClip>, LipsyncError> {
+    let err = |reason: String| LipsyncError::Card {
+        name: name.to_string(),
+        reason,
+    };
+    let syllables: Vec<(&str, Viseme)> = text
+        .split_whitespace()
+        .map(|s| {
+            vowel_from_name(s).map(|v| (s, v)).ok_or_else(|| {
+                err(format!(
+                    "the card's syllable {s:?} has no single vowel (a, i, u, e or o)"
+                ))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    if syllables.is_empty() {
+        return Err(err("the card's text has no syllables".into()));
+    }
+    let voiced = Analyser::new(profile.clone())
+        .features(samples)
+        .voicing
+        .voiced;
+    // Voiced runs [start, end) in frames, joined across short gaps, blips dropped.
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < voiced.len() {
+        if !voiced[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < voiced.len() && voiced[i] {
+            i += 1;
+        }
+        match runs.last_mut() {
+            Some(last) if start - last.1 < CARD_JOIN_FRAMES => last.1 = i,
+            _ => runs.push((start, i)),
+        }
+    }
+    runs.retain(|&(a, b)| b - a >= CARD_MIN_RUN_FRAMES);
+    if runs.len() != syllables.len() {
+        return Err(err(format!(
+            "heard {} syllables, the card has {}: read one syllable at a time with a short pause (a quarter second) after each",
+            runs.len(),
+            syllables.len()
+        )));
+    }
+    let cut = |k: usize| -> usize {
+        if k == 0 {
+            0
+        } else if k == runs.len() {
+            samples.len()
+        } else {
+            ((runs[k - 1].1 + runs[k].0) / 2 * HOP).min(samples.len())
+        }
+    };
+    Ok(syllables
+        .iter()
+        .enumerate()
+        .map(|(k, &(text, vowel))| SyllableClip {
+            speaker: name.to_string(),
+            name: text.to_string(),
+            vowel,
+            samples: samples[cut(k)..cut(k + 1)].to_vec(),
+        })
+        .collect())
 }
 
 /// `profile` calibrated to the speaker of `clips` (one speaker's syllables, each with its
@@ -478,6 +572,78 @@ mod tests {
         }
         out.extend((0..pad).map(hiss));
         out
+    }
+
+    #[test]
+    fn a_card_is_cut_into_its_syllables_in_the_pauses() {
+        // Three syllables read with pauses (each padded by 0.25 s of hiss on both sides).
+        let parts = [
+            syllable(0.3, (800.0, 1300.0)),
+            syllable(0.3, (300.0, 2300.0)),
+            syllable(0.3, (320.0, 800.0)),
+        ];
+        let take: Vec<f32> = parts.concat();
+        let profile = Profile::builtin();
+        let card = split_card(&profile, &take, "ka  ki\tku", "card.wav").unwrap();
+        let clips = &card;
+        let names: Vec<(&str, Viseme)> = clips.iter().map(|c| (c.name.as_str(), c.vowel)).collect();
+        assert_eq!(
+            names,
+            [("ka", Viseme::A), ("ki", Viseme::I), ("ku", Viseme::U)]
+        );
+        assert!(clips.iter().all(|c| c.speaker == "card.wav"));
+        // Nothing lost, nothing twice, and every cut in a pause: each clip holds one
+        // syllable's voice, 0.3 s of it.
+        assert_eq!(
+            clips.iter().map(|c| c.samples.len()).sum::<usize>(),
+            take.len()
+        );
+        let part_len = parts[0].len();
+        for (k, c) in card.iter().enumerate() {
+            let voiced = Analyser::new(profile.clone())
+                .features(&c.samples)
+                .voicing
+                .voiced
+                .iter()
+                .filter(|v| **v)
+                .count();
+            assert!(
+                (25..=35).contains(&voiced),
+                "clip {k}: {voiced} voiced frames"
+            );
+            let start: usize = card[..k].iter().map(|c| c.samples.len()).sum();
+            let off = start.abs_diff(k * part_len);
+            assert!(
+                off < part_len / 4,
+                "clip {k} starts {off} samples from its part"
+            );
+        }
+        // The text must match what was heard, and name a vowel per syllable.
+        let err = split_card(&profile, &take, "ka ki", "card.wav").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "card.wav: heard 3 syllables, the card has 2: read one syllable at a time with a short pause (a quarter second) after each"
+        );
+        let err = split_card(&profile, &take, "ka kai ku", "card.wav").unwrap_err();
+        assert!(
+            err.to_string().contains("\"kai\" has no single vowel"),
+            "{err}"
+        );
+        assert!(split_card(&profile, &take, " ", "card.wav").is_err());
+        // A gap shorter than a pause is inside one syllable: two bursts 60 ms apart are one.
+        let mut joined = syllable(0.15, (800.0, 1300.0));
+        let pad = (0.25 * SAMPLE_RATE as f32) as usize;
+        joined.truncate(joined.len() - pad + 960);
+        joined.extend(syllable(0.15, (800.0, 1300.0)).split_off(pad));
+        let clips = split_card(&profile, &joined, "ka", "x.wav").unwrap();
+        assert_eq!(clips.len(), 1);
+        // The card teaches a calibration the three vowels it holds, and no other class.
+        let refs: Vec<&SyllableClip> = card.iter().collect();
+        let mut builder = ProfileBuilder::new();
+        assert!(learn_speaker_syllables(&mut builder, &profile, &refs) > 0);
+        let counts = builder.counts();
+        assert!(counts[..3].iter().all(|&n| n >= 15), "{counts:?}");
+        assert_eq!(counts[3..], [0, 0, 0]);
     }
 
     #[test]

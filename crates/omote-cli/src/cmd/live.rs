@@ -113,6 +113,10 @@ pub struct LiveArgs {
     /// Sample rate of --voice in Hz (4000–384000).
     #[arg(long, default_value_t = 16_000, value_parser = limits::sample_rate)]
     pub voice_rate: u32,
+    /// Lip sync profile for --mic, --voice or --audio (default: built-in). One made for
+    /// your voice reads it better: `omote lipsync calibrate --card TAKE.wav -o ME.json`.
+    #[arg(long, value_name = "ME.json")]
+    pub voice_profile: Option<PathBuf>,
     /// Serve the live page (three-vrm; `?transparent=1` for OBS) on this address
     /// (PORT on 127.0.0.1, localhost:PORT, HOST:PORT, IP:PORT or [IPv6]:PORT); the
     /// default output when no other is given.
@@ -214,8 +218,9 @@ fn load_replay(path: &Path, fps: f64) -> Result<Vec<(f64, Option<TrackedFace>)>>
 
 /// The voice of the session on its own thread, if any.
 fn spawn_voice(args: &LiveArgs) -> Result<Option<(ThreadedVoice, String)>> {
+    let profile = crate::args::load_profile(args.voice_profile.as_deref())?;
     if let Some(path) = &args.audio {
-        let voice = AudioFileVoice::open(path, Profile::builtin())?;
+        let voice = AudioFileVoice::open(path, profile)?;
         let name = path.display().to_string();
         let t = ThreadedVoice::spawn(
             voice,
@@ -228,7 +233,7 @@ fn spawn_voice(args: &LiveArgs) -> Result<Option<(ThreadedVoice, String)>> {
     if let Some(path) = &args.voice {
         let name = path.display().to_string();
         let rate = args.voice_rate;
-        let pipeline = PcmLipsync::new(&name, SampleFormat::S16le, 1, rate, Profile::builtin())
+        let pipeline = PcmLipsync::new(&name, SampleFormat::S16le, 1, rate, profile)
             .with_context(|| format!("--voice-rate {rate}"))?;
         let file = omote_live::open_pcm_input(path, "the voice input")?;
         // A regular file is analysed ahead and waits for the loop; a pipe (a microphone)
@@ -243,15 +248,15 @@ fn spawn_voice(args: &LiveArgs) -> Result<Option<(ThreadedVoice, String)>> {
         return Ok(Some((t, name)));
     }
     if let Some(device) = &args.mic {
-        return mic_voice(device).map(Some);
+        return mic_voice(device, profile).map(Some);
     }
     Ok(None)
 }
 
 #[cfg(feature = "mic")]
-fn mic_voice(device: &str) -> Result<(ThreadedVoice, String)> {
+fn mic_voice(device: &str, profile: Profile) -> Result<(ThreadedVoice, String)> {
     let device = (!device.is_empty()).then_some(device);
-    let mic = omote_live::MicVoice::open(device, Profile::builtin())?;
+    let mic = omote_live::MicVoice::open(device, profile)?;
     let name = mic.device_name().to_owned();
     let t = ThreadedVoice::spawn(
         mic,
@@ -263,7 +268,7 @@ fn mic_voice(device: &str) -> Result<(ThreadedVoice, String)> {
 }
 
 #[cfg(not(feature = "mic"))]
-fn mic_voice(_device: &str) -> Result<(ThreadedVoice, String)> {
+fn mic_voice(_device: &str, _profile: Profile) -> Result<(ThreadedVoice, String)> {
     bail!(
         "--mic: this omote was built without microphone support; build it with \
          `cargo install --path crates/omote-cli --features mic` or \

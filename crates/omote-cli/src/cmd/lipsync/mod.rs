@@ -165,6 +165,16 @@ struct CalibrateArgs {
     /// ("ka", "ki", ... spoken one per file) cover the five vowels.
     #[arg(long, conflicts_with = "build")]
     syllables: Option<PathBuf>,
+    /// One recording of the speaker reading a calibration card: its syllables one at a
+    /// time, a short pause after each (default card, 30 syllables: "a i u e o ka ki ku ke
+    /// ko sa shi su se so ta chi tsu te to na ni nu ne no ma mi mu me mo"). Each syllable's
+    /// vowel part moves its class, as with --syllables.
+    #[arg(long, conflicts_with = "build")]
+    card: Option<PathBuf>,
+    /// The card's text, if not the default: its syllables separated by spaces, each with
+    /// one vowel in a five-vowel spelling (a i u e o), in the order they were read.
+    #[arg(long, requires = "card")]
+    card_text: Option<String>,
     /// Labelled clips named VOICE_N (VOICE: the name up to its last `_`) are one voice's
     /// lines: each is learnt normalised with its voice's cepstral mean, as `omote lipsync`
     /// reads one folder's files (the built-in profile is built so). Per recording
@@ -1099,6 +1109,21 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
             );
         }
     }
+    if let Some(card) = &args.card {
+        let samples = load_16k(card)?;
+        let text = args
+            .card_text
+            .as_deref()
+            .unwrap_or(omote_lipsync::syllables::DEFAULT_CARD);
+        let clips = omote_lipsync::syllables::split_card(
+            &feature_profile,
+            &samples,
+            text,
+            &card.display().to_string(),
+        )?;
+        let clips: Vec<&SyllableClip> = clips.iter().collect();
+        omote_lipsync::syllables::learn_speaker_syllables(&mut builder, &feature_profile, &clips);
+    }
     let sustained = [
         (&args.a, Viseme::A),
         (&args.i, Viseme::I),
@@ -1108,9 +1133,10 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         (&args.n, Viseme::N),
     ];
     let any_sustained = sustained.iter().any(|(p, _)| p.is_some());
-    if pairs.is_empty() && !any_sustained && args.syllables.is_none() {
+    let own_syllables = args.syllables.is_some() || args.card.is_some();
+    if pairs.is_empty() && !any_sustained && !own_syllables {
         bail!(
-            "nothing to calibrate from: give --a/--i/--u/--e/--o, --labelled, --labelled-dir or --syllables"
+            "nothing to calibrate from: give --a/--i/--u/--e/--o, --labelled, --labelled-dir, --syllables or --card"
         );
     }
     if args.build && any_sustained {
@@ -1161,7 +1187,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         p.bias[Viseme::N.index()] = args.n_bias;
         p
     } else {
-        let labelled = if pairs.is_empty() && args.syllables.is_none() {
+        let labelled = if pairs.is_empty() && !own_syllables {
             base
         } else {
             base.calibrated(&builder, omote_lipsync::syllables::CALIBRATION_MIN_FRAMES)?
