@@ -255,9 +255,11 @@ pub fn split_card(
     }
     runs.retain(|&(a, b)| b - a >= CARD_MIN_RUN_FRAMES);
     if runs.len() != syllables.len() {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
         return Err(err(format!(
-            "heard {} syllables, the card has {}: read one syllable at a time with a short pause (a quarter second) after each",
+            "heard {} syllable{}, the card has {}: read one syllable at a time with a short pause (a quarter second) after each",
             runs.len(),
+            plural(runs.len()),
             syllables.len()
         )));
     }
