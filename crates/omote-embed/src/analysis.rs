@@ -42,6 +42,21 @@ pub fn analyse_voice(samples: &[f32], sample_rate: f64) -> Result<VoiceAnalysis,
     ))
 }
 
+/// [`analyse_voice`] with a lip sync profile given as JSON (one
+/// [`crate::calibrate_voice_from_card`] made for this voice, or
+/// [`crate::builtin_voice_profile`]); a profile that is not one is refused.
+pub fn analyse_voice_with_profile(
+    samples: &[f32],
+    sample_rate: f64,
+    profile: &str,
+) -> Result<VoiceAnalysis, EmbedError> {
+    let profile = crate::voice_profile::parse_voice_profile(profile)?;
+    let samples = analyser_input(samples, sample_rate)?;
+    Ok(VoiceAnalysis::from_track(
+        &Analyser::new(profile).analyse(&samples),
+    ))
+}
+
 /// The rate the analyser runs at (Hz): [`load_voice`] gives samples at it.
 pub const ANALYSIS_RATE: f64 = SAMPLE_RATE as f64;
 

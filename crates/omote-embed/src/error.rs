@@ -57,6 +57,10 @@ pub enum EmbedError {
     /// An audio file that could not be read or decoded (the message names it).
     #[error("{0}")]
     AudioFile(String),
+    /// A lip sync profile that could not be read, or a calibration that could not be made
+    /// (a card take whose syllables were not heard as its text has them).
+    #[error("{0}")]
+    VoiceProfile(String),
     /// Resampling failed.
     #[error("resampling: {0}")]
     Audio(String),

@@ -88,9 +88,12 @@ mod error;
 #[cfg(feature = "scene")]
 mod scene_player;
 mod speaker;
+mod voice_profile;
 mod voice_stream;
 
-pub use analysis::{ANALYSIS_RATE, VoiceAnalysis, analyse_voice, load_voice};
+pub use analysis::{
+    ANALYSIS_RATE, VoiceAnalysis, analyse_voice, analyse_voice_with_profile, load_voice,
+};
 #[cfg(feature = "scene")]
 pub use character::camera_correction;
 pub use character::{Character, LineEvents, MAX_STEP_S, rig_from_json};
@@ -107,6 +110,7 @@ pub use omote_vrm::VrmModel;
 #[cfg(feature = "scene")]
 pub use scene_player::{SceneEventInfo, SceneEventKind, ScenePlayer};
 pub use speaker::Speaker;
+pub use voice_profile::{VOICE_CARD, builtin_voice_profile, calibrate_voice_from_card};
 pub use voice_stream::{VOICE_FRAME_STRIDE, VoiceStream};
 
 #[cfg(feature = "avatar")]

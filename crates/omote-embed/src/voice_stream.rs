@@ -46,6 +46,22 @@ impl VoiceStream {
     /// more latency) so one-frame flickers of the mouth class are removed, as
     /// `omote lipsync live` does.
     pub fn with_hold(sample_rate: f64, hold: bool) -> Result<Self, EmbedError> {
+        Self::with_profile_parsed(sample_rate, hold, Profile::builtin())
+    }
+
+    /// As [`VoiceStream::with_hold`], reading the voice with a lip sync profile given as
+    /// JSON (one [`crate::calibrate_voice_from_card`] made for this speaker); a profile
+    /// that is not one is refused.
+    pub fn with_profile(sample_rate: f64, hold: bool, profile: &str) -> Result<Self, EmbedError> {
+        let profile = crate::voice_profile::parse_voice_profile(profile)?;
+        Self::with_profile_parsed(sample_rate, hold, profile)
+    }
+
+    fn with_profile_parsed(
+        sample_rate: f64,
+        hold: bool,
+        profile: Profile,
+    ) -> Result<Self, EmbedError> {
         let rate = check_rate(sample_rate)?;
         let resampler = StreamResampler::new(rate, SAMPLE_RATE)
             .map_err(|e| EmbedError::Audio(e.to_string()))?;
@@ -57,7 +73,7 @@ impl VoiceStream {
         Ok(Self {
             rate,
             resampler,
-            analyser: StreamAnalyser::with_config(Profile::builtin(), config),
+            analyser: StreamAnalyser::with_config(profile, config),
             resampled: Vec::with_capacity(4096),
             frames: Vec::with_capacity(64),
             out: Vec::with_capacity(64 * VOICE_FRAME_STRIDE),

@@ -284,6 +284,19 @@ pub fn split_card(
         .collect())
 }
 
+/// `profile` calibrated to the speaker of one take of a calibration card ([`split_card`]
+/// cuts it, [`calibrated_on_syllables`] learns it): what `omote lipsync calibrate --card`
+/// and the embedding API's card calibration make. `name` names the take in errors.
+pub fn calibrated_on_card(
+    profile: &Profile,
+    samples: &[f32],
+    text: &str,
+    name: &str,
+) -> Result<Profile, LipsyncError> {
+    let clips = split_card(profile, samples, text, name)?;
+    calibrated_on_syllables(profile, &clips.iter().collect::<Vec<_>>())
+}
+
 /// `profile` calibrated to the speaker of `clips` (one speaker's syllables, each with its
 /// vowel known from its text): each vowel with at least [`CALIBRATION_MIN_FRAMES`] frames
 /// moves to the speaker's ([`Profile::calibrated`]). Errors when no vowel has that many.
