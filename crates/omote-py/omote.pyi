@@ -78,12 +78,35 @@ class Track:
         """Rhubarb Lip Sync's TSV (``--format rhubarb-tsv``)."""
 
 def lipsync(
-    audio: AudioArg, sample_rate: Optional[float] = None, *, speaker: Optional[Speaker] = None
+    audio: AudioArg,
+    sample_rate: Optional[float] = None,
+    *,
+    speaker: Optional[Speaker] = None,
+    profile: Optional[str] = None,
 ) -> Track:
     """A clip's lip sync. ``audio``: a path (WAV, FLAC, OGG, MP3; ``sample_rate`` must be
     None) or a 1-D float32/float64 array of mono samples in -1..1 at ``sample_rate`` Hz
     (4–384 kHz). With ``speaker``, the clip is read against that speaker's lines as
-    ``omote lipsync`` reads one folder's files. Releases the GIL."""
+    ``omote lipsync`` reads one folder's files; with ``profile`` (a lip sync profile's
+    JSON, from :func:`calibrate_voice`), with that profile. Releases the GIL."""
+
+VOICE_CARD: str
+"""The calibration card a speaker reads once: 30 syllables, six per vowel."""
+
+def builtin_voice_profile() -> str:
+    """The built-in lip sync profile as JSON."""
+
+def calibrate_voice(
+    take: AudioArg,
+    sample_rate: Optional[float] = None,
+    *,
+    card: Optional[str] = None,
+    base: Optional[str] = None,
+) -> str:
+    """A lip sync profile calibrated to one speaker, as JSON: ``take`` is them reading the
+    card (default :data:`VOICE_CARD`) once, one syllable at a time with a short pause
+    after each. A take whose syllables are not heard as the card has them raises, with
+    both counts. Releases the GIL."""
 
 class Speaker:
     """One character's voice: add every line, then analyse each against the others.
@@ -92,8 +115,11 @@ class Speaker:
     def __init__(self) -> None: ...
     def add_line(self, audio: AudioArg, sample_rate: Optional[float] = None) -> None:
         """Adds a line (a path, or samples at ``sample_rate``). Releases the GIL."""
-    def analyse(self, audio: AudioArg, sample_rate: Optional[float] = None) -> Track:
-        """A line's lip sync against the speaker's other lines. Releases the GIL."""
+    def analyse(
+        self, audio: AudioArg, sample_rate: Optional[float] = None, *, profile: Optional[str] = None
+    ) -> Track:
+        """A line's lip sync against the speaker's other lines (with ``profile``: read with
+        that lip sync profile's JSON). Releases the GIL."""
     @property
     def lines(self) -> int: ...
     def voice_seed(self) -> npt.NDArray[np.float32]:
@@ -109,10 +135,16 @@ class VoiceStream:
     """Live lip sync at any rate and chunk size: a frame per 10 ms as soon as its audio is in."""
 
     def __init__(
-        self, sample_rate: float, *, hold: bool = False, speaker: Optional[Speaker] = None
+        self,
+        sample_rate: float,
+        *,
+        hold: bool = False,
+        speaker: Optional[Speaker] = None,
+        profile: Optional[str] = None,
     ) -> None:
         """``hold``: frames held back 10 ms to remove one-frame flickers; ``speaker``:
-        start from that speaker's voice."""
+        start from that speaker's voice; ``profile``: read with that lip sync profile's
+        JSON (from :func:`calibrate_voice`)."""
     def push(self, samples: Samples) -> npt.NDArray[np.float32]:
         """New frames, (k, 8) float32: A I U E O N, volume, voiced (1/0). A NaN sample
         raises and the whole push is dropped."""

@@ -189,15 +189,24 @@ impl Speaker {
             .map_err(embed(call))
     }
 
-    /// A line's lip sync, read against the speaker's other lines (GIL released).
-    #[pyo3(signature = (audio, sample_rate = None))]
+    /// A line's lip sync, read against the speaker's other lines (GIL released); with
+    /// `profile` (a lip sync profile's JSON, from `calibrate_voice`), read with it.
+    #[pyo3(signature = (audio, sample_rate = None, *, profile = None))]
     fn analyse(
         &self,
         py: Python<'_>,
         audio: &Bound<'_, PyAny>,
         sample_rate: Option<f64>,
+        profile: Option<&str>,
     ) -> PyResult<Track> {
-        analyse_with(py, "Speaker.analyse", audio, sample_rate, Some(&self.inner))
+        analyse_with(
+            py,
+            "Speaker.analyse",
+            audio,
+            sample_rate,
+            Some(&self.inner),
+            profile,
+        )
     }
 
     /// Lines added.
@@ -247,12 +256,15 @@ fn analyse_with(
     audio: &Bound<'_, PyAny>,
     sample_rate: Option<f64>,
     speaker: Option<&omote_embed::Speaker>,
+    profile: Option<&str>,
 ) -> PyResult<Track> {
     let audio = Audio::extract(call, "audio", audio)?;
     let (samples, rate) = audio.samples(py, call, sample_rate)?;
-    py.detach(|| match speaker {
-        Some(s) => s.analyse(&samples, rate),
-        None => omote_embed::analyse_voice(&samples, rate),
+    py.detach(|| match (speaker, profile) {
+        (Some(s), Some(p)) => s.analyse_with_profile(&samples, rate, p),
+        (Some(s), None) => s.analyse(&samples, rate),
+        (None, Some(p)) => omote_embed::analyse_voice_with_profile(&samples, rate, p),
+        (None, None) => omote_embed::analyse_voice(&samples, rate),
     })
     .map(|inner| Track { inner })
     .map_err(embed(call))
@@ -261,17 +273,47 @@ fn analyse_with(
 /// A clip's lip sync. `audio` is a path (WAV, FLAC, OGG, MP3; `sample_rate` must then
 /// be None) or a 1-D float32/float64 NumPy array of mono samples in -1..1 at
 /// `sample_rate` Hz (4–384 kHz). With `speaker`, the clip is read against that
-/// speaker's lines (`omote lipsync`'s folder mode). The GIL is released while it runs.
+/// speaker's lines (`omote lipsync`'s folder mode). With `profile` (a lip sync profile's
+/// JSON, from `calibrate_voice`), the clip is read with it. The GIL is released while it
+/// runs.
 #[pyfunction]
-#[pyo3(signature = (audio, sample_rate = None, *, speaker = None))]
+#[pyo3(signature = (audio, sample_rate = None, *, speaker = None, profile = None))]
 fn lipsync(
     py: Python<'_>,
     audio: &Bound<'_, PyAny>,
     sample_rate: Option<f64>,
     speaker: Option<PyRef<'_, Speaker>>,
+    profile: Option<&str>,
 ) -> PyResult<Track> {
     let speaker = speaker.as_ref().map(|s| &s.inner);
-    analyse_with(py, "lipsync", audio, sample_rate, speaker)
+    analyse_with(py, "lipsync", audio, sample_rate, speaker, profile)
+}
+
+/// The built-in lip sync profile as JSON (what every reading uses unless given another).
+#[pyfunction]
+fn builtin_voice_profile() -> String {
+    omote_embed::builtin_voice_profile()
+}
+
+/// A lip sync profile calibrated to one speaker, as JSON: `take` is them reading a
+/// calibration card once, one syllable at a time with a short pause after each (a path,
+/// or a 1-D float array at `sample_rate` Hz); `card` its text (default `VOICE_CARD`),
+/// `base` the profile to start from (default: the built-in one). A take whose syllables
+/// are not heard as the card has them raises, with both counts. Releases the GIL.
+#[pyfunction]
+#[pyo3(signature = (take, sample_rate = None, *, card = None, base = None))]
+fn calibrate_voice(
+    py: Python<'_>,
+    take: &Bound<'_, PyAny>,
+    sample_rate: Option<f64>,
+    card: Option<&str>,
+    base: Option<&str>,
+) -> PyResult<String> {
+    let call = "calibrate_voice";
+    let audio = Audio::extract(call, "take", take)?;
+    let (samples, rate) = audio.samples(py, call, sample_rate)?;
+    py.detach(|| omote_embed::calibrate_voice_from_card(&samples, rate, card, base))
+        .map_err(embed(call))
 }
 
 /// Live lip sync at any sample rate and chunk size: `push` samples as they come, get
@@ -285,13 +327,22 @@ pub struct VoiceStream {
 impl VoiceStream {
     /// A stream for mono samples at `sample_rate` Hz. `hold` holds each frame back
     /// 10 ms to remove one-frame flickers (as `omote lipsync live`); `speaker` starts it
-    /// from that speaker's voice (its `voice_seed`).
+    /// from that speaker's voice (its `voice_seed`); `profile` (a lip sync profile's JSON,
+    /// from `calibrate_voice`) reads the voice with it.
     #[new]
-    #[pyo3(signature = (sample_rate, *, hold = false, speaker = None))]
-    fn new(sample_rate: f64, hold: bool, speaker: Option<PyRef<'_, Speaker>>) -> PyResult<Self> {
+    #[pyo3(signature = (sample_rate, *, hold = false, speaker = None, profile = None))]
+    fn new(
+        sample_rate: f64,
+        hold: bool,
+        speaker: Option<PyRef<'_, Speaker>>,
+        profile: Option<&str>,
+    ) -> PyResult<Self> {
         let call = "VoiceStream";
-        let mut inner =
-            omote_embed::VoiceStream::with_hold(sample_rate, hold).map_err(embed(call))?;
+        let mut inner = match profile {
+            Some(p) => omote_embed::VoiceStream::with_profile(sample_rate, hold, p),
+            None => omote_embed::VoiceStream::with_hold(sample_rate, hold),
+        }
+        .map_err(embed(call))?;
         if let Some(s) = speaker {
             inner
                 .start_from_speaker(&s.inner.voice_seed())
@@ -357,5 +408,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Speaker>()?;
     m.add_class::<VoiceStream>()?;
     m.add_function(wrap_pyfunction!(lipsync, m)?)?;
+    m.add_function(wrap_pyfunction!(calibrate_voice, m)?)?;
+    m.add_function(wrap_pyfunction!(builtin_voice_profile, m)?)?;
+    m.add("VOICE_CARD", omote_embed::VOICE_CARD)?;
     Ok(())
 }

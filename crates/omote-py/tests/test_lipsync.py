@@ -170,3 +170,92 @@ def test_a_track_round_trips_through_numbers(speech):
     u = omote.Track.from_frames(t.frames, t.fps, t.voiced)
     np.testing.assert_array_equal(u.frames, t.frames)
     assert len(u) == len(t) and u.voiced == t.voiced
+
+
+def card_take(speech, tmp_path):
+    """A calibration card take from the Japanese voice's lines 1-20: six consonant + vowel
+    syllables per vowel, each followed by 0.4 s of silence, written at 48 kHz. Returns the
+    path, the samples (float32) and the card's text."""
+    import wave
+
+    parts, text, per_vowel = [], [], dict.fromkeys("AIUEO", 0)
+    for i in range(1, 21):
+        with wave.open(str(speech / f"ja_ojt_{i:03d}.wav")) as w:
+            rate = w.getframerate()
+            pcm = np.frombuffer(w.readframes(w.getnframes()), np.int16)
+        rows = [l.split("\t") for l in (speech / f"ja_ojt_{i:03d}.lab.tsv").read_text().splitlines()[1:]]
+        for c, v in zip(rows, rows[1:]):
+            if c[2] != "N" or c[3] == "cl" or v[2] not in per_vowel or per_vowel[v[2]] == 6:
+                continue
+            per_vowel[v[2]] += 1
+            parts += [pcm[int(float(c[0]) * rate):int(float(v[1]) * rate)], np.zeros(int(0.4 * rate), np.int16)]
+            text.append(v[2].lower())
+    assert list(per_vowel.values()) == [6] * 5
+    take = np.concatenate(parts)
+    path = tmp_path / "card.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(take.tobytes())
+    return path, take.astype(np.float32) / 32768, rate, " ".join(text)
+
+
+def test_a_card_calibration_is_the_clis_and_reads_the_voice(speech, omote_bin, tmp_path):
+    path, samples, rate, text = card_take(speech, tmp_path)
+    run(omote_bin, "lipsync", "calibrate", "--card", path, "--card-text", text, "-o", tmp_path / "cli.json")
+    profile = omote.calibrate_voice(str(path), card=text)
+    # The same profile as the CLI's, to the byte.
+    assert profile == (tmp_path / "cli.json").read_text()
+    # From samples (a host's microphone buffer) too; the means moved off the built-in's.
+    builtin = json.loads(omote.builtin_voice_profile())
+    from_samples = json.loads(omote.calibrate_voice(samples, rate, card=text))
+    assert from_samples["means"] != builtin["means"]
+    assert json.loads(profile)["means"] != builtin["means"]
+    # Lines 21-30 read with it: better than with the built-in profile, alone and as a
+    # speaker's lines.
+    right = {"builtin": 0, "profile": 0, "speaker": 0}
+    vowels = 0
+    speaker = omote.Speaker()
+    for i in range(21, 31):
+        speaker.add_line(str(speech / f"ja_ojt_{i:03d}.wav"))
+    for i in range(21, 31):
+        wav = speech / f"ja_ojt_{i:03d}.wav"
+        rows = [l.split("\t") for l in (speech / f"ja_ojt_{i:03d}.lab.tsv").read_text().splitlines()[1:]]
+        tracks = {
+            "builtin": omote.lipsync(str(wav)).frames,
+            "profile": omote.lipsync(str(wav), profile=profile).frames,
+            "speaker": speaker.analyse(str(wav), profile=profile).frames,
+        }
+        for f in range(len(tracks["builtin"])):
+            t = f * 0.01 + 0.005
+            cls = next((r[2] for r in rows if float(r[0]) <= t < float(r[1])), "S")
+            if cls not in ("A", "I", "U", "E", "O"):
+                continue
+            vowels += 1
+            for name, frames in tracks.items():
+                right[name] += int(np.argmax(frames[f]) == "AIUEO".index(cls))
+    share = {k: 100 * v / vowels for k, v in right.items()}
+    print("Japanese lines 21-30 with a 30-syllable card:", share)
+    assert share["profile"] > share["builtin"] + 3
+    assert share["speaker"] > share["builtin"] + 3
+    # A stream reads with it: the shut profile keeps every mouth closed.
+    shut = json.loads(omote.calibrate_voice(str(path), card=text))
+    shut["bias"][5] = 50.0
+    stream = omote.VoiceStream(48000, profile=json.dumps(shut))
+    out = stream.push(samples)
+    assert out.shape[1] == 8 and out[:, :5].max() < 0.05
+    assert omote.VoiceStream(48000, profile=profile).push(samples)[:, :5].max() > 0.5
+
+
+def test_a_bad_profile_or_card_is_refused(speech, tmp_path):
+    path, samples, rate, text = card_take(speech, tmp_path)
+    with pytest.raises(ValueError, match="VoiceStream: the voice profile: "):
+        omote.VoiceStream(48000, profile="{}")
+    with pytest.raises(ValueError, match="lipsync: the voice profile: "):
+        omote.lipsync(samples, rate, profile="not json")
+    with pytest.raises(ValueError, match="calibrate_voice: the card take: heard 30 syllables, the card has 2"):
+        omote.calibrate_voice(samples, rate, card="ka ki")
+    with pytest.raises(ValueError, match=r"calibrate_voice: the card take: the card's syllable \"x\" has no single vowel"):
+        omote.calibrate_voice(samples, rate, card="ka x")
+    assert omote.VOICE_CARD.split()[:6] == ["a", "i", "u", "e", "o", "ka"]
