@@ -751,6 +751,69 @@ OmoteStatus omote_voice_stream_push(OmoteVoiceStream stream,
                                     uint32_t capacity,
                                     uint32_t *frames_written);
 
+// A lip sync profile calibrated to one speaker, as NUL-terminated JSON text: `samples`
+// (`count`, mono, at `sample_rate` Hz) are one take of them reading a calibration card,
+// one syllable at a time with a short pause after each; `card` is its text (NULL: the
+// default card of 30 syllables, "a i u e o ka ki ku ke ko sa shi su se so ta chi tsu te
+// to na ni nu ne no ma mi mu me mo"); `base` the profile JSON to start from (NULL: the
+// built-in one). Two-call style: `len` always gets the text's length; a null or short
+// `buf` gets `OMOTE_STATUS_BUFFER_TOO_SMALL` (the calibration runs again on the second
+// call, and gives the same text). A take whose syllables are not heard as the card has
+// them is refused with both counts. Keep the text with the user's settings and give it
+// to `omote_voice_stream_new_with_profile` or `omote_analyse_voice_with_profile`.
+//
+// # Safety
+// `samples` points at `count` floats; `card` and `base` are null or NUL-terminated;
+// `buf` points at `cap` writable bytes; `len` is writable.
+OmoteStatus omote_calibrate_voice_from_card(const float *samples,
+                                            uint32_t count,
+                                            double sample_rate,
+                                            const char *card,
+                                            const char *base,
+                                            char *buf,
+                                            uint32_t cap,
+                                            uint32_t *len);
+
+// The built-in lip sync profile as NUL-terminated JSON text, two-call style (as
+// `omote_calibrate_voice_from_card`).
+//
+// # Safety
+// `buf` points at `cap` writable bytes; `len` is writable.
+OmoteStatus omote_builtin_voice_profile(char *buf, uint32_t cap, uint32_t *len);
+
+// As `omote_analyse_voice`, read with a lip sync profile (NUL-terminated JSON, from
+// `omote_calibrate_voice_from_card`); a text that is not one is refused.
+//
+// # Safety
+// `samples` points at `count` floats; `profile` is NUL-terminated; `out` is writable.
+OmoteStatus omote_analyse_voice_with_profile(const float *samples,
+                                             uint32_t count,
+                                             double sample_rate,
+                                             const char *profile,
+                                             OmoteTrack *out);
+
+// As `omote_speaker_analyse`, read with a lip sync profile (NUL-terminated JSON).
+//
+// # Safety
+// `samples` points at `count` floats; `profile` is NUL-terminated; `out` is writable.
+OmoteStatus omote_speaker_analyse_with_profile(OmoteSpeaker speaker,
+                                               const float *samples,
+                                               uint32_t count,
+                                               double sample_rate,
+                                               const char *profile,
+                                               OmoteTrack *out);
+
+// As `omote_voice_stream_new`, reading the voice with a lip sync profile
+// (NUL-terminated JSON, from `omote_calibrate_voice_from_card`); a text that is not one
+// is refused.
+//
+// # Safety
+// `profile` is NUL-terminated; `out` is writable.
+OmoteStatus omote_voice_stream_new_with_profile(double sample_rate,
+                                                uint32_t hold,
+                                                const char *profile,
+                                                OmoteVoiceStream *out);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -1,8 +1,11 @@
 //! Lip sync: a clip analysed into a track (alone, or against its speaker's other
 //! lines), a speaker, and a live stream at any rate and chunk size.
 
+use std::ffi::c_char;
+
 use omote_embed::{
     Speaker, VOICE_FRAME_STRIDE, VOICE_SEED_LEN, VoiceAnalysis, VoiceStream, analyse_voice,
+    analyse_voice_with_profile, builtin_voice_profile, calibrate_voice_from_card,
 };
 
 use crate::handle::{Kind, Registry};
@@ -332,5 +335,152 @@ pub unsafe extern "C" fn omote_voice_stream_push(
         let n = (pushed.len() / VOICE_FRAME_STRIDE) as u32;
         // SAFETY: checked above.
         unsafe { ptr::write(frames_written, n, "frames_written") }
+    })
+}
+
+/// NUL-terminated text at `p`, or `None` for a null pointer.
+///
+/// # Safety
+/// `p` is null or NUL-terminated.
+unsafe fn optional_text<'a>(
+    p: *const c_char,
+    what: &str,
+) -> crate::status::FfiResult<Option<&'a str>> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: the caller's promise.
+    unsafe { ptr::text(p, what) }.map(Some)
+}
+
+/// A lip sync profile calibrated to one speaker, as NUL-terminated JSON text: `samples`
+/// (`count`, mono, at `sample_rate` Hz) are one take of them reading a calibration card,
+/// one syllable at a time with a short pause after each; `card` is its text (NULL: the
+/// default card of 30 syllables, "a i u e o ka ki ku ke ko sa shi su se so ta chi tsu te
+/// to na ni nu ne no ma mi mu me mo"); `base` the profile JSON to start from (NULL: the
+/// built-in one). Two-call style: `len` always gets the text's length; a null or short
+/// `buf` gets `OMOTE_STATUS_BUFFER_TOO_SMALL` (the calibration runs again on the second
+/// call, and gives the same text). A take whose syllables are not heard as the card has
+/// them is refused with both counts. Keep the text with the user's settings and give it
+/// to `omote_voice_stream_new_with_profile` or `omote_analyse_voice_with_profile`.
+///
+/// # Safety
+/// `samples` points at `count` floats; `card` and `base` are null or NUL-terminated;
+/// `buf` points at `cap` writable bytes; `len` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_calibrate_voice_from_card(
+    samples: *const f32,
+    count: u32,
+    sample_rate: f64,
+    card: *const c_char,
+    base: *const c_char,
+    buf: *mut c_char,
+    cap: u32,
+    len: *mut u32,
+) -> OmoteStatus {
+    guard("omote_calibrate_voice_from_card", || {
+        ptr::check_out(len, "len")?;
+        // SAFETY: the caller's promise.
+        let samples = unsafe { ptr::slice(samples, count, "samples")? };
+        // SAFETY: the caller's promise.
+        let card = unsafe { optional_text(card, "card")? };
+        // SAFETY: the caller's promise.
+        let base = unsafe { optional_text(base, "base")? };
+        let profile = calibrate_voice_from_card(samples, sample_rate, card, base)?;
+        // SAFETY: the caller's promise.
+        unsafe { ptr::write_text(&profile, buf, cap, len) }
+    })
+}
+
+/// The built-in lip sync profile as NUL-terminated JSON text, two-call style (as
+/// `omote_calibrate_voice_from_card`).
+///
+/// # Safety
+/// `buf` points at `cap` writable bytes; `len` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_builtin_voice_profile(
+    buf: *mut c_char,
+    cap: u32,
+    len: *mut u32,
+) -> OmoteStatus {
+    guard("omote_builtin_voice_profile", || {
+        // SAFETY: the caller's promise.
+        unsafe { ptr::write_text(&builtin_voice_profile(), buf, cap, len) }
+    })
+}
+
+/// As `omote_analyse_voice`, read with a lip sync profile (NUL-terminated JSON, from
+/// `omote_calibrate_voice_from_card`); a text that is not one is refused.
+///
+/// # Safety
+/// `samples` points at `count` floats; `profile` is NUL-terminated; `out` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_analyse_voice_with_profile(
+    samples: *const f32,
+    count: u32,
+    sample_rate: f64,
+    profile: *const c_char,
+    out: *mut OmoteTrack,
+) -> OmoteStatus {
+    guard("omote_analyse_voice_with_profile", || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: the caller's promise.
+        let samples = unsafe { ptr::slice(samples, count, "samples")? };
+        // SAFETY: the caller's promise.
+        let profile = unsafe { ptr::text(profile, "profile")? };
+        let analysis = analyse_voice_with_profile(samples, sample_rate, profile)?;
+        // SAFETY: checked above.
+        unsafe { ptr::write(out, TRACKS.insert(analysis), "out") }
+    })
+}
+
+/// As `omote_speaker_analyse`, read with a lip sync profile (NUL-terminated JSON).
+///
+/// # Safety
+/// `samples` points at `count` floats; `profile` is NUL-terminated; `out` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_speaker_analyse_with_profile(
+    speaker: OmoteSpeaker,
+    samples: *const f32,
+    count: u32,
+    sample_rate: f64,
+    profile: *const c_char,
+    out: *mut OmoteTrack,
+) -> OmoteStatus {
+    guard("omote_speaker_analyse_with_profile", || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: the caller's promise.
+        let samples = unsafe { ptr::slice(samples, count, "samples")? };
+        // SAFETY: the caller's promise.
+        let profile = unsafe { ptr::text(profile, "profile")? };
+        let held = SPEAKERS.get(speaker)?;
+        let analysis =
+            held.lock("the speaker")?
+                .analyse_with_profile(samples, sample_rate, profile)?;
+        // SAFETY: checked above.
+        unsafe { ptr::write(out, TRACKS.insert(analysis), "out") }
+    })
+}
+
+/// As `omote_voice_stream_new`, reading the voice with a lip sync profile
+/// (NUL-terminated JSON, from `omote_calibrate_voice_from_card`); a text that is not one
+/// is refused.
+///
+/// # Safety
+/// `profile` is NUL-terminated; `out` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_voice_stream_new_with_profile(
+    sample_rate: f64,
+    hold: u32,
+    profile: *const c_char,
+    out: *mut OmoteVoiceStream,
+) -> OmoteStatus {
+    guard("omote_voice_stream_new_with_profile", || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: the caller's promise.
+        let profile = unsafe { ptr::text(profile, "profile")? };
+        let stream = VoiceStream::with_profile(sample_rate, hold != 0, profile)?;
+        // SAFETY: checked above.
+        unsafe { ptr::write(out, STREAMS.insert(stream), "out") }
     })
 }

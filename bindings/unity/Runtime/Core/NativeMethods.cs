@@ -223,6 +223,11 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_stream_start_from_speaker(ulong stream, ulong speaker);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_stream_latency(ulong stream, out double @out);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_stream_push(ulong stream, float[] samples, uint count, [Out] float[] frames, uint capacity, out uint framesWritten);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_calibrate_voice_from_card(float[] samples, uint count, double sampleRate, byte[] card, byte[] baseProfile, [Out] byte[] buf, uint cap, out uint len);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_builtin_voice_profile([Out] byte[] buf, uint cap, out uint len);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_analyse_voice_with_profile(float[] samples, uint count, double sampleRate, byte[] profile, out ulong @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_speaker_analyse_with_profile(ulong speaker, float[] samples, uint count, double sampleRate, byte[] profile, out ulong @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_stream_new_with_profile(double sampleRate, uint hold, byte[] profile, out ulong @out);
 
         // ---- scenes and anims ----
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_file_sink_write(IntPtr sink, byte[] bytes, uint len);

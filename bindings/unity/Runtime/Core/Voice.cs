@@ -20,6 +20,16 @@ namespace Omote
             return new Track(h);
         }
 
+        /// <summary>As <see cref="Analyse(float[], double)"/>, read with a lip sync profile
+        /// (its JSON, from <see cref="VoiceProfile.CalibrateFromCard"/>).</summary>
+        public static Track Analyse(float[] samples, double sampleRate, string profile)
+        {
+            Library.CheckAbi();
+            ulong h;
+            Native.Check(NativeMethods.omote_analyse_voice_with_profile(samples, Character.Length(samples), sampleRate, Utf8.Encode(profile), out h));
+            return new Track(h);
+        }
+
         /// <summary>A track from frames: 6 numbers per frame (A I U E O N, 0–1) at <paramref name="fps"/>.</summary>
         public static Track FromFrames(float[] frames, float fps)
         {
@@ -115,6 +125,15 @@ namespace Omote
             return Track.Own(h);
         }
 
+        /// <summary>Analyses a line against the speaker's lines, read with a lip sync
+        /// profile (its JSON, from <see cref="VoiceProfile.CalibrateFromCard"/>).</summary>
+        public Track Analyse(float[] samples, double sampleRate, string profile)
+        {
+            ulong h;
+            Native.Check(NativeMethods.omote_speaker_analyse_with_profile(Handle, samples, Character.Length(samples), sampleRate, Utf8.Encode(profile), out h));
+            return Track.Own(h);
+        }
+
         /// <summary>The speaker's voice seed, to start a live stream from this voice.</summary>
         public float[] VoiceSeed()
         {
@@ -139,17 +158,25 @@ namespace Omote
 
         /// <summary>A stream for samples at <paramref name="sampleRate"/> Hz (a whole number,
         /// 4–384 kHz); <paramref name="hold"/> holds each frame back 10 ms to remove one-frame flickers.</summary>
-        public VoiceStream(double sampleRate, bool hold = false) : base(Create(sampleRate, hold))
+        public VoiceStream(double sampleRate, bool hold = false) : this(sampleRate, hold, null) { }
+
+        /// <summary>As <see cref="VoiceStream(double, bool)"/>, reading the voice with a lip
+        /// sync profile (its JSON, from <see cref="VoiceProfile.CalibrateFromCard"/>; null:
+        /// the built-in one).</summary>
+        public VoiceStream(double sampleRate, bool hold, string profile) : base(Create(sampleRate, hold, profile))
         {
             rate = (int)sampleRate;
             frames = new float[NativeMethods.StreamStride * 8];
         }
 
-        static ulong Create(double sampleRate, bool hold)
+        static ulong Create(double sampleRate, bool hold, string profile)
         {
             Library.CheckAbi();
             ulong h;
-            Native.Check(NativeMethods.omote_voice_stream_new(sampleRate, hold ? 1u : 0u, out h));
+            if (profile == null)
+                Native.Check(NativeMethods.omote_voice_stream_new(sampleRate, hold ? 1u : 0u, out h));
+            else
+                Native.Check(NativeMethods.omote_voice_stream_new_with_profile(sampleRate, hold ? 1u : 0u, Utf8.Encode(profile), out h));
             return h;
         }
 
@@ -208,6 +235,49 @@ namespace Omote
             Native.Check(NativeMethods.omote_voice_stream_push(h, samples, (uint)count, frames, (uint)frames.Length, out written));
             frameCount = (int)written;
             return frameCount;
+        }
+    }
+
+    /// <summary>
+    /// Lip sync profiles for one voice, as JSON text: the built-in one, or one calibrated
+    /// to a player or an actor from one take of them reading the calibration card, one
+    /// syllable at a time with a short pause after each. Keep the text with the user's
+    /// settings; give it to <see cref="VoiceStream(double, bool, string)"/>,
+    /// <see cref="Track.Analyse(float[], double, string)"/> or
+    /// <see cref="Speaker.Analyse(float[], double, string)"/>.
+    /// </summary>
+    public static class VoiceProfile
+    {
+        /// <summary>The calibration card read once: 30 syllables, six per vowel.</summary>
+        public const string Card = "a i u e o ka ki ku ke ko sa shi su se so ta chi tsu te to na ni nu ne no ma mi mu me mo";
+
+        /// <summary>The built-in lip sync profile's JSON.</summary>
+        public static string Builtin()
+        {
+            Library.CheckAbi();
+            uint len;
+            var status = NativeMethods.omote_builtin_voice_profile(null, 0, out len);
+            if (status != OmoteStatus.BufferTooSmall) Native.Check(status);
+            var buf = new byte[len + 1];
+            Native.Check(NativeMethods.omote_builtin_voice_profile(buf, (uint)buf.Length, out len));
+            return System.Text.Encoding.UTF8.GetString(buf, 0, (int)len);
+        }
+
+        /// <summary>A profile calibrated to the speaker of <paramref name="take"/> (mono, at
+        /// <paramref name="sampleRate"/> Hz): them reading <paramref name="card"/> (null:
+        /// <see cref="Card"/>) once, a short pause after each syllable, starting from
+        /// <paramref name="baseProfile"/> (null: the built-in one). A take whose syllables
+        /// are not heard as the card has them throws, with both counts.</summary>
+        public static string CalibrateFromCard(float[] take, double sampleRate, string card = null, string baseProfile = null)
+        {
+            Library.CheckAbi();
+            uint len;
+            // The size first (the calibration runs twice; the same take gives the same text).
+            var status = NativeMethods.omote_calibrate_voice_from_card(take, Character.Length(take), sampleRate, Utf8.Encode(card), Utf8.Encode(baseProfile), null, 0, out len);
+            if (status != OmoteStatus.BufferTooSmall) Native.Check(status);
+            var buf = new byte[len + 1];
+            Native.Check(NativeMethods.omote_calibrate_voice_from_card(take, Character.Length(take), sampleRate, Utf8.Encode(card), Utf8.Encode(baseProfile), buf, (uint)buf.Length, out len));
+            return System.Text.Encoding.UTF8.GetString(buf, 0, (int)len);
         }
     }
 }

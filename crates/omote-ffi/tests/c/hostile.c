@@ -121,6 +121,32 @@ int main(void) {
   uint32_t written;
   EXPECT("stream buffer too small", omote_voice_stream_push(stream, samples, 4800, out, 64, &written), OMOTE_STATUS_BUFFER_TOO_SMALL, "omote_voice_stream_push");
   EXPECT("stream NaN", omote_voice_stream_push(stream, (float[]){nan}, 1, out, 64, &written), OMOTE_STATUS_INVALID_ARGUMENT, "omote_voice_stream_push");
+  /* Voice profiles: the built-in one's text two-call style, a calibration that hears
+   * nothing like its card, a text that is not a profile. */
+  uint32_t profile_len = 0;
+  EXPECT("builtin profile size", omote_builtin_voice_profile(NULL, 0, &profile_len), OMOTE_STATUS_BUFFER_TOO_SMALL, "omote_builtin_voice_profile");
+  char *profile = malloc(profile_len + 1);
+  EXPECT("builtin profile", omote_builtin_voice_profile(profile, profile_len + 1, &profile_len), OMOTE_STATUS_OK, "");
+  if (strlen(profile) != profile_len || profile[0] != '{') {
+    printf("FAIL builtin profile: %u bytes, `%.20s`\n", profile_len, profile);
+    failures++;
+  }
+  float quiet[48000] = {0};
+  char tiny[8];
+  EXPECT("calibrate no samples", omote_calibrate_voice_from_card(quiet, 0, 48000.0, NULL, NULL, tiny, 8, &n), OMOTE_STATUS_INVALID_ARGUMENT, "omote_calibrate_voice_from_card");
+  EXPECT("calibrate silence", omote_calibrate_voice_from_card(quiet, 48000, 48000.0, "ka ki", NULL, tiny, 8, &n), OMOTE_STATUS_INVALID_ARGUMENT, "heard 0 syllables, the card has 2");
+  EXPECT("calibrate bad base", omote_calibrate_voice_from_card(quiet, 48000, 48000.0, NULL, "{}", tiny, 8, &n), OMOTE_STATUS_INVALID_ARGUMENT, "the voice profile");
+  EXPECT("calibrate null len", omote_calibrate_voice_from_card(quiet, 48000, 48000.0, NULL, NULL, tiny, 8, NULL), OMOTE_STATUS_NULL_POINTER, "omote_calibrate_voice_from_card");
+  OmoteVoiceStream profiled;
+  EXPECT("stream bad profile", omote_voice_stream_new_with_profile(48000.0, 0, "[]", &profiled), OMOTE_STATUS_INVALID_ARGUMENT, "omote_voice_stream_new_with_profile");
+  EXPECT("stream null profile", omote_voice_stream_new_with_profile(48000.0, 0, NULL, &profiled), OMOTE_STATUS_NULL_POINTER, "omote_voice_stream_new_with_profile");
+  EXPECT("stream with profile", omote_voice_stream_new_with_profile(48000.0, 0, profile, &profiled), OMOTE_STATUS_OK, "");
+  EXPECT("free profiled stream", omote_voice_stream_free(profiled), OMOTE_STATUS_OK, "");
+  OmoteTrack profiled_track;
+  EXPECT("analyse bad profile", omote_analyse_voice_with_profile(samples, 4800, 48000.0, "x", &profiled_track), OMOTE_STATUS_INVALID_ARGUMENT, "omote_analyse_voice_with_profile");
+  EXPECT("analyse with profile", omote_analyse_voice_with_profile(samples, 4800, 48000.0, profile, &profiled_track), OMOTE_STATUS_OK, "");
+  EXPECT("free profiled track", omote_track_free(profiled_track), OMOTE_STATUS_OK, "");
+  free(profile);
   OmoteSpeaker speaker;
   EXPECT("speaker", omote_speaker_new(&speaker), OMOTE_STATUS_OK, "");
   float seed[OMOTE_VOICE_SEED_LEN];
