@@ -18,7 +18,20 @@ export interface VoiceAnalysis {
 
 /** The same numbers as `omote lipsync` on the same audio. Throws on an empty buffer,
  *  NaN samples or a sample rate outside 4000–384000 Hz. */
-export function analyseVoice(samples: Float32Array, sampleRate: number): VoiceAnalysis;
+export function analyseVoice(samples: Float32Array, sampleRate: number, options?: { profile?: string }): VoiceAnalysis;
+
+/** The calibration card a speaker reads once, one syllable at a time with a short pause
+ *  after each: 30 syllables, six per vowel. */
+export const VOICE_CARD: string;
+
+/** A lip sync profile calibrated to one speaker, as JSON text, from one take of them
+ *  reading `card` (default `VOICE_CARD`); `base`: the profile to start from (default: the
+ *  built-in one). Give it as `profile` to the readings and live inputs. Throws when the
+ *  take's syllables are not heard as the card has them, with both counts. */
+export function calibrateVoice(samples: Float32Array, sampleRate: number, options?: { card?: string; base?: string }): string;
+
+/** The built-in lip sync profile's JSON text. */
+export function builtinVoiceProfile(): string;
 
 /** One character's voice lines: add every line, then analyse each against the others (a
  *  short line follows the voice, not its own few words; as `omote lipsync` reads one
@@ -27,7 +40,7 @@ export class Speaker {
   constructor();
   addLine(samples: Float32Array, sampleRate: number): void;
   readonly lines: number;
-  analyseVoice(samples: Float32Array, sampleRate: number): VoiceAnalysis;
+  analyseVoice(samples: Float32Array, sampleRate: number, options?: { profile?: string }): VoiceAnalysis;
   /** The voice as 13 numbers (mean cepstrum, voiced frames), for `speaker` options. */
   voiceSeed(): Float32Array;
   free(): void;
@@ -90,7 +103,7 @@ export class Face {
  *  (8 numbers each: A I U E O N, volume, voiced). Throws on NaN samples or a bad rate. */
 export class LiveVoice {
   /** steady: 10 ms more latency, no one-frame flickers of the mouth class. */
-  constructor(sampleRate: number, options?: { steady?: boolean; speaker?: SpeakerSeed });
+  constructor(sampleRate: number, options?: { steady?: boolean; speaker?: SpeakerSeed; profile?: string });
   /** Algorithmic latency in seconds (analysis window and resampling). */
   readonly latencyS: number;
   readonly framesOut: number;
@@ -127,10 +140,10 @@ export class VoiceInput {
 /** An AudioWorkletNode with omote's live analyser; connect a source to `.node`. */
 /** `workletUrl`: where `voice-worklet.js` (one module, no imports) is served; by default
  *  next to this module, where bundlers copy it. */
-export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed; workletUrl?: string | URL }): Promise<VoiceInput>;
+export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed; profile?: string; workletUrl?: string | URL }): Promise<VoiceInput>;
 
 /** The microphone (echo cancellation, noise suppression and gain control off) into a
  *  new VoiceInput; `stop()` ends the capture. When starting fails after the microphone
  *  opened, its tracks are stopped before the promise rejects. `onstream` gets the
  *  MediaStream as soon as it is open. */
-export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed; workletUrl?: string | URL; onstream?: (stream: MediaStream) => void }): Promise<VoiceInput>;
+export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed; profile?: string; workletUrl?: string | URL; onstream?: (stream: MediaStream) => void }): Promise<VoiceInput>;

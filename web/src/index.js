@@ -1,6 +1,6 @@
 // omote for the web: lip sync, blinks, gaze and voice lines for VRM avatars, in wasm.
 // The API is documented in web/README.md and web/index.d.ts.
-import initWasm, { analyseVoice as wasmAnalyse, Face as WasmFace, LiveVoice as WasmLiveVoice, Speaker as WasmSpeaker } from './omote_web.js';
+import initWasm, { analyseVoice as wasmAnalyse, analyseVoiceWithProfile as wasmAnalyseWithProfile, builtinVoiceProfile as wasmBuiltinProfile, calibrateVoiceFromCard as wasmCalibrate, Face as WasmFace, LiveVoice as WasmLiveVoice, Speaker as WasmSpeaker } from './omote_web.js';
 
 let loading = null;
 let module = null;
@@ -44,10 +44,42 @@ function checkInit(what) {
 
 /** A whole clip's lip sync: `{fps, frames (6 per frame: A I U E O N), silent,
  *  voicedStart, voicedEnd, duration}` — the same numbers as `omote lipsync`. */
-export function analyseVoice(samples, sampleRate) {
+export function analyseVoice(samples, sampleRate, { profile } = {}) {
   checkInit('analyseVoice');
   checkSamples('analyseVoice', samples, sampleRate);
-  return analysisObject(wasmAnalyse(samples, sampleRate));
+  const p = voiceProfile('analyseVoice', profile);
+  return analysisObject(p === undefined ? wasmAnalyse(samples, sampleRate) : wasmAnalyseWithProfile(samples, sampleRate, p));
+}
+
+/** The calibration card a speaker reads once, one syllable at a time with a short pause
+ *  after each: 30 syllables, six per vowel. */
+export const VOICE_CARD = 'a i u e o ka ki ku ke ko sa shi su se so ta chi tsu te to na ni nu ne no ma mi mu me mo';
+
+/** A lip sync profile calibrated to one speaker, as JSON text: `samples` (a Float32Array
+ *  at `sampleRate` Hz) are one take of them reading `card` (default `VOICE_CARD`), one
+ *  syllable at a time with a short pause after each; `base`: the profile to start from
+ *  (default: the built-in one). Keep the text (localStorage, the user's settings) and
+ *  give it as `profile` to `analyseVoice`, `Speaker.analyseVoice`, `LiveVoice`,
+ *  `createVoiceInput` or `listenToMicrophone`. A take whose syllables are not heard as
+ *  the card has them throws, with both counts. */
+export function calibrateVoice(samples, sampleRate, { card, base } = {}) {
+  checkInit('calibrateVoice');
+  checkSamples('calibrateVoice', samples, sampleRate);
+  if (card != null && typeof card !== 'string') throw new TypeError('calibrateVoice: card must be the card\'s text');
+  return wasmCalibrate(samples, sampleRate, card ?? undefined, voiceProfile('calibrateVoice', base));
+}
+
+/** The built-in lip sync profile's JSON text. */
+export function builtinVoiceProfile() {
+  checkInit('builtinVoiceProfile');
+  return wasmBuiltinProfile();
+}
+
+/** Internal (shared with voice-input.js): a `profile` option as the text wasm takes. */
+export function voiceProfile(what, profile) {
+  if (profile == null) return undefined;
+  if (typeof profile !== 'string') throw new TypeError(`${what}: profile must be a lip sync profile's JSON text (from calibrateVoice)`);
+  return profile;
 }
 
 function checkSamples(what, samples, sampleRate) {
@@ -100,10 +132,14 @@ export class Speaker {
     return this._speaker.voiceSeed();
   }
 
-  /** A line's lip sync against the other lines (see `analyseVoice`). */
-  analyseVoice(samples, sampleRate) {
+  /** A line's lip sync against the other lines (see `analyseVoice`); `profile`: a lip
+   *  sync profile's JSON text (from `calibrateVoice`). */
+  analyseVoice(samples, sampleRate, { profile } = {}) {
     checkSamples('Speaker.analyseVoice', samples, sampleRate);
-    return analysisObject(this._speaker.analyseVoice(samples, sampleRate));
+    const p = voiceProfile('Speaker.analyseVoice', profile);
+    return analysisObject(p === undefined
+      ? this._speaker.analyseVoice(samples, sampleRate)
+      : this._speaker.analyseVoiceWithProfile(samples, sampleRate, p));
   }
 
   /** Frees the wasm memory (optional; a FinalizationRegistry does it too). */
@@ -292,11 +328,12 @@ export class Face {
 export class LiveVoice {
   /** `steady`: hold each frame back 10 ms so one-frame flickers of the mouth class are
    *  removed (as `omote lipsync live` does); off by default for the lowest latency.
-   *  `speaker`: a `Speaker` (or its `voiceSeed()`) whose voice the stream starts from. */
-  constructor(sampleRate, { steady = false, speaker } = {}) {
+   *  `speaker`: a `Speaker` (or its `voiceSeed()`) whose voice the stream starts from.
+   *  `profile`: a lip sync profile's JSON text (from `calibrateVoice`). */
+  constructor(sampleRate, { steady = false, speaker, profile } = {}) {
     checkInit('new LiveVoice');
     if (typeof sampleRate !== 'number') throw new TypeError('LiveVoice: sampleRate must be a number');
-    this._voice = new WasmLiveVoice(sampleRate, !!steady);
+    this._voice = new WasmLiveVoice(sampleRate, !!steady, voiceProfile('LiveVoice', profile));
     const seed = voiceSeed(speaker);
     if (seed) {
       try {

@@ -1,7 +1,7 @@
 // Live lip sync in the browser: an AudioWorkletNode running omote's streaming analyser
 // (voice-worklet.js) on whatever audio is connected to it — a microphone, an <audio>
 // element, a WebRTC stream — and handing the newest vowel frame to a Face.
-import { compiledModule, init, voiceSeed } from './index.js';
+import { compiledModule, init, voiceProfile, voiceSeed } from './index.js';
 
 const STRIDE = 8;
 
@@ -77,12 +77,14 @@ export class VoiceInput {
  *  destination so the audio graph keeps pulling it. `steady`: 10 ms more latency for a
  *  mouth without one-frame flickers. `speaker`: a `Speaker` (or its `voiceSeed()`) whose
  *  voice the stream starts from, so the first words are read against that voice.
+ *  `profile`: a lip sync profile's JSON text (from `calibrateVoice`) the stream reads with.
  *  `workletUrl`: where the worklet module is served (default: `voice-worklet.js` next
  *  to this file, which bundlers copy). */
-export async function createVoiceInput(context, { wasm, steady = false, speaker, workletUrl } = {}) {
+export async function createVoiceInput(context, { wasm, steady = false, speaker, profile, workletUrl } = {}) {
   if (!context || !context.audioWorklet) throw new Error('createVoiceInput: an AudioContext (with audioWorklet: a secure context, https or localhost) is needed');
   await init(wasm);
   const seed = voiceSeed(speaker);
+  const voice = voiceProfile('createVoiceInput', profile);
   // The published worklet is one module with no imports (web/build.sh), so a bundler
   // that copies or inlines this one file has all of it; `workletUrl` is for apps that
   // serve it themselves.
@@ -96,7 +98,7 @@ export async function createVoiceInput(context, { wasm, steady = false, speaker,
     numberOfInputs: 1,
     numberOfOutputs: 1,
     outputChannelCount: [1],
-    processorOptions: { module: compiledModule(), steady: !!steady, speaker: seed },
+    processorOptions: { module: compiledModule(), steady: !!steady, speaker: seed, profile: voice },
   });
   const ready = await new Promise((resolve, reject) => {
     node.port.onmessage = (m) => {
@@ -121,7 +123,7 @@ export async function createVoiceInput(context, { wasm, steady = false, speaker,
  *  are stopped before the error is thrown: nothing keeps capturing. `onstream` is
  *  called with the MediaStream as soon as it is open (an app's handle to it while the
  *  worklet loads). */
-export async function listenToMicrophone(context, { deviceId, wasm, steady = false, speaker, workletUrl, onstream } = {}) {
+export async function listenToMicrophone(context, { deviceId, wasm, steady = false, speaker, profile, workletUrl, onstream } = {}) {
   const stream = await navigator.mediaDevices.getUserMedia({
     audio: { deviceId, echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
   });
@@ -130,7 +132,7 @@ export async function listenToMicrophone(context, { deviceId, wasm, steady = fal
   let source = null;
   try {
     if (onstream) onstream(stream);
-    input = await createVoiceInput(context, { wasm, steady, speaker, workletUrl });
+    input = await createVoiceInput(context, { wasm, steady, speaker, profile, workletUrl });
     source = context.createMediaStreamSource(stream);
     source.connect(input.node);
   } catch (e) {

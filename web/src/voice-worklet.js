@@ -16,7 +16,8 @@ class OmoteVoiceProcessor extends AudioWorkletProcessor {
     this.errors = 0;
     try {
       initSync({ module: options.processorOptions.module });
-      this.voice = new LiveVoice(sampleRate, !!options.processorOptions.steady);
+      // The speaker's own lip sync profile, if the page gave one (its JSON text).
+      this.voice = new LiveVoice(sampleRate, !!options.processorOptions.steady, options.processorOptions.profile ?? undefined);
       // The character's voice, as numbers: this scope has its own wasm instance.
       if (options.processorOptions.speaker) this.voice.startFromSpeaker(options.processorOptions.speaker);
       this.port.postMessage({ type: 'ready', latencyS: this.voice.latencyS, sampleRate });

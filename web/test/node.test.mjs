@@ -7,7 +7,7 @@
 // voicedStart, voicedEnd}] from the Rust analyser on the same files. Prints one JSON
 // report; exits 1 on a failure.
 import { readFile } from 'node:fs/promises';
-import { init, analyseVoice, compiledModule, Face, LiveVoice, listenToMicrophone, Speaker } from '../dist/index.js';
+import { init, analyseVoice, builtinVoiceProfile, calibrateVoice, compiledModule, Face, LiveVoice, listenToMicrophone, Speaker, VOICE_CARD } from '../dist/index.js';
 
 const failures = [];
 const report = { failures };
@@ -36,7 +36,7 @@ function readWav(buf) {
 
 try {
   await init(await readFile(new URL('../dist/omote_web_bg.wasm', import.meta.url)));
-  const { clips: native, live, speaker: speakerNative } = JSON.parse(await readFile(process.argv[2], 'utf8'));
+  const { clips: native, live, speaker: speakerNative, card } = JSON.parse(await readFile(process.argv[2], 'utf8'));
   let maxDiff = 0, frames = 0, audioS = 0, analyseMs = 0;
   for (const clip of native) {
     const { samples, rate } = readWav(await readFile(clip.wav));
@@ -121,6 +121,34 @@ try {
     speaker.free();
   }
 
+  // A calibration card take: the profile native omote makes from it, and a live stream
+  // read with that profile as natively; bad takes and profiles throw with a message.
+  {
+    const { samples, rate } = readWav(await readFile(card.wav));
+    const mine = calibrateVoice(samples, rate, { card: card.text });
+    const [got, want] = [JSON.parse(mine), JSON.parse(card.profile)];
+    report.cardMeansMaxDiff = got.means.flat().reduce((m, v, i) => Math.max(m, Math.abs(v - want.means.flat()[i])), 0);
+    if (JSON.parse(builtinVoiceProfile()).means.flat().every((v, i) => v === got.means.flat()[i])) failures.push('calibrateVoice: the means did not move');
+    const l = readWav(await readFile(live.wav));
+    const voice = new LiveVoice(l.rate, { profile: mine });
+    const out = [];
+    for (let i = 0; i < l.samples.length; i += 128) out.push(...voice.push(l.samples.subarray(i, i + 128)));
+    if (out.length !== card.live.length) failures.push(`LiveVoice with a profile: ${out.length / 8} frames, native ${card.live.length / 8}`);
+    report.cardLiveMaxDiff = out.reduce((m, v, i) => Math.max(m, Math.abs(v - card.live[i])), 0);
+    voice.free();
+    const a = analyseVoice(l.samples, l.rate, { profile: mine }).frames;
+    if (a.every((v, i) => v === analyseVoice(l.samples, l.rate).frames[i])) failures.push('analyseVoice with a profile reads as without');
+    const refused = (what, fn, text) => {
+      try { fn(); failures.push(`${what}: no error`); } catch (e) {
+        if (!(e instanceof Error) || !String(e.message).includes(text)) failures.push(`${what}: ${e} (wanted "${text}")`);
+      }
+    };
+    refused('card heard unlike its text', () => calibrateVoice(samples, rate, { card: 'ka ki' }), 'calibrateVoice: the card take: heard 30 syllables, the card has 2');
+    refused('live bad profile', () => new LiveVoice(48000, { profile: '{}' }), 'LiveVoice: the voice profile');
+    refused('profile not text', () => analyseVoice(samples, rate, { profile: {} }), "profile must be a lip sync profile's JSON text");
+    if (VOICE_CARD.split(' ').length !== 30) failures.push('VOICE_CARD is not 30 syllables');
+  }
+
   // The published worklet is one module with no imports: loaded as a bundler inlines it
   // (a `data:` URL, where a relative import cannot resolve) into a scope shaped like an
   // AudioWorkletGlobalScope (no TextDecoder/TextEncoder), it runs the live analyser and
@@ -167,6 +195,25 @@ try {
         failures.push(`the bundled worklet gave ${got.length / 8} frames, LiveVoice ${want.length / 8} (or other values)`);
       }
       direct.free();
+      // With a profile in its options, the worklet reads as a LiveVoice with it.
+      const shut = JSON.parse(builtinVoiceProfile());
+      shut.bias[5] = 50;
+      const profiled = new Processor({ processorOptions: { module: compiledModule(), steady: false, speaker: null, profile: JSON.stringify(shut) } });
+      const shutDirect = new LiveVoice(48000, { profile: JSON.stringify(shut) });
+      want = [];
+      got = [];
+      for (let i = 0; i + 128 <= samples.length && i < 48000 * 3; i += 128) {
+        const q = samples.slice(i, i + 128);
+        profiled.process([[q]], out);
+        want.push(...shutDirect.push(q));
+      }
+      for (const m of profiled.port.sent) if (m.type === 'frames') got.push(...m.frames);
+      if (got.length === 0 || got.length !== want.length || got.some((v, i) => v !== want[i])) {
+        failures.push(`the worklet with a profile gave ${got.length / 8} frames unlike LiveVoice's ${want.length / 8}`);
+      }
+      report.workletProfiledOpenMax = got.reduce((m, v, i) => (i % 8 < 5 ? Math.max(m, v) : m), 0);
+      if (!(report.workletProfiledOpenMax < 0.05)) failures.push(`the worklet ignored its profile (a mouth opened to ${report.workletProfiledOpenMax})`);
+      shutDirect.free();
       // A bad seed is reported, not thrown into the audio thread.
       const bad = new Processor({ processorOptions: { module: compiledModule(), speaker: new Float32Array(2) } });
       if (!(bad.port.sent[0] && bad.port.sent[0].type === 'error' && bad.port.sent[0].message.includes('13 numbers'))) {

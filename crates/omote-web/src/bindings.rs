@@ -8,7 +8,10 @@
 
 use wasm_bindgen::prelude::*;
 
-use omote_embed::{Character, EmbedError, Speaker, VoiceStream, analyse_voice};
+use omote_embed::{
+    Character, EmbedError, Speaker, VoiceStream, analyse_voice, analyse_voice_with_profile,
+    builtin_voice_profile, calibrate_voice_from_card,
+};
 
 /// `call`'s error as JavaScript sees it: `call: what is wrong`.
 fn js(call: &'static str) -> impl Fn(EmbedError) -> JsError {
@@ -63,6 +66,37 @@ pub fn analyse_voice_js(samples: &[f32], sample_rate: f64) -> Result<Analysis, J
         .map_err(js("analyseVoice"))
 }
 
+/// Analyses mono samples at `sample_rate` Hz with a lip sync profile's JSON.
+#[wasm_bindgen(js_name = analyseVoiceWithProfile)]
+pub fn analyse_voice_with_profile_js(
+    samples: &[f32],
+    sample_rate: f64,
+    profile: &str,
+) -> Result<Analysis, JsError> {
+    analyse_voice_with_profile(samples, sample_rate, profile)
+        .map(|inner| Analysis { inner })
+        .map_err(js("analyseVoice"))
+}
+
+/// A lip sync profile's JSON calibrated to the speaker of one card take (see
+/// `omote_embed::calibrate_voice_from_card`).
+#[wasm_bindgen(js_name = calibrateVoiceFromCard)]
+pub fn calibrate_voice_from_card_js(
+    samples: &[f32],
+    sample_rate: f64,
+    card: Option<String>,
+    base: Option<String>,
+) -> Result<String, JsError> {
+    calibrate_voice_from_card(samples, sample_rate, card.as_deref(), base.as_deref())
+        .map_err(js("calibrateVoice"))
+}
+
+/// The built-in lip sync profile's JSON.
+#[wasm_bindgen(js_name = builtinVoiceProfile)]
+pub fn builtin_voice_profile_js() -> String {
+    builtin_voice_profile()
+}
+
 /// One character's voice lines (see `omote_embed::Speaker`).
 #[wasm_bindgen(js_name = Speaker)]
 pub struct SpeakerJs {
@@ -104,6 +138,19 @@ impl SpeakerJs {
     ) -> Result<Analysis, JsError> {
         self.inner
             .analyse(samples, sample_rate)
+            .map(|inner| Analysis { inner })
+            .map_err(js("Speaker.analyseVoice"))
+    }
+    /// A line's lip sync against the other lines, read with a lip sync profile's JSON.
+    #[wasm_bindgen(js_name = analyseVoiceWithProfile)]
+    pub fn analyse_voice_with_profile(
+        &mut self,
+        samples: &[f32],
+        sample_rate: f64,
+        profile: &str,
+    ) -> Result<Analysis, JsError> {
+        self.inner
+            .analyse_with_profile(samples, sample_rate, profile)
             .map(|inner| Analysis { inner })
             .map_err(js("Speaker.analyseVoice"))
     }
@@ -280,12 +327,20 @@ pub struct LiveVoiceJs {
 #[wasm_bindgen(js_class = LiveVoice)]
 impl LiveVoiceJs {
     /// A live analyser for mono samples at `sample_rate` Hz; `hold`: one frame more
-    /// latency for a steadier mouth.
+    /// latency for a steadier mouth; `profile`: a lip sync profile's JSON (none: the
+    /// built-in one).
     #[wasm_bindgen(constructor)]
-    pub fn new(sample_rate: f64, hold: bool) -> Result<LiveVoiceJs, JsError> {
-        VoiceStream::with_hold(sample_rate, hold)
-            .map(|inner| LiveVoiceJs { inner })
-            .map_err(js("LiveVoice"))
+    pub fn new(
+        sample_rate: f64,
+        hold: bool,
+        profile: Option<String>,
+    ) -> Result<LiveVoiceJs, JsError> {
+        match profile {
+            Some(p) => VoiceStream::with_profile(sample_rate, hold, &p),
+            None => VoiceStream::with_hold(sample_rate, hold),
+        }
+        .map(|inner| LiveVoiceJs { inner })
+        .map_err(js("LiveVoice"))
     }
     /// Pushes samples; the frames they completed, 8 numbers each (A I U E O N, volume,
     /// voiced).

@@ -82,10 +82,33 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     for quantum in decoded.samples.chunks(128) {
         seeded_live.extend_from_slice(seeded_voice.push(quantum).unwrap());
     }
+    // A calibration card take from the Japanese voice's lines 1-20 (six consonant +
+    // vowel syllables per vowel, 0.4 s of silence after each), written as a 16-bit WAV
+    // both sides read: Node's calibrateVoice must give this profile, and a LiveVoice
+    // with it the frames the native stream gives.
+    let (take, text) = card_take(&speech);
+    let take_wav = std::env::temp_dir().join(format!("omote-web-card-{}.wav", std::process::id()));
+    write_wav16(&take_wav, 48_000, &take);
+    let card = omote_audio::decode_file(&take_wav).unwrap();
+    let profile = omote_embed::calibrate_voice_from_card(
+        &card.samples,
+        f64::from(card.sample_rate),
+        Some(&text),
+        None,
+    )
+    .unwrap();
+    let mut profiled =
+        omote_embed::VoiceStream::with_profile(f64::from(decoded.sample_rate), false, &profile)
+            .unwrap();
+    let mut profiled_live = Vec::new();
+    for quantum in decoded.samples.chunks(128) {
+        profiled_live.extend_from_slice(profiled.push(quantum).unwrap());
+    }
     let native = serde_json::json!({
         "clips": native,
         "live": {"wav": wavs[0], "rate": decoded.sample_rate, "frames": live},
         "speaker": {"wavs": lines, "frames": speaker_frames, "seed": seed, "seededLive": seeded_live},
+        "card": {"wav": take_wav, "text": text, "profile": profile, "live": profiled_live},
     });
     let file = std::env::temp_dir().join(format!("omote-web-native-{}.json", std::process::id()));
     std::fs::write(&file, serde_json::to_vec(&native).unwrap()).unwrap();
@@ -98,6 +121,7 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
         Err(e) => return missing(&format!("node: {e}")),
     };
     std::fs::remove_file(&file).ok();
+    std::fs::remove_file(&take_wav).ok();
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "no report ({e}): {}\n{}",
@@ -121,4 +145,68 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
         report["seededLiveMaxDiff"].as_f64().unwrap() <= 1e-3,
         "{report}"
     );
+    assert!(
+        report["cardMeansMaxDiff"].as_f64().unwrap() <= 1e-3,
+        "{report}"
+    );
+    assert!(
+        report["cardLiveMaxDiff"].as_f64().unwrap() <= 1e-3,
+        "{report}"
+    );
+}
+
+/// Six consonant + vowel syllables per vowel from the Japanese voice's lines 1-20, each
+/// followed by 0.4 s of silence, at 48 kHz in 16-bit steps; and the card's text.
+fn card_take(speech: &Path) -> (Vec<i16>, String) {
+    let (mut take, mut text, mut per_vowel) = (Vec::new(), Vec::new(), [0; 5]);
+    for i in 1..=20 {
+        let wav = omote_audio::decode_file(&speech.join(format!("ja_ojt_{i:03}.wav"))).unwrap();
+        let rate = f64::from(wav.sample_rate);
+        let lab = speech.join(format!("ja_ojt_{i:03}.lab.tsv"));
+        let labels =
+            omote_lipsync::labels::parse_labels(&std::fs::read_to_string(&lab).unwrap(), "lab")
+                .unwrap();
+        for pair in labels.windows(2) {
+            let (c, v) = (&pair[0], &pair[1]);
+            let Some(k) = v.class.map(|k| k.index()).filter(|&k| k < 5) else {
+                continue;
+            };
+            if c.class.map(|k| k.index()) != Some(5) || c.phone == "cl" || per_vowel[k] == 6 {
+                continue;
+            }
+            per_vowel[k] += 1;
+            let cut = |t: f64| ((t * rate) as usize).min(wav.samples.len());
+            take.extend(
+                wav.samples[cut(c.start_s)..cut(v.end_s)]
+                    .iter()
+                    .map(|&x| (x * 32767.0) as i16),
+            );
+            take.extend(std::iter::repeat_n(0i16, (0.4 * rate) as usize));
+            text.push(["a", "i", "u", "e", "o"][k]);
+        }
+    }
+    assert_eq!(per_vowel, [6; 5]);
+    (take, text.join(" "))
+}
+
+/// A mono 16-bit PCM WAV.
+fn write_wav16(path: &Path, rate: u32, samples: &[i16]) {
+    let data = (samples.len() * 2) as u32;
+    let mut b = Vec::with_capacity(44 + samples.len() * 2);
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&(36 + data).to_le_bytes());
+    b.extend_from_slice(b"WAVEfmt ");
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&rate.to_le_bytes());
+    b.extend_from_slice(&(rate * 2).to_le_bytes());
+    b.extend_from_slice(&2u16.to_le_bytes());
+    b.extend_from_slice(&16u16.to_le_bytes());
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&data.to_le_bytes());
+    for s in samples {
+        b.extend_from_slice(&s.to_le_bytes());
+    }
+    std::fs::write(path, b).unwrap();
 }
