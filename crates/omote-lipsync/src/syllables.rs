@@ -189,7 +189,7 @@ pub fn learn_speaker_syllables(
 }
 
 /// The calibration card a speaker reads in one take, a short pause after each syllable:
-/// each vowel alone, then four consonant rows, six of each vowel (any five-vowel spelling
+/// each vowel alone, then five consonant rows: six of each vowel (any five-vowel spelling
 /// of the syllables works as a card text; see [`split_card`]).
 pub const DEFAULT_CARD: &str =
     "a i u e o ka ki ku ke ko sa shi su se so ta chi tsu te to na ni nu ne no ma mi mu me mo";
