@@ -202,13 +202,24 @@ const CARD_JOIN_FRAMES: usize = 12;
 /// syllable: a read syllable's vowel alone lasts longer.
 const CARD_MIN_RUN_FRAMES: usize = 5;
 
+/// A syllable's clip keeps this much (frames) of the pause on each side of its voice: the
+/// quiet onset and decay the voicing reads as the syllable's edges.
+const CARD_MARGIN_FRAMES: usize = 15;
+
+/// When a take has a few more voiced runs than its card has syllables (a cough, a chair,
+/// a syllable broken by a long closure), its shortest runs go first: into a neighbour
+/// closer than this (frames), else away.
+const CARD_MERGE_FRAMES: usize = 30;
+
 /// One recording of a speaker reading a card of syllables (`text`: the syllables separated
 /// by spaces, each with one vowel in a five-vowel spelling, as [`vowel_from_name`] reads a
 /// name), cut into one [`SyllableClip`] per syllable for [`calibrated_on_syllables`]. The
 /// syllables are the recording's voiced runs (runs closer than 120 ms joined, runs shorter
-/// than 50 ms dropped), cut halfway through the pauses between them; their number must be
-/// the text's, or the card is refused with both counts. `name` names the recording in
-/// errors and is each clip's speaker.
+/// than 50 ms dropped; when there are up to a quarter more runs than syllables, the
+/// shortest go, into a neighbour closer than 300 ms or away), cut halfway through the
+/// pauses between them; their number must then be the text's, or the card is refused with
+/// both counts. Each clip is its run and up to 150 ms of the pause on each side. `name`
+/// names the recording in errors and is each clip's speaker.
 pub fn split_card(
     profile: &Profile,
     samples: &[f32],
@@ -254,6 +265,26 @@ pub fn split_card(
         }
     }
     runs.retain(|&(a, b)| b - a >= CARD_MIN_RUN_FRAMES);
+    // Up to a quarter more runs than syllables are noises or broken syllables; more than
+    // that is not this card.
+    if runs.len() > syllables.len() && runs.len() <= syllables.len() + syllables.len() / 4 {
+        while runs.len() > syllables.len() {
+            let k = (0..runs.len())
+                .min_by_key(|&k| runs[k].1 - runs[k].0)
+                .unwrap_or(0);
+            let before = (k > 0).then(|| (runs[k].0 - runs[k - 1].1, k - 1));
+            let after = (k + 1 < runs.len()).then(|| (runs[k + 1].0 - runs[k].1, k + 1));
+            let nearest = match (before, after) {
+                (Some(b), Some(a)) => Some(if b.0 <= a.0 { b } else { a }),
+                (b, a) => b.or(a),
+            };
+            let (start, end) = runs.remove(k);
+            if let Some((_, j)) = nearest.filter(|&(gap, _)| gap < CARD_MERGE_FRAMES) {
+                let j = if j > k { j - 1 } else { j };
+                runs[j] = (runs[j].0.min(start), runs[j].1.max(end));
+            }
+        }
+    }
     if runs.len() != syllables.len() {
         let plural = |n: usize| if n == 1 { "" } else { "s" };
         return Err(err(format!(
@@ -263,23 +294,34 @@ pub fn split_card(
             syllables.len()
         )));
     }
-    let cut = |k: usize| -> usize {
-        if k == 0 {
-            0
-        } else if k == runs.len() {
-            samples.len()
-        } else {
-            ((runs[k - 1].1 + runs[k].0) / 2 * HOP).min(samples.len())
-        }
+    // Each syllable's clip: its run and CARD_MARGIN_FRAMES of the pause on each side (never
+    // past halfway to the next run), so a noise that was dropped stays out of it.
+    let frame = |f: usize| (f * HOP).min(samples.len());
+    let clip = |k: usize| -> (usize, usize) {
+        let (a, b) = runs[k];
+        let start = match k {
+            0 => a.saturating_sub(CARD_MARGIN_FRAMES),
+            _ => a
+                .saturating_sub(CARD_MARGIN_FRAMES)
+                .max((runs[k - 1].1 + a) / 2),
+        };
+        let end = match runs.get(k + 1) {
+            None => b + CARD_MARGIN_FRAMES,
+            Some(next) => (b + CARD_MARGIN_FRAMES).min((b + next.0) / 2),
+        };
+        (frame(start), frame(end))
     };
     Ok(syllables
         .iter()
         .enumerate()
-        .map(|(k, &(text, vowel))| SyllableClip {
-            speaker: name.to_string(),
-            name: text.to_string(),
-            vowel,
-            samples: samples[cut(k)..cut(k + 1)].to_vec(),
+        .map(|(k, &(text, vowel))| {
+            let (start, end) = clip(k);
+            SyllableClip {
+                speaker: name.to_string(),
+                name: text.to_string(),
+                vowel,
+                samples: samples[start..end].to_vec(),
+            }
         })
         .collect())
 }
@@ -607,12 +649,7 @@ mod tests {
             [("ka", Viseme::A), ("ki", Viseme::I), ("ku", Viseme::U)]
         );
         assert!(clips.iter().all(|c| c.speaker == "card.wav"));
-        // Nothing lost, nothing twice, and every cut in a pause: each clip holds one
-        // syllable's voice, 0.3 s of it.
-        assert_eq!(
-            clips.iter().map(|c| c.samples.len()).sum::<usize>(),
-            take.len()
-        );
+        // Each clip holds one syllable's voice, 0.3 s of it, and starts in its pause.
         let part_len = parts[0].len();
         for (k, c) in card.iter().enumerate() {
             let voiced = Analyser::new(profile.clone())
@@ -626,12 +663,10 @@ mod tests {
                 (25..=35).contains(&voiced),
                 "clip {k}: {voiced} voiced frames"
             );
-            let start: usize = card[..k].iter().map(|c| c.samples.len()).sum();
-            let off = start.abs_diff(k * part_len);
-            assert!(
-                off < part_len / 4,
-                "clip {k} starts {off} samples from its part"
-            );
+            // Its voice and at most 150 ms of pause on each side: under its 0.8 s part.
+            let len = c.samples.len() as f32 / SAMPLE_RATE as f32;
+            assert!((0.3..0.65).contains(&len), "clip {k}: {len} s");
+            assert!(c.samples.len() < part_len);
         }
         // The text must match what was heard, and name a vowel per syllable.
         let err = split_card(&profile, &take, "ka ki", "card.wav").unwrap_err();
@@ -645,6 +680,48 @@ mod tests {
             "{err}"
         );
         assert!(split_card(&profile, &take, " ", "card.wav").is_err());
+        // A click in a pause (60 ms of voice, far from both syllables) is dropped; a card
+        // of n syllables may have n / 4 runs too many (so five here), not more; a card of
+        // more syllables than were heard is refused.
+        let click: Vec<f32> = syllable(0.06, (800.0, 1300.0));
+        let with_click: Vec<f32> = [
+            parts[0].clone(),
+            click,
+            parts[1].clone(),
+            parts[2].clone(),
+            parts[0].clone(),
+            parts[1].clone(),
+        ]
+        .concat();
+        let clicked = split_card(&profile, &with_click, "ka ki ku ka ki", "card.wav").unwrap();
+        assert_eq!(clicked.len(), 5);
+        // The click went with its pause: the first syllable's clip ends in the pause after
+        // the click, and every clip is one syllable's voice.
+        for (k, c) in clicked.iter().enumerate() {
+            let voiced = Analyser::new(profile.clone())
+                .features(&c.samples)
+                .voicing
+                .voiced
+                .iter()
+                .filter(|v| **v)
+                .count();
+            assert!(
+                (25..=35).contains(&voiced),
+                "clip {k}: {voiced} voiced frames"
+            );
+        }
+        let err = split_card(&profile, &with_click, "ka ki ku", "card.wav").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("heard 6 syllables, the card has 3"),
+            "{err}"
+        );
+        let err = split_card(&profile, &take, "ka ki ku ke", "card.wav").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("heard 3 syllables, the card has 4"),
+            "{err}"
+        );
         // A gap shorter than a pause is inside one syllable: two bursts 60 ms apart are one.
         let mut joined = syllable(0.15, (800.0, 1300.0));
         let pad = (0.25 * SAMPLE_RATE as f32) as usize;
