@@ -554,7 +554,7 @@ fn the_afterglow_holds_then_releases_and_can_be_cleared() {
 /// A voice profile, given as JSON, is the one every reading uses: the built-in one's text
 /// reads exactly as no profile does; one calibrated from a card take — read at 48 kHz as
 /// a host's microphone gives it — reads the same voice's other lines better (86.6 →
-/// 93.3 % of their vowel frames when written);
+/// 93.4 % of their vowel frames when written);
 /// a bad profile or a take that is not the card is refused with a message.
 #[test]
 fn a_calibrated_voice_profile_is_the_one_every_reading_uses() {
