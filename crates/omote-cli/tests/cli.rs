@@ -1174,32 +1174,27 @@ fn a_speakers_own_syllables_calibrate_the_profile_to_it() {
     let o = card_calibration("ka xyz");
     assert!(String::from_utf8_lossy(&o.stderr).contains("\"xyz\" has no single vowel"));
     // One speaker at a time, and something to learn from.
+    let calibrate_refuses = |folder: &Path| -> String {
+        let o = omote()
+            .args(["lipsync", "calibrate", "--syllables"])
+            .arg(folder)
+            .arg("-o")
+            .arg(dir.join("x.json"))
+            .output()
+            .unwrap();
+        assert!(!o.status.success());
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
     let two = dir.join("two");
     std::fs::create_dir_all(&two).unwrap();
     std::fs::rename(dir.join("half0"), two.join("a")).unwrap();
     std::fs::rename(dir.join("half1"), two.join("b")).unwrap();
-    let o = omote()
-        .args(["lipsync", "calibrate", "--syllables"])
-        .arg(&two)
-        .arg("-o")
-        .arg(dir.join("x.json"))
-        .output()
-        .unwrap();
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = calibrate_refuses(&two);
     assert!(err.contains("calibrates to one speaker"), "{err}");
     let silent = dir.join("silent");
     std::fs::create_dir_all(&silent).unwrap();
     write_wav16(&silent.join("ka.wav"), 16_000, &vec![0; 8000]);
-    let o = omote()
-        .args(["lipsync", "calibrate", "--syllables"])
-        .arg(&silent)
-        .arg("-o")
-        .arg(dir.join("x.json"))
-        .output()
-        .unwrap();
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = calibrate_refuses(&silent);
     assert!(
         err.contains("no voiced vowel frames in 1 audio files"),
         "{err}"

@@ -631,6 +631,12 @@ mod tests {
         out
     }
 
+    /// How many of `samples`' frames the analyser calls voiced.
+    fn voiced_frames(profile: &Profile, samples: &[f32]) -> usize {
+        let features = Analyser::new(profile.clone()).features(samples);
+        features.voicing.voiced.iter().filter(|v| **v).count()
+    }
+
     #[test]
     fn a_card_is_cut_into_its_syllables_in_the_pauses() {
         // Three syllables read with pauses (each padded by 0.25 s of hiss on both sides).
@@ -652,13 +658,7 @@ mod tests {
         // Each clip holds one syllable's voice, 0.3 s of it, and starts in its pause.
         let part_len = parts[0].len();
         for (k, c) in card.iter().enumerate() {
-            let voiced = Analyser::new(profile.clone())
-                .features(&c.samples)
-                .voicing
-                .voiced
-                .iter()
-                .filter(|v| **v)
-                .count();
+            let voiced = voiced_frames(&profile, &c.samples);
             assert!(
                 (25..=35).contains(&voiced),
                 "clip {k}: {voiced} voiced frames"
@@ -698,13 +698,7 @@ mod tests {
         // The click went with its pause: the first syllable's clip ends in the pause after
         // the click, and every clip is one syllable's voice.
         for (k, c) in clicked.iter().enumerate() {
-            let voiced = Analyser::new(profile.clone())
-                .features(&c.samples)
-                .voicing
-                .voiced
-                .iter()
-                .filter(|v| **v)
-                .count();
+            let voiced = voiced_frames(&profile, &c.samples);
             assert!(
                 (25..=35).contains(&voiced),
                 "clip {k}: {voiced} voiced frames"

@@ -88,7 +88,7 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     // with it the frames the native stream gives.
     let (take, text) = card_take(&speech);
     let take_wav = std::env::temp_dir().join(format!("omote-web-card-{}.wav", std::process::id()));
-    write_wav16(&take_wav, 48_000, &take);
+    std::fs::write(&take_wav, omote_testdata::wav16(&take, 48_000, 1)).unwrap();
     let card = omote_audio::decode_file(&take_wav).unwrap();
     let profile = omote_embed::calibrate_voice_from_card(
         &card.samples,
@@ -187,26 +187,4 @@ fn card_take(speech: &Path) -> (Vec<i16>, String) {
     }
     assert_eq!(per_vowel, [6; 5]);
     (take, text.join(" "))
-}
-
-/// A mono 16-bit PCM WAV.
-fn write_wav16(path: &Path, rate: u32, samples: &[i16]) {
-    let data = (samples.len() * 2) as u32;
-    let mut b = Vec::with_capacity(44 + samples.len() * 2);
-    b.extend_from_slice(b"RIFF");
-    b.extend_from_slice(&(36 + data).to_le_bytes());
-    b.extend_from_slice(b"WAVEfmt ");
-    b.extend_from_slice(&16u32.to_le_bytes());
-    b.extend_from_slice(&1u16.to_le_bytes());
-    b.extend_from_slice(&1u16.to_le_bytes());
-    b.extend_from_slice(&rate.to_le_bytes());
-    b.extend_from_slice(&(rate * 2).to_le_bytes());
-    b.extend_from_slice(&2u16.to_le_bytes());
-    b.extend_from_slice(&16u16.to_le_bytes());
-    b.extend_from_slice(b"data");
-    b.extend_from_slice(&data.to_le_bytes());
-    for s in samples {
-        b.extend_from_slice(&s.to_le_bytes());
-    }
-    std::fs::write(path, b).unwrap();
 }
