@@ -1,7 +1,8 @@
 // The npm package in bundled apps (web/test/apps): packs web/ with `npm pack`, and for
 // each of Vite and webpack installs the app's pinned tools (`npm ci`) and the tarball,
 // makes a production build of ./src, serves it on loopback and opens it in headless
-// Chromium with a fake microphone playing a voice line. Prints one JSON report
+// Chromium with a fake microphone playing a voice line (and a calibrated voice profile
+// given to it). Prints one JSON report
 // ({ apps: { vite: …, webpack: … }, failures }); exits 1 on a failure.
 //
 //   node web/test/apps/check.mjs REPO [vite|webpack …]
@@ -52,6 +53,9 @@ try {
     if (!(res.line && res.line.maxMouthAfter < 0.05)) fail(`the mouth stayed open after the line: ${JSON.stringify(res.line)}`);
     if (!(res.mic && res.mic.frames > 100 && res.mic.maxMouth > 0.3)) fail(`the microphone did not drive the mouth: ${JSON.stringify(res.mic)}`);
     if (!(res.mic && res.mic.tracksEndedAfterStop)) fail('mic.stop() left a live track');
+    const p = res.profile || {};
+    if (!(String(p.calibrated).includes('calibrated on') && p.refused.includes('heard 3 syllables, the card has 4'))) fail(`calibrateVoice: ${JSON.stringify(p)}`);
+    if (!(p.frames > 50 && p.maxMouth < 0.05)) fail(`the microphone's worklet did not read with the given profile: ${JSON.stringify(p)}`);
     if (!(res.failedStart && res.failedStart.threw && res.failedStart.gotStream && res.failedStart.liveTracks === 0)) fail(`a failed start: ${JSON.stringify(res.failedStart)}`);
     if (r.consoleErrors.length) fail(`console errors: ${r.consoleErrors.join(' | ')}`);
     r.totalS = (Date.now() - t0) / 1000;

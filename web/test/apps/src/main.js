@@ -1,9 +1,10 @@
 // A small app using the omote package as a user would (from its packed tarball), built
 // for production by a bundler and checked in Chromium by ../check.mjs: a voice line
 // drives the mouth, the microphone (Chromium's fake device playing a line) drives the
-// mouth through the bundled AudioWorklet, and a start that fails leaves no live track.
+// mouth through the bundled AudioWorklet, a calibrated voice profile reaches that
+// worklet, and a start that fails leaves no live track.
 // The result goes to `window.omoteResult`.
-import { init, analyseVoice, Face, listenToMicrophone } from 'omote';
+import { init, analyseVoice, calibrateVoice, Face, listenToMicrophone } from 'omote';
 import { rigFromVrm } from 'omote/three-vrm';
 
 const MOUTH = ['aa', 'ih', 'ou', 'ee', 'oh'];
@@ -42,6 +43,37 @@ async function run() {
   result.mic = { frames: mic.frames, maxMouth, latencyMs: mic.latency.meanS * 1000 };
   mic.stop();
   result.mic.tracksEndedAfterStop = tracks.every((t) => t.readyState === 'ended');
+  // 2b. A voice profile: calibrated from a card take (three vowel-like syllables with
+  // pauses, made here), then closed shut and given to the microphone: the bundled
+  // worklet reads with it, so the same microphone no longer opens the mouth.
+  const rate = 16000;
+  const syllable = (f1, f2) => {
+    const pad = new Float32Array(rate / 4);
+    const voice = Float32Array.from({ length: rate * 0.3 }, (_, i) => {
+      let v = 0;
+      for (let h = 1; h < 28; h++) {
+        const f = 140 * h;
+        v += (Math.exp(-(((f - f1) / 150) ** 2)) + 0.6 * Math.exp(-(((f - f2) / 250) ** 2))) * Math.sin(2 * Math.PI * f * i / rate);
+      }
+      return 0.1 * v;
+    });
+    return [...pad, ...voice, ...pad];
+  };
+  const take = Float32Array.from([...syllable(800, 1300), ...syllable(300, 2300), ...syllable(320, 800)]);
+  const profile = JSON.parse(calibrateVoice(take, rate, { card: 'ka ki ku' }));
+  let refused = '';
+  try { calibrateVoice(take, rate, { card: 'ka ki ku ke' }); } catch (e) { refused = e.message; }
+  profile.bias[5] = 50;
+  const shutMic = await listenToMicrophone(ctx, { profile: JSON.stringify(profile) });
+  const shut = new Face({ presets: true }, { seed: 5 }).listen(shutMic);
+  let shutMouth = 0;
+  for (let i = 0; i < 120; i++) {
+    await sleep(1000 / 60);
+    shut.update(1 / 60);
+    shutMouth = Math.max(shutMouth, mouth(shut));
+  }
+  result.profile = { calibrated: profile.description, refused, frames: shutMic.frames, maxMouth: shutMouth };
+  shutMic.stop();
   // 3. A start that fails (the worklet is not where it is said to be): no live track.
   let stream = null;
   try {
