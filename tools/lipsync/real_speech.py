@@ -405,7 +405,7 @@ def src_asterisk_romance():
                 continue
             yield dict(key=key, speaker=spk, lang=lang,
                        package=f"asterisk-core-sounds-{lang}-g722 1.6.1 (Debian)", licence=lic,
-                       path=path, kind="g722", text=text, romance=lang)
+                       path=path, kind="g722", text=text, g2p="romance")
 
 
 # espeak-ng's Russian IPA -> ARPAbet proxies (two-letter symbols first). Stress, length,
@@ -443,7 +443,7 @@ def espeak_g2p(word, lang):
     return out
 
 
-def russian_words(text):
+def russian_words(text, lang="ru"):
     """Prompt text -> lower-case Cyrillic words, or None (digits or Latin letters in it)."""
     t = text.lower()
     if re.search(r"[0-9a-z]", t):
@@ -474,8 +474,18 @@ def _asterisk_russian(base, txt):
         yield dict(key=key, speaker="ivrvoiceru", lang="ru",
                    package="asterisk-core-sounds-ru-g722 1.6.1 (Debian)",
                    licence="CC-BY-3.0 (voice prompts (c) 2010 Maxim Topal, ivrvoice.ru)",
-                   path=path, kind="g722", text=text, espeak="ru")
+                   path=path, kind="g722", text=text, g2p="espeak")
 
+
+# How the cross-lingual sources' words are found and pronounced: (prompt text -> words or
+# None, word -> ARPAbet proxies, why a prompt without words is skipped, what pronounced
+# them).
+G2P = {
+    "romance": (romance_words, romance_g2p, "loanword or number > 10 in the prompt",
+                "spelling rules"),
+    "espeak": (russian_words, espeak_g2p, "digits or Latin letters in the prompt",
+               "espeak-ng's IPA"),
+}
 
 SOURCES = [src_asterisk, src_pocketsphinx_testdata, src_alsa, src_ktuberling, src_klettres,
            src_arctic, src_asterisk_romance, src_asterisk_russian]
@@ -553,27 +563,14 @@ class Aligner:
             if self.dec.lookup_word(w) is None:
                 self.dec.add_word(w, pron, True)
 
-    def add_romance(self, words, lang):
-        """Spanish/Italian words -> dictionary entries `<lang>_<word>` (spelling rules)."""
+    def add_words(self, words, lang, g2p):
+        """Words -> dictionary entries `<lang>_<word>`, pronounced by `g2p(word, lang)`."""
         out = []
         for w in words:
             key = f"{lang}_{w}"
             if self.dec.lookup_word(key) is None:
-                phones = romance_g2p(w, lang)
+                phones = g2p(w, lang)
                 if not phones:  # pocketsphinx crashes on an empty pronunciation
-                    raise ValueError(f"no phones for {w!r}")
-                self.dec.add_word(key, " ".join(phones), True)
-            out.append(key)
-        return out
-
-    def add_espeak(self, words, lang):
-        """Words -> dictionary entries `<lang>_<word>` (espeak-ng's pronunciation)."""
-        out = []
-        for w in words:
-            key = f"{lang}_{w}"
-            if self.dec.lookup_word(key) is None:
-                phones = espeak_g2p(w, lang)
-                if not phones:
                     raise ValueError(f"no phones for {w!r}")
                 self.dec.add_word(key, " ".join(phones), True)
             out.append(key)
@@ -760,25 +757,16 @@ def main():
         for src in SOURCES:
             items = sorted(src(), key=lambda it: (it["speaker"], it["key"]))
             for it in items:
-                if "romance" in it:
-                    words = romance_words(it["text"], it["romance"])
+                if "g2p" in it:
+                    words_of, g2p, refused, rules = G2P[it["g2p"]]
+                    words = words_of(it["text"], it["lang"])
                     if words is None:
-                        skipped.append((it["path"], "loanword or number > 10 in the prompt"))
+                        skipped.append((it["path"], refused))
                         continue
                     try:
-                        words = aligner.add_romance(words, it["romance"])
+                        words = aligner.add_words(words, it["lang"], g2p)
                     except ValueError as e:
-                        skipped.append((it["path"], f"spelling rules: {e}"))
-                        continue
-                elif "espeak" in it:
-                    words = russian_words(it["text"])
-                    if words is None:
-                        skipped.append((it["path"], "digits or Latin letters in the prompt"))
-                        continue
-                    try:
-                        words = aligner.add_espeak(words, it["espeak"])
-                    except ValueError as e:
-                        skipped.append((it["path"], f"espeak-ng pronunciation: {e}"))
+                        skipped.append((it["path"], f"{rules}: {e}"))
                         continue
                 else:
                     words = normalise(it["text"])
@@ -805,10 +793,8 @@ def main():
                         skipped.append((it["path"], f"alignment failed: {e}"))
                         continue
                     how = "pocketsphinx 5.1.1 forced alignment (en-us, bestpath=False)"
-                    if "romance" in it:
-                        how += "; cross-lingual: ARPAbet proxies from spelling rules"
-                    if "espeak" in it:
-                        how += "; cross-lingual: ARPAbet proxies from espeak-ng's IPA"
+                    if "g2p" in it:
+                        how += f"; cross-lingual: ARPAbet proxies from {G2P[it['g2p']][3]}"
                     db16 = frame_db(struct.unpack("<%dh" % (len(pcm) // 2), pcm), 16000)
                     bad = check_alignment(phones, db16)
                     bad += check_frames(frame_classes(segments(phones, duration), duration), db16)

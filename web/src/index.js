@@ -1,6 +1,6 @@
 // omote for the web: lip sync, blinks, gaze and voice lines for VRM avatars, in wasm.
 // The API is documented in web/README.md and web/index.d.ts.
-import initWasm, { analyseVoice as wasmAnalyse, analyseVoiceWithProfile as wasmAnalyseWithProfile, builtinVoiceProfile as wasmBuiltinProfile, calibrateVoiceFromCard as wasmCalibrate, Face as WasmFace, LiveVoice as WasmLiveVoice, Speaker as WasmSpeaker } from './omote_web.js';
+import initWasm, { analyseVoice as wasmAnalyse, builtinVoiceProfile as wasmBuiltinProfile, calibrateVoiceFromCard as wasmCalibrate, Face as WasmFace, LiveVoice as WasmLiveVoice, Speaker as WasmSpeaker } from './omote_web.js';
 
 let loading = null;
 let module = null;
@@ -47,8 +47,7 @@ function checkInit(what) {
 export function analyseVoice(samples, sampleRate, { profile } = {}) {
   checkInit('analyseVoice');
   checkSamples('analyseVoice', samples, sampleRate);
-  const p = voiceProfile('analyseVoice', profile);
-  return analysisObject(p === undefined ? wasmAnalyse(samples, sampleRate) : wasmAnalyseWithProfile(samples, sampleRate, p));
+  return analysisObject(wasmAnalyse(samples, sampleRate, voiceProfile('analyseVoice', profile)));
 }
 
 /** The calibration card a speaker reads once, one syllable at a time with a short pause
@@ -136,10 +135,7 @@ export class Speaker {
    *  sync profile's JSON text (from `calibrateVoice`). */
   analyseVoice(samples, sampleRate, { profile } = {}) {
     checkSamples('Speaker.analyseVoice', samples, sampleRate);
-    const p = voiceProfile('Speaker.analyseVoice', profile);
-    return analysisObject(p === undefined
-      ? this._speaker.analyseVoice(samples, sampleRate)
-      : this._speaker.analyseVoiceWithProfile(samples, sampleRate, p));
+    return analysisObject(this._speaker.analyseVoice(samples, sampleRate, voiceProfile('Speaker.analyseVoice', profile)));
   }
 
   /** Frees the wasm memory (optional; a FinalizationRegistry does it too). */

@@ -2037,6 +2037,15 @@ fn live_takes_a_microphone_for_the_mouth() {
     );
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing.json: cannot read profile"));
+    // A profile with no voice to read is a mistake, not ignored.
+    let o = run_with_stdin(
+        omote()
+            .args(["live", "--stdin", "640x480", "--voice-profile"])
+            .arg(&shut_path),
+        Vec::new(),
+    );
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--voice-profile reads a voice"));
     // A voice file that is not there is named.
     let o = run_with_stdin(
         omote()

@@ -2,7 +2,7 @@
 //! gives for the same audio (the same resampling to the analyser's rate, the same
 //! analyser and built-in profile).
 
-use omote_lipsync::{Analyser, Profile, SAMPLE_RATE, VoicedSpan, VowelFrame, VowelTrack, export};
+use omote_lipsync::{Analyser, SAMPLE_RATE, VoicedSpan, VowelFrame, VowelTrack, export};
 
 use crate::EmbedError;
 
@@ -36,19 +36,16 @@ pub struct VoiceAnalysis {
 /// assert!(omote_embed::analyse_voice(&[], 16_000.0).is_err());
 /// ```
 pub fn analyse_voice(samples: &[f32], sample_rate: f64) -> Result<VoiceAnalysis, EmbedError> {
-    let samples = analyser_input(samples, sample_rate)?;
-    Ok(VoiceAnalysis::from_track(
-        &Analyser::new(Profile::builtin()).analyse(&samples),
-    ))
+    analyse_voice_with_profile(samples, sample_rate, None)
 }
 
 /// [`analyse_voice`] with a lip sync profile given as JSON (one
-/// [`crate::calibrate_voice_from_card`] made for this voice, or
-/// [`crate::builtin_voice_profile`]); a profile that is not one is refused.
+/// [`crate::calibrate_voice_from_card`] made for this voice; `None`: the built-in one); a
+/// profile that is not one is refused.
 pub fn analyse_voice_with_profile(
     samples: &[f32],
     sample_rate: f64,
-    profile: &str,
+    profile: Option<&str>,
 ) -> Result<VoiceAnalysis, EmbedError> {
     let profile = crate::voice_profile::parse_voice_profile(profile)?;
     let samples = analyser_input(samples, sample_rate)?;

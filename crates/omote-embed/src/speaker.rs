@@ -119,28 +119,22 @@ impl Speaker {
     /// one speaker serves many threads at once (and a binding can share it while it
     /// works): each call has its own analyser scratch.
     pub fn analyse(&self, samples: &[f32], sample_rate: f64) -> Result<VoiceAnalysis, EmbedError> {
-        self.analyse_with(self.analyser.profile().clone(), samples, sample_rate)
+        self.analyse_with_profile(samples, sample_rate, None)
     }
 
     /// [`Speaker::analyse`] with a lip sync profile given as JSON (one
-    /// [`crate::calibrate_voice_from_card`] made for this speaker); a profile that is not
-    /// one is refused.
+    /// [`crate::calibrate_voice_from_card`] made for this speaker; `None`: the built-in
+    /// one); a profile that is not one is refused.
     pub fn analyse_with_profile(
         &self,
         samples: &[f32],
         sample_rate: f64,
-        profile: &str,
+        profile: Option<&str>,
     ) -> Result<VoiceAnalysis, EmbedError> {
-        let profile = crate::voice_profile::parse_voice_profile(profile)?;
-        self.analyse_with(profile, samples, sample_rate)
-    }
-
-    fn analyse_with(
-        &self,
-        profile: omote_lipsync::Profile,
-        samples: &[f32],
-        sample_rate: f64,
-    ) -> Result<VoiceAnalysis, EmbedError> {
+        let profile = match profile {
+            None => self.analyser.profile().clone(),
+            Some(_) => crate::voice_profile::parse_voice_profile(profile)?,
+        };
         let samples = analyser_input(samples, sample_rate)?;
         let mut analyser = Analyser::new(profile);
         let mut features = analyser.features(&samples);

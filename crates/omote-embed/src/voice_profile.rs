@@ -38,17 +38,17 @@ pub fn calibrate_voice_from_card(
     base: Option<&str>,
 ) -> Result<String, EmbedError> {
     let samples = analyser_input(samples, sample_rate)?;
-    let base = match base {
-        Some(json) => parse_voice_profile(json)?,
-        None => Profile::builtin(),
-    };
+    let base = parse_voice_profile(base)?;
     calibrated_on_card(&base, &samples, card.unwrap_or(VOICE_CARD), "the card take")
         .map(|p| p.to_json())
         .map_err(|e| EmbedError::VoiceProfile(e.to_string()))
 }
 
-/// A profile from its JSON text, checked.
-pub(crate) fn parse_voice_profile(json: &str) -> Result<Profile, EmbedError> {
-    Profile::from_json(json, "the voice profile")
-        .map_err(|e| EmbedError::VoiceProfile(e.to_string()))
+/// A profile from its JSON text, checked; `None`: the built-in one.
+pub(crate) fn parse_voice_profile(json: Option<&str>) -> Result<Profile, EmbedError> {
+    match json {
+        None => Ok(Profile::builtin()),
+        Some(json) => Profile::from_json(json, "the voice profile")
+            .map_err(|e| EmbedError::VoiceProfile(e.to_string())),
+    }
 }

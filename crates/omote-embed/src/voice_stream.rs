@@ -3,7 +3,7 @@
 //! whatever it has), a vowel frame per 10 ms out as soon as its audio is there.
 
 use omote_audio::StreamResampler;
-use omote_lipsync::{AnalyserConfig, Profile, SAMPLE_RATE, StreamAnalyser, VowelFrame};
+use omote_lipsync::{AnalyserConfig, SAMPLE_RATE, StreamAnalyser, VowelFrame};
 
 use crate::EmbedError;
 use crate::analysis::{check_rate, check_samples};
@@ -46,22 +46,18 @@ impl VoiceStream {
     /// more latency) so one-frame flickers of the mouth class are removed, as
     /// `omote lipsync live` does.
     pub fn with_hold(sample_rate: f64, hold: bool) -> Result<Self, EmbedError> {
-        Self::with_profile_parsed(sample_rate, hold, Profile::builtin())
+        Self::with_profile(sample_rate, hold, None)
     }
 
     /// As [`VoiceStream::with_hold`], reading the voice with a lip sync profile given as
-    /// JSON (one [`crate::calibrate_voice_from_card`] made for this speaker); a profile
-    /// that is not one is refused.
-    pub fn with_profile(sample_rate: f64, hold: bool, profile: &str) -> Result<Self, EmbedError> {
-        let profile = crate::voice_profile::parse_voice_profile(profile)?;
-        Self::with_profile_parsed(sample_rate, hold, profile)
-    }
-
-    fn with_profile_parsed(
+    /// JSON (one [`crate::calibrate_voice_from_card`] made for this speaker; `None`: the
+    /// built-in one); a profile that is not one is refused.
+    pub fn with_profile(
         sample_rate: f64,
         hold: bool,
-        profile: Profile,
+        profile: Option<&str>,
     ) -> Result<Self, EmbedError> {
+        let profile = crate::voice_profile::parse_voice_profile(profile)?;
         let rate = check_rate(sample_rate)?;
         let resampler = StreamResampler::new(rate, SAMPLE_RATE)
             .map_err(|e| EmbedError::Audio(e.to_string()))?;

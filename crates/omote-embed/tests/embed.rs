@@ -568,7 +568,7 @@ fn a_calibrated_voice_profile_is_the_one_every_reading_uses() {
     let decoded = omote_audio::decode_file(&dir.join("ja_ojt_002.wav")).unwrap();
     let rate = f64::from(decoded.sample_rate);
     assert_eq!(
-        analyse_voice_with_profile(&decoded.samples, rate, &builtin).unwrap(),
+        analyse_voice_with_profile(&decoded.samples, rate, Some(&builtin)).unwrap(),
         analyse_voice(&decoded.samples, rate).unwrap()
     );
     let at48 = omote_audio::resample(&decoded.samples, decoded.sample_rate, 48_000).unwrap();
@@ -580,7 +580,7 @@ fn a_calibrated_voice_profile_is_the_one_every_reading_uses() {
     let plain = stream(VoiceStream::with_hold(48_000.0, true).unwrap());
     assert_eq!(
         plain,
-        stream(VoiceStream::with_profile(48_000.0, true, &builtin).unwrap())
+        stream(VoiceStream::with_profile(48_000.0, true, Some(&builtin)).unwrap())
     );
     // A card take from the speaker's own lines: its consonant + vowel syllables (six per
     // vowel, from lines 1–20), each followed by 0.4 s of silence, resampled to 48 kHz.
@@ -626,7 +626,7 @@ fn a_calibrated_voice_profile_is_the_one_every_reading_uses() {
             omote_lipsync::labels::parse_labels(&std::fs::read_to_string(&lab).unwrap(), "lab")
                 .unwrap();
         let a = analyse_voice(&decoded.samples, rate).unwrap();
-        let b = analyse_voice_with_profile(&decoded.samples, rate, &calibrated).unwrap();
+        let b = analyse_voice_with_profile(&decoded.samples, rate, Some(&calibrated)).unwrap();
         for f in 0..a.silent.len() {
             let t = f as f64 * 0.01 + 0.005;
             let Some(k) = labels
@@ -652,19 +652,19 @@ fn a_calibrated_voice_profile_is_the_one_every_reading_uses() {
     // A profile that closes every mouth is the one a stream reads with.
     let mut shut: serde_json::Value = serde_json::from_str(&builtin).unwrap();
     shut["bias"][5] = serde_json::json!(50.0);
-    let out = stream(VoiceStream::with_profile(48_000.0, true, &shut.to_string()).unwrap());
+    let out = stream(VoiceStream::with_profile(48_000.0, true, Some(&shut.to_string())).unwrap());
     let open: f32 = out
         .chunks(LIVE_STRIDE)
         .map(|f| f[..5].iter().sum::<f32>())
         .fold(0.0, f32::max);
     assert!(open < 0.05, "{open}");
     // Bad profiles and takes are refused with what is wrong.
-    let e = VoiceStream::with_profile(48_000.0, true, "{}")
+    let e = VoiceStream::with_profile(48_000.0, true, Some("{}"))
         .err()
         .unwrap();
     assert!(matches!(e, EmbedError::VoiceProfile(_)), "{e}");
     assert!(e.to_string().starts_with("the voice profile: "), "{e}");
-    let e = analyse_voice_with_profile(&at48, 48_000.0, "not json").unwrap_err();
+    let e = analyse_voice_with_profile(&at48, 48_000.0, Some("not json")).unwrap_err();
     assert!(e.to_string().starts_with("the voice profile: "), "{e}");
     let e = calibrate_voice_from_card(&take48, 48_000.0, Some("ka ki"), None).unwrap_err();
     assert_eq!(

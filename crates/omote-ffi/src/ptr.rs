@@ -71,6 +71,18 @@ pub(crate) unsafe fn text<'a>(p: *const c_char, what: &str) -> FfiResult<&'a str
         .map_err(|e| FfiError::argument(format!("`{what}` is not UTF-8: {e}")))
 }
 
+/// An optional NUL-terminated UTF-8 string: `None` for null.
+///
+/// # Safety
+/// A non-null `p` points at a NUL-terminated string valid for `'a`.
+pub(crate) unsafe fn optional_text<'a>(p: *const c_char, what: &str) -> FfiResult<Option<&'a str>> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: the caller's promise.
+    unsafe { text(p, what) }.map(Some)
+}
+
 /// Writes `value` through an out-pointer.
 ///
 /// # Safety

@@ -338,21 +338,6 @@ pub unsafe extern "C" fn omote_voice_stream_push(
     })
 }
 
-/// NUL-terminated text at `p`, or `None` for a null pointer.
-///
-/// # Safety
-/// `p` is null or NUL-terminated.
-unsafe fn optional_text<'a>(
-    p: *const c_char,
-    what: &str,
-) -> crate::status::FfiResult<Option<&'a str>> {
-    if p.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: the caller's promise.
-    unsafe { ptr::text(p, what) }.map(Some)
-}
-
 /// A lip sync profile calibrated to one speaker, as NUL-terminated JSON text: `samples`
 /// (`count`, mono, at `sample_rate` Hz) are one take of them reading a calibration card,
 /// one syllable at a time with a short pause after each; `card` is its text (NULL: the
@@ -383,9 +368,9 @@ pub unsafe extern "C" fn omote_calibrate_voice_from_card(
         // SAFETY: the caller's promise.
         let samples = unsafe { ptr::slice(samples, count, "samples")? };
         // SAFETY: the caller's promise.
-        let card = unsafe { optional_text(card, "card")? };
+        let card = unsafe { ptr::optional_text(card, "card")? };
         // SAFETY: the caller's promise.
-        let base = unsafe { optional_text(base, "base")? };
+        let base = unsafe { ptr::optional_text(base, "base")? };
         let profile = calibrate_voice_from_card(samples, sample_rate, card, base)?;
         // SAFETY: the caller's promise.
         unsafe { ptr::write_text(&profile, buf, cap, len) }
@@ -428,7 +413,7 @@ pub unsafe extern "C" fn omote_analyse_voice_with_profile(
         let samples = unsafe { ptr::slice(samples, count, "samples")? };
         // SAFETY: the caller's promise.
         let profile = unsafe { ptr::text(profile, "profile")? };
-        let analysis = analyse_voice_with_profile(samples, sample_rate, profile)?;
+        let analysis = analyse_voice_with_profile(samples, sample_rate, Some(profile))?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, TRACKS.insert(analysis), "out") }
     })
@@ -456,7 +441,7 @@ pub unsafe extern "C" fn omote_speaker_analyse_with_profile(
         let held = SPEAKERS.get(speaker)?;
         let analysis =
             held.lock("the speaker")?
-                .analyse_with_profile(samples, sample_rate, profile)?;
+                .analyse_with_profile(samples, sample_rate, Some(profile))?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, TRACKS.insert(analysis), "out") }
     })
@@ -479,7 +464,7 @@ pub unsafe extern "C" fn omote_voice_stream_new_with_profile(
         ptr::check_out(out, "out")?;
         // SAFETY: the caller's promise.
         let profile = unsafe { ptr::text(profile, "profile")? };
-        let stream = VoiceStream::with_profile(sample_rate, hold != 0, profile)?;
+        let stream = VoiceStream::with_profile(sample_rate, hold != 0, Some(profile))?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, STREAMS.insert(stream), "out") }
     })

@@ -25,7 +25,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::eval::{AnalysisMode, LabelledClip, pct, speaker_features, speaker_tracks};
+use crate::eval::{
+    AnalysisMode, CALIBRATION_MIN_FRAMES, LabelledClip, pct, speaker_features, speaker_tracks,
+};
 use crate::{Analyser, HOP, LipsyncError, Profile, ProfileBuilder, Viseme, VowelTrack};
 
 /// The share of a file's voiced frames scored, at its end: the vowel's part of a
@@ -115,6 +117,28 @@ pub fn vowel_start(voiced: usize) -> usize {
     ((1.0 - SCORED_TAIL) * voiced as f64).floor() as usize
 }
 
+/// One speaker's syllables read as the measure reads them: as one [`crate::Speaker`] with
+/// `profile`'s features, each file's normalised features with its voiced frames' indices.
+fn read_as_speaker<'a>(
+    profile: &Profile,
+    clips: &[&'a SyllableClip],
+) -> Vec<(crate::ClipFeatures, Vec<usize>, &'a SyllableClip)> {
+    let mut analyser = Analyser::new(profile.clone());
+    let (feats, speaker) =
+        speaker_features(&mut analyser, clips.iter().map(|c| c.samples.as_slice()));
+    feats
+        .into_iter()
+        .zip(clips)
+        .map(|(mut f, &c)| {
+            speaker.normalise(&analyser, &mut f);
+            let voiced = (0..f.normalised.len())
+                .filter(|&i| f.voicing.voiced[i])
+                .collect();
+            (f, voiced, c)
+        })
+        .collect()
+}
+
 /// Teaches `builder` real voices from recorded syllables: each speaker's files are read as
 /// one [`crate::Speaker`] with `profile`'s features, as the measure reads them, and each
 /// file's vowel frames (the last [`SCORED_TAIL`] of its voiced frames) go to its vowel's
@@ -129,16 +153,9 @@ pub fn learn_real_voices(
     for c in clips {
         by_speaker.entry(&c.speaker).or_default().push(c);
     }
-    let mut analyser = Analyser::new(profile.clone());
     let mut added = 0;
     for items in by_speaker.values() {
-        let (mut feats, speaker) =
-            speaker_features(&mut analyser, items.iter().map(|c| c.samples.as_slice()));
-        for (f, c) in feats.iter_mut().zip(items) {
-            speaker.normalise(&analyser, f);
-            let voiced: Vec<usize> = (0..f.normalised.len())
-                .filter(|&i| f.voicing.voiced[i])
-                .collect();
+        for (f, voiced, c) in read_as_speaker(profile, items) {
             // The vowel's frames teach its real-voice Gaussian and, with the whole file
             // as their context, the net (if the builder trains one).
             let vowel = &voiced[vowel_start(voiced.len())..];
@@ -153,11 +170,6 @@ pub fn learn_real_voices(
     added
 }
 
-/// Frames a class needs in a speaker's calibration material before [`Profile::calibrated`]
-/// moves it ([`calibrated_on_syllables`]; `omote lipsync calibrate` asks the same of
-/// labelled clips).
-pub const CALIBRATION_MIN_FRAMES: u64 = 20;
-
 /// Teaches `builder` one speaker's own recorded syllables, for [`Profile::calibrated`]: the
 /// clips are read as one [`crate::Speaker`] with `profile`'s features (as the measure reads
 /// them), each file's vowel frames (the last [`SCORED_TAIL`] of its voiced frames) go to
@@ -168,15 +180,8 @@ pub fn learn_speaker_syllables(
     profile: &Profile,
     clips: &[&SyllableClip],
 ) -> u64 {
-    let mut analyser = Analyser::new(profile.clone());
-    let (mut feats, speaker) =
-        speaker_features(&mut analyser, clips.iter().map(|c| c.samples.as_slice()));
     let mut added = 0;
-    for (f, c) in feats.iter_mut().zip(clips) {
-        speaker.normalise(&analyser, f);
-        let voiced: Vec<usize> = (0..f.normalised.len())
-            .filter(|&i| f.voicing.voiced[i])
-            .collect();
+    for (f, voiced, c) in read_as_speaker(profile, clips) {
         for &i in &voiced {
             builder.add_raw_voiced(&f.frames[i].ceps);
         }
@@ -216,10 +221,10 @@ const CARD_MERGE_FRAMES: usize = 30;
 /// name), cut into one [`SyllableClip`] per syllable for [`calibrated_on_syllables`]. The
 /// syllables are the recording's voiced runs (runs closer than 120 ms joined, runs shorter
 /// than 50 ms dropped; when there are up to a quarter more runs than syllables, the
-/// shortest go, into a neighbour closer than 300 ms or away), cut halfway through the
-/// pauses between them; their number must then be the text's, or the card is refused with
-/// both counts. Each clip is its run and up to 150 ms of the pause on each side. `name`
-/// names the recording in errors and is each clip's speaker.
+/// shortest go, into a neighbour closer than 300 ms or away); their number must then be
+/// the text's, or the card is refused with both counts. Each clip is its run and up to
+/// 150 ms of the pause on each side, never past halfway to the next run. `name` names the
+/// recording in errors and is each clip's speaker.
 pub fn split_card(
     profile: &Profile,
     samples: &[f32],

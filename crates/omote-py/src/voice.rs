@@ -260,11 +260,9 @@ fn analyse_with(
 ) -> PyResult<Track> {
     let audio = Audio::extract(call, "audio", audio)?;
     let (samples, rate) = audio.samples(py, call, sample_rate)?;
-    py.detach(|| match (speaker, profile) {
-        (Some(s), Some(p)) => s.analyse_with_profile(&samples, rate, p),
-        (Some(s), None) => s.analyse(&samples, rate),
-        (None, Some(p)) => omote_embed::analyse_voice_with_profile(&samples, rate, p),
-        (None, None) => omote_embed::analyse_voice(&samples, rate),
+    py.detach(|| match speaker {
+        Some(s) => s.analyse_with_profile(&samples, rate, profile),
+        None => omote_embed::analyse_voice_with_profile(&samples, rate, profile),
     })
     .map(|inner| Track { inner })
     .map_err(embed(call))
@@ -338,11 +336,8 @@ impl VoiceStream {
         profile: Option<&str>,
     ) -> PyResult<Self> {
         let call = "VoiceStream";
-        let mut inner = match profile {
-            Some(p) => omote_embed::VoiceStream::with_profile(sample_rate, hold, p),
-            None => omote_embed::VoiceStream::with_hold(sample_rate, hold),
-        }
-        .map_err(embed(call))?;
+        let mut inner = omote_embed::VoiceStream::with_profile(sample_rate, hold, profile)
+            .map_err(embed(call))?;
         if let Some(s) = speaker {
             inner
                 .start_from_speaker(&s.inner.voice_seed())

@@ -9,8 +9,8 @@
 use wasm_bindgen::prelude::*;
 
 use omote_embed::{
-    Character, EmbedError, Speaker, VoiceStream, analyse_voice, analyse_voice_with_profile,
-    builtin_voice_profile, calibrate_voice_from_card,
+    Character, EmbedError, Speaker, VoiceStream, analyse_voice_with_profile, builtin_voice_profile,
+    calibrate_voice_from_card,
 };
 
 /// `call`'s error as JavaScript sees it: `call: what is wrong`.
@@ -58,22 +58,15 @@ impl Analysis {
     }
 }
 
-/// Analyses mono samples at `sample_rate` Hz.
+/// Analyses mono samples at `sample_rate` Hz, with a lip sync profile's JSON (none: the
+/// built-in one).
 #[wasm_bindgen(js_name = analyseVoice)]
-pub fn analyse_voice_js(samples: &[f32], sample_rate: f64) -> Result<Analysis, JsError> {
-    analyse_voice(samples, sample_rate)
-        .map(|inner| Analysis { inner })
-        .map_err(js("analyseVoice"))
-}
-
-/// Analyses mono samples at `sample_rate` Hz with a lip sync profile's JSON.
-#[wasm_bindgen(js_name = analyseVoiceWithProfile)]
-pub fn analyse_voice_with_profile_js(
+pub fn analyse_voice_js(
     samples: &[f32],
     sample_rate: f64,
-    profile: &str,
+    profile: Option<String>,
 ) -> Result<Analysis, JsError> {
-    analyse_voice_with_profile(samples, sample_rate, profile)
+    analyse_voice_with_profile(samples, sample_rate, profile.as_deref())
         .map(|inner| Analysis { inner })
         .map_err(js("analyseVoice"))
 }
@@ -129,28 +122,17 @@ impl SpeakerJs {
     pub fn voice_seed(&self) -> Vec<f32> {
         self.inner.voice_seed().to_vec()
     }
-    /// A line's lip sync, read against the speaker's other lines.
+    /// A line's lip sync, read against the speaker's other lines, with a lip sync
+    /// profile's JSON (none: the built-in one).
     #[wasm_bindgen(js_name = analyseVoice)]
     pub fn analyse_voice(
         &mut self,
         samples: &[f32],
         sample_rate: f64,
+        profile: Option<String>,
     ) -> Result<Analysis, JsError> {
         self.inner
-            .analyse(samples, sample_rate)
-            .map(|inner| Analysis { inner })
-            .map_err(js("Speaker.analyseVoice"))
-    }
-    /// A line's lip sync against the other lines, read with a lip sync profile's JSON.
-    #[wasm_bindgen(js_name = analyseVoiceWithProfile)]
-    pub fn analyse_voice_with_profile(
-        &mut self,
-        samples: &[f32],
-        sample_rate: f64,
-        profile: &str,
-    ) -> Result<Analysis, JsError> {
-        self.inner
-            .analyse_with_profile(samples, sample_rate, profile)
+            .analyse_with_profile(samples, sample_rate, profile.as_deref())
             .map(|inner| Analysis { inner })
             .map_err(js("Speaker.analyseVoice"))
     }
@@ -335,12 +317,9 @@ impl LiveVoiceJs {
         hold: bool,
         profile: Option<String>,
     ) -> Result<LiveVoiceJs, JsError> {
-        match profile {
-            Some(p) => VoiceStream::with_profile(sample_rate, hold, &p),
-            None => VoiceStream::with_hold(sample_rate, hold),
-        }
-        .map(|inner| LiveVoiceJs { inner })
-        .map_err(js("LiveVoice"))
+        VoiceStream::with_profile(sample_rate, hold, profile.as_deref())
+            .map(|inner| LiveVoiceJs { inner })
+            .map_err(js("LiveVoice"))
     }
     /// Pushes samples; the frames they completed, 8 numbers each (A I U E O N, volume,
     /// voiced).

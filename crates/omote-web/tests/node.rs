@@ -97,9 +97,12 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
         None,
     )
     .unwrap();
-    let mut profiled =
-        omote_embed::VoiceStream::with_profile(f64::from(decoded.sample_rate), false, &profile)
-            .unwrap();
+    let mut profiled = omote_embed::VoiceStream::with_profile(
+        f64::from(decoded.sample_rate),
+        false,
+        Some(&profile),
+    )
+    .unwrap();
     let mut profiled_live = Vec::new();
     for quantum in decoded.samples.chunks(128) {
         profiled_live.extend_from_slice(profiled.push(quantum).unwrap());

@@ -218,6 +218,12 @@ fn load_replay(path: &Path, fps: f64) -> Result<Vec<(f64, Option<TrackedFace>)>>
 
 /// The voice of the session on its own thread, if any.
 fn spawn_voice(args: &LiveArgs) -> Result<Option<(ThreadedVoice, String)>> {
+    if args.audio.is_none() && args.voice.is_none() && args.mic.is_none() {
+        if args.voice_profile.is_some() {
+            bail!("--voice-profile reads a voice: give --mic, --voice or --audio too");
+        }
+        return Ok(None);
+    }
     let profile = crate::args::load_profile(args.voice_profile.as_deref())?;
     if let Some(path) = &args.audio {
         let voice = AudioFileVoice::open(path, profile)?;
@@ -247,10 +253,10 @@ fn spawn_voice(args: &LiveArgs) -> Result<Option<(ThreadedVoice, String)>> {
         let t = ThreadedVoice::spawn(source, ThreadedVoice::DEFAULT_CAPACITY, overflow, &name);
         return Ok(Some((t, name)));
     }
-    if let Some(device) = &args.mic {
-        return mic_voice(device, profile).map(Some);
+    match &args.mic {
+        Some(device) => mic_voice(device, profile).map(Some),
+        None => Ok(None),
     }
-    Ok(None)
 }
 
 #[cfg(feature = "mic")]

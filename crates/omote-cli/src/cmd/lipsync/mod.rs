@@ -1190,7 +1190,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         let labelled = if pairs.is_empty() && !own_syllables {
             base
         } else {
-            base.calibrated(&builder, omote_lipsync::syllables::CALIBRATION_MIN_FRAMES)?
+            base.calibrated(&builder, omote_lipsync::eval::CALIBRATION_MIN_FRAMES)?
         };
         if any_sustained {
             labelled.calibrated_from_sustained(&recordings, SUSTAINED_MIN_FRAMES)?
