@@ -1018,27 +1018,6 @@ fn lipsync_eval_scores_a_folder_of_syllables() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// KLettres' recorded syllables (Debian `klettres-data`) of `langs`, written by
-/// `tools/lipsync/klettres_syllables.py` into `out`; `None` (after saying why) when the
-/// package is missing outside CI, a failure under CI.
-fn klettres_syllables(out: &Path, langs: &[&str]) -> Option<()> {
-    if !Path::new("/usr/share/klettres").is_dir() {
-        omote_testdata::missing(
-            "the KLettres check: /usr/share/klettres (apt-get install klettres-data)",
-        );
-        return None;
-    }
-    let mut cmd = std::process::Command::new("python3");
-    cmd.arg(repo().join("tools/lipsync/klettres_syllables.py"))
-        .arg(out);
-    for l in langs {
-        cmd.args(["--lang", l]);
-    }
-    let o = cmd.output().expect("python3 runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    Some(())
-}
-
 /// A speaker's own syllables, its text naming each one's vowel, calibrate the profile to
 /// that speaker: on KLettres' Russian speaker (73 files), each half of the files read with
 /// the profile `calibrate --syllables` makes from the other half scores far above the
@@ -1047,7 +1026,7 @@ fn klettres_syllables(out: &Path, langs: &[&str]) -> Option<()> {
 fn a_speakers_own_syllables_calibrate_the_profile_to_it() {
     let dir = scratch("lipsync-syllable-calibration");
     let all = dir.join("all");
-    if klettres_syllables(&all, &["ru"]).is_none() {
+    if omote_testdata::klettres_syllables(&all, &["ru"]).is_none() {
         return;
     }
     let ru = all.join("ru");
@@ -1220,7 +1199,7 @@ fn real_syllables_teach_each_vowel_a_real_voice_gaussian() {
     };
     let dir = scratch("lipsync-real-voices");
     let syllables = dir.join("syllables");
-    if klettres_syllables(&syllables, &["cs", "uk"]).is_none() {
+    if omote_testdata::klettres_syllables(&syllables, &["cs", "uk"]).is_none() {
         return;
     }
     // A small synthetic profile to start from: the Japanese clips' labels.

@@ -218,7 +218,7 @@ fn causal_smoothing(
     let mut frames = Vec::with_capacity(feats.normalised.len());
     for (x, voiced) in feats.normalised.iter().zip(&feats.voicing.voiced) {
         if *voiced {
-            smoother.push_voiced(&scorer.log_scores(x), x, 1.0, 1.0, &mut frames);
+            smoother.push_voiced(&scorer.log_scores(x), x, 0.0, 1.0, 1.0, &mut frames);
         } else {
             smoother.push_silent(0.0, &mut frames);
         }

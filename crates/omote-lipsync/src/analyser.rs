@@ -2,6 +2,7 @@
 //! and posterior smoothing in both directions.
 
 use crate::cepstral_mean::CepstralMean;
+use crate::decay_hold::DecayHold;
 use crate::features::{
     FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, N_CEPS, SAMPLE_RATE, WINDOW,
 };
@@ -69,6 +70,10 @@ pub struct AnalyserConfig {
     /// The noise of the clip's pauses (streaming: of the last 2 s of pauses), taken out
     /// of every frame's spectrum before the cepstrum.
     pub noise_floor: NoiseFloorConfig,
+    /// A voiced frame more than this many dB under the loudest of its run's last
+    /// [`crate::DECAY_WINDOW`] frames is a fading voice: it may close the mouth but not
+    /// switch to another vowel ([`crate::DecayHold`]; infinite: off).
+    pub decay_hold_db: f32,
 }
 
 impl Default for AnalyserConfig {
@@ -88,6 +93,7 @@ impl Default for AnalyserConfig {
             min_run: 4,
             stream_hold: true,
             noise_floor: NoiseFloorConfig::default(),
+            decay_hold_db: 15.0,
         }
     }
 }
@@ -402,6 +408,14 @@ impl Analyser {
         );
         if c.min_run > 1 {
             drop_short_runs(&mut posteriors, &v.voiced, c.min_run);
+        }
+        let mut decay = DecayHold::new(c.decay_hold_db);
+        for (i, p) in posteriors.iter_mut().enumerate() {
+            if v.voiced[i] {
+                decay.apply(feats.frames[i].level_db, p);
+            } else {
+                decay.silence();
+            }
         }
         let mut frames = Vec::with_capacity(n);
         for i in 0..n {

@@ -4,6 +4,7 @@
 //! take it apart (`examples/stream_gap.rs`) run the same code.
 
 use crate::analyser::{dominant, lead_with};
+use crate::decay_hold::DecayHold;
 use crate::{AnalyserConfig, ClassFilter, N_CEPS, SpectralChange, VowelFrame};
 
 /// Turns each frame's class log-scores and cepstrum (or its silence) into finished
@@ -19,7 +20,7 @@ use crate::{AnalyserConfig, ClassFilter, N_CEPS, SpectralChange, VowelFrame};
 /// let i = [-9.0, 0.0, -9.0, -9.0, -9.0, -9.0];
 /// let cepstrum = [0.0; 12]; // a steady spectrum
 /// for scores in [a, a, i, a, a] {
-///     smoother.push_voiced(&scores, &cepstrum, 1.0, 1.0, &mut out);
+///     smoother.push_voiced(&scores, &cepstrum, -20.0, 1.0, 1.0, &mut out);
 /// }
 /// smoother.flush(&mut out);
 /// // The lone I frame is a blip: A leads all five.
@@ -38,6 +39,8 @@ pub struct ClassSmoother {
     pending: Option<Analysed>,
     /// The class that led the last emitted frame, `None` after silence.
     leading: Option<usize>,
+    /// A fading voice keeps its vowel ([`AnalyserConfig::decay_hold_db`]).
+    decay: DecayHold,
 }
 
 /// A frame analysed but not yet emitted: its weights are made when it is emitted, from
@@ -55,12 +58,14 @@ struct Analysed {
     stay: f32,
     /// Fade-in factor of the weights (level near the voicing threshold).
     gain: f32,
+    /// The frame's level (dBFS), for the decay hold.
+    level_db: f32,
 }
 
 impl ClassSmoother {
     /// The smoothing of `config` (`stream_stay`, `stream_stay_at_change`,
     /// `stream_change_width`, `stream_temperature`, `stream_change_softening`,
-    /// `stream_hold`).
+    /// `stream_hold`, `decay_hold_db`).
     pub fn new(config: &AnalyserConfig) -> Self {
         Self {
             filter: ClassFilter::from_config(config),
@@ -69,6 +74,7 @@ impl ClassSmoother {
             forward: None,
             pending: None,
             leading: None,
+            decay: DecayHold::new(config.decay_hold_db),
         }
     }
 
@@ -78,12 +84,14 @@ impl ClassSmoother {
     }
 
     /// A voiced frame: its class log-scores, its cepstrum (the one they were scored
-    /// from: only its distance from the frame before is used), the fade-in factor of its
-    /// weights and its volume. Appends the frame that is finished now, if any, to `out`.
+    /// from: only its distance from the frame before is used), its level (dBFS), the
+    /// fade-in factor of its weights and its volume. Appends the frame that is finished
+    /// now, if any, to `out`.
     pub fn push_voiced(
         &mut self,
         log_scores: &[f32; 6],
         cepstrum: &[f32; N_CEPS],
+        level_db: f32,
         gain: f32,
         volume: f32,
         out: &mut Vec<VowelFrame>,
@@ -104,6 +112,7 @@ impl ClassSmoother {
                 evidence,
                 stay,
                 gain,
+                level_db,
             },
             out,
         );
@@ -123,6 +132,7 @@ impl ClassSmoother {
                 evidence: [0.0; 6],
                 stay: 0.0,
                 gain: 0.0,
+                level_db: f32::NEG_INFINITY,
             },
             out,
         );
@@ -137,7 +147,8 @@ impl ClassSmoother {
         if self.hold {
             self.emit(Some(frame), out);
         } else {
-            out.push(self.weigh(&frame, None));
+            let f = self.weigh(&frame, None);
+            out.push(self.hold_decay(f, frame.level_db));
         }
     }
 
@@ -164,9 +175,20 @@ impl ClassSmoother {
                 }
                 self.leading = Some(dominant(&f.weights));
             }
-            out.push(f);
+            out.push(self.hold_decay(f, held.level_db));
         }
         self.pending = next;
+    }
+
+    /// The decay hold on an emitted frame (the last step, so it sees the class the frame
+    /// is shown with).
+    fn hold_decay(&mut self, mut f: VowelFrame, level_db: f32) -> VowelFrame {
+        if f.silent {
+            self.decay.silence();
+        } else {
+            self.decay.apply(level_db, &mut f.weights);
+        }
+        f
     }
 
     /// The frame's weights: its class probabilities — given the frames up to it, and
@@ -198,7 +220,7 @@ mod tests {
     fn held_frames_come_out_one_late_and_unheld_at_once() {
         let mut out = Vec::new();
         let mut held = ClassSmoother::new(&AnalyserConfig::default());
-        held.push_voiced(&A, &STEADY, 1.0, 0.5, &mut out);
+        held.push_voiced(&A, &STEADY, -20.0, 1.0, 0.5, &mut out);
         assert!(out.is_empty() && held.is_holding());
         held.push_silent(0.1, &mut out);
         assert_eq!(out.len(), 1);
@@ -209,7 +231,7 @@ mod tests {
         let mut out = Vec::new();
         let mut now = ClassSmoother::new(&AnalyserConfig::lowest_latency());
         for scores in [A, A, I, A] {
-            now.push_voiced(&scores, &STEADY, 0.5, 1.0, &mut out);
+            now.push_voiced(&scores, &STEADY, -20.0, 0.5, 1.0, &mut out);
             assert!(!now.is_holding());
         }
         assert_eq!(out.len(), 4);
@@ -224,13 +246,13 @@ mod tests {
         let mut out = Vec::new();
         let mut s = ClassSmoother::new(&AnalyserConfig::default());
         for _ in 0..20 {
-            s.push_voiced(&A, &STEADY, 1.0, 1.0, &mut out);
+            s.push_voiced(&A, &STEADY, -20.0, 1.0, 1.0, &mut out);
         }
         s.push_silent(0.0, &mut out);
         // After a pause nothing of the A run is carried: a doubtful I frame leads.
         let doubtful_i = [-0.5, 0.0, -9.0, -9.0, -9.0, -9.0];
-        s.push_voiced(&doubtful_i, &STEADY, 1.0, 1.0, &mut out);
-        s.push_voiced(&doubtful_i, &STEADY, 1.0, 1.0, &mut out);
+        s.push_voiced(&doubtful_i, &STEADY, -20.0, 1.0, 1.0, &mut out);
+        s.push_voiced(&doubtful_i, &STEADY, -20.0, 1.0, 1.0, &mut out);
         s.flush(&mut out);
         let last = out.last().unwrap();
         assert!(last.weights[1] > last.weights[0], "{last:?}");

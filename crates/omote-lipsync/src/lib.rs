@@ -37,6 +37,7 @@ mod class_filter;
 mod class_smoother;
 mod context_net;
 mod core_inputs;
+mod decay_hold;
 pub mod degrade;
 mod error;
 pub mod eval;
@@ -65,6 +66,7 @@ pub use cepstral_mean::CepstralMean;
 pub use class_filter::{ClassFilter, SOFTENING_WIDTH};
 pub use class_smoother::ClassSmoother;
 pub use context_net::{ContextNet, NetOptions, NetSequence};
+pub use decay_hold::{DECAY_WINDOW, DecayHold};
 pub use error::LipsyncError;
 pub use features::{
     FLOOR_DB, FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, MEL_F_MAX_HZ, MEL_F_MIN_HZ, N_CEPS,

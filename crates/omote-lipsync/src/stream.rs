@@ -235,7 +235,8 @@ impl StreamAnalyser {
             }
             None => self.scorer.log_scores(&x),
         };
-        self.smoother.push_voiced(&scores, &x, gain, vol, out);
+        self.smoother
+            .push_voiced(&scores, &x, level_db, gain, vol, out);
     }
 
     /// A silent frame's raw cepstrum, normalised without being learnt, as the context

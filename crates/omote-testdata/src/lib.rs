@@ -92,6 +92,32 @@ fn find(p: PathBuf, ci: bool) -> Option<PathBuf> {
     None
 }
 
+/// KLettres' recorded syllables (Debian `klettres-data`) of `langs`, written by the
+/// repository's `tools/lipsync/klettres_syllables.py` into `out` (one folder per language,
+/// each with its `vowels.tsv`); `None` (after [`missing`] says why) when the package is not
+/// installed outside CI.
+///
+/// # Panics
+///
+/// When the package is missing under CI, or the script fails.
+pub fn klettres_syllables(out: &Path, langs: &[&str]) -> Option<()> {
+    if !Path::new("/usr/share/klettres").is_dir() {
+        missing("the KLettres check: /usr/share/klettres (apt-get install klettres-data)");
+        return None;
+    }
+    // This crate is `crates/omote-testdata` in the repository.
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/lipsync/klettres_syllables.py");
+    let mut cmd = std::process::Command::new("python3");
+    cmd.arg(script).arg(out);
+    for l in langs {
+        cmd.args(["--lang", l]);
+    }
+    let o = cmd.output().expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    Some(())
+}
+
 /// A vowel-like buzz (120 Hz, 30 harmonics, 16-bit mono at `rate`) inside `voiced`
 /// seconds, digital silence elsewhere: the test signal of the lip-sync and live tests.
 pub fn buzz(rate: u32, seconds: f32, voiced: std::ops::Range<f32>) -> Vec<i16> {
