@@ -271,13 +271,10 @@ impl PolyphaseStream {
 /// bit-identical to native ones.
 #[cfg(target_arch = "wasm32")]
 fn dot(a: &[f32], b: &[f32]) -> f32 {
-    // SAFETY: `simd128` is part of every engine the package supports (Chrome 91,
-    // Firefox 89, Safari 16.4, Node 16.4 and later); an engine without it rejects the
-    // module when it loads, it cannot execute this with undefined behaviour.
-    #[allow(unsafe_code)]
-    unsafe {
-        dot_simd128(a, b)
-    }
+    // A safe call on wasm: `simd128` is part of every engine the package supports (Chrome
+    // 91, Firefox 89, Safari 16.4, Node 16.4 and later), and an engine without it rejects
+    // the module when it loads rather than run this.
+    dot_simd128(a, b)
 }
 
 #[cfg(target_arch = "wasm32")]
