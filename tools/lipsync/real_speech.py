@@ -21,6 +21,8 @@ copyright file states it):
   ivrvoiceru  Asterisk prompts in Russian, the IvrvoiceRU voice (female; provided by Maxim
               Topal, ivrvoice.ru), G.722 16 kHz (asterisk-core-sounds-ru-g722 + -ru); Debian;
               CC-BY-3.0
+  june        Asterisk prompts in (Canadian) French, June Wallack (female), G.722 16 kHz
+              (asterisk-core-sounds-fr-g722 + -fr); Debian; CC-BY-SA-3.0
   librivox    LibriVox reader, Sense and Sensibility ch. 1, utterances 0920 and 0930
               (pocketsphinx-testdata); Debian; public-domain recording, package BSD-2
   cmucards    CMU test utterances "ten of clubs" ... (pocketsphinx-testdata); BSD-2
@@ -42,11 +44,15 @@ symbols, so MAPPING.md applies unchanged; their boundaries are less reliable tha
 Russian is aligned the same way, each word's pronunciation from espeak-ng (`--ipa`: its
 dictionary places the stress and reduces the unstressed vowels, which spelling alone cannot:
 о is [o] only when stressed), its IPA mapped to ARPAbet proxies by RU_IPA (ʌ ə → AH, ы → IH,
-ё [ɵ] → AO, е → EH, soft consonants as their hard ones).
+ё [ɵ] → AO, е → EH, soft consonants as their hard ones). French likewise (FR_IPA): its front
+rounded vowels go by their rounding (y → UW: U; ø œ → AO: O), and so does its schwa (said
+[ø] or [œ]: AO, O; MAPPING.md's A is the English, unrounded one), the nasal vowels as their
+oral base (ɑ̃ → AA, ɛ̃ → EH, ɔ̃ œ̃ → AO).
 
 Needs Debian packages sox ffmpeg asterisk-core-sounds-en asterisk-core-sounds-en-g722
 asterisk-core-sounds-es asterisk-core-sounds-es-g722 asterisk-core-sounds-it
-asterisk-core-sounds-it-g722 asterisk-core-sounds-ru asterisk-core-sounds-ru-g722 espeak-ng
+asterisk-core-sounds-it-g722 asterisk-core-sounds-ru asterisk-core-sounds-ru-g722
+asterisk-core-sounds-fr asterisk-core-sounds-fr-g722 espeak-ng
 pocketsphinx-testdata alsa-utils ktuberling-data klettres-data, and the venv of requirements-real.txt:
 
     python3 -m venv tools/lipsync/.venv-real
@@ -418,25 +424,43 @@ RU_IPA = {"tʃ": ["CH"], "ts": ["T", "S"], "a": ["AA"], "ɑ": ["AA"], "ʌ": ["AH
           "f": ["F"], "v": ["V"], "s": ["S"], "z": ["Z"], "ʃ": ["SH"], "ʒ": ["ZH"], "ɕ": ["SH"],
           "ʑ": ["ZH"], "x": ["HH"], "ɣ": ["G"], "m": ["M"], "n": ["N"], "ɲ": ["N"], "l": ["L"],
           "ɭ": ["L"], "r": ["R"], "ɾ": ["R"], "j": ["Y"]}
-RU_DROP = set("ˈˌʲː\"^")
+# espeak-ng's French IPA -> ARPAbet proxies, chosen by mouth shape as MAPPING.md's rules do:
+# the front rounded vowels by their rounding (y, close -> UW: U; ø œ, mid -> AO: O); French
+# schwa is rounded too (said [ø] or [œ], unlike the English one MAPPING.md puts in A), so it
+# goes with them (AO: O); the nasal vowels as their oral base (ɑ̃ A, ɛ̃ E, ɔ̃ œ̃ O; the tilde is
+# a combining mark, so each is two symbols). ʁ -> R; ɪ ʌ ɐ ɹ θ come from English words.
+FR_IPA = {"ɑ̃": ["AA"], "ɛ̃": ["EH"], "ɔ̃": ["AO"], "œ̃": ["AO"], "a": ["AA"], "ɑ": ["AA"],
+          "e": ["EH"], "ɛ": ["EH"], "i": ["IY"], "ɪ": ["IH"], "o": ["AO"], "ɔ": ["AO"],
+          "u": ["UW"], "y": ["UW"], "ø": ["AO"], "œ": ["AO"], "ə": ["AO"], "ʌ": ["AH"],
+          "ɐ": ["AH"], "p": ["P"], "b": ["B"], "t": ["T"], "d": ["D"], "k": ["K"], "ɡ": ["G"],
+          "g": ["G"], "f": ["F"], "v": ["V"], "s": ["S"], "z": ["Z"], "ʃ": ["SH"], "ʒ": ["ZH"],
+          "m": ["M"], "n": ["N"], "ɲ": ["N", "Y"], "ŋ": ["NG"], "l": ["L"], "ʁ": ["R"],
+          "r": ["R"], "ɹ": ["R"], "j": ["Y"], "w": ["W"], "ɥ": ["W"], "h": ["HH"], "θ": ["TH"]}
+# Per language: the table, and espeak's marks to drop (stress, length, palatalisation,
+# French's word link "-").
+ESPEAK_IPA = {"ru": (RU_IPA, set("ˈˌʲː\"^")), "fr": (FR_IPA, set("ˈˌː-"))}
 ARPA_VOWELS = {p for p, c in CLASS.items() if c in "AIUEO"}
 
 
 def espeak_g2p(word, lang):
     """A word's pronunciation by espeak-ng (`--ipa`) -> ARPAbet proxies; ValueError on a
-    symbol RU_IPA does not know."""
+    symbol the language's table does not know, or a word espeak-ng reads in another
+    language (its "(en)" switch)."""
+    table, drop = ESPEAK_IPA[lang]
     ipa = subprocess.run(["espeak-ng", "-v", lang, "-q", "--ipa", word], check=True,
                          capture_output=True, text=True).stdout.strip()
+    if "(" in ipa:
+        raise ValueError(f"{word!r} is read as another language (espeak-ng: {ipa})")
     out, i = [], 0
     while i < len(ipa):
         c, two = ipa[i], ipa[i:i + 2]
-        if c in RU_DROP or c.isspace():
+        if c in drop or c.isspace():
             i += 1
             continue
-        ph = RU_IPA.get(two) if two in RU_IPA else RU_IPA.get(c)
+        ph = table.get(two) if two in table else table.get(c)
         if ph is None:
             raise ValueError(f"no rule for {c!r} in {word!r} (espeak-ng: {ipa})")
-        i += 2 if two in RU_IPA else 1
+        i += 2 if two in table else 1
         for q in ph:
             if not (out and out[-1] == q and q not in ARPA_VOWELS):  # geminates: one phone
                 out.append(q)
@@ -451,6 +475,28 @@ def russian_words(text, lang="ru"):
     return re.findall(r"[а-яё]+", t) or None
 
 
+def french_words(text, lang="fr"):
+    """Prompt text -> lower-case French words (an elided article or pronoun stays with its
+    word: "d'agent"), or None (digits in it)."""
+    t = text.lower().replace("’", "'")
+    if re.search(r"[0-9]", t):
+        return None
+    words = [w.strip("'") for w in re.findall(r"[a-zàâäçéèêëîïôöùûüÿœæ']+", t)]
+    return [w for w in words if w] or None
+
+
+def src_asterisk_french():
+    base = "/usr/share/asterisk/sounds/fr_CA_f_June"
+    txt = "/usr/share/doc/asterisk-core-sounds-fr/core-sounds-fr.txt.gz"
+    if not (os.path.isdir(base) and os.path.exists(txt)):
+        return note("asterisk-core-sounds-fr(-g722) not installed")
+    if shutil.which("espeak-ng") is None:
+        return note("espeak-ng not installed (French pronunciations)")
+    return _asterisk_prompts(base, txt, dict(
+        speaker="june", lang="fr", package="asterisk-core-sounds-fr-g722 1.6.1 (Debian)",
+        licence="CC-BY-SA-3.0 (voice prompts (c) 2006-2008 June Wallack)", g2p="espeak-fr"))
+
+
 def src_asterisk_russian():
     base = "/usr/share/asterisk/sounds/ru_RU_f_IvrvoiceRU"
     txt = "/usr/share/doc/asterisk-core-sounds-ru/core-sounds-ru.txt.gz"
@@ -458,10 +504,14 @@ def src_asterisk_russian():
         return note("asterisk-core-sounds-ru(-g722) not installed")
     if shutil.which("espeak-ng") is None:
         return note("espeak-ng not installed (Russian pronunciations)")
-    return _asterisk_russian(base, txt)
+    return _asterisk_prompts(base, txt, dict(
+        speaker="ivrvoiceru", lang="ru", package="asterisk-core-sounds-ru-g722 1.6.1 (Debian)",
+        licence="CC-BY-3.0 (voice prompts (c) 2010 Maxim Topal, ivrvoice.ru)", g2p="espeak"))
 
 
-def _asterisk_russian(base, txt):
+def _asterisk_prompts(base, txt, fields):
+    """The prompts of an Asterisk sound set with their transcript lines (tones, silence and
+    letter names left out), each a source item with `fields`."""
     for line in gzip.open(txt, "rt", encoding="utf-8-sig", errors="replace"):
         if line.startswith(";") or ":" not in line:
             continue
@@ -471,10 +521,7 @@ def _asterisk_russian(base, txt):
         if (not text or "[" in text or key.split("/")[0] in ("silence", "letters")
                 or not os.path.exists(path)):
             continue
-        yield dict(key=key, speaker="ivrvoiceru", lang="ru",
-                   package="asterisk-core-sounds-ru-g722 1.6.1 (Debian)",
-                   licence="CC-BY-3.0 (voice prompts (c) 2010 Maxim Topal, ivrvoice.ru)",
-                   path=path, kind="g722", text=text, g2p="espeak")
+        yield dict(key=key, path=path, kind="g722", text=text, **fields)
 
 
 # How the cross-lingual sources' words are found and pronounced: (prompt text -> words or
@@ -485,10 +532,11 @@ G2P = {
                 "spelling rules"),
     "espeak": (russian_words, espeak_g2p, "digits or Latin letters in the prompt",
                "espeak-ng's IPA"),
+    "espeak-fr": (french_words, espeak_g2p, "digits in the prompt", "espeak-ng's IPA"),
 }
 
 SOURCES = [src_asterisk, src_pocketsphinx_testdata, src_alsa, src_ktuberling, src_klettres,
-           src_arctic, src_asterisk_romance, src_asterisk_russian]
+           src_arctic, src_asterisk_romance, src_asterisk_russian, src_asterisk_french]
 
 
 def note(msg):
