@@ -207,7 +207,7 @@ fn causal_mean(feats: &mut ClipFeatures, mut mean: StreamCepstralMean) {
 }
 
 /// The streaming analyser's smoothing ([`ClassSmoother`]: the class filter with the held
-/// frame's look-ahead and blip filter) over the clip's voiced frames.
+/// frame's look-ahead, blip filter and decay hold) over the clip's voiced frames.
 fn causal_smoothing(
     feats: &ClipFeatures,
     scorer: &ClassScorer,
@@ -216,9 +216,14 @@ fn causal_smoothing(
 ) -> VowelTrack {
     let mut smoother = ClassSmoother::new(config);
     let mut frames = Vec::with_capacity(feats.normalised.len());
-    for (x, voiced) in feats.normalised.iter().zip(&feats.voicing.voiced) {
+    for ((x, voiced), f) in feats
+        .normalised
+        .iter()
+        .zip(&feats.voicing.voiced)
+        .zip(&feats.frames)
+    {
         if *voiced {
-            smoother.push_voiced(&scorer.log_scores(x), x, 0.0, 1.0, 1.0, &mut frames);
+            smoother.push_voiced(&scorer.log_scores(x), x, f.level_db, 1.0, 1.0, &mut frames);
         } else {
             smoother.push_silent(0.0, &mut frames);
         }

@@ -72,7 +72,8 @@ pub struct AnalyserConfig {
     pub noise_floor: NoiseFloorConfig,
     /// A voiced frame more than this many dB under the loudest of its run's last
     /// [`crate::DECAY_WINDOW`] frames is a fading voice: it may close the mouth but not
-    /// switch to another vowel ([`crate::DecayHold`]; infinite: off).
+    /// switch to another vowel ([`crate::DecayHold`], the last step offline and streamed;
+    /// infinite: off).
     pub decay_hold_db: f32,
 }
 
@@ -411,11 +412,7 @@ impl Analyser {
         }
         let mut decay = DecayHold::new(c.decay_hold_db);
         for (i, p) in posteriors.iter_mut().enumerate() {
-            if v.voiced[i] {
-                decay.apply(feats.frames[i].level_db, p);
-            } else {
-                decay.silence();
-            }
+            decay.frame(feats.frames[i].level_db, v.voiced[i].then_some(p));
         }
         let mut frames = Vec::with_capacity(n);
         for i in 0..n {

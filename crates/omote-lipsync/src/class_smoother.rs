@@ -1,6 +1,6 @@
 //! The streaming analyser's mouth-class smoothing, frame by frame: the [`ClassFilter`]
 //! over each voiced run and, when frames are held back one frame, its look-ahead and the
-//! one-frame blip filter. One place for it, so the streaming analyser and the tools that
+//! one-frame blip filter; last, the [`DecayHold`]. One place for it, so the streaming analyser and the tools that
 //! take it apart (`examples/stream_gap.rs`) run the same code.
 
 use crate::analyser::{dominant, lead_with};
@@ -37,7 +37,8 @@ pub struct ClassSmoother {
     forward: Option<[f32; 6]>,
     /// The frame held back for the look-ahead and the blip filter.
     pending: Option<Analysed>,
-    /// The class that led the last emitted frame, `None` after silence.
+    /// The class that led the last emitted frame before the decay hold (so the hold
+    /// never feeds back into the blip filter), `None` after silence.
     leading: Option<usize>,
     /// A fading voice keeps its vowel ([`AnalyserConfig::decay_hold_db`]).
     decay: DecayHold,
@@ -180,14 +181,12 @@ impl ClassSmoother {
         self.pending = next;
     }
 
-    /// The decay hold on an emitted frame (the last step, so it sees the class the frame
-    /// is shown with).
+    /// The decay hold on an emitted frame: the last step, as offline, after the class
+    /// filter and the blip filter have chosen the frame's lead.
     fn hold_decay(&mut self, mut f: VowelFrame, level_db: f32) -> VowelFrame {
-        if f.silent {
-            self.decay.silence();
-        } else {
-            self.decay.apply(level_db, &mut f.weights);
-        }
+        let silent = f.silent;
+        self.decay
+            .frame(level_db, (!silent).then_some(&mut f.weights));
         f
     }
 
@@ -239,6 +238,36 @@ mod tests {
         assert!((out[0].weights.iter().sum::<f32>() - 0.5).abs() < 1e-5);
         // Without the hold there is no blip filter: a clear I frame leads at once.
         assert!(out[2].weights[1] > out[2].weights[0]);
+    }
+
+    #[test]
+    fn a_fading_vowel_keeps_its_lead_held_back_or_not() {
+        const O: [f32; 6] = [-9.0, -9.0, -9.0, -9.0, 0.0, -9.0];
+        for config in [AnalyserConfig::default(), AnalyserConfig::lowest_latency()] {
+            let mut s = ClassSmoother::new(&config);
+            let mut out = Vec::new();
+            for _ in 0..5 {
+                s.push_voiced(&A, &STEADY, -20.0, 1.0, 1.0, &mut out);
+            }
+            // The voice fades 25 dB while the spectrum turns to O: A still leads.
+            for _ in 0..5 {
+                s.push_voiced(&O, &STEADY, -45.0, 1.0, 1.0, &mut out);
+            }
+            s.flush(&mut out);
+            assert_eq!(out.len(), 10);
+            assert!(out.iter().all(|f| dominant(&f.weights) == 0), "{config:?}");
+            // As loud, O takes over.
+            let mut s = ClassSmoother::new(&config);
+            let mut out = Vec::new();
+            for _ in 0..5 {
+                s.push_voiced(&A, &STEADY, -20.0, 1.0, 1.0, &mut out);
+            }
+            for _ in 0..5 {
+                s.push_voiced(&O, &STEADY, -20.0, 1.0, 1.0, &mut out);
+            }
+            s.flush(&mut out);
+            assert_eq!(dominant(&out[9].weights), 4);
+        }
     }
 
     #[test]

@@ -1,22 +1,24 @@
 //! A fading voice keeps its mouth shape: inside a voiced run, a frame far quieter than the
-//! run's last few hundred milliseconds may close the mouth but not switch to another
-//! vowel — the vowel that led the last loud frame leads it.
+//! loudest of the run's last 200 ms may close the mouth but not switch to another vowel —
+//! the vowel that led the last loud frame a vowel led leads it.
 //!
 //! Why: as a vowel fades (the end of a syllable, of a phrase, a held note dying away) the
 //! speaker's mouth does not move, but the spectrum loses its formants into the floor and
 //! the classes read from it wander. On recorded human syllables the frames more than
 //! 10 dB under the syllable's peak are read right 35–54 % of the time against 65 % for the
 //! loud ones. Consonants are quiet too, so a quiet frame read as N (closed) keeps N: the
-//! rule never opens a closed mouth. Both the offline and the streaming analyser run it
-//! (causal: only the frames before are used).
+//! rule never opens a closed mouth. Both the offline and the streaming analyser run it as
+//! their last step (causal: only the frames before are used). Being last, it can leave a
+//! vowel's lead shorter than the flicker filters allow where a voice rises again slowly
+//! (its first quiet frames held, the louder ones not).
 
+use crate::Viseme;
 use crate::analyser::{dominant, lead_with};
 
 /// Frames of a voiced run's recent past whose loudest level a frame is compared with.
 pub const DECAY_WINDOW: usize = 20;
 
-/// Index of N (closed) among the six classes.
-const CLOSED: usize = 5;
+const CLOSED: usize = Viseme::N.index();
 
 /// The decay hold's state over one stream or one clip's voiced runs, frame by frame.
 /// No allocation.
@@ -27,7 +29,7 @@ pub struct DecayHold {
     levels: [f32; DECAY_WINDOW],
     len: usize,
     next: usize,
-    /// The vowel that led the last loud frame of the run, if any.
+    /// The vowel that led the run's last loud frame a vowel led, if any.
     vowel: Option<usize>,
 }
 
@@ -45,6 +47,15 @@ impl DecayHold {
             len: 0,
             next: 0,
             vowel: None,
+        }
+    }
+
+    /// The next frame in order: `weights` of a voiced one at `level_db`
+    /// ([`DecayHold::apply`]), `None` for a silent one ([`DecayHold::silence`]).
+    pub fn frame(&mut self, level_db: f32, weights: Option<&mut [f32; 6]>) {
+        match weights {
+            Some(w) => self.apply(level_db, w),
+            None => self.silence(),
         }
     }
 
