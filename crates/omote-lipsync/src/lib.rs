@@ -6,7 +6,8 @@
 //!
 //! * [`Analyser`] — offline: centred 25 ms windows, clip-adaptive silence detection,
 //!   cepstral mean normalisation over the clip, smoothing in both directions, leads
-//!   shorter than 40 ms removed (mouth flicker).
+//!   shorter than 40 ms removed (mouth flicker), and a fading voice keeps its vowel
+//!   ([`DecayHold`], streamed too).
 //! * [`StreamAnalyser`] — live: chunks of any size in, frames out 22.5 ms after their
 //!   centre (half a window and one frame held back for the flicker filter), no allocation
 //!   per frame.
