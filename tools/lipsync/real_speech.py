@@ -485,28 +485,30 @@ def french_words(text, lang="fr"):
     return [w for w in words if w] or None
 
 
-def src_asterisk_french():
-    base = "/usr/share/asterisk/sounds/fr_CA_f_June"
-    txt = "/usr/share/doc/asterisk-core-sounds-fr/core-sounds-fr.txt.gz"
-    if not (os.path.isdir(base) and os.path.exists(txt)):
-        return note("asterisk-core-sounds-fr(-g722) not installed")
-    if shutil.which("espeak-ng") is None:
-        return note("espeak-ng not installed (French pronunciations)")
-    return _asterisk_prompts(base, txt, dict(
-        speaker="june", lang="fr", package="asterisk-core-sounds-fr-g722 1.6.1 (Debian)",
-        licence="CC-BY-SA-3.0 (voice prompts (c) 2006-2008 June Wallack)", g2p="espeak-fr"))
+# The Asterisk sets pronounced by espeak-ng: (language, sound folder, fields of each item).
+ASTERISK_ESPEAK = [
+    ("ru", "ru_RU_f_IvrvoiceRU", dict(
+        speaker="ivrvoiceru", licence="CC-BY-3.0 (voice prompts (c) 2010 Maxim Topal, ivrvoice.ru)",
+        g2p="espeak")),
+    ("fr", "fr_CA_f_June", dict(
+        speaker="june", licence="CC-BY-SA-3.0 (voice prompts (c) 2006-2008 June Wallack)",
+        g2p="espeak-fr")),
+]
 
 
-def src_asterisk_russian():
-    base = "/usr/share/asterisk/sounds/ru_RU_f_IvrvoiceRU"
-    txt = "/usr/share/doc/asterisk-core-sounds-ru/core-sounds-ru.txt.gz"
-    if not (os.path.isdir(base) and os.path.exists(txt)):
-        return note("asterisk-core-sounds-ru(-g722) not installed")
+def src_asterisk_espeak():
     if shutil.which("espeak-ng") is None:
-        return note("espeak-ng not installed (Russian pronunciations)")
+        return note("espeak-ng not installed (Russian and French pronunciations)")
+    return (it for lang, folder, fields in ASTERISK_ESPEAK for it in _asterisk_set(lang, folder, fields))
+
+
+def _asterisk_set(lang, folder, fields):
+    base = f"/usr/share/asterisk/sounds/{folder}"
+    txt = f"/usr/share/doc/asterisk-core-sounds-{lang}/core-sounds-{lang}.txt.gz"
+    if not (os.path.isdir(base) and os.path.exists(txt)):
+        return note(f"asterisk-core-sounds-{lang}(-g722) not installed")
     return _asterisk_prompts(base, txt, dict(
-        speaker="ivrvoiceru", lang="ru", package="asterisk-core-sounds-ru-g722 1.6.1 (Debian)",
-        licence="CC-BY-3.0 (voice prompts (c) 2010 Maxim Topal, ivrvoice.ru)", g2p="espeak"))
+        lang=lang, package=f"asterisk-core-sounds-{lang}-g722 1.6.1 (Debian)", **fields))
 
 
 def _asterisk_prompts(base, txt, fields):
@@ -536,7 +538,7 @@ G2P = {
 }
 
 SOURCES = [src_asterisk, src_pocketsphinx_testdata, src_alsa, src_ktuberling, src_klettres,
-           src_arctic, src_asterisk_romance, src_asterisk_russian, src_asterisk_french]
+           src_arctic, src_asterisk_romance, src_asterisk_espeak]
 
 
 def note(msg):

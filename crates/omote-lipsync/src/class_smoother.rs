@@ -244,29 +244,20 @@ mod tests {
     fn a_fading_vowel_keeps_its_lead_held_back_or_not() {
         const O: [f32; 6] = [-9.0, -9.0, -9.0, -9.0, 0.0, -9.0];
         for config in [AnalyserConfig::default(), AnalyserConfig::lowest_latency()] {
-            let mut s = ClassSmoother::new(&config);
-            let mut out = Vec::new();
-            for _ in 0..5 {
-                s.push_voiced(&A, &STEADY, -20.0, 1.0, 1.0, &mut out);
-            }
+            // Five loud A frames, then five O frames at `o_level` dBFS: the leading classes.
+            let leads = |o_level: f32| -> Vec<usize> {
+                let mut s = ClassSmoother::new(&config);
+                let mut out = Vec::new();
+                for (scores, level) in [(A, -20.0); 5].into_iter().chain([(O, o_level); 5]) {
+                    s.push_voiced(&scores, &STEADY, level, 1.0, 1.0, &mut out);
+                }
+                s.flush(&mut out);
+                out.iter().map(|f| dominant(&f.weights)).collect()
+            };
             // The voice fades 25 dB while the spectrum turns to O: A still leads.
-            for _ in 0..5 {
-                s.push_voiced(&O, &STEADY, -45.0, 1.0, 1.0, &mut out);
-            }
-            s.flush(&mut out);
-            assert_eq!(out.len(), 10);
-            assert!(out.iter().all(|f| dominant(&f.weights) == 0), "{config:?}");
+            assert_eq!(leads(-45.0), [0; 10], "{config:?}");
             // As loud, O takes over.
-            let mut s = ClassSmoother::new(&config);
-            let mut out = Vec::new();
-            for _ in 0..5 {
-                s.push_voiced(&A, &STEADY, -20.0, 1.0, 1.0, &mut out);
-            }
-            for _ in 0..5 {
-                s.push_voiced(&O, &STEADY, -20.0, 1.0, 1.0, &mut out);
-            }
-            s.flush(&mut out);
-            assert_eq!(dominant(&out[9].weights), 4);
+            assert_eq!(leads(-20.0)[9], 4, "{config:?}");
         }
     }
 

@@ -1,6 +1,6 @@
 //! A fading voice keeps its mouth shape: inside a voiced run, a frame far quieter than the
-//! loudest of the run's last 200 ms may close the mouth but not switch to another vowel —
-//! the vowel that led the last loud frame a vowel led leads it.
+//! loudest of the run's last 200 ms may close the mouth but not switch to another vowel:
+//! the vowel of the run's last loud vowel frame leads it instead.
 //!
 //! Why: as a vowel fades (the end of a syllable, of a phrase, a held note dying away) the
 //! speaker's mouth does not move, but the spectrum loses its formants into the floor and
@@ -25,11 +25,11 @@ const CLOSED: usize = Viseme::N.index();
 #[derive(Clone, Debug)]
 pub struct DecayHold {
     below_db: f32,
-    /// The last [`DECAY_WINDOW`] levels of the current voiced run (a ring).
+    /// The last [`DECAY_WINDOW`] levels of the current voiced run (a ring; −∞ where the
+    /// run is younger than that).
     levels: [f32; DECAY_WINDOW],
-    len: usize,
     next: usize,
-    /// The vowel that led the run's last loud frame a vowel led, if any.
+    /// The vowel of the run's last loud vowel frame, if any.
     vowel: Option<usize>,
 }
 
@@ -43,8 +43,7 @@ impl DecayHold {
             } else {
                 below_db
             },
-            levels: [0.0; DECAY_WINDOW],
-            len: 0,
+            levels: [f32::NEG_INFINITY; DECAY_WINDOW],
             next: 0,
             vowel: None,
         }
@@ -61,8 +60,7 @@ impl DecayHold {
 
     /// Silence: the next voiced frame starts a new run.
     pub fn silence(&mut self) {
-        self.len = 0;
-        self.next = 0;
+        self.levels = [f32::NEG_INFINITY; DECAY_WINDOW];
         self.vowel = None;
     }
 
@@ -77,10 +75,7 @@ impl DecayHold {
         };
         self.levels[self.next] = level;
         self.next = (self.next + 1) % DECAY_WINDOW;
-        self.len = (self.len + 1).min(DECAY_WINDOW);
-        let loudest = self.levels[..self.len]
-            .iter()
-            .fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+        let loudest = self.levels.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
         let lead = dominant(weights);
         if level >= loudest - self.below_db {
             if lead != CLOSED {
