@@ -1120,8 +1120,10 @@ fn the_stream_class_filter_follows_the_spectrum() {
         "streamed Japanese: one stay {:.3} at {:.2}× the labels' changes, following the spectrum {:.3} at {:.2}×",
         old.0, old.1, new.0, new.1
     );
+    // Measured: 0.876 at 1.32× → 0.895 at 1.36×; with the Mandarin real voices in the
+    // built-in profile, 0.872 at 1.32× → 0.893 at 1.37× (3.2 % more changes, hence 4 %).
     assert!(new.0 > old.0 + 0.005, "{old:?} → {new:?}");
-    assert!(new.1 < old.1 * 1.03, "{old:?} → {new:?}");
+    assert!(new.1 < old.1 * 1.04, "{old:?} → {new:?}");
 }
 
 /// Where the spectrum moves, a frame's scores count for less (`stream_change_softening`):
@@ -1263,4 +1265,57 @@ fn a_fading_syllable_keeps_its_vowel() {
         println!("{name}: {without:.1} % without the decay hold, {with:.1} % with it");
         assert!(with > without + 1.0, "{name}: {without} -> {with}");
     }
+}
+
+/// Two human voices in a language the profile was not built around (Mandarin, gcin-voice's
+/// syllables: both speakers' vowel frames are among the built-in profile's real voices since
+/// 2026-12; leave-one-speaker-out they read 78.6 and 54.3 %): the built-in profile reads
+/// each speaker's syllable vowels as issue 39's measure does, and reading a speaker's files
+/// as one [`omote_lipsync::Speaker`] — each file normalised with the voice's other files —
+/// reads them better than each file alone.
+#[test]
+fn mandarin_syllables_of_two_speakers_are_read_and_the_speaker_helps() {
+    use omote_lipsync::syllables::{
+        SyllableClip, SyllableReading, evaluate_syllables, parse_vowel_map,
+    };
+    let dir = std::env::temp_dir().join(format!("omote-gcin-{}", std::process::id()));
+    if omote_testdata::gcin_syllables(&dir).is_none() {
+        return;
+    }
+    let mut clips = Vec::new();
+    for speaker in ["zh_liu", "zh_lo"] {
+        let folder = dir.join(speaker);
+        let map_path = folder.join("vowels.tsv");
+        let map = parse_vowel_map(
+            &std::fs::read_to_string(&map_path).unwrap(),
+            &map_path.display().to_string(),
+        )
+        .unwrap();
+        assert!(map.len() > 250, "{speaker}: {} files", map.len());
+        for (file, vowel) in map {
+            let samples = omote_audio::load_mono(&folder.join(&file), SAMPLE_RATE)
+                .unwrap()
+                .samples;
+            clips.push(SyllableClip {
+                speaker: speaker.to_string(),
+                name: file,
+                vowel,
+                samples,
+            });
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    let builtin = Profile::builtin();
+    let share = |c: &omote_lipsync::syllables::SyllableCounts| 100.0 * c.accuracy().unwrap();
+    let as_speaker = evaluate_syllables(&builtin, &clips, SyllableReading::Speaker);
+    let alone = evaluate_syllables(&builtin, &clips, SyllableReading::File);
+    println!("{}", as_speaker.to_text(false));
+    // Floors a few points under what the shipped profile reads (80.6, 59.3, 71.5 %).
+    for ((name, counts), floor) in as_speaker.speakers.iter().zip([75.0, 54.0]) {
+        assert!(share(counts) > floor, "{name}: {:.1} %", share(counts));
+    }
+    let (speaker, file) = (share(&as_speaker.total), share(&alone.total));
+    println!("as one speaker {speaker:.1} %, each file alone {file:.1} %");
+    assert!(speaker > 67.0, "{speaker}");
+    assert!(speaker > file + 3.0, "{speaker} vs {file}");
 }

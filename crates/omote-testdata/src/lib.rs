@@ -118,6 +118,30 @@ pub fn klettres_syllables(out: &Path, langs: &[&str]) -> Option<()> {
     Some(())
 }
 
+/// gcin-voice's recorded Mandarin syllables (Debian `gcin-voice`, two speakers), written by
+/// the repository's `tools/lipsync/gcin_syllables.py` into `out` (folders `zh_liu` and
+/// `zh_lo`, each with its `vowels.tsv`); `None` (after [`missing`] says why) when the package
+/// is not installed outside CI.
+///
+/// # Panics
+///
+/// When the package is missing under CI, or the script fails.
+pub fn gcin_syllables(out: &Path) -> Option<()> {
+    if !Path::new("/usr/share/gcin-voice/ogg").is_dir() {
+        missing("the Mandarin syllables: /usr/share/gcin-voice/ogg (apt-get install gcin-voice)");
+        return None;
+    }
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/lipsync/gcin_syllables.py");
+    let o = std::process::Command::new("python3")
+        .arg(script)
+        .arg(out)
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    Some(())
+}
+
 /// A vowel-like buzz (120 Hz, 30 harmonics, 16-bit mono at `rate`) inside `voiced`
 /// seconds, digital silence elsewhere: the test signal of the lip-sync and live tests.
 pub fn buzz(rate: u32, seconds: f32, voiced: std::ops::Range<f32>) -> Vec<i16> {
