@@ -23,6 +23,13 @@ copyright file states it):
               CC-BY-3.0
   june        Asterisk prompts in (Canadian) French, June Wallack (female), G.722 16 kHz
               (asterisk-core-sounds-fr-g722 + -fr); Debian; CC-BY-SA-3.0
+  tuxpaintel  Tux Paint's spoken stamp descriptions ("A frog."), one speaker per language:
+  tuxpaintro  Greek (Kiriaki Serafeim), Romanian (Tabbytha), Bulgarian (Krasimir Petkov),
+  tuxpaintbg  Russian (Edwin Veber), as the upstream changelog credits them; 44.1 kHz Ogg
+  tuxpaintru  Vorbis, the text beside each stamp (tuxpaint-stamps-default); Debian; GPL-2
+  fishcssmall Fish Fillets' Czech dialogue, the small fish (median F0 270 Hz) and the big fish
+  fishcsbig   (140 Hz), each line's character its font in the level script, the Czech text
+              its dialogStr (fillets-ng-data + fillets-ng-data-cs 1.0.1); Debian; GPL-2
   librivox    LibriVox reader, Sense and Sensibility ch. 1, utterances 0920 and 0930
               (pocketsphinx-testdata); Debian; public-domain recording, package BSD-2
   cmucards    CMU test utterances "ten of clubs" ... (pocketsphinx-testdata); BSD-2
@@ -47,13 +54,16 @@ dictionary places the stress and reduces the unstressed vowels, which spelling a
 ё [ɵ] → AO, е → EH, soft consonants as their hard ones). French likewise (FR_IPA): its front
 rounded vowels go by their rounding (y → UW: U; ø œ → AO: O), and so does its schwa (said
 [ø] or [œ]: AO, O; MAPPING.md's A is the English, unrounded one), the nasal vowels as their
-oral base (ɑ̃ → AA, ɛ̃ → EH, ɔ̃ œ̃ → AO).
+oral base (ɑ̃ → AA, ɛ̃ → EH, ɔ̃ œ̃ → AO). Tux Paint's Greek, Romanian and Bulgarian
+likewise (CARDINAL_IPA: their central vowels ă ъ [ɐ] → AH, â/î [ɨ] → IH), and Fish Fillets'
+Czech (CZECH_IPA: five vowels and their long forms).
 
 Needs Debian packages sox ffmpeg asterisk-core-sounds-en asterisk-core-sounds-en-g722
 asterisk-core-sounds-es asterisk-core-sounds-es-g722 asterisk-core-sounds-it
 asterisk-core-sounds-it-g722 asterisk-core-sounds-ru asterisk-core-sounds-ru-g722
 asterisk-core-sounds-fr asterisk-core-sounds-fr-g722 espeak-ng
-pocketsphinx-testdata alsa-utils ktuberling-data klettres-data, and the venv of requirements-real.txt:
+pocketsphinx-testdata alsa-utils ktuberling-data klettres-data tuxpaint-stamps-default
+fillets-ng-data fillets-ng-data-cs, and the venv of requirements-real.txt:
 
     python3 -m venv tools/lipsync/.venv-real
     tools/lipsync/.venv-real/bin/pip install -r tools/lipsync/requirements-real.txt
@@ -74,7 +84,7 @@ longer than MAX_PHONE_S, a word in near-silence, RUN_FRAMES frames in a row labe
 loud as the vowels, or RUN_FRAMES vowel frames in a row at the noise floor (check_alignment,
 check_frames).
 """
-import gzip, math, os, re, shutil, struct, subprocess, sys, tempfile, wave
+import gzip, math, os, re, shutil, struct, subprocess, sys, tempfile, unicodedata, wave
 import importlib.util
 
 PAD_S = 0.2              # digital silence added at both ends for the aligner only
@@ -436,9 +446,28 @@ FR_IPA = {"ɑ̃": ["AA"], "ɛ̃": ["EH"], "ɔ̃": ["AO"], "œ̃": ["AO"], "a": [
           "g": ["G"], "f": ["F"], "v": ["V"], "s": ["S"], "z": ["Z"], "ʃ": ["SH"], "ʒ": ["ZH"],
           "m": ["M"], "n": ["N"], "ɲ": ["N", "Y"], "ŋ": ["NG"], "l": ["L"], "ʁ": ["R"],
           "r": ["R"], "ɹ": ["R"], "j": ["Y"], "w": ["W"], "ɥ": ["W"], "h": ["HH"], "θ": ["TH"]}
+# espeak-ng's Greek, Romanian and Bulgarian IPA (and Catalan's, left out below) -> ARPAbet
+# proxies: Russian's table (the same consonants) plus what these languages add. Their vowels
+# are the cardinal five and central ones: Romanian ă, Bulgarian ъ and the reduced a [ɐ],
+# Catalan's unstressed a/e [ə ɐ] are mid or open central, unrounded (AH: A, as MAPPING.md's
+# English schwa); Romanian â/î [ɨ] is close central, unrounded (IH: I, as Russian ы);
+# Catalan's unstressed o/u [ʊ] is close back rounded (UH: U); Romanian's oa starts with [ɔ]
+# (AO: O). Greek θ ð ɣ ç ʝ, Catalan β ʎ ʋ, Bulgarian/Catalan dz dʒ.
+EXTRA_IPA = {"dʒ": ["JH"], "dz": ["D", "Z"], "θ": ["TH"], "ð": ["DH"], "ç": ["HH"],
+             "ʝ": ["Y"], "β": ["B"], "ʋ": ["V"], "ʎ": ["L", "Y"], "ŋ": ["NG"], "w": ["W"],
+             "h": ["HH"], "c": ["K"], "ɟ": ["G"], "ɫ": ["L"], "ɨ": ["IH"], "ɤ": ["AH"],
+             "ʊ": ["UH"], "ɔ": ["AO"], "ʁ": ["R"], "ɹ": ["R"]}
+CARDINAL_IPA = {**RU_IPA, **EXTRA_IPA}
 # Per language: the table, and espeak's marks to drop (stress, length, palatalisation,
-# French's word link "-").
-ESPEAK_IPA = {"ru": (RU_IPA, set("ˈˌʲː\"^")), "fr": (FR_IPA, set("ˈˌː-"))}
+# French's word link "-", the tie and dental marks of affricates).
+# Czech: ř is r with espeak's raising (and devoicing) marks; a syllabic r or l is the
+# consonant (its mark dropped); ɦ is a voiced h, ɱ an m before f or v; the onset glottal
+# stop is dropped.
+CZECH_IPA = {**CARDINAL_IPA, "ɦ": ["HH"], "ɱ": ["M"]}
+ESPEAK_IPA = {"ru": (RU_IPA, set("ˈˌʲː\"^")), "fr": (FR_IPA, set("ˈˌː-")),
+              **{lang: (CARDINAL_IPA, set("ˈˌʲː\"^-\u0361\u033a\u033b\u032a"))
+                 for lang in ("el", "ro", "bg", "ca")},
+              "cs": (CZECH_IPA, set("ˈˌː-\u0361\u031d\u030a\u0329ʔ"))}
 ARPA_VOWELS = {p for p, c in CLASS.items() if c in "AIUEO"}
 
 
@@ -483,6 +512,97 @@ def french_words(text, lang="fr"):
         return None
     words = [w.strip("'") for w in re.findall(r"[a-zàâäçéèêëîïôöùûüÿœæ']+", t)]
     return [w for w in words if w] or None
+
+
+def script_words(text, lang):
+    """Prompt text -> lower-case words of the language's own letters (Greek, Cyrillic or Latin
+    with its diacritics; Catalan's l·l and apostrophes kept in the word), or None (digits, or
+    letters of another script: a loanword espeak-ng would read as English)."""
+    t = unicodedata.normalize("NFC", text.lower()).replace("’", "'").replace("ŀ", "l·")
+    letters = {"el": "α-ωάέήίόύώϊϋΐΰς", "bg": "а-я", "ru": "а-яё"}.get(lang)
+    if re.search(r"[0-9]", t):
+        return None
+    if letters:
+        if re.search(r"[a-z]", t):
+            return None
+        return re.findall(f"[{letters}]+", t) or None
+    latin = {"cs": "a-záčďéěíňóřšťúůýž"}.get(lang, "a-zàâäçéèêëíîïòóôöúùûüăâîșşțţ")
+    words = [w.strip("'·") for w in re.findall(f"[{latin}'·]+", t)]
+    return [w for w in words if w] or None
+
+
+# Tux Paint's spoken stamp descriptions (Debian tuxpaint-stamps-default, GPL-2): per language,
+# the speaker tag and who the upstream changelog says recorded them. Left out: French (two
+# speakers, not told apart), Spanish and Brazilian Portuguese (issue 39's held-out
+# languages), Belarusian (espeak-ng has no full dictionary for it), Danish (stød and its many
+# vowels), Lithuanian (no transcripts) and Catalan (its texts were revised after the
+# recordings: a clip's length follows its text's at r = 0.84, against 0.94-0.99 for the
+# four kept, and its vowels read at 41 %).
+TUXPAINT_ROOT = "/usr/share/tuxpaint/stamps"
+TUXPAINT = {"el": ("tuxpaintel", "Kiriaki Serafeim"), "ro": ("tuxpaintro", "Tabbytha"),
+            "bg": ("tuxpaintbg", "Krasimir Petkov"), "ru": ("tuxpaintru", "Edwin Veber")}
+
+
+def src_tuxpaint():
+    if not os.path.isdir(TUXPAINT_ROOT):
+        return note("tuxpaint-stamps-default not installed")
+    if shutil.which("espeak-ng") is None:
+        return note("espeak-ng not installed (Tux Paint's pronunciations)")
+    return _tuxpaint_items()
+
+
+def _tuxpaint_items():
+    for dirpath, _, files in sorted(os.walk(TUXPAINT_ROOT)):
+        for f in sorted(files):
+            m = re.fullmatch(r"(.+)_desc_([a-z]+)\.ogg", f)
+            if not m or m.group(2) not in TUXPAINT:
+                continue
+            stamp, lang = m.groups()
+            txt = os.path.join(dirpath, stamp + ".txt")
+            if not os.path.exists(txt):
+                continue
+            text = None
+            for line in open(txt, encoding="utf-8", errors="replace"):
+                if line.startswith(f"{lang}.utf8="):
+                    text = line.split("=", 1)[1].strip()
+            if not text:
+                continue
+            spk, who = TUXPAINT[lang]
+            yield dict(key=os.path.relpath(os.path.join(dirpath, f), TUXPAINT_ROOT), speaker=spk,
+                       lang=lang, package="tuxpaint-stamps-default 2022.06.04-1 (Debian)",
+                       licence=f"GPL-2 (Tux Paint stamps; descriptions spoken by {who})",
+                       path=os.path.join(dirpath, f), kind="sox", text=text, g2p="espeak-script")
+
+
+# Fish Fillets' Czech dialogue (Debian fillets-ng-data + fillets-ng-data-cs, GPL-2): the two
+# fish that speak most of it, each one voice (the small fish's has a median F0 of about
+# 270 Hz, the big fish's 140 Hz); the line's character is its font in the level's script.
+FILLETS_ROOT = "/usr/share/games/fillets-ng"
+FILLETS = {"font_small": "fishcssmall", "font_big": "fishcsbig"}
+
+
+def src_fillets():
+    script = os.path.join(FILLETS_ROOT, "script")
+    if not (os.path.isdir(script) and os.path.isdir(os.path.join(FILLETS_ROOT, "sound"))):
+        return note("fillets-ng-data / fillets-ng-data-cs not installed")
+    if shutil.which("espeak-ng") is None:
+        return note("espeak-ng not installed (Fish Fillets' pronunciations)")
+    return _fillets_items(script)
+
+
+def _fillets_items(script):
+    line = re.compile(r'dialogId\("([^"]+)", "([^"]*)", "[^"]*"\)\s*dialogStr\("([^"]*)"\)')
+    for level in sorted(os.listdir(script)):
+        lua = os.path.join(script, level, "dialogs_cs.lua")
+        if not os.path.exists(lua):
+            continue
+        for key, font, text in line.findall(open(lua, encoding="utf-8", errors="replace").read()):
+            path = os.path.join(FILLETS_ROOT, "sound", level, "cs", key + ".ogg")
+            if font in FILLETS and os.path.exists(path):
+                yield dict(key=f"{level}/{key}", speaker=FILLETS[font], lang="cs",
+                           package="fillets-ng-data-cs 1.0.1-1.1 (Debian)",
+                           licence="GPL-2 (Fish Fillets - Next Generation)", path=path,
+                           kind="sox", text=text, g2p="espeak-script")
 
 
 # The Asterisk sets pronounced by espeak-ng: (language, sound folder, fields of each item).
@@ -535,10 +655,12 @@ G2P = {
     "espeak": (russian_words, espeak_g2p, "digits or Latin letters in the prompt",
                "espeak-ng's IPA"),
     "espeak-fr": (french_words, espeak_g2p, "digits in the prompt", "espeak-ng's IPA"),
+    "espeak-script": (script_words, espeak_g2p, "digits or another script in the prompt",
+                      "espeak-ng's IPA"),
 }
 
 SOURCES = [src_asterisk, src_pocketsphinx_testdata, src_alsa, src_ktuberling, src_klettres,
-           src_arctic, src_asterisk_romance, src_asterisk_espeak]
+           src_arctic, src_asterisk_romance, src_asterisk_espeak, src_tuxpaint, src_fillets]
 
 
 def note(msg):
