@@ -27,9 +27,10 @@ copyright file states it):
   tuxpaintro  Greek (Kiriaki Serafeim), Romanian (Tabbytha), Bulgarian (Krasimir Petkov),
   tuxpaintbg  Russian (Edwin Veber), as the upstream changelog credits them; 44.1 kHz Ogg
   tuxpaintru  Vorbis, the text beside each stamp (tuxpaint-stamps-default); Debian; GPL-2
-  fishcssmall Fish Fillets' Czech dialogue, the small fish (median F0 270 Hz) and the big fish
-  fishcsbig   (140 Hz), each line's character its font in the level script, the Czech text
-              its dialogStr (fillets-ng-data + fillets-ng-data-cs 1.0.1); Debian; GPL-2
+  fishcssmall Fish Fillets' Czech and Dutch dialogue, the small fish and the big fish (in
+  fishcsbig   Czech a median F0 of 270 and 140 Hz), each line's character its font in the
+  fishnlsmall level script, its text the script's dialogStr (fillets-ng-data +
+  fishnlbig   fillets-ng-data-cs / -nl 1.0.1); Debian; GPL-2
   librivox    LibriVox reader, Sense and Sensibility ch. 1, utterances 0920 and 0930
               (pocketsphinx-testdata); Debian; public-domain recording, package BSD-2
   cmucards    CMU test utterances "ten of clubs" ... (pocketsphinx-testdata); BSD-2
@@ -56,14 +57,15 @@ rounded vowels go by their rounding (y → UW: U; ø œ → AO: O), and so does 
 [ø] or [œ]: AO, O; MAPPING.md's A is the English, unrounded one), the nasal vowels as their
 oral base (ɑ̃ → AA, ɛ̃ → EH, ɔ̃ œ̃ → AO). Tux Paint's Greek, Romanian and Bulgarian
 likewise (CARDINAL_IPA: their central vowels ă ъ [ɐ] → AH, â/î [ɨ] → IH), and Fish Fillets'
-Czech (CZECH_IPA: five vowels and their long forms).
+Czech (CZECH_IPA: five vowels and their long forms) and Dutch (DUTCH_IPA: the front rounded
+vowels by their rounding, as French's; schwa unrounded, AH).
 
 Needs Debian packages sox ffmpeg asterisk-core-sounds-en asterisk-core-sounds-en-g722
 asterisk-core-sounds-es asterisk-core-sounds-es-g722 asterisk-core-sounds-it
 asterisk-core-sounds-it-g722 asterisk-core-sounds-ru asterisk-core-sounds-ru-g722
 asterisk-core-sounds-fr asterisk-core-sounds-fr-g722 espeak-ng
 pocketsphinx-testdata alsa-utils ktuberling-data klettres-data tuxpaint-stamps-default
-fillets-ng-data fillets-ng-data-cs, and the venv of requirements-real.txt:
+fillets-ng-data fillets-ng-data-cs fillets-ng-data-nl, and the venv of requirements-real.txt:
 
     python3 -m venv tools/lipsync/.venv-real
     tools/lipsync/.venv-real/bin/pip install -r tools/lipsync/requirements-real.txt
@@ -464,10 +466,15 @@ CARDINAL_IPA = {**RU_IPA, **EXTRA_IPA}
 # consonant (its mark dropped); ɦ is a voiced h, ɱ an m before f or v; the onset glottal
 # stop is dropped.
 CZECH_IPA = {**CARDINAL_IPA, "ɦ": ["HH"], "ɱ": ["M"]}
+# Dutch: its front rounded vowels go by their rounding, as French's do (y → UW: U; ø œ and
+# the short ʏ, which espeak-ng writes ɵ → AO: O); its schwa is unrounded (AH: A); the
+# diphthongs ɛi œy ʌu are their two halves.
+DUTCH_IPA = {**CARDINAL_IPA, "y": ["UW"], "ø": ["AO"], "œ": ["AO"]}
 ESPEAK_IPA = {"ru": (RU_IPA, set("ˈˌʲː\"^")), "fr": (FR_IPA, set("ˈˌː-")),
               **{lang: (CARDINAL_IPA, set("ˈˌʲː\"^-\u0361\u033a\u033b\u032a"))
                  for lang in ("el", "ro", "bg", "ca")},
-              "cs": (CZECH_IPA, set("ˈˌː-\u0361\u031d\u030a\u0329ʔ"))}
+              "cs": (CZECH_IPA, set("ˈˌː-\u0361\u031d\u030a\u0329ʔ")),
+              "nl": (DUTCH_IPA, set("ˈˌʲː-"))}
 ARPA_VOWELS = {p for p, c in CLASS.items() if c in "AIUEO"}
 
 
@@ -574,17 +581,19 @@ def _tuxpaint_items():
                        path=os.path.join(dirpath, f), kind="sox", text=text, g2p="espeak-script")
 
 
-# Fish Fillets' Czech dialogue (Debian fillets-ng-data + fillets-ng-data-cs, GPL-2): the two
-# fish that speak most of it, each one voice (the small fish's has a median F0 of about
-# 270 Hz, the big fish's 140 Hz); the line's character is its font in the level's script.
+# Fish Fillets' Czech and Dutch dialogue (Debian fillets-ng-data + fillets-ng-data-cs / -nl,
+# GPL-2): the two fish that speak most of it, each one voice per language (in Czech the
+# small fish's has a median F0 of about 270 Hz, the big fish's 140 Hz); the line's character
+# is its font in the level's script. Speaker tags fish<lang>small, fish<lang>big.
 FILLETS_ROOT = "/usr/share/games/fillets-ng"
-FILLETS = {"font_small": "fishcssmall", "font_big": "fishcsbig"}
+FILLETS = {"font_small": "small", "font_big": "big"}
+FILLETS_LANGS = ("cs", "nl")
 
 
 def src_fillets():
     script = os.path.join(FILLETS_ROOT, "script")
     if not (os.path.isdir(script) and os.path.isdir(os.path.join(FILLETS_ROOT, "sound"))):
-        return note("fillets-ng-data / fillets-ng-data-cs not installed")
+        return note("fillets-ng-data not installed")
     if shutil.which("espeak-ng") is None:
         return note("espeak-ng not installed (Fish Fillets' pronunciations)")
     return _fillets_items(script)
@@ -592,17 +601,19 @@ def src_fillets():
 
 def _fillets_items(script):
     line = re.compile(r'dialogId\("([^"]+)", "([^"]*)", "[^"]*"\)\s*dialogStr\("([^"]*)"\)')
-    for level in sorted(os.listdir(script)):
-        lua = os.path.join(script, level, "dialogs_cs.lua")
-        if not os.path.exists(lua):
-            continue
-        for key, font, text in line.findall(open(lua, encoding="utf-8", errors="replace").read()):
-            path = os.path.join(FILLETS_ROOT, "sound", level, "cs", key + ".ogg")
-            if font in FILLETS and os.path.exists(path):
-                yield dict(key=f"{level}/{key}", speaker=FILLETS[font], lang="cs",
-                           package="fillets-ng-data-cs 1.0.1-1.1 (Debian)",
-                           licence="GPL-2 (Fish Fillets - Next Generation)", path=path,
-                           kind="sox", text=text, g2p="espeak-script")
+    for lang in FILLETS_LANGS:
+        for level in sorted(os.listdir(script)):
+            lua = os.path.join(script, level, f"dialogs_{lang}.lua")
+            if not os.path.exists(lua):
+                continue
+            for key, font, text in line.findall(open(lua, encoding="utf-8",
+                                                     errors="replace").read()):
+                path = os.path.join(FILLETS_ROOT, "sound", level, lang, key + ".ogg")
+                if font in FILLETS and os.path.exists(path):
+                    yield dict(key=f"{level}/{key}", speaker=f"fish{lang}{FILLETS[font]}",
+                               lang=lang, package=f"fillets-ng-data-{lang} 1.0.1-1.1 (Debian)",
+                               licence="GPL-2 (Fish Fillets - Next Generation)", path=path,
+                               kind="sox", text=text, g2p="espeak-script")
 
 
 # The Asterisk sets pronounced by espeak-ng: (language, sound folder, fields of each item).
