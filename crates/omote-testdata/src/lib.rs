@@ -105,17 +105,34 @@ pub fn klettres_syllables(out: &Path, langs: &[&str]) -> Option<()> {
         missing("the KLettres check: /usr/share/klettres (apt-get install klettres-data)");
         return None;
     }
-    // This crate is `crates/omote-testdata` in the repository.
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/lipsync/klettres_syllables.py");
-    let mut cmd = std::process::Command::new("python3");
-    cmd.arg(script).arg(out);
+    let mut args = vec![out.as_os_str()];
     for l in langs {
-        cmd.args(["--lang", l]);
+        args.extend([std::ffi::OsStr::new("--lang"), std::ffi::OsStr::new(l)]);
     }
-    let o = cmd.output().expect("python3 runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_lipsync_tool("klettres_syllables.py", &args);
     Some(())
+}
+
+/// Runs the repository's `tools/lipsync/SCRIPT` with `args` under `python3`.
+///
+/// # Panics
+///
+/// When the script fails (its standard error is the message).
+fn run_lipsync_tool(script: &str, args: &[&std::ffi::OsStr]) {
+    // This crate is `crates/omote-testdata` in the repository.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tools/lipsync")
+        .join(script);
+    let o = std::process::Command::new("python3")
+        .arg(path)
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        o.status.success(),
+        "{script}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 /// gcin-voice's recorded Mandarin syllables (Debian `gcin-voice`, two speakers), written by
@@ -131,14 +148,7 @@ pub fn gcin_syllables(out: &Path) -> Option<()> {
         missing("the Mandarin syllables: /usr/share/gcin-voice/ogg (apt-get install gcin-voice)");
         return None;
     }
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/lipsync/gcin_syllables.py");
-    let o = std::process::Command::new("python3")
-        .arg(script)
-        .arg(out)
-        .output()
-        .expect("python3 runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_lipsync_tool("gcin_syllables.py", &[out.as_os_str()]);
     Some(())
 }
 
