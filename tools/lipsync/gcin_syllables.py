@@ -28,12 +28,16 @@ Left out: ㄩ ü [y] (a front vowel under rounded lips: neither I nor U without 
 (unrounded mid back: between A, O and E), the diphthongs ㄞ ㄟ ㄠ ㄡ (the tail is the offglide),
 the nasal and rhotic finals ㄢ ㄣ ㄤ ㄥ ㄦ (a voiced coda), and a bare initial (ㄓ … ㄙ alone
 are the apical syllables; ㄅ … ㄒ alone are letter names whose vowel the table does not say).
-Deterministic (folders in sorted order). Python 3 stdlib and ffmpeg.
+Deterministic (folders in sorted order). Python 3 stdlib, ffmpeg and klettres_syllables.py
+(beside it: the folder form).
 """
-import argparse, os, subprocess, sys
+import argparse, os, sys
+
+from klettres_syllables import write_speaker, write_tsv  # the same folder form
 
 ROOT = "/usr/share/gcin-voice/ogg"
-# file in each syllable folder -> speaker folder (and who it is, for the README / licence).
+# The file in each syllable folder -> the speaker folder it goes to (3.ogg: Edward Der-Hua
+# Liu, 5.ogg: Chu Lo).
 SPEAKERS = {"3.ogg": "zh_liu", "5.ogg": "zh_lo"}
 INITIALS = set("ㄅㄆㄇㄈㄉㄊㄋㄌㄍㄎㄏㄐㄑㄒㄓㄔㄕㄖㄗㄘㄙ")
 FINALS = {"ㄚ": "A", "ㄧㄚ": "A", "ㄨㄚ": "A",
@@ -51,11 +55,6 @@ def syllable_vowel(name):
         return None, "bare initial (apical syllable or letter name)"
     v = FINALS.get(final)
     return (v, None) if v else (None, f"final {final} does not end in a clear A I U E O")
-
-
-def convert(src, dst):
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", src, "-ac", "1", "-ar", "16000",
-                    "-c:a", "pcm_s16le", dst], check=True)
 
 
 def main():
@@ -78,19 +77,8 @@ def main():
             rows[spk].append((name + ".wav", name, v, "syllable", src))
     os.makedirs(args.out, exist_ok=True)
     for spk, rs in rows.items():
-        d = os.path.join(args.out, spk)
-        os.makedirs(d, exist_ok=True)
-        for f, _, _, _, src in rs:
-            convert(src, os.path.join(d, f))
-        with open(os.path.join(d, "vowels.tsv"), "w", encoding="utf-8") as fh:
-            fh.write("file\ttext\tvowel\tkind\tsource\n")
-            for r in rs:
-                fh.write("\t".join(r) + "\n")
-        counts = {c: sum(1 for r in rs if r[2] == c) for c in "AIUEO"}
-        print(f"{spk}: {len(rs)} files " + " ".join(f"{c} {n}" for c, n in counts.items()))
-    with open(os.path.join(args.out, "skipped_gcin.tsv"), "w", encoding="utf-8") as fh:
-        for r in skipped:
-            fh.write("\t".join(r) + "\n")
+        write_speaker(os.path.join(args.out, spk), rs)
+    write_tsv(os.path.join(args.out, "skipped_gcin.tsv"), skipped)
 
 
 if __name__ == "__main__":

@@ -232,6 +232,26 @@ def convert(src, dst):
                     "-c:a", "pcm_s16le", dst], check=True)
 
 
+def write_speaker(folder, rows):
+    """One speaker's folder as `omote lipsync eval --syllables` reads it: each row's source
+    converted to `folder/FILE` and the rows (file, text, vowel, kind, source) as
+    `folder/vowels.tsv`; prints the count per vowel. Shared with gcin_syllables.py."""
+    os.makedirs(folder, exist_ok=True)
+    for f, _, _, _, src in rows:
+        convert(src, os.path.join(folder, f))
+    write_tsv(os.path.join(folder, "vowels.tsv"),
+              [("file", "text", "vowel", "kind", "source"), *rows])
+    counts = {c: sum(1 for r in rows if r[2] == c) for c in "AIUEO"}
+    print(f"{os.path.basename(folder)}: {len(rows)} files "
+          + " ".join(f"{c} {n}" for c, n in counts.items()))
+
+
+def write_tsv(path, rows):
+    with open(path, "w", encoding="utf-8") as fh:
+        for r in rows:
+            fh.write("\t".join(str(x) for x in r) + "\n")
+
+
 def safe_name(text):
     return re.sub(r"[/\\:\x00]", "_", text)
 
@@ -286,21 +306,9 @@ def main():
                 if names[base] > 1:
                     base = f"{base}~{names[base]}"
                 rows.append((base + ".wav", text, v, kind, src))
-        if not rows:
-            continue
-        d = os.path.join(args.out, lang)
-        os.makedirs(d, exist_ok=True)
-        for f, _, _, _, src in rows:
-            convert(src, os.path.join(d, f))
-        with open(os.path.join(d, "vowels.tsv"), "w", encoding="utf-8") as fh:
-            fh.write("file\ttext\tvowel\tkind\tsource\n")
-            for r in rows:
-                fh.write("\t".join(r) + "\n")
-        counts = {c: sum(1 for r in rows if r[2] == c) for c in "AIUEO"}
-        print(f"{lang}: {len(rows)} files " + " ".join(f"{c} {n}" for c, n in counts.items()))
-    with open(os.path.join(args.out, "skipped.tsv"), "w", encoding="utf-8") as fh:
-        for r in skipped:
-            fh.write("\t".join(str(x) for x in r) + "\n")
+        if rows:
+            write_speaker(os.path.join(args.out, lang), rows)
+    write_tsv(os.path.join(args.out, "skipped.tsv"), skipped)
 
 
 if __name__ == "__main__":

@@ -1198,6 +1198,25 @@ fn a_session_reads_each_line_against_the_voice() {
     assert!(session > offline - 0.01, "{offline} vs {session}");
 }
 
+/// A speaker folder of recorded syllables (as `tools/lipsync/*_syllables.py` write them):
+/// each file of its `vowels.tsv` with its vowel and its samples at [`SAMPLE_RATE`].
+fn speaker_syllables(folder: &Path) -> Vec<(String, Viseme, Vec<f32>)> {
+    let map_path = folder.join("vowels.tsv");
+    let map = omote_lipsync::syllables::parse_vowel_map(
+        &std::fs::read_to_string(&map_path).unwrap(),
+        &map_path.display().to_string(),
+    )
+    .unwrap();
+    map.into_iter()
+        .map(|(file, vowel)| {
+            let samples = omote_audio::load_mono(&folder.join(&file), SAMPLE_RATE)
+                .unwrap()
+                .samples;
+            (file, vowel, samples)
+        })
+        .collect()
+}
+
 /// A fading voice keeps its vowel ([`AnalyserConfig::decay_hold_db`]): on KLettres'
 /// recorded syllables of three human speakers (Czech, Russian, Ukrainian; each file read
 /// alone, the syllable measure's tail scored), the built-in profile reads more of the vowel
@@ -1206,7 +1225,7 @@ fn a_session_reads_each_line_against_the_voice() {
 /// same weights, in both.
 #[test]
 fn a_fading_syllable_keeps_its_vowel() {
-    use omote_lipsync::syllables::{SyllableCounts, parse_vowel_map, score_syllable};
+    use omote_lipsync::syllables::{SyllableCounts, score_syllable};
     let dir = std::env::temp_dir().join(format!("omote-decay-hold-{}", std::process::id()));
     if omote_testdata::klettres_syllables(&dir, &["cs", "ru", "uk"]).is_none() {
         return;
@@ -1220,17 +1239,7 @@ fn a_fading_syllable_keeps_its_vowel() {
     let mut counts = [[SyllableCounts::default(); 2]; 2]; // [offline, streamed][off, on]
     let mut files = 0;
     for lang in ["cs", "ru", "uk"] {
-        let folder = dir.join(lang);
-        let map_path = folder.join("vowels.tsv");
-        let map = parse_vowel_map(
-            &std::fs::read_to_string(&map_path).unwrap(),
-            &map_path.display().to_string(),
-        )
-        .unwrap();
-        for (file, vowel) in map {
-            let samples = omote_audio::load_mono(&folder.join(&file), SAMPLE_RATE)
-                .unwrap()
-                .samples;
+        for (file, vowel, samples) in speaker_syllables(&dir.join(lang)) {
             files += 1;
             for (mode, stream) in [false, true].into_iter().enumerate() {
                 let tracks = [off, on].map(|config| {
@@ -1275,27 +1284,20 @@ fn a_fading_syllable_keeps_its_vowel() {
 /// reads them better than each file alone.
 #[test]
 fn mandarin_syllables_of_two_speakers_are_read_and_the_speaker_helps() {
-    use omote_lipsync::syllables::{
-        SyllableClip, SyllableReading, evaluate_syllables, parse_vowel_map,
-    };
+    use omote_lipsync::syllables::{SyllableClip, SyllableReading, evaluate_syllables};
     let dir = std::env::temp_dir().join(format!("omote-gcin-{}", std::process::id()));
     if omote_testdata::gcin_syllables(&dir).is_none() {
         return;
     }
     let mut clips = Vec::new();
     for speaker in ["zh_liu", "zh_lo"] {
-        let folder = dir.join(speaker);
-        let map_path = folder.join("vowels.tsv");
-        let map = parse_vowel_map(
-            &std::fs::read_to_string(&map_path).unwrap(),
-            &map_path.display().to_string(),
-        )
-        .unwrap();
-        assert!(map.len() > 250, "{speaker}: {} files", map.len());
-        for (file, vowel) in map {
-            let samples = omote_audio::load_mono(&folder.join(&file), SAMPLE_RATE)
-                .unwrap()
-                .samples;
+        let syllables = speaker_syllables(&dir.join(speaker));
+        assert!(
+            syllables.len() > 250,
+            "{speaker}: {} files",
+            syllables.len()
+        );
+        for (file, vowel, samples) in syllables {
             clips.push(SyllableClip {
                 speaker: speaker.to_string(),
                 name: file,
