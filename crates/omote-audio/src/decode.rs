@@ -283,13 +283,15 @@ pub(crate) fn open_track(
     if let Some(ext) = ext {
         hint.with_extension(ext);
     }
+    // Gapless: the encoder's delay and padding (MP3's LAME header, Ogg's granule
+    // positions) are trimmed, so sample 0 is the first sample the encoder was given and
+    // a mouth is not drawn late (an MP3 from LAME starts ~50 ms late untrimmed).
+    let options = FormatOptions {
+        enable_gapless: true,
+        ..FormatOptions::default()
+    };
     let probed = symphonia::default::get_probe()
-        .format(
-            &hint,
-            mss,
-            &FormatOptions::default(),
-            &MetadataOptions::default(),
-        )
+        .format(&hint, mss, &options, &MetadataOptions::default())
         .map_err(|e| unsupported(e.to_string()))?;
     let format = probed.format;
     let track = format

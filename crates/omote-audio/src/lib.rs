@@ -3,7 +3,9 @@
 //!
 //! Decoding uses `symphonia` (the container is probed from the bytes; the file extension
 //! is only a hint, so a WAV named `.mp3` still decodes), except for well-formed 16-bit
-//! PCM WAV files, which are read directly with the same result (`wav.rs`). Channels are
+//! PCM WAV files, which are read directly with the same result (`wav.rs`). Lossy files are
+//! decoded gapless: the encoder's delay and padding are trimmed, so sample 0 is the first
+//! sample the encoder was given (an untrimmed LAME MP3 starts 25–50 ms late). Channels are
 //! averaged to mono. Whole buffers are resampled by a polyphase windowed-sinc filter
 //! ([`resample`], `polyphase.rs`), centred so that sample *n* of the output is at the
 //! same time as sample *n·from/to* of the input; live input goes through the same filter

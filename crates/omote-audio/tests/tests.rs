@@ -317,3 +317,62 @@ fn a_loader_gives_what_load_mono_gives_file_after_file() {
     let from_bytes = loader.load_bytes(&bytes, &files[0]).unwrap().to_vec();
     assert_eq!(from_bytes, load_mono(&files[0], 16_000).unwrap().samples);
 }
+
+/// Whether ffmpeg runs here (it encodes the lossy files below).
+fn ffmpeg() -> bool {
+    std::process::Command::new("ffmpeg")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Lossy files start where their source starts: the encoder's delay and padding (an MP3's
+/// LAME header, Ogg Vorbis' granule positions) are trimmed. Untrimmed, this MP3 starts
+/// 25 ms late and ends 45 ms long (a 22.05 kHz one 50 ms late: a mouth drawn 5 frames
+/// after the voice).
+#[test]
+fn lossy_files_are_trimmed_to_their_source() {
+    if !ffmpeg() {
+        omote_testdata::missing("ffmpeg (encodes the MP3 and Ogg files)");
+        return;
+    }
+    // 0.3 s of silence, a 0.2 s 1 kHz burst, 0.5 s of silence, at 44.1 kHz.
+    let rate = 44_100u32;
+    let burst = (rate as usize * 3 / 10)..(rate as usize / 2);
+    let source: Vec<i16> = (0..rate as usize)
+        .map(|i| {
+            if burst.contains(&i) {
+                let t = i as f64 / f64::from(rate);
+                (12_000.0 * (2.0 * std::f64::consts::PI * 1000.0 * t).sin()) as i16
+            } else {
+                0
+            }
+        })
+        .collect();
+    let wav = write("gapless.wav", &wav_bytes(&source, rate, 1));
+    for (ext, codec) in [("mp3", "libmp3lame"), ("ogg", "libvorbis")] {
+        let out = tmp(&format!("gapless.{ext}"));
+        let status = std::process::Command::new("ffmpeg")
+            .args(["-loglevel", "error", "-y", "-i"])
+            .arg(&wav)
+            .args(["-c:a", codec, "-b:a", "128k"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success(), "ffmpeg could not write {}", out.display());
+        let a = decode_file(&out).unwrap();
+        assert_eq!(a.sample_rate, rate, "{ext}");
+        let len_ms = 1000.0 * (a.samples.len() as f64 - source.len() as f64) / f64::from(rate);
+        // Symphonia trims Ogg Vorbis' end padding only to within a short block (+2.8 ms
+        // here); the start, which is what timing depends on, is exact in both.
+        let tail_ms = if ext == "ogg" { 5.0 } else { 1.0 };
+        assert!(
+            (-1.0..tail_ms).contains(&len_ms),
+            "{ext}: {len_ms:+.1} ms longer than its source"
+        );
+        // The burst's onset: the first sample above a tenth of its level.
+        let onset = a.samples.iter().position(|s| s.abs() > 0.035).unwrap();
+        let late_ms = 1000.0 * (onset as f64 - burst.start as f64) / f64::from(rate);
+        assert!(late_ms.abs() < 1.0, "{ext}: the burst starts {late_ms:+.1} ms late");
+    }
+}
