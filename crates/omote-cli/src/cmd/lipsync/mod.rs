@@ -64,7 +64,7 @@ enum LipsyncCommand {
     Calibrate(Box<CalibrateArgs>),
     /// Plot waveform, vowel weights and voiced span of one file to PNG.
     Plot(PlotArgs),
-    /// Score the analyser on a labelled data set (same metric as score-lipsync.py).
+    /// Score the analyser on a labelled data set (the metric of the shared reference script score-lipsync.py).
     Eval(EvalArgs),
     /// Live: raw PCM from a microphone on stdin → one line per 10 ms frame on stdout.
     Live(live::LiveArgs),
