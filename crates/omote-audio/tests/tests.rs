@@ -373,6 +373,9 @@ fn lossy_files_are_trimmed_to_their_source() {
         // The burst's onset: the first sample above a tenth of its level.
         let onset = a.samples.iter().position(|s| s.abs() > 0.035).unwrap();
         let late_ms = 1000.0 * (onset as f64 - burst.start as f64) / f64::from(rate);
-        assert!(late_ms.abs() < 1.0, "{ext}: the burst starts {late_ms:+.1} ms late");
+        assert!(
+            late_ms.abs() < 1.0,
+            "{ext}: the burst starts {late_ms:+.1} ms late"
+        );
     }
 }

@@ -100,7 +100,7 @@ fn long_voice(path: &Path) -> Vec<f32> {
 /// A file longer than the whole-file limit is analysed as a stream (memory flat in its
 /// length: `tools/lipsync/long-audio-rss.py` measures it) and its result is, byte for
 /// byte, the streaming analyser's track of the same samples, at 100 fps and resampled,
-/// in JSON and TSV.
+/// in JSON and TSV and Rhubarb's two formats; the summary counts its folder's speaker.
 #[test]
 fn a_long_file_is_analysed_as_a_stream_with_the_streaming_result() {
     use omote_lipsync::{Profile, StreamAnalyser, export};
@@ -113,6 +113,8 @@ fn a_long_file_is_analysed_as_a_stream_with_the_streaming_result() {
         ("json", "100", "lipsync.json"),
         ("json", "30", "lipsync.json"),
         ("tsv", "60", "lipsync.tsv"),
+        ("rhubarb-json", "100", "lipsync.json"),
+        ("rhubarb-tsv", "24", "lipsync.tsv"),
     ] {
         let out = dir.join(format!("out-{format}-{fps}"));
         let o = run(&[
@@ -128,27 +130,21 @@ fn a_long_file_is_analysed_as_a_stream_with_the_streaming_result() {
         let e = stderr(&o);
         assert!(o.status.success(), "{e}");
         assert!(e.contains("analysed as a stream"), "{e}");
+        assert!(
+            e.contains("1 of 1 files analysed, 0 failed; 1 speaker "),
+            "{e}"
+        );
         let got = std::fs::read_to_string(out.join(format!("long.{ext}"))).unwrap();
         let t = track.resampled(fps.parse().unwrap());
-        let want = if format == "json" {
-            export::to_json(&t, &name)
-        } else {
-            export::to_tsv(&t)
+        let want = match format {
+            "json" => export::to_json(&t, &name),
+            "tsv" => export::to_tsv(&t),
+            "rhubarb-json" => export::to_rhubarb_json(&t, &name),
+            _ => export::to_rhubarb_tsv(&t),
         };
         assert_eq!(got.len(), want.len(), "{format} at {fps} fps");
         assert!(got == want, "{format} at {fps} fps differs");
     }
-    // Rhubarb's formats are not streamed: refused by name, not skipped.
-    let o = run(&[
-        "lipsync".as_ref(),
-        wav.as_ref(),
-        "--out".as_ref(),
-        dir.join("rh").as_ref(),
-        "--format".as_ref(),
-        "rhubarb-json".as_ref(),
-    ]);
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("json or tsv only"), "{}", stderr(&o));
 }
 
 /// A WAV cut short warns how many bytes are missing; one with no samples is an error.

@@ -181,34 +181,71 @@ pub fn rhubarb_shape(f: &VowelFrame) -> char {
     }
 }
 
-/// Rhubarb cues: `(start_s, end_s, shape)`, consecutive equal shapes merged.
-pub fn rhubarb_cues(track: &VowelTrack) -> Vec<(f64, f64, char)> {
-    let mut cues: Vec<(f64, f64, char)> = Vec::new();
-    let dt = 1.0 / f64::from(track.fps);
-    for (i, f) in track.frames.iter().enumerate() {
-        let shape = rhubarb_shape(f);
-        let (a, b) = (
-            i as f64 * dt,
-            ((i + 1) as f64 * dt).min(track.duration_s.max((i + 1) as f64 * dt)),
-        );
-        match cues.last_mut() {
-            Some(last) if last.2 == shape => last.1 = b,
-            _ => cues.push((a, b, shape)),
+/// One Rhubarb mouth cue: `(start_s, end_s, shape)`.
+pub type RhubarbCue = (f64, f64, char);
+
+/// Rhubarb cues built a frame at a time: consecutive equal shapes merged. The one rule
+/// behind [`rhubarb_cues`] (a whole track) and a stream's cues (a file too long to hold).
+#[derive(Clone, Debug)]
+pub struct RhubarbCues {
+    dt: f64,
+    open: Option<RhubarbCue>,
+}
+
+impl RhubarbCues {
+    /// Cues of frames at `fps` (frame `i` spans `i / fps .. (i + 1) / fps`).
+    pub fn new(fps: f32) -> Self {
+        Self {
+            dt: 1.0 / f64::from(fps),
+            open: None,
         }
     }
+
+    /// Adds frame `index` (frames come in order); returns the cue it ends, if any.
+    pub fn push(&mut self, index: usize, f: &VowelFrame) -> Option<RhubarbCue> {
+        let shape = rhubarb_shape(f);
+        let (a, b) = (index as f64 * self.dt, (index + 1) as f64 * self.dt);
+        match &mut self.open {
+            Some(open) if open.2 == shape => {
+                open.1 = b;
+                None
+            }
+            open => open.replace((a, b, shape)),
+        }
+    }
+
+    /// The last cue, after the last frame.
+    pub fn finish(self) -> Option<RhubarbCue> {
+        self.open
+    }
+}
+
+/// Rhubarb cues: `(start_s, end_s, shape)`, consecutive equal shapes merged.
+pub fn rhubarb_cues(track: &VowelTrack) -> Vec<RhubarbCue> {
+    let mut cues = Vec::new();
+    let mut merge = RhubarbCues::new(track.fps);
+    for (i, f) in track.frames.iter().enumerate() {
+        cues.extend(merge.push(i, f));
+    }
+    cues.extend(merge.finish());
     cues
 }
 
 /// Rhubarb's JSON export shape: `{metadata:{soundFile,duration}, mouthCues:[{start,end,value}]}`.
 pub fn to_rhubarb_json(track: &VowelTrack, sound_file: &str) -> String {
-    let cues: Vec<serde_json::Value> = rhubarb_cues(track)
-        .into_iter()
-        .map(|(a, b, c)| {
+    rhubarb_json(&rhubarb_cues(track), track.duration_s, sound_file)
+}
+
+/// [`to_rhubarb_json`] of cues already made (a track of `duration_s` seconds).
+pub fn rhubarb_json(cues: &[RhubarbCue], duration_s: f64, sound_file: &str) -> String {
+    let cues: Vec<serde_json::Value> = cues
+        .iter()
+        .map(|&(a, b, c)| {
             serde_json::json!({"start": (a * 100.0).round() / 100.0, "end": (b * 100.0).round() / 100.0, "value": c.to_string()})
         })
         .collect();
     let v = serde_json::json!({
-        "metadata": {"soundFile": sound_file, "duration": (track.duration_s * 100.0).round() / 100.0},
+        "metadata": {"soundFile": sound_file, "duration": (duration_s * 100.0).round() / 100.0},
         "mouthCues": cues,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -216,12 +253,16 @@ pub fn to_rhubarb_json(track: &VowelTrack, sound_file: &str) -> String {
 
 /// Rhubarb's TSV export: `start<TAB>shape` per cue, then the end time with X.
 pub fn to_rhubarb_tsv(track: &VowelTrack) -> String {
+    rhubarb_tsv(&rhubarb_cues(track), track.duration_s)
+}
+
+/// [`to_rhubarb_tsv`] of cues already made (a track of `duration_s` seconds).
+pub fn rhubarb_tsv(cues: &[RhubarbCue], duration_s: f64) -> String {
     let mut s = String::new();
-    let cues = rhubarb_cues(track);
-    for (a, _, c) in &cues {
+    for (a, _, c) in cues {
         let _ = writeln!(s, "{a:.2}\t{c}");
     }
-    let end = cues.last().map_or(track.duration_s, |c| c.1);
+    let end = cues.last().map_or(duration_s, |c| c.1);
     let _ = writeln!(s, "{end:.2}\tX");
     s
 }

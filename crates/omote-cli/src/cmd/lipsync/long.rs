@@ -9,12 +9,15 @@
 //! time: memory is flat in the file's length. The analyser runs twice over the file —
 //! the first pass counts the frames and finds the voiced span the file's header states,
 //! the second writes — so the result is the one `--stream` gives for the same samples.
+//! The Rhubarb formats keep only the mouth cues (one per change of shape, a few a second)
+//! until the end, then write them as the whole-file path does.
 
 use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, bail};
 use omote_lipsync::eval::STREAM_CHUNK;
+use omote_lipsync::export::{RhubarbCue, RhubarbCues};
 use omote_lipsync::{
     CepstralMean, FRAME_RATE, FrameInterpolator, HOP, Profile, SAMPLE_RATE, StreamAnalyser,
     VoicedSpan, VowelFrame, export,
@@ -115,13 +118,6 @@ pub(super) fn analyse_long(
     profile: &Profile,
     others: &CepstralMean,
 ) -> anyhow::Result<()> {
-    if matches!(format, Format::RhubarbJson | Format::RhubarbTsv) {
-        bail!(
-            "{}: longer than {} minutes, so analysed as a stream, which writes --format json or tsv only (not the Rhubarb formats)",
-            input.display(),
-            LONG_S / 60.0
-        );
-    }
     let mut counted = Counted {
         frames: 0,
         samples: 0,
@@ -153,16 +149,21 @@ pub(super) fn analyse_long(
             Format::Json => {
                 export::write_json_head(&mut text, out_fps, duration_s, voiced_span, &source)
             }
-            _ => {
+            Format::Tsv => {
                 text.push_str(export::TSV_HEADER);
                 text.push('\n');
             }
+            // Written whole at the end: the cues are few (one per change of shape).
+            Format::RhubarbJson | Format::RhubarbTsv => {}
         }
+        let mut merge = RhubarbCues::new(out_fps);
+        let mut cues: Vec<RhubarbCue> = Vec::new();
         let mut put = |k: usize, f: &VowelFrame, text: &mut String| -> anyhow::Result<()> {
             let t = (k as f64 + 0.5) / f64::from(out_fps);
             match format {
                 Format::Json => export::write_json_frame(text, k, t, f),
-                _ => export::write_tsv_row(text, t, f),
+                Format::Tsv => export::write_tsv_row(text, t, f),
+                Format::RhubarbJson | Format::RhubarbTsv => cues.extend(merge.push(k, f)),
             }
             if text.len() >= WRITE_BUFFER {
                 file.write_all(text.as_bytes())?;
@@ -191,8 +192,12 @@ pub(super) fn analyse_long(
                 counted.samples
             );
         }
-        if format == Format::Json {
-            text.push_str(export::JSON_TAIL);
+        cues.extend(merge.finish());
+        match format {
+            Format::Json => text.push_str(export::JSON_TAIL),
+            Format::Tsv => {}
+            Format::RhubarbJson => text = export::rhubarb_json(&cues, duration_s, &source),
+            Format::RhubarbTsv => text = export::rhubarb_tsv(&cues, duration_s),
         }
         file.write_all(text.as_bytes())?;
         file.sync_all()?;

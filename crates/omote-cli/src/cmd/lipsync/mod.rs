@@ -82,7 +82,7 @@ enum Format {
 struct AnalyseArgs {
     /// Audio files and folders (searched recursively for .wav .flac .ogg .mp3). A file
     /// longer than 10 minutes is analysed as a stream (as --stream, memory flat in its
-    /// length) and written as it goes, in json or tsv.
+    /// length) and written as it goes (the Rhubarb formats: its cues at the end).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Output folder (default: next to each input). Output is NAME.lipsync.json / .tsv.
@@ -811,13 +811,17 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     stages::report(inputs.len(), jobs, started.elapsed(), COMMIT_QUEUE);
     let failed = batch.failures.into_inner().unwrap_or_default();
     let ok = inputs.len() - failed.len();
+    // Counted over the inputs, not the groups read: a file too long to hold is streamed,
+    // not read into its group, but is still its folder's speaker.
+    let groups: std::collections::HashSet<PathBuf> =
+        inputs.iter().filter_map(|i| args.speaker.key(i)).collect();
     let speakers = match args.speaker {
         SpeakerGroups::File => String::new(),
         SpeakerGroups::All => "; one speaker (--speaker all)".to_string(),
         SpeakerGroups::Folder => format!(
             "; {} speaker{} (one per folder; --speaker file reads each file alone)",
-            speakers.len(),
-            if speakers.len() == 1 { "" } else { "s" }
+            groups.len(),
+            if groups.len() == 1 { "" } else { "s" }
         ),
     };
     eprintln!(
