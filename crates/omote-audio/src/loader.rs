@@ -112,6 +112,17 @@ impl Loader {
         self.short_by
     }
 
+    /// For the file loaded last as `path`: the warning every reader of a cut-short file
+    /// gives (the CLI, the bindings), or `None` for a whole file.
+    pub fn truncation_warning(&self, path: &Path) -> Option<String> {
+        self.short_by.map(|n| {
+            format!(
+                "{}: ends {n} bytes early (cut short of what its header declares); read what is there",
+                path.display()
+            )
+        })
+    }
+
     /// Whether the last [`Self::decode`] left its result in `resampled` (else `decoded`).
     fn output(&self) -> &[f32] {
         if self.from_last == self.rate || self.decoded.is_empty() {

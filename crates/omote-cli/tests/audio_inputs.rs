@@ -159,6 +159,18 @@ fn a_truncated_wav_warns_and_an_empty_one_fails() {
     let e = stderr(&o);
     assert!(o.status.success(), "{e}");
     assert!(e.contains("cut.wav: ends 1000 bytes early"), "{e}");
+    // The plot reads the same file with the same warning.
+    let png = dir.join("cut.png");
+    let o = run(&[
+        "lipsync".as_ref(),
+        "plot".as_ref(),
+        cut.as_ref(),
+        "-o".as_ref(),
+        png.as_ref(),
+    ]);
+    let e = stderr(&o);
+    assert!(o.status.success(), "{e}");
+    assert!(e.contains("cut.wav: ends 1000 bytes early"), "{e}");
     let empty = dir.join("empty.wav");
     std::fs::write(&empty, omote_testdata::wav16(&[], 16_000, 1)).unwrap();
     let o = run(&[

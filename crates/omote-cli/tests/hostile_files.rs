@@ -435,3 +435,24 @@ fn no_result_replaces_an_input() {
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `omote avatar` writes a VRM: an output named `.png` (or with no extension) is refused
+/// by name, and nothing is written.
+#[test]
+fn the_avatar_is_not_written_under_another_format_s_name() {
+    let dir = scratch("avatar-name");
+    for name in ["av.png", "av"] {
+        let out = dir.join(name);
+        let o = run(&["avatar".as_ref(), "-o".as_ref(), out.as_os_str()]);
+        let e = stderr(&o);
+        assert!(!o.status.success(), "{name}: {e}");
+        assert!(e.contains(name) && e.contains("name it .vrm"), "{e}");
+        assert!(!out.exists(), "{name} was written");
+    }
+    let o = run(&[
+        "avatar".as_ref(),
+        "-o".as_ref(),
+        dir.join("av.GLB").as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

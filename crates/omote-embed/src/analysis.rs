@@ -66,8 +66,22 @@ pub const ANALYSIS_RATE: f64 = SAMPLE_RATE as f64;
 /// assert!(matches!(e, omote_embed::EmbedError::FileNotFound(_)));
 /// ```
 pub fn load_voice(path: &std::path::Path) -> Result<Vec<f32>, EmbedError> {
-    match omote_audio::load_mono(path, SAMPLE_RATE) {
-        Ok(audio) => Ok(audio.samples),
+    load_voice_with_warning(path).map(|(samples, _)| samples)
+}
+
+/// [`load_voice`], with the warning for a WAV cut short of what its header declares
+/// (what is there is read, as `omote lipsync` does; a binding passes the warning on).
+pub fn load_voice_with_warning(
+    path: &std::path::Path,
+) -> Result<(Vec<f32>, Option<String>), EmbedError> {
+    let loaded = omote_audio::Loader::new(SAMPLE_RATE)
+        .map_err(|e| e.with_path(path))
+        .and_then(|mut loader| {
+            let samples = loader.load(path)?.to_vec();
+            Ok((samples, loader.truncation_warning(path)))
+        });
+    match loaded {
+        Ok(loaded) => Ok(loaded),
         Err(omote_audio::AudioError::Io { source, .. })
             if source.kind() == std::io::ErrorKind::NotFound =>
         {

@@ -93,6 +93,7 @@ mod voice_stream;
 
 pub use analysis::{
     ANALYSIS_RATE, VoiceAnalysis, analyse_voice, analyse_voice_with_profile, load_voice,
+    load_voice_with_warning,
 };
 #[cfg(feature = "scene")]
 pub use character::camera_correction;

@@ -212,9 +212,19 @@ impl<'py> Audio<'py> {
                         ),
                     ));
                 }
-                let samples = py
-                    .detach(|| omote_embed::load_voice(path))
+                let (samples, warning) = py
+                    .detach(|| omote_embed::load_voice_with_warning(path))
                     .map_err(|e| Error::from(e).raise(call))?;
+                if let Some(w) = warning {
+                    // A WAV cut short: read as the CLI reads it, with its warning.
+                    let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+                    PyErr::warn(
+                        py,
+                        &category,
+                        &std::ffi::CString::new(w).unwrap_or_default(),
+                        1,
+                    )?;
+                }
                 Ok((Cow::Owned(samples), omote_embed::ANALYSIS_RATE))
             }
             Audio::F32(_) | Audio::Owned(_) => {

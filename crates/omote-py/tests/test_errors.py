@@ -50,6 +50,26 @@ def test_missing_and_bad_files(tmp_path):
     raises(ValueError, "scene.toml", omote.load_scene, scene)
 
 
+def test_a_truncated_wav_is_read_with_a_warning(tmp_path):
+    import struct, wave
+    whole = tmp_path / "whole.wav"
+    t = np.arange(16000) / 16000
+    with wave.open(str(whole), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes((np.sin(2 * np.pi * 220 * t) * 8000).astype("<i2").tobytes())
+    cut = tmp_path / "cut.wav"
+    cut.write_bytes(whole.read_bytes()[:-1000])  # the header still declares 32000 bytes
+    with pytest.warns(UserWarning, match="cut.wav: ends 1000 bytes early"):
+        track = omote.lipsync(cut)
+    assert track.frames.shape[0] == (16000 - 500) // 160
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        omote.lipsync(whole)  # a whole file: no warning
+
+
 def test_face_inputs_are_checked():
     face = omote.Face(omote.Rig.builtin(), seed=1)
     raises(ValueError, "no expression `nope`", face.set_expression, "nope", 1.0)

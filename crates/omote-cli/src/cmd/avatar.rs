@@ -2,19 +2,30 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 
 /// Write omote's test avatar: a small VRM 1.0 model with all 18 presets and the 52
 /// ARKit shapes, bone lookAt, CC0 (redistribution allowed).
 #[derive(Debug, clap::Args)]
 pub struct AvatarArgs {
-    /// Output `.vrm` file.
+    /// Output `.vrm` file (or `.glb`: a VRM is a binary glTF).
     #[arg(short, long)]
     pub output: PathBuf,
 }
 
 /// Run `omote avatar`.
 pub fn run(args: AvatarArgs) -> anyhow::Result<()> {
+    let ext = args
+        .output
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("");
+    if !["vrm", "glb"].iter().any(|v| ext.eq_ignore_ascii_case(v)) {
+        bail!(
+            "{}: the avatar is a VRM file: name it .vrm (or .glb), not `.{ext}`",
+            args.output.display()
+        );
+    }
     let bytes = omote_vrm::avatar::generate();
     crate::output::write_file(&args.output, &bytes)
         .with_context(|| format!("{}", args.output.display()))?;

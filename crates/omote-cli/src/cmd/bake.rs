@@ -35,8 +35,9 @@ pub struct BakeArgs {
     /// Lip sync profile JSON (default: built-in).
     #[arg(long)]
     pub profile: Option<PathBuf>,
-    /// Replace existing files in the output folder that differ from what the bake writes
-    /// there (a file the bake reads is never replaced).
+    /// Also replace files the bake copies or generates whole (a built-in `.vrm`) where a
+    /// different file of that name exists. Results (`.anim.json`, `.png`, `.vrma`) are
+    /// always replaced, as earlier results of the command; a file the bake reads never is.
     #[arg(long)]
     pub force: bool,
 }

@@ -20,8 +20,9 @@ pub struct DemoArgs {
     /// Frames per second of the baked anims (1–1000).
     #[arg(long, default_value_t = 60.0, value_parser = crate::limits::fps_f32)]
     pub fps: f32,
-    /// Replace existing files in the output folder that differ from the demo's own (a
-    /// `scene.toml`, voice files, a `.vrm` of the same name).
+    /// Also replace files the demo copies out (a `scene.toml`, voice files, a `.vrm`)
+    /// where a different file of that name exists. Results (`.anim.json`, `.png`,
+    /// `.vrma`) are always replaced, as earlier results of the demo.
     #[arg(long)]
     pub force: bool,
 }

@@ -62,8 +62,10 @@ pub struct SpeakArgs {
     /// Output folder (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Replace existing files in the output folder that differ from what the run writes
-    /// there (a file the run reads is never replaced).
+    /// Also replace files the run copies or generates whole (the scene, a built-in `.vrm`)
+    /// where a different file of that name exists. Results (`.anim.json`, `.png`,
+    /// `.vrma`) are always replaced, as earlier results of the command; a file the run
+    /// reads never is.
     #[arg(long)]
     pub force: bool,
 }

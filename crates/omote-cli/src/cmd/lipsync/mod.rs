@@ -343,8 +343,14 @@ pub fn run(args: LipsyncArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `path` at the analyser's rate, warning (as the batch does) when it is cut short.
 fn load_16k(path: &Path) -> Result<Vec<f32>, omote_audio::AudioError> {
-    Ok(omote_audio::load_mono(path, SAMPLE_RATE)?.samples)
+    let mut loader = omote_audio::Loader::new(SAMPLE_RATE).map_err(|e| e.with_path(path))?;
+    let samples = loader.load(path)?.to_vec();
+    if let Some(w) = loader.truncation_warning(path) {
+        eprintln!("warning: {}", crate::output::escape_terminal(&w));
+    }
+    Ok(samples)
 }
 
 /// The audio files behind `paths`: named files as given, folders walked recursively
@@ -519,12 +525,9 @@ impl Batch<'_> {
                 input.display()
             );
         }
-        if let (true, Some(n)) = (warn, loader.truncated_by()) {
+        if let (true, Some(w)) = (warn, loader.truncation_warning(input)) {
             self.bar.suspend(|| {
-                eprintln!(
-                    "warning: {}: ends {n} bytes early (cut short of what its header declares); analysed what is there",
-                    crate::output::escape_terminal(&input.display().to_string())
-                );
+                eprintln!("warning: {}", crate::output::escape_terminal(&w));
             });
         }
         Ok(samples)
