@@ -23,6 +23,12 @@ use omote_plot::{Panel, Series, TimePlot};
 
 /// Create `dir` (and parents) if needed.
 pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
+    if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        anyhow::bail!(
+            "{}: cannot be the output folder: it exists and is not a folder",
+            dir.display()
+        );
+    }
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create output folder {}", dir.display()))
 }

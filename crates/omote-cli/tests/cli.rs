@@ -1443,6 +1443,28 @@ fn track_then_retarget_a_photo() {
         .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent.png"));
+    // Into a new folder: nothing tracked leaves no empty folder behind.
+    let fresh = out.join("fresh");
+    let o = omote()
+        .args(["track", "/nonexistent.png", "--out"])
+        .arg(&fresh)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(!fresh.exists(), "an empty output folder was left");
+    // An output "folder" that is a file is refused by name.
+    let file = out.join("astronaut.json");
+    let o = omote()
+        .args(["track", "/nonexistent.png", "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        e.contains("astronaut.json: cannot be the output folder"),
+        "{e}"
+    );
     std::fs::remove_dir_all(&out).ok();
 }
 

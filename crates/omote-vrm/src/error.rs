@@ -15,8 +15,8 @@ pub enum VrmError {
         /// The I/O error.
         source: std::io::Error,
     },
-    /// The data does not start with the GLB magic `glTF`.
-    #[error("{file}: not a GLB (binary glTF) file: it starts with {magic:?}, expected \"glTF\"")]
+    /// The data does not start with the GLB magic `glTF` (or is empty).
+    #[error("{file}: not a GLB (binary glTF) file: {}", what_it_starts_with(.magic))]
     NotGlb {
         /// The file.
         file: String,
@@ -192,5 +192,14 @@ impl VrmError {
             | Self::Anim { file, .. }
             | Self::Write { file, .. } => file,
         }
+    }
+}
+
+/// What a file that is not a GLB holds at its start, for [`VrmError::NotGlb`].
+fn what_it_starts_with(magic: &str) -> String {
+    if magic.is_empty() {
+        "it is empty (0 bytes)".to_string()
+    } else {
+        format!("it starts with {magic:?}, expected \"glTF\"")
     }
 }

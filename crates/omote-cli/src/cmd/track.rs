@@ -209,8 +209,8 @@ struct ImageResult<'a> {
 }
 
 fn track_images(mut tracker: FaceTracker, args: &TrackArgs) -> Result<()> {
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create output directory {}", args.out.display()))?;
+    let made_out = !args.out.exists();
+    crate::output::ensure_dir(&args.out)?;
     let bar = progress(Some(args.images.len() as u64));
     let failed = AtomicUsize::new(0);
     let with_face = AtomicUsize::new(0);
@@ -259,6 +259,10 @@ fn track_images(mut tracker: FaceTracker, args: &TrackArgs) -> Result<()> {
         args.out.display()
     );
     if failed > 0 {
+        if failed == n && made_out {
+            // Nothing was tracked: leave no empty folder behind (it fails if not empty).
+            let _ = std::fs::remove_dir(&args.out);
+        }
         bail!("{failed} of {n} images failed");
     }
     Ok(())

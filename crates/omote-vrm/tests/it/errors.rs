@@ -72,6 +72,12 @@ fn container_errors() {
     let good = glb_of(&base());
     let e = VrmModel::from_slice(b"{\"asset\":{}}", "t.vrm").unwrap_err();
     assert!(matches!(e, VrmError::NotGlb { .. }), "{e}");
+    assert!(e.to_string().contains("it starts with \"{\\\"as\""), "{e}");
+    let e = VrmModel::from_slice(b"", "empty.vrm").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "empty.vrm: not a GLB (binary glTF) file: it is empty (0 bytes)"
+    );
     let e = VrmModel::from_slice(&good[..good.len() - 10], "t.vrm").unwrap_err();
     assert!(
         matches!(e, VrmError::Truncated { part: "header", .. }),

@@ -781,8 +781,7 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     }
     let check_started = std::time::Instant::now();
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("{}: cannot create output folder", dir.display()))?;
+        crate::output::ensure_dir(dir)?;
     }
     check_distinct_outputs(&inputs, args.out.as_deref(), args.format)?;
     let jobs = limits::threads_for(args.jobs, inputs.len());
