@@ -292,7 +292,7 @@ pub(crate) fn open_track(
     };
     let probed = symphonia::default::get_probe()
         .format(&hint, mss, &options, &MetadataOptions::default())
-        .map_err(|e| unsupported(e.to_string()))?;
+        .map_err(|e| unsupported(not_read(ext, e)))?;
     let format = probed.format;
     let track = format
         .tracks()
@@ -303,6 +303,40 @@ pub(crate) fn open_track(
     let params = track.codec_params.clone();
     let decoder = symphonia::default::get_codecs()
         .make(&params, &DecoderOptions::default())
-        .map_err(|e| unsupported(e.to_string()))?;
+        .map_err(|e| match (e, codec_name(params.codec)) {
+            (SymError::Unsupported(_), Some(name)) => unsupported(format!(
+                "its audio is {name}, which omote does not decode; {CONVERT}"
+            )),
+            (e, _) => unsupported(e.to_string()),
+        })?;
     Ok((format, track_id, params, decoder))
+}
+
+/// How to make a file omote reads, for the errors below.
+const CONVERT: &str = "convert it, e.g. `ffmpeg -i IN -ac 1 OUT.wav`";
+
+/// The prober's failure, said plainly for formats people have that omote does not read
+/// (symphonia is built here with WAV, FLAC, Ogg, Vorbis and MP3 only).
+fn not_read(ext: Option<&str>, e: SymError) -> String {
+    let ext = ext.map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some(x @ ("m4a" | "mp4" | "aac" | "opus" | "webm" | "wma" | "aiff" | "aif" | "caf")) => {
+            format!("a .{x} file, which omote does not read; {CONVERT}")
+        }
+        _ => e.to_string(),
+    }
+}
+
+/// Codecs a supported container may hold that omote does not decode.
+fn codec_name(codec: symphonia::core::codecs::CodecType) -> Option<&'static str> {
+    use symphonia::core::codecs::{
+        CODEC_TYPE_AAC, CODEC_TYPE_ALAC, CODEC_TYPE_OPUS, CODEC_TYPE_SPEEX,
+    };
+    match codec {
+        CODEC_TYPE_OPUS => Some("Opus"),
+        CODEC_TYPE_AAC => Some("AAC"),
+        CODEC_TYPE_ALAC => Some("ALAC"),
+        CODEC_TYPE_SPEEX => Some("Speex"),
+        _ => None,
+    }
 }

@@ -379,3 +379,36 @@ fn lossy_files_are_trimmed_to_their_source() {
         );
     }
 }
+
+/// Formats people have that omote does not decode (Opus in Ogg, AAC in MP4) are named as
+/// such, with how to convert them, not with the decoder's internal words.
+#[test]
+fn opus_and_aac_are_refused_by_name_with_a_way_out() {
+    if !ffmpeg() {
+        omote_testdata::missing("ffmpeg (encodes the Opus and AAC files)");
+        return;
+    }
+    let wav = write(
+        "unsupported.wav",
+        &wav_bytes(&omote_testdata::buzz(48_000, 0.5, 0.1..0.4), 48_000, 1),
+    );
+    for (name, codec, said) in [
+        ("voice.opus", "libopus", "its audio is Opus"),
+        ("voice.m4a", "aac", "a .m4a file"),
+    ] {
+        let out = tmp(name);
+        let status = std::process::Command::new("ffmpeg")
+            .args(["-loglevel", "error", "-y", "-i"])
+            .arg(&wav)
+            .args(["-c:a", codec])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success(), "ffmpeg could not write {}", out.display());
+        let e = decode_file(&out).unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, AudioError::UnsupportedFormat { .. }), "{msg}");
+        names_file(&e, &out);
+        assert!(msg.contains(said) && msg.contains("ffmpeg -i"), "{msg}");
+    }
+}

@@ -813,10 +813,13 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     stages::report(inputs.len(), jobs, started.elapsed(), COMMIT_QUEUE);
     let failed = batch.failures.into_inner().unwrap_or_default();
     let ok = inputs.len() - failed.len();
-    // Counted over the inputs, not the groups read: a file too long to hold is streamed,
-    // not read into its group, but is still its folder's speaker.
-    let groups: std::collections::HashSet<PathBuf> =
-        inputs.iter().filter_map(|i| args.speaker.key(i)).collect();
+    // Counted over the files analysed, not the groups read: a file too long to hold is
+    // streamed, not read into its group, but is still its folder's speaker.
+    let groups: std::collections::HashSet<PathBuf> = inputs
+        .iter()
+        .filter(|i| !failed.contains(&i.display().to_string()))
+        .filter_map(|i| args.speaker.key(i))
+        .collect();
     let speakers = match args.speaker {
         SpeakerGroups::File => String::new(),
         SpeakerGroups::All => "; one speaker (--speaker all)".to_string(),
