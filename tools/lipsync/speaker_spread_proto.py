@@ -165,6 +165,25 @@ def group_figures(prof, X, y):
     return 100 * (p[vowel] == y[vowel]).mean(), 100 * (p[~vowel] == 5).mean()
 
 
+def report(name, syl, speakers, make, groups, width=32):
+    """Prints one setting's line: the syllables leave-one-speaker-out (each held speaker's
+    tails read by `make(the other speakers)`) and each group read by `make(all speakers)`."""
+    right = total = 0
+    per = []
+    for held in speakers:
+        X, y = tails(syl[held])
+        p = class_scores(make([s for s in speakers if s != held]), X).argmax(1)
+        right += (p == y).sum()
+        total += len(y)
+        per.append(100 * (p == y).mean())
+    line = f"{name:{width}s} syllables LOSO {100 * right / total:5.1f} (mean {np.mean(per):5.1f})"
+    prof = make(speakers)
+    for gname, (X, y) in groups.items():
+        v, c = group_figures(prof, X, y)
+        line += f" | {gname} {v:5.1f}/{c:4.1f}"
+    print(line, flush=True)
+
+
 def real_stats(spk_files, speakers):
     """Per vowel: the pooled real mean, and the spread of the speakers' class means around it
     (each speaker's class mean weighted by its frames, at most 200)."""
@@ -202,32 +221,14 @@ def main():
         (f"lam {lam} shared={shared} logdet {ldw}", lam, shared, ldw)
         for lam in (0.0, 0.5, 1.0, 2.0) for shared in (0, 1) for ldw in (1.0, 0.5)
         if not (lam == 0.0 and (shared or ldw != 1.0))]
-    full_means, full_spread = real_stats(syl, speakers)
-    pooled_spread = full_spread.mean(0)
     for name, lam, shared, ldw in settings:
-        right = total = 0
-        per_spk = []
-        for held in speakers:
+        def make(train, lam=lam, shared=shared, ldw=ldw):
             if lam is None:
-                prof = base
-            else:
-                train = [s for s in speakers if s != held]
-                means, spread = real_stats(syl, train)
-                extra = np.repeat(spread.mean(0)[None], 5, 0) if shared else spread
-                prof = with_real(base, means, lam * extra, ldw)
-            X, y = tails(syl[held])
-            p = class_scores(prof, X).argmax(1)
-            right += (p == y).sum()
-            total += len(y)
-            per_spk.append(100 * (p == y).mean())
-        line = f"{name:32s} syllables LOSO {100 * right / total:5.1f} (mean {np.mean(per_spk):5.1f})"
-        prof = base if lam is None else with_real(
-            base, full_means,
-            lam * (np.repeat(pooled_spread[None], 5, 0) if shared else full_spread), ldw)
-        for gname, (X, y) in groups.items():
-            v, c = group_figures(prof, X, y)
-            line += f" | {gname} {v:5.1f}/{c:4.1f}"
-        print(line, flush=True)
+                return base
+            means, spread = real_stats(syl, train)
+            extra = np.repeat(spread.mean(0)[None], 5, 0) if shared else spread
+            return with_real(base, means, lam * extra, ldw)
+        report(name, syl, speakers, make, groups)
 
 
 if __name__ == "__main__":

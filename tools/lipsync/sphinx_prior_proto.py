@@ -29,8 +29,7 @@ import os, struct, sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from speaker_spread_proto import (load_profile, load_syllables, load_group, tails, class_scores,
-                                  group_figures, real_stats, SHARES)
+from speaker_spread_proto import load_profile, load_syllables, load_group, real_stats, report, with_real
 
 MODEL = "/usr/share/pocketsphinx/model/en-us/en-us"
 PHONES = ("+NSN+ +SPN+ AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY "
@@ -141,7 +140,7 @@ def main():
 
     def klettres(train):
         means, _ = real_stats(syl, train)
-        return add_gaussians(base, [(k, means[k], C, SHARES[k]) for k in range(5)], SHARES)
+        return with_real(base, means, np.zeros((5, 12, 12)))
 
     def top(k, n):
         w, mus, covs = phones[CLASS_PHONES[k][0]]
@@ -165,21 +164,7 @@ def main():
                            for k in range(5) for w, m, _ in top(k, 8)], np.full(5, 0.15)),
     }
     for name, make in settings.items():
-        right = total = 0
-        per = []
-        for held in speakers:
-            X, y = tails(syl[held])
-            p = class_scores(make([s for s in speakers if s != held]), X).argmax(1)
-            right += (p == y).sum()
-            total += len(y)
-            per.append(100 * (p == y).mean())
-        line = f"{name:46s} LOSO {100 * right / total:5.1f} (mean {np.mean(per):5.1f})"
-        prof = make(speakers)
-        for gname, (X, y) in groups.items():
-            v, c = group_figures(prof, X, y)
-            line += f" | {gname} {v:5.1f}/{c:4.1f}"
-        print(line, flush=True)
-
+        report(name, syl, speakers, make, groups, width=46)
 
 if __name__ == "__main__":
     main()

@@ -62,12 +62,20 @@ impl MonoAudio {
 
 /// Decodes `path` to mono and resamples it to `rate` Hz (a [`Loader`] for one file).
 pub fn load_mono(path: &std::path::Path, rate: u32) -> Result<MonoAudio, AudioError> {
-    let samples = Loader::new(rate)
-        .map_err(|e| e.with_path(path))?
-        .load(path)?
-        .to_vec();
-    Ok(MonoAudio {
+    load_mono_warned(path, rate).map(|(audio, _)| audio)
+}
+
+/// [`load_mono`], with [`Loader::truncation_warning`]'s warning for a WAV cut short of
+/// what its header declares (what is there is read): what every reader passes on.
+pub fn load_mono_warned(
+    path: &std::path::Path,
+    rate: u32,
+) -> Result<(MonoAudio, Option<String>), AudioError> {
+    let mut loader = Loader::new(rate).map_err(|e| e.with_path(path))?;
+    let samples = loader.load(path)?.to_vec();
+    let audio = MonoAudio {
         samples,
         sample_rate: rate,
-    })
+    };
+    Ok((audio, loader.truncation_warning(path)))
 }

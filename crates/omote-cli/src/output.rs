@@ -658,10 +658,20 @@ pub fn check_output_file(path: &Path, what: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `Ok` when `path`'s extension is one of `allowed` (in any case); else the extension it
+/// has (empty for none), for the caller's message. Output names are checked before any work.
+pub fn extension_in<'a>(path: &'a Path, allowed: &[&str]) -> Result<(), &'a str> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if allowed.iter().any(|a| ext.eq_ignore_ascii_case(a)) {
+        Ok(())
+    } else {
+        Err(ext)
+    }
+}
+
 /// Checks that `path` names a PNG file (the plots are PNG only), before any work.
 pub fn check_png_name(path: &Path) -> anyhow::Result<()> {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if !ext.eq_ignore_ascii_case("png") {
+    if extension_in(path, &["png"]).is_err() {
         anyhow::bail!(
             "{}: plots are written as PNG; give a file name ending in .png",
             path.display()

@@ -1436,29 +1436,22 @@ fn track_then_retarget_a_photo() {
     assert_eq!(frame.faces[0].landmarks.len(), 478);
     // Our tracker's output is what retarget reads: the smile comes through.
     assert!(frame.faces[0].blendshapes.get("mouthSmileLeft") > 0.7);
-    let o = omote()
-        .args(["track", "/nonexistent.png", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let track_missing_into = |dir: &Path| {
+        omote()
+            .args(["track", "/nonexistent.png", "--out"])
+            .arg(dir)
+            .output()
+            .unwrap()
+    };
+    let o = track_missing_into(&out);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent.png"));
     // Into a new folder: nothing tracked leaves no empty folder behind.
     let fresh = out.join("fresh");
-    let o = omote()
-        .args(["track", "/nonexistent.png", "--out"])
-        .arg(&fresh)
-        .output()
-        .unwrap();
-    assert!(!o.status.success());
+    assert!(!track_missing_into(&fresh).status.success());
     assert!(!fresh.exists(), "an empty output folder was left");
     // An output "folder" that is a file is refused by name.
-    let file = out.join("astronaut.json");
-    let o = omote()
-        .args(["track", "/nonexistent.png", "--out"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let o = track_missing_into(&out.join("astronaut.json"));
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success());
     assert!(

@@ -74,14 +74,8 @@ pub fn load_voice(path: &std::path::Path) -> Result<Vec<f32>, EmbedError> {
 pub fn load_voice_with_warning(
     path: &std::path::Path,
 ) -> Result<(Vec<f32>, Option<String>), EmbedError> {
-    let loaded = omote_audio::Loader::new(SAMPLE_RATE)
-        .map_err(|e| e.with_path(path))
-        .and_then(|mut loader| {
-            let samples = loader.load(path)?.to_vec();
-            Ok((samples, loader.truncation_warning(path)))
-        });
-    match loaded {
-        Ok(loaded) => Ok(loaded),
+    match omote_audio::load_mono_warned(path, SAMPLE_RATE) {
+        Ok((audio, warning)) => Ok((audio.samples, warning)),
         Err(omote_audio::AudioError::Io { source, .. })
             if source.kind() == std::io::ErrorKind::NotFound =>
         {

@@ -1,6 +1,9 @@
 """Bad input raises omote.OmoteError subclasses (ValueError / TypeError /
 FileNotFoundError) naming the call and the problem; nothing half-applied, no NaN out."""
 
+import warnings
+import wave
+
 import numpy as np
 import pytest
 
@@ -51,7 +54,6 @@ def test_missing_and_bad_files(tmp_path):
 
 
 def test_a_truncated_wav_is_read_with_a_warning(tmp_path):
-    import struct, wave
     whole = tmp_path / "whole.wav"
     t = np.arange(16000) / 16000
     with wave.open(str(whole), "wb") as w:
@@ -64,7 +66,6 @@ def test_a_truncated_wav_is_read_with_a_warning(tmp_path):
     with pytest.warns(UserWarning, match="cut.wav: ends 1000 bytes early"):
         track = omote.lipsync(cut)
     assert track.frames.shape[0] == (16000 - 500) // 160
-    import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         omote.lipsync(whole)  # a whole file: no warning

@@ -15,12 +15,7 @@ pub struct AvatarArgs {
 
 /// Run `omote avatar`.
 pub fn run(args: AvatarArgs) -> anyhow::Result<()> {
-    let ext = args
-        .output
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("");
-    if !["vrm", "glb"].iter().any(|v| ext.eq_ignore_ascii_case(v)) {
+    if let Err(ext) = crate::output::extension_in(&args.output, &["vrm", "glb"]) {
         bail!(
             "{}: the avatar is a VRM file: name it .vrm (or .glb), not `.{ext}`",
             args.output.display()

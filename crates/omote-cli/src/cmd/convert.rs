@@ -23,12 +23,7 @@ pub struct ConvertArgs {
 
 /// Run `omote convert`.
 pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
-    let ext = args
-        .output
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("");
-    if !ext.eq_ignore_ascii_case("vrma") {
+    if let Err(ext) = crate::output::extension_in(&args.output, &["vrma"]) {
         bail!(
             "{}: unsupported output format `.{ext}` (supported: .vrma)",
             args.output.display()

@@ -345,12 +345,11 @@ pub fn run(args: LipsyncArgs) -> anyhow::Result<ExitCode> {
 
 /// `path` at the analyser's rate, warning (as the batch does) when it is cut short.
 fn load_16k(path: &Path) -> Result<Vec<f32>, omote_audio::AudioError> {
-    let mut loader = omote_audio::Loader::new(SAMPLE_RATE).map_err(|e| e.with_path(path))?;
-    let samples = loader.load(path)?.to_vec();
-    if let Some(w) = loader.truncation_warning(path) {
+    let (audio, warning) = omote_audio::load_mono_warned(path, SAMPLE_RATE)?;
+    if let Some(w) = warning {
         eprintln!("warning: {}", crate::output::escape_terminal(&w));
     }
-    Ok(samples)
+    Ok(audio.samples)
 }
 
 /// The audio files behind `paths`: named files as given, folders walked recursively
