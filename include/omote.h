@@ -486,6 +486,25 @@ OmoteStatus omote_scene_character_id(OmoteScene scene,
                                      uint32_t cap,
                                      uint32_t *len);
 
+// The number of warnings the scene's loading gave: what it read but not whole (a voice
+// WAV cut short of what its header declares; what is there is used). Read each with
+// `omote_scene_warning`.
+//
+// # Safety
+// `out` is writable.
+OmoteStatus omote_scene_warning_count(OmoteScene scene, uint32_t *out);
+
+// Warning `k` of the scene's loading (naming the scene's line and the file), like
+// `omote_avatar_channel_name`.
+//
+// # Safety
+// `buf` points at `cap` writable bytes; `len` is writable.
+OmoteStatus omote_scene_warning(OmoteScene scene,
+                                uint32_t k,
+                                char *buf,
+                                uint32_t cap,
+                                uint32_t *len);
+
 // Character `i`'s channel count (its weight arrays' length).
 //
 // # Safety

@@ -280,6 +280,9 @@ class Scene:
     def characters(self) -> List[str]: ...
     @property
     def fps(self) -> Optional[float]: ...
+    @property
+    def warnings(self) -> List[str]:
+        """What loading read but not whole (a voice WAV cut short), naming the line."""
     def rig(self, id: str) -> Rig: ...
     def bake(
         self,
@@ -290,7 +293,8 @@ class Scene:
         """{character id: Anim}, as ``omote bake --advance … --skip …``. Releases the GIL."""
 
 def load_scene(path: StrPath) -> Scene:
-    """Loads a scene file; voices are lip-synced as it loads. Releases the GIL."""
+    """Loads a scene file; voices are lip-synced as it loads (a voice WAV cut short
+    raises a ``UserWarning``). Releases the GIL."""
 
 def inspect(vrm_path: StrPath, *, lenient: bool = False) -> Dict[str, Any]:
     """What omote reads from a VRM, as ``omote inspect --json``."""

@@ -97,6 +97,28 @@ namespace Omote.Tests
         }
 
         [Test]
+        public void AVoiceCutShortIsReadWithAWarningNamingItsLine()
+        {
+            var text = File.ReadAllText(Demo());
+            using (var whole = Scene.FromText(text, Demo(), p => File.ReadAllBytes(p)))
+                Assert.AreEqual(0, whole.Warnings.Length);
+            using (var scene = Scene.FromText(text, Demo(), p =>
+            {
+                var bytes = File.ReadAllBytes(p);
+                if (!p.EndsWith("beni_2.wav")) return bytes;
+                Array.Resize(ref bytes, bytes.Length - 4000); // the header still declares them
+                return bytes;
+            }))
+            {
+                Assert.AreEqual(1, scene.Warnings.Length);
+                StringAssert.Contains("beni_2.wav: ends 4000 bytes early", scene.Warnings[0]);
+                StringAssert.Contains("character[1].line[", scene.Warnings[0]);
+                scene.AutoAdvance = true;
+                Frames(scene, 300, null); // what is there plays
+            }
+        }
+
+        [Test]
         public void BrokenSceneTextIsAnErrorNamingTheLine()
         {
             var e = Support.Fails(OmoteStatus.LoadFailed, "omote_scene_from_text",

@@ -115,10 +115,16 @@ impl Loader {
     /// For the file loaded last as `path`: the warning every reader of a cut-short file
     /// gives (the CLI, the bindings), or `None` for a whole file.
     pub fn truncation_warning(&self, path: &Path) -> Option<String> {
+        self.truncation_note()
+            .map(|note| format!("{}: {note}", path.display()))
+    }
+
+    /// [`Self::truncation_warning`] without the file's name, for a caller that names the
+    /// file its own way (a scene names the line too).
+    pub fn truncation_note(&self) -> Option<String> {
         self.short_by.map(|n| {
             format!(
-                "{}: ends {n} bytes early (cut short of what its header declares); read what is there",
-                path.display()
+                "ends {n} bytes early (cut short of what its header declares); read what is there"
             )
         })
     }

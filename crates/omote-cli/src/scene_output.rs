@@ -44,7 +44,16 @@ pub fn load_with(
         progress.set_position(done as u64);
     })?;
     progress.finish_and_clear();
+    warn(&loaded);
     Ok(loaded)
+}
+
+/// Prints what the scene read but not whole (a voice WAV cut short), as every command
+/// that reads a voice file warns.
+pub fn warn(loaded: &LoadedScene) {
+    for w in &loaded.warnings {
+        eprintln!("warning: {}", crate::output::escape_terminal(w));
+    }
 }
 
 /// [`load`] of a scene whose text is given (`omote speak`'s own, not yet written to
@@ -61,6 +70,7 @@ pub fn load_text(
         progress.set_position(done as u64);
     })?;
     progress.finish_and_clear();
+    warn(&loaded);
     let read = files.0.into_inner().unwrap_or_else(|p| p.into_inner());
     Ok((loaded, read))
 }

@@ -170,6 +170,41 @@ fn a_truncated_wav_warns_and_an_empty_one_fails() {
         assert!(o.status.success(), "{e}");
         assert!(e.contains("cut.wav: ends 1000 bytes early"), "{e}");
     }
+    // A scene's line (what `speak` writes, what `bake` reads) warns too, naming the line.
+    let speak_out = dir.join("speak");
+    let o = run(&[
+        "speak".as_ref(),
+        cut.as_ref(),
+        "--out".as_ref(),
+        speak_out.as_ref(),
+    ]);
+    let e = stderr(&o);
+    assert!(o.status.success(), "{e}");
+    assert!(
+        e.contains("warning: ") && e.contains("cut.wav: ends 1000 bytes early"),
+        "{e}"
+    );
+    let scene = dir.join("scene.toml");
+    std::fs::write(
+        &scene,
+        "[[character]]\nid = \"a\"\n  [[character.line]]\n  t = 0.5\n  audio = \"cut.wav\"\n",
+    )
+    .unwrap();
+    let bake_out = dir.join("bake");
+    let o = run(&[
+        "bake".as_ref(),
+        scene.as_ref(),
+        "--out".as_ref(),
+        bake_out.as_ref(),
+    ]);
+    let e = stderr(&o);
+    assert!(o.status.success(), "{e}");
+    assert!(
+        e.contains("scene.toml:3: character[0].line[0].audio: ")
+            && e.contains("cut.wav: ends 1000 bytes early"),
+        "{e}"
+    );
+    assert!(bake_out.join("a.anim.json").is_file());
     let empty = dir.join("empty.wav");
     std::fs::write(&empty, omote_testdata::wav16(&[], 16_000, 1)).unwrap();
     let o = run(&[

@@ -238,6 +238,13 @@ impl ScenePlayer {
         &self.loaded
     }
 
+    /// What the scene read but not whole, each naming the scene's line and the file (a
+    /// voice WAV cut short of what its header declares: what is there is used). A
+    /// binding passes these on as its warnings.
+    pub fn warnings(&self) -> &[String] {
+        &self.loaded.warnings
+    }
+
     /// The scene playing (for what this API does not wrap).
     pub fn scene(&self) -> &Scene {
         &self.scene

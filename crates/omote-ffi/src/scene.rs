@@ -356,6 +356,52 @@ pub unsafe extern "C" fn omote_scene_character_id(
     })
 }
 
+/// The number of warnings the scene's loading gave: what it read but not whole (a voice
+/// WAV cut short of what its header declares; what is there is used). Read each with
+/// `omote_scene_warning`.
+///
+/// # Safety
+/// `out` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_scene_warning_count(
+    scene: OmoteScene,
+    out: *mut u32,
+) -> OmoteStatus {
+    guard("omote_scene_warning_count", || {
+        let n = with(scene, |p| Ok(p.warnings().len() as u32))?;
+        // SAFETY: the caller's promise.
+        unsafe { ptr::write(out, n, "out") }
+    })
+}
+
+/// Warning `k` of the scene's loading (naming the scene's line and the file), like
+/// `omote_avatar_channel_name`.
+///
+/// # Safety
+/// `buf` points at `cap` writable bytes; `len` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_scene_warning(
+    scene: OmoteScene,
+    k: u32,
+    buf: *mut c_char,
+    cap: u32,
+    len: *mut u32,
+) -> OmoteStatus {
+    guard("omote_scene_warning", || {
+        with(scene, |p| {
+            let warnings = p.warnings();
+            let Some(w) = warnings.get(k as usize) else {
+                return Err(FfiError::argument(format!(
+                    "warning {k}: the scene has {}",
+                    warnings.len()
+                )));
+            };
+            // SAFETY: the caller's promise.
+            unsafe { ptr::write_text(w, buf, cap, len) }
+        })
+    })
+}
+
 /// Character `i`'s channel count (its weight arrays' length).
 ///
 /// # Safety

@@ -578,6 +578,16 @@ fn a_real_recording_plays_as_if_live() {
         .unwrap()
         .to_string();
     assert!(e.contains("ja_ojt_001.nope"), "{e}");
+    // Cut short, it plays what is there and says so.
+    let whole = std::fs::read(&wav).unwrap();
+    let cut = std::env::temp_dir().join(format!("omote-live-cut-{}.wav", std::process::id()));
+    std::fs::write(&cut, &whole[..whole.len() - 5000]).unwrap();
+    let (_, warning) = AudioFileVoice::open_warned(&cut, Profile::builtin()).unwrap();
+    let (_, none) = AudioFileVoice::open_warned(&wav, Profile::builtin()).unwrap();
+    std::fs::remove_file(&cut).unwrap();
+    assert!(none.is_none());
+    let warning = warning.expect("a warning");
+    assert!(warning.contains("ends 5000 bytes early"), "{warning}");
 }
 
 // ---------------------------------------------------------------- VMC

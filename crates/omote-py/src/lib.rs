@@ -217,13 +217,7 @@ impl<'py> Audio<'py> {
                     .map_err(|e| Error::from(e).raise(call))?;
                 if let Some(w) = warning {
                     // A WAV cut short: read as the CLI reads it, with its warning.
-                    let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
-                    PyErr::warn(
-                        py,
-                        &category,
-                        &std::ffi::CString::new(w).unwrap_or_default(),
-                        1,
-                    )?;
+                    user_warning(py, &w)?;
                 }
                 Ok((Cow::Owned(samples), omote_embed::ANALYSIS_RATE))
             }
@@ -275,4 +269,15 @@ fn omote(m: &Bound<'_, PyModule>) -> PyResult<()> {
     face::register(m)?;
     scene::register(m)?;
     Ok(())
+}
+
+/// Raises `message` as a Python `UserWarning` (what a CLI prints as `warning:`).
+pub(crate) fn user_warning(py: Python<'_>, message: &str) -> PyResult<()> {
+    let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+    PyErr::warn(
+        py,
+        &category,
+        &std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default(),
+        1,
+    )
 }

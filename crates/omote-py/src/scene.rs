@@ -36,6 +36,14 @@ impl Scene {
         self.inner.loaded().fps
     }
 
+    /// What loading read but not whole, each naming the scene's line and the file (a
+    /// voice WAV cut short: what is there is used); `load_scene` also raised each as a
+    /// `UserWarning`.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.inner.warnings().to_vec()
+    }
+
     /// A character's rig (a `Rig.has_vrm` one when its avatar is a VRM or built in).
     fn rig(&self, id: &str) -> PyResult<Rig> {
         let c = self
@@ -104,9 +112,14 @@ impl Scene {
 fn load_scene(py: Python<'_>, path: PathBuf) -> PyResult<Scene> {
     let call = "load_scene";
     let path = existing(call, path)?;
-    py.detach(|| ScenePlayer::load(&path))
-        .map(|inner| Scene { inner })
-        .map_err(embed(call))
+    let inner = py
+        .detach(|| ScenePlayer::load(&path))
+        .map_err(embed(call))?;
+    // A voice WAV cut short is read, with its warning, as the CLI reads it.
+    for w in inner.warnings() {
+        crate::user_warning(py, w)?;
+    }
+    Ok(Scene { inner })
 }
 
 /// Puts this module's names into `omote`.

@@ -71,6 +71,26 @@ def test_a_truncated_wav_is_read_with_a_warning(tmp_path):
         omote.lipsync(whole)  # a whole file: no warning
 
 
+def test_a_scene_whose_voice_is_cut_short_loads_with_a_warning(tmp_path):
+    t = np.arange(16000) / 16000
+    with wave.open(str(tmp_path / "line.wav"), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes((np.sin(2 * np.pi * 220 * t) * 8000).astype("<i2").tobytes())
+    scene = tmp_path / "scene.toml"
+    scene.write_text('[[character]]\nid = "a"\n[[character.line]]\nt = 0.5\naudio = "line.wav"\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert omote.load_scene(scene).warnings == []  # a whole file: no warning
+    wav = tmp_path / "line.wav"
+    wav.write_bytes(wav.read_bytes()[:-3000])
+    with pytest.warns(UserWarning, match=r"scene.toml:3: character\[0\].line\[0\].audio: .*line.wav: ends 3000 bytes early"):
+        loaded = omote.load_scene(scene)
+    assert len(loaded.warnings) == 1 and "ends 3000 bytes early" in loaded.warnings[0]
+    assert "a" in loaded.bake()  # what is there plays
+
+
 def test_face_inputs_are_checked():
     face = omote.Face(omote.Rig.builtin(), seed=1)
     raises(ValueError, "no expression `nope`", face.set_expression, "nope", 1.0)

@@ -13,14 +13,14 @@ use omote_core::scene::{
 };
 use omote_core::speech::SpeechConfig;
 use omote_core::{ChannelId, EyeMode, FaceConfig, FaceDriver, Rig, Scene, SpeechTrack, Vec3};
-use omote_lipsync::{Analyser, ClipFeatures, Profile, Speaker, export};
+use omote_lipsync::{Analyser, Profile, Speaker, export};
 use omote_vrm::VrmModel;
 use toml::Spanned;
 
 use crate::error::{SceneFileError, line_of};
 use crate::file::{CharacterDesc, EyesDesc, GazeDesc, KeyDesc, LineDesc, SceneFile};
 use crate::files::{FsFiles, SceneFiles, reader};
-use crate::voice::voice_features;
+use crate::voice::{VoiceFile, voice_features};
 
 /// The most characters, keys per character and lines per character a scene may have:
 /// far above any real scene, low enough that a hostile file cannot exhaust memory.
@@ -103,6 +103,10 @@ pub struct LoadedScene {
     pub characters: Vec<LoadedCharacter>,
     /// The file's frame rate, if it sets one.
     pub fps: Option<f32>,
+    /// What was read but not whole (a voice WAV cut short of what its header declares:
+    /// what is there is used), each naming the scene's line and the file; a host shows
+    /// these as its warnings.
+    pub warnings: Vec<String>,
 }
 
 /// What the loader is doing, for a progress bar: `(voice files analysed, total)`.
@@ -196,8 +200,8 @@ struct CharacterVoice<'a> {
     list: &'a [VoiceSource],
 }
 
-/// Each distinct audio file's features and its length in samples.
-type VoiceFeatures<'a> = HashMap<&'a Path, (ClipFeatures, usize)>;
+/// Each distinct audio file, read.
+type VoiceFeatures<'a> = HashMap<&'a Path, VoiceFile>;
 
 impl<'a> CharacterVoice<'a> {
     /// Line `k`'s error: `what` is the field (`audio`, `lipsync`) naming file `p`.
@@ -212,11 +216,12 @@ impl<'a> CharacterVoice<'a> {
     }
 
     /// Each distinct audio file's features, added to the character's voice; `progress`
-    /// is told how many files are done.
+    /// is told how many files are done, `warnings` which files were cut short.
     fn features(
         &self,
         analyser: &mut Analyser,
         progress: &mut dyn FnMut(usize),
+        warnings: &mut Vec<String>,
     ) -> Result<(VoiceFeatures<'a>, Speaker), SceneFileError> {
         let mut features: VoiceFeatures<'a> = HashMap::new();
         let mut speaker = Speaker::new();
@@ -226,7 +231,10 @@ impl<'a> CharacterVoice<'a> {
             {
                 let f = voice_features(self.loader.files, p, analyser)
                     .map_err(|e| self.line_err(k, "audio", p, e.to_string()))?;
-                speaker.add(&f.0);
+                if let Some(note) = &f.truncated {
+                    warnings.push(self.line_err(k, "audio", p, note.clone()).to_string());
+                }
+                speaker.add(&f.features);
                 features.insert(p, f);
                 progress(features.len());
             }
@@ -254,7 +262,7 @@ impl<'a> CharacterVoice<'a> {
                 continue;
             }
             let track = match vt {
-                Some((f, len)) => Ok(speaker.read(analyser, f, *len)),
+                Some(f) => Ok(speaker.read(analyser, &mut f.features, f.len)),
                 None => omote_config::read_text(p, &reader(self.loader.files))
                     .map_err(|e| e.to_string())
                     .and_then(|t| export::read_json(&t).map_err(|e| e.to_string())),
@@ -331,7 +339,8 @@ impl Loader<'_> {
         let ids = self.character_ids(&file)?;
         // Every file the scene names, before any work.
         let sources = self.voice_sources(&file)?;
-        let tracks = self.read_voices(&file, &sources, options, progress)?;
+        let mut warnings = Vec::new();
+        let tracks = self.read_voices(&file, &sources, options, progress, &mut warnings)?;
         // Characters.
         let mut setups = Vec::new();
         let mut loaded = Vec::new();
@@ -356,6 +365,7 @@ impl Loader<'_> {
             scene,
             characters: loaded,
             fps,
+            warnings,
         })
     }
 
@@ -508,6 +518,7 @@ impl Loader<'_> {
         sources: &[Vec<VoiceSource>],
         options: &LoadOptions,
         progress: Progress<'_>,
+        warnings: &mut Vec<String>,
     ) -> Result<Vec<Vec<Arc<SpeechTrack>>>, SceneFileError> {
         let total: usize = sources.iter().map(Vec::len).sum();
         let mut analyser = Analyser::new(options.profile.clone().unwrap_or_else(Profile::builtin));
@@ -522,7 +533,7 @@ impl Loader<'_> {
                 list,
             };
             let (mut features, speaker) =
-                voice.features(&mut analyser, &mut |n| progress(done + n, total))?;
+                voice.features(&mut analyser, &mut |n| progress(done + n, total), warnings)?;
             let out = voice.read_lines(&analyser, &mut features, &speaker)?;
             done += list.len();
             progress(done, total);

@@ -14,18 +14,31 @@ pub fn analyse_file(path: &Path, analyser: &mut Analyser) -> Result<VowelTrack, 
     Ok(analyser.analyse(&audio.samples))
 }
 
-/// Features of an audio file read from `files` for [`Analyser::classify`], and its
-/// length in samples (the samples [`omote_audio::load_mono`] gives, to the bit).
+/// An audio file read for a scene: its features for [`Analyser::classify`], its length
+/// in samples (the samples [`omote_audio::load_mono`] gives, to the bit), and the
+/// warning for a WAV cut short ([`omote_audio::Loader::truncation_note`]).
+pub(crate) struct VoiceFile {
+    pub features: ClipFeatures,
+    pub len: usize,
+    pub truncated: Option<String>,
+}
+
+/// An audio file read from `files` as a [`VoiceFile`].
 pub(crate) fn voice_features(
     files: &dyn SceneFiles,
     path: &Path,
     analyser: &mut Analyser,
-) -> Result<(ClipFeatures, usize), AudioError> {
+) -> Result<VoiceFile, AudioError> {
     let bytes = files.read(path).map_err(|source| AudioError::Io {
         path: path.to_path_buf(),
         source,
     })?;
     let mut loader = omote_audio::Loader::new(SAMPLE_RATE).map_err(|e| e.with_path(path))?;
     let samples = loader.load_bytes(&bytes, path)?;
-    Ok((analyser.features(samples), samples.len()))
+    let (features, len) = (analyser.features(samples), samples.len());
+    Ok(VoiceFile {
+        features,
+        len,
+        truncated: loader.truncation_note(),
+    })
 }

@@ -162,3 +162,37 @@ fn a_file_the_resolver_lacks_is_named_with_its_field() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A voice WAV cut short of what its header declares is read (what is there), with a
+/// warning that names the scene line, the field and the file; whole files give none.
+#[test]
+fn a_voice_cut_short_is_read_with_a_warning_naming_its_line() {
+    let scene = on_disk("cut");
+    let dir = scene.parent().unwrap().to_path_buf();
+    let whole = parse(&scene, &FsFiles).unwrap();
+    assert_eq!(whole.warnings, Vec::<String>::new());
+    let wav = dir.join("voice/a.wav");
+    let mut bytes = std::fs::read(&wav).unwrap();
+    bytes.truncate(bytes.len() - 2000);
+    std::fs::write(&wav, &bytes).unwrap();
+    let mut memory = in_memory(&scene, Some("voice/a.wav"));
+    memory.insert(wav.clone(), bytes);
+    let from_disk = parse(&scene, &FsFiles).unwrap();
+    let from_memory = parse(&scene, &memory).unwrap();
+    assert_eq!(from_disk.warnings, from_memory.warnings);
+    let [w] = from_disk.warnings.as_slice() else {
+        panic!("one warning: {:?}", from_disk.warnings)
+    };
+    let expected = format!(
+        ":9: character[0].line[0].audio: {}: ends 2000 bytes early",
+        wav.display()
+    );
+    assert!(w.contains(&expected), "{w}");
+    // What is there is read: the line is 1000 samples shorter (16-bit), not lost.
+    let (cut, full) = (
+        &from_disk.characters[0].lines[0].track,
+        &whole.characters[0].lines[0].track,
+    );
+    assert!(cut.duration() < full.duration() && cut.duration() > full.duration() - 0.2);
+    std::fs::remove_dir_all(dir).unwrap();
+}

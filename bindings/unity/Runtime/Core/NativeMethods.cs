@@ -241,6 +241,8 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_info(ulong scene, out double timeS, out float timelineS, out uint waiting, out uint finished);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_character_count(ulong scene, out uint @out);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_character_id(ulong scene, uint i, [Out] byte[] buf, uint cap, out uint len);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_warning_count(ulong scene, out uint @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_warning(ulong scene, uint k, [Out] byte[] buf, uint cap, out uint len);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_channel_count(ulong scene, uint i, out uint @out);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_channel_name(ulong scene, uint i, uint id, [Out] byte[] buf, uint cap, out uint len);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_line_clip(ulong scene, uint i, uint line, [Out] byte[] buf, uint cap, out uint len);

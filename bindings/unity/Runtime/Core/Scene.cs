@@ -30,6 +30,7 @@ namespace Omote
     {
         readonly string[] ids;
         readonly string[][] channelNames;
+        readonly string[] warnings;
         SceneEvent[] events = new SceneEvent[16];
         int eventCount;
 
@@ -51,6 +52,14 @@ namespace Omote
                     names[c] = Text((byte[] b, out uint len) => NativeMethods.omote_scene_channel_name(handle, i, id, b, (uint)(b == null ? 0 : b.Length), out len));
                 }
                 channelNames[i] = names;
+            }
+            uint w;
+            Native.Check(NativeMethods.omote_scene_warning_count(handle, out w));
+            warnings = new string[w];
+            for (uint k = 0; k < w; k++)
+            {
+                uint at = k;
+                warnings[k] = Text((byte[] b, out uint len) => NativeMethods.omote_scene_warning(handle, at, b, (uint)(b == null ? 0 : b.Length), out len));
             }
         }
 
@@ -212,6 +221,11 @@ namespace Omote
 
         /// <summary>Character <paramref name="i"/>'s id, as the scene file names it.</summary>
         public string CharacterId(int i) { return ids[i]; }
+
+        /// <summary>What loading read but not whole, each naming the scene's line and the
+        /// file (a voice WAV cut short of what its header declares: what is there is used);
+        /// empty when every file was whole. Show them as warnings.</summary>
+        public string[] Warnings { get { return warnings; } }
 
         /// <summary>Character <paramref name="i"/>'s channel names (its weight arrays' order).</summary>
         public string[] ChannelNames(int i) { return channelNames[i]; }

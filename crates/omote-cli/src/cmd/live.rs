@@ -226,7 +226,10 @@ fn spawn_voice(args: &LiveArgs) -> Result<Option<(ThreadedVoice, String)>> {
     }
     let profile = crate::args::load_profile(args.voice_profile.as_deref())?;
     if let Some(path) = &args.audio {
-        let voice = AudioFileVoice::open(path, profile)?;
+        let (voice, warning) = AudioFileVoice::open_warned(path, profile)?;
+        if let Some(w) = warning {
+            eprintln!("warning: {}", crate::output::escape_terminal(&w));
+        }
         let name = path.display().to_string();
         let t = ThreadedVoice::spawn(
             voice,

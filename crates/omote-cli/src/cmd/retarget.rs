@@ -141,9 +141,9 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     }
     let voice = match &args.voice {
         Some(path) => {
-            let audio = omote_audio::load_mono(path, omote_lipsync::SAMPLE_RATE)?;
-            let track = omote_lipsync::Analyser::new(omote_lipsync::Profile::builtin())
-                .analyse(&audio.samples);
+            let samples = crate::cmd::lipsync::load_16k(path)?;
+            let track =
+                omote_lipsync::Analyser::new(omote_lipsync::Profile::builtin()).analyse(&samples);
             eprintln!(
                 "{}: {:.1} s of voice analysed",
                 path.display(),

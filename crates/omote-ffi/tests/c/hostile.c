@@ -28,6 +28,44 @@ static void expect(const char *name, OmoteStatus got, OmoteStatus want, const ch
 
 #define EXPECT(name, call, want, fn) expect(name, call, want, fn)
 
+/* A 16 kHz mono 16-bit WAV whose header declares 32000 data bytes and holds 22000: a
+ * file cut short while copied. */
+static uint8_t cut_wav[44 + 22000];
+
+static void put32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void make_cut_wav(void) {
+  uint8_t *h = cut_wav;
+  memcpy(h, "RIFF", 4);
+  put32(h + 4, 36 + 32000);
+  memcpy(h + 8, "WAVEfmt ", 8);
+  put32(h + 16, 16);
+  h[20] = 1; h[21] = 0; /* PCM */
+  h[22] = 1; h[23] = 0; /* mono */
+  put32(h + 24, 16000);
+  put32(h + 28, 32000);
+  h[32] = 2; h[33] = 0; h[34] = 16; h[35] = 0;
+  memcpy(h + 36, "data", 4);
+  put32(h + 40, 32000);
+  for (uint32_t i = 0; i < 11000; i++) {
+    int16_t v = (i / 36) % 2 ? 8000 : -8000; /* a 222 Hz buzz */
+    h[44 + 2 * i] = (uint8_t)(v & 0xff);
+    h[45 + 2 * i] = (uint8_t)((uint16_t)v >> 8);
+  }
+}
+
+/* The resolver: "voice/cut.wav" is the cut WAV; nothing else exists. */
+static int32_t read_cut(void *user, const char *path, OmoteFileSink *sink) {
+  (void)user;
+  const char *want = "voice/cut.wav";
+  size_t n = strlen(path), m = strlen(want);
+  if (n < m || strcmp(path + n - m, want) != 0) return 1;
+  if (sink != NULL) omote_file_sink_write(sink, cut_wav, sizeof cut_wav);
+  return 0;
+}
+
 int main(void) {
   OmoteAvatar avatar = 0;
   OmoteCharacter face = 0;
@@ -192,8 +230,35 @@ int main(void) {
   EXPECT("finish a recording never started", omote_character_finish_recording(face, 0, &anims), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_finish_recording");
   EXPECT("record at 0 fps", omote_character_record(face, 0.0f), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_record");
   EXPECT("free anims", omote_anims_free(anims), OMOTE_STATUS_OK, "");
+  uint32_t warnings = 99;
+  EXPECT("scene warnings", omote_scene_warning_count(scene, &warnings), OMOTE_STATUS_OK, "");
+  if (warnings != 0) {
+    printf("FAIL a whole scene has %u warnings\n", warnings);
+    failures++;
+  }
   EXPECT("free scene", omote_scene_free(scene), OMOTE_STATUS_OK, "");
   EXPECT("free scene twice", omote_scene_free(scene), OMOTE_STATUS_INVALID_HANDLE, "omote_scene_free");
+
+  /* A voice cut short is read (what is there) and the scene says so: a warning that
+   * names the line and the file, never lost. */
+  make_cut_wav();
+  EXPECT("scene with a cut voice", omote_scene_from_text("[[character]]\nid = \"a\"\n[[character.line]]\nt = 0.5\naudio = \"voice/cut.wav\"\n", "game/scene.toml", read_cut, NULL, &scene), OMOTE_STATUS_OK, "");
+  EXPECT("its warnings", omote_scene_warning_count(scene, &warnings), OMOTE_STATUS_OK, "");
+  if (warnings != 1) {
+    printf("FAIL a cut voice gives %u warnings, not 1\n", warnings);
+    failures++;
+  }
+  char warning[512];
+  EXPECT("warning buffer small", omote_scene_warning(scene, 0, warning, 8, &len), OMOTE_STATUS_BUFFER_TOO_SMALL, "omote_scene_warning");
+  EXPECT("warning", omote_scene_warning(scene, 0, warning, sizeof warning, &len), OMOTE_STATUS_OK, "");
+  if (strstr(warning, "game/scene.toml:3: character[0].line[0].audio: game/voice/cut.wav: ends 10000 bytes early") == NULL) {
+    printf("FAIL the warning `%s` does not name the line, the file and the shortfall\n", warning);
+    failures++;
+  } else {
+    printf("ok warning: %s\n", warning);
+  }
+  EXPECT("warning out of range", omote_scene_warning(scene, 1, warning, sizeof warning, &len), OMOTE_STATUS_INVALID_ARGUMENT, "omote_scene_warning");
+  EXPECT("free scene with a cut voice", omote_scene_free(scene), OMOTE_STATUS_OK, "");
 
   /* Time: dt 0, negative, NaN, huge; outputs stay finite and in range. */
   float dts[] = {0.0f, -1.0f, nan, INFINITY, 3600.0f, 1e30f, 1.0f / 60.0f};

@@ -22,8 +22,14 @@ pub struct AudioFileVoice {
 impl AudioFileVoice {
     /// Decodes `path` (mono, resampled to the analyser's rate) for real-time playback.
     pub fn open(path: &Path, profile: Profile) -> Result<Self, LiveError> {
-        let audio = omote_audio::load_mono(path, SAMPLE_RATE)?;
-        Ok(Self::from_samples(audio.samples, profile))
+        Self::open_warned(path, profile).map(|(voice, _)| voice)
+    }
+
+    /// [`Self::open`], with the warning for a WAV cut short of what its header declares
+    /// (what is there plays; the caller says so).
+    pub fn open_warned(path: &Path, profile: Profile) -> Result<(Self, Option<String>), LiveError> {
+        let (audio, warning) = omote_audio::load_mono_warned(path, SAMPLE_RATE)?;
+        Ok((Self::from_samples(audio.samples, profile), warning))
     }
 
     /// Samples already at [`SAMPLE_RATE`], mono.

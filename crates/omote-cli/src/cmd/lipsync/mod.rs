@@ -344,7 +344,7 @@ pub fn run(args: LipsyncArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `path` at the analyser's rate, warning (as the batch does) when it is cut short.
-fn load_16k(path: &Path) -> Result<Vec<f32>, omote_audio::AudioError> {
+pub(crate) fn load_16k(path: &Path) -> Result<Vec<f32>, omote_audio::AudioError> {
     let (audio, warning) = omote_audio::load_mono_warned(path, SAMPLE_RATE)?;
     if let Some(w) = warning {
         eprintln!("warning: {}", crate::output::escape_terminal(&w));

@@ -136,6 +136,7 @@ impl SceneSite {
         let loaded = omote_scene::load_scene(path, &LoadOptions::default(), &mut |_, _| {})
             .map_err(|e| anyhow::anyhow!("{e}"))
             .with_context(|| format!("cannot play the scene {}", path.display()))?;
+        crate::scene_output::warn(&loaded);
         let base = path.parent().unwrap_or(Path::new("")).to_path_buf();
         let clips = loaded.clip_names();
         let fps = loaded.fps.unwrap_or(BakeOptions::default().fps);
