@@ -280,7 +280,9 @@ OmoteStatus omote_character_request_blink(OmoteCharacter character, float delay_
 OmoteStatus omote_character_enable_tracking(OmoteCharacter character);
 
 // Turns the camera-angle face correction on (once): with `motion_map_toml` a motion map
-// (`docs/motion-map.md`) as TOML text, or omote's built-in anime-face map when null.
+// (`docs/motion-map.md`) as TOML text, or omote's built-in anime-face map when null
+// (it drives ARKit blendshapes: an avatar with some gets those, one with none is
+// refused, and needs a map of its own expressions).
 // Then `omote_character_set_camera` says where the camera is.
 //
 // # Safety

@@ -323,6 +323,8 @@ fn not_read(ext: Option<&str>, e: SymError) -> String {
         Some(x @ ("m4a" | "mp4" | "aac" | "opus" | "webm" | "wma" | "aiff" | "aif" | "caf")) => {
             format!("a .{x} file, which omote does not read; {CONVERT}")
         }
+        // The prober knows no reader for these bytes: said plainly, not in its words.
+        _ if matches!(e, SymError::Unsupported(_)) => "its bytes are none of these".into(),
         _ => e.to_string(),
     }
 }

@@ -35,6 +35,13 @@ pub enum AudioError {
         /// What went wrong.
         reason: String,
     },
+    /// The file decodes to no samples at all (a WAV header without data): a voice
+    /// reader has nothing to analyse.
+    #[error("{path}: no audio samples (a header without data): nothing to analyse")]
+    NoSamples {
+        /// The file.
+        path: PathBuf,
+    },
     /// The stream declares a sample rate outside what we resample from.
     #[error("{path}: unsupported sample rate {rate} Hz (supported: {min}..={max} Hz)")]
     SampleRate {
@@ -56,6 +63,7 @@ impl AudioError {
         match &mut self {
             AudioError::Io { path: p, .. }
             | AudioError::EmptyFile { path: p }
+            | AudioError::NoSamples { path: p }
             | AudioError::UnsupportedFormat { path: p, .. }
             | AudioError::Corrupt { path: p, .. }
             | AudioError::SampleRate { path: p, .. } => *p = path.to_path_buf(),

@@ -60,17 +60,30 @@ impl MonoAudio {
     }
 }
 
-/// Decodes `path` to mono and resamples it to `rate` Hz (a [`Loader`] for one file).
+/// Decodes `path` to mono and resamples it to `rate` Hz (a [`Loader`] for one file);
+/// a header without data is empty audio.
 pub fn load_mono(path: &std::path::Path, rate: u32) -> Result<MonoAudio, AudioError> {
-    load_mono_warned(path, rate).map(|(audio, _)| audio)
+    load_one(path, rate).map(|(audio, _)| audio)
 }
 
-/// [`load_mono`], with [`Loader::truncation_warning`]'s warning for a WAV cut short of
-/// what its header declares (what is there is read): what every reader passes on.
+/// A voice file for analysis: [`load_mono`], refusing a file with no samples
+/// ([`AudioError::NoSamples`]: nothing to analyse), with
+/// [`Loader::truncation_warning`]'s warning for a WAV cut short of what its header
+/// declares (what is there is read) — what every voice reader passes on.
 pub fn load_mono_warned(
     path: &std::path::Path,
     rate: u32,
 ) -> Result<(MonoAudio, Option<String>), AudioError> {
+    let (audio, warning) = load_one(path, rate)?;
+    if audio.samples.is_empty() {
+        return Err(AudioError::NoSamples {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok((audio, warning))
+}
+
+fn load_one(path: &std::path::Path, rate: u32) -> Result<(MonoAudio, Option<String>), AudioError> {
     let mut loader = Loader::new(rate).map_err(|e| e.with_path(path))?;
     let samples = loader.load(path)?.to_vec();
     let audio = MonoAudio {

@@ -145,6 +145,9 @@ impl Loader {
                 path: name.to_path_buf(),
             });
         }
+        // A short data chunk is read as far as it goes, whatever else its header says.
+        let fixed = self.short_by.and_then(|_| wav::with_true_lengths(bytes));
+        let bytes = fixed.as_deref().unwrap_or(bytes);
         let from = match wav::pcm16(bytes, &mut self.decoded) {
             Some(rate) => rate,
             None => {

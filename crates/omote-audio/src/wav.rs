@@ -100,6 +100,11 @@ fn parse(b: &[u8]) -> Option<Pcm16<'_>> {
 /// (a file cut off while copied or recorded); `None` for a whole file, another format,
 /// or a streamed WAV whose length field is unset (`0xFFFFFFFF`).
 pub(crate) fn data_shortfall(b: &[u8]) -> Option<u64> {
+    short_data(b).map(|(_, declared, there)| declared - there)
+}
+
+/// A short `data` chunk: where its length field is, what it declares, what is there.
+fn short_data(b: &[u8]) -> Option<(usize, u64, u64)> {
     if b.get(0..4)? != b"RIFF" || b.get(8..12)? != b"WAVE" {
         return None;
     }
@@ -112,11 +117,30 @@ pub(crate) fn data_shortfall(b: &[u8]) -> Option<u64> {
         at += 8;
         if tag == b"data" {
             let there = len - at;
-            return (chunk != u64::from(u32::MAX) && chunk > there).then(|| chunk - there);
+            return (chunk != u64::from(u32::MAX) && chunk > there).then_some((
+                i + 4,
+                chunk,
+                there,
+            ));
         }
         at += chunk + (chunk & 1);
     }
     None
+}
+
+/// A copy of a WAV whose `data` chunk is short ([`data_shortfall`]) with its lengths
+/// made true (the `data` chunk's and the RIFF's): what is there then reads the same
+/// whether the header also lied about the RIFF length (a file cut off while copied) or
+/// only about the data (a header written wrong), instead of the second being refused
+/// as a chunk longer than its parent. `None` when the data is not short.
+pub(crate) fn with_true_lengths(b: &[u8]) -> Option<Vec<u8>> {
+    let (field, _, there) = short_data(b)?;
+    let mut fixed = b.to_vec();
+    let there = u32::try_from(there).ok()?;
+    fixed[field..field + 4].copy_from_slice(&there.to_le_bytes());
+    let riff = u32::try_from(b.len() - 8).ok()?;
+    fixed[4..8].copy_from_slice(&riff.to_le_bytes());
+    Some(fixed)
 }
 
 /// A well-formed 16-bit PCM WAV's mono samples and rate, decoded into `samples`
@@ -192,6 +216,43 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    /// A `data` chunk shorter than its header says reads as far as it goes, with the
+    /// warning, whether the RIFF length lies too (a file cut off while copied) or not
+    /// (only the data length written wrong, which symphonia alone refuses as a chunk
+    /// longer than its parent); the samples are the whole file's first ones, to the bit.
+    #[test]
+    fn a_short_data_chunk_reads_what_is_there_however_the_header_lies() {
+        let name = Path::new("short.wav");
+        let whole = omote_testdata::wav16(&pcm(4000, 1), 16_000, 1);
+        let mut loader = crate::Loader::new(16_000).unwrap();
+        let all = loader.load_bytes(&whole, name).unwrap().to_vec();
+        assert_eq!(loader.truncated_by(), None);
+        let cut = whole[..whole.len() - 3001].to_vec();
+        let mut lying = whole.clone();
+        lying[40..44].copy_from_slice(&(8000u32 * 10).to_le_bytes());
+        for (bytes, short_by) in [(&cut, 3001), (&lying, 8000 * 10 - 8000)] {
+            let got = loader.load_bytes(bytes, name).unwrap().to_vec();
+            let n = (bytes.len() - 44) / 2;
+            assert_eq!(got.len(), n);
+            assert!(
+                got.iter()
+                    .zip(&all)
+                    .all(|(a, b)| a.to_bits() == b.to_bits())
+            );
+            assert_eq!(loader.truncated_by(), Some(short_by));
+            let w = loader.truncation_warning(name).unwrap();
+            assert!(
+                w.starts_with("short.wav: ends ") && w.ends_with("read what is there"),
+                "{w}"
+            );
+        }
+        let e = decode_with_symphonia(lying, Some("wav"), name).unwrap_err();
+        assert!(
+            e.to_string().contains("exceeds parent"),
+            "symphonia alone: {e}"
+        );
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub enum AvatarSource {
     BuiltinSecond,
     /// The standard rig (18 presets + ARKit-52), with no model.
     Standard,
-    /// A file: `.vrm` (any case) is a VRM, anything else a rig file.
+    /// A file: `.vrm` or `.glb` (any case) is a VRM, `.toml` or `.json` a rig file.
     File(PathBuf),
 }
 
@@ -82,6 +82,12 @@ pub enum AvatarError {
     /// The rig file could not be read.
     #[error(transparent)]
     Rig(#[from] omote_config::ConfigError),
+    /// The path names no kind of avatar file omote reads.
+    #[error("{file}: not an avatar file (a .vrm or .glb, or a rig file: .toml or .json)")]
+    NotAvatarFile {
+        /// The file (`(an empty path)` when there was none).
+        file: String,
+    },
 }
 
 /// An avatar file from the filesystem: a regular file within its kind's limit (a VRM's,
@@ -137,7 +143,7 @@ impl Avatar {
         }
     }
 
-    /// A VRM file (`.vrm`, any case) or a rig file (TOML or JSON).
+    /// A VRM file (`.vrm` or `.glb`, any case) or a rig file (`.toml` or `.json`).
     pub fn from_file(path: &Path) -> Result<Self, AvatarError> {
         Self::from_file_with(path, &avatar_file)
     }
@@ -147,11 +153,19 @@ impl Avatar {
         path: &Path,
         read: omote_config::ReadFile<'_>,
     ) -> Result<Self, AvatarError> {
-        let is_vrm = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let is = |e: &str| extension.eq_ignore_ascii_case(e);
         let name = path.display().to_string();
-        if is_vrm {
+        if !(is("vrm") || is("glb") || is("toml") || is("json")) {
+            return Err(AvatarError::NotAvatarFile {
+                file: if name.is_empty() {
+                    "(an empty path)".into()
+                } else {
+                    name
+                },
+            });
+        }
+        if is("vrm") || is("glb") {
             let bytes = read(path).map_err(|source| AvatarError::Read {
                 file: name.clone(),
                 source,
@@ -187,6 +201,25 @@ impl Avatar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_of_another_kind_is_named_and_a_glb_is_a_vrm() {
+        for (path, named) in [
+            ("voice.wav", "voice.wav: "),
+            ("", "(an empty path): "),
+            ("dir/", "dir/: "),
+        ] {
+            let e = Avatar::from_file(Path::new(path)).unwrap_err().to_string();
+            assert!(
+                e.starts_with(named) && e.contains("not an avatar file (a .vrm or .glb"),
+                "{e}"
+            );
+        }
+        let vrm = Avatar::builtin(&AvatarStyle::DEFAULT).vrm.unwrap();
+        let read = |_: &Path| -> std::io::Result<Vec<u8>> { Ok(vrm.to_vec()) };
+        let glb = Avatar::from_file_with(Path::new("model.GLB"), &read).unwrap();
+        assert!(glb.model.is_some());
+    }
 
     #[test]
     fn the_builtin_avatar_has_its_eye_closure_and_its_bytes() {

@@ -430,6 +430,9 @@ impl Character {
                 vowels.len()
             )));
         }
+        if let Some(i) = vowels.iter().position(|v| !v.is_finite()) {
+            return Err(EmbedError::Argument(format!("vowel {i} is {}", vowels[i])));
+        }
         self.set_live_voice(VoiceFrame::from_weights(vowels, voiced));
         Ok(())
     }
@@ -449,6 +452,12 @@ impl Character {
         scores: &[f32],
         head: Option<Quat>,
     ) -> Result<(), EmbedError> {
+        if !self.driver.has_tracking() {
+            return Err(EmbedError::Argument(
+                "tracking is off: turn it on for this character before giving it tracked faces"
+                    .into(),
+            ));
+        }
         let Ok(scores) = <[f32; 52]>::try_from(scores) else {
             return Err(EmbedError::Argument(format!(
                 "{} ARKit scores, not 52",
@@ -622,7 +631,8 @@ impl Character {
 }
 
 /// A camera-angle correction for `rig` from a motion map (`docs/motion-map.md`) given as
-/// TOML text, or omote's built-in anime-face map when `None`.
+/// TOML text, or omote's built-in anime-face map when `None` (ARKit blendshapes: the ones
+/// the rig has; a rig with none of them is refused).
 #[cfg(feature = "scene")]
 pub fn camera_correction(
     rig: &Rig,

@@ -8,8 +8,8 @@ pub enum EmbedError {
     /// No samples to analyse.
     #[error("the sample buffer is empty")]
     NoSamples,
-    /// A sample rate outside what omote reads.
-    #[error("sample rate {rate} Hz is not within {min}–{max} Hz")]
+    /// A sample rate outside what omote reads, or not a whole number of Hz.
+    #[error("sample rate {rate} Hz is not a whole number of Hz from {min} to {max}")]
     SampleRate {
         /// The rate given.
         rate: f64,

@@ -275,7 +275,9 @@ pub extern "C" fn omote_character_enable_tracking(character: OmoteCharacter) -> 
 }
 
 /// Turns the camera-angle face correction on (once): with `motion_map_toml` a motion map
-/// (`docs/motion-map.md`) as TOML text, or omote's built-in anime-face map when null.
+/// (`docs/motion-map.md`) as TOML text, or omote's built-in anime-face map when null
+/// (it drives ARKit blendshapes: an avatar with some gets those, one with none is
+/// refused, and needs a map of its own expressions).
 /// Then `omote_character_set_camera` says where the camera is.
 ///
 /// # Safety
@@ -450,9 +452,6 @@ pub unsafe extern "C" fn omote_character_set_live_vowels(
     guard("omote_character_set_live_vowels", || {
         // SAFETY: the caller's promise.
         let vowels = unsafe { ptr::slice(vowels, count, "vowels")? };
-        if let Some(i) = vowels.iter().position(|v| !v.is_finite()) {
-            return Err(FfiError::argument(format!("vowel {i} is {}", vowels[i])));
-        }
         with(character, |c| Ok(c.set_live_vowels(vowels, voiced != 0)?))
     })
 }

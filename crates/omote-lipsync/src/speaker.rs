@@ -175,7 +175,7 @@ impl Speaker {
 #[non_exhaustive]
 pub enum VoiceSeedError {
     /// Not [`VOICE_SEED_LEN`] numbers.
-    #[error("a voice seed is {VOICE_SEED_LEN} numbers (Speaker.voiceSeed()), not {0}")]
+    #[error("a voice seed is {VOICE_SEED_LEN} numbers (a speaker's voice seed), not {0}")]
     Length(usize),
     /// A NaN or infinity.
     #[error("number {index} of the voice seed is {value}")]

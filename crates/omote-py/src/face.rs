@@ -155,7 +155,6 @@ impl Rig {
 #[pyclass(module = "omote", name = "Face")]
 pub struct Face {
     inner: Character,
-    tracking: bool,
 }
 
 fn quat(call: &str, what: &str, q: &Bound<'_, PyAny>) -> PyResult<Quat> {
@@ -184,7 +183,7 @@ impl Face {
                 .with_tracking(Default::default())
                 .map_err(embed(call))?;
         }
-        Ok(Face { inner, tracking })
+        Ok(Face { inner })
     }
 
     /// The channel names, in weight order.
@@ -317,12 +316,6 @@ impl Face {
         head: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let call = "Face.set_tracked";
-        if !self.tracking {
-            return Err(value(
-                call,
-                "tracking is off: make the face with Face(rig, tracking=True)",
-            ));
-        }
         let s = floats(call, "scores", scores)?;
         let head = head.map(|h| quat(call, "head", h)).transpose()?;
         self.inner.set_tracked_arkit(&s, head).map_err(embed(call))

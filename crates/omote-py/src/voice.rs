@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 
 use omote_embed::{VOICE_FRAME_STRIDE, VoiceAnalysis};
 
-use crate::{Audio, Error, embed};
+use crate::{Audio, Error, embed, value};
 
 /// `v` as an `(n, cols)` float32 array.
 pub(crate) fn matrix<'py>(
@@ -17,16 +17,55 @@ pub(crate) fn matrix<'py>(
     v.into_pyarray(py).reshape([rows, cols])
 }
 
-/// A float array argument (any shape, float32 or float64) as flat numbers.
+/// A vector argument (a sequence or a 1-D array of float32 or float64) as numbers; an
+/// array of another shape is refused, never flattened (a (52, 1) array is not 52 scores).
 pub(crate) fn floats(call: &str, what: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
+    let (v, shape) = shaped_floats(call, what, obj)?;
+    if shape.len() != 1 {
+        return Err(value(
+            call,
+            format!(
+                "{what} has shape {}: pass one row of numbers",
+                shape_text(&shape)
+            ),
+        ));
+    }
+    Ok(v)
+}
+
+/// A shape as NumPy prints it: `(52, 1)`, `(4,)`, `()`.
+pub(crate) fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// A float array argument (any shape, float32 or float64; a sequence is one row) as
+/// flat numbers in C order, and its shape.
+pub(crate) fn shaped_floats(
+    call: &str,
+    what: &str,
+    obj: &Bound<'_, PyAny>,
+) -> PyResult<(Vec<f32>, Vec<usize>)> {
     if let Ok(a) = obj.extract::<PyReadonlyArrayDyn<'_, f32>>() {
-        return Ok(a.as_array().iter().copied().collect());
+        let a = a.as_array();
+        return Ok((a.iter().copied().collect(), a.shape().to_vec()));
     }
     if let Ok(a) = obj.extract::<PyReadonlyArrayDyn<'_, f64>>() {
-        return Ok(a.as_array().iter().map(|v| *v as f32).collect());
+        let a = a.as_array();
+        return Ok((a.iter().map(|v| *v as f32).collect(), a.shape().to_vec()));
     }
     if let Ok(v) = obj.extract::<Vec<f32>>() {
-        return Ok(v);
+        let n = v.len();
+        return Ok((v, vec![n]));
     }
     let kind = match obj.cast::<numpy::PyUntypedArray>() {
         Ok(a) => format!(
@@ -58,7 +97,14 @@ impl Track {
         voiced: Option<(f64, f64)>,
     ) -> PyResult<Self> {
         let call = "Track.from_frames";
-        let flat = floats(call, "frames", frames)?;
+        let (flat, shape) = shaped_floats(call, "frames", frames)?;
+        // (n, 6), or the same numbers in one row; never (6, n) read as rows.
+        if !matches!(shape.as_slice(), [_] | [_, 6]) {
+            return Err(value(
+                call,
+                format!("frames has shape {}, not (n, 6)", shape_text(&shape)),
+            ));
+        }
         VoiceAnalysis::from_frames(&flat, fps, voiced)
             .map(|inner| Track { inner })
             .map_err(embed(call))

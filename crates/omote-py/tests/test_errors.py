@@ -69,6 +69,9 @@ def test_a_truncated_wav_is_read_with_a_warning(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         omote.lipsync(whole)  # a whole file: no warning
+    header_only = tmp_path / "header.wav"
+    header_only.write_bytes(whole.read_bytes()[:44])
+    raises(ValueError, "header.wav: no audio samples", omote.lipsync, header_only)
 
 
 def test_a_scene_whose_voice_is_cut_short_loads_with_a_warning(tmp_path):
@@ -95,6 +98,13 @@ def test_face_inputs_are_checked():
     face = omote.Face(omote.Rig.builtin(), seed=1)
     raises(ValueError, "no expression `nope`", face.set_expression, "nope", 1.0)
     raises(ValueError, "weight of `happy` is NaN", face.set_expression, "happy", float("nan"))
+    raises(ValueError, r"rotation has shape \(2, 2\)", face.set_head, np.zeros((2, 2)))
+    raises(ValueError, r"frames has shape \(6, 10\), not \(n, 6\)", omote.Track.from_frames, np.zeros((6, 10)), 100.0)
+    tracked = omote.Face(omote.Rig.builtin(), tracking=True)
+    raises(ValueError, r"scores has shape \(52, 1\)", tracked.set_tracked, np.zeros((52, 1)))
+    tracked.set_tracked(np.zeros(52))  # one row is right
+    raises(ValueError, "vowel 5 is NaN", face.set_live_vowels, [0.5, 0, 0, 0, 0, float("nan")], True)
+    raises(ValueError, "vowel 0 is inf", face.set_live_vowels, [float("inf"), 0, 0, 0, 0, 0], True)
     raises(ValueError, "not finite", face.set_gaze, float("nan"), 0.0)
     raises(ValueError, "not a direction", face.set_gaze_target, 0.0, 0.0, 0.0)
     raises(ValueError, "not 4", face.set_head, [0, 0, 1])

@@ -33,14 +33,33 @@ pub const MAX_ID_LEN: usize = 64;
 /// The motion map a scene names as `motionMap = "builtin:anime-face"`.
 pub const ANIME_FACE_MAP: &str = include_str!("../../../examples/maps/anime-face.toml");
 
-/// The built-in motion map ([`ANIME_FACE_MAP`]) resolved against `rig`.
+/// The built-in motion map ([`ANIME_FACE_MAP`]) resolved against `rig`. It drives ARKit
+/// blendshapes (mouthLeft, browInnerUp, eyeWide…): an avatar with some of them is
+/// corrected with those it has, one with none of them is refused by name (a map written
+/// for a particular avatar, by contrast, must name only channels it has).
 pub fn anime_face_correction(
     rig: &Rig,
 ) -> Result<omote_core::CameraCorrection, omote_core::camera::MotionMapError> {
     let path = Path::new("builtin:anime-face");
-    let desc: omote_core::camera::MotionMapDesc =
+    let mut desc: omote_core::camera::MotionMapDesc =
         omote_config::parse(ANIME_FACE_MAP, omote_config::Format::Toml, path)
             .expect("the built-in motion map is valid TOML");
+    let driven: std::collections::BTreeSet<String> = desc
+        .points
+        .iter()
+        .flat_map(|p| p.expressions.keys().cloned())
+        .collect();
+    for p in &mut desc.points {
+        p.expressions.retain(|name, _| rig.channel(name).is_some());
+    }
+    if desc.points.iter().all(|p| p.expressions.is_empty()) {
+        return Err(omote_core::camera::MotionMapError {
+            field: path.display().to_string(),
+            kind: omote_core::camera::MotionMapErrorKind::NoChannelInRig {
+                names: driven.into_iter().collect::<Vec<_>>().join(", "),
+            },
+        });
+    }
     let map = omote_core::MotionMap::new(&desc)?;
     omote_core::CameraCorrection::new(map, rig)
 }
@@ -206,13 +225,15 @@ type VoiceFeatures<'a> = HashMap<&'a Path, VoiceFile>;
 impl<'a> CharacterVoice<'a> {
     /// Line `k`'s error: `what` is the field (`audio`, `lipsync`) naming file `p`.
     fn line_err(&self, k: usize, what: &str, p: &Path, e: String) -> SceneFileError {
+        self.line_said(k, what, format!("{}: {e}", p.display()))
+    }
+
+    /// Line `k`'s error in words that name the file already (an audio error's).
+    fn line_said(&self, k: usize, what: &str, message: String) -> SceneFileError {
         let i = self.character;
         let at = &self.file.character[i].get_ref().line[k];
-        self.loader.err(
-            at,
-            format!("character[{i}].line[{k}].{what}"),
-            format!("{}: {e}", p.display()),
-        )
+        self.loader
+            .err(at, format!("character[{i}].line[{k}].{what}"), message)
     }
 
     /// Each distinct audio file's features, added to the character's voice; `progress`
@@ -230,7 +251,7 @@ impl<'a> CharacterVoice<'a> {
                 && !features.contains_key(p.as_path())
             {
                 let f = voice_features(self.loader.files, p, analyser)
-                    .map_err(|e| self.line_err(k, "audio", p, e.to_string()))?;
+                    .map_err(|e| self.line_said(k, "audio", e.to_string()))?;
                 if let Some(note) = &f.truncated {
                     warnings.push(self.line_err(k, "audio", p, note.clone()).to_string());
                 }

@@ -35,6 +35,11 @@ pub(crate) fn voice_features(
     })?;
     let mut loader = omote_audio::Loader::new(SAMPLE_RATE).map_err(|e| e.with_path(path))?;
     let samples = loader.load_bytes(&bytes, path)?;
+    if samples.is_empty() {
+        return Err(AudioError::NoSamples {
+            path: path.to_path_buf(),
+        });
+    }
     let (features, len) = (analyser.features(samples), samples.len());
     Ok(VoiceFile {
         features,

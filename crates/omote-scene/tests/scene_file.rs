@@ -479,3 +479,41 @@ fn ids_frame_rates_and_a_byte_order_mark() {
     let loaded = load_scene(&path, &LoadOptions::default(), &mut |_, _| {}).unwrap();
     assert_eq!(loaded.fps, Some(30.0));
 }
+
+/// The built-in motion map drives ARKit blendshapes: an avatar with only some of them is
+/// corrected with those (and nothing else moves), one with none is refused by name with a
+/// way out; a rig with all of them gets the whole map.
+#[test]
+fn the_builtin_motion_map_uses_what_the_avatar_has_of_its_channels() {
+    use omote_core::camera::CameraAngle;
+    use omote_core::rig::{ExpressionDesc, Rig, RigDesc};
+    let rig = |names: &[&str]| {
+        Rig::from_desc(&RigDesc {
+            name: "t".into(),
+            presets: true,
+            arkit: false,
+            expressions: names.iter().map(|n| ExpressionDesc::new(*n)).collect(),
+            look_at: None,
+        })
+        .unwrap()
+    };
+    let presets_only = rig(&[]);
+    let e = omote_scene::anime_face_correction(&presets_only)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("builtin:anime-face: the avatar has none of the channels")
+            && e.contains("mouthLeft")
+            && e.contains("a motion map of its own"),
+        "{e}"
+    );
+    let some = rig(&["mouthLeft", "mouthRight"]);
+    let mut correction = omote_scene::anime_face_correction(&some).unwrap();
+    let mut weights = vec![0.0; some.len()];
+    correction.write_into(CameraAngle::new(75.0, 0.0), &mut weights);
+    let right = some.channel("mouthRight").unwrap();
+    assert!((weights[right.index()] - 0.35).abs() < 1e-3, "{weights:?}");
+    let moved = weights.iter().filter(|w| **w != 0.0).count();
+    assert_eq!(moved, 1, "only the channels it has: {weights:?}");
+    assert!(omote_scene::anime_face_correction(&Rig::standard()).is_ok());
+}

@@ -373,7 +373,9 @@ namespace Omote
         }
 
         /// <summary>Turns the camera-angle face correction on (once): a motion map as TOML
-        /// text (docs/motion-map.md), or omote's built-in anime-face map when null.</summary>
+        /// text (docs/motion-map.md), or omote's built-in anime-face map when null (it drives
+        /// ARKit blendshapes: an avatar with none of them is refused and needs a map of its
+        /// own expressions).</summary>
         public void EnableCamera(string motionMapToml)
         {
             Native.Check(NativeMethods.omote_character_enable_camera(Handle, Utf8.Encode(motionMapToml)));

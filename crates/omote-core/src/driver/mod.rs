@@ -186,6 +186,11 @@ impl FaceDriver {
         self.face.layer_mut(Face::ADDITIVE)
     }
 
+    /// Whether tracking is on ([`FaceDriver::with_tracking`]).
+    pub fn has_tracking(&self) -> bool {
+        self.tracking.is_some()
+    }
+
     /// The retargeter, if tracking is on (to calibrate the neutral pose).
     pub fn retargeter_mut(&mut self) -> Option<&mut Retargeter> {
         self.tracking.as_mut()

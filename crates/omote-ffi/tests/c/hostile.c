@@ -113,6 +113,13 @@ int main(void) {
   EXPECT("unknown eye mode", omote_character_set_eye_mode(face, 7), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_eye_mode");
   EXPECT("NaN blink delay", omote_character_request_blink(face, nan), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_request_blink");
   float scores[52] = {0};
+  EXPECT("tracked before tracking is on", omote_character_set_tracked(face, scores, 52, NULL), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_tracked");
+  if (strstr(omote_last_error(), "tracking is off") == NULL) {
+    printf("FAIL set_tracked without tracking: `%s`\n", omote_last_error());
+    failures++;
+  }
+  EXPECT("tracking on", omote_character_enable_tracking(face), OMOTE_STATUS_OK, "");
+  EXPECT("tracked", omote_character_set_tracked(face, scores, 52, NULL), OMOTE_STATUS_OK, "");
   EXPECT("51 scores", omote_character_set_tracked(face, scores, 51, NULL), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_tracked");
   scores[3] = nan;
   EXPECT("NaN score", omote_character_set_tracked(face, scores, 52, NULL), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_tracked");

@@ -519,10 +519,10 @@ impl Batch<'_> {
         let loader: &'a omote_audio::Loader = loader;
         let samples = loader.last();
         if samples.is_empty() {
-            bail!(
-                "{}: no audio samples (a header without data): nothing to analyse",
-                input.display()
-            );
+            return Err(omote_audio::AudioError::NoSamples {
+                path: input.to_path_buf(),
+            }
+            .into());
         }
         if let (true, Some(w)) = (warn, loader.truncation_warning(input)) {
             self.bar.suspend(|| {

@@ -96,6 +96,15 @@ pub enum MotionMapErrorKind {
         /// The name.
         name: String,
     },
+    /// A map for any avatar (the built-in one) found none of its channels in the rig.
+    #[error(
+        "the avatar has none of the channels the map drives ({names}): an avatar without \
+         them (a VRM without ARKit blendshapes) needs a motion map of its own expressions"
+    )]
+    NoChannelInRig {
+        /// The channels the map drives, comma-separated.
+        names: String,
+    },
     /// A clip name nobody supplied.
     #[error("no clip named `{name}`")]
     UnknownClip {
