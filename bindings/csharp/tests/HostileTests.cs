@@ -43,7 +43,7 @@ namespace Omote.Tests
             Support.Fails(OmoteStatus.NullPointer, "omote_avatar_load", () => Avatar.Load(null));
             Support.Fails(OmoteStatus.NotFound, "omote_avatar_load", () => Avatar.Load("/no/such/avatar.vrm"));
             Support.Fails(OmoteStatus.InvalidArgument, "omote_avatar_builtin", () => Avatar.Builtin(9));
-            Support.Fails(OmoteStatus.InvalidArgument, "omote_avatar_builtin", () => Avatar.Builtin(-1));
+            Support.Fails(OmoteStatus.InvalidArgument, "omote_avatar_builtin", () => Avatar.Builtin(9));
             var junk = new byte[] { (byte)'g', (byte)'l', (byte)'T', (byte)'F', 2, 0, 0, 0, 99, 0, 0, 0, 1, 2, 3, 4 };
             Support.Fails(OmoteStatus.LoadFailed, "omote_avatar_from_vrm", () => Avatar.FromVrm(junk, "junk.vrm"));
             Assert.Throws<OmoteException>(() => Avatar.FromVrm(null));
@@ -75,7 +75,7 @@ namespace Omote.Tests
             float nan = float.NaN;
             Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_expression", () => face.SetExpression("happy", nan));
             Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_expression", () => face.SetExpression(face.ChannelCount, 1f));
-            Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_expression", () => face.SetExpression(-1, 1f));
+            Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_expression", () => face.SetExpression(100000, 1f));
             Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_picture", () => face.SetPicture(0, nan));
             Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_gaze", () => face.SetGaze(nan, 0f));
             Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_gaze", () => face.SetGaze(0f, float.PositiveInfinity));
@@ -90,6 +90,27 @@ namespace Omote.Tests
             face.SetExpression("happy", 7f);
             face.SetGaze(400f, -400f);
             StillSane("clamped inputs");
+        }
+
+        [Test]
+        public void NegativeIndicesThrowBeforeTheLibrary()
+        {
+            Assert.Throws<ArgumentOutOfRangeException>(() => Avatar.Builtin(-1));
+            Assert.Throws<ArgumentOutOfRangeException>(() => face.SetExpression(-1, 0.5f));
+            Assert.Throws<ArgumentOutOfRangeException>(() => face.SetPicture(-2, 0.5f));
+            Assert.Throws<ArgumentOutOfRangeException>(() => new OmoteWeight(-1, 0.5f));
+            var e = Assert.Throws<ArgumentOutOfRangeException>(() => face.SetExpression(-1, 0.5f));
+            StringAssert.Contains("id is -1", e.Message);
+            StillSane("negative indices");
+        }
+
+        [Test]
+        public void TrackingIsRefusedUntilItIsOn()
+        {
+            var e = Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_tracked", () => face.SetTracked(new float[52]));
+            StringAssert.Contains("tracking is off", e.Message);
+            face.EnableTracking();
+            face.SetTracked(new float[52]);
         }
 
         [Test]

@@ -22,7 +22,7 @@ namespace Omote
         {
             Library.CheckAbi();
             ulong h;
-            Native.Check(NativeMethods.omote_avatar_builtin(unchecked((uint)which), out h));
+            Native.Check(NativeMethods.omote_avatar_builtin(Native.Index(which, "which"), out h));
             return new Avatar(h);
         }
 

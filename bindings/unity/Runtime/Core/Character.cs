@@ -210,7 +210,7 @@ namespace Omote
         /// here too), clamped to 0–1; NaN is refused.</summary>
         public void SetExpression(int id, float weight)
         {
-            Native.Check(NativeMethods.omote_character_set_expression(Handle, unchecked((uint)id), weight));
+            Native.Check(NativeMethods.omote_character_set_expression(Handle, Native.Index(id, "id"), weight));
         }
 
         /// <summary><see cref="SetExpression(int, float)"/> by name (no allocation for a
@@ -228,7 +228,7 @@ namespace Omote
         /// <summary>Sets a picture-making adjustment (the additive layer, on top of everything).</summary>
         public void SetPicture(int id, float weight)
         {
-            Native.Check(NativeMethods.omote_character_set_picture(Handle, unchecked((uint)id), weight));
+            Native.Check(NativeMethods.omote_character_set_picture(Handle, Native.Index(id, "id"), weight));
         }
 
         /// <summary><see cref="SetPicture(int, float)"/> by name.</summary>

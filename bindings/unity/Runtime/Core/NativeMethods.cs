@@ -54,7 +54,7 @@ namespace Omote
         /// <summary>An entry for channel <paramref name="channel"/>.</summary>
         public OmoteWeight(int channel, float weight)
         {
-            Channel = (uint)channel;
+            Channel = Native.Index(channel, "channel");
             Weight = weight;
         }
     }

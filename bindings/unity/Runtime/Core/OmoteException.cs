@@ -64,6 +64,15 @@ namespace Omote
             return Utf8.Decode(NativeMethods.omote_last_error());
         }
 
+        /// <summary>An index or count from C# as the library takes it; a negative one
+        /// throws (it would reach the library as a number near 4.3 billion).</summary>
+        public static uint Index(int value, string name)
+        {
+            if (value < 0)
+                throw new ArgumentOutOfRangeException(name, value, "omote: " + name + " is " + value + "; it is 0 or more");
+            return (uint)value;
+        }
+
         /// <summary>Throws an <see cref="OmoteException"/> for any status but OK. Reads
         /// the message on the thread that made the call (messages are per thread).</summary>
         public static void Check(OmoteStatus status)

@@ -235,35 +235,35 @@ namespace Omote
         public string LineClip(int i, int line)
         {
             ulong h = Handle;
-            return Text((byte[] b, out uint len) => NativeMethods.omote_scene_line_clip(h, (uint)i, (uint)line, b, (uint)(b == null ? 0 : b.Length), out len));
+            return Text((byte[] b, out uint len) => NativeMethods.omote_scene_line_clip(h, Native.Index(i, "i"), Native.Index(line, "line"), b, (uint)(b == null ? 0 : b.Length), out len));
         }
 
         /// <summary>Character <paramref name="i"/>'s weights after the override rules, into
         /// <paramref name="weights"/> (its channel count long; nothing allocated).</summary>
         public void Weights(int i, float[] weights)
         {
-            Native.Check(NativeMethods.omote_scene_weights(Handle, (uint)i, weights, Character.Length(weights)));
+            Native.Check(NativeMethods.omote_scene_weights(Handle, Native.Index(i, "i"), weights, Character.Length(weights)));
         }
 
         /// <summary>Character <paramref name="i"/>'s weights before the override rules
         /// (for UniVRM 1.0's <c>SetWeight</c>).</summary>
         public void InputWeights(int i, float[] weights)
         {
-            Native.Check(NativeMethods.omote_scene_input_weights(Handle, (uint)i, weights, Character.Length(weights)));
+            Native.Check(NativeMethods.omote_scene_input_weights(Handle, Native.Index(i, "i"), weights, Character.Length(weights)));
         }
 
         /// <summary>Character <paramref name="i"/>'s head, left eye, right eye rotations
         /// (12 numbers, <c>x y z w</c> each, VRM frame, relative to the rest pose).</summary>
         public void Rotations(int i, float[] rotations)
         {
-            Native.Check(NativeMethods.omote_scene_rotations(Handle, (uint)i, rotations, Character.Length(rotations)));
+            Native.Check(NativeMethods.omote_scene_rotations(Handle, Native.Index(i, "i"), rotations, Character.Length(rotations)));
         }
 
         /// <summary>Character <paramref name="i"/>'s gaze after smoothing and saccades,
         /// degrees (yaw + toward the avatar's left, pitch + down).</summary>
         public void GetGaze(int i, out float yawDeg, out float pitchDeg)
         {
-            Native.Check(NativeMethods.omote_scene_gaze(Handle, (uint)i, out yawDeg, out pitchDeg));
+            Native.Check(NativeMethods.omote_scene_gaze(Handle, Native.Index(i, "i"), out yawDeg, out pitchDeg));
         }
 
         /// <summary>Bakes the scene from its start (the scene playing is not touched) at
@@ -312,10 +312,10 @@ namespace Omote
         byte[] Bytes(int i, BytesCall call)
         {
             uint len;
-            var status = call(Handle, (uint)i, null, 0, out len);
+            var status = call(Handle, Native.Index(i, "i"), null, 0, out len);
             if (status != OmoteStatus.BufferTooSmall && status != OmoteStatus.Ok) Native.Check(status);
             var buf = new byte[len];
-            Native.Check(call(Handle, (uint)i, buf, len, out len));
+            Native.Check(call(Handle, Native.Index(i, "i"), buf, len, out len));
             return buf;
         }
 
@@ -323,7 +323,7 @@ namespace Omote
         public string Id(int i)
         {
             ulong h = Handle;
-            return Scene.Text((byte[] b, out uint len) => NativeMethods.omote_anims_id(h, (uint)i, b, (uint)(b == null ? 0 : b.Length), out len));
+            return Scene.Text((byte[] b, out uint len) => NativeMethods.omote_anims_id(h, Native.Index(i, "i"), b, (uint)(b == null ? 0 : b.Length), out len));
         }
 
         /// <summary>Anim <paramref name="i"/> as an anim JSON file's bytes.</summary>
