@@ -10,7 +10,7 @@ use crate::noise_floor::{self, NoiseFloorConfig};
 use crate::profile::Profile;
 use crate::scorer::ClassScorer;
 use crate::voicing::{Voicing, VoicingConfig};
-use crate::{VowelFrame, VowelTrack};
+use crate::{SpectralChange, VowelFrame, VowelTrack};
 
 /// Offline cepstral mean normalisation shrinks the clip's (or speaker's) mean toward the
 /// profile's global mean as if this many frames of it had been heard, so a clip with
@@ -52,9 +52,17 @@ pub struct AnalyserConfig {
     pub stream_change_softening: f32,
     /// Level range (dB) over which weights fade in above the voicing threshold.
     pub fade_db: f32,
-    /// Offline: probability per 10 ms frame that the mouth class stays the same, for the
-    /// forward-backward pass over each voiced run (0 turns it off).
+    /// Offline: probability per 10 ms frame that the mouth class stays the same where the
+    /// spectrum is steady, for the forward-backward pass over each voiced run (0 turns it
+    /// off).
     pub hmm_stay: f32,
+    /// Offline: the pass's stay where the spectrum moves (a phone boundary), as the
+    /// stream's filter has it ([`AnalyserConfig::stream_stay_at_change`]); equal to
+    /// `hmm_stay`, the stay ignores the spectrum.
+    pub hmm_stay_at_change: f32,
+    /// Offline: the relative spectral change ([`crate::SpectralChange`]) at which the stay
+    /// has gone `1 − 1/e` of the way from `hmm_stay` to `hmm_stay_at_change`.
+    pub hmm_change_width: f32,
     /// Offline: the emission temperature of that pass (log-scores are divided by it).
     pub hmm_temperature: f32,
     /// Offline: of a vowel's leaving probability, the share that goes to N (a consonant
@@ -88,8 +96,10 @@ impl Default for AnalyserConfig {
             stream_temperature: 2.5,
             stream_change_softening: 4.0,
             fade_db: 6.0,
-            hmm_stay: 0.0,
-            hmm_temperature: 0.7,
+            hmm_stay: 0.98,
+            hmm_stay_at_change: 0.3,
+            hmm_change_width: 0.8,
+            hmm_temperature: 2.5,
             hmm_to_closed: 0.2,
             min_run: 4,
             stream_hold: true,
@@ -400,10 +410,11 @@ impl Analyser {
             smoothed[i] = acc;
         }
         let c = &self.config;
+        let stays = self.stays(feats);
         let mut posteriors = posteriors(
             &smoothed,
             &v.voiced,
-            c.hmm_stay,
+            &stays,
             c.hmm_temperature,
             c.hmm_to_closed,
         );
@@ -447,20 +458,50 @@ impl Analyser {
     }
 }
 
-/// Class posteriors per frame from per-frame log-scores: a softmax per frame, or with
-/// `0 < stay < 1` the forward-backward pass of a six-state HMM over each voiced run whose
-/// class stays with probability `stay` per frame ([`transitions`]), so a single odd
-/// frame does not flip the mouth. Silent frames get zeros.
+impl Analyser {
+    /// Per frame, the offline HMM's stay into it from the frame before: `hmm_stay` where
+    /// the spectrum is steady, down to `hmm_stay_at_change` where it moves (the stream's
+    /// rule, [`crate::ClassFilter`], over the same [`SpectralChange`]); empty when the pass
+    /// is off.
+    fn stays(&self, feats: &ClipFeatures) -> Vec<f32> {
+        let c = &self.config;
+        if !(c.hmm_stay > 0.0 && c.hmm_stay < 1.0) {
+            return Vec::new();
+        }
+        let (steady, moved) = (
+            c.hmm_stay,
+            c.hmm_stay_at_change.clamp(1.0 / 6.0, c.hmm_stay),
+        );
+        let width = c.hmm_change_width.max(1e-3);
+        let mut change = SpectralChange::new();
+        (0..feats.normalised.len())
+            .map(|i| {
+                if feats.voicing.voiced.get(i) != Some(&true) {
+                    change.silence();
+                    return steady;
+                }
+                let r = change.update(&feats.normalised[i]).unwrap_or(0.0);
+                moved + (steady - moved) * (-(r / width) * (r / width)).exp()
+            })
+            .collect()
+    }
+}
+
+/// Class posteriors per frame from per-frame log-scores: a softmax per frame, or, with
+/// `stays` (per frame, the probability that the class stays from the frame before;
+/// empty: off), the forward-backward pass of a six-state HMM over each voiced run
+/// (the matrix `transitions` spells out), so a single odd frame does not flip the mouth. Silent frames get
+/// zeros.
 fn posteriors(
     scores: &[[f32; 6]],
     voiced: &[bool],
-    stay: f32,
+    stays: &[f32],
     temperature: f32,
     to_closed: f32,
 ) -> Vec<[f32; 6]> {
     let n = scores.len();
     let mut out = vec![[0f32; 6]; n];
-    if !(stay > 0.0 && stay < 1.0) {
+    if stays.len() != n {
         for i in 0..n {
             if voiced[i] {
                 out[i] = softmax(&scores[i]);
@@ -469,7 +510,7 @@ fn posteriors(
         return out;
     }
     let t = if temperature > 0.0 { temperature } else { 1.0 };
-    let trans = transitions(stay, to_closed.clamp(0.0, 1.0));
+    let to_closed = to_closed.clamp(0.0, 1.0);
     let mut fwd: Vec<[f32; 6]> = Vec::new();
     for (start, end) in voiced_runs(voiced) {
         let run = &scores[start..end];
@@ -480,15 +521,13 @@ fn posteriors(
             .collect();
         fwd.clear();
         let mut prev = [1.0 / 6.0; 6];
-        for e in &emit {
+        for (j, e) in emit.iter().enumerate() {
+            // Into frame j: its own stay (how much the spectrum moved to reach it).
+            let into = forward_step(&prev, stays[start + j], to_closed);
             let mut a = [0f32; 6];
             let mut sum = 0.0;
             for k in 0..6 {
-                let mut into = 0.0;
-                for (j, p) in prev.iter().enumerate() {
-                    into += p * trans[j][k];
-                }
-                a[k] = into * e[k];
+                a[k] = into[k] * e[k];
                 sum += a[k];
             }
             let sum = if sum > 0.0 { sum } else { 1.0 };
@@ -513,14 +552,8 @@ fn posteriors(
             out[start + j] = post;
             // beta for the frame before: Σ_k' P(k → k') e_j(k') beta(k').
             let eb: [f32; 6] = std::array::from_fn(|k| emit[j][k] * beta[k]);
-            let mut nb = [0f32; 6];
-            let mut s2 = 0.0;
-            for k in 0..6 {
-                for (m, e) in eb.iter().enumerate() {
-                    nb[k] += trans[k][m] * e;
-                }
-                s2 += nb[k];
-            }
+            let nb = backward_step(&eb, stays[start + j], to_closed);
+            let s2: f32 = nb.iter().sum();
             let s2 = if s2 > 0.0 { s2 } else { 1.0 };
             beta = nb.map(|v| v / s2);
         }
@@ -602,9 +635,39 @@ fn drop_short_runs(post: &mut [[f32; 6]], voiced: &[bool], min_run: usize) {
     }
 }
 
+/// `Σ_j prev[j] · T[j][k]` for `transitions(stay, nfrac)`, in six steps instead of
+/// thirty-six (the matrix is a stay and two shares).
+fn forward_step(prev: &[f32; 6], stay: f32, nfrac: f32) -> [f32; 6] {
+    let leave = 1.0 - stay;
+    let vowels: f32 = prev[..5].iter().sum();
+    let (to_vowel, from_closed) = (leave * (1.0 - nfrac) / 4.0, prev[5] * leave / 5.0);
+    std::array::from_fn(|k| {
+        if k == 5 {
+            prev[5] * stay + vowels * leave * nfrac
+        } else {
+            prev[k] * stay + (vowels - prev[k]) * to_vowel + from_closed
+        }
+    })
+}
+
+/// `Σ_m T[k][m] · next[m]` for `transitions(stay, nfrac)` (the backward pass's step).
+fn backward_step(next: &[f32; 6], stay: f32, nfrac: f32) -> [f32; 6] {
+    let leave = 1.0 - stay;
+    let vowels: f32 = next[..5].iter().sum();
+    let to_vowel = leave * (1.0 - nfrac) / 4.0;
+    std::array::from_fn(|k| {
+        if k == 5 {
+            next[5] * stay + vowels * leave / 5.0
+        } else {
+            next[k] * stay + (vowels - next[k]) * to_vowel + next[5] * leave * nfrac
+        }
+    })
+}
+
 /// The HMM's transition matrix `[from][to]` over A I U E O N: every class stays with
 /// `stay`; a vowel leaves to N (a consonant or closure) with `nfrac` of the rest and to
 /// each other vowel with an equal share of what remains; N leaves to each vowel equally.
+#[cfg(test)]
 fn transitions(stay: f32, nfrac: f32) -> [[f32; 6]; 6] {
     let leave = 1.0 - stay;
     let mut t = [[0f32; 6]; 6];
@@ -639,9 +702,9 @@ mod hmm_tests {
         scores[10] = favour(3, 2.5);
         let voiced = vec![true; 20];
         let argmax = |p: &[f32; 6]| (0..6).fold(0, |b, k| if p[k] > p[b] { k } else { b });
-        let plain = posteriors(&scores, &voiced, 0.0, 1.0, 0.2);
+        let plain = posteriors(&scores, &voiced, &[], 1.0, 0.2);
         assert_eq!(argmax(&plain[10]), 3);
-        let hmm = posteriors(&scores, &voiced, 0.85, 0.7, 0.2);
+        let hmm = posteriors(&scores, &voiced, &[0.85; 20], 0.7, 0.2);
         assert!(hmm.iter().all(|p| argmax(p) == 0), "{:?}", hmm[10]);
         for p in &hmm {
             assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-4 && p.iter().all(|v| v.is_finite()));
@@ -650,12 +713,12 @@ mod hmm_tests {
         for s in &mut scores[10..18] {
             *s = favour(3, 2.5);
         }
-        let hmm = posteriors(&scores, &voiced, 0.85, 0.7, 0.2);
+        let hmm = posteriors(&scores, &voiced, &[0.85; 20], 0.7, 0.2);
         assert_eq!(argmax(&hmm[14]), 3);
         // Silent frames stay empty and split the runs.
         let mut gaps = voiced.clone();
         gaps[5] = false;
-        let hmm = posteriors(&scores, &gaps, 0.85, 0.7, 0.2);
+        let hmm = posteriors(&scores, &gaps, &[0.85; 20], 0.7, 0.2);
         assert_eq!(hmm[5], [0.0; 6]);
     }
 
@@ -664,6 +727,43 @@ mod hmm_tests {
         for row in transitions(0.85, 0.2) {
             assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-6);
         }
+    }
+
+    /// The six-step products are the matrix's.
+    #[test]
+    fn the_steps_multiply_by_the_transition_matrix() {
+        let v = [0.1, 0.3, 0.05, 0.2, 0.15, 0.2];
+        for (stay, nfrac) in [(0.98, 0.2), (0.3, 0.5), (0.85, 0.0)] {
+            let t = transitions(stay, nfrac);
+            let (f, b) = (
+                forward_step(&v, stay, nfrac),
+                backward_step(&v, stay, nfrac),
+            );
+            for k in 0..6 {
+                let fk: f32 = (0..6).map(|j| v[j] * t[j][k]).sum();
+                let bk: f32 = (0..6).map(|m| t[k][m] * v[m]).sum();
+                assert!((f[k] - fk).abs() < 1e-6 && (b[k] - bk).abs() < 1e-6);
+            }
+        }
+    }
+
+    /// Offline, the stay follows the spectrum: a steady run keeps one class through a
+    /// weak odd stretch, while the same stretch behind a spectral jump comes through.
+    #[test]
+    fn a_change_in_the_spectrum_lets_the_class_move() {
+        let mut scores: Vec<[f32; 6]> = (0..30).map(|_| favour(0, 1.0)).collect();
+        for s in &mut scores[15..20] {
+            *s = favour(3, 1.5);
+        }
+        let voiced = vec![true; 30];
+        let argmax = |p: &[f32; 6]| (0..6).fold(0, |b, k| if p[k] > p[b] { k } else { b });
+        let steady = posteriors(&scores, &voiced, &[0.98; 30], 2.5, 0.2);
+        assert_eq!(argmax(&steady[17]), 0, "held through: {:?}", steady[17]);
+        let mut at_change = [0.98; 30];
+        at_change[15] = 0.3;
+        at_change[20] = 0.3;
+        let moved = posteriors(&scores, &voiced, &at_change, 2.5, 0.2);
+        assert_eq!(argmax(&moved[17]), 3, "let through: {:?}", moved[17]);
     }
 }
 
