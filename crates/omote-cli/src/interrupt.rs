@@ -1,6 +1,7 @@
-//! Ctrl-C (SIGINT) for the sessions that run until stopped (`live`, `vmc listen`,
-//! `track` on a stream): the first Ctrl-C asks the session to stop — it finishes the
-//! frame at hand and writes its recording — a second one ends the process at once
+//! Ctrl-C (SIGINT), and SIGTERM and SIGHUP (`timeout`, systemd, a closed terminal, a
+//! script stopping the process), for the sessions that run until stopped (`live`,
+//! `vmc listen`, `track` on a stream): the first asks the session to stop — it finishes
+//! the frame at hand and writes its recording — a second one ends the process at once
 //! (exit 130). Commands that never call [`install`] keep the default (killed at once;
 //! their result files are written whole or not at all, see `output.rs`).
 

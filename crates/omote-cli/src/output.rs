@@ -559,7 +559,8 @@ impl OutputPlan {
     /// always; and, unless `force`, a write over an existing file whose content is known
     /// and differs (a user's `scene.toml`, a `hero.vrm` that is not the built-in one). A
     /// name whose content only the work makes (an anim, a plot, a VRMA) holds an earlier
-    /// result of the same command and is replaced.
+    /// result of the same command and is replaced. Any name a write would refuse
+    /// ([`Target::of`]) is refused here too, so a run refused is a run that wrote nothing.
     pub fn check(&self, force: bool) -> anyhow::Result<()> {
         let inputs: Vec<(FileId, &PathBuf)> = self
             .reads
@@ -567,6 +568,9 @@ impl OutputPlan {
             .filter_map(|p| Some((file_id(p)?, p)))
             .collect();
         for (path, known) in &self.writes {
+            // What every write would refuse (a file with several names, a folder, a
+            // socket…) is refused now, before any file of the run is written.
+            Target::of(path)?;
             let Some(id) = file_id(path) else { continue };
             if let Some((_, input)) = inputs.iter().find(|(i, _)| *i == id) {
                 anyhow::bail!(

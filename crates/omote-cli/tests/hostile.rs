@@ -302,9 +302,10 @@ fn an_input_ending_inside_a_frame_keeps_what_was_recorded() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-fn interrupt(child: &std::process::Child) {
+/// Sends `signal` (`-INT`: Ctrl-C; `-TERM`: `timeout`, systemd, a script) to `child`.
+fn interrupt(child: &std::process::Child, signal: &str) {
     let ok = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(ok.success());
@@ -323,8 +324,8 @@ fn wait_for(mut child: std::process::Child, limit: Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// Ctrl-C on `live --record` and `vmc listen --record` ends the session and writes the
-/// recording (exit 0), even while the input is idle.
+/// Ctrl-C on `live --record` and SIGTERM on `vmc listen --record` end the session and
+/// write the recording (exit 0), even while the input is idle.
 #[test]
 fn ctrl_c_writes_the_recording() {
     let dir = scratch("ctrl-c");
@@ -353,7 +354,7 @@ fn ctrl_c_writes_the_recording() {
             Err(e) => panic!("no frame was driven: {e}"),
         }
     }
-    interrupt(&child);
+    interrupt(&child, "-INT");
     let o = wait_for(child, Duration::from_secs(30));
     drop(stdin);
     let err = stderr(&o);
@@ -381,7 +382,7 @@ fn ctrl_c_writes_the_recording() {
         send.send_to(&packet, &addr).unwrap();
     }
     std::thread::sleep(Duration::from_millis(300));
-    interrupt(&child);
+    interrupt(&child, "-TERM");
     let o = wait_for(child, Duration::from_secs(10));
     assert!(o.status.success(), "{:?}: {}", o.status, listener_stderr());
     let anim = omote_config::load_anim(&rec).unwrap();

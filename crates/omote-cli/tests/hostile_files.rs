@@ -456,3 +456,97 @@ fn the_avatar_is_not_written_under_another_format_s_name() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A bake whose output folder holds a name it may not replace (here a hard-linked plot)
+/// is refused before anything is written: the earlier bake's files all stay as they were,
+/// not half replaced.
+#[cfg(unix)]
+#[test]
+fn a_refused_bake_writes_nothing() {
+    let dir = scratch("refused-bake");
+    let scene = dir.join("scene.toml");
+    let out = dir.join("out");
+    let bake = |happy: &str| {
+        std::fs::write(
+            &scene,
+            format!(
+                "[[character]]\nid = \"a\"\n  [[character.acting]]\n  t = 0.2\n  set = {{ happy = {happy} }}\n"
+            ),
+        )
+        .unwrap();
+        run(&[
+            "bake".as_ref(),
+            scene.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ])
+    };
+    let o = bake("0.5");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let snapshot = || {
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let plot = out.join("a.png");
+    assert!(
+        plot.is_file(),
+        "the bake draws a plot: {:?}",
+        snapshot().iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    std::fs::hard_link(&plot, dir.join("kept.png")).unwrap();
+    let before = snapshot();
+    let o = bake("0.9");
+    assert!(!o.status.success(), "the hard link is refused");
+    assert!(
+        stderr(&o).contains("a.png") && stderr(&o).contains("hard links"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        snapshot() == before,
+        "a refused bake changed the output folder"
+    );
+}
+
+/// `live --record` naming a file the session reads (its replay) is refused at start, not
+/// after the session (which would lose the whole take); the input stays as it was.
+#[test]
+fn a_recording_over_an_input_is_refused_before_the_session() {
+    let dir = scratch("record-over-input");
+    let take = dir.join("take.jsonl");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/live/take.jsonl");
+    std::fs::copy(&root, &take).unwrap();
+    let before = std::fs::read(&take).unwrap();
+    let t0 = std::time::Instant::now();
+    let o = run(&[
+        "live".as_ref(),
+        "--replay".as_ref(),
+        take.as_os_str(),
+        "--loop".as_ref(),
+        "--seconds".as_ref(),
+        "60".as_ref(),
+        "--record".as_ref(),
+        take.as_os_str(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--record") && stderr(&o).contains("a result never replaces an input"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        t0.elapsed() < std::time::Duration::from_secs(30),
+        "refused only after the session"
+    );
+    assert_eq!(std::fs::read(&take).unwrap(), before);
+}

@@ -453,7 +453,7 @@ impl Loader<'_> {
                     c,
                     format!("character[{i}].id"),
                     format!(
-                        "`{}` is not an id (letters, digits, - and _)",
+                        "`{}` is not an id (ASCII letters, digits, - and _: it names files)",
                         omote_fs::echo(id)
                     ),
                 ));

@@ -342,6 +342,11 @@ pub fn run(args: LiveArgs) -> Result<()> {
         vmc_in,
     } = start_inputs(&args, &inbox, &stop, replay_frames)?;
     let voice = spawn_voice(&args)?;
+    // Now that every input file is read: a recording that would replace one is refused
+    // before the session, not after it (when the take would be lost).
+    if let Some(path) = &args.record {
+        crate::output::Target::of(path).with_context(|| format!("--record {}", path.display()))?;
+    }
     if voice.is_some() {
         // Voice first: the voice while it sounds, the tracked mouth between.
         driver = driver.with_voice(MouthPolicy::VoiceFirst);
