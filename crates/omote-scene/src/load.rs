@@ -177,14 +177,26 @@ pub fn parse_scene_with(
     // A UTF-8 byte-order mark (editors on Windows write one) is not TOML: skipped, so
     // the file is not refused as "expected a key" on its first line.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let file: SceneFile = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| line_of(text, s.start));
-        SceneFileError {
-            file: path.display().to_string(),
-            line,
-            field: None,
-            message: e.message().trim().to_string(),
-        }
+    let err = |e: toml::de::Error, field: Option<String>| SceneFileError {
+        file: path.display().to_string(),
+        line: e.span().map(|s| line_of(text, s.start)),
+        field,
+        // A writer's words, not Rust's type names.
+        message: e
+            .message()
+            .trim()
+            .replace("expected f32", "expected a number")
+            .replace("expected f64", "expected a number"),
+    };
+    // The field a wrong value is in (`character[0].acting[1].fade`), not only its line;
+    // the tables that keep their span show as one more step in the path, left out.
+    let de = toml::Deserializer::parse(text).map_err(|e| err(e, None))?;
+    let file: SceneFile = serde_path_to_error::deserialize(de).map_err(|e| {
+        let field = e
+            .path()
+            .to_string()
+            .replace(".$__serde_spanned_private_value", "");
+        err(e.into_inner(), (field != ".").then_some(field))
     })?;
     Loader {
         text,

@@ -194,6 +194,12 @@ fn bad_scene_files_name_the_file_the_line_and_the_field() {
             "character[0].acting[0].t",
         ),
         (
+            "string-for-number",
+            format!("{base}[[character.acting]]\nt = 1\nset = {{ happy = 1 }}\nfade = \"0.4\"\n"),
+            ":7:",
+            "character[0].acting[0].fade: invalid type: string \"0.4\", expected a number",
+        ),
+        (
             "unknown-expression",
             format!("{base}[[character.acting]]\nt = 1\nset = {{ hapy = 1 }}\n"),
             ":4:",

@@ -263,8 +263,9 @@ impl Scene {
         &self.events
     }
 
-    /// The player presses "next": a held wait is released; otherwise the lines playing
-    /// are cut and the timeline moves on past the next wait (a skip, then go on).
+    /// The player presses "next": a held wait is released; otherwise a [`Scene::skip`]
+    /// (the lines playing cut, the timeline at their end or the next wait, whichever is
+    /// first) and then go on: a wait it lands on is released too.
     pub fn advance(&mut self) {
         if self.clock.release() {
             self.pending.push(SceneEvent::Advance { t: self.wall });
