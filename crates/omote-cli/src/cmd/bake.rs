@@ -57,6 +57,8 @@ pub fn run(args: BakeArgs) -> Result<()> {
             bail!("{flag}: {t} is not a time from 0 to {MAX_BAKE_S} s");
         }
     }
+    // The whole run (lip sync of the voices, the bake, the files), as a user waits for it.
+    let started = std::time::Instant::now();
     let options = LoadOptions {
         profile: Some(load_profile(args.profile.as_deref())?),
         ..LoadOptions::default()
@@ -80,12 +82,11 @@ pub fn run(args: BakeArgs) -> Result<()> {
     omote_scene::bake_size(&loaded.scene, &bake)
         .with_context(|| format!("cannot bake {}", args.scene.display()))?;
     ensure_dir(&args.out)?;
-    let started = std::time::Instant::now();
     let baked = crate::scene_output::bake(&loaded, &bake)?;
-    let took = started.elapsed().as_secs_f64();
     let seconds = baked.first().map_or(0.0, |b| b.anim.duration);
     let written = crate::scene_output::write(&loaded, &baked, &args.out)
         .with_context(|| format!("writing the bake of {}", args.scene.display()))?;
+    let took = started.elapsed().as_secs_f64();
     println!(
         "baked {} ({} character(s), {:.1} s at {fps} fps) in {:.2} s",
         args.scene.display(),

@@ -119,7 +119,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         && let Ok(exe) = std::env::current_exe()
     {
         println!(
-            "  (`omote` is not on the PATH: `cargo install --path crates/omote-cli`, or run: {} view {})",
+            "  (`omote` is not on the PATH: `cargo install --locked --path crates/omote-cli`, or run: {} view {})",
             exe.display(),
             scene_path.display()
         );

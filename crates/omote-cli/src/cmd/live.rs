@@ -280,7 +280,7 @@ fn mic_voice(device: &str, profile: Profile) -> Result<(ThreadedVoice, String)> 
 fn mic_voice(_device: &str, _profile: Profile) -> Result<(ThreadedVoice, String)> {
     bail!(
         "--mic: this omote was built without microphone support; build it with \
-         `cargo install --path crates/omote-cli --features mic` or \
+         `cargo install --locked --path crates/omote-cli --features mic` or \
          `cargo build --release --features mic` (Linux needs `apt install libasound2-dev \
          pkg-config`), or pipe the microphone in with --voice (arecord -f S16_LE -r 16000)"
     )
