@@ -3,7 +3,7 @@
 # (rustup's toolchain has no wasm32 standard library; this builds std from source),
 # then wasm-bindgen's JS glue, then the package's own modules.
 #
-#   web/build.sh            needs: apt-get install rustc-web cargo-web rust-web-src lld binaryen,
+#   web/build.sh            needs: apt-get install rustc-web cargo-web rust-web-src lld,
 #                           and wasm-bindgen-cli of the crate's version on the PATH
 #                           (cargo install wasm-bindgen-cli --version 0.2.130)
 set -euo pipefail

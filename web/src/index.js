@@ -81,6 +81,25 @@ export function voiceProfile(what, profile) {
   return profile;
 }
 
+/** What a freed wasm object becomes: every call names itself and says why it fails;
+ *  `free` again does nothing. */
+function freed(kind) {
+  return new Proxy({}, {
+    get(_, prop) {
+      if (prop === 'free') return () => {};
+      throw new Error(`${kind}.${String(prop)}: this ${kind} was freed`);
+    },
+  });
+}
+
+/** `analysis` is what `analyseVoice` returns (or the same shape): checked before a line is
+ *  queued, so a bad one is refused by `say`, not by a later `update`. */
+function checkAnalysis(what, analysis) {
+  if (!analysis || typeof analysis !== 'object' || !(analysis.frames instanceof Float32Array)) {
+    throw new TypeError(`${what}: analysis must be what analyseVoice returns ({fps, frames: Float32Array, voicedStart, voicedEnd})`);
+  }
+}
+
 function checkSamples(what, samples, sampleRate) {
   if (!(samples instanceof Float32Array)) {
     throw new TypeError(`${what}: samples must be a Float32Array of mono samples in -1..1`);
@@ -140,8 +159,8 @@ export class Speaker {
 
   /** Frees the wasm memory (optional; a FinalizationRegistry does it too). */
   free() {
-    this._speaker?.free();
-    this._speaker = null;
+    this._speaker.free();
+    this._speaker = freed('Speaker');
   }
 }
 
@@ -156,6 +175,9 @@ const CLOCK_SLACK_S = 0.1;
 export class Face {
   constructor(rig, { seed = 1 } = {}) {
     checkInit('new Face');
+    if (!rig || (typeof rig !== 'string' && typeof rig !== 'object')) {
+      throw new TypeError('new Face: rig must be a rig object or its JSON text (rigFromVrm(vrm) makes it)');
+    }
     const json = typeof rig === 'string' ? rig : JSON.stringify(rig);
     this._face = new WasmFace(json, seed >>> 0);
     /** Channel names in the order of `weights`. */
@@ -167,13 +189,22 @@ export class Face {
   }
 
   /** Sets an acted expression weight (0–1): what the character is doing. */
-  setExpression(name, weight) { this._face.setExpression(name, weight); this.acted.add(name); return this; }
+  setExpression(name, weight) {
+    if (typeof name !== 'string') throw new TypeError(`setExpression: name must be a string (an expression's name), got ${typeof name}`);
+    this._face.setExpression(name, weight);
+    this.acted.add(name);
+    return this;
+  }
 
   /** The acted gaze in degrees (yaw > 0: toward the avatar's left; pitch > 0: down). */
   setGaze(yawDeg, pitchDeg) { this._face.setGaze(yawDeg, pitchDeg); return this; }
 
   /** The acted head rotation, a quaternion [x, y, z, w] in the VRM frame. */
-  setHead(q) { this._face.setHead(q[0], q[1], q[2], q[3]); return this; }
+  setHead(q) {
+    if (!q || q.length !== 4) throw new TypeError('setHead: q must be 4 numbers [x, y, z, w]');
+    this._face.setHead(q[0], q[1], q[2], q[3]);
+    return this;
+  }
 
   /** 'idle' | 'talking' | 'listening' | 'focused'. */
   setEyeMode(mode) {
@@ -194,10 +225,19 @@ export class Face {
    *  background: the line moves to where its audio is heard, or ends if that has).
    *  Queued lines wait their turn; `cut()` drops the queue too. */
   say(analysis, { afterglow = {}, context, startAt } = {}) {
+    checkAnalysis('say', analysis);
     if (context) {
       const at = startAt ?? context.currentTime;
       if (typeof context.currentTime !== 'number') throw new TypeError('say: context must be an AudioContext (it has no currentTime)');
       if (!Number.isFinite(at)) throw new TypeError(`say: startAt ${at} is not a finite context time`);
+      // The line is checked now (the same rule that saying it applies), not at the
+      // update it comes due in.
+      const names = Object.keys(afterglow);
+      this._face.checkLine(
+        analysis.frames, analysis.fps,
+        analysis.voicedStart ?? NaN, analysis.voicedEnd ?? NaN,
+        names, Float32Array.from(names.map((n) => afterglow[n])),
+      );
       this._queue ??= [];
       this._queue.push({ analysis, afterglow, at, context });
       this._queue.sort((a, b) => a.at - b.at);
@@ -314,8 +354,12 @@ export class Face {
   /** Blinks that started in the last update. */
   blinksThisFrame() { return this._face.blinksThisFrame(); }
 
-  /** Frees the wasm memory (the face is unusable after). */
-  free() { this._face.free(); }
+  /** Frees the wasm memory (the face is unusable after: each call then says so; `free`
+   *  again does nothing). */
+  free() {
+    this._face.free();
+    this._face = freed('Face');
+  }
 }
 
 /** Live lip sync without a worklet (Node, tests, own audio plumbing): push mono samples
@@ -352,7 +396,11 @@ export class LiveVoice {
   /** Frames out so far. */
   get framesOut() { return this._voice.framesOut; }
 
-  free() { this._voice.free(); }
+  /** Frees the wasm memory (each call then says so; `free` again does nothing). */
+  free() {
+    this._voice.free();
+    this._voice = freed('LiveVoice');
+  }
 }
 
 /** Internal (shared with voice-input.js, not in index.d.ts): a `speaker` option as a voice

@@ -16,8 +16,21 @@ const MODES = { none: 'none', block: 'block', blend: 'blend' };
 const OWN = ['aa', 'ih', 'ou', 'ee', 'oh', 'blink', 'blinkLeft', 'blinkRight'];
 const LOOKS = ['lookUp', 'lookDown', 'lookLeft', 'lookRight'];
 
+/** Refuses what is not a three-vrm VRM, naming `what` (the call): the common mistakes are
+ *  the GLTF itself, or a GLTF loaded without `VRMLoaderPlugin` (`userData.vrm` undefined). */
+function checkVrm(what, vrm) {
+  if (!vrm || typeof vrm !== 'object' || !('expressionManager' in vrm) || !('humanoid' in vrm)) {
+    const got = vrm === undefined ? 'undefined (was the GLTF loaded with VRMLoaderPlugin?)'
+      : vrm === null ? 'null'
+        : vrm.userData && vrm.userData.vrm ? 'a GLTF (pass gltf.userData.vrm)'
+          : `a ${typeof vrm} without a VRM's expressionManager and humanoid`;
+    throw new TypeError(`${what}: expected a three-vrm VRM (gltf.userData.vrm), got ${got}`);
+  }
+}
+
 /** The rig description of a three-vrm VRM: its expression list and lookAt. */
 export function rigFromVrm(vrm) {
+  checkVrm('rigFromVrm', vrm);
   const em = vrm.expressionManager;
   const expressions = (em ? em.expressions : []).map((e) => ({
     name: e.expressionName,
@@ -51,6 +64,8 @@ const EXPRESSIONS = new Set(['shared', 'all']);
  *  Options (see `attach`): `head`, `lookAt`, `expressions`. */
 export class VrmFace {
   constructor(vrm, face, { head = 'additive', lookAt = 'omote', expressions = 'shared' } = {}) {
+    checkVrm('VrmFace', vrm);
+    if (!(face instanceof Face)) throw new TypeError('VrmFace: face must be an omote Face (attach(vrm) makes both)');
     if (!HEAD.has(head)) throw new Error(`attach: head \`${head}\` is not 'additive', 'replace' or 'off'`);
     if (!LOOK_AT.has(lookAt)) throw new Error(`attach: lookAt \`${lookAt}\` is not 'omote' or 'keep'`);
     if (!EXPRESSIONS.has(expressions)) throw new Error(`attach: expressions \`${expressions}\` is not 'shared' or 'all'`);
@@ -127,6 +142,13 @@ export class VrmFace {
  *    read into omote's acting so the override rules see it) or 'all' (omote writes every
  *    expression every frame). */
 export async function attach(vrm, { seed = 1, wasm, head, lookAt, expressions } = {}) {
+  checkVrm('attach', vrm);
   await init(wasm);
-  return new VrmFace(vrm, new Face(rigFromVrm(vrm), { seed }), { head, lookAt, expressions });
+  const face = new Face(rigFromVrm(vrm), { seed });
+  try {
+    return new VrmFace(vrm, face, { head, lookAt, expressions });
+  } catch (e) {
+    face.free(); // a bad option: nothing is left behind
+    throw e;
+  }
 }

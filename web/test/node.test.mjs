@@ -8,6 +8,7 @@
 // report; exits 1 on a failure.
 import { readFile } from 'node:fs/promises';
 import { init, analyseVoice, builtinVoiceProfile, calibrateVoice, compiledModule, Face, LiveVoice, listenToMicrophone, Speaker, VOICE_CARD } from '../dist/index.js';
+import { attach, rigFromVrm } from '../dist/three-vrm.js';
 
 const failures = [];
 const report = { failures };
@@ -390,7 +391,21 @@ try {
     f.say(line, { context, startAt: context.currentTime + 5 }).cut();
     if (f.queued !== 0) failures.push('cut() left the queue');
     expectError('say with a NaN startAt', () => f.say(line, { context, startAt: NaN }), 'startAt NaN');
+    // A bad line is refused when given, with or without the audio clock, and the face
+    // goes on (never a throw from a later update).
+    expectError('say a line at 0 fps', () => f.say({ frames: new Float32Array(6), fps: 0 }, { context, startAt: context.currentTime }), 'fps');
+    expectError('say nothing', () => f.say({}, { context }), 'analysis must be what analyseVoice returns');
+    expectError('say null', () => f.say(null), 'analysis must be what analyseVoice returns');
+    expectError('say an unknown afterglow', () => f.say(line, { context, afterglow: { nope: 0.3 } }), 'nope');
+    if (f.queued !== 0) failures.push('a refused line was queued');
+    f.update(1 / 60);
+    expectError('setExpression with a number for a name', () => f.setExpression(5, 1), 'name must be a string');
+    expectError('setHead null', () => f.setHead(null), 'setHead: q must be 4 numbers');
+    expectError('new Face()', () => new Face(), 'rig must be');
     f.free();
+    expectError('update after free', () => f.update(1 / 60), 'Face.update: this Face was freed');
+    expectError('weights after free', () => f.weights(), 'Face.weights: this Face was freed');
+    f.free(); // twice: nothing
   }
   expectError('live rate 0', () => new LiveVoice(0), 'LiveVoice: sample rate 0');
   {
@@ -399,8 +414,21 @@ try {
     expectError('live not a Float32Array', () => v.push([0, 1]), 'Float32Array');
     if (!Array.from(v.push(new Float32Array(4800))).every(Number.isFinite)) failures.push('LiveVoice broke after a NaN push');
     v.free();
+    expectError('push after free', () => v.push(new Float32Array(128)), 'LiveVoice.push: this LiveVoice was freed');
+    v.free();
   }
   expectError('eye mode', () => face.setEyeMode('sleepy'), 'sleepy');
+  // Not a VRM: the usual mistakes are named (the GLTF itself, a loader without the plugin).
+  expectError('rigFromVrm(null)', () => rigFromVrm(null), 'rigFromVrm: expected a three-vrm VRM (gltf.userData.vrm), got null');
+  for (const [what, vrm, text] of [
+    ['attach(undefined)', undefined, 'got undefined (was the GLTF loaded with VRMLoaderPlugin?)'],
+    ['attach(gltf)', { scene: {}, userData: { vrm: {} } }, 'got a GLTF (pass gltf.userData.vrm)'],
+    ['attach({})', {}, 'attach: expected a three-vrm VRM'],
+  ]) {
+    try { await attach(vrm); failures.push(`${what}: no error`); } catch (e) {
+      if (!String(e && e.message).includes(text)) failures.push(`${what}: ${e} (wanted "${text}")`);
+    }
+  }
   face.update(1 / 60);
   if (!Array.from(face.weights()).every(Number.isFinite)) failures.push('the face broke after bad calls');
   face.free();

@@ -359,6 +359,22 @@ impl Character {
         self.say_at(Arc::new(track), &glow, elapsed)
     }
 
+    /// What [`Character::say_frames_at`] would refuse in this line, without saying it (a
+    /// host that queues lines checks each when it is given).
+    pub fn check_line_frames(
+        &self,
+        frames: &[f32],
+        fps: f32,
+        voiced: Option<(f64, f64)>,
+        afterglow: &[(String, f32)],
+    ) -> Result<(), EmbedError> {
+        speech_track(frames, fps, voiced)?;
+        for (name, w) in afterglow {
+            self.checked_weight(self.channel(name)?, *w)?;
+        }
+        Ok(())
+    }
+
     /// Stops the line that plays (the mouth hands over from now, no snap). Its afterglow
     /// ramps in from the cut, then holds and releases as after any line.
     pub fn cut(&mut self) {

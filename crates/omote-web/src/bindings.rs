@@ -240,6 +240,28 @@ impl FaceJs {
             .say_frames_at(frames, fps, voiced, &glow, elapsed)
             .map_err(js("say"))
     }
+    /// Checks a line as `sayAt` would take it, without saying it (a line queued on the
+    /// audio clock is refused when given, not when it comes due).
+    #[wasm_bindgen(js_name = checkLine)]
+    pub fn check_line(
+        &self,
+        frames: &[f32],
+        fps: f32,
+        voiced_start: f64,
+        voiced_end: f64,
+        afterglow_names: Vec<String>,
+        afterglow_weights: &[f32],
+    ) -> Result<(), JsError> {
+        let voiced = (voiced_start.is_finite() && voiced_end.is_finite())
+            .then_some((voiced_start, voiced_end));
+        let glow: Vec<(String, f32)> = afterglow_names
+            .into_iter()
+            .zip(afterglow_weights.iter().copied())
+            .collect();
+        self.inner
+            .check_line_frames(frames, fps, voiced, &glow)
+            .map_err(js("say"))
+    }
     /// The step `update(dt)` would take now.
     #[wasm_bindgen(js_name = stepFor)]
     pub fn step_for(&self, dt: f32) -> f32 {
