@@ -24,12 +24,23 @@ async function compile(source) {
   source = await source;
   if (source instanceof WebAssembly.Module) return source;
   if (typeof source === 'string' || source instanceof URL) {
-    const res = await fetch(source);
+    let res;
+    try {
+      res = await fetch(source);
+    } catch (e) {
+      // Node's fetch reads no file: URL, and a relative path needs a page to be relative to.
+      const hint = typeof window === 'undefined' ? ' (in Node, pass the bytes: init(await readFile(…omote_web_bg.wasm)))' : '';
+      throw new Error(`init: cannot fetch ${source}: ${e && e.message ? e.message : e}${hint}`);
+    }
     if (!res.ok) throw new Error(`init: ${source}: HTTP ${res.status}`);
     source = res;
   }
   if (typeof Response !== 'undefined' && source instanceof Response) source = await source.arrayBuffer();
-  return WebAssembly.compile(source);
+  try {
+    return await WebAssembly.compile(source);
+  } catch (e) {
+    throw new Error(`init: not omote's wasm module (${e && e.message ? e.message : e})`);
+  }
 }
 
 /** The compiled module (after `init`), for the voice worklet. */

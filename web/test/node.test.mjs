@@ -36,6 +36,15 @@ function readWav(buf) {
 }
 
 try {
+  // A failed init names itself and says what to do; a later one still loads.
+  for (const [what, source, text] of [
+    ['init of bytes that are not wasm', new Uint8Array([1, 2, 3]), "init: not omote's wasm module"],
+    ['init of a path in Node', '/no/such/omote_web_bg.wasm', 'in Node, pass the bytes'],
+  ]) {
+    try { await init(source); failures.push(`${what}: no error`); } catch (e) {
+      if (!String(e && e.message).includes(text)) failures.push(`${what}: ${e} (wanted "${text}")`);
+    }
+  }
   await init(await readFile(new URL('../dist/omote_web_bg.wasm', import.meta.url)));
   const { clips: native, live, speaker: speakerNative, card } = JSON.parse(await readFile(process.argv[2], 'utf8'));
   let maxDiff = 0, frames = 0, audioS = 0, analyseMs = 0;
