@@ -501,17 +501,19 @@ fn the_live_page_gets_frames_and_shows_the_replayed_mouth_opening() {
     let dir = scratch("page");
     let replay = dir.join("mouth.jsonl");
     write_mouth_replay(&replay, 2.5, 2.5, 2);
-    let start = |view: &str| {
+    // Each process's messages go to a file, shown if the page does not reconnect.
+    let start = |view: &str, log: &std::path::Path| {
         omote()
             .args(["live", "--replay"])
             .arg(&replay)
             .args(["--loop", "--view", view, "--seconds", "120"])
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(log).unwrap())
             .spawn()
             .unwrap()
     };
-    let mut child = start("127.0.0.1:0");
+    let (first_log, second_log) = (dir.join("first.log"), dir.join("second.log"));
+    let mut child = start("127.0.0.1:0", &first_log);
     let (lines, _) = wait_for_line(
         child.stdout.take().unwrap(),
         "omote live: http://",
@@ -544,7 +546,7 @@ fn the_live_page_gets_frames_and_shows_the_replayed_mouth_opening() {
     );
     let _ = child.kill();
     let _ = child.wait();
-    let mut second = start(&addr);
+    let mut second = start(&addr, &second_log);
     let out = node.wait_with_output().unwrap();
     let _ = second.kill();
     let _ = second.wait();
@@ -555,7 +557,15 @@ fn the_live_page_gets_frames_and_shows_the_replayed_mouth_opening() {
             String::from_utf8_lossy(&out.stdout)
         )
     });
-    assert!(out.status.success(), "{report:#}");
+    let logs = || {
+        let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap_or_default();
+        format!(
+            "first process:\n{}\nsecond process (same address):\n{}",
+            read(&first_log),
+            read(&second_log)
+        )
+    };
+    assert!(out.status.success(), "{report:#}\n{}", logs());
     println!("{report}");
     assert_eq!(report["status"]["tracking"], "replay");
     assert!(report["reconnects"].as_u64() >= Some(1), "{report:#}");
