@@ -10,6 +10,7 @@ mod output;
 mod scene_output;
 mod stages;
 mod viewer_assets;
+mod voice_input;
 
 use std::process::ExitCode;
 

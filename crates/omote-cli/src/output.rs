@@ -21,6 +21,12 @@ use anyhow::Context;
 use omote_core::{Anim, anim::AnimEvent};
 use omote_plot::{Panel, Series, TimePlot};
 
+/// Prints a warning on stderr, as every command does (`warning: …`, terminal controls
+/// escaped): what was read but not whole, what a server could not do for a page.
+pub fn warn(message: &str) {
+    eprintln!("warning: {}", escape_terminal(message));
+}
+
 /// Create `dir` (and parents) if needed.
 pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
     if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {

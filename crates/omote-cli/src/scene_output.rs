@@ -52,7 +52,7 @@ pub fn load_with(
 /// that reads a voice file warns.
 pub fn warn(loaded: &LoadedScene) {
     for w in &loaded.warnings {
-        eprintln!("warning: {}", crate::output::escape_terminal(w));
+        crate::output::warn(w);
     }
 }
 

@@ -351,12 +351,24 @@ impl Character {
         afterglow: &[(String, f32)],
         elapsed: f32,
     ) -> Result<(), EmbedError> {
-        let track = speech_track(frames, fps, voiced)?;
-        let mut glow = Vec::with_capacity(afterglow.len());
-        for (name, w) in afterglow {
-            glow.push((self.channel(name)?, *w));
-        }
+        let (track, glow) = self.line_from_frames(frames, fps, voiced, afterglow)?;
         self.say_at(Arc::new(track), &glow, elapsed)
+    }
+
+    /// A line given as numbers: its track, and its afterglow by channel.
+    fn line_from_frames(
+        &self,
+        frames: &[f32],
+        fps: f32,
+        voiced: Option<(f64, f64)>,
+        afterglow: &[(String, f32)],
+    ) -> Result<(SpeechTrack, Vec<(ChannelId, f32)>), EmbedError> {
+        let track = speech_track(frames, fps, voiced)?;
+        let glow = afterglow
+            .iter()
+            .map(|(name, w)| Ok((self.channel(name)?, *w)))
+            .collect::<Result<_, EmbedError>>()?;
+        Ok((track, glow))
     }
 
     /// What [`Character::say_frames_at`] would refuse in this line, without saying it (a
@@ -368,9 +380,9 @@ impl Character {
         voiced: Option<(f64, f64)>,
         afterglow: &[(String, f32)],
     ) -> Result<(), EmbedError> {
-        speech_track(frames, fps, voiced)?;
-        for (name, w) in afterglow {
-            self.checked_weight(self.channel(name)?, *w)?;
+        let (_, glow) = self.line_from_frames(frames, fps, voiced, afterglow)?;
+        for (id, w) in glow {
+            self.checked_weight(id, w)?;
         }
         Ok(())
     }

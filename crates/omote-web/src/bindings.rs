@@ -14,6 +14,21 @@ use omote_embed::{
 };
 
 /// `call`'s error as JavaScript sees it: `call: what is wrong`.
+/// A line's voiced span (NaN: none) and afterglow as the embedding API takes them.
+fn line_args(
+    voiced_start: f64,
+    voiced_end: f64,
+    names: Vec<String>,
+    weights: &[f32],
+) -> (Option<(f64, f64)>, Vec<(String, f32)>) {
+    let voiced =
+        (voiced_start.is_finite() && voiced_end.is_finite()).then_some((voiced_start, voiced_end));
+    (
+        voiced,
+        names.into_iter().zip(weights.iter().copied()).collect(),
+    )
+}
+
 fn js(call: &'static str) -> impl Fn(EmbedError) -> JsError {
     move |e| JsError::new(&format!("{call}: {e}"))
 }
@@ -230,12 +245,8 @@ impl FaceJs {
         afterglow_weights: &[f32],
         elapsed: f32,
     ) -> Result<(), JsError> {
-        let voiced = (voiced_start.is_finite() && voiced_end.is_finite())
-            .then_some((voiced_start, voiced_end));
-        let glow: Vec<(String, f32)> = afterglow_names
-            .into_iter()
-            .zip(afterglow_weights.iter().copied())
-            .collect();
+        let (voiced, glow) =
+            line_args(voiced_start, voiced_end, afterglow_names, afterglow_weights);
         self.inner
             .say_frames_at(frames, fps, voiced, &glow, elapsed)
             .map_err(js("say"))
@@ -252,12 +263,8 @@ impl FaceJs {
         afterglow_names: Vec<String>,
         afterglow_weights: &[f32],
     ) -> Result<(), JsError> {
-        let voiced = (voiced_start.is_finite() && voiced_end.is_finite())
-            .then_some((voiced_start, voiced_end));
-        let glow: Vec<(String, f32)> = afterglow_names
-            .into_iter()
-            .zip(afterglow_weights.iter().copied())
-            .collect();
+        let (voiced, glow) =
+            line_args(voiced_start, voiced_end, afterglow_names, afterglow_weights);
         self.inner
             .check_line_frames(frames, fps, voiced, &glow)
             .map_err(js("say"))

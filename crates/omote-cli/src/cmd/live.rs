@@ -228,7 +228,7 @@ fn spawn_voice(args: &LiveArgs) -> Result<Option<(ThreadedVoice, String)>> {
     if let Some(path) = &args.audio {
         let (voice, warning) = AudioFileVoice::open_warned(path, profile)?;
         if let Some(w) = warning {
-            eprintln!("warning: {}", crate::output::escape_terminal(&w));
+            crate::output::warn(&w);
         }
         let name = path.display().to_string();
         let t = ThreadedVoice::spawn(

@@ -141,7 +141,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     }
     let voice = match &args.voice {
         Some(path) => {
-            let samples = crate::cmd::lipsync::load_16k(path)?;
+            let samples = crate::voice_input::load_16k(path)?;
             let track =
                 omote_lipsync::Analyser::new(omote_lipsync::Profile::builtin()).analyse(&samples);
             eprintln!(

@@ -206,7 +206,7 @@ impl Handler for Content {
     }
 
     fn warn(&self, message: &str) {
-        eprintln!("warning: {}", crate::output::escape_terminal(message));
+        crate::output::warn(message);
     }
 }
 

@@ -343,14 +343,7 @@ pub fn run(args: LipsyncArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `path` at the analyser's rate, warning (as the batch does) when it is cut short.
-pub(crate) fn load_16k(path: &Path) -> Result<Vec<f32>, omote_audio::AudioError> {
-    let (audio, warning) = omote_audio::load_mono_warned(path, SAMPLE_RATE)?;
-    if let Some(w) = warning {
-        eprintln!("warning: {}", crate::output::escape_terminal(&w));
-    }
-    Ok(audio.samples)
-}
+use crate::voice_input::load_16k;
 
 /// The audio files behind `paths`: named files as given, folders walked recursively
 /// (sorted). Every file is visited once: symbolic links are followed, but a folder or
@@ -526,7 +519,7 @@ impl Batch<'_> {
         }
         if let (true, Some(w)) = (warn, loader.truncation_warning(input)) {
             self.bar.suspend(|| {
-                eprintln!("warning: {}", crate::output::escape_terminal(&w));
+                crate::output::warn(&w);
             });
         }
         Ok(samples)

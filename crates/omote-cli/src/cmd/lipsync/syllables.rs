@@ -10,7 +10,8 @@ use omote_lipsync::syllables::{
 use omote_lipsync::{Profile, Viseme};
 use rayon::prelude::*;
 
-use super::{AUDIO_EXTS, load_16k};
+use super::AUDIO_EXTS;
+use crate::voice_input::load_16k;
 
 /// The vowel map of a speaker folder (optional).
 const VOWEL_MAP: &str = "vowels.tsv";
