@@ -115,6 +115,15 @@ namespace Omote.Tests
             return e;
         }
 
+        /// <summary>A null array the call needs is refused before the library, by name
+        /// (as an empty one it would be no data at all, and Hear would do nothing).</summary>
+        public static void NullArray(string parameter, TestDelegate call)
+        {
+            var e = Assert.Throws<ArgumentNullException>(call);
+            Assert.AreEqual(parameter, e.ParamName);
+            StringAssert.Contains("omote: " + parameter + " is null", e.Message);
+        }
+
         /// <summary>The repository root: OMOTE_REPO (set by test.sh), else found upward.</summary>
         public static string Repo()
         {

@@ -42,7 +42,7 @@ namespace Omote
             Library.CheckAbi();
             ulong h;
             Native.Check(NativeMethods.omote_avatar_from_vrm(
-                bytes, bytes == null ? 0u : (uint)bytes.Length, Utf8.Encode(name), out h));
+                bytes, Native.Length(bytes, "bytes"), Utf8.Encode(name), out h));
             return new Avatar(h);
         }
 

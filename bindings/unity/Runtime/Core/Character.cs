@@ -174,19 +174,19 @@ namespace Omote
         /// (exactly <see cref="ChannelCount"/> long).</summary>
         public void CopyWeights(float[] into)
         {
-            Native.Check(NativeMethods.omote_character_weights(Handle, into, Length(into)));
+            Native.Check(NativeMethods.omote_character_weights(Handle, into, Native.Length(into, "into")));
         }
 
         /// <summary>Copies the weights before the override rules into <paramref name="into"/>.</summary>
         public void CopyInputWeights(float[] into)
         {
-            Native.Check(NativeMethods.omote_character_input_weights(Handle, into, Length(into)));
+            Native.Check(NativeMethods.omote_character_input_weights(Handle, into, Native.Length(into, "into")));
         }
 
         /// <summary>Copies the 12 rotation numbers into <paramref name="into"/> (12 long).</summary>
         public void CopyRotations(float[] into)
         {
-            Native.Check(NativeMethods.omote_character_rotations(Handle, into, Length(into)));
+            Native.Check(NativeMethods.omote_character_rotations(Handle, into, Native.Length(into, "into")));
         }
 
         /// <summary>The events of the last update.</summary>
@@ -285,7 +285,7 @@ namespace Omote
         /// <see cref="Library.ArkitNames"/>' order, no head rotation.</summary>
         public void SetTracked(float[] scores)
         {
-            Native.Check(NativeMethods.omote_character_set_tracked(Handle, scores, Length(scores), null));
+            Native.Check(NativeMethods.omote_character_set_tracked(Handle, scores, Native.Length(scores, "scores"), null));
         }
 
         /// <summary>The tracked face with the head's rotation (relative to the camera, VRM frame).</summary>
@@ -296,7 +296,7 @@ namespace Omote
             head[1] = headY;
             head[2] = headZ;
             head[3] = headW;
-            Native.Check(NativeMethods.omote_character_set_tracked(h, scores, Length(scores), head));
+            Native.Check(NativeMethods.omote_character_set_tracked(h, scores, Native.Length(scores, "scores"), head));
         }
 
         /// <summary>The tracker lost the face: it fades back to the acting.</summary>
@@ -352,14 +352,14 @@ namespace Omote
         /// read) and whether the frame is voiced.</summary>
         public void SetLiveVowels(float[] vowels, bool voiced)
         {
-            Native.Check(NativeMethods.omote_character_set_live_vowels(Handle, vowels, Length(vowels), voiced ? 1u : 0u));
+            Native.Check(NativeMethods.omote_character_set_live_vowels(Handle, vowels, Native.Length(vowels, "vowels"), voiced ? 1u : 0u));
         }
 
         /// <summary>Hears live samples (mono, −1..1) through <paramref name="stream"/> (at
         /// its rate): the newest frame they complete is the live voice for the next update.</summary>
         public void Hear(VoiceStream stream, float[] samples)
         {
-            Hear(stream, samples, samples == null ? 0 : samples.Length);
+            Hear(stream, samples, (int)Native.Length(samples, "samples"));
         }
 
         /// <summary>Hears the first <paramref name="count"/> of <paramref name="samples"/>
@@ -416,9 +416,10 @@ namespace Omote
         /// (it reads <paramref name="count"/> numbers from the array's start).</summary>
         internal static void CheckCount(float[] samples, int count)
         {
-            if (count < 0 || count > (samples == null ? 0 : samples.Length))
+            Native.Length(samples, "samples");
+            if (count < 0 || count > samples.Length)
                 throw new ArgumentOutOfRangeException("count", count,
-                    "omote: count must be within the array (" + (samples == null ? 0 : samples.Length) + ")");
+                    "omote: count must be within the array (" + samples.Length + ")");
         }
     }
 }

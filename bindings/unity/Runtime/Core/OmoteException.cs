@@ -73,6 +73,15 @@ namespace Omote
             return (uint)value;
         }
 
+        /// <summary>The length of an array the call needs; null throws (as an empty
+        /// array it would reach the library as no data at all, and a call such as
+        /// <c>Hear</c> would quietly do nothing).</summary>
+        public static uint Length(Array array, string name)
+        {
+            if (array == null) throw new ArgumentNullException(name, "omote: " + name + " is null");
+            return (uint)array.Length;
+        }
+
         /// <summary>Throws an <see cref="OmoteException"/> for any status but OK. Reads
         /// the message on the thread that made the call (messages are per thread).</summary>
         public static void Check(OmoteStatus status)

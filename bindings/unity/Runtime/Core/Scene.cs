@@ -242,21 +242,21 @@ namespace Omote
         /// <paramref name="weights"/> (its channel count long; nothing allocated).</summary>
         public void Weights(int i, float[] weights)
         {
-            Native.Check(NativeMethods.omote_scene_weights(Handle, Native.Index(i, "i"), weights, Character.Length(weights)));
+            Native.Check(NativeMethods.omote_scene_weights(Handle, Native.Index(i, "i"), weights, Native.Length(weights, "weights")));
         }
 
         /// <summary>Character <paramref name="i"/>'s weights before the override rules
         /// (for UniVRM 1.0's <c>SetWeight</c>).</summary>
         public void InputWeights(int i, float[] weights)
         {
-            Native.Check(NativeMethods.omote_scene_input_weights(Handle, Native.Index(i, "i"), weights, Character.Length(weights)));
+            Native.Check(NativeMethods.omote_scene_input_weights(Handle, Native.Index(i, "i"), weights, Native.Length(weights, "weights")));
         }
 
         /// <summary>Character <paramref name="i"/>'s head, left eye, right eye rotations
         /// (12 numbers, <c>x y z w</c> each, VRM frame, relative to the rest pose).</summary>
         public void Rotations(int i, float[] rotations)
         {
-            Native.Check(NativeMethods.omote_scene_rotations(Handle, Native.Index(i, "i"), rotations, Character.Length(rotations)));
+            Native.Check(NativeMethods.omote_scene_rotations(Handle, Native.Index(i, "i"), rotations, Native.Length(rotations, "rotations")));
         }
 
         /// <summary>Character <paramref name="i"/>'s gaze after smoothing and saccades,

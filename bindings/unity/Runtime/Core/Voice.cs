@@ -16,7 +16,7 @@ namespace Omote
         {
             Library.CheckAbi();
             ulong h;
-            Native.Check(NativeMethods.omote_analyse_voice(samples, Character.Length(samples), sampleRate, out h));
+            Native.Check(NativeMethods.omote_analyse_voice(samples, Native.Length(samples, "samples"), sampleRate, out h));
             return new Track(h);
         }
 
@@ -26,7 +26,7 @@ namespace Omote
         {
             Library.CheckAbi();
             ulong h;
-            Native.Check(NativeMethods.omote_analyse_voice_with_profile(samples, Character.Length(samples), sampleRate, Utf8.Encode(profile), out h));
+            Native.Check(NativeMethods.omote_analyse_voice_with_profile(samples, Native.Length(samples, "samples"), sampleRate, Utf8.Encode(profile), out h));
             return new Track(h);
         }
 
@@ -35,7 +35,7 @@ namespace Omote
         {
             Library.CheckAbi();
             ulong h;
-            Native.Check(NativeMethods.omote_track_from_frames(frames, Character.Length(frames), fps, 0, 0, 0, out h));
+            Native.Check(NativeMethods.omote_track_from_frames(frames, Native.Length(frames, "frames"), fps, 0, 0, 0, out h));
             return new Track(h);
         }
 
@@ -44,7 +44,7 @@ namespace Omote
         {
             Library.CheckAbi();
             ulong h;
-            Native.Check(NativeMethods.omote_track_from_frames(frames, Character.Length(frames), fps, 1, voicedStart, voicedEnd, out h));
+            Native.Check(NativeMethods.omote_track_from_frames(frames, Native.Length(frames, "frames"), fps, 1, voicedStart, voicedEnd, out h));
             return new Track(h);
         }
 
@@ -114,14 +114,14 @@ namespace Omote
         /// <summary>Adds one of the character's lines (mono, at <paramref name="sampleRate"/> Hz).</summary>
         public void AddLine(float[] samples, double sampleRate)
         {
-            Native.Check(NativeMethods.omote_speaker_add_line(Handle, samples, Character.Length(samples), sampleRate));
+            Native.Check(NativeMethods.omote_speaker_add_line(Handle, samples, Native.Length(samples, "samples"), sampleRate));
         }
 
         /// <summary>Analyses a line against the speaker's lines.</summary>
         public Track Analyse(float[] samples, double sampleRate)
         {
             ulong h;
-            Native.Check(NativeMethods.omote_speaker_analyse(Handle, samples, Character.Length(samples), sampleRate, out h));
+            Native.Check(NativeMethods.omote_speaker_analyse(Handle, samples, Native.Length(samples, "samples"), sampleRate, out h));
             return Track.Own(h);
         }
 
@@ -130,7 +130,7 @@ namespace Omote
         public Track Analyse(float[] samples, double sampleRate, string profile)
         {
             ulong h;
-            Native.Check(NativeMethods.omote_speaker_analyse_with_profile(Handle, samples, Character.Length(samples), sampleRate, Utf8.Encode(profile), out h));
+            Native.Check(NativeMethods.omote_speaker_analyse_with_profile(Handle, samples, Native.Length(samples, "samples"), sampleRate, Utf8.Encode(profile), out h));
             return Track.Own(h);
         }
 
@@ -219,7 +219,7 @@ namespace Omote
         /// <summary>Pushes all of <paramref name="samples"/>; returns the frames completed.</summary>
         public int Push(float[] samples)
         {
-            return Push(samples, samples == null ? 0 : samples.Length);
+            return Push(samples, (int)Native.Length(samples, "samples"));
         }
 
         /// <summary>Pushes the first <paramref name="count"/> samples; the frames they
@@ -273,10 +273,10 @@ namespace Omote
             Library.CheckAbi();
             uint len;
             // The size first (the calibration runs twice; the same take gives the same text).
-            var status = NativeMethods.omote_calibrate_voice_from_card(take, Character.Length(take), sampleRate, Utf8.Encode(card), Utf8.Encode(baseProfile), null, 0, out len);
+            var status = NativeMethods.omote_calibrate_voice_from_card(take, Native.Length(take, "take"), sampleRate, Utf8.Encode(card), Utf8.Encode(baseProfile), null, 0, out len);
             if (status != OmoteStatus.BufferTooSmall) Native.Check(status);
             var buf = new byte[len + 1];
-            Native.Check(NativeMethods.omote_calibrate_voice_from_card(take, Character.Length(take), sampleRate, Utf8.Encode(card), Utf8.Encode(baseProfile), buf, (uint)buf.Length, out len));
+            Native.Check(NativeMethods.omote_calibrate_voice_from_card(take, Native.Length(take, "take"), sampleRate, Utf8.Encode(card), Utf8.Encode(baseProfile), buf, (uint)buf.Length, out len));
             return System.Text.Encoding.UTF8.GetString(buf, 0, (int)len);
         }
     }
