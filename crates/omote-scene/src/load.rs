@@ -333,7 +333,8 @@ impl Loader<'_> {
                 at,
                 field,
                 format!(
-                    "{t} is not a time in seconds from 0 to {MAX_TIME_S} (4 h, the longest bake)"
+                    "{} is not a time in seconds from 0 to {MAX_TIME_S} (4 h, the longest bake)",
+                    f32_text(t)
                 ),
             ))
         }
@@ -352,7 +353,7 @@ impl Loader<'_> {
             Err(self.err(
                 at,
                 field,
-                format!("{v} is not a duration from 0 to {max} s"),
+                format!("{} is not a duration from 0 to {max} s", f32_text(v)),
             ))
         }
     }
@@ -773,7 +774,7 @@ impl Loader<'_> {
             return Err(self.err(
                 c,
                 format!("{field}.headShare"),
-                format!("{head_share} is not a share from 0 to 1"),
+                format!("{} is not a share from 0 to 1", f32_text(head_share)),
             ));
         }
         Ok((position, facing, head_share))
@@ -1072,7 +1073,7 @@ impl RigNames<'_> {
                         self.loader.path,
                         at(),
                         format!("{f}.{name}"),
-                        format!("{w} is not a weight from {range}"),
+                        format!("{} is not a weight from {range}", f32_text(w)),
                     ));
                 }
                 Ok((self.channel(at, &format!("{f}.{name}"), name)?, w))
@@ -1089,6 +1090,18 @@ fn file_name(p: &Path) -> String {
 }
 
 /// A number for a message: tiny and huge ones in exponent form (`1e-300`, not 300 zeros).
+/// A number of a field read as `f32`, as [`number_text`] says it. One too large for an
+/// `f32` (1e300) was read as infinity: "inf" alone would not be what the file says.
+fn f32_text(v: f32) -> String {
+    if v.is_infinite() {
+        format!("{v} (or a number too large: beyond ±3.4e38)")
+    } else if v != 0.0 && v.is_finite() && !(1e-3..1e6).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 fn number_text(v: f64) -> String {
     if v != 0.0 && v.is_finite() && !(1e-3..1e6).contains(&v.abs()) {
         format!("{v:e}")

@@ -200,6 +200,18 @@ fn bad_scene_files_name_the_file_the_line_and_the_field() {
             "character[0].acting[0].fade: invalid type: string \"0.4\", expected a number",
         ),
         (
+            "huge-weight",
+            format!("{base}[[character.acting]]\nt = 1\nset = {{ happy = 1e300 }}\n"),
+            ":4:",
+            "character[0].acting[0].set.happy: inf (or a number too large: beyond ±3.4e38) is not a weight",
+        ),
+        (
+            "tiny-fade",
+            format!("{base}[[character.acting]]\nt = 1\nset = {{ happy = 1 }}\nfade = -1e-9\n"),
+            ":4:",
+            "character[0].acting[0].fade: -1e-9 is not a duration",
+        ),
+        (
             "unknown-expression",
             format!("{base}[[character.acting]]\nt = 1\nset = {{ hapy = 1 }}\n"),
             ":4:",
