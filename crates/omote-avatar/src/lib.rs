@@ -133,6 +133,18 @@ impl Avatar {
         }
     }
 
+    /// Whether the face's gaze turns eye bones: the rig's lookAt is of the bone kind and
+    /// the VRM maps an eye bone (a VRM 0.x file may say "Bone" with no eyes to turn).
+    /// Without a VRM to ask, the lookAt kind alone.
+    pub fn moves_eye_bones(&self) -> bool {
+        let bones = self.rig.look_at().kind == omote_core::rig::LookAtType::Bone;
+        bones
+            && self.model.as_ref().is_none_or(|m| {
+                let face = m.humanoid.face_bones();
+                face.left_eye.is_some() || face.right_eye.is_some()
+            })
+    }
+
     /// The standard rig, with no model.
     pub fn standard() -> Self {
         Self {
@@ -231,6 +243,25 @@ mod tests {
         );
         let reread = Avatar::from_vrm_bytes(a.vrm.clone().unwrap(), "again.vrm").unwrap();
         assert_eq!(reread.rig.len(), a.rig.len());
+    }
+
+    /// A VRM 0.x file may say its lookAt is "Bone" and map no eye bone (simple_morph):
+    /// nothing should then be sent to a receiver for eyes it does not have.
+    #[test]
+    fn eye_bones_move_only_where_the_vrm_has_them() {
+        assert!(Avatar::builtin(&AvatarStyle::DEFAULT).moves_eye_bones());
+        assert!(Avatar::standard().moves_eye_bones());
+        let Some(dir) = omote_testdata::shared_data("vrm") else {
+            return;
+        };
+        for (file, moves) in [
+            ("simple_morph.vrm", false),
+            ("debug_robot.vrm", true),
+            ("VRMC_vrm_expressions_isBinary_Overrides.vrm", false),
+        ] {
+            let a = Avatar::from_file(&dir.join(file)).unwrap();
+            assert_eq!(a.moves_eye_bones(), moves, "{file}");
+        }
     }
 
     #[test]

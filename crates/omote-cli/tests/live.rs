@@ -176,6 +176,62 @@ fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bone
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A VRM 0.x model that says its gaze is "Bone" but maps no eye bones (simple_morph):
+/// the receiver gets the Head and no LeftEye / RightEye for bones it does not have.
+#[test]
+fn a_vrm_without_eye_bones_gets_no_eye_bones_over_vmc() {
+    let _serial = serial();
+    let Some(python) = peer_python() else { return };
+    let Some(vrm) = omote_testdata::shared_data("vrm") else {
+        return;
+    };
+    let dir = scratch("osc-no-eyes");
+    let replay = dir.join("mouth.jsonl");
+    write_mouth_replay(&replay, 0.5, 0.5, 1);
+    let port = free_udp_port();
+    let mut peer = Command::new(python)
+        .arg(repo().join("tools/vmc-peer/peer.py"))
+        .args([&port.to_string(), "2.5", "A"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = wait_for_line(
+        peer.stderr.take().unwrap(),
+        "ready",
+        Duration::from_secs(20),
+    );
+    let o = omote()
+        .args(["live", "--replay"])
+        .arg(&replay)
+        .arg("--rig")
+        .arg(vrm.join("simple_morph.vrm"))
+        .args([
+            "--vmc-out",
+            &format!("127.0.0.1:{port}"),
+            "--seconds",
+            "1.5",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let out = peer.wait_with_output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "peer printed no report ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert_eq!(report["problemCount"], 0, "{:#}", report["problems"]);
+    let frames = report["frames"].as_array().unwrap();
+    assert!(frames.len() > 30, "{} frames\n{stderr}", frames.len());
+    for f in frames {
+        assert_eq!(f["bones"], serde_json::json!(["Head"]), "{f}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A VMC perfect-sync bundle: jawOpen and the Head bone, then Apply.
 fn perfect_sync_packet(jaw: f32) -> Vec<u8> {
     fn pad(out: &mut Vec<u8>) {

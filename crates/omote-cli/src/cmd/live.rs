@@ -205,12 +205,9 @@ impl VmcPreset {
 
 /// A replay file as `(time, face)` pairs: its `t` where given, else frame / --fps.
 fn load_replay(path: &Path, fps: f64) -> Result<Vec<(f64, Option<TrackedFace>)>> {
-    let frames = omote_config::load_tracking_sequence(path)?;
-    anyhow::ensure!(
-        !frames.is_empty(),
-        "{}: no frames to replay",
-        path.display()
-    );
+    let seq = omote_config::load_tracking_sequence(path)?;
+    seq.warnings.iter().for_each(|w| crate::output::warn(w));
+    let frames = seq.frames;
     let head = omote_config::HeadSource::Auto;
     let seq: Vec<_> = frames.iter().map(|f| f.to_sequence_frame(head)).collect();
     omote_config::replay_sequence(&seq, fps).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
@@ -550,6 +547,7 @@ fn open_outputs(args: &LiveArgs, avatar: &Avatar, inbox: &TrackingInbox) -> Resu
     let vmc = match args.vmc_out {
         Some(to) => Some(
             VmcSink::for_rig(to, rig, names.into())?
+                .with_eye_bones(avatar.moves_eye_bones())
                 .with_weights(WireWeights::resolve(args.vmc_weights, names))
                 .with_rate(args.vmc_rate),
         ),
