@@ -26,7 +26,7 @@ pub use motion_map::{
     read_motion_map,
 };
 pub use read::{Format, ReadFile, config_file, data_file, load, load_with, parse, read_text};
-pub use tracking::{load_arkit_sequence, load_tracking_frame, load_tracking_sequence};
+pub use tracking::{Sequence, load_arkit_sequence, load_tracking_frame, load_tracking_sequence};
 
 use std::path::Path;
 

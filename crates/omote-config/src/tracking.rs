@@ -20,16 +20,27 @@ pub fn load_tracking_frame(path: &Path) -> Result<MediaPipeFrame, ConfigError> {
     Ok(frame)
 }
 
+/// The frames of a JSON-lines file, and what was left out of them.
+#[derive(Debug, Clone)]
+pub struct Sequence<T> {
+    /// One per line that holds a frame, in file order.
+    pub frames: Vec<T>,
+    /// Set when the file ends inside its last line (a recording stopped mid-write):
+    /// that line is left out, the frames before it are kept, and this says so.
+    pub warnings: Vec<String>,
+}
+
 /// Read a tracking sequence: one JSON frame per line (`*.jsonl`). Blank lines are
-/// skipped; an error names the file and the line.
-pub fn load_tracking_sequence(path: &Path) -> Result<Vec<MediaPipeFrame>, ConfigError> {
+/// skipped; an error names the file and the line. A last line the file ends inside is
+/// left out with a warning, not an error: a take cut off by a crash keeps its frames.
+pub fn load_tracking_sequence(path: &Path) -> Result<Sequence<MediaPipeFrame>, ConfigError> {
     read_lines(path, |frame: &MediaPipeFrame, line| {
         check(frame, path, Some(line))
     })
 }
 
 /// Read an ARKit-52 sequence (one [`ArkitFrame`] per line).
-pub fn load_arkit_sequence(path: &Path) -> Result<Vec<ArkitFrame>, ConfigError> {
+pub fn load_arkit_sequence(path: &Path) -> Result<Sequence<ArkitFrame>, ConfigError> {
     read_lines(path, |f: &ArkitFrame, line| {
         if f.head
             .is_some_and(|q| !q.iter().all(|v| v.is_finite()) || q.iter().all(|v| *v == 0.0))
@@ -46,13 +57,16 @@ pub fn load_arkit_sequence(path: &Path) -> Result<Vec<ArkitFrame>, ConfigError> 
 fn read_lines<T: DeserializeOwned>(
     path: &Path,
     check_line: impl Fn(&T, usize) -> Result<(), ConfigError>,
-) -> Result<Vec<T>, ConfigError> {
+) -> Result<Sequence<T>, ConfigError> {
     let text =
         omote_fs::read_to_string(path, omote_fs::Limit::DATA).map_err(|error| ConfigError::Io {
             path: path.to_path_buf(),
             error,
         })?;
+    // The one line that may be cut short: the last, when no newline ends the file.
+    let open_line = (!text.ends_with('\n')).then(|| text.lines().count());
     let mut out = Vec::new();
+    let mut warnings = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -69,14 +83,36 @@ fn read_lines<T: DeserializeOwned>(
             },
             other => other,
         };
-        let item: T = parse(line, Format::Json, path).map_err(at_line)?;
+        let item: T = match parse(line, Format::Json, path) {
+            Ok(item) => item,
+            Err(_) if open_line == Some(i + 1) && ends_inside_a_value(line) => {
+                warnings.push(format!(
+                    "{}: line {} is cut short (the file ends inside it, as when a recording \
+                     stops mid-write); read the {} frames before it",
+                    path.display(),
+                    i + 1,
+                    out.len()
+                ));
+                break;
+            }
+            Err(e) => return Err(at_line(e)),
+        };
         check_line(&item, i + 1)?;
         out.push(item);
     }
     if out.is_empty() {
         return Err(ConfigError::invalid(path, "the sequence has no frames"));
     }
-    Ok(out)
+    Ok(Sequence {
+        frames: out,
+        warnings,
+    })
+}
+
+/// True when `line` is the start of a JSON value that the text ends inside (not a
+/// complete value that is wrong).
+fn ends_inside_a_value(line: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(line).is_err_and(|e| e.is_eof())
 }
 
 /// Invariants the mapping relies on: finite numbers, a usable image size.

@@ -158,6 +158,7 @@ fn smiling_photos_make_a_happy_face_with_open_eyes() {
 fn load_sequence(dir: &std::path::Path) -> Vec<Option<TrackedFace>> {
     omote_config::load_tracking_sequence(&dir.join("astronaut_sequence.jsonl"))
         .unwrap()
+        .frames
         .iter()
         .map(|f| f.tracked(HeadSource::Auto))
         .collect()

@@ -202,7 +202,10 @@ fn tracking_sequences_report_the_bad_line() {
     );
     let path = write("ok.jsonl", &format!("{good}\n{good}\n"));
     assert_eq!(
-        omote_config::load_tracking_sequence(&path).unwrap().len(),
+        omote_config::load_tracking_sequence(&path)
+            .unwrap()
+            .frames
+            .len(),
         2
     );
     let path = write("empty.jsonl", "\n");
@@ -226,8 +229,58 @@ fn real_mediapipe_output_loads() {
     assert_eq!(f.faces[0].landmarks.len(), 478);
     assert!(f.faces[0].blendshapes.get("mouthSmileLeft") > 0.9);
     let seq = omote_config::load_tracking_sequence(&dir.join("astronaut_sequence.jsonl")).unwrap();
+    assert!(seq.warnings.is_empty(), "{:?}", seq.warnings);
+    let seq = seq.frames;
     assert_eq!(seq.len(), 300);
     assert_eq!(seq.iter().filter(|f| !f.faces.is_empty()).count(), 253);
+}
+
+/// A take cut off mid-write (a crash, a full disk) keeps the frames before its last,
+/// unfinished line, and says so; a complete line that is wrong is still an error, as is
+/// an unfinished line anywhere but at the end.
+#[test]
+fn a_take_cut_off_mid_line_keeps_its_frames() {
+    let Some(dir) = omote_testdata::shared_data("tracking") else {
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join("astronaut_sequence.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // Cut the 121st line in half, as a writer stopped inside it would leave the file.
+    let cut = lines[..120].join("\n") + "\n" + &lines[120][..lines[120].len() / 2];
+    let path = write("cut.jsonl", &cut);
+    let seq = omote_config::load_tracking_sequence(&path).unwrap();
+    assert_eq!(seq.frames.len(), 120);
+    let full = omote_config::load_tracking_sequence(&dir.join("astronaut_sequence.jsonl")).unwrap();
+    assert_eq!(seq.frames[119].faces.len(), full.frames[119].faces.len());
+    let [warning] = &seq.warnings[..] else {
+        panic!("one warning expected: {:?}", seq.warnings)
+    };
+    assert!(
+        warning.contains("cut.jsonl")
+            && warning.contains("line 121")
+            && warning.contains("120 frames"),
+        "{warning}"
+    );
+
+    // The same cut line followed by a newline: the writer finished it, so it is wrong.
+    let path = write("cut_then_newline.jsonl", &(cut.clone() + "\n"));
+    let msg = err_text(omote_config::load_tracking_sequence(&path).unwrap_err());
+    assert!(msg.contains("line 121"), "{msg}");
+    // An unfinished line in the middle is an error too.
+    let path = write("cut_in_middle.jsonl", &(cut + "\n" + lines[121]));
+    let msg = err_text(omote_config::load_tracking_sequence(&path).unwrap_err());
+    assert!(msg.contains("line 121"), "{msg}");
+    // A complete last line of the wrong shape, with no newline after it, is an error.
+    let path = write(
+        "wrong_last.jsonl",
+        &(lines[..3].join("\n") + "\n{\"width\":\"tall\"}"),
+    );
+    let msg = err_text(omote_config::load_tracking_sequence(&path).unwrap_err());
+    assert!(msg.contains("line 4"), "{msg}");
+    // Cut inside the first line: nothing to keep.
+    let path = write("cut_first.jsonl", &lines[0][..10]);
+    let msg = err_text(omote_config::load_tracking_sequence(&path).unwrap_err());
+    assert!(msg.contains("no frames"), "{msg}");
 }
 
 /// Every number of a retarget settings file is checked on load (finite, sign, limit),

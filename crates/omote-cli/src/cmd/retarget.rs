@@ -102,16 +102,29 @@ pub enum MouthMix {
 
 /// Run it.
 pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
-    let frames: Vec<SequenceFrame> = match args.input {
-        InputKind::Mediapipe => omote_config::load_tracking_sequence(&args.sequence)?
-            .iter()
-            .map(|f| f.to_sequence_frame(args.head.into()))
-            .collect(),
-        InputKind::Arkit => omote_config::load_arkit_sequence(&args.sequence)?
-            .iter()
-            .map(omote_config::ArkitFrame::to_sequence_frame)
-            .collect(),
+    let (frames, warnings): (Vec<SequenceFrame>, _) = match args.input {
+        InputKind::Mediapipe => {
+            let seq = omote_config::load_tracking_sequence(&args.sequence)?;
+            let frames = seq.frames.iter();
+            (
+                frames
+                    .map(|f| f.to_sequence_frame(args.head.into()))
+                    .collect(),
+                seq.warnings,
+            )
+        }
+        InputKind::Arkit => {
+            let seq = omote_config::load_arkit_sequence(&args.sequence)?;
+            let frames = seq.frames.iter();
+            (
+                frames
+                    .map(omote_config::ArkitFrame::to_sequence_frame)
+                    .collect(),
+                seq.warnings,
+            )
+        }
     };
+    warnings.iter().for_each(|w| crate::output::warn(w));
     let avatar = Avatar::load(&AvatarSource::from_option(args.rig.as_deref()))?;
     let (rig, model) = (avatar.rig, avatar.model);
     let config = load_retarget_config(args.config.as_deref(), args.mirror)?;
