@@ -19,9 +19,10 @@ fuzz_target!(|data: &[u8]| {
     if std::fs::write(&path, rest).is_err() {
         return;
     }
-    let Ok(frames) = omote_config::load_tracking_sequence(&path) else {
+    let Ok(seq) = omote_config::load_tracking_sequence(&path) else {
         return;
     };
+    let frames = seq.frames;
     for f in &frames {
         for face in &f.faces {
             assert!(face.check_landmark_count().is_ok());

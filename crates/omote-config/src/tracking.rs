@@ -39,7 +39,8 @@ pub fn load_tracking_sequence(path: &Path) -> Result<Sequence<MediaPipeFrame>, C
     })
 }
 
-/// Read an ARKit-52 sequence (one [`ArkitFrame`] per line).
+/// Read an ARKit-52 sequence (one [`ArkitFrame`] per line), with
+/// [`load_tracking_sequence`]'s rules for blank lines, errors and a cut last line.
 pub fn load_arkit_sequence(path: &Path) -> Result<Sequence<ArkitFrame>, ConfigError> {
     read_lines(path, |f: &ArkitFrame, line| {
         if f.head
@@ -63,6 +64,9 @@ fn read_lines<T: DeserializeOwned>(
             path: path.to_path_buf(),
             error,
         })?;
+    // A crashed writer may leave NUL padding after what it wrote; a BOM is no frame.
+    let text = text.trim_end_matches('\0');
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // The one line that may be cut short: the last, when no newline ends the file.
     let open_line = (!text.ends_with('\n')).then(|| text.lines().count());
     let mut out = Vec::new();
@@ -85,7 +89,7 @@ fn read_lines<T: DeserializeOwned>(
         };
         let item: T = match parse(line, Format::Json, path) {
             Ok(item) => item,
-            Err(_) if open_line == Some(i + 1) && ends_inside_a_value(line) => {
+            Err(_) if open_line == Some(i + 1) && not_one_whole_value(line) => {
                 warnings.push(format!(
                     "{}: line {} is cut short (the file ends inside it, as when a recording \
                      stops mid-write); read the {} frames before it",
@@ -109,10 +113,12 @@ fn read_lines<T: DeserializeOwned>(
     })
 }
 
-/// True when `line` is the start of a JSON value that the text ends inside (not a
-/// complete value that is wrong).
-fn ends_inside_a_value(line: &str) -> bool {
-    serde_json::from_str::<serde::de::IgnoredAny>(line).is_err_and(|e| e.is_eof())
+/// True when `line` is not one whole JSON value (on the open last line: the start of
+/// one that the file ends inside), as opposed to a whole value of the wrong shape. Not
+/// only serde_json's end-of-input error: a cut right after `-`, `.` or `e` in a number
+/// is an invalid number to it.
+fn not_one_whole_value(line: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(line).is_err()
 }
 
 /// Invariants the mapping relies on: finite numbers, a usable image size.

@@ -277,6 +277,26 @@ fn a_take_cut_off_mid_line_keeps_its_frames() {
     );
     let msg = err_text(omote_config::load_tracking_sequence(&path).unwrap_err());
     assert!(msg.contains("line 4"), "{msg}");
+    // Cut at every byte of a line (inside a key, after a `-`, a `.`, an `e`): always
+    // the frame before it and a warning; with NUL padding after the cut too.
+    let line = r#"{"t":0.1,"blendshapes":{"jawOpen":0.5,"eyeBlinkLeft":2.5e-1},"head":[-0.0,0.1,-1e-3,1.0]}"#;
+    for k in 1..line.len() {
+        for pad in ["", "\0\0\0"] {
+            let path = write("cut_arkit.jsonl", &format!("{line}\n{}{pad}", &line[..k]));
+            let seq = omote_config::load_arkit_sequence(&path)
+                .unwrap_or_else(|e| panic!("cut after {:?}: {e}", &line[..k]));
+            assert_eq!(
+                (seq.frames.len(), seq.warnings.len()),
+                (1, 1),
+                "{:?}",
+                &line[..k]
+            );
+        }
+    }
+    // A whole file with a byte order mark and NUL padding after its newline: no warning.
+    let path = write("bom_pad.jsonl", &format!("\u{feff}{line}\n{line}\n\0\0"));
+    let seq = omote_config::load_arkit_sequence(&path).unwrap();
+    assert_eq!((seq.frames.len(), seq.warnings.len()), (2, 0));
     // Cut inside the first line: nothing to keep.
     let path = write("cut_first.jsonl", &lines[0][..10]);
     let msg = err_text(omote_config::load_tracking_sequence(&path).unwrap_err());

@@ -766,7 +766,10 @@ impl Loader<'_> {
             return Err(self.err(
                 c,
                 format!("{field}.facing"),
-                format!("{facing} is not an angle from -360 to 360 degrees"),
+                format!(
+                    "{} is not an angle from -360 to 360 degrees",
+                    f32_text(facing)
+                ),
             ));
         }
         let head_share = d.head_share.unwrap_or(0.3);
@@ -1089,7 +1092,6 @@ fn file_name(p: &Path) -> String {
     )
 }
 
-/// A number for a message: tiny and huge ones in exponent form (`1e-300`, not 300 zeros).
 /// A number of a field read as `f32`, as [`number_text`] says it. One too large for an
 /// `f32` (1e300) was read as infinity: "inf" alone would not be what the file says.
 fn f32_text(v: f32) -> String {
@@ -1102,6 +1104,7 @@ fn f32_text(v: f32) -> String {
     }
 }
 
+/// A number for a message: tiny and huge ones in exponent form (`1e-300`, not 300 zeros).
 fn number_text(v: f64) -> String {
     if v != 0.0 && v.is_finite() && !(1e-3..1e6).contains(&v.abs()) {
         format!("{v:e}")
