@@ -6,8 +6,16 @@
 #include <stdint.h>
 
 // The ABI's version: bumped on every change that breaks a caller built against an
-// older header. Check it against `OMOTE_ABI_VERSION` at start-up.
+// older header (a function removed, or its arguments or types changed). Check at
+// start-up that the library's equals the header's and that its
+// [`OMOTE_ABI_MINOR`] is at least the header's.
 #define OMOTE_ABI_VERSION 1
+
+// Additions within [`OMOTE_ABI_VERSION`]: bumped when a function is added (back to 0
+// when the version is bumped). A library with a smaller number lacks some of the
+// header's functions; one with a larger number has more, and serves this header.
+// 1: voice profiles, afterglow timing and scene warnings (2026-12).
+#define OMOTE_ABI_MINOR 1
 
 // The number of ARKit blendshapes a tracked face carries (52).
 #define OMOTE_ARKIT_COUNT 52
@@ -144,6 +152,10 @@ extern "C" {
 
 // The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).
 uint32_t omote_abi_version(void);
+
+// The library's additions within its ABI version (at least the header's
+// `OMOTE_ABI_MINOR`). A library older than this function has none: 0.
+uint32_t omote_abi_minor(void);
 
 // The library's version, `major.minor.patch`, NUL-terminated (static).
 const char *omote_version(void);

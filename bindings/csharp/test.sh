@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The C# layer (bindings/unity/Runtime/Core) tested for real under Mono with NUnit:
 # builds the cdylib, compiles and runs examples/c/face.c (the parity test's reference),
-# compiles Runtime/Core + bindings/csharp/tests with mcs, runs nunit-console, prints
+# compiles Runtime/Core + bindings/csharp/tests with mcs, runs nunit-console (and first
+# checks that stand-in stale plug-ins, stale/plugin.c, are refused at start-up), prints
 # `N passed, N failed` and exits non-zero on any failure or when no test ran.
 #
 # Needs: cargo, cc, and Debian's mono-mcs mono-runtime nunit-console libnunit-cil-dev.
@@ -40,6 +41,25 @@ mcs -target:library -langversion:7 -debug -warnaserror+ -nowarn:1591 \
   "$root"/bindings/unity/Runtime/Core/*.cs "$root"/bindings/csharp/tests/*.cs
 cp "$nunit_dll" "$out/"
 ln -sf "$lib/libomote_ffi.so" "$out/libomote_ffi.so"
+
+# A plug-in of another build next to these scripts: stand-ins (stale/plugin.c) for one
+# older than the scripts' functions (no omote_abi_minor), one with more additions, and
+# one of another ABI version; Library.CheckAbi must refuse the first and last by name.
+abi="$(sed -n 's/^#define OMOTE_ABI_VERSION \([0-9]*\)$/\1/p' "$root/include/omote.h")"
+mkdir -p "$out/stale"
+mcs -langversion:7 -warnaserror+ -nowarn:1591 -out:"$out/stale/check.exe" \
+  "$root"/bindings/unity/Runtime/Core/*.cs "$root/bindings/csharp/stale/Check.cs"
+stale_case() { # name, cc flags, expected text
+  mkdir -p "$out/stale/$1"
+  cc -shared -fPIC $2 "$root/bindings/csharp/stale/plugin.c" -o "$out/stale/$1/libomote_ffi.so"
+  said="$(LD_LIBRARY_PATH="$out/stale/$1" mono "$out/stale/check.exe")"
+  case "$said" in *"$3"*) ;; *)
+    echo "test.sh: a plug-in $1: CheckAbi said \"$said\", expected \"$3\"" >&2; exit 1 ;; esac
+}
+stale_case older "-DABI_VERSION=$abi" "is older than these scripts"
+stale_case newer "-DABI_VERSION=$abi -DABI_MINOR=999" "accepted"
+stale_case other "-DABI_VERSION=$((abi + 1)) -DABI_MINOR=0" "the native library's ABI is $((abi + 1))"
+echo "stale plug-ins: refused by name (older, another ABI), a newer one accepted"
 
 export OMOTE_REPO="$root" OMOTE_FACE_C_OUTPUT="$out/face-c.txt" OMOTE_SCENE_C_OUTPUT="$out/scene-c.txt"
 export LD_LIBRARY_PATH="$out${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

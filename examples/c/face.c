@@ -49,9 +49,9 @@ static void make_line(float *samples) {
 }
 
 int main(void) {
-  if (omote_abi_version() != OMOTE_ABI_VERSION) {
-    fprintf(stderr, "omote: the library's ABI is %u, this program's %u\n",
-            omote_abi_version(), OMOTE_ABI_VERSION);
+  if (omote_abi_version() != OMOTE_ABI_VERSION || omote_abi_minor() < OMOTE_ABI_MINOR) {
+    fprintf(stderr, "omote: the library's ABI is %u.%u, this program needs %u.%u or a later .minor\n",
+            omote_abi_version(), omote_abi_minor(), OMOTE_ABI_VERSION, OMOTE_ABI_MINOR);
     return 1;
   }
 

@@ -315,6 +315,11 @@ namespace Omote.Tests
         public void LibraryFacts()
         {
             Assert.AreEqual(NativeMethods.AbiVersion, Library.AbiVersion);
+            Assert.AreEqual(NativeMethods.AbiMinor, Library.AbiMinor);
+            Assert.IsNull(Library.AbiMismatch(Library.AbiVersion, Library.AbiMinor));
+            Assert.IsNull(Library.AbiMismatch(NativeMethods.AbiVersion, NativeMethods.AbiMinor + 2), "a library with more additions serves the scripts");
+            StringAssert.Contains("is older than these scripts", Library.AbiMismatch(NativeMethods.AbiVersion, NativeMethods.AbiMinor - 1));
+            StringAssert.Contains("rebuild or replace the plug-in", Library.AbiMismatch(NativeMethods.AbiVersion + 1, NativeMethods.AbiMinor));
             StringAssert.IsMatch(@"^\d+\.\d+\.\d+", Library.Version);
             Assert.AreEqual(52, Library.ArkitNames.Length);
             Assert.AreEqual("eyeBlinkLeft", Library.ArkitNames[0]);

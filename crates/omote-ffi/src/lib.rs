@@ -71,13 +71,28 @@ pub type OmoteScene = u64;
 pub type OmoteAnims = u64;
 
 /// The ABI's version: bumped on every change that breaks a caller built against an
-/// older header. Check it against `OMOTE_ABI_VERSION` at start-up.
+/// older header (a function removed, or its arguments or types changed). Check at
+/// start-up that the library's equals the header's and that its
+/// [`OMOTE_ABI_MINOR`] is at least the header's.
 pub const OMOTE_ABI_VERSION: u32 = 1;
+
+/// Additions within [`OMOTE_ABI_VERSION`]: bumped when a function is added (back to 0
+/// when the version is bumped). A library with a smaller number lacks some of the
+/// header's functions; one with a larger number has more, and serves this header.
+/// 1: voice profiles, afterglow timing and scene warnings (2026-12).
+pub const OMOTE_ABI_MINOR: u32 = 1;
 
 /// The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).
 #[unsafe(no_mangle)]
 pub extern "C" fn omote_abi_version() -> u32 {
     OMOTE_ABI_VERSION
+}
+
+/// The library's additions within its ABI version (at least the header's
+/// `OMOTE_ABI_MINOR`). A library older than this function has none: 0.
+#[unsafe(no_mangle)]
+pub extern "C" fn omote_abi_minor() -> u32 {
+    OMOTE_ABI_MINOR
 }
 
 /// The library's version, `major.minor.patch`, NUL-terminated (static).

@@ -14,19 +14,46 @@ namespace Omote
         /// <summary>The native library's version, <c>major.minor.patch</c>.</summary>
         public static string Version { get { return Utf8.Decode(NativeMethods.omote_version()); } }
 
+        /// <summary>The native library's additions within its ABI version (0 for a
+        /// library older than the count).</summary>
+        public static uint AbiMinor
+        {
+            get
+            {
+                try { return NativeMethods.omote_abi_minor(); }
+                catch (EntryPointNotFoundException) { return 0; }
+            }
+        }
+
         /// <summary>
-        /// Throws when the native library was built for another ABI than this binding
-        /// (a stale plug-in next to new scripts). Every factory calls it once.
+        /// Throws when the native library cannot serve this binding: built for another ABI,
+        /// or older than the functions the scripts call (a stale plug-in next to new
+        /// scripts, which would otherwise fail at the first new call). Every factory
+        /// calls it once.
         /// </summary>
         public static void CheckAbi()
         {
             if (abiChecked) return;
             uint abi = NativeMethods.omote_abi_version();
-            if (abi != NativeMethods.AbiVersion)
-                throw new InvalidOperationException(string.Format(
-                    "omote: the native library's ABI is {0}, these scripts' {1}: rebuild or replace the plug-in",
-                    abi, NativeMethods.AbiVersion));
+            string why = AbiMismatch(abi, abi == NativeMethods.AbiVersion ? AbiMinor : 0);
+            if (why != null) throw new InvalidOperationException(why);
             abiChecked = true;
+        }
+
+        /// <summary>Why a library of ABI <paramref name="version"/>.<paramref name="minor"/>
+        /// cannot serve these scripts, or null when it can (the same version, and at least
+        /// their additions).</summary>
+        public static string AbiMismatch(uint version, uint minor)
+        {
+            if (version != NativeMethods.AbiVersion)
+                return string.Format(
+                    "omote: the native library's ABI is {0}, these scripts' {1}: rebuild or replace the plug-in",
+                    version, NativeMethods.AbiVersion);
+            if (minor < NativeMethods.AbiMinor)
+                return string.Format(
+                    "omote: the native library (ABI {0}.{1}) is older than these scripts (ABI {0}.{2}): rebuild or replace the plug-in",
+                    version, minor, NativeMethods.AbiMinor);
+            return null;
         }
 
         /// <summary>The 52 ARKit blendshape names in the order

@@ -143,6 +143,9 @@ namespace Omote
 
         /// <summary>The ABI version this binding was written against (<c>OMOTE_ABI_VERSION</c>).</summary>
         public const uint AbiVersion = 1;
+        /// <summary>The additions within it this binding calls (<c>OMOTE_ABI_MINOR</c>): a
+        /// library with fewer lacks some of its functions.</summary>
+        public const uint AbiMinor = 1;
         /// <summary>ARKit blendshapes in a tracked face (<c>OMOTE_ARKIT_COUNT</c>).</summary>
         public const int ArkitCount = 52;
         /// <summary>Numbers per track frame: A I U E O N (<c>OMOTE_TRACK_STRIDE</c>).</summary>
@@ -154,6 +157,7 @@ namespace Omote
 
         // ---- library ----
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern uint omote_abi_version();
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern uint omote_abi_minor();
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern IntPtr omote_version();
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern IntPtr omote_arkit_name(uint index);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_live_objects([Out] uint[] @out, uint count);
