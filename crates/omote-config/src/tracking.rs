@@ -90,12 +90,15 @@ fn read_lines<T: DeserializeOwned>(
         let item: T = match parse(line, Format::Json, path) {
             Ok(item) => item,
             Err(_) if open_line == Some(i + 1) && not_one_whole_value(line) => {
+                let kept = match out.len() {
+                    1 => "the frame".to_string(),
+                    n => format!("the {n} frames"),
+                };
                 warnings.push(format!(
                     "{}: line {} is cut short (the file ends inside it, as when a recording \
-                     stops mid-write); read the {} frames before it",
+                     stops mid-write); read {kept} before it",
                     path.display(),
                     i + 1,
-                    out.len()
                 ));
                 break;
             }
