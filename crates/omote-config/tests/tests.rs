@@ -291,6 +291,12 @@ fn a_take_cut_off_mid_line_keeps_its_frames() {
                 "{:?}",
                 &line[..k]
             );
+            let warning = &seq.warnings[0];
+            assert!(
+                warning.contains("line 2 is cut short")
+                    && warning.contains("read the frame before"),
+                "{warning}"
+            );
         }
     }
     // A whole file with a byte order mark and NUL padding after its newline: no warning.
