@@ -200,7 +200,7 @@ fn a_truncated_wav_warns_and_an_empty_one_fails() {
     let e = stderr(&o);
     assert!(o.status.success(), "{e}");
     assert!(
-        e.contains("scene.toml:3: character[0].line[0].audio: ")
+        e.contains("scene.toml:5: character[0].line[0].audio: ")
             && e.contains("cut.wav: ends 1000 bytes early"),
         "{e}"
     );

@@ -2159,7 +2159,7 @@ fn bake_refuses_bad_scenes_and_presses_with_the_file_line_and_field() {
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("bad.toml:3") && err.contains("gone.wav") && err.contains("line[0].audio"),
+        err.contains("bad.toml:5") && err.contains("gone.wav") && err.contains("line[0].audio"),
         "{err}"
     );
     assert!(

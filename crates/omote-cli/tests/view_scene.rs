@@ -267,7 +267,7 @@ fn bad_scenes_fail_naming_the_file_and_the_line() {
         "[[character]]\nid = \"a\"\n\n  [[character.line]]\n  t = 1.0\n  audio = \"gone.wav\"\n",
     )
     .unwrap();
-    view_fails_naming(&[scene.as_os_str()], &["broken.toml:4", "gone.wav"]);
+    view_fails_naming(&[scene.as_os_str()], &["broken.toml:6", "gone.wav"]);
     let missing = dir.join("missing.toml");
     view_fails_naming(&[missing.as_os_str()], &["missing.toml"]);
     view_fails_naming(

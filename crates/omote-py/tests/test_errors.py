@@ -88,7 +88,7 @@ def test_a_scene_whose_voice_is_cut_short_loads_with_a_warning(tmp_path):
         assert omote.load_scene(scene).warnings == []  # a whole file: no warning
     wav = tmp_path / "line.wav"
     wav.write_bytes(wav.read_bytes()[:-3000])
-    with pytest.warns(UserWarning, match=r"scene.toml:3: character\[0\].line\[0\].audio: .*line.wav: ends 3000 bytes early"):
+    with pytest.warns(UserWarning, match=r"scene.toml:5: character\[0\].line\[0\].audio: .*line.wav: ends 3000 bytes early"):
         loaded = omote.load_scene(scene)
     assert len(loaded.warnings) == 1 and "ends 3000 bytes early" in loaded.warnings[0]
     assert "a" in loaded.bake()  # what is there plays

@@ -316,13 +316,25 @@ impl Loader<'_> {
         line_of(self.text, s.span().start)
     }
 
+    /// The line of `field` in the table `at`: its key's own line (`fade = …`, or the
+    /// `happy` of `set = { happy = … }`), else the table's first line.
+    fn field_line<T>(&self, at: &Spanned<T>, field: &str) -> usize {
+        let span = at.span();
+        let body = table_text(self.text.get(span.start..).unwrap_or(""), span.len());
+        match key_offset(body, last_key(field)) {
+            Some(offset) => line_of(self.text, span.start + offset),
+            None => self.line(at),
+        }
+    }
+
     fn err<T>(
         &self,
         at: &Spanned<T>,
         field: impl Into<String>,
         msg: impl Into<String>,
     ) -> SceneFileError {
-        SceneFileError::at(self.path, self.line(at), field, msg)
+        let field = field.into();
+        SceneFileError::at(self.path, self.field_line(at, &field), field, msg)
     }
 
     fn time<T>(&self, at: &Spanned<T>, field: &str, t: f32) -> Result<f32, SceneFileError> {
@@ -730,9 +742,12 @@ impl Loader<'_> {
             if kd.set.is_empty() {
                 return Err(self.err(key, format!("{f}.set"), "sets no expression"));
             }
-            for (ch, w) in
-                names.weights(&|| self.line(key), &format!("{f}.set"), &kd.set, signed)?
-            {
+            for (ch, w) in names.weights(
+                &|f| self.field_line(key, f),
+                &format!("{f}.set"),
+                &kd.set,
+                signed,
+            )? {
                 out.push(ExpressionKey {
                     t,
                     channel: ch,
@@ -835,7 +850,7 @@ impl Loader<'_> {
         for (k, l) in d.line.iter().enumerate() {
             let ld = l.get_ref();
             let f = format!("{field}.line[{k}]");
-            let at = || self.line(l);
+            let at = |f: &str| self.field_line(l, f);
             let track = tracks[k].clone();
             let t = self.line_time(l, f.clone(), previous_end)?;
             previous_end = t + track.duration();
@@ -1025,10 +1040,11 @@ struct RigNames<'a> {
 }
 
 impl RigNames<'_> {
-    /// The channel `name` (through `names`) is; `at` gives the file line, `f` the field.
+    /// The channel `name` (through `names`) is; `at` gives the file line of a field,
+    /// `f` the field.
     fn channel(
         &self,
-        at: &dyn Fn() -> usize,
+        at: &dyn Fn(&str) -> usize,
         f: &str,
         name: &str,
     ) -> Result<ChannelId, SceneFileError> {
@@ -1042,7 +1058,7 @@ impl RigNames<'_> {
             };
             SceneFileError::at(
                 self.loader.path,
-                at(),
+                at(f),
                 f,
                 format!(
                     "the rig `{}` has no expression `{}`{via}",
@@ -1054,10 +1070,10 @@ impl RigNames<'_> {
     }
 
     /// `map`'s expressions as channels with weights from 0 to 1 (-1 to 1 when
-    /// `signed`); `at` gives the file line, `f` the field.
+    /// `signed`); `at` gives the file line of a field, `f` the field.
     fn weights(
         &self,
-        at: &dyn Fn() -> usize,
+        at: &dyn Fn(&str) -> usize,
         f: &str,
         map: &BTreeMap<String, f32>,
         signed: bool,
@@ -1072,10 +1088,11 @@ impl RigNames<'_> {
                     };
                 if !ok {
                     let range = if signed { "-1 to 1" } else { "0 to 1" };
+                    let field = format!("{f}.{name}");
                     return Err(SceneFileError::at(
                         self.loader.path,
-                        at(),
-                        format!("{f}.{name}"),
+                        at(&field),
+                        field,
                         format!("{} is not a weight from {range}", f32_text(w)),
                     ));
                 }
@@ -1090,6 +1107,75 @@ fn file_name(p: &Path) -> String {
         || p.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
+}
+
+/// The key a field path ends in: `happy` of `character[0].acting[1].set.happy`, `t` of
+/// `character[0].line[2].t`.
+fn last_key(field: &str) -> &str {
+    let last = field.rsplit('.').next().unwrap_or(field);
+    last.split('[').next().unwrap_or(last)
+}
+
+/// A table's text from where its span starts: a `[header]` table's span is its header
+/// alone, so its keys run to the next header (a line that starts `[` and a name); an
+/// inline table is its span.
+fn table_text(from: &str, span_len: usize) -> &str {
+    if !from.starts_with('[') {
+        return from.get(..span_len).unwrap_or(from);
+    }
+    let mut end = from.find('\n').map_or(from.len(), |n| n + 1);
+    for line in from[end..].split_inclusive('\n') {
+        let head = line.trim_start().trim_start_matches('[');
+        if line.trim_start().starts_with('[')
+            && head.starts_with(|c: char| c.is_ascii_alphabetic() || c == '"' || c == '\'')
+        {
+            break;
+        }
+        end += line.len();
+    }
+    &from[..end]
+}
+
+/// Where `key = …` starts in a table's text, outside strings and comments: a bare key
+/// at the start of a line or after `{` or `,` (an inline table's).
+fn key_offset(body: &str, key: &str) -> Option<usize> {
+    if key.is_empty() {
+        return None;
+    }
+    let bytes = body.as_bytes();
+    let (mut in_string, mut in_comment) = (None::<u8>, false);
+    let mut boundary = true;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_comment {
+            in_comment = b != b'\n';
+            boundary = b == b'\n';
+        } else if let Some(q) = in_string {
+            if b == b'\\' && q == b'"' {
+                i += 1;
+            } else if b == q {
+                in_string = None;
+            }
+        } else if b == b'"' || b == b'\'' {
+            in_string = Some(b);
+            boundary = false;
+        } else if b == b'#' {
+            in_comment = true;
+        } else if b.is_ascii_whitespace() {
+            boundary |= b == b'\n';
+        } else if boundary && body[i..].starts_with(key) {
+            let rest = body[i + key.len()..].trim_start_matches([' ', '\t']);
+            if rest.starts_with('=') {
+                return Some(i);
+            }
+            boundary = false;
+        } else {
+            boundary = b == b'{' || b == b',';
+        }
+        i += 1;
+    }
+    None
 }
 
 /// A number of a field read as `f32`, as [`number_text`] says it. One too large for an

@@ -30,7 +30,7 @@ fn acting_at(t: f64) -> String {
 fn a_key_past_the_longest_bake_is_refused_at_load_naming_its_line() {
     let err = scene(&acting_at(5.0 * 3600.0)).unwrap_err();
     assert!(
-        err.contains("long.toml:7: character[0].acting[1].t"),
+        err.contains("long.toml:8: character[0].acting[1].t"),
         "{err}"
     );
     assert!(err.contains("the longest bake"), "{err}");

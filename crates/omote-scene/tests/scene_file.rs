@@ -163,12 +163,14 @@ fn load_error(name: &str, text: &str) -> String {
 
 #[test]
 fn bad_scene_files_name_the_file_the_line_and_the_field() {
+    // The line is the field's own (`t = nan` on line 5, not its table's header on 4);
+    // a weight's is the line of the inline table that holds it.
     let base = "[[character]]\nid = \"a\"\n\n";
     let cases: &[(&str, String, &str, &str)] = &[
         (
             "unknown-character",
             format!("{base}[[character.gaze]]\nt = 1\nat = \"nobody\"\n"),
-            ":4:",
+            ":6:",
             "character[0].gaze[0].at",
         ),
         (
@@ -176,7 +178,7 @@ fn bad_scene_files_name_the_file_the_line_and_the_field() {
             format!(
                 "{base}[[character.line]]\nt = 0\naudio = \"v.wav\"\n\n[[character.line]]\nt = 50\naudio = \"nope.wav\"\n"
             ),
-            ":8:",
+            ":10:",
             "character[0].line[1].audio",
         ),
         (
@@ -184,13 +186,21 @@ fn bad_scene_files_name_the_file_the_line_and_the_field() {
             format!(
                 "{base}[[character.line]]\nt = 0\naudio = \"v.wav\"\n\n[[character.line]]\nt = 1.0\naudio = \"v.wav\"\n"
             ),
-            ":8:",
+            ":9:",
             "character[0].line[1].t",
         ),
         (
             "nan-time",
             format!("{base}[[character.acting]]\nt = nan\nset = {{ happy = 1 }}\n"),
-            ":4:",
+            ":5:",
+            "character[0].acting[0].t",
+        ),
+        (
+            "key-in-comment",
+            format!(
+                "{base}[[character.acting]]  # t = 3 in a comment\nset = {{ happy = 1 }} # t = 9\ncurve = \"t = 2\"\nt = nan\n"
+            ),
+            ":7:",
             "character[0].acting[0].t",
         ),
         (
@@ -202,19 +212,19 @@ fn bad_scene_files_name_the_file_the_line_and_the_field() {
         (
             "huge-weight",
             format!("{base}[[character.acting]]\nt = 1\nset = {{ happy = 1e300 }}\n"),
-            ":4:",
+            ":6:",
             "character[0].acting[0].set.happy: inf (or a number too large: beyond ±3.4e38) is not a weight",
         ),
         (
             "tiny-fade",
             format!("{base}[[character.acting]]\nt = 1\nset = {{ happy = 1 }}\nfade = -1e-9\n"),
-            ":4:",
+            ":7:",
             "character[0].acting[0].fade: -1e-9 is not a duration",
         ),
         (
             "unknown-expression",
             format!("{base}[[character.acting]]\nt = 1\nset = {{ hapy = 1 }}\n"),
-            ":4:",
+            ":6:",
             "character[0].acting[0].set.hapy",
         ),
         (

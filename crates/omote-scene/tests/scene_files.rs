@@ -124,11 +124,11 @@ fn a_file_the_resolver_lacks_is_named_with_its_field() {
     let scene = on_disk("missing");
     let dir = scene.parent().unwrap().to_path_buf();
     let cases = [
-        ("models/a.vrm", ":2: character[0].rig"),
-        ("maps/map.toml", ":2: character[0].motionMap"),
-        ("voice/a.wav", ":9: character[0].line[0].audio"),
-        ("rigs/b.json", ":13: character[1].rig"),
-        ("voice/b.json", ":17: character[1].line[0].lipsync"),
+        ("models/a.vrm", ":4: character[0].rig"),
+        ("maps/map.toml", ":5: character[0].motionMap"),
+        ("voice/a.wav", ":11: character[0].line[0].audio"),
+        ("rigs/b.json", ":15: character[1].rig"),
+        ("voice/b.json", ":19: character[1].line[0].lipsync"),
     ];
     for (rel, field) in cases {
         let from_memory = parse(&scene, &in_memory(&scene, Some(rel))).unwrap_err();
@@ -184,7 +184,7 @@ fn a_voice_cut_short_is_read_with_a_warning_naming_its_line() {
         panic!("one warning: {:?}", from_disk.warnings)
     };
     let expected = format!(
-        ":9: character[0].line[0].audio: {}: ends 2000 bytes early",
+        ":11: character[0].line[0].audio: {}: ends 2000 bytes early",
         wav.display()
     );
     assert!(w.contains(&expected), "{w}");

@@ -258,7 +258,7 @@ int main(void) {
   char warning[512];
   EXPECT("warning buffer small", omote_scene_warning(scene, 0, warning, 8, &len), OMOTE_STATUS_BUFFER_TOO_SMALL, "omote_scene_warning");
   EXPECT("warning", omote_scene_warning(scene, 0, warning, sizeof warning, &len), OMOTE_STATUS_OK, "");
-  if (strstr(warning, "game/scene.toml:3: character[0].line[0].audio: game/voice/cut.wav: ends 10000 bytes early") == NULL) {
+  if (strstr(warning, "game/scene.toml:5: character[0].line[0].audio: game/voice/cut.wav: ends 10000 bytes early") == NULL) {
     printf("FAIL the warning `%s` does not name the line, the file and the shortfall\n", warning);
     failures++;
   } else {
