@@ -97,21 +97,21 @@ fn wait_for_line(
     panic!("no line with {marker:?} within {timeout:?}: {seen:#?}");
 }
 
-fn rest(rx: &std::sync::mpsc::Receiver<String>) -> Vec<String> {
-    rx.iter().collect()
-}
-
-#[test]
-fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bones() {
-    let _serial = serial();
-    let Some(python) = peer_python() else { return };
-    let dir = scratch("osc-peer");
-    let replay = dir.join("mouth.jsonl");
-    write_mouth_replay(&replay, 1.0, 1.0, 3);
+/// `omote live --replay REPLAY EXTRA… --vmc-out` for `seconds`, received by the
+/// python-osc peer (watching `watch`): the peer's report, with no problem in it, and
+/// omote's messages.
+fn replay_to_peer(
+    python: &Path,
+    replay: &Path,
+    extra: &[&std::ffi::OsStr],
+    seconds: &str,
+    watch: &str,
+) -> (serde_json::Value, String) {
     let port = free_udp_port();
+    let listen = (seconds.parse::<f64>().unwrap() + 1.0).to_string();
     let mut peer = Command::new(python)
         .arg(repo().join("tools/vmc-peer/peer.py"))
-        .args([&port.to_string(), "4.5", "A,Blink"])
+        .args([&port.to_string(), &listen, watch])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -123,16 +123,17 @@ fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bone
     );
     let o = omote()
         .args(["live", "--replay"])
-        .arg(&replay)
+        .arg(replay)
+        .args(extra)
         .args([
             "--vmc-out",
             &format!("127.0.0.1:{port}"),
             "--seconds",
-            "3.5",
+            seconds,
         ])
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(o.status.success(), "{stderr}");
     let out = peer.wait_with_output().unwrap();
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -142,6 +143,21 @@ fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bone
         )
     });
     assert_eq!(report["problemCount"], 0, "{:#}", report["problems"]);
+    (report, stderr)
+}
+
+fn rest(rx: &std::sync::mpsc::Receiver<String>) -> Vec<String> {
+    rx.iter().collect()
+}
+
+#[test]
+fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bones() {
+    let _serial = serial();
+    let Some(python) = peer_python() else { return };
+    let dir = scratch("osc-peer");
+    let replay = dir.join("mouth.jsonl");
+    write_mouth_replay(&replay, 1.0, 1.0, 3);
+    let (report, stderr) = replay_to_peer(&python, &replay, &[], "3.5", "A,Blink");
     let packets = report["packets"].as_u64().unwrap();
     // 60 Hz for 3.5 s.
     assert!(
@@ -188,42 +204,9 @@ fn a_vrm_without_eye_bones_gets_no_eye_bones_over_vmc() {
     let dir = scratch("osc-no-eyes");
     let replay = dir.join("mouth.jsonl");
     write_mouth_replay(&replay, 0.5, 0.5, 1);
-    let port = free_udp_port();
-    let mut peer = Command::new(python)
-        .arg(repo().join("tools/vmc-peer/peer.py"))
-        .args([&port.to_string(), "2.5", "A"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = wait_for_line(
-        peer.stderr.take().unwrap(),
-        "ready",
-        Duration::from_secs(20),
-    );
-    let o = omote()
-        .args(["live", "--replay"])
-        .arg(&replay)
-        .arg("--rig")
-        .arg(vrm.join("simple_morph.vrm"))
-        .args([
-            "--vmc-out",
-            &format!("127.0.0.1:{port}"),
-            "--seconds",
-            "1.5",
-        ])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{stderr}");
-    let out = peer.wait_with_output().unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "peer printed no report ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    assert_eq!(report["problemCount"], 0, "{:#}", report["problems"]);
+    let rig = vrm.join("simple_morph.vrm");
+    let rig_args = ["--rig".as_ref(), rig.as_os_str()];
+    let (report, stderr) = replay_to_peer(&python, &replay, &rig_args, "1.5", "A");
     let frames = report["frames"].as_array().unwrap();
     assert!(frames.len() > 30, "{} frames\n{stderr}", frames.len());
     for f in frames {
