@@ -7,6 +7,7 @@ use crate::features::{
     FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, N_CEPS, SAMPLE_RATE, WINDOW,
 };
 use crate::noise_floor::{self, NoiseFloorConfig};
+use crate::nucleus_vote::NucleusVote;
 use crate::profile::Profile;
 use crate::scorer::ClassScorer;
 use crate::voicing::{Voicing, VoicingConfig};
@@ -68,6 +69,10 @@ pub struct AnalyserConfig {
     /// Offline: of a vowel's leaving probability, the share that goes to N (a consonant
     /// or closure) rather than to another vowel.
     pub hmm_to_closed: f32,
+    /// Offline: from each vowel's loudest frame to its end, one vowel leads where the
+    /// frames' reading is close ([`NucleusVote`], after the HMM and the short-run filter,
+    /// before the decay hold).
+    pub nucleus_vote: NucleusVote,
     /// Offline: a dominant class that leads for fewer frames than this inside speech is a
     /// flicker: its frames are led by the neighbouring run's class instead (1 turns it off).
     pub min_run: usize,
@@ -101,6 +106,10 @@ impl Default for AnalyserConfig {
             hmm_change_width: 0.8,
             hmm_temperature: 2.5,
             hmm_to_closed: 0.2,
+            nucleus_vote: NucleusVote {
+                ratio: 0.3,
+                margin: 2.0,
+            },
             min_run: 4,
             stream_hold: true,
             noise_floor: NoiseFloorConfig::default(),
@@ -420,6 +429,10 @@ impl Analyser {
         );
         if c.min_run > 1 {
             drop_short_runs(&mut posteriors, &v.voiced, c.min_run);
+        }
+        if c.nucleus_vote.is_on() {
+            let levels: Vec<f32> = feats.frames.iter().map(|f| f.level_db).collect();
+            c.nucleus_vote.apply(&mut posteriors, &v.voiced, &levels);
         }
         let mut decay = DecayHold::new(c.decay_hold_db);
         for (i, p) in posteriors.iter_mut().enumerate() {

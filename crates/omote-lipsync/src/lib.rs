@@ -6,8 +6,9 @@
 //!
 //! * [`Analyser`] — offline: centred 25 ms windows, clip-adaptive silence detection,
 //!   cepstral mean normalisation over the clip, smoothing in both directions, leads
-//!   shorter than 40 ms removed (mouth flicker), and a fading voice keeps its vowel
-//!   ([`DecayHold`], streamed too).
+//!   shorter than 40 ms removed (mouth flicker), one vowel from each syllable's peak to
+//!   its end where the frames' reading is close ([`NucleusVote`]), and a fading voice
+//!   keeps its vowel ([`DecayHold`], streamed too).
 //! * [`StreamAnalyser`] — live: chunks of any size in, frames out 22.5 ms after their
 //!   centre (half a window and one frame held back for the flicker filter), no allocation
 //!   per frame.
@@ -47,6 +48,7 @@ mod features;
 mod frame;
 pub mod labels;
 mod noise_floor;
+mod nucleus_vote;
 mod power_spectrum;
 mod profile;
 pub mod score;
@@ -75,6 +77,7 @@ pub use features::{
 };
 pub use frame::{FrameInterpolator, Viseme, VoicedSpan, VowelFrame, VowelTrack};
 pub use noise_floor::NoiseFloorConfig;
+pub use nucleus_vote::NucleusVote;
 pub use profile::{
     DEFAULT_MIN_PHONE_FRAMES, DEFAULT_REAL_SHARES, MAX_BIAS, MAX_MEAN, MAX_PRECISION,
     MAX_REAL_SHARE, MAX_SUBCLASSES, MIN_REAL_FRAMES, NET_REAL_WEIGHT, PROFILE_FORMAT,

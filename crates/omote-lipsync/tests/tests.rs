@@ -636,7 +636,9 @@ fn noisy_and_quiet_variants_floors() {
                 // Streaming raised when its floor began to follow the noise's steadiness
                 // (this subset, cold streams: pink 0.776 → 0.793, hum 0.848 → 0.882).
                 (Degradation::Noisy, [0.80, 0.97, 0.77, 0.97]),
-                (Degradation::Hum, [0.90, 0.97, 0.86, 0.97]),
+                // Offline hum lowered a point with the nucleus vote (this subset 0.905 →
+                // 0.897; the whole group 92.5 → 91.9 %, README "Tenth stage").
+                (Degradation::Hum, [0.89, 0.97, 0.86, 0.97]),
                 (Degradation::Telephone, [0.90, 0.97, 0.88, 0.97]),
             ],
         ),
@@ -1275,6 +1277,75 @@ fn a_fading_syllable_keeps_its_vowel() {
         println!("{name}: {without:.1} % without the decay hold, {with:.1} % with it");
         assert!(with > without + 1.0, "{name}: {without} -> {with}");
     }
+}
+
+/// One vowel from a syllable's peak on ([`AnalyserConfig::nucleus_vote`]): on KLettres'
+/// recorded syllables of three human speakers (Czech, Russian, Ukrainian; each file read
+/// alone, the syllable measure's tail scored) the built-in profile reads more vowel frames
+/// right with the vote than without, while the same frames are closed or silent with the
+/// same weights (only the lead moves) — and the Japanese clips, whose short morae a vote
+/// over a whole nucleus would merge, lose under a point.
+#[test]
+fn a_syllable_keeps_one_vowel_from_its_peak() {
+    use omote_lipsync::NucleusVote;
+    use omote_lipsync::syllables::{SyllableCounts, score_syllable};
+    let Some(speech) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("omote-nucleus-{}", std::process::id()));
+    if omote_testdata::klettres_syllables(&dir, &["cs", "ru", "uk"]).is_none() {
+        return;
+    }
+    let on = AnalyserConfig::default();
+    assert!(on.nucleus_vote.is_on(), "the vote is on by default");
+    let off = AnalyserConfig {
+        nucleus_vote: NucleusVote {
+            ratio: f32::INFINITY,
+            ..on.nucleus_vote
+        },
+        ..on
+    };
+    let mut analysers = [off, on].map(|c| Analyser::with_config(Profile::builtin(), c));
+    let mut counts = [SyllableCounts::default(); 2];
+    let mut files = 0;
+    for lang in ["cs", "ru", "uk"] {
+        for (file, vowel, samples) in speaker_syllables(&dir.join(lang)) {
+            files += 1;
+            let tracks = [0, 1].map(|k| analysers[k].analyse(&samples));
+            for (a, b) in tracks[0].frames.iter().zip(&tracks[1].frames) {
+                assert_eq!(a.silent, b.silent, "{lang}/{file}");
+                let closed = |f: &VowelFrame| f.class() == Some(Viseme::N);
+                assert_eq!(closed(a), closed(b), "{lang}/{file}: N is never opened");
+                let sorted = |f: &VowelFrame| {
+                    let mut w = f.weights;
+                    w.sort_by(f32::total_cmp);
+                    w
+                };
+                assert_eq!(sorted(a), sorted(b), "{lang}/{file}: only the lead moves");
+            }
+            for (k, track) in tracks.iter().enumerate() {
+                counts[k].add(&score_syllable(track, vowel));
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(files > 150, "{files} files");
+    let [without, with] = counts.map(|c| 100.0 * c.accuracy().unwrap());
+    let names: Vec<String> = (1..=40).map(|i| format!("ja_ojt_{i:03}")).collect();
+    let [ja_without, ja_with] = [off, on].map(|c| {
+        let mut total = ScoreCounts::default();
+        let mut analyser = Analyser::with_config(Profile::builtin(), c);
+        for n in &names {
+            let (samples, labels) = load(&speech, n);
+            total.add(&score_clip(&analyser.analyse(&samples), &labels));
+        }
+        100.0 * total.vowel_accuracy().unwrap()
+    });
+    println!(
+        "syllables {without:.1} → {with:.1} %, Japanese vowels {ja_without:.1} → {ja_with:.1} %"
+    );
+    assert!(with > without + 1.0, "{without} -> {with}");
+    assert!(ja_with > ja_without - 1.0, "{ja_without} -> {ja_with}");
 }
 
 /// Two human voices in a language the profile was not built around (Mandarin, gcin-voice's
