@@ -20,10 +20,11 @@ pub const MAX_SUBCLASSES: usize = 256;
 /// (see [`ProfileBuilder::min_phone_frames`]).
 pub const DEFAULT_MIN_PHONE_FRAMES: u64 = 1000;
 /// The share of each vowel class's (A I U E O) weight its real-voice Gaussian takes by
-/// default ([`ProfileBuilder::real_shares`]): the largest found, leave-one-speaker-out, with
+/// default ([`ProfileBuilder::real_shares`]): the best found, leave-one-speaker-out, with
 /// no synthetic group losing a point; U's is smaller because a real back /u/ sits on a
-/// female Japanese /o/ (crate README, "Real voices in the profile").
-pub const DEFAULT_REAL_SHARES: [f32; 5] = [0.25, 0.25, 0.15, 0.25, 0.25];
+/// female Japanese /o/, and O's larger so that her /o/ stays O (crate README, "Real voices
+/// in the profile" and "Tenth stage").
+pub const DEFAULT_REAL_SHARES: [f32; 5] = [0.25, 0.25, 0.21, 0.3, 0.45];
 /// The largest real-voice share of a class.
 pub const MAX_REAL_SHARE: f32 = 0.9;
 /// Frames of real voices a class needs for its real-voice Gaussian.
@@ -980,14 +981,17 @@ mod tests {
                 .filter(|s| s.phone == REAL_VOICE_PHONE)
                 .collect();
             let total: f32 = subs.iter().map(|s| s.log_weight.exp()).sum();
-            assert!((total - 1.0).abs() < 1e-5, "{v:?}: weights sum to {total}");
+            // Log-weights are stored to STORED_DIGITS significant digits (−1.5606 for
+            // 0.21), so their exps sum to 1 within about 1e-5 each.
+            assert!((total - 1.0).abs() < 1e-4, "{v:?}: weights sum to {total}");
             if v == Viseme::N {
                 assert!(real.is_empty());
                 continue;
             }
             assert_eq!(real.len(), 1, "{v:?}");
             let share = DEFAULT_REAL_SHARES[v.index()];
-            assert!((real[0].log_weight.exp() - share).abs() < 1e-5, "{v:?}");
+            let got = real[0].log_weight.exp();
+            assert!((got - share).abs() < 5e-5, "{v:?}: {got} for {share}");
             let centre = 10.0 * v.index() as f32 + 2.0;
             assert!(
                 (real[0].mean[0] - centre).abs() < 0.2,
