@@ -1,6 +1,7 @@
 """Bad input raises omote.OmoteError subclasses (ValueError / TypeError /
 FileNotFoundError) naming the call and the problem; nothing half-applied, no NaN out."""
 
+import sys
 import warnings
 import wave
 
@@ -15,6 +16,20 @@ def raises(cls, match, f, *args, **kwargs):
         f(*args, **kwargs)
     assert isinstance(e.value, omote.OmoteError)
     return e.value
+
+
+def test_a_plain_argument_of_the_wrong_type_is_named_in_a_note():
+    # A str where a number goes is refused by pyo3 before the call runs: the built-in
+    # TypeError, whose note (PEP 678, printed under the traceback on Python 3.11+) names
+    # the argument. The traceback's own line names the call.
+    for f, args, name in [
+        (omote.lipsync, (np.zeros(1600, np.float32), "abc"), "sample_rate"),
+        (omote.VoiceStream, ("fast",), "sample_rate"),
+    ]:
+        with pytest.raises(TypeError) as e:
+            f(*args)
+        if sys.version_info >= (3, 11):
+            assert any(name in n for n in getattr(e.value, "__notes__", [])), e.value
 
 
 def test_wrong_dtype_and_shape_are_named():
