@@ -73,6 +73,10 @@ pub struct AnalyserConfig {
     /// frames' reading is close ([`NucleusVote`], after the HMM and the short-run filter,
     /// before the decay hold).
     pub nucleus_vote: NucleusVote,
+    /// Streaming: the vote's causal form ([`crate::StreamNucleusVote`]: from each vowel's
+    /// loudest frame so far, only frames that have fallen `below_peak_db` under it; after
+    /// the blip filter, before the decay hold).
+    pub stream_nucleus_vote: NucleusVote,
     /// Offline: a dominant class that leads for fewer frames than this inside speech is a
     /// flicker: its frames are led by the neighbouring run's class instead (1 turns it off).
     pub min_run: usize,
@@ -109,6 +113,12 @@ impl Default for AnalyserConfig {
             nucleus_vote: NucleusVote {
                 ratio: 0.3,
                 margin: 2.0,
+                below_peak_db: 0.0,
+            },
+            stream_nucleus_vote: NucleusVote {
+                ratio: 0.3,
+                margin: 1.5,
+                below_peak_db: 6.0,
             },
             min_run: 4,
             stream_hold: true,

@@ -1,10 +1,12 @@
 //! The streaming analyser's mouth-class smoothing, frame by frame: the [`ClassFilter`]
 //! over each voiced run and, when frames are held back one frame, its look-ahead and the
-//! one-frame blip filter; last, the [`DecayHold`]. One place for it, so the streaming analyser and the tools that
-//! take it apart (`examples/stream_gap.rs`) run the same code.
+//! one-frame blip filter; last, the [`StreamNucleusVote`] and the [`DecayHold`]. One place
+//! for it, so the streaming analyser and the tools that take it apart
+//! (`examples/stream_gap.rs`) run the same code.
 
 use crate::analyser::{dominant, lead_with};
 use crate::decay_hold::DecayHold;
+use crate::nucleus_vote::StreamNucleusVote;
 use crate::{AnalyserConfig, ClassFilter, N_CEPS, SpectralChange, VowelFrame};
 
 /// Turns each frame's class log-scores and cepstrum (or its silence) into finished
@@ -37,9 +39,11 @@ pub struct ClassSmoother {
     forward: Option<[f32; 6]>,
     /// The frame held back for the look-ahead and the blip filter.
     pending: Option<Analysed>,
-    /// The class that led the last emitted frame before the decay hold (so the hold
-    /// never feeds back into the blip filter), `None` after silence.
+    /// The class that led the last emitted frame before the vote and the decay hold (so
+    /// they never feed back into the blip filter), `None` after silence.
     leading: Option<usize>,
+    /// One vowel from a nucleus's peak on ([`AnalyserConfig::stream_nucleus_vote`]).
+    vote: StreamNucleusVote,
     /// A fading voice keeps its vowel ([`AnalyserConfig::decay_hold_db`]).
     decay: DecayHold,
 }
@@ -75,6 +79,7 @@ impl ClassSmoother {
             forward: None,
             pending: None,
             leading: None,
+            vote: StreamNucleusVote::new(config.stream_nucleus_vote),
             decay: DecayHold::new(config.decay_hold_db),
         }
     }
@@ -149,7 +154,7 @@ impl ClassSmoother {
             self.emit(Some(frame), out);
         } else {
             let f = self.weigh(&frame, None);
-            out.push(self.hold_decay(f, frame.level_db));
+            out.push(self.finish(f, frame.level_db));
         }
     }
 
@@ -176,17 +181,21 @@ impl ClassSmoother {
                 }
                 self.leading = Some(dominant(&f.weights));
             }
-            out.push(self.hold_decay(f, held.level_db));
+            out.push(self.finish(f, held.level_db));
         }
         self.pending = next;
     }
 
-    /// The decay hold on an emitted frame: the last step, as offline, after the class
-    /// filter and the blip filter have chosen the frame's lead.
-    fn hold_decay(&mut self, mut f: VowelFrame, level_db: f32) -> VowelFrame {
-        let silent = f.silent;
-        self.decay
-            .frame(level_db, (!silent).then_some(&mut f.weights));
+    /// The last steps on an emitted frame, as offline, after the class filter and the
+    /// blip filter have chosen its lead: the nucleus vote, then the decay hold.
+    fn finish(&mut self, mut f: VowelFrame, level_db: f32) -> VowelFrame {
+        if f.silent {
+            self.vote.silence();
+            self.decay.silence();
+        } else {
+            self.vote.apply(level_db, &mut f.weights);
+            self.decay.apply(level_db, &mut f.weights);
+        }
         f
     }
 

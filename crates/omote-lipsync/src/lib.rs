@@ -10,8 +10,8 @@
 //!   its end where the frames' reading is close ([`NucleusVote`]), and a fading voice
 //!   keeps its vowel ([`DecayHold`], streamed too).
 //! * [`StreamAnalyser`] — live: chunks of any size in, frames out 22.5 ms after their
-//!   centre (half a window and one frame held back for the flicker filter), no allocation
-//!   per frame.
+//!   centre (half a window and one frame held back for the flicker filter), the vote's
+//!   causal form once a vowel falls ([`StreamNucleusVote`]), no allocation per frame.
 //! * [`Profile`] — per-class cepstral profiles; [`Profile::builtin`] works on unseen
 //!   voices, [`Profile::calibrated`] adapts it to one speaker from labelled speech,
 //!   [`Profile::calibrated_from_sustained`] from held vowels ([`SustainedRecordings`]).
@@ -77,7 +77,7 @@ pub use features::{
 };
 pub use frame::{FrameInterpolator, Viseme, VoicedSpan, VowelFrame, VowelTrack};
 pub use noise_floor::NoiseFloorConfig;
-pub use nucleus_vote::NucleusVote;
+pub use nucleus_vote::{NucleusVote, StreamNucleusVote};
 pub use profile::{
     DEFAULT_MIN_PHONE_FRAMES, DEFAULT_REAL_SHARES, MAX_BIAS, MAX_MEAN, MAX_PRECISION,
     MAX_REAL_SHARE, MAX_SUBCLASSES, MIN_REAL_FRAMES, NET_REAL_WEIGHT, PROFILE_FORMAT,

@@ -28,6 +28,10 @@ pub struct NucleusVote {
     /// The winner's summed weight must be at least this many times the runner-up's (a
     /// vote closer than that is two vowels, not one misread).
     pub margin: f32,
+    /// Only a frame at least this many dB under the nucleus's peak may change (0: every
+    /// frame from the peak on). The stream's vote cannot see a nucleus's end, so it waits
+    /// for the voice to fall before it holds a frame to the peak's vowel.
+    pub below_peak_db: f32,
 }
 
 impl NucleusVote {
@@ -62,7 +66,9 @@ impl NucleusVote {
     fn vote(&self, post: &mut [[f32; 6]], level_db: &[f32]) {
         let peak =
             (0..level_db.len()).fold(0, |p, j| if level_db[j] > level_db[p] { j } else { p });
+        let below = level_db[peak] - self.below_peak_db;
         let tail = &mut post[peak..];
+        let levels = &level_db[peak..];
         let mut sum = [0f32; 5];
         for p in tail.iter() {
             for (s, w) in sum.iter_mut().zip(p) {
@@ -77,11 +83,98 @@ impl NucleusVote {
         if !sum[winner].is_finite() || sum[winner] < self.margin * runner_up {
             return;
         }
-        for p in tail {
+        for (p, &level) in tail.iter_mut().zip(levels) {
             let lead = dominant(p);
-            if lead != winner && lead != CLOSED && p[winner] >= self.ratio * p[lead] {
+            if lead != winner
+                && lead != CLOSED
+                && level <= below
+                && p[winner] >= self.ratio * p[lead]
+            {
                 lead_with(p, winner);
             }
+        }
+    }
+}
+
+/// The vote in a stream, frame by frame and causal (no look-ahead, so no latency): a
+/// nucleus's frames after its loudest frame *so far* vote with the frames from that peak
+/// to them, and a frame led only narrowly by another vowel, at least
+/// [`NucleusVote::below_peak_db`] under the peak, takes the winner's lead. Early in a
+/// vowel's fall few frames have voted, and a narrow frame is then held to the peak frame's
+/// vowel. Offline, a close vote over the whole nucleus leaves it alone ("ai" is two
+/// vowels); a stream cannot wait for that, so the first frame that another vowel leads
+/// clearly (not changed) ends the vote for the rest of the nucleus: from there on it is
+/// two vowels, and holding the first would only add flicker. No allocation.
+#[derive(Clone, Debug)]
+pub struct StreamNucleusVote {
+    vote: NucleusVote,
+    /// The loudest level of the current nucleus (−∞ before its first frame).
+    peak_db: f32,
+    /// A I U E O weights summed from that peak frame to the last frame.
+    sum: [f32; 5],
+    /// A frame of another vowel kept its lead since the peak: the nucleus holds two vowels.
+    stopped: bool,
+}
+
+impl StreamNucleusVote {
+    /// A stream's vote with `vote`'s thresholds.
+    pub fn new(vote: NucleusVote) -> Self {
+        Self {
+            vote,
+            peak_db: f32::NEG_INFINITY,
+            sum: [0.0; 5],
+            stopped: false,
+        }
+    }
+
+    /// A silent frame: the nucleus ends.
+    pub fn silence(&mut self) {
+        self.peak_db = f32::NEG_INFINITY;
+        self.sum = [0.0; 5];
+        self.stopped = false;
+    }
+
+    /// The next voiced frame, its `weights` (A I U E O N) at `level_db`: a frame read as N
+    /// ends the nucleus and keeps N; a frame louder than any before in the nucleus is its
+    /// new peak and keeps its lead; any other frame votes and may take the winner's lead
+    /// (the weights are reordered, not changed).
+    pub fn apply(&mut self, level_db: f32, weights: &mut [f32; 6]) {
+        if !self.vote.is_on() {
+            return;
+        }
+        let lead = dominant(weights);
+        if lead == CLOSED {
+            self.silence();
+            return;
+        }
+        if level_db > self.peak_db {
+            self.peak_db = level_db;
+            self.sum.copy_from_slice(&weights[..5]);
+            self.stopped = false;
+            return;
+        }
+        for (s, w) in self.sum.iter_mut().zip(weights.iter()) {
+            *s += w;
+        }
+        if self.stopped {
+            return;
+        }
+        let winner = (0..5).fold(0, |b, k| if self.sum[k] > self.sum[b] { k } else { b });
+        if lead == winner {
+            return;
+        }
+        let runner_up = (0..5)
+            .filter(|&k| k != winner)
+            .map(|k| self.sum[k])
+            .fold(0.0, f32::max);
+        if level_db <= self.peak_db - self.vote.below_peak_db
+            && self.sum[winner].is_finite()
+            && self.sum[winner] >= self.vote.margin * runner_up
+            && weights[winner] >= self.vote.ratio * weights[lead]
+        {
+            lead_with(weights, winner);
+        } else {
+            self.stopped = true;
         }
     }
 }
@@ -101,6 +194,7 @@ mod tests {
     const VOTE: NucleusVote = NucleusVote {
         ratio: 0.3,
         margin: 2.0,
+        below_peak_db: 0.0,
     };
     const A: usize = 0;
     const I: usize = 1;
@@ -201,5 +295,116 @@ mod tests {
         let mut post = vec![frame(A, 0.7, O, 0.2), frame(O, 0.5, A, 0.4)];
         VOTE.apply(&mut post, &[true, true], &[f32::NAN, f32::NEG_INFINITY]);
         assert!(post.iter().flatten().all(|w| w.is_finite()));
+    }
+
+    /// Streams `post` at `level` through a fresh stream vote.
+    fn stream(vote: NucleusVote, post: &mut [[f32; 6]], level: &[f32]) {
+        let mut s = StreamNucleusVote::new(vote);
+        for (p, &l) in post.iter_mut().zip(level) {
+            if p.iter().all(|&w| w == 0.0) {
+                s.silence();
+            } else {
+                s.apply(l, p);
+            }
+        }
+    }
+
+    const STREAM: NucleusVote = NucleusVote {
+        ratio: 0.3,
+        margin: 1.5,
+        below_peak_db: 6.0,
+    };
+
+    #[test]
+    fn a_stream_holds_a_falling_vowel_to_its_peak_and_only_once_it_has_fallen() {
+        // The peak at −10 dB, then an O flicker 2 dB under it (kept: not fallen far enough,
+        // and from then on the nucleus is two vowels) ...
+        let mut post = vec![
+            frame(A, 0.7, O, 0.2),
+            frame(A, 0.7, O, 0.2),
+            frame(O, 0.5, A, 0.4),
+            frame(O, 0.5, A, 0.4),
+        ];
+        stream(STREAM, &mut post, &[-10.0, -11.0, -12.0, -18.0]);
+        assert_eq!(leads(&post), [A, A, O, O]);
+        // ... while the same flickers once the voice has fallen 6 dB take the peak's vowel.
+        let mut post = vec![
+            frame(A, 0.7, O, 0.2),
+            frame(A, 0.7, O, 0.2),
+            frame(O, 0.5, A, 0.4),
+            frame(A, 0.6, O, 0.3),
+            frame(O, 0.5, A, 0.4),
+        ];
+        let before = sorted(&post);
+        stream(STREAM, &mut post, &[-10.0, -14.0, -17.0, -19.0, -22.0]);
+        assert_eq!(leads(&post), [A, A, A, A, A]);
+        assert_eq!(sorted(&post), before, "only the lead moves");
+        // A louder frame is a new peak and keeps its own vowel.
+        let mut post = vec![frame(A, 0.7, O, 0.2), frame(O, 0.5, A, 0.4)];
+        stream(STREAM, &mut post, &[-20.0, -10.0]);
+        assert_eq!(leads(&post), [A, O]);
+    }
+
+    #[test]
+    fn a_stream_stops_at_a_clear_second_vowel_and_restarts_after_n_or_silence() {
+        // A clear I after the peak (A's weight under 0.3 of I's) keeps its lead and ends the
+        // vote: the narrow O after it is not held to A.
+        let mut post = vec![
+            frame(A, 0.8, I, 0.1),
+            frame(I, 0.9, A, 0.05),
+            frame(O, 0.5, A, 0.4),
+        ];
+        stream(STREAM, &mut post, &[-10.0, -20.0, -22.0]);
+        assert_eq!(leads(&post), [A, I, O]);
+        // N keeps N and ends the nucleus; so does silence (all-zero here).
+        let mut post = vec![
+            frame(A, 0.8, O, 0.1),
+            frame(N, 0.5, A, 0.4),
+            frame(O, 0.5, A, 0.4),
+            frame(A, 0.8, O, 0.1),
+            [0.0; 6],
+            frame(O, 0.5, A, 0.4),
+        ];
+        stream(
+            STREAM,
+            &mut post,
+            &[-10.0, -20.0, -21.0, -22.0, -60.0, -30.0],
+        );
+        assert_eq!(leads(&post), [A, N, O, A, A, O]);
+        // Off: nothing moves.
+        let mut post = vec![frame(A, 0.7, O, 0.2), frame(O, 0.5, A, 0.4)];
+        let before = post.clone();
+        let off = NucleusVote {
+            ratio: 2.0,
+            ..STREAM
+        };
+        stream(off, &mut post, &[-10.0, -30.0]);
+        assert_eq!(post, before);
+        // Non-finite levels and weights do not panic and change nothing into NaN.
+        let mut s = StreamNucleusVote::new(STREAM);
+        let mut w = frame(A, 0.7, O, 0.2);
+        s.apply(f32::NAN, &mut w);
+        s.apply(f32::NEG_INFINITY, &mut w);
+        let mut bad = [f32::NAN; 6];
+        s.apply(-30.0, &mut bad);
+        s.apply(-40.0, &mut w);
+        assert!(w.iter().all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn offline_a_frame_nearer_the_peak_than_below_peak_db_keeps_its_lead() {
+        let mut post = vec![
+            frame(A, 0.8, O, 0.1),
+            frame(O, 0.5, A, 0.4),
+            frame(A, 0.8, O, 0.1),
+            frame(O, 0.5, A, 0.4),
+            frame(A, 0.8, O, 0.1),
+        ];
+        let vote = NucleusVote {
+            below_peak_db: 6.0,
+            ..VOTE
+        };
+        vote.apply(&mut post, &[true; 5], &[-10.0, -12.0, -14.0, -18.0, -20.0]);
+        assert_eq!(leads(&post), [A, O, A, A, A]);
     }
 }

@@ -1345,6 +1345,75 @@ fn a_syllable_keeps_one_vowel_from_its_peak() {
     assert!(ja_with > ja_without - 1.0, "{ja_without} -> {ja_with}");
 }
 
+/// The stream's vote ([`AnalyserConfig::stream_nucleus_vote`]): the same three KLettres
+/// speakers, each file streamed alone as a live microphone would hear it, read more vowel
+/// frames right with the causal vote than without, the same frames closed or silent with
+/// the same weights — and the Japanese clips streamed lose under a point while the mouth
+/// changes no more often.
+#[test]
+fn a_streamed_syllable_keeps_one_vowel_once_it_falls() {
+    use omote_lipsync::NucleusVote;
+    use omote_lipsync::syllables::{SyllableCounts, score_syllable};
+    let Some(speech) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("omote-stream-vote-{}", std::process::id()));
+    if omote_testdata::klettres_syllables(&dir, &["cs", "ru", "uk"]).is_none() {
+        return;
+    }
+    let on = AnalyserConfig::default();
+    assert!(
+        on.stream_nucleus_vote.is_on(),
+        "the stream's vote is on by default"
+    );
+    let off = AnalyserConfig {
+        stream_nucleus_vote: NucleusVote {
+            ratio: f32::INFINITY,
+            ..on.stream_nucleus_vote
+        },
+        ..on
+    };
+    let stream = |config: AnalyserConfig, samples: &[f32]| {
+        StreamAnalyser::analyse_in_chunks(Profile::builtin(), config, samples, 160)
+    };
+    let mut counts = [SyllableCounts::default(); 2];
+    let mut files = 0;
+    for lang in ["cs", "ru", "uk"] {
+        for (file, vowel, samples) in speaker_syllables(&dir.join(lang)) {
+            files += 1;
+            let tracks = [off, on].map(|c| stream(c, &samples));
+            assert_only_the_lead_moves(&tracks[0], &tracks[1], &format!("{lang}/{file}"));
+            for (k, track) in tracks.iter().enumerate() {
+                counts[k].add(&score_syllable(track, vowel));
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(files > 150, "{files} files");
+    let [without, with] = counts.map(|c| 100.0 * c.accuracy().unwrap());
+    let names: Vec<String> = (1..=40).map(|i| format!("ja_ojt_{i:03}")).collect();
+    let [ja_without, ja_with] = [off, on].map(|c| {
+        let mut total = ScoreCounts::default();
+        for n in &names {
+            let (samples, labels) = load(&speech, n);
+            total.add(&score_clip(&stream(c, &samples), &labels));
+        }
+        total
+    });
+    let vowels = |t: &ScoreCounts| 100.0 * t.vowel_accuracy().unwrap();
+    println!(
+        "streamed: syllables {without:.1} → {with:.1} %, Japanese vowels {:.1} → {:.1} %, \
+         mouth changes {} → {}",
+        vowels(&ja_without),
+        vowels(&ja_with),
+        ja_without.changes_out,
+        ja_with.changes_out
+    );
+    assert!(with > without + 1.0, "{without} -> {with}");
+    assert!(vowels(&ja_with) > vowels(&ja_without) - 1.0);
+    assert!(ja_with.changes_out <= ja_without.changes_out);
+}
+
 /// Two human voices in a language the profile was not built around (Mandarin, gcin-voice's
 /// syllables: both speakers' vowel frames are among the built-in profile's real voices since
 /// 2026-12; leave-one-speaker-out they read 78.6 and 54.3 %): the built-in profile reads
