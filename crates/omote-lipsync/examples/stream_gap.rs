@@ -12,10 +12,12 @@
 //! * `V` — [`StreamVoicing`] (minimum statistics over the last 1.5 s) instead of the
 //!   clip's voicing;
 //! * `S` — the streaming smoothing ([`ClassSmoother`]: the class filter with the held
-//!   frame's look-ahead and one-frame blip filter) instead of the centred smoothing and
-//!   the short-run filter.
+//!   frame's look-ahead and one-frame blip filter, the stream's nucleus vote and the decay
+//!   hold) instead of the offline smoothing, short-run filter, vote and hold.
 //!
 //! `--lowest-latency` takes [`AnalyserConfig::lowest_latency`] (no held frame).
+//! `--no-stream-vote` turns the stream's nucleus vote off
+//! ([`AnalyserConfig::stream_nucleus_vote`]), to see what it does.
 //! `--by-count` also prints offline's and C's vowel accuracy by how many voiced frames the
 //! clip had before each frame (where the running mean is still cold).
 //! `--speaker-mean W` starts C's mean from the *other* clips of the folder (the speaker's
@@ -41,11 +43,14 @@ use omote_lipsync::{
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let profile = Profile::builtin();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let config = if args.iter().any(|a| a == "--lowest-latency") {
+    let mut config = if args.iter().any(|a| a == "--lowest-latency") {
         AnalyserConfig::lowest_latency()
     } else {
         AnalyserConfig::default()
     };
+    if args.iter().any(|a| a == "--no-stream-vote") {
+        config.stream_nucleus_vote.ratio = f32::INFINITY;
+    }
     let scorer = ClassScorer::new(&profile);
     let mut analyser = Analyser::with_config(profile.clone(), config);
     let by_count = args.iter().any(|a| a == "--by-count");
@@ -207,7 +212,8 @@ fn causal_mean(feats: &mut ClipFeatures, mut mean: StreamCepstralMean) {
 }
 
 /// The streaming analyser's smoothing ([`ClassSmoother`]: the class filter with the held
-/// frame's look-ahead, blip filter and decay hold) over the clip's voiced frames.
+/// frame's look-ahead, blip filter, nucleus vote and decay hold) over the clip's voiced
+/// frames (unfaded: the live stream fades its frames near the voicing threshold in).
 fn causal_smoothing(
     feats: &ClipFeatures,
     scorer: &ClassScorer,

@@ -70,7 +70,7 @@ struct Analysed {
 impl ClassSmoother {
     /// The smoothing of `config` (`stream_stay`, `stream_stay_at_change`,
     /// `stream_change_width`, `stream_temperature`, `stream_change_softening`,
-    /// `stream_hold`, `decay_hold_db`).
+    /// `stream_hold`, `stream_nucleus_vote`, `decay_hold_db`).
     pub fn new(config: &AnalyserConfig) -> Self {
         Self {
             filter: ClassFilter::from_config(config),

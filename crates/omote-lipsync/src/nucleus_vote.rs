@@ -1,6 +1,7 @@
-//! Offline, one vowel from a syllable's peak to its end: the frames of a vowel after its
-//! loudest frame vote, and a frame that another vowel leads only narrowly is led by the
-//! winner instead.
+//! One vowel from a syllable's peak to its end: the frames of a vowel after its loudest
+//! frame vote, and a frame that another vowel leads only narrowly is led by the winner
+//! instead — offline over the whole nucleus ([`NucleusVote`]), streamed causally, once the
+//! voice has fallen ([`StreamNucleusVote`]).
 //!
 //! Why: on recorded human syllables many wrong frames are scattered inside a vowel that most
 //! of its frames read right (a vowel read A, O, A, A, O over its length), at a scale the
@@ -19,7 +20,7 @@ use crate::analyser::{dominant, lead_with};
 
 const CLOSED: usize = Viseme::N.index();
 
-/// The vote's two thresholds (see the module comment). No allocation.
+/// The vote's thresholds (see the module comment). No allocation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NucleusVote {
     /// A frame led by another vowel takes the winner's lead when its weight for the winner
@@ -28,9 +29,9 @@ pub struct NucleusVote {
     /// The winner's summed weight must be at least this many times the runner-up's (a
     /// vote closer than that is two vowels, not one misread).
     pub margin: f32,
-    /// Only a frame at least this many dB under the nucleus's peak may change (0: every
-    /// frame from the peak on). The stream's vote cannot see a nucleus's end, so it waits
-    /// for the voice to fall before it holds a frame to the peak's vowel.
+    /// Only a frame at least this many dB under the nucleus's peak may change (0 or NaN:
+    /// every frame from the peak on). The stream's vote cannot see a nucleus's end, so it
+    /// waits for the voice to fall before it holds a frame to the peak's vowel.
     pub below_peak_db: f32,
 }
 
@@ -38,6 +39,15 @@ impl NucleusVote {
     /// Whether the vote can change anything.
     pub fn is_on(&self) -> bool {
         self.ratio <= 1.0 && self.margin.is_finite()
+    }
+
+    /// [`NucleusVote::below_peak_db`], NaN read as 0.
+    fn below_peak_db(&self) -> f32 {
+        if self.below_peak_db.is_nan() {
+            0.0
+        } else {
+            self.below_peak_db
+        }
     }
 
     /// Applies the vote to class weights `post` (A I U E O N per frame), `voiced` and
@@ -66,7 +76,9 @@ impl NucleusVote {
     fn vote(&self, post: &mut [[f32; 6]], level_db: &[f32]) {
         let peak =
             (0..level_db.len()).fold(0, |p, j| if level_db[j] > level_db[p] { j } else { p });
-        let below = level_db[peak] - self.below_peak_db;
+        // A frame may change unless it is louder than this (a NaN level on either side
+        // does not stop it, as before levels were compared).
+        let below = level_db[peak] - self.below_peak_db();
         let tail = &mut post[peak..];
         let levels = &level_db[peak..];
         let mut sum = [0f32; 5];
@@ -87,7 +99,7 @@ impl NucleusVote {
             let lead = dominant(p);
             if lead != winner
                 && lead != CLOSED
-                && level <= below
+                && level.partial_cmp(&below) != Some(std::cmp::Ordering::Greater)
                 && p[winner] >= self.ratio * p[lead]
             {
                 lead_with(p, winner);
@@ -102,9 +114,14 @@ impl NucleusVote {
 /// [`NucleusVote::below_peak_db`] under the peak, takes the winner's lead. Early in a
 /// vowel's fall few frames have voted, and a narrow frame is then held to the peak frame's
 /// vowel. Offline, a close vote over the whole nucleus leaves it alone ("ai" is two
-/// vowels); a stream cannot wait for that, so the first frame that another vowel leads
-/// clearly (not changed) ends the vote for the rest of the nucleus: from there on it is
-/// two vowels, and holding the first would only add flicker. No allocation.
+/// vowels); a stream cannot wait for that, so the first frame after the peak that another
+/// vowel leads and keeps leading (it leads clearly, the vote is close, or the voice has not
+/// fallen yet) stops the vote until a louder frame or the next nucleus: from there on it
+/// is two vowels, and holding the first would only add flicker.
+///
+/// The peak has no time limit (a nucleus ends at N or silence), and the weights voted with
+/// are the ones given: the streaming analyser's are faded in near the voicing threshold, so
+/// its faintest frames count less. No allocation.
 #[derive(Clone, Debug)]
 pub struct StreamNucleusVote {
     vote: NucleusVote,
@@ -112,7 +129,8 @@ pub struct StreamNucleusVote {
     peak_db: f32,
     /// A I U E O weights summed from that peak frame to the last frame.
     sum: [f32; 5],
-    /// A frame of another vowel kept its lead since the peak: the nucleus holds two vowels.
+    /// A frame of another vowel kept its lead since the peak: the nucleus holds two vowels
+    /// (until a louder frame).
     stopped: bool,
 }
 
@@ -167,7 +185,7 @@ impl StreamNucleusVote {
             .filter(|&k| k != winner)
             .map(|k| self.sum[k])
             .fold(0.0, f32::max);
-        if level_db <= self.peak_db - self.vote.below_peak_db
+        if level_db <= self.peak_db - self.vote.below_peak_db()
             && self.sum[winner].is_finite()
             && self.sum[winner] >= self.vote.margin * runner_up
             && weights[winner] >= self.vote.ratio * weights[lead]
@@ -295,6 +313,14 @@ mod tests {
         let mut post = vec![frame(A, 0.7, O, 0.2), frame(O, 0.5, A, 0.4)];
         VOTE.apply(&mut post, &[true, true], &[f32::NAN, f32::NEG_INFINITY]);
         assert!(post.iter().flatten().all(|w| w.is_finite()));
+        // A nucleus whose first level is NaN still votes (its peak is that frame).
+        let mut post = vec![
+            frame(A, 0.8, O, 0.1),
+            frame(A, 0.8, O, 0.1),
+            frame(O, 0.5, A, 0.4),
+        ];
+        VOTE.apply(&mut post, &[true; 3], &[f32::NAN, -10.0, -12.0]);
+        assert_eq!(leads(&post), [A, A, A]);
     }
 
     /// Streams `post` at `level` through a fresh stream vote.
@@ -346,31 +372,51 @@ mod tests {
     }
 
     #[test]
-    fn a_stream_stops_at_a_clear_second_vowel_and_restarts_after_n_or_silence() {
-        // A clear I after the peak (A's weight under 0.3 of I's) keeps its lead and ends the
-        // vote: the narrow O after it is not held to A.
+    fn a_stream_stops_at_a_second_vowel_until_a_louder_frame() {
+        // A clear I after the peak keeps its lead and stops the vote: the narrow I after it,
+        // which the A-led sum would otherwise take, stays I.
         let mut post = vec![
             frame(A, 0.8, I, 0.1),
+            frame(A, 0.8, I, 0.1),
+            frame(A, 0.8, I, 0.1),
             frame(I, 0.9, A, 0.05),
+            frame(I, 0.5, A, 0.4),
+        ];
+        stream(STREAM, &mut post, &[-10.0, -12.0, -14.0, -20.0, -22.0]);
+        assert_eq!(leads(&post), [A, A, A, I, I]);
+        // A louder frame is a new peak: the vote runs again from it.
+        let mut post = vec![
+            frame(A, 0.8, I, 0.1),
+            frame(A, 0.8, I, 0.1),
+            frame(I, 0.9, A, 0.05),
+            frame(A, 0.8, O, 0.1),
+            frame(A, 0.8, O, 0.1),
             frame(O, 0.5, A, 0.4),
         ];
-        stream(STREAM, &mut post, &[-10.0, -20.0, -22.0]);
-        assert_eq!(leads(&post), [A, I, O]);
-        // N keeps N and ends the nucleus; so does silence (all-zero here).
+        stream(STREAM, &mut post, &[-10.0, -12.0, -20.0, -5.0, -8.0, -15.0]);
+        assert_eq!(leads(&post), [A, A, I, A, A, A]);
+    }
+
+    #[test]
+    fn a_stream_restarts_after_n_or_silence() {
+        // N keeps N and ends the nucleus: the narrow O after it is a new peak, not held to A.
         let mut post = vec![
+            frame(A, 0.8, O, 0.1),
             frame(A, 0.8, O, 0.1),
             frame(N, 0.5, A, 0.4),
             frame(O, 0.5, A, 0.4),
+        ];
+        stream(STREAM, &mut post, &[-10.0, -12.0, -20.0, -25.0]);
+        assert_eq!(leads(&post), [A, A, N, O]);
+        // So does silence (all-zero weights here).
+        let mut post = vec![
+            frame(A, 0.8, O, 0.1),
             frame(A, 0.8, O, 0.1),
             [0.0; 6],
             frame(O, 0.5, A, 0.4),
         ];
-        stream(
-            STREAM,
-            &mut post,
-            &[-10.0, -20.0, -21.0, -22.0, -60.0, -30.0],
-        );
-        assert_eq!(leads(&post), [A, N, O, A, A, O]);
+        stream(STREAM, &mut post, &[-10.0, -12.0, -60.0, -30.0]);
+        assert_eq!(leads(&post)[3], O);
         // Off: nothing moves.
         let mut post = vec![frame(A, 0.7, O, 0.2), frame(O, 0.5, A, 0.4)];
         let before = post.clone();
@@ -380,15 +426,36 @@ mod tests {
         };
         stream(off, &mut post, &[-10.0, -30.0]);
         assert_eq!(post, before);
-        // Non-finite levels and weights do not panic and change nothing into NaN.
+    }
+
+    #[test]
+    fn a_stream_takes_odd_levels_and_weights_without_panic_or_nan() {
         let mut s = StreamNucleusVote::new(STREAM);
-        let mut w = frame(A, 0.7, O, 0.2);
-        s.apply(f32::NAN, &mut w);
-        s.apply(f32::NEG_INFINITY, &mut w);
-        let mut bad = [f32::NAN; 6];
-        s.apply(-30.0, &mut bad);
-        s.apply(-40.0, &mut w);
-        assert!(w.iter().all(|v| v.is_finite()));
+        let mut frames = [
+            (f32::NAN, frame(A, 0.7, O, 0.2)),
+            (f32::NEG_INFINITY, frame(O, 0.5, A, 0.4)),
+            (-30.0, [f32::NAN; 6]),
+            (f32::INFINITY, frame(A, 0.7, O, 0.2)),
+            (-40.0, frame(O, 0.5, A, 0.4)),
+            (-45.0, [f32::INFINITY, 0.0, 0.0, 0.0, 1.0, 0.0]),
+            (-50.0, frame(O, 0.5, A, 0.4)),
+        ];
+        for (level, w) in &mut frames {
+            s.apply(*level, w);
+        }
+        for (k, (_, w)) in frames.iter().enumerate() {
+            if k != 2 {
+                assert!(w.iter().all(|v| !v.is_nan()), "frame {k}: {w:?}");
+            }
+        }
+        // A NaN threshold reads as 0 dB: every frame after the peak may change.
+        let nan = NucleusVote {
+            below_peak_db: f32::NAN,
+            ..STREAM
+        };
+        let mut post = vec![frame(A, 0.8, O, 0.1), frame(O, 0.5, A, 0.4)];
+        stream(nan, &mut post, &[-10.0, -11.0]);
+        assert_eq!(leads(&post), [A, A]);
     }
 
     #[test]
