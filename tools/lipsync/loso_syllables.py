@@ -11,7 +11,7 @@ profile is built like the shipped one (`calibrate --build --with-variants
 --speaker-from-name`) with the *other* speakers' syllables as real voices
 (`--real-syllables`, plus `--real-labelled-dir` when given, without the same person's
 clips), and that speaker alone is
-scored (`eval --syllables`, plus `--eval-flags`, e.g. "--calibrate-halves"; `--reuse`
+scored (`eval --syllables`, plus `--eval-flags`, e.g. "--calibrate-halves", or --eval-flags=--stream / =--session for the live readings; `--reuse`
 keeps a WORK_DIR profile already built). Prints one row per speaker, then the frame-weighted total,
 the mean of the speakers and the total confusion (rows: the true vowel, % of its frames).
 Python 3 stdlib only; the work is done by the `omote` binary given.

@@ -995,6 +995,26 @@ fn lipsync_eval_scores_a_folder_of_syllables() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&file.stdout).contains("each file alone"));
+    // Streamed and as a live session: the same files and frames counted, in that reading.
+    for (flag, name) in [
+        ("--stream", "(streaming, "),
+        ("--session", "(streaming session, "),
+    ] {
+        let o = omote()
+            .args(["lipsync", "eval", "--syllables", flag])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let live = String::from_utf8_lossy(&o.stdout);
+        let live: Vec<&str> = live.lines().collect();
+        assert!(live[0].contains(name), "{}", live[0]);
+        assert!(
+            live[3].starts_with("all ") && live[3].contains("5 files"),
+            "{}",
+            live[3]
+        );
+    }
     // Nothing is silently left out: a file the map lacks, or a name without one vowel.
     write_wav16(&sp1.join("X.wav"), 16_000, &voice);
     let o = omote()

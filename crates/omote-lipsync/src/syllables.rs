@@ -9,6 +9,7 @@
 //! [`SyllableReport::to_text`] prints (`omote lipsync eval --syllables DIR`).
 //!
 //! ```
+//! use omote_lipsync::eval::AnalysisMode;
 //! use omote_lipsync::syllables::{SyllableClip, SyllableReading, evaluate_syllables};
 //! use omote_lipsync::{Profile, SAMPLE_RATE, Viseme};
 //! let clips = vec![SyllableClip {
@@ -17,7 +18,8 @@
 //!     vowel: Viseme::A,
 //!     samples: vec![0.0; SAMPLE_RATE as usize], // decoded BA.wav
 //! }];
-//! let report = evaluate_syllables(&Profile::builtin(), &clips, SyllableReading::Speaker);
+//! let reading = SyllableReading::Speaker;
+//! let report = evaluate_syllables(&Profile::builtin(), &clips, reading, AnalysisMode::Offline);
 //! assert_eq!(report.total.files_without_voice, 1); // silence: counted, not scored
 //! print!("{}", report.to_text(false));
 //! ```
@@ -26,7 +28,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::eval::{
-    AnalysisMode, CALIBRATION_MIN_FRAMES, LabelledClip, pct, speaker_features, speaker_tracks,
+    AnalysisMode, CALIBRATION_MIN_FRAMES, LabelledClip, pct, session_tracks, speaker_features,
+    speaker_stream_tracks, speaker_tracks,
 };
 use crate::{Analyser, HOP, LipsyncError, Profile, ProfileBuilder, Viseme, VowelTrack};
 
@@ -382,17 +385,23 @@ pub struct SyllableReport {
     pub profile: String,
     /// How each speaker's files were read.
     pub reading: SyllableReading,
+    /// Offline, streamed or as a live session.
+    pub mode: AnalysisMode,
     /// Per speaker, by name.
     pub speakers: Vec<(String, SyllableCounts)>,
     /// Every speaker's frames together.
     pub total: SyllableCounts,
 }
 
-/// Scores every clip with `profile` (offline), per speaker.
+/// Scores every clip with `profile`, per speaker, read in `mode` as `omote lipsync eval`
+/// reads a source: offline; streamed, a new stream per file (as one speaker: started from
+/// the speaker's other files); or as a session, one stream through the speaker's files back
+/// to back ([`SyllableReading::File`] then reads each file as a cold stream).
 pub fn evaluate_syllables(
     profile: &Profile,
     clips: &[SyllableClip],
     reading: SyllableReading,
+    mode: AnalysisMode,
 ) -> SyllableReport {
     let mut by_speaker: BTreeMap<&str, Vec<&SyllableClip>> = BTreeMap::new();
     for c in clips {
@@ -406,11 +415,13 @@ pub fn evaluate_syllables(
             match reading {
                 SyllableReading::File => {
                     for c in &items {
-                        let track = AnalysisMode::Offline.analyse(profile, &c.samples);
+                        let track = mode.analyse(profile, &c.samples);
                         counts.add(&score_syllable(&track, c.vowel));
                     }
                 }
-                SyllableReading::Speaker => counts.add(&score_as_speaker(profile, &items)),
+                SyllableReading::Speaker => {
+                    counts.add(&score_as_speaker(profile, &items, mode));
+                }
                 SyllableReading::CalibratedHalves => {
                     for half in 0..2 {
                         let (scored, taught): (Vec<_>, Vec<_>) =
@@ -425,6 +436,7 @@ pub fn evaluate_syllables(
                         counts.add(&score_as_speaker(
                             calibrated.as_ref().unwrap_or(profile),
                             &scored,
+                            mode,
                         ));
                     }
                 }
@@ -436,14 +448,20 @@ pub fn evaluate_syllables(
     SyllableReport {
         profile: profile.description.clone(),
         reading,
+        mode,
         speakers,
         total,
     }
 }
 
-/// The files of one speaker read as one [`crate::Speaker`] (the harness's own reading of a
-/// source, so both measures read a voice the same way) and scored.
-fn score_as_speaker(profile: &Profile, items: &[&SyllableClip]) -> SyllableCounts {
+/// The files of one speaker read in `mode` as the harness reads a source (offline and
+/// streamed as one [`crate::Speaker`], or as one session), so both measures read a voice
+/// the same way, and scored.
+fn score_as_speaker(
+    profile: &Profile,
+    items: &[&SyllableClip],
+    mode: AnalysisMode,
+) -> SyllableCounts {
     let as_clips: Vec<LabelledClip> = items
         .iter()
         .map(|c| LabelledClip {
@@ -452,7 +470,12 @@ fn score_as_speaker(profile: &Profile, items: &[&SyllableClip]) -> SyllableCount
             labels: Vec::new(),
         })
         .collect();
-    let tracks = speaker_tracks(profile, &as_clips.iter().collect::<Vec<_>>());
+    let as_clips: Vec<&LabelledClip> = as_clips.iter().collect();
+    let tracks = match mode {
+        AnalysisMode::Offline => speaker_tracks(profile, &as_clips),
+        AnalysisMode::Streaming => speaker_stream_tracks(profile, &as_clips),
+        AnalysisMode::Session => session_tracks(profile, &as_clips),
+    };
     let mut counts = SyllableCounts::default();
     for (track, c) in tracks.iter().zip(items) {
         counts.add(&score_syllable(track, c.vowel));
@@ -476,7 +499,8 @@ impl SyllableReport {
         // Writing to a String cannot fail.
         let _ = writeln!(
             s,
-            "omote lipsync eval --syllables (offline, {reading}, profile: {}): leading class over the last {:.0} % of each file's voiced frames",
+            "omote lipsync eval --syllables ({}, {reading}, profile: {}): leading class over the last {:.0} % of each file's voiced frames",
+            self.mode.name(),
             self.profile,
             100.0 * SCORED_TAIL
         );
@@ -873,8 +897,14 @@ mod tests {
                 samples: vec![0.0; 8000],
             },
         ];
-        for reading in [SyllableReading::Speaker, SyllableReading::File] {
-            let r = evaluate_syllables(&Profile::builtin(), &clips, reading);
+        let readings = [SyllableReading::Speaker, SyllableReading::File];
+        let modes = [
+            AnalysisMode::Offline,
+            AnalysisMode::Streaming,
+            AnalysisMode::Session,
+        ];
+        for (reading, mode) in readings.into_iter().flat_map(|r| modes.map(|m| (r, m))) {
+            let r = evaluate_syllables(&Profile::builtin(), &clips, reading, mode);
             assert_eq!(r.total.files, 2);
             assert_eq!(r.total.files_without_voice, 1);
             for v in [0, 1, 3, 4] {

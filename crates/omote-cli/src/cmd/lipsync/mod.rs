@@ -8,7 +8,7 @@
 //! omote lipsync calibrate --build --labelled-dir DIR -o PROFILE.json   (a new speaker-independent profile)
 //! omote lipsync plot VOICE.wav -o OUT.png
 //! omote lipsync eval DATA_DIR [--stream] [--profile P] [--calibrate-first K] [--no-variants] [--clip-mean] [--confusion] [--by-phone]
-//! omote lipsync eval --syllables SYLLABLES_DIR [--profile P] [--clip-mean] [--confusion]
+//! omote lipsync eval --syllables SYLLABLES_DIR [--profile P] [--clip-mean | --calibrate-halves] [--stream | --session] [--confusion]
 //! arecord -q -f S16_LE -r 16000 -c 1 -t raw | omote lipsync live [--format tsv|jsonl]
 //! ```
 
@@ -322,8 +322,10 @@ struct EvalArgs {
     /// vowel is given by the folder's `vowels.tsv` (`tools/lipsync/klettres_syllables.py`)
     /// or, without one, by the name's vowel letters; the leading class over the last 60 %
     /// of each file's voiced frames is scored against it. `--clip-mean` reads each file
-    /// alone; `--confusion` adds each speaker's confusion matrix.
-    #[arg(long, conflicts_with_all = ["stream", "session", "calibrate_first", "no_variants"])]
+    /// alone; `--confusion` adds each speaker's confusion matrix; `--stream` streams each
+    /// file (started from the speaker's other files), `--session` streams a speaker's files
+    /// back to back, as a live microphone hears them.
+    #[arg(long, conflicts_with_all = ["calibrate_first", "no_variants"])]
     syllables: bool,
     /// With --syllables: split each speaker's files in two halves (alternate files) and
     /// score each half with the profile calibrated on the other half's syllables (as
@@ -1270,7 +1272,12 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
         } else {
             SyllableReading::Speaker
         };
-        return syllables::eval_syllables(&args.data, &profile, reading, args.confusion);
+        let mode = if args.session {
+            AnalysisMode::Session
+        } else {
+            AnalysisMode::from_stream(args.stream)
+        };
+        return syllables::eval_syllables(&args.data, &profile, reading, mode, args.confusion);
     }
     let path = args.data.join("manifest.tsv");
     let text = omote_fs::read_to_string(&path, omote_fs::Limit::DATA)

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use omote_lipsync::eval::AnalysisMode;
 use omote_lipsync::syllables::{
     SyllableClip, SyllableReading, evaluate_syllables, parse_vowel_map, vowel_from_name,
 };
@@ -21,10 +22,11 @@ pub(super) fn eval_syllables(
     dir: &Path,
     profile: &Profile,
     reading: SyllableReading,
+    mode: AnalysisMode,
     confusion: bool,
 ) -> anyhow::Result<()> {
     let clips = load(dir)?;
-    let report = evaluate_syllables(profile, &clips, reading);
+    let report = evaluate_syllables(profile, &clips, reading, mode);
     print!(
         "{}",
         crate::output::escape_terminal(&report.to_text(confusion))
