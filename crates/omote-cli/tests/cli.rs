@@ -358,6 +358,29 @@ fn motion_map_prints_weights_queries_and_plots() {
     assert!((sum - 1.0).abs() < 1e-9);
     assert!(w["left"].as_f64().unwrap() > 0.5);
     assert_eq!(w["right"].as_f64().unwrap(), 0.0);
+    // α goes round (460° is 100°) and β beyond ±90° is no direction: refused, named.
+    let o = omote()
+        .arg("motion-map")
+        .arg(&map)
+        .args(["--alpha", "460", "--beta", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap(),
+        v
+    );
+    let o = omote()
+        .arg("motion-map")
+        .arg(&map)
+        .args(["--alpha", "10", "--beta", "95"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--alpha 10 --beta 95") && err.contains("beta"),
+        "{err}"
+    );
 
     let out = scratch("motion-map");
     std::fs::create_dir_all(&out).unwrap();

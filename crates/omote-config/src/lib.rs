@@ -84,13 +84,63 @@ pub fn load_clip(path: &Path, rig: &Rig) -> Result<Clip, ConfigError> {
     Clip::new(&desc, rig).map_err(|e| ConfigError::invalid(path, format!("tracks.{}: {e}", e.name)))
 }
 
-/// Read an anim JSON file and check its invariants.
+/// Read an anim JSON file and check its invariants. A file that is not an anim — a lip
+/// sync track, a Rhubarb export, a scene, an empty file — is named for what it is.
 pub fn load_anim(path: &Path) -> Result<Anim, ConfigError> {
     // Hours of frames: a data file's limit, not a config file's.
-    let anim: Anim = load_with(path, &data_file)?;
+    let anim: Anim = load_with(path, &data_file).map_err(|e| not_an_anim(path, e))?;
     anim.validate()
         .map_err(|e| ConfigError::invalid(path, e.to_string()))?;
     Ok(anim)
+}
+
+/// How an anim is made, for errors about files that are not one.
+const ANIM_HINT: &str = "an anim (`NAME.anim.json`) is what `omote bake`, `omote simulate` or `omote live --record` writes";
+
+/// `error` of reading `path` as an anim, said better where the file is plainly something
+/// else (looked at only when the anim did not parse).
+fn not_an_anim(path: &Path, error: ConfigError) -> ConfigError {
+    /// The fields that tell omote's other files apart.
+    #[derive(serde::Deserialize)]
+    struct Kind {
+        format: Option<String>,
+        #[serde(rename = "mouthCues")]
+        mouth_cues: Option<serde::de::IgnoredAny>,
+    }
+    let kind = match &error {
+        ConfigError::UnknownFormat { .. } => Some(format!("not an anim: {ANIM_HINT}")),
+        ConfigError::Parse { .. } => {
+            let text = data_file(path)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .unwrap_or_default();
+            if text.trim().is_empty() {
+                Some(format!("the file is empty; {ANIM_HINT}"))
+            } else if Format::from_path(path) == Some(Format::Toml) {
+                Some(format!("a TOML file, not an anim: {ANIM_HINT}"))
+            } else {
+                match serde_json::from_str::<Kind>(&text) {
+                    Ok(Kind {
+                        format: Some(f), ..
+                    }) if f != omote_core::anim::ANIM_FORMAT => {
+                        Some(format!("a `{f}` file, not an anim: {ANIM_HINT}"))
+                    }
+                    Ok(Kind {
+                        mouth_cues: Some(_),
+                        ..
+                    }) => Some(format!(
+                        "a Rhubarb lip sync export, not an anim: {ANIM_HINT}"
+                    )),
+                    _ => None,
+                }
+            }
+        }
+        _ => None,
+    };
+    match kind {
+        Some(message) => ConfigError::invalid(path, message),
+        None => error,
+    }
 }
 
 /// An anim as its file: checked ([`Anim::validate`]), then compact JSON — what

@@ -188,6 +188,49 @@ fn anims_are_validated() {
     );
 }
 
+/// A file that is plainly something else is named for what it is, not by the first
+/// field an anim does not have; an anim with a bad field still gets the field's error.
+#[test]
+fn a_file_that_is_not_an_anim_is_named_for_what_it_is() {
+    let cases = [
+        (
+            write(
+                "line.lipsync.json",
+                r#"{"format":"omote-lipsync-track/1","source":"a.wav","fps":100.0,"frames":[]}"#,
+            ),
+            "a `omote-lipsync-track/1` file, not an anim",
+        ),
+        (
+            write(
+                "line.rhubarb.json",
+                r#"{"metadata":{"soundFile":"a.wav","duration":1.0},"mouthCues":[]}"#,
+            ),
+            "a Rhubarb lip sync export, not an anim",
+        ),
+        (write("empty.anim.json", " \n"), "the file is empty"),
+        (
+            write("scene.toml", "[[character]]\nid = \"aoi\"\n"),
+            "a TOML file, not an anim",
+        ),
+        (write("voice.wav", "RIFF"), "not an anim"),
+    ];
+    for (path, says) in cases {
+        let msg = err_text(load_anim(&path).unwrap_err());
+        assert!(msg.contains(&path.display().to_string()), "{msg}");
+        assert!(msg.contains(says), "{msg}");
+        assert!(msg.contains("omote bake"), "how an anim is made: {msg}");
+    }
+    let path = write(
+        "typo.anim.json",
+        r#"{"format":"omote-anim","version":1,"fps":30,"duration":0.1,"expresions":{}}"#,
+    );
+    let msg = err_text(load_anim(&path).unwrap_err());
+    assert!(
+        msg.contains("expresions") && !msg.contains("not an anim"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn tracking_sequences_report_the_bad_line() {
     let good = r#"{"width":640,"height":480,"faces":[]}"#;

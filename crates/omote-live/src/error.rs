@@ -24,6 +24,17 @@ pub enum LiveError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// A raw PCM input starts with an audio file's header: it is a file to decode, not
+    /// samples (read as samples it would play its header and at the wrong rate).
+    #[error(
+        "{what}: {kind}, not raw PCM: this input reads raw samples (arecord -t raw, ffmpeg -f s16le); read the file with `omote lipsync FILE`, or play it as a microphone with `omote live --audio FILE`"
+    )]
+    NotRawPcm {
+        /// The stream (`stdin`, `voice.wav`).
+        what: String,
+        /// What its header says it is ("a WAV file").
+        kind: &'static str,
+    },
     /// A raw frame stream ended part-way through a frame.
     #[error(
         "{what} (input ended mid-frame): {got} of the {expected} bytes a {width}x{height} RGB frame needs"

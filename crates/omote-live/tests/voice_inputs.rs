@@ -59,3 +59,53 @@ fn a_regular_file_and_a_fifo_are_opened() {
     assert_eq!(got.len(), 32);
     writer.join().unwrap().unwrap();
 }
+
+/// An audio file given where raw samples are read (`omote lipsync live voice.wav`, `omote
+/// live --voice voice.wav`, `cat voice.wav | …`) would play its header as samples at the
+/// wrong rate: it is refused by what its header says, naming the stream and the commands
+/// that read the file. Raw samples go through, whatever they start with.
+#[test]
+fn an_audio_file_is_refused_where_raw_pcm_is_read() {
+    use omote_live::{LiveError, PcmLipsync, VoiceSource};
+    let read = |bytes: Vec<u8>| {
+        let pipeline =
+            PcmLipsync::new("voice", SampleFormat::S16le, 1, 16_000, Profile::builtin()).unwrap();
+        let mut voice = PcmVoice::new(std::io::Cursor::new(bytes), "voice.wav", pipeline);
+        let mut frames = Vec::new();
+        loop {
+            match voice.next_frames(&mut frames) {
+                Ok(true) => {}
+                Ok(false) => return Ok(frames.len()),
+                Err(e) => return Err(e),
+            }
+        }
+    };
+    let mut headers: Vec<(Vec<u8>, &str)> = vec![
+        (b"OggS\0\x02\0\0\0\0\0\0".to_vec(), "an Ogg file"),
+        (b"fLaC\0\0\0\x22\0\0\0\0".to_vec(), "a FLAC file"),
+        (b"ID3\x03\0\0\0\0\0\0\0\0".to_vec(), "an MP3 file"),
+        (b"FORM\0\0\0\0AIFF".to_vec(), "an AIFF file"),
+    ];
+    if let Some(speech) = omote_testdata::shared_data("speech") {
+        let wav = std::fs::read(speech.join("ja_ojt_001.wav")).unwrap();
+        headers.push((wav, "a WAV file"));
+    } else {
+        headers.push((b"RIFF\x24\0\0\0WAVEfmt ".to_vec(), "a WAV file"));
+    }
+    for (mut bytes, kind) in headers {
+        bytes.resize(bytes.len().max(32_000), 0);
+        let e = read(bytes).expect_err(kind);
+        assert!(matches!(e, LiveError::NotRawPcm { .. }), "{e}");
+        let e = e.to_string();
+        assert!(
+            e.starts_with(&format!("voice.wav: {kind}, not raw PCM")),
+            "{e}"
+        );
+        assert!(e.contains("omote lipsync FILE"), "{e}");
+    }
+    // One second of raw samples (a quiet tone) is read whole: 100 frames.
+    let raw: Vec<u8> = (0..16_000)
+        .flat_map(|i| ((1000.0 * (i as f32 * 0.05).sin()) as i16).to_le_bytes())
+        .collect();
+    assert_eq!(read(raw).unwrap(), 100);
+}

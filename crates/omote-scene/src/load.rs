@@ -546,10 +546,15 @@ impl Loader<'_> {
             VoiceSource::Lipsync(p) => (p, "lipsync"),
         };
         if !self.files.exists(p) {
+            // Why not, in the reader's words when it is not plainly missing (a folder).
+            let why = match self.files.read(p) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => e.to_string(),
+                _ => "does not exist".into(),
+            };
             return Err(self.err(
                 l,
                 format!("{field}.{what}"),
-                format!("{} does not exist", p.display()),
+                format!("{} {why}", p.display()),
             ));
         }
         Ok(src)

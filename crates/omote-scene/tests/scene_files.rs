@@ -148,6 +148,18 @@ fn a_file_the_resolver_lacks_is_named_with_its_field() {
             assert!(from_disk.ends_with("does not exist"), "{from_disk}");
         }
     }
+    // A folder where a voice file should be is named as one, not as missing.
+    let voice = dir.join("voice/a.wav");
+    std::fs::rename(&voice, dir.join("away")).unwrap();
+    std::fs::create_dir(&voice).unwrap();
+    let e = parse(&scene, &FsFiles).unwrap_err();
+    std::fs::remove_dir(&voice).unwrap();
+    std::fs::rename(dir.join("away"), &voice).unwrap();
+    assert!(e.contains(":11: character[0].line[0].audio"), "{e}");
+    assert!(
+        e.contains("directory") && !e.contains("does not exist"),
+        "{e}"
+    );
     let e = load_scene_with(
         &scene,
         &LoadOptions::default(),

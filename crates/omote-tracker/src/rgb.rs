@@ -116,6 +116,15 @@ pub fn decode_rgb_bytes(what: &str, bytes: &[u8]) -> Result<image::RgbImage> {
             .map_err(|e| read_err(e.to_string()))?;
         match reader.format() {
             Some(ImageFormat::Png | ImageFormat::Jpeg) => {}
+            // `image` guesses WebP from "RIFF" alone; a WAV is a RIFF file too.
+            Some(ImageFormat::WebP) if bytes.get(8..12) != Some(b"WEBP".as_slice()) => {
+                let kind = if bytes.get(8..12) == Some(b"WAVE".as_slice()) {
+                    "a WAV audio file"
+                } else {
+                    "a RIFF file"
+                };
+                return Err(read_err(format!("{kind}, not a PNG or JPEG image")));
+            }
             Some(other) => {
                 return Err(read_err(format!(
                     "{other:?} images are not supported (PNG or JPEG only)"
@@ -166,6 +175,14 @@ mod tests {
         assert!(
             e.contains("not supported") || e.contains("not a PNG"),
             "{e}"
+        );
+        // A WAV starts "RIFF" as a WebP does: it is named for what it is.
+        let e = decode_rgb_bytes("voice.wav", b"RIFF\x24\0\0\0WAVEfmt \x10\0\0\0")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "voice.wav: cannot read image: a WAV audio file, not a PNG or JPEG image"
         );
     }
 }

@@ -95,16 +95,11 @@ fn round(w: f64) -> f64 {
     (w * 1e12).round() / 1e12 + 0.0 // + 0.0: never print "-0"
 }
 
-fn check_angle(alpha: f64, beta: f64) -> anyhow::Result<()> {
-    if !(alpha.is_finite() && beta.is_finite()) {
-        bail!("angles must be finite numbers (got α = {alpha}, β = {beta})");
-    }
-    Ok(())
-}
-
-/// `{"weights":{"front":0.2,…}}` in point order, plus `"fade"` if the map fades out.
+/// `{"weights":{"front":0.2,…}}` in point order, plus `"fade"` if the map fades out; the
+/// angles as `--query` takes them (α wrapped round, β refused beyond ±90°).
 fn weights_json(map: &MotionMap, alpha: f64, beta: f64) -> anyhow::Result<String> {
-    check_angle(alpha, beta)?;
+    let (alpha, beta) = MotionMap::check_angles(alpha, beta)
+        .with_context(|| format!("--alpha {alpha} --beta {beta}"))?;
     let w = map.weights(alpha, beta);
     let mut s = String::from("{\"weights\":{");
     for (i, w) in w.iter().enumerate() {

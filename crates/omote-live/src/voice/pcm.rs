@@ -197,6 +197,41 @@ pub struct PcmVoice<R> {
     pipeline: PcmLipsync,
     buf: Vec<u8>,
     ended: bool,
+    /// The stream's first bytes, until there are enough to tell a file header.
+    head: [u8; HEAD_BYTES],
+    head_len: usize,
+}
+
+/// Bytes of a stream's start that [`container_kind`] looks at.
+const HEAD_BYTES: usize = 12;
+
+/// What an audio file's header at a raw stream's start says it is, if it is one. Raw
+/// audio does not start with these bytes (a stream starts near silence; "RIFF" then
+/// "WAVE" would be two loud samples and two more exactly so).
+fn container_kind(head: &[u8]) -> Option<&'static str> {
+    match head {
+        [
+            b'R',
+            b'I',
+            b'F',
+            b'F',
+            _,
+            _,
+            _,
+            _,
+            b'W',
+            b'A',
+            b'V',
+            b'E',
+            ..,
+        ] => Some("a WAV file"),
+        [b'R', b'I', b'F', b'F', ..] => Some("a RIFF file"),
+        [b'O', b'g', b'g', b'S', ..] => Some("an Ogg file"),
+        [b'f', b'L', b'a', b'C', ..] => Some("a FLAC file"),
+        [b'F', b'O', b'R', b'M', _, _, _, _, b'A', b'I', b'F', ..] => Some("an AIFF file"),
+        [b'I', b'D', b'3', 2..=4, ..] => Some("an MP3 file"),
+        _ => None,
+    }
 }
 
 impl<R: Read> PcmVoice<R> {
@@ -209,6 +244,8 @@ impl<R: Read> PcmVoice<R> {
             pipeline,
             buf,
             ended: false,
+            head: [0; HEAD_BYTES],
+            head_len: 0,
         }
     }
 
@@ -290,6 +327,20 @@ impl<R: Read> VoiceSource for PcmVoice<R> {
                     });
                 }
             };
+            if self.head_len < HEAD_BYTES {
+                let take = n.min(HEAD_BYTES - self.head_len);
+                self.head[self.head_len..self.head_len + take].copy_from_slice(&self.buf[..take]);
+                self.head_len += take;
+                if self.head_len == HEAD_BYTES
+                    && let Some(kind) = container_kind(&self.head)
+                {
+                    self.ended = true;
+                    return Err(LiveError::NotRawPcm {
+                        what: self.name.clone(),
+                        kind,
+                    });
+                }
+            }
             self.pipeline.push(&self.buf[..n], out);
             if out.len() > before {
                 return Ok(true);
