@@ -32,8 +32,8 @@ AUDIO_EXTS = {".wav", ".flac", ".ogg", ".oga", ".mp3", ".wave"}
 WRITERS = {
     "json": ("lipsync.json", lambda t, name: t.to_json(name)),
     "tsv": ("lipsync.tsv", lambda t, name: t.to_tsv()),
-    "rhubarb-json": ("lipsync.json", lambda t, name: t.to_rhubarb_json(name)),
-    "rhubarb-tsv": ("lipsync.tsv", lambda t, name: t.to_rhubarb_tsv()),
+    "rhubarb-json": ("rhubarb.json", lambda t, name: t.to_rhubarb_json(name)),
+    "rhubarb-tsv": ("rhubarb.tsv", lambda t, name: t.to_rhubarb_tsv()),
 }
 
 

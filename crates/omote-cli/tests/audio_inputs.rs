@@ -113,8 +113,8 @@ fn a_long_file_is_analysed_as_a_stream_with_the_streaming_result() {
         ("json", "100", "lipsync.json"),
         ("json", "30", "lipsync.json"),
         ("tsv", "60", "lipsync.tsv"),
-        ("rhubarb-json", "100", "lipsync.json"),
-        ("rhubarb-tsv", "24", "lipsync.tsv"),
+        ("rhubarb-json", "100", "rhubarb.json"),
+        ("rhubarb-tsv", "24", "rhubarb.tsv"),
     ] {
         let out = dir.join(format!("out-{format}-{fps}"));
         let o = run(&[
@@ -134,7 +134,9 @@ fn a_long_file_is_analysed_as_a_stream_with_the_streaming_result() {
             e.contains("1 of 1 files analysed, 0 failed; 1 speaker "),
             "{e}"
         );
-        let got = std::fs::read_to_string(out.join(format!("long.{ext}"))).unwrap();
+        let written = out.join(format!("long.{ext}"));
+        assert!(e.contains(&format!("; wrote {}", written.display())), "{e}");
+        let got = std::fs::read_to_string(&written).unwrap();
         let t = track.resampled(fps.parse().unwrap());
         let want = match format {
             "json" => export::to_json(&t, &name),

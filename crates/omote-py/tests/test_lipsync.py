@@ -66,13 +66,13 @@ def test_the_exports_equal_the_cli_formats(speech, omote_bin, tmp_path):
     f = speech / CLIPS[1]
     track = omote.lipsync(str(f))
     for fmt, ext, text in [
-        ("tsv", "tsv", track.to_tsv()),
-        ("rhubarb-json", "json", track.to_rhubarb_json(str(f))),
-        ("rhubarb-tsv", "tsv", track.to_rhubarb_tsv()),
+        ("tsv", "lipsync.tsv", track.to_tsv()),
+        ("rhubarb-json", "rhubarb.json", track.to_rhubarb_json(str(f))),
+        ("rhubarb-tsv", "rhubarb.tsv", track.to_rhubarb_tsv()),
     ]:
         out = tmp_path / fmt
         run(omote_bin, "lipsync", f, "--speaker", "file", "--format", fmt, "--out", out)
-        assert (out / f"{f.stem}.lipsync.{ext}").read_text() == text, fmt
+        assert (out / f"{f.stem}.{ext}").read_text() == text, fmt
     out = tmp_path / "fps"
     run(omote_bin, "lipsync", f, "--speaker", "file", "--fps", "60", "--out", out)
     assert (out / f"{f.stem}.lipsync.json").read_text() == track.resampled(60).to_json(str(f))

@@ -85,7 +85,8 @@ struct AnalyseArgs {
     /// length) and written as it goes (the Rhubarb formats: its cues at the end).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Output folder (default: next to each input). Output is NAME.lipsync.json / .tsv.
+    /// Output folder (default: next to each input). Output is NAME.lipsync.json / .tsv,
+    /// or NAME.rhubarb.json / .tsv for the Rhubarb formats (so both can share a folder).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Output format.
@@ -452,8 +453,10 @@ fn output_path(input: &Path, out_dir: Option<&Path>, format: Format) -> PathBuf 
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "audio".into());
     let ext = match format {
-        Format::Json | Format::RhubarbJson => "lipsync.json",
-        Format::Tsv | Format::RhubarbTsv => "lipsync.tsv",
+        Format::Json => "lipsync.json",
+        Format::Tsv => "lipsync.tsv",
+        Format::RhubarbJson => "rhubarb.json",
+        Format::RhubarbTsv => "rhubarb.tsv",
     };
     let dir = out_dir
         .map(Path::to_path_buf)
@@ -823,8 +826,17 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
             if groups.len() == 1 { "" } else { "s" }
         ),
     };
+    // Where the results went: the file itself for one input, else the folder or rule.
+    let written = match (inputs.as_slice(), args.out.as_deref()) {
+        ([one], out) if ok == 1 => {
+            format!("; wrote {}", output_path(one, out, args.format).display())
+        }
+        (_, Some(out)) if ok > 0 => format!("; written to {}", out.display()),
+        (_, None) if ok > 0 => "; each written next to its input".to_string(),
+        _ => String::new(),
+    };
     eprintln!(
-        "lipsync: {ok} of {} files analysed, {} failed{speakers}",
+        "lipsync: {ok} of {} files analysed, {} failed{speakers}{written}",
         inputs.len(),
         failed.len()
     );
