@@ -1501,6 +1501,15 @@ fn track_then_retarget_a_photo() {
         e.contains("astronaut.json: cannot be the output folder"),
         "{e}"
     );
+    // A new .jsonl "folder" is video's output file mistaken for one: refused, not made.
+    let o = track_missing_into(&out.join("faces.jsonl"));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        e.contains("faces.jsonl: images write one NAME.json each"),
+        "{e}"
+    );
+    assert!(!out.join("faces.jsonl").exists());
     std::fs::remove_dir_all(&out).ok();
 }
 
@@ -1718,7 +1727,10 @@ fn vmc_round_trip(out: &Path, demo: &Path, args: &[&str]) -> serde_json::Value {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let l = listener.wait_with_output().unwrap();
-    assert!(l.status.success(), "{}", String::from_utf8_lossy(&l.stderr));
+    let err = String::from_utf8_lossy(&l.stderr);
+    assert!(l.status.success(), "{err}");
+    // The summary says which bones came, beside the blend shapes.
+    assert!(err.contains("bones: Head"), "{err}");
     serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap()
 }
 

@@ -92,6 +92,15 @@ pub fn run(args: TrackArgs) -> Result<()> {
                 "--out -: standard output is for video (--frames, --stdin); give a folder for images"
             );
         }
+        // A file name where the folder goes is a mix-up with video's .jsonl, not a
+        // folder to create with that name.
+        let ext = args.out.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !args.out.exists() && ["json", "jsonl"].contains(&ext.to_ascii_lowercase().as_str()) {
+            bail!(
+                "--out {}: images write one NAME.json each into a folder: give a folder (a .jsonl file is video's output: --frames or --stdin)",
+                args.out.display()
+            );
+        }
         check_distinct_outputs(&args.images, &args.out)?;
     } else if !to_stdout {
         if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {

@@ -189,12 +189,27 @@ fn listen(args: ListenArgs) -> anyhow::Result<()> {
     let receiver = listener.receiver();
     let mut blends: Vec<(&String, &f32)> = receiver.blends().iter().collect();
     blends.sort_by(|a, b| a.0.cmp(b.0));
+    let bones: Vec<&str> = ["Head", "LeftEye", "RightEye"]
+        .into_iter()
+        .filter(|b| receiver.bone(b).is_some())
+        .collect();
+    let shown = blends.iter().filter(|(_, v)| **v >= 5e-4).count().min(20);
     eprintln!(
-        "vmc listen: {} packets ({} malformed), {} blend/apply, {} blend shapes",
+        "vmc listen: {} packets ({} malformed), {} blend/apply, {} blend shapes, bones: {}{}",
         stats.packets,
         stats.malformed,
         receiver.applies(),
-        blends.len()
+        blends.len(),
+        if bones.is_empty() {
+            "none".to_string()
+        } else {
+            bones.join(" ")
+        },
+        if shown > 0 {
+            format!("; the last values of the {shown} non-zero ones follow (NAME<TAB>VALUE)")
+        } else {
+            String::new()
+        }
     );
     // The latest non-zero values, by omote channel name.
     for (name, v) in blends.iter().filter(|(_, v)| **v >= 5e-4).take(20) {
