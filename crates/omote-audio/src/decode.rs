@@ -76,7 +76,18 @@ pub(crate) fn decode_with_symphonia(
     ext: Option<&str>,
     name: &Path,
 ) -> Result<MonoAudio, AudioError> {
-    let run = std::panic::AssertUnwindSafe(|| decode_unguarded(bytes, ext, name));
+    decode_with_symphonia_counting(bytes, ext, name, &mut 0)
+}
+
+/// [`decode_with_symphonia`], adding to `non_finite` the frames whose samples were NaN or
+/// infinite (read as silence: [`mono_sample`]).
+pub(crate) fn decode_with_symphonia_counting(
+    bytes: Vec<u8>,
+    ext: Option<&str>,
+    name: &Path,
+    non_finite: &mut u64,
+) -> Result<MonoAudio, AudioError> {
+    let run = std::panic::AssertUnwindSafe(|| decode_unguarded(bytes, ext, name, non_finite));
     quiet::catch_unwind_silently(run).unwrap_or_else(|payload| {
         let what = payload
             .downcast_ref::<&str>()
@@ -155,6 +166,7 @@ fn decode_unguarded(
     bytes: Vec<u8>,
     ext: Option<&str>,
     name: &Path,
+    non_finite: &mut u64,
 ) -> Result<MonoAudio, AudioError> {
     let path: PathBuf = name.to_path_buf();
     if bytes.is_empty() {
@@ -218,7 +230,11 @@ fn decode_unguarded(
                 let inter = sb.samples();
                 let scale = 1.0 / channels as f32;
                 for frame in inter.chunks_exact(channels) {
-                    samples.push(mono_sample(frame, scale));
+                    let s = mono_sample(frame, scale);
+                    if s == 0.0 && frame.iter().any(|x| !x.is_finite()) {
+                        *non_finite += 1;
+                    }
+                    samples.push(s);
                 }
             }
             Err(SymError::DecodeError(e)) => {

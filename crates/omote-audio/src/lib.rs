@@ -68,8 +68,9 @@ pub fn load_mono(path: &std::path::Path, rate: u32) -> Result<MonoAudio, AudioEr
 
 /// A voice file for analysis: [`load_mono`], refusing a file with no samples
 /// ([`AudioError::NoSamples`]: nothing to analyse), with
-/// [`Loader::truncation_warning`]'s warning for a WAV cut short of what its header
-/// declares (what is there is read) — what every voice reader passes on.
+/// [`Loader::warning`]'s warning for a WAV cut short of what its header declares (what
+/// is there is read) or samples that are not numbers (read as silence) — what every
+/// voice reader passes on.
 pub fn load_mono_warned(
     path: &std::path::Path,
     rate: u32,
@@ -90,5 +91,5 @@ fn load_one(path: &std::path::Path, rate: u32) -> Result<(MonoAudio, Option<Stri
         samples,
         sample_rate: rate,
     };
-    Ok((audio, loader.truncation_warning(path)))
+    Ok((audio, loader.warning(path)))
 }

@@ -35,6 +35,8 @@ pub struct Loader {
     from_last: u32,
     /// How many bytes the last file's WAV data was short of its header.
     short_by: Option<u64>,
+    /// Frames of the file loaded last whose samples were NaN or infinite (read as silence).
+    non_finite: u64,
 }
 
 impl Loader {
@@ -49,6 +51,7 @@ impl Loader {
             resamplers: Vec::new(),
             from_last: 0,
             short_by: None,
+            non_finite: 0,
         })
     }
 
@@ -112,21 +115,38 @@ impl Loader {
         self.short_by
     }
 
-    /// For the file loaded last as `path`: the warning every reader of a cut-short file
-    /// gives (the CLI, the bindings), or `None` for a whole file.
-    pub fn truncation_warning(&self, path: &Path) -> Option<String> {
-        self.truncation_note()
+    /// For the file loaded last: how many of its frames held samples that were NaN or
+    /// infinite (a float file written by a broken tool); they are read as silence.
+    pub fn non_finite_frames(&self) -> u64 {
+        self.non_finite
+    }
+
+    /// For the file loaded last as `path`: the warning every reader gives (the CLI, the
+    /// bindings) for a file cut short of its header or holding samples that are not
+    /// numbers, or `None` for a sound file.
+    pub fn warning(&self, path: &Path) -> Option<String> {
+        self.note()
             .map(|note| format!("{}: {note}", path.display()))
     }
 
-    /// [`Self::truncation_warning`] without the file's name, for a caller that names the
-    /// file its own way (a scene names the line too).
-    pub fn truncation_note(&self) -> Option<String> {
-        self.short_by.map(|n| {
+    /// [`Self::warning`] without the file's name, for a caller that names the file its
+    /// own way (a scene names the line too).
+    pub fn note(&self) -> Option<String> {
+        let short = self.short_by.map(|n| {
             format!(
                 "ends {n} bytes early (cut short of what its header declares); read what is there"
             )
-        })
+        });
+        let bad = (self.non_finite > 0).then(|| {
+            format!(
+                "{} samples are not numbers (NaN or infinite); read as silence",
+                self.non_finite
+            )
+        });
+        match (short, bad) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Whether the last [`Self::decode`] left its result in `resampled` (else `decoded`).
@@ -146,6 +166,7 @@ impl Loader {
             });
         }
         // A short data chunk is read as far as it goes, whatever else its header says.
+        self.non_finite = 0;
         let fixed = self.short_by.and_then(|_| wav::with_true_lengths(bytes));
         let bytes = fixed.as_deref().unwrap_or(bytes);
         let from = match wav::pcm16(bytes, &mut self.decoded) {
@@ -153,7 +174,12 @@ impl Loader {
             None => {
                 // Everything else through symphonia, which needs the bytes by value.
                 let ext = name.extension().and_then(|e| e.to_str());
-                let audio = crate::decode::decode_with_symphonia(bytes.to_vec(), ext, name)?;
+                let audio = crate::decode::decode_with_symphonia_counting(
+                    bytes.to_vec(),
+                    ext,
+                    name,
+                    &mut self.non_finite,
+                )?;
                 self.decoded = audio.samples;
                 audio.sample_rate
             }

@@ -242,7 +242,7 @@ mod tests {
                     .all(|(a, b)| a.to_bits() == b.to_bits())
             );
             assert_eq!(loader.truncated_by(), Some(short_by));
-            let w = loader.truncation_warning(name).unwrap();
+            let w = loader.warning(name).unwrap();
             assert!(
                 w.starts_with("short.wav: ends ") && w.ends_with("read what is there"),
                 "{w}"
@@ -253,6 +253,52 @@ mod tests {
             e.to_string().contains("exceeds parent"),
             "symphonia alone: {e}"
         );
+    }
+
+    /// A 32-bit float WAV (format 3) of `samples`, mono at `rate`.
+    fn wav_f32(samples: &[f32], rate: u32) -> Vec<u8> {
+        let data = (samples.len() * 4) as u32;
+        let mut b = Vec::new();
+        b.extend_from_slice(b"RIFF");
+        b.extend_from_slice(&(36 + data).to_le_bytes());
+        b.extend_from_slice(b"WAVEfmt ");
+        b.extend_from_slice(&16u32.to_le_bytes());
+        b.extend_from_slice(&3u16.to_le_bytes()); // IEEE float
+        b.extend_from_slice(&1u16.to_le_bytes());
+        b.extend_from_slice(&rate.to_le_bytes());
+        b.extend_from_slice(&(rate * 4).to_le_bytes());
+        b.extend_from_slice(&4u16.to_le_bytes());
+        b.extend_from_slice(&32u16.to_le_bytes());
+        b.extend_from_slice(b"data");
+        b.extend_from_slice(&data.to_le_bytes());
+        for s in samples {
+            b.extend_from_slice(&s.to_le_bytes());
+        }
+        b
+    }
+
+    /// A float file with NaN and infinite samples reads them as silence and says how
+    /// many; the file after it carries no warning.
+    #[test]
+    fn samples_that_are_not_numbers_are_read_as_silence_and_counted() {
+        let name = Path::new("broken.wav");
+        let mut samples: Vec<f32> = (0..4800).map(|i| (i as f32 * 0.05).sin() * 0.3).collect();
+        samples[100] = f32::NAN;
+        samples[2000] = f32::INFINITY;
+        samples[2001] = f32::NEG_INFINITY;
+        let mut loader = crate::Loader::new(16_000).unwrap();
+        let got = loader.load_bytes(&wav_f32(&samples, 48_000), name).unwrap();
+        assert_eq!(got.len(), 1600);
+        assert!(got.iter().all(|s| s.is_finite()));
+        assert_eq!(loader.non_finite_frames(), 3);
+        assert_eq!(
+            loader.warning(name).unwrap(),
+            "broken.wav: 3 samples are not numbers (NaN or infinite); read as silence"
+        );
+        loader
+            .load_bytes(&wav_f32(&samples[..100], 16_000), name)
+            .unwrap();
+        assert_eq!(loader.warning(name), None);
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub fn analyse_file(path: &Path, analyser: &mut Analyser) -> Result<VowelTrack, 
 
 /// An audio file read for a scene: its features for [`Analyser::classify`], its length
 /// in samples (the samples [`omote_audio::load_mono`] gives, to the bit), and the
-/// warning for a WAV cut short ([`omote_audio::Loader::truncation_note`]).
+/// warning for a WAV cut short or holding NaN samples ([`omote_audio::Loader::note`]).
 pub(crate) struct VoiceFile {
     pub features: ClipFeatures,
     pub len: usize,
@@ -44,6 +44,6 @@ pub(crate) fn voice_features(
     Ok(VoiceFile {
         features,
         len,
-        truncated: loader.truncation_note(),
+        truncated: loader.note(),
     })
 }

@@ -522,7 +522,7 @@ impl Batch<'_> {
             }
             .into());
         }
-        if let (true, Some(w)) = (warn, loader.truncation_warning(input)) {
+        if let (true, Some(w)) = (warn, loader.warning(input)) {
             self.bar.suspend(|| {
                 crate::output::warn(&w);
             });
