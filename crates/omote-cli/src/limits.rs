@@ -90,6 +90,15 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// A moment in seconds from the start (0 or later), as the viewer's `/bake?advance=`
+/// says it.
+pub fn time_s(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a time in seconds (0 or later)")),
+    }
+}
+
 /// [`seconds`] as `f32`.
 pub fn seconds_f32(s: &str) -> Result<f32, String> {
     seconds(s).map(|v| v as f32)

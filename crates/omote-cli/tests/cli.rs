@@ -2230,5 +2230,16 @@ fn bake_refuses_bad_scenes_and_presses_with_the_file_line_and_field() {
         .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("--advance"));
+    // A word where a time goes is named as the viewer's `/bake?advance=` names it.
+    let o = omote()
+        .arg("bake")
+        .arg(demo_scene())
+        .args(["--skip", "3,abc", "--out"])
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("`abc` is not a time in seconds"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -96,7 +96,7 @@ pub enum LiveError {
         source: std::io::Error,
     },
     /// A UDP address could not be listened on.
-    #[error("cannot listen on {addr} (is another app using it?): {source}")]
+    #[error("cannot listen on {addr}{}: {source}", if source.kind() == std::io::ErrorKind::AddrInUse { " (is another app using it?)" } else { "" })]
     Bind {
         /// The address asked for.
         addr: SocketAddr,

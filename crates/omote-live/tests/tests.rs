@@ -694,6 +694,15 @@ fn vmc_listener_names_a_busy_address() {
     let addr = busy.local_addr().unwrap();
     let e = VmcListener::bind(addr).err().unwrap().to_string();
     assert!(e.contains(&addr.to_string()), "{e}");
+    assert!(e.contains("(is another app using it?)"), "{e}");
+    // An address this machine does not have is not a busy one: no such hint.
+    let foreign: std::net::SocketAddr = "192.0.2.1:39539".parse().unwrap();
+    if let Some(e) = VmcListener::bind(foreign).err().map(|e| e.to_string()) {
+        assert!(
+            e.contains("192.0.2.1:39539") && !e.contains("another app"),
+            "{e}"
+        );
+    }
 }
 
 #[test]

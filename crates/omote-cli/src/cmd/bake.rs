@@ -27,10 +27,10 @@ pub struct BakeArgs {
     pub fps: Option<f32>,
     /// Times (s, comma-separated) at which the player presses "next". Without them each
     /// wait holds for its own `hold` and the scene moves on by itself.
-    #[arg(long, value_delimiter = ',', value_name = "T")]
+    #[arg(long, value_delimiter = ',', value_name = "T", value_parser = crate::limits::time_s)]
     pub advance: Vec<f64>,
     /// Times (s, comma-separated) at which the player skips the line playing.
-    #[arg(long, value_delimiter = ',', value_name = "T")]
+    #[arg(long, value_delimiter = ',', value_name = "T", value_parser = crate::limits::time_s)]
     pub skip: Vec<f64>,
     /// Lip sync profile JSON (default: built-in).
     #[arg(long)]
