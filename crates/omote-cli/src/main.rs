@@ -50,7 +50,7 @@ enum Command {
     Avatar(cmd::avatar::AvatarArgs),
     /// Track faces in images, an image sequence or raw video on stdin (MediaPipe FaceLandmarker in pure Rust).
     Track(cmd::track::TrackArgs),
-    /// Camera in, avatar out: raw video on stdin → tracker → retarget → face → VMC and/or an anim.
+    /// The one-command avatar app: a camera, a phone tracker over VMC, a replay or a voice in; the avatar out to the browser (OBS), a VMC app and a recording.
     Live(cmd::live::LiveArgs),
     /// A dialogue of voice lines on one character: lip sync, hand-over to the next expression, afterglow mouth, talking/listening eyes.
     Speak(cmd::speak::SpeakArgs),

@@ -119,7 +119,7 @@ enum SpeakerGroups {
     Folder,
     /// Every input is the same speaker.
     All,
-    /// Each file alone (its own mean, as before 2026-12).
+    /// Each file alone (normalised with its own mean only).
     File,
 }
 
