@@ -134,6 +134,10 @@ impl SpeakerGroups {
     }
 }
 
+/// The heading of `calibrate`'s options for building a profile from scratch, kept apart
+/// from the few a speaker's calibration needs.
+const BUILD: &str = "Building a profile from scratch (tools/lipsync/build-default-profile.sh)";
+
 #[derive(Args, Debug)]
 struct CalibrateArgs {
     /// Sustained "a" recording.
@@ -180,89 +184,89 @@ struct CalibrateArgs {
     /// lines: each is learnt normalised with its voice's cepstral mean, as `omote lipsync`
     /// reads one folder's files (the built-in profile is built so). Per recording
     /// variant.
-    #[arg(long)]
+    #[arg(help_heading = BUILD,long)]
     speaker_from_name: bool,
     /// Build a new speaker-independent profile from all frames (how the built-in profile
     /// is made) instead of adapting a base profile.
-    #[arg(long)]
+    #[arg(help_heading = BUILD,long)]
     build: bool,
     /// Also learn every labelled clip as recorded in a noisy room, by a quiet actor and
     /// over mains hum (`omote_lipsync::degrade::TrainingCondition`, neighbours of the
     /// conditions `eval` scores, never the same), so the profile knows noisy frames.
-    #[arg(long)]
+    #[arg(help_heading = BUILD,long)]
     with_variants: bool,
     /// Base profile to adapt (default: built-in).
     #[arg(long)]
     profile: Option<PathBuf>,
     /// Softmax sharpness for --build (0.001–100).
-    #[arg(long, default_value_t = 1.0, value_parser = limits::sharpness)]
+    #[arg(help_heading = BUILD,long, default_value_t = 1.0, value_parser = limits::sharpness)]
     sharpness: f32,
     /// No cepstral mean normalisation for --build (it is on by default).
-    #[arg(long)]
+    #[arg(help_heading = BUILD,long)]
     no_cmn: bool,
     /// Frames a phone needs for its own Gaussian inside its mouth class, for --build (the
     /// label files' phone column; rarer phones share one). A number above any phone's
     /// count builds one Gaussian per class.
-    #[arg(long, default_value_t = omote_lipsync::DEFAULT_MIN_PHONE_FRAMES)]
+    #[arg(help_heading = BUILD,long, default_value_t = omote_lipsync::DEFAULT_MIN_PHONE_FRAMES)]
     min_phone_frames: u64,
     /// Real voices for --build: a folder of recorded syllables as `eval --syllables` reads
     /// it (speaker subfolders, `vowels.tsv`). Each file's vowel frames teach its class's
     /// real-voice Gaussian only (`--real-share`). Repeatable.
-    #[arg(long, action = clap::ArgAction::Append)]
+    #[arg(help_heading = BUILD,long, action = clap::ArgAction::Append)]
     real_syllables: Vec<PathBuf>,
     /// Real voices for --build: labelled recordings of real speech (NAME.wav +
     /// NAME.lab.tsv, named VOICE_N as for --speaker-from-name), whose vowel frames teach the
     /// real-voice Gaussians only.
-    #[arg(long)]
+    #[arg(help_heading = BUILD,long)]
     real_labelled_dir: Option<PathBuf>,
     /// The share of each vowel class's weight its real-voice Gaussian takes (0–0.9): one
     /// number for all five, or VOWEL=SHARE pairs over the defaults (A 0.25, I 0.25, U 0.21, E 0.3, O 0.45).
-    #[arg(long, value_parser = limits::real_shares)]
+    #[arg(help_heading = BUILD,long, value_parser = limits::real_shares)]
     real_share: Option<[f32; 5]>,
     /// Also train a context net for --build: a small net over each frame and its
     /// neighbours (4 before, 1 after) that reads beside the Gaussians, learnt from the
     /// labelled clips and, weighted, the real voices (a few seconds per 100 k frames).
-    #[arg(long)]
+    #[arg(help_heading = BUILD,long)]
     context_net: bool,
     /// More labelled clips for the context net alone (NAME.wav + NAME.lab.tsv, named
     /// VOICE_N as for --speaker-from-name, and under --with-variants' conditions too):
     /// voices that should teach the net what a vowel is without moving the Gaussians.
     /// Repeatable.
-    #[arg(long, action = clap::ArgAction::Append, requires = "context_net")]
+    #[arg(help_heading = BUILD,long, action = clap::ArgAction::Append, requires = "context_net")]
     net_labelled_dir: Vec<PathBuf>,
     /// Frames after the scored one the context net reads (0–4; a stream repeats its
     /// newest frame for them).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=4), requires = "context_net")]
+    #[arg(help_heading = BUILD,long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=4), requires = "context_net")]
     net_future: u8,
     /// The context net's hidden units (1–128).
-    #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u16).range(1..=128), requires = "context_net")]
+    #[arg(help_heading = BUILD,long, default_value_t = 48, value_parser = clap::value_parser!(u16).range(1..=128), requires = "context_net")]
     net_hidden: u16,
     /// How much the context net's logits count beside the Gaussians' log-scores (0–100).
-    #[arg(long, default_value_t = omote_lipsync::NetOptions::MIX_WEIGHT, value_parser = limits::net_weight, requires = "context_net")]
+    #[arg(help_heading = BUILD,long, default_value_t = omote_lipsync::NetOptions::MIX_WEIGHT, value_parser = limits::net_weight, requires = "context_net")]
     net_weight: f32,
     /// How much a real voice's vowel frame counts in the context net's training against
     /// a labelled one (0–100).
-    #[arg(long, default_value_t = omote_lipsync::NET_REAL_WEIGHT, value_parser = limits::net_weight, requires = "context_net")]
+    #[arg(help_heading = BUILD,long, default_value_t = omote_lipsync::NET_REAL_WEIGHT, value_parser = limits::net_weight, requires = "context_net")]
     net_real_weight: f32,
     /// What the context net adds to its closed-mouth logit before the mix (−100–100): lower
     /// keeps the net from closing mouths the Gaussians leave open.
-    #[arg(long, default_value_t = omote_lipsync::NetOptions::MIX_CLOSED_LOGIT, allow_negative_numbers = true, value_parser = limits::log_prior, requires = "context_net")]
+    #[arg(help_heading = BUILD,long, default_value_t = omote_lipsync::NetOptions::MIX_CLOSED_LOGIT, allow_negative_numbers = true, value_parser = limits::log_prior, requires = "context_net")]
     net_closed_logit: f32,
     /// Also teach the context net each labelled clip's frames as a stream normalises
     /// them (a running mean started from the voice's other clips), beside the offline
     /// normalisation.
-    #[arg(long, requires = "context_net")]
+    #[arg(help_heading = BUILD,long, requires = "context_net")]
     net_streamed: bool,
     /// With --with-variants, also teach the context net every labelled clip through a
     /// narrow 250–3800 Hz channel (`TrainingCondition::NET_ONLY`; the Gaussians do not
     /// learn it), so the net does not lean on the low formant energy a telephone loses.
-    #[arg(long, requires = "context_net", requires = "with_variants")]
+    #[arg(help_heading = BUILD,long, requires = "context_net", requires = "with_variants")]
     net_band: bool,
     /// The context net's seed (its initial weights and the order it learns in).
-    #[arg(long, default_value_t = 7, requires = "context_net")]
+    #[arg(help_heading = BUILD,long, default_value_t = 7, requires = "context_net")]
     net_seed: u64,
     /// Log-prior of N (closed mouth) relative to the vowels, for --build (−100–100).
-    #[arg(long, default_value_t = -1.0, allow_negative_numbers = true, value_parser = limits::log_prior)]
+    #[arg(help_heading = BUILD,long, default_value_t = -1.0, allow_negative_numbers = true, value_parser = limits::log_prior)]
     n_bias: f32,
     /// Output profile JSON.
     #[arg(short = 'O', long = "output", visible_short_alias = 'o')]
