@@ -209,28 +209,23 @@ const HEAD_BYTES: usize = 12;
 /// audio does not start with these bytes (a stream starts near silence; "RIFF" then
 /// "WAVE" would be two loud samples and two more exactly so).
 fn container_kind(head: &[u8]) -> Option<&'static str> {
-    match head {
-        [
-            b'R',
-            b'I',
-            b'F',
-            b'F',
-            _,
-            _,
-            _,
-            _,
-            b'W',
-            b'A',
-            b'V',
-            b'E',
-            ..,
-        ] => Some("a WAV file"),
-        [b'R', b'I', b'F', b'F', ..] => Some("a RIFF file"),
-        [b'O', b'g', b'g', b'S', ..] => Some("an Ogg file"),
-        [b'f', b'L', b'a', b'C', ..] => Some("a FLAC file"),
-        [b'F', b'O', b'R', b'M', _, _, _, _, b'A', b'I', b'F', ..] => Some("an AIFF file"),
-        [b'I', b'D', b'3', 2..=4, ..] => Some("an MP3 file"),
-        _ => None,
+    let at = |from: usize, tag: &[u8]| head.get(from..from + tag.len()) == Some(tag);
+    if at(0, b"RIFF") {
+        Some(if at(8, b"WAVE") {
+            "a WAV file"
+        } else {
+            "a RIFF file"
+        })
+    } else if at(0, b"OggS") {
+        Some("an Ogg file")
+    } else if at(0, b"fLaC") {
+        Some("a FLAC file")
+    } else if at(0, b"FORM") && at(8, b"AIF") {
+        Some("an AIFF file")
+    } else if at(0, b"ID3") && matches!(head.get(3), Some(2..=4)) {
+        Some("an MP3 file")
+    } else {
+        None
     }
 }
 
