@@ -333,12 +333,15 @@ fn retarget_reads_arkit_frames() {
 #[test]
 fn motion_map_prints_weights_queries_and_plots() {
     let map = repo().join("examples/maps/anime-face.toml");
-    let o = omote()
-        .arg("motion-map")
-        .arg(&map)
-        .args(["--alpha", "0", "--beta", "0"])
-        .output()
-        .unwrap();
+    let motion_map = |args: &[&str]| {
+        omote()
+            .arg("motion-map")
+            .arg(&map)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let o = motion_map(&["--alpha", "0", "--beta", "0"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(
@@ -346,12 +349,7 @@ fn motion_map_prints_weights_queries_and_plots() {
         "{v}"
     );
     // Far to the avatar's left only left-side motions take part, and weights sum to 1.
-    let o = omote()
-        .arg("motion-map")
-        .arg(&map)
-        .args(["--alpha", "100", "--beta", "5"])
-        .output()
-        .unwrap();
+    let o = motion_map(&["--alpha", "100", "--beta", "5"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let w = v["weights"].as_object().unwrap();
     let sum: f64 = w.values().map(|x| x.as_f64().unwrap()).sum();
@@ -359,22 +357,12 @@ fn motion_map_prints_weights_queries_and_plots() {
     assert!(w["left"].as_f64().unwrap() > 0.5);
     assert_eq!(w["right"].as_f64().unwrap(), 0.0);
     // α goes round (460° is 100°) and β beyond ±90° is no direction: refused, named.
-    let o = omote()
-        .arg("motion-map")
-        .arg(&map)
-        .args(["--alpha", "460", "--beta", "5"])
-        .output()
-        .unwrap();
+    let o = motion_map(&["--alpha", "460", "--beta", "5"]);
     assert_eq!(
         serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap(),
         v
     );
-    let o = omote()
-        .arg("motion-map")
-        .arg(&map)
-        .args(["--alpha", "10", "--beta", "95"])
-        .output()
-        .unwrap();
+    let o = motion_map(&["--alpha", "10", "--beta", "95"]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -386,13 +374,8 @@ fn motion_map_prints_weights_queries_and_plots() {
     std::fs::create_dir_all(&out).unwrap();
     let q = out.join("angles.tsv");
     std::fs::write(&q, "0\t0\n-45\t-20\n").unwrap();
-    let o = omote()
-        .arg("motion-map")
-        .arg(&map)
-        .arg("--query")
-        .arg(&q)
-        .output()
-        .unwrap();
+    let query = q.to_str().unwrap();
+    let o = motion_map(&["--query", query]);
     let text = String::from_utf8(o.stdout).unwrap();
     let mut lines = text.lines();
     assert!(
@@ -403,25 +386,14 @@ fn motion_map_prints_weights_queries_and_plots() {
     );
     assert_eq!(lines.count(), 2);
     std::fs::write(&q, "0\tabc\n").unwrap();
-    let o = omote()
-        .arg("motion-map")
-        .arg(&map)
-        .arg("--query")
-        .arg(&q)
-        .output()
-        .unwrap();
+    let o = motion_map(&["--query", query]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("angles.tsv:1"));
 
     let png = out.join("map.png");
     assert!(
-        omote()
-            .arg("motion-map")
-            .arg(&map)
-            .arg("--plot")
-            .arg(&png)
-            .status()
-            .unwrap()
+        motion_map(&["--plot", png.to_str().unwrap()])
+            .status
             .success()
     );
     assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");

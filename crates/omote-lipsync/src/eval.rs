@@ -299,16 +299,7 @@ fn score_all(
     items: &[&LabelledClip],
     options: &EvalOptions,
 ) -> (ScoreCounts, Option<PhoneConfusion>) {
-    let (mode, speaker_mean) = (options.mode, options.speaker_mean);
-    let tracks = match mode {
-        AnalysisMode::Session => session_tracks(profile, items),
-        AnalysisMode::Offline if speaker_mean => speaker_tracks(profile, items),
-        AnalysisMode::Streaming if speaker_mean => speaker_stream_tracks(profile, items),
-        _ => items
-            .iter()
-            .map(|c| mode.analyse(profile, &c.samples))
-            .collect(),
-    };
+    let tracks = source_tracks(profile, items, options.mode, options.speaker_mean);
     let mut total = ScoreCounts::default();
     let mut phones = options.by_phone.then(PhoneConfusion::default);
     for (track, c) in tracks.iter().zip(items) {
@@ -318,6 +309,25 @@ fn score_all(
         }
     }
     (total, phones)
+}
+
+/// One source's clips read in `mode`: as one session; or, with `speaker_mean`, offline or
+/// streamed as one [`Speaker`]; else each clip alone.
+pub(crate) fn source_tracks(
+    profile: &Profile,
+    items: &[&LabelledClip],
+    mode: AnalysisMode,
+    speaker_mean: bool,
+) -> Vec<VowelTrack> {
+    match mode {
+        AnalysisMode::Session => session_tracks(profile, items),
+        AnalysisMode::Offline if speaker_mean => speaker_tracks(profile, items),
+        AnalysisMode::Streaming if speaker_mean => speaker_stream_tracks(profile, items),
+        _ => items
+            .iter()
+            .map(|c| mode.analyse(profile, &c.samples))
+            .collect(),
+    }
 }
 
 /// Every clip's features, and the source as one [`Speaker`] (its clips as a voice's lines).

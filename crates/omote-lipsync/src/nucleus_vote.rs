@@ -41,6 +41,18 @@ impl NucleusVote {
         self.ratio <= 1.0 && self.margin.is_finite()
     }
 
+    /// The vowel whose summed weights `sum` lead, and whether the vote is decided: that
+    /// sum finite and at least [`NucleusVote::margin`] times the runner-up's.
+    fn count(&self, sum: &[f32; 5]) -> (usize, bool) {
+        let winner = (0..5).fold(0, |b, k| if sum[k] > sum[b] { k } else { b });
+        let runner_up = (0..5)
+            .filter(|&k| k != winner)
+            .map(|k| sum[k])
+            .fold(0.0, f32::max);
+        let decided = sum[winner].is_finite() && sum[winner] >= self.margin * runner_up;
+        (winner, decided)
+    }
+
     /// [`NucleusVote::below_peak_db`], NaN read as 0.
     fn below_peak_db(&self) -> f32 {
         if self.below_peak_db.is_nan() {
@@ -87,12 +99,8 @@ impl NucleusVote {
                 *s += w;
             }
         }
-        let winner = (0..5).fold(0, |b, k| if sum[k] > sum[b] { k } else { b });
-        let runner_up = (0..5)
-            .filter(|&k| k != winner)
-            .map(|k| sum[k])
-            .fold(0.0, f32::max);
-        if !sum[winner].is_finite() || sum[winner] < self.margin * runner_up {
+        let (winner, decided) = self.count(&sum);
+        if !decided {
             return;
         }
         for (p, &level) in tail.iter_mut().zip(levels) {
@@ -171,23 +179,19 @@ impl StreamNucleusVote {
             self.stopped = false;
             return;
         }
+        if self.stopped {
+            // Until a louder frame, which restarts the sum: nothing to count.
+            return;
+        }
         for (s, w) in self.sum.iter_mut().zip(weights.iter()) {
             *s += w;
         }
-        if self.stopped {
-            return;
-        }
-        let winner = (0..5).fold(0, |b, k| if self.sum[k] > self.sum[b] { k } else { b });
+        let (winner, decided) = self.vote.count(&self.sum);
         if lead == winner {
             return;
         }
-        let runner_up = (0..5)
-            .filter(|&k| k != winner)
-            .map(|k| self.sum[k])
-            .fold(0.0, f32::max);
-        if level_db <= self.peak_db - self.vote.below_peak_db()
-            && self.sum[winner].is_finite()
-            && self.sum[winner] >= self.vote.margin * runner_up
+        if decided
+            && level_db <= self.peak_db - self.vote.below_peak_db()
             && weights[winner] >= self.vote.ratio * weights[lead]
         {
             lead_with(weights, winner);

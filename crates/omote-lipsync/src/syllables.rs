@@ -28,8 +28,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::eval::{
-    AnalysisMode, CALIBRATION_MIN_FRAMES, LabelledClip, pct, session_tracks, speaker_features,
-    speaker_stream_tracks, speaker_tracks,
+    AnalysisMode, CALIBRATION_MIN_FRAMES, LabelledClip, pct, source_tracks, speaker_features,
 };
 use crate::{Analyser, HOP, LipsyncError, Profile, ProfileBuilder, Viseme, VowelTrack};
 
@@ -470,12 +469,7 @@ fn score_as_speaker(
             labels: Vec::new(),
         })
         .collect();
-    let as_clips: Vec<&LabelledClip> = as_clips.iter().collect();
-    let tracks = match mode {
-        AnalysisMode::Offline => speaker_tracks(profile, &as_clips),
-        AnalysisMode::Streaming => speaker_stream_tracks(profile, &as_clips),
-        AnalysisMode::Session => session_tracks(profile, &as_clips),
-    };
+    let tracks = source_tracks(profile, &as_clips.iter().collect::<Vec<_>>(), mode, true);
     let mut counts = SyllableCounts::default();
     for (track, c) in tracks.iter().zip(items) {
         counts.add(&score_syllable(track, c.vowel));

@@ -1238,6 +1238,69 @@ fn assert_only_the_lead_moves(without: &VowelTrack, with: &VowelTrack, what: &st
     }
 }
 
+/// KLettres' Czech, Russian and Ukrainian syllables, decoded, each named `lang/file`;
+/// `None` (the test skips) without the data. `tag` names the scratch folder.
+fn three_klettres_speakers(tag: &str) -> Option<Vec<(String, Viseme, Vec<f32>)>> {
+    let dir = std::env::temp_dir().join(format!("omote-{tag}-{}", std::process::id()));
+    omote_testdata::klettres_syllables(&dir, &["cs", "ru", "uk"])?;
+    let files: Vec<_> = ["cs", "ru", "uk"]
+        .into_iter()
+        .flat_map(|lang| {
+            speaker_syllables(&dir.join(lang))
+                .into_iter()
+                .map(move |(file, vowel, samples)| (format!("{lang}/{file}"), vowel, samples))
+        })
+        .collect();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(files.len() > 150, "{} files", files.len());
+    Some(files)
+}
+
+/// A clip read offline with `config` and the built-in profile.
+fn offline(config: AnalyserConfig, samples: &[f32]) -> VowelTrack {
+    Analyser::with_config(Profile::builtin(), config).analyse(samples)
+}
+
+/// A clip streamed in 10 ms chunks with `config` and the built-in profile.
+fn streamed(config: AnalyserConfig, samples: &[f32]) -> VowelTrack {
+    StreamAnalyser::analyse_in_chunks(Profile::builtin(), config, samples, 160)
+}
+
+/// The syllable measure (%) of `files`, each read alone by `read` with `off` and with
+/// `on`; between the two only the lead may move (checked file by file).
+fn syllables_off_and_on(
+    files: &[(String, Viseme, Vec<f32>)],
+    [off, on]: [AnalyserConfig; 2],
+    read: fn(AnalyserConfig, &[f32]) -> VowelTrack,
+) -> [f64; 2] {
+    use omote_lipsync::syllables::{SyllableCounts, score_syllable};
+    let mut counts = [SyllableCounts::default(); 2];
+    for (name, vowel, samples) in files {
+        let tracks = [off, on].map(|c| read(c, samples));
+        assert_only_the_lead_moves(&tracks[0], &tracks[1], name);
+        for (k, track) in tracks.iter().enumerate() {
+            counts[k].add(&score_syllable(track, *vowel));
+        }
+    }
+    counts.map(|c| 100.0 * c.accuracy().unwrap())
+}
+
+/// The 40 Japanese clips of `speech` read by `read` with `off` and with `on`.
+fn japanese_off_and_on(
+    speech: &Path,
+    configs: [AnalyserConfig; 2],
+    read: fn(AnalyserConfig, &[f32]) -> VowelTrack,
+) -> [ScoreCounts; 2] {
+    configs.map(|c| {
+        let mut total = ScoreCounts::default();
+        for i in 1..=40 {
+            let (samples, labels) = load(speech, &format!("ja_ojt_{i:03}"));
+            total.add(&score_clip(&read(c, &samples), &labels));
+        }
+        total
+    })
+}
+
 /// A fading voice keeps its vowel ([`AnalyserConfig::decay_hold_db`]): on KLettres'
 /// recorded syllables of three human speakers (Czech, Russian, Ukrainian; each file read
 /// alone, the syllable measure's tail scored), the built-in profile reads more of the vowel
@@ -1246,41 +1309,20 @@ fn assert_only_the_lead_moves(without: &VowelTrack, with: &VowelTrack, what: &st
 /// same weights, in both.
 #[test]
 fn a_fading_syllable_keeps_its_vowel() {
-    use omote_lipsync::syllables::{SyllableCounts, score_syllable};
-    let dir = std::env::temp_dir().join(format!("omote-decay-hold-{}", std::process::id()));
-    if omote_testdata::klettres_syllables(&dir, &["cs", "ru", "uk"]).is_none() {
+    let Some(files) = three_klettres_speakers("decay-hold") else {
         return;
-    }
+    };
     let off = AnalyserConfig {
         decay_hold_db: f32::INFINITY,
         ..AnalyserConfig::default()
     };
     let on = AnalyserConfig::default();
     assert!(on.decay_hold_db.is_finite(), "the hold is on by default");
-    let mut counts = [[SyllableCounts::default(); 2]; 2]; // [offline, streamed][off, on]
-    let mut files = 0;
-    for lang in ["cs", "ru", "uk"] {
-        for (file, vowel, samples) in speaker_syllables(&dir.join(lang)) {
-            files += 1;
-            for (mode, stream) in [false, true].into_iter().enumerate() {
-                let tracks = [off, on].map(|config| {
-                    if stream {
-                        StreamAnalyser::analyse_in_chunks(Profile::builtin(), config, &samples, 160)
-                    } else {
-                        Analyser::with_config(Profile::builtin(), config).analyse(&samples)
-                    }
-                });
-                assert_only_the_lead_moves(&tracks[0], &tracks[1], &format!("{lang}/{file}"));
-                for (k, track) in tracks.iter().enumerate() {
-                    counts[mode][k].add(&score_syllable(track, vowel));
-                }
-            }
-        }
-    }
-    std::fs::remove_dir_all(&dir).ok();
-    assert!(files > 150, "{files} files");
-    for (mode, name) in ["offline", "streamed"].iter().enumerate() {
-        let [without, with] = counts[mode].map(|c| 100.0 * c.accuracy().unwrap());
+    for (name, read) in [
+        ("offline", offline as fn(_, &_) -> _),
+        ("streamed", streamed),
+    ] {
+        let [without, with] = syllables_off_and_on(&files, [off, on], read);
         println!("{name}: {without:.1} % without the decay hold, {with:.1} % with it");
         assert!(with > without + 1.0, "{name}: {without} -> {with}");
     }
@@ -1295,14 +1337,12 @@ fn a_fading_syllable_keeps_its_vowel() {
 #[test]
 fn a_syllable_keeps_one_vowel_from_its_peak() {
     use omote_lipsync::NucleusVote;
-    use omote_lipsync::syllables::{SyllableCounts, score_syllable};
     let Some(speech) = omote_testdata::shared_data("speech") else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("omote-nucleus-{}", std::process::id()));
-    if omote_testdata::klettres_syllables(&dir, &["cs", "ru", "uk"]).is_none() {
+    let Some(files) = three_klettres_speakers("nucleus") else {
         return;
-    }
+    };
     let on = AnalyserConfig::default();
     assert!(on.nucleus_vote.is_on(), "the vote is on by default");
     let off = AnalyserConfig {
@@ -1312,32 +1352,9 @@ fn a_syllable_keeps_one_vowel_from_its_peak() {
         },
         ..on
     };
-    let mut analysers = [off, on].map(|c| Analyser::with_config(Profile::builtin(), c));
-    let mut counts = [SyllableCounts::default(); 2];
-    let mut files = 0;
-    for lang in ["cs", "ru", "uk"] {
-        for (file, vowel, samples) in speaker_syllables(&dir.join(lang)) {
-            files += 1;
-            let tracks = [0, 1].map(|k| analysers[k].analyse(&samples));
-            assert_only_the_lead_moves(&tracks[0], &tracks[1], &format!("{lang}/{file}"));
-            for (k, track) in tracks.iter().enumerate() {
-                counts[k].add(&score_syllable(track, vowel));
-            }
-        }
-    }
-    std::fs::remove_dir_all(&dir).ok();
-    assert!(files > 150, "{files} files");
-    let [without, with] = counts.map(|c| 100.0 * c.accuracy().unwrap());
-    let names: Vec<String> = (1..=40).map(|i| format!("ja_ojt_{i:03}")).collect();
-    let [ja_without, ja_with] = [off, on].map(|c| {
-        let mut total = ScoreCounts::default();
-        let mut analyser = Analyser::with_config(Profile::builtin(), c);
-        for n in &names {
-            let (samples, labels) = load(&speech, n);
-            total.add(&score_clip(&analyser.analyse(&samples), &labels));
-        }
-        100.0 * total.vowel_accuracy().unwrap()
-    });
+    let [without, with] = syllables_off_and_on(&files, [off, on], offline);
+    let [ja_without, ja_with] = japanese_off_and_on(&speech, [off, on], offline)
+        .map(|t| 100.0 * t.vowel_accuracy().unwrap());
     println!(
         "syllables {without:.1} → {with:.1} %, Japanese vowels {ja_without:.1} → {ja_with:.1} %"
     );
@@ -1353,14 +1370,12 @@ fn a_syllable_keeps_one_vowel_from_its_peak() {
 #[test]
 fn a_streamed_syllable_keeps_one_vowel_once_it_falls() {
     use omote_lipsync::NucleusVote;
-    use omote_lipsync::syllables::{SyllableCounts, score_syllable};
     let Some(speech) = omote_testdata::shared_data("speech") else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("omote-stream-vote-{}", std::process::id()));
-    if omote_testdata::klettres_syllables(&dir, &["cs", "ru", "uk"]).is_none() {
+    let Some(files) = three_klettres_speakers("stream-vote") else {
         return;
-    }
+    };
     let on = AnalyserConfig::default();
     assert!(
         on.stream_nucleus_vote.is_on(),
@@ -1373,33 +1388,8 @@ fn a_streamed_syllable_keeps_one_vowel_once_it_falls() {
         },
         ..on
     };
-    let stream = |config: AnalyserConfig, samples: &[f32]| {
-        StreamAnalyser::analyse_in_chunks(Profile::builtin(), config, samples, 160)
-    };
-    let mut counts = [SyllableCounts::default(); 2];
-    let mut files = 0;
-    for lang in ["cs", "ru", "uk"] {
-        for (file, vowel, samples) in speaker_syllables(&dir.join(lang)) {
-            files += 1;
-            let tracks = [off, on].map(|c| stream(c, &samples));
-            assert_only_the_lead_moves(&tracks[0], &tracks[1], &format!("{lang}/{file}"));
-            for (k, track) in tracks.iter().enumerate() {
-                counts[k].add(&score_syllable(track, vowel));
-            }
-        }
-    }
-    std::fs::remove_dir_all(&dir).ok();
-    assert!(files > 150, "{files} files");
-    let [without, with] = counts.map(|c| 100.0 * c.accuracy().unwrap());
-    let names: Vec<String> = (1..=40).map(|i| format!("ja_ojt_{i:03}")).collect();
-    let [ja_without, ja_with] = [off, on].map(|c| {
-        let mut total = ScoreCounts::default();
-        for n in &names {
-            let (samples, labels) = load(&speech, n);
-            total.add(&score_clip(&stream(c, &samples), &labels));
-        }
-        total
-    });
+    let [without, with] = syllables_off_and_on(&files, [off, on], streamed);
+    let [ja_without, ja_with] = japanese_off_and_on(&speech, [off, on], streamed);
     let vowels = |t: &ScoreCounts| 100.0 * t.vowel_accuracy().unwrap();
     println!(
         "streamed: syllables {without:.1} → {with:.1} %, Japanese vowels {:.1} → {:.1} %, \
