@@ -341,6 +341,10 @@ fn not_read(ext: Option<&str>, e: SymError) -> String {
         }
         // The prober knows no reader for these bytes: said plainly, not in its words.
         _ if matches!(e, SymError::Unsupported(_)) => "its bytes are none of these".into(),
+        // Symphonia's "end of stream": the bytes stop before a header is whole.
+        _ if matches!(&e, SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof) => {
+            "it ends inside its header (the file is cut short)".into()
+        }
         _ => e.to_string(),
     }
 }

@@ -54,6 +54,20 @@ fn header_only_wav_is_empty_audio() {
 }
 
 #[test]
+fn a_wav_cut_inside_its_header_says_so() {
+    let whole = wav_bytes(&[0, 100, -100, 0], 16_000, 1);
+    for len in [12, 30] {
+        let p = write(&format!("cut-{len}.wav"), &whole[..len]);
+        let e = decode_file(&p).unwrap_err();
+        names_file(&e, &p);
+        assert!(
+            e.to_string().contains("ends inside its header"),
+            "{len} bytes: {e}"
+        );
+    }
+}
+
+#[test]
 fn one_sample_decodes() {
     let p = write("one.wav", &wav_bytes(&[1000], 44_100, 1));
     let a = load_mono(&p, 16_000).unwrap();

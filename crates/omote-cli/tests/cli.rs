@@ -2213,5 +2213,21 @@ fn bake_refuses_bad_scenes_and_presses_with_the_file_line_and_field() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success());
     assert!(err.contains("`abc` is not a time in seconds"), "{err}");
+    // The scene itself given as the output folder is named as such, before any work.
+    let copy = dir.join("scene.toml");
+    std::fs::copy(demo_scene(), &copy).unwrap();
+    let o = omote()
+        .arg("bake")
+        .arg(demo_scene())
+        .arg("--out")
+        .arg(&copy)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("scene.toml: cannot be the output folder: it exists and is not a folder"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

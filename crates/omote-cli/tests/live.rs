@@ -509,6 +509,19 @@ fn a_video_file_through_live_camera_tracks_as_omote_track_does() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success());
     assert!(err.contains("/dev/video-omote-missing"), "{err}");
+    let error_line = err.lines().find(|l| l.starts_with("error:")).unwrap_or("");
+    assert!(!error_line.contains("camera: camera"), "{err}");
+    // A video file that is not there is a missing file, not a device ffmpeg cannot open.
+    let o = omote()
+        .args(["live", "--camera", "omote-missing-clip.mp4"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("omote-missing-clip.mp4: no such video file"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&out).ok();
 }
 

@@ -24,6 +24,15 @@ pub enum LiveError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// A camera named like a video file (`clip.mp4`) that is not there.
+    #[error(
+        "{}: no such video file (a camera is a device, `0` or `/dev/video0`; a video file must exist)",
+        path.display()
+    )]
+    MissingVideo {
+        /// The name given.
+        path: PathBuf,
+    },
     /// A raw PCM input starts with an audio file's header: it is a file to decode, not
     /// samples (read as samples it would play its header and at the wrong rate).
     #[error(

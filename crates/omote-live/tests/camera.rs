@@ -120,7 +120,7 @@ fn a_file_plays_once_and_ends() {
     std::fs::write(&clip, b"not read by the stand-in").unwrap();
     let inbox = TrackingInbox::new(Duration::from_secs(1));
     let camera = CameraInput::spawn(
-        CameraSource::parse(clip.to_str().unwrap()),
+        CameraSource::parse(clip.to_str().unwrap()).unwrap(),
         options(ffmpeg),
         FaceTracker::new().unwrap(),
         inbox.sender("camera"),

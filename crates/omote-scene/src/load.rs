@@ -186,7 +186,9 @@ pub fn parse_scene_with(
             .message()
             .trim()
             .replace("expected f32", "expected a number")
-            .replace("expected f64", "expected a number"),
+            .replace("expected f64", "expected a number")
+            .replace("expected u64", "expected a whole number, 0 or more")
+            .replace("expected u32", "expected a whole number, 0 or more"),
     };
     // The field a wrong value is in (`character[0].acting[1].fade`), not only its line;
     // the tables that keep their span show as one more step in the path, left out.

@@ -210,6 +210,12 @@ fn bad_scene_files_name_the_file_the_line_and_the_field() {
             "character[0].acting[0].fade: invalid type: string \"0.4\", expected a number",
         ),
         (
+            "word-for-seed",
+            "[[character]]\nid = \"a\"\nseed = \"one\"\n".to_string(),
+            ":3:",
+            "character[0].seed: invalid type: string \"one\", expected a whole number, 0 or more",
+        ),
+        (
             "huge-weight",
             format!("{base}[[character.acting]]\nt = 1\nset = {{ happy = 1e300 }}\n"),
             ":6:",

@@ -502,7 +502,7 @@ fn start_camera(
     options.ffmpeg = args.ffmpeg.clone();
     Ok(match &args.camera {
         Some(text) => {
-            let source = CameraSource::parse(text);
+            let source = CameraSource::parse(text).context("--camera")?;
             let is_file = matches!(source, CameraSource::File(_));
             options.late = late_policy(args);
             *video_input |= is_file;
@@ -819,7 +819,12 @@ impl StatusLine {
             if let InputState::Failed(why) = &s.state
                 && out.is_none()
             {
-                out = Some(format!("{}: {why}", s.name));
+                // A camera's own message already starts with its name.
+                out = Some(if why.starts_with(s.name.as_str()) {
+                    why.clone()
+                } else {
+                    format!("{}: {why}", s.name)
+                });
             }
         });
         out

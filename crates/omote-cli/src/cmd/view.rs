@@ -119,8 +119,8 @@ pub fn run(args: ViewArgs) -> anyhow::Result<()> {
         let summary = site.summary();
         return listen(args.bind, Content::Scene(Box::new(site)), &summary);
     }
-    let anim = load_playable(&args.anim)
-        .with_context(|| format!("cannot play {}", args.anim.display()))?;
+    // Its errors name the file.
+    let anim = load_playable(&args.anim)?;
     let (model, model_name) = match &args.model {
         Some(path) => {
             let bytes = omote_fs::read(path, omote_fs::Limit::VRM)
@@ -133,7 +133,8 @@ pub fn run(args: ViewArgs) -> anyhow::Result<()> {
         ),
     };
     let vrm = omote_vrm::VrmModel::from_slice(&model, model_name.clone())
-        .with_context(|| format!("{model_name} is not a usable VRM"))?;
+        // Its errors name the file.
+        .context("not a usable VRM model")?;
     let missing: Vec<&str> = anim
         .expressions
         .0
@@ -227,7 +228,8 @@ fn load_playable(path: &Path) -> anyhow::Result<omote_core::Anim> {
     let anim = omote_config::load_anim(path)?;
     anyhow::ensure!(
         anim.frames() > 0,
-        "the anim has no frames: there is nothing to play"
+        "{}: the anim has no frames: there is nothing to play",
+        path.display()
     );
     Ok(anim)
 }
@@ -238,7 +240,7 @@ fn anim_response(path: &Path) -> Response {
     match result {
         Ok(json) => Response::ok(JSON, Body::Owned(json)),
         Err(e) => {
-            let msg = format!("cannot serve {}: {e:#}", path.display());
+            let msg = format!("cannot serve the anim: {e:#}");
             eprintln!("error: {}", crate::output::escape_terminal(&msg));
             Response::text(500, msg)
         }

@@ -293,4 +293,13 @@ pub fn view_fails_naming(args: &[&OsStr], needles: &[&str]) {
     for n in needles {
         assert!(err.contains(n), "{n:?} not in: {err}");
     }
+    // The file is named once, not once per layer of the error.
+    let error_line = err.lines().find(|l| l.starts_with("error:")).unwrap_or("");
+    if let Some(file) = needles.first() {
+        assert_eq!(
+            error_line.matches(file).count(),
+            1,
+            "{file:?} repeated: {err}"
+        );
+    }
 }

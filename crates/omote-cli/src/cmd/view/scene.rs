@@ -134,8 +134,8 @@ impl SceneSite {
     pub(super) fn load(path: &Path) -> anyhow::Result<SceneSite> {
         eprintln!("loading {}…", escape_terminal(&path.display().to_string()));
         let loaded = omote_scene::load_scene(path, &LoadOptions::default(), &mut |_, _| {})
-            .map_err(|e| anyhow::anyhow!("{e}"))
-            .with_context(|| format!("cannot play the scene {}", path.display()))?;
+            // Its errors name the file, the line and the field.
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
         crate::scene_output::warn(&loaded);
         let base = path.parent().unwrap_or(Path::new("")).to_path_buf();
         let clips = loaded.clip_names();

@@ -4,7 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::LiveError;
 use crate::frames::{FrameSize, LatePolicy};
+
+/// Names that are video files, never capture devices.
+const VIDEO_EXTENSIONS: &[&str] = &[
+    "mp4", "m4v", "mkv", "webm", "mov", "avi", "y4m", "flv", "ts", "mpg", "mpeg", "gif",
+];
 
 /// What to capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,14 +23,24 @@ pub enum CameraSource {
 }
 
 impl CameraSource {
-    /// A file when `text` names an existing file, else a device.
-    pub fn parse(text: &str) -> Self {
+    /// A file when `text` names an existing file, else a device — unless it is named
+    /// like a video file (`clip.mp4`) and is not there: that is a missing file, not a
+    /// device for ffmpeg to fail to open.
+    pub fn parse(text: &str) -> Result<Self, LiveError> {
         let path = Path::new(text);
         if path.is_file() {
-            CameraSource::File(path.to_path_buf())
-        } else {
-            CameraSource::Device(text.to_owned())
+            return Ok(CameraSource::File(path.to_path_buf()));
         }
+        let video_name = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| VIDEO_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
+        if video_name {
+            return Err(LiveError::MissingVideo {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(CameraSource::Device(text.to_owned()))
     }
 
     /// How it is named in messages.
@@ -78,5 +94,28 @@ pub fn platform_input_format() -> &'static str {
         "dshow"
     } else {
         "v4l2"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_video_file_is_not_taken_for_a_device() {
+        assert_eq!(
+            CameraSource::parse("0").unwrap(),
+            CameraSource::Device("0".into())
+        );
+        assert_eq!(
+            CameraSource::parse("/dev/video9").unwrap(),
+            CameraSource::Device("/dev/video9".into())
+        );
+        let e = CameraSource::parse("omote-missing-clip.MP4").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("omote-missing-clip.MP4: no such video file"),
+            "{e}"
+        );
     }
 }
