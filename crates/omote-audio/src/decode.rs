@@ -70,6 +70,23 @@ pub(crate) fn mono_sample(frame: &[f32], scale: f32) -> f32 {
     }
 }
 
+/// [`mono_sample`], adding 1 to `non_finite` when the frame held a NaN or infinite
+/// sample (read as silence): the count both decoding paths and the stream report.
+pub(crate) fn mono_sample_counting(frame: &[f32], scale: f32, non_finite: &mut u64) -> f32 {
+    let s = mono_sample(frame, scale);
+    if s == 0.0 && frame.iter().any(|x| !x.is_finite()) {
+        *non_finite += 1;
+    }
+    s
+}
+
+/// What a reader says of `count` frames that held samples that are not numbers, or
+/// `None` for none: the one wording of the loader and the stream.
+pub(crate) fn non_finite_note(count: u64) -> Option<String> {
+    (count > 0)
+        .then(|| format!("{count} samples are not numbers (NaN or infinite); read as silence"))
+}
+
 /// [`decode_bytes`] without the direct WAV path.
 pub(crate) fn decode_with_symphonia(
     bytes: Vec<u8>,
@@ -230,11 +247,7 @@ fn decode_unguarded(
                 let inter = sb.samples();
                 let scale = 1.0 / channels as f32;
                 for frame in inter.chunks_exact(channels) {
-                    let s = mono_sample(frame, scale);
-                    if s == 0.0 && frame.iter().any(|x| !x.is_finite()) {
-                        *non_finite += 1;
-                    }
-                    samples.push(s);
+                    samples.push(mono_sample_counting(frame, scale, non_finite));
                 }
             }
             Err(SymError::DecodeError(e)) => {

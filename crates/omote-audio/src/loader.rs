@@ -137,12 +137,7 @@ impl Loader {
                 "ends {n} bytes early (cut short of what its header declares); read what is there"
             )
         });
-        let bad = (self.non_finite > 0).then(|| {
-            format!(
-                "{} samples are not numbers (NaN or infinite); read as silence",
-                self.non_finite
-            )
-        });
+        let bad = crate::decode::non_finite_note(self.non_finite);
         match (short, bad) {
             (Some(a), Some(b)) => Some(format!("{a}; {b}")),
             (a, b) => a.or(b),

@@ -9,7 +9,7 @@ use symphonia::core::errors::Error as SymError;
 use symphonia::core::formats::FormatReader;
 use symphonia::core::io::MediaSourceStream;
 
-use crate::decode::{catch_unwind_silently, mono_sample, open_track};
+use crate::decode::{catch_unwind_silently, mono_sample_counting, non_finite_note, open_track};
 use crate::{AudioError, MAX_RATE, MIN_RATE, StreamResampler};
 
 /// How many undecodable packets in a row are skipped before the file is called corrupt
@@ -38,6 +38,8 @@ pub struct AudioStream {
     mono: Vec<f32>,
     decoded_any: bool,
     ended: bool,
+    /// Frames so far whose samples were NaN or infinite (read as silence).
+    non_finite: u64,
 }
 
 impl std::fmt::Debug for AudioStream {
@@ -85,6 +87,7 @@ impl AudioStream {
             mono: Vec::new(),
             decoded_any: false,
             ended: false,
+            non_finite: 0,
         };
         if let Some(from) = params.sample_rate {
             stream.set_rate(from)?;
@@ -114,6 +117,12 @@ impl AudioStream {
             (Some(n), from) if from > 0 => Some(n as f64 / f64::from(from)),
             _ => None,
         }
+    }
+
+    /// For the samples read so far: the warning [`crate::Loader::warning`] gives for
+    /// samples that are not numbers (NaN or infinite, read as silence), or `None`.
+    pub fn warning(&self) -> Option<String> {
+        non_finite_note(self.non_finite).map(|note| format!("{}: {note}", self.path.display()))
     }
 
     /// Appends the next piece of samples (one packet's, resampled) to `out`; `false` once
@@ -184,10 +193,11 @@ impl AudioStream {
                     sb.copy_interleaved_ref(decoded);
                     let scale = 1.0 / channels as f32;
                     self.mono.clear();
+                    let non_finite = &mut self.non_finite;
                     self.mono.extend(
                         sb.samples()
                             .chunks_exact(channels)
-                            .map(|f| mono_sample(f, scale)),
+                            .map(|f| mono_sample_counting(f, scale, non_finite)),
                     );
                     if self.from == 0 {
                         self.set_rate(spec.rate)?;

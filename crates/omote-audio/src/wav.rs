@@ -255,28 +255,6 @@ mod tests {
         );
     }
 
-    /// A 32-bit float WAV (format 3) of `samples`, mono at `rate`.
-    fn wav_f32(samples: &[f32], rate: u32) -> Vec<u8> {
-        let data = (samples.len() * 4) as u32;
-        let mut b = Vec::new();
-        b.extend_from_slice(b"RIFF");
-        b.extend_from_slice(&(36 + data).to_le_bytes());
-        b.extend_from_slice(b"WAVEfmt ");
-        b.extend_from_slice(&16u32.to_le_bytes());
-        b.extend_from_slice(&3u16.to_le_bytes()); // IEEE float
-        b.extend_from_slice(&1u16.to_le_bytes());
-        b.extend_from_slice(&rate.to_le_bytes());
-        b.extend_from_slice(&(rate * 4).to_le_bytes());
-        b.extend_from_slice(&4u16.to_le_bytes());
-        b.extend_from_slice(&32u16.to_le_bytes());
-        b.extend_from_slice(b"data");
-        b.extend_from_slice(&data.to_le_bytes());
-        for s in samples {
-            b.extend_from_slice(&s.to_le_bytes());
-        }
-        b
-    }
-
     /// A float file with NaN and infinite samples reads them as silence and says how
     /// many; the file after it carries no warning.
     #[test]
@@ -287,7 +265,10 @@ mod tests {
         samples[2000] = f32::INFINITY;
         samples[2001] = f32::NEG_INFINITY;
         let mut loader = crate::Loader::new(16_000).unwrap();
-        let got = loader.load_bytes(&wav_f32(&samples, 48_000), name).unwrap();
+        let got = loader
+            .load_bytes(&omote_testdata::wav_f32(&samples, 48_000), name)
+            .unwrap()
+            .to_vec();
         assert_eq!(got.len(), 1600);
         assert!(got.iter().all(|s| s.is_finite()));
         assert_eq!(loader.non_finite_frames(), 3);
@@ -296,9 +277,26 @@ mod tests {
             "broken.wav: 3 samples are not numbers (NaN or infinite); read as silence"
         );
         loader
-            .load_bytes(&wav_f32(&samples[..100], 16_000), name)
+            .load_bytes(&omote_testdata::wav_f32(&samples[..100], 16_000), name)
             .unwrap();
         assert_eq!(loader.warning(name), None);
+        // The stream (files too long to hold) reads and counts them as the loader does.
+        let dir = std::env::temp_dir().join(format!("omote-audio-nan-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("broken.wav");
+        std::fs::write(&file, omote_testdata::wav_f32(&samples, 48_000)).unwrap();
+        let mut stream = crate::AudioStream::open(&file, 16_000).unwrap();
+        let mut streamed = Vec::new();
+        while stream.next_chunk(&mut streamed).unwrap() {}
+        assert_eq!(streamed, got);
+        assert_eq!(
+            stream.warning().unwrap(),
+            format!(
+                "{}: 3 samples are not numbers (NaN or infinite); read as silence",
+                file.display()
+            )
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

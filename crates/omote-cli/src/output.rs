@@ -565,7 +565,7 @@ impl OutputPlan {
     }
 
     /// The run writes into the folder `dir` (made if missing).
-    pub fn into_folder(&mut self, dir: &Path) {
+    pub fn writes_into(&mut self, dir: &Path) {
         self.folders.push(dir.to_path_buf());
     }
 

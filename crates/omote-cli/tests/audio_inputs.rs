@@ -149,6 +149,46 @@ fn a_long_file_is_analysed_as_a_stream_with_the_streaming_result() {
     }
 }
 
+/// Samples that are not numbers (a float file from a broken tool) are read as silence and
+/// counted in one warning, in a short file and in a long one read as a stream.
+#[test]
+fn samples_that_are_not_numbers_are_warned_about_in_short_and_long_files() {
+    let dir = scratch("nan");
+    let rate = 16_000u32;
+    let cycle: Vec<f32> = omote_testdata::buzz(rate, 3.0, 0.4..2.2)
+        .iter()
+        .map(|&s| f32::from(s) / 32_768.0)
+        .collect();
+    for (name, seconds) in [("short.wav", 3.0), ("long.wav", 10.5 * 60.0)] {
+        let n = (seconds * f64::from(rate)) as usize;
+        let mut samples: Vec<f32> = cycle.iter().copied().cycle().take(n).collect();
+        for k in [1000, n / 2, n - 10] {
+            samples[k] = f32::NAN;
+        }
+        let wav = dir.join(name);
+        std::fs::write(&wav, omote_testdata::wav_f32(&samples, rate)).unwrap();
+        let out = dir.join(format!("out-{name}"));
+        let o = run(&[
+            "lipsync".as_ref(),
+            wav.as_ref(),
+            "--out".as_ref(),
+            out.as_ref(),
+        ]);
+        let e = stderr(&o);
+        assert!(o.status.success(), "{e}");
+        let warning = format!(
+            "warning: {}: 3 samples are not numbers (NaN or infinite); read as silence",
+            wav.display()
+        );
+        assert_eq!(e.matches(&warning).count(), 1, "{name}: {e}");
+        assert_eq!(
+            e.contains("analysed as a stream"),
+            name == "long.wav",
+            "{e}"
+        );
+    }
+}
+
 /// A WAV cut short warns how many bytes are missing; one with no samples is an error.
 #[test]
 fn a_truncated_wav_warns_and_an_empty_one_fails() {

@@ -195,6 +195,28 @@ pub fn wav16(samples: &[i16], rate: u32, channels: u16) -> Vec<u8> {
     b
 }
 
+/// A 32-bit IEEE float mono WAV file's bytes at `rate` (float files can hold NaN).
+pub fn wav_f32(samples: &[f32], rate: u32) -> Vec<u8> {
+    let data_len = (samples.len() * 4) as u32;
+    let mut b = Vec::with_capacity(44 + samples.len() * 4);
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&(36 + data_len).to_le_bytes());
+    b.extend_from_slice(b"WAVEfmt ");
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(&3u16.to_le_bytes()); // IEEE float
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&rate.to_le_bytes());
+    b.extend_from_slice(&(rate * 4).to_le_bytes());
+    b.extend_from_slice(&4u16.to_le_bytes());
+    b.extend_from_slice(&32u16.to_le_bytes());
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&data_len.to_le_bytes());
+    for s in samples {
+        b.extend_from_slice(&s.to_le_bytes());
+    }
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -66,13 +66,14 @@ struct Counted {
 
 /// Streams `input` through the analyser (started from `others`, the speaker's other
 /// lines), giving each 100 fps frame to `each` in order: the frames
-/// `StreamAnalyser::analyse_clip` gives for the file's samples. Returns the samples read.
+/// `StreamAnalyser::analyse_clip` gives for the file's samples. Returns the samples read
+/// and the reader's warning (samples that are not numbers), if any.
 fn analyse_stream(
     input: &Path,
     profile: &Profile,
     others: &CepstralMean,
     mut each: impl FnMut(usize, &VowelFrame) -> anyhow::Result<()>,
-) -> anyhow::Result<u64> {
+) -> anyhow::Result<(u64, Option<String>)> {
     let mut audio = omote_audio::AudioStream::open(input, SAMPLE_RATE)?;
     let mut analyser = StreamAnalyser::new(profile.clone());
     analyser.start_from_speaker(others);
@@ -105,7 +106,7 @@ fn analyse_stream(
         each(j, &f)?;
         j += 1;
     }
-    Ok(total)
+    Ok((total, audio.warning()))
 }
 
 /// Analyses the long file `input` as a stream into `out` in `format` at `fps`, written
@@ -124,7 +125,8 @@ pub(super) fn analyse_long(
         first_voiced: None,
         last_voiced: 0,
     };
-    counted.samples = analyse_stream(input, profile, others, |j, f| {
+    let warning;
+    (counted.samples, warning) = analyse_stream(input, profile, others, |j, f| {
         counted.frames = j + 1;
         if !f.silent {
             counted.first_voiced.get_or_insert(j);
@@ -132,6 +134,10 @@ pub(super) fn analyse_long(
         }
         Ok(())
     })?;
+    // Said once, from the first pass (the second reads the same samples).
+    if let Some(w) = warning {
+        crate::output::warn(&w);
+    }
     let duration_s = counted.samples as f64 / f64::from(SAMPLE_RATE);
     // As `VowelTrack::update_voiced_span` on the 100 fps track (kept when resampled).
     let voiced_span = counted.first_voiced.map(|a| VoicedSpan {
@@ -172,7 +178,7 @@ pub(super) fn analyse_long(
             Ok(())
         };
         let mut at = FrameInterpolator::new(FRAME_RATE, counted.frames, duration_s, fps);
-        let written = analyse_stream(input, profile, others, |j, f| {
+        let (written, _) = analyse_stream(input, profile, others, |j, f| {
             if resample {
                 let mut result = Ok(());
                 at.push(j, f, |k, g| {
