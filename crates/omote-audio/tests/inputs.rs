@@ -4,15 +4,12 @@
 
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("omote-audio-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> omote_testdata::Scratch {
+    omote_testdata::Scratch::new("audio", name)
 }
 
 /// Runs `f` on a thread and gives its answer within 10 s (a FIFO opened for reading with

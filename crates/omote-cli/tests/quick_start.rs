@@ -10,7 +10,7 @@
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -68,7 +68,7 @@ fn skip(what: &str) {
 }
 
 /// The checkout's root as the quick start needs it, in a scratch folder.
-fn root() -> PathBuf {
+fn root() -> omote_testdata::Scratch {
     let dir = scratch("root");
     std::os::unix::fs::symlink(repo().join("examples"), dir.join("examples")).unwrap();
     let example = dir.join("web/example");

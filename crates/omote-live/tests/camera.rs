@@ -21,10 +21,8 @@ fn fake_ffmpeg(dir: &Path, body: &str) -> PathBuf {
     path
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("omote-camera-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> omote_testdata::Scratch {
+    omote_testdata::Scratch::new("camera", name)
 }
 
 fn options(ffmpeg: PathBuf) -> CameraOptions {

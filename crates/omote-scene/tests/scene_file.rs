@@ -11,10 +11,8 @@ fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/demo/scene.toml")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("omote-scene-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> omote_testdata::Scratch {
+    omote_testdata::Scratch::new("scene", name)
 }
 
 /// When each of an anim's voice lines starts.

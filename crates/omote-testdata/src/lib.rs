@@ -173,6 +173,62 @@ pub fn buzz(rate: u32, seconds: f32, voiced: std::ops::Range<f32>) -> Vec<i16> {
         .collect()
 }
 
+/// A test's own empty folder, `TMP/omote-{crate}-{pid}-{name}`, removed when the test
+/// passes (dropped without a panic) and kept, with its path printed, when it fails, so a
+/// run leaves nothing behind in the temporary folder but what a failure needs looked at.
+#[derive(Debug)]
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// Makes the folder (emptied first if an earlier process of the same pid left it).
+    ///
+    /// # Panics
+    ///
+    /// When the folder cannot be made.
+    pub fn new(crate_name: &str, name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("omote-{crate_name}-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .unwrap_or_else(|e| panic!("cannot make {}: {e}", dir.display()));
+        Self(dir)
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("kept for a look: {}", self.0.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
 /// A 16-bit PCM WAV file's bytes: `samples` interleaved over `channels`, at `rate`.
 pub fn wav16(samples: &[i16], rate: u32, channels: u16) -> Vec<u8> {
     let data_len = (samples.len() * 2) as u32;

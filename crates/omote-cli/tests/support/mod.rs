@@ -27,13 +27,9 @@ pub fn demo_scene() -> PathBuf {
 }
 
 /// An empty folder of this test file's own under the temporary folder:
-/// `omote-<file>-<pid>-<name>`, emptied first.
-pub fn scratch(name: &str) -> PathBuf {
-    let file = env!("CARGO_CRATE_NAME").replace('_', "-");
-    let dir = std::env::temp_dir().join(format!("omote-{file}-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// `omote-<file>-<pid>-<name>`, emptied first, removed when the test passes.
+pub fn scratch(name: &str) -> omote_testdata::Scratch {
+    omote_testdata::Scratch::new(&env!("CARGO_CRATE_NAME").replace('_', "-"), name)
 }
 
 /// A UDP port that was free a moment ago.
