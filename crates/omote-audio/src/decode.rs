@@ -11,7 +11,7 @@ use symphonia::core::io::MediaSourceStream;
 use symphonia::core::meta::MetadataOptions;
 use symphonia::core::probe::Hint;
 
-use crate::{AudioError, MAX_RATE, MIN_RATE, MonoAudio};
+use crate::{AudioError, HEAD_BYTES, MAX_RATE, MIN_RATE, MonoAudio, container_kind};
 
 /// How many undecodable packets in a row we skip before calling the file corrupt.
 const MAX_BAD_PACKETS: usize = 16;
@@ -189,8 +189,9 @@ fn decode_unguarded(
     if bytes.is_empty() {
         return Err(AudioError::EmptyFile { path });
     }
+    let head = bytes[..bytes.len().min(HEAD_BYTES)].to_vec();
     let mss = MediaSourceStream::new(Box::new(Cursor::new(bytes)), Default::default());
-    let (mut format, track_id, params, mut decoder) = open_track(mss, ext, &path)?;
+    let (mut format, track_id, params, mut decoder) = open_track(mss, ext, &path, &head)?;
     let mut rate = params.sample_rate.unwrap_or(0);
     let mut samples: Vec<f32> = Vec::new();
     if let Some(n) = params.n_frames {
@@ -299,10 +300,12 @@ pub(crate) type OpenTrack = (
 
 /// A media source's container probed (`ext` as the hint), its first audio track and a
 /// decoder for it: the one opening of a file for the whole-file decode and the stream.
+/// `head` is the source's first bytes ([`HEAD_BYTES`]), for the error.
 pub(crate) fn open_track(
     mss: MediaSourceStream,
     ext: Option<&str>,
     path: &Path,
+    head: &[u8],
 ) -> Result<OpenTrack, AudioError> {
     let unsupported = |reason: String| AudioError::UnsupportedFormat {
         path: path.to_path_buf(),
@@ -321,7 +324,7 @@ pub(crate) fn open_track(
     };
     let probed = symphonia::default::get_probe()
         .format(&hint, mss, &options, &MetadataOptions::default())
-        .map_err(|e| unsupported(not_read(ext, e)))?;
+        .map_err(|e| unsupported(not_read(ext, e, head)))?;
     let format = probed.format;
     let track = format
         .tracks()
@@ -346,18 +349,23 @@ const CONVERT: &str = "convert it, e.g. `ffmpeg -i IN -ac 1 OUT.wav`";
 
 /// The prober's failure, said plainly for formats people have that omote does not read
 /// (symphonia is built here with WAV, FLAC, Ogg, Vorbis and MP3 only).
-fn not_read(ext: Option<&str>, e: SymError) -> String {
+fn not_read(ext: Option<&str>, e: SymError, head: &[u8]) -> String {
     let ext = ext.map(str::to_ascii_lowercase);
     match ext.as_deref() {
         Some(x @ ("m4a" | "mp4" | "aac" | "opus" | "webm" | "wma" | "aiff" | "aif" | "caf")) => {
             format!("a .{x} file, which omote does not read; {CONVERT}")
         }
+        // Symphonia's "end of stream" while probing: for a file that starts as audio, its
+        // header is cut short; for any other bytes (an image, a model), a reader that
+        // looked for a header in them and ran out.
+        _ if matches!(&e, SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof) => {
+            match container_kind(head) {
+                Some(kind) => format!("{kind} that ends inside its header (cut short)"),
+                None => "its bytes are none of these".into(),
+            }
+        }
         // The prober knows no reader for these bytes: said plainly, not in its words.
         _ if matches!(e, SymError::Unsupported(_)) => "its bytes are none of these".into(),
-        // Symphonia's "end of stream": the bytes stop before a header is whole.
-        _ if matches!(&e, SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof) => {
-            "it ends inside its header (the file is cut short)".into()
-        }
         _ => e.to_string(),
     }
 }

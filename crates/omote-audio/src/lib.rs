@@ -21,6 +21,7 @@
 //! Many files in a row: a [`Loader`] keeps its buffers and filters between them. A file
 //! too long to hold (hours): an [`AudioStream`] gives the same samples a packet at a time.
 
+mod container;
 mod decode;
 mod error;
 mod loader;
@@ -29,6 +30,7 @@ mod resample;
 mod stream;
 mod wav;
 
+pub use container::{HEAD_BYTES, container_kind};
 pub use decode::{decode_bytes, decode_file};
 pub use error::AudioError;
 pub use loader::Loader;

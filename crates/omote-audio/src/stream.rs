@@ -10,7 +10,7 @@ use symphonia::core::formats::FormatReader;
 use symphonia::core::io::MediaSourceStream;
 
 use crate::decode::{catch_unwind_silently, mono_sample_counting, non_finite_note, open_track};
-use crate::{AudioError, MAX_RATE, MIN_RATE, StreamResampler};
+use crate::{AudioError, HEAD_BYTES, MAX_RATE, MIN_RATE, StreamResampler};
 
 /// How many undecodable packets in a row are skipped before the file is called corrupt
 /// (as [`crate::decode_file`] does).
@@ -71,9 +71,19 @@ impl AudioStream {
                 path: path.to_path_buf(),
             });
         }
+        // Its first bytes, for what an unreadable header is (then back to the start).
+        let mut head = Vec::with_capacity(HEAD_BYTES);
+        {
+            use std::io::{Read, Seek};
+            (&file)
+                .take(HEAD_BYTES as u64)
+                .read_to_end(&mut head)
+                .map_err(io)?;
+            (&file).seek(std::io::SeekFrom::Start(0)).map_err(io)?;
+        }
         let mss = MediaSourceStream::new(Box::new(file), Default::default());
         let ext = path.extension().and_then(|e| e.to_str());
-        let (format, track_id, params, decoder) = open_track(mss, ext, path)?;
+        let (format, track_id, params, decoder) = open_track(mss, ext, path, &head)?;
         let mut stream = Self {
             path: path.to_path_buf(),
             format,

@@ -61,9 +61,26 @@ fn a_wav_cut_inside_its_header_says_so() {
         let e = decode_file(&p).unwrap_err();
         names_file(&e, &p);
         assert!(
-            e.to_string().contains("ends inside its header"),
+            e.to_string()
+                .contains("a WAV file that ends inside its header"),
             "{len} bytes: {e}"
         );
+    }
+    // Bytes that are not audio are not "cut short", whatever reader ran out in them: a
+    // PNG's and a glTF model's first bytes.
+    for (name, head) in [
+        ("image.png", &b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"[..]),
+        ("model.vrm", &b"glTF\x02\0\0\0\x10\0\0\0"[..]),
+    ] {
+        // Ending in what an MP3 reader takes for a frame's sync and header, so the prober
+        // runs out of bytes inside it (as it did in a real VRM and a real PNG).
+        let mut bytes = head.to_vec();
+        bytes.extend([0u8; 64]);
+        bytes.extend([0xFF, 0xFB, 0x90, 0x64, 0, 0]);
+        let p = write(name, &bytes);
+        let e = decode_file(&p).unwrap_err().to_string();
+        assert!(!e.contains("cut short"), "{name}: {e}");
+        assert!(e.contains("its bytes are none of these"), "{name}: {e}");
     }
 }
 

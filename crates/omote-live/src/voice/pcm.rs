@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use omote_audio::StreamResampler;
+use omote_audio::{HEAD_BYTES, StreamResampler, container_kind};
 use omote_lipsync::{Profile, SAMPLE_RATE, StreamAnalyser, VowelFrame};
 
 use super::VoiceSource;
@@ -200,33 +200,6 @@ pub struct PcmVoice<R> {
     /// The stream's first bytes, until there are enough to tell a file header.
     head: [u8; HEAD_BYTES],
     head_len: usize,
-}
-
-/// Bytes of a stream's start that [`container_kind`] looks at.
-const HEAD_BYTES: usize = 12;
-
-/// What an audio file's header at a raw stream's start says it is, if it is one. Raw
-/// audio does not start with these bytes (a stream starts near silence; "RIFF" then
-/// "WAVE" would be two loud samples and two more exactly so).
-fn container_kind(head: &[u8]) -> Option<&'static str> {
-    let at = |from: usize, tag: &[u8]| head.get(from..from + tag.len()) == Some(tag);
-    if at(0, b"RIFF") {
-        Some(if at(8, b"WAVE") {
-            "a WAV file"
-        } else {
-            "a RIFF file"
-        })
-    } else if at(0, b"OggS") {
-        Some("an Ogg file")
-    } else if at(0, b"fLaC") {
-        Some("a FLAC file")
-    } else if at(0, b"FORM") && at(8, b"AIF") {
-        Some("an AIFF file")
-    } else if at(0, b"ID3") && matches!(head.get(3), Some(2..=4)) {
-        Some("an MP3 file")
-    } else {
-        None
-    }
 }
 
 impl<R: Read> PcmVoice<R> {
