@@ -74,7 +74,7 @@ impl Character {
     /// the same seed and calls give the same faces, to the bit.
     pub fn new(rig: Arc<Rig>, seed: u64) -> Result<Self, EmbedError> {
         if rig.is_empty() {
-            return Err(EmbedError::NoExpressions);
+            return Err(EmbedError::NoExpressions(None));
         }
         let names = rig
             .channels()
@@ -107,10 +107,14 @@ impl Character {
         Self::new(rig_from_json(rig_json)?, seed)
     }
 
-    /// A character for an avatar (a VRM, a rig file, a built-in one).
+    /// A character for an avatar (a VRM, a rig file, a built-in one); an error names the
+    /// avatar (its file).
     #[cfg(feature = "avatar")]
     pub fn from_avatar(avatar: &omote_avatar::Avatar, seed: u64) -> Result<Self, EmbedError> {
-        Self::new(avatar.rig.clone(), seed)
+        Self::new(avatar.rig.clone(), seed).map_err(|e| match e {
+            EmbedError::NoExpressions(None) => EmbedError::NoExpressions(Some(avatar.name.clone())),
+            e => e,
+        })
     }
 
     /// Tracks a face: [`Character::set_tracked`] frames go through a retargeter with

@@ -29,9 +29,13 @@ pub enum EmbedError {
     /// The rig description could not be read.
     #[error("the avatar description is not valid: {0}")]
     Rig(String),
-    /// An avatar with no expressions: nothing to drive.
-    #[error("the avatar has no expressions (its VRM defines none): there is nothing to drive")]
-    NoExpressions,
+    /// An avatar with no expressions: nothing to drive. Holds the avatar's name (its
+    /// file) when the caller knows it ([`crate::Character::from_avatar`]).
+    #[error(
+        "{}the avatar has no expressions (its VRM defines none): there is nothing to drive",
+        .0.as_deref().map(|name| format!("{name}: ")).unwrap_or_default()
+    )]
+    NoExpressions(Option<String>),
     /// A name the avatar does not have.
     #[error("the avatar has no expression `{0}`")]
     UnknownExpression(String),

@@ -41,6 +41,24 @@ impl Default for Speaker {
     }
 }
 
+/// What is wrong with one line's numbers that `CepstralMean::from_numbers` refused: the
+/// first number that is not finite, else the frame count or the weight (the last two).
+fn why_not_a_sum(line: &[f64]) -> String {
+    let n = line.len();
+    if let Some((k, v)) = line.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+        return format!("its number {k} is {v}");
+    }
+    let (frames, weight) = (line[n - 2], line[n - 1]);
+    if frames < 0.0 || frames.fract() != 0.0 || frames > 2f64.powi(53) {
+        format!(
+            "its frame count (number {}) is {frames}, not a whole number ≥ 0",
+            n - 2
+        )
+    } else {
+        format!("its weight (number {}) is {weight}, below 0", n - 1)
+    }
+}
+
 impl Speaker {
     /// A speaker with no lines yet (it then analyses like [`crate::analyse_voice`]).
     pub fn new() -> Self {
@@ -84,6 +102,15 @@ impl Speaker {
     /// let copy = Speaker::from_numbers(&speaker.to_numbers()).unwrap();
     /// assert_eq!(copy.voice_seed(), speaker.voice_seed());
     /// assert!(Speaker::from_numbers(&[1.0; 5]).is_err());
+    /// // A number that is not one is named by where it is.
+    /// let mut bad = speaker.to_numbers();
+    /// bad[3] = f64::NAN;
+    /// let e = Speaker::from_numbers(&bad).err().unwrap().to_string();
+    /// assert!(e.contains("line 0") && e.contains("its number 3 is NaN"), "{e}");
+    /// bad[3] = 0.0;
+    /// bad[12] = 2.5;
+    /// let e = Speaker::from_numbers(&bad).err().unwrap().to_string();
+    /// assert!(e.contains("frame count (number 12) is 2.5"), "{e}");
     /// ```
     pub fn from_numbers(numbers: &[f64]) -> Result<Self, EmbedError> {
         let n = omote_lipsync::CepstralMean::NUMBERS;
@@ -96,7 +123,12 @@ impl Speaker {
         let mut speaker = Self::new();
         for (i, line) in numbers.chunks_exact(n).enumerate() {
             let sum = omote_lipsync::CepstralMean::from_numbers(line).ok_or_else(|| {
-                EmbedError::Argument(format!("line {i} of the speaker's numbers is not a sum"))
+                EmbedError::Argument(format!(
+                    "line {i} of the speaker's numbers (numbers {}..{}) is not a line's sum: {}",
+                    i * n,
+                    i * n + n,
+                    why_not_a_sum(line)
+                ))
             })?;
             speaker.voice.add_sum(sum);
         }

@@ -57,7 +57,25 @@ fn bad_input_is_an_error_with_a_message() {
     let e = Character::from_rig_json(r#"{"presets": false}"#, 1)
         .err()
         .unwrap();
-    assert_eq!(e, EmbedError::NoExpressions);
+    assert_eq!(e, EmbedError::NoExpressions(None));
+    // A VRM file with none: the character names the file.
+    if let Some(vrm) = omote_testdata::shared_data("vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm")
+    {
+        let avatar = omote_embed::Avatar::load(&omote_embed::AvatarSource::File(vrm)).unwrap();
+        let e = Character::from_avatar(&avatar, 1)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.starts_with(&format!("{}: the avatar has no expressions", avatar.name)),
+            "{e}"
+        );
+        assert!(
+            avatar.name.contains("UV_Animation_Test.vrm"),
+            "{}",
+            avatar.name
+        );
+    }
     assert!(
         Character::from_rig_json("{", 1)
             .err()

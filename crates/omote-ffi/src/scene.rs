@@ -201,7 +201,13 @@ pub unsafe extern "C" fn omote_scene_from_text(
     guard("omote_scene_from_text", || {
         ptr::check_out(out, "out")?;
         // SAFETY: the caller's promise.
-        let (text, name) = unsafe { (ptr::text(text, "text")?, ptr::text(name, "name")?) };
+        let name = unsafe { ptr::text(name, "name")? };
+        // A file read as a scene that is not text (a WAV, an image) is named by its name.
+        // SAFETY: the caller's promise.
+        let text = unsafe { ptr::text(text, "text") }.map_err(|mut e| {
+            e.message = format!("{name}: {} (a scene is TOML text)", e.message);
+            e
+        })?;
         let player = match read {
             Some(read) => ScenePlayer::from_text(text, Path::new(name), &HostFiles { read, user }),
             None => ScenePlayer::from_text(text, Path::new(name), &omote_embed::FsFiles),

@@ -55,7 +55,7 @@ impl From<EmbedError> for FfiError {
     fn from(e: EmbedError) -> Self {
         let status = match e {
             EmbedError::UnknownExpression(_) => OmoteStatus::NotFound,
-            EmbedError::Rig(_) | EmbedError::NoExpressions | EmbedError::Avatar(_) => {
+            EmbedError::Rig(_) | EmbedError::NoExpressions(_) | EmbedError::Avatar(_) => {
                 OmoteStatus::LoadFailed
             }
             _ => OmoteStatus::InvalidArgument,

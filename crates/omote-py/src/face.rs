@@ -1,7 +1,6 @@
 //! Faces: `Rig`, `Face`, `Anim`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -177,7 +176,7 @@ impl Face {
     #[pyo3(signature = (rig, seed = 0, *, tracking = false))]
     fn new(rig: PyRef<'_, Rig>, seed: u64, tracking: bool) -> PyResult<Self> {
         let call = "Face";
-        let mut inner = Character::new(Arc::clone(&rig.inner.rig), seed).map_err(embed(call))?;
+        let mut inner = Character::from_avatar(&rig.inner, seed).map_err(embed(call))?;
         if tracking {
             inner = inner
                 .with_tracking(Default::default())

@@ -131,6 +131,29 @@ pub(crate) fn embed(call: &'static str) -> impl Fn(omote_embed::EmbedError) -> P
 }
 
 /// A `ValueError` of `call`.
+/// float64 numbers as the float32 the runtime reads: one too large for a float32 is refused
+/// by its index and value (cast, 1e300 would become inf and be reported as inf); NaN and
+/// infinities pass, for the runtime's own check to name.
+pub(crate) fn to_f32(
+    call: &str,
+    what: &str,
+    numbers: impl Iterator<Item = f64>,
+) -> PyResult<Vec<f32>> {
+    numbers
+        .enumerate()
+        .map(|(i, v)| {
+            if v.is_finite() && v.abs() > f64::from(f32::MAX) {
+                Err(value(
+                    call,
+                    format!("{what}: number {i} is {v:e}, beyond what a float32 holds (±3.4e38)"),
+                ))
+            } else {
+                Ok(v as f32)
+            }
+        })
+        .collect()
+}
+
 pub(crate) fn value(call: &str, message: impl Into<String>) -> PyErr {
     Error::Value(message.into()).raise(call)
 }
@@ -181,9 +204,11 @@ impl<'py> Audio<'py> {
             Ok(Audio::F32(a))
         } else if dtype.is_equiv_to(&numpy::dtype::<f64>(py)) {
             let a = audio.cast::<PyArrayDyn<f64>>()?.readonly();
-            Ok(Audio::Owned(
-                a.as_array().iter().map(|v| *v as f32).collect(),
-            ))
+            Ok(Audio::Owned(to_f32(
+                call,
+                what,
+                a.as_array().iter().copied(),
+            )?))
         } else {
             Err(Error::Type(format!(
                 "{what} has dtype {dtype}: pass float32 (or float64) samples in -1..1 \

@@ -61,7 +61,10 @@ pub(crate) fn shaped_floats(
     }
     if let Ok(a) = obj.extract::<PyReadonlyArrayDyn<'_, f64>>() {
         let a = a.as_array();
-        return Ok((a.iter().map(|v| *v as f32).collect(), a.shape().to_vec()));
+        return Ok((
+            crate::to_f32(call, what, a.iter().copied())?,
+            a.shape().to_vec(),
+        ));
     }
     if let Ok(v) = obj.extract::<Vec<f32>>() {
         let n = v.len();

@@ -50,6 +50,15 @@ def test_nan_empty_and_rate_are_refused():
     raises(ValueError, "is inf", stream.push, np.array([0.1, np.inf], np.float32))
     assert stream.samples_in == 0  # the whole push was dropped
     raises(ValueError, "not 6 per frame", omote.Track.from_frames, np.zeros(7, np.float32), 100)
+    # float64 beyond a float32 is named as it is, not as the inf a cast would make of it.
+    raises(ValueError, "number 1 is 1e300, beyond what a float32 holds", omote.lipsync,
+           np.array([0.0, 1e300, 0.0]), 16000)
+    raises(ValueError, "number 0 is -1e300", omote.Track.from_frames, np.full(6, -1e300), 100)
+    # A speaker's numbers that are not one say which.
+    numbers = omote.Speaker().to_numbers()
+    numbers = np.concatenate([np.zeros(14), numbers]) if len(numbers) == 0 else numbers
+    numbers[2] = np.nan
+    raises(ValueError, "its number 2 is NaN", omote.Speaker.from_numbers, list(numbers))
 
 
 def test_missing_and_bad_files(tmp_path):

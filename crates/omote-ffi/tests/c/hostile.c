@@ -214,6 +214,8 @@ int main(void) {
   EXPECT("scene missing", omote_scene_load("/no/such/scene.toml", &scene), OMOTE_STATUS_NOT_FOUND, "omote_scene_load");
   EXPECT("scene null text", omote_scene_from_text(NULL, "x.toml", NULL, NULL, &scene), OMOTE_STATUS_NULL_POINTER, "omote_scene_from_text");
   EXPECT("scene broken text", omote_scene_from_text("[[character]\n", "broken.toml", NULL, NULL, &scene), OMOTE_STATUS_LOAD_FAILED, "omote_scene_from_text");
+  /* A WAV read as a scene: not UTF-8, and the error names the file it was read from. */
+  EXPECT("scene of bytes that are not text", omote_scene_from_text("RIFF\x24\x80\xff\xfeWAVE", "voice.wav", NULL, NULL, &scene), OMOTE_STATUS_INVALID_ARGUMENT, "voice.wav: `text` is not UTF-8");
   EXPECT("scene of no characters", omote_scene_from_text("", "empty.toml", NULL, NULL, &scene), OMOTE_STATUS_LOAD_FAILED, "omote_scene_from_text");
   EXPECT("scene update on a character", omote_scene_update(face, 0.016f), OMOTE_STATUS_INVALID_HANDLE, "omote_scene_update");
   EXPECT("scene", omote_scene_from_text("[[character]]\nid = \"a\"\n", "one.toml", NULL, NULL, &scene), OMOTE_STATUS_OK, "");
