@@ -416,8 +416,9 @@ OmoteStatus omote_character_events(OmoteCharacter character, OmoteFrameEvents *o
 
 // One frame in one call, for hosts where each call costs (C# P/Invoke): update by `dt`,
 // then fill whichever outputs are not null — `weights` (after the rules) and
-// `input_weights` (before them), `count` each, `rotations` (12), `events`. Lengths are
-// checked before the update, so a wrong one changes nothing.
+// `input_weights` (before them), `count` each — exactly the character's channel count
+// (`omote_character_channel_count`) — `rotations` (12), `events`. Lengths are checked
+// before the update, so a wrong one changes nothing.
 //
 // # Safety
 // Each non-null output points at its length of writable floats / a writable struct.
@@ -682,7 +683,7 @@ OmoteStatus omote_analyse_voice(const float *samples,
 
 // A track from frames: `count` numbers, 6 per frame (A I U E O N, each 0–1) at `fps`;
 // the voiced span `voiced_start_s`–`voiced_end_s` when `has_voiced` is 1 (a track
-// read from a lip sync file).
+// read from a lip sync file), else the whole track.
 //
 // # Safety
 // `frames` points at `count` floats; `out` is writable.

@@ -47,7 +47,8 @@ class Track:
     def from_frames(
         frames: npt.ArrayLike, fps: float, voiced: Optional[Tuple[float, float]] = None
     ) -> Track:
-        """A track from numbers: (n, 6) A I U E O N at ``fps``; the voiced span (s)."""
+        """A track from numbers: (n, 6) A I U E O N at ``fps``; the voiced span (s), None
+        for the whole track (frames outside the span are silent: the mouth stays shut)."""
     @property
     def fps(self) -> float: ...
     @property
@@ -242,7 +243,9 @@ class Face:
     def events(self) -> Dict[str, Any]:
         """The last update's blinks, saccades, voice_started, handed_over."""
     def record(self, fps: float = 60.0) -> None:
-        """Starts recording: every later update with a step adds a frame at ``fps``."""
+        """Starts recording: every later update with a step adds one frame, stamped at
+        ``fps``, so step by ``1 / fps`` (a step of 1/60 recorded at 30 fps plays twice as
+        slow)."""
     def finish_recording(self) -> Optional[Anim]:
         """The recording's :class:`Anim`, or None if nothing was recording."""
 

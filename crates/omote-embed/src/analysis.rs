@@ -195,8 +195,9 @@ impl VoiceAnalysis {
     }
 
     /// A track given as numbers (a lip sync file's, an engine's own): 6 per frame
-    /// (A I U E O N, each clamped to 0–1) at `fps`, the voiced span in seconds. Nothing
-    /// is measured: a frame is silent outside the span, and its volume is 1 inside it.
+    /// (A I U E O N, each clamped to 0–1) at `fps`, the voiced span in seconds (`None`:
+    /// the whole track). Nothing is measured: a frame is silent outside the span, and
+    /// its volume is 1 inside it.
     /// Checked as a voice line is (a whole number of frames, finite numbers, a positive
     /// rate, a span inside the clip).
     pub fn from_frames(
@@ -204,6 +205,7 @@ impl VoiceAnalysis {
         fps: f32,
         voiced: Option<(f64, f64)>,
     ) -> Result<Self, EmbedError> {
+        let voiced = crate::character::voiced_or_whole(voiced, frames.len(), fps);
         crate::character::speech_track(frames, fps, voiced)?;
         let n = frames.len() / 6;
         let silent: Vec<bool> = (0..n)

@@ -703,3 +703,33 @@ fn a_calibrated_voice_profile_is_the_one_every_reading_uses() {
     let e = calibrate_voice_from_card(&take48, 48_000.0, None, Some("[]")).unwrap_err();
     assert!(e.to_string().starts_with("the voice profile: "), "{e}");
 }
+
+/// Frames given as numbers without a voiced span play whole (the core reads no span as a
+/// line with no voice): the track's span is the clip, and the mouth opens for an "a",
+/// from a track and from the numbers alike.
+#[test]
+fn frames_without_a_span_are_voiced_throughout() {
+    let mut frames = vec![0.0f32; 6 * 50];
+    for f in frames.chunks_exact_mut(6) {
+        f[0] = 0.8;
+    }
+    let track = omote_embed::VoiceAnalysis::from_frames(&frames, 100.0, None).unwrap();
+    assert_eq!(track.voiced(), Some((0.0, 0.5)));
+    assert_eq!(track.silent.iter().filter(|s| **s).count(), 0);
+    let avatar = omote_embed::Avatar::load(&omote_embed::AvatarSource::Builtin).unwrap();
+    for by_track in [true, false] {
+        let mut face = Character::from_avatar(&avatar, 1).unwrap();
+        if by_track {
+            face.say_analysis(&track, &[]).unwrap();
+        } else {
+            face.say_frames(&frames, 100.0, None, &[]).unwrap();
+        }
+        let aa = face.channel("aa").unwrap();
+        let mut most = 0.0f32;
+        for _ in 0..20 {
+            face.update(1.0 / 60.0);
+            most = most.max(face.weight(aa));
+        }
+        assert!(most > 0.3, "by track {by_track}: aa reached {most}");
+    }
+}

@@ -603,8 +603,9 @@ pub unsafe extern "C" fn omote_character_events(
 
 /// One frame in one call, for hosts where each call costs (C# P/Invoke): update by `dt`,
 /// then fill whichever outputs are not null — `weights` (after the rules) and
-/// `input_weights` (before them), `count` each, `rotations` (12), `events`. Lengths are
-/// checked before the update, so a wrong one changes nothing.
+/// `input_weights` (before them), `count` each — exactly the character's channel count
+/// (`omote_character_channel_count`) — `rotations` (12), `events`. Lengths are checked
+/// before the update, so a wrong one changes nothing.
 ///
 /// # Safety
 /// Each non-null output points at its length of writable floats / a writable struct.
@@ -623,7 +624,7 @@ pub unsafe extern "C" fn omote_character_step(
             let n = c.channel_names().len();
             if (!weights.is_null() || !input_weights.is_null()) && count as usize != n {
                 return Err(FfiError::argument(format!(
-                    "the weight arrays have room for {count} numbers; this character has {n}"
+                    "`count` is {count}: it must be this character's channel count, {n} (the weight arrays hold one number per channel)"
                 )));
             }
             c.update(dt);

@@ -54,7 +54,7 @@ pub unsafe extern "C" fn omote_analyse_voice(
 
 /// A track from frames: `count` numbers, 6 per frame (A I U E O N, each 0–1) at `fps`;
 /// the voiced span `voiced_start_s`–`voiced_end_s` when `has_voiced` is 1 (a track
-/// read from a lip sync file).
+/// read from a lip sync file), else the whole track.
 ///
 /// # Safety
 /// `frames` points at `count` floats; `out` is writable.

@@ -90,8 +90,9 @@ pub struct Track {
 #[pymethods]
 impl Track {
     /// A track from numbers (a lip sync file's, another tool's): `frames` of shape
-    /// (n, 6) — A I U E O N, each clamped to 0–1 — at `fps`, the voiced span in seconds.
-    /// Frames outside the span are silent; inside, their volume is 1.
+    /// (n, 6) — A I U E O N, each clamped to 0–1 — at `fps`, the voiced span in seconds
+    /// (None: the whole track). Frames outside the span are silent; inside, their volume
+    /// is 1.
     #[staticmethod]
     #[pyo3(signature = (frames, fps, voiced = None))]
     fn from_frames(

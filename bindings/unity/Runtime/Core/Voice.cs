@@ -30,7 +30,7 @@ namespace Omote
             return new Track(h);
         }
 
-        /// <summary>A track from frames: 6 numbers per frame (A I U E O N, 0–1) at <paramref name="fps"/>.</summary>
+        /// <summary>A track from frames: 6 numbers per frame (A I U E O N, 0–1) at <paramref name="fps"/>, all of it voiced.</summary>
         public static Track FromFrames(float[] frames, float fps)
         {
             Library.CheckAbi();
