@@ -111,7 +111,8 @@ def calibrate_voice(
 
 class Speaker:
     """One character's voice: add every line, then analyse each against the others.
-    Picklable (exactly); one thread at a time may use a given speaker."""
+    Picklable (exactly). Threads may share one: analyses run side by side, and a line
+    added meanwhile waits for them."""
 
     def __init__(self) -> None: ...
     def add_line(self, audio: AudioArg, sample_rate: Optional[float] = None) -> None:

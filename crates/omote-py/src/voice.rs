@@ -1,5 +1,7 @@
 //! Lip sync: `lipsync`, `Track`, `Speaker`, `VoiceStream`.
 
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
 
@@ -207,9 +209,31 @@ type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyArray1<f64>>,));
 /// against the speaker's other lines, as `omote lipsync` reads one folder's files. A
 /// line that was added is left out of its own comparison. Picklable (the voice travels
 /// exactly, e.g. to Dask workers); `add_speaker` gathers speakers built elsewhere.
-#[pyclass(module = "omote", name = "Speaker")]
+///
+/// Shared between threads: analyses run side by side and an added line waits for them
+/// (the lock is taken with the GIL released, so a waiting thread never holds it), so no
+/// call fails because another thread uses the same speaker.
+#[pyclass(module = "omote", name = "Speaker", frozen)]
 pub struct Speaker {
-    pub(crate) inner: omote_embed::Speaker,
+    inner: RwLock<omote_embed::Speaker>,
+}
+
+impl Speaker {
+    fn new_with(inner: omote_embed::Speaker) -> Self {
+        Speaker {
+            inner: RwLock::new(inner),
+        }
+    }
+
+    /// The speaker to read, for as long as the guard lives (a call that panicked
+    /// inside leaves it as it was: every change is one whole add).
+    pub(crate) fn read(&self) -> RwLockReadGuard<'_, omote_embed::Speaker> {
+        self.inner.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, omote_embed::Speaker> {
+        self.inner.write().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 #[pymethods]
@@ -217,16 +241,14 @@ impl Speaker {
     /// A speaker with no lines yet (it then analyses like `omote.lipsync`).
     #[new]
     fn new() -> Self {
-        Speaker {
-            inner: omote_embed::Speaker::new(),
-        }
+        Speaker::new_with(omote_embed::Speaker::new())
     }
 
     /// Adds a line: a path, or mono samples (1-D float32/float64 array) at
     /// `sample_rate` Hz. The GIL is released while it is read.
     #[pyo3(signature = (audio, sample_rate = None))]
     fn add_line(
-        &mut self,
+        &self,
         py: Python<'_>,
         audio: &Bound<'_, PyAny>,
         sample_rate: Option<f64>,
@@ -234,8 +256,7 @@ impl Speaker {
         let call = "Speaker.add_line";
         let audio = Audio::extract(call, "audio", audio)?;
         let (samples, rate) = audio.samples(py, call, sample_rate)?;
-        let inner = &mut self.inner;
-        py.detach(|| inner.add_line(&samples, rate))
+        py.detach(|| self.write().add_line(&samples, rate))
             .map_err(embed(call))
     }
 
@@ -254,39 +275,49 @@ impl Speaker {
             "Speaker.analyse",
             audio,
             sample_rate,
-            Some(&self.inner),
+            Some(self),
             profile,
         )
     }
 
     /// Lines added.
     #[getter]
-    fn lines(&self) -> usize {
-        self.inner.lines()
+    fn lines(&self, py: Python<'_>) -> usize {
+        py.detach(|| self.read().lines())
     }
 
     /// The voice as 13 numbers (mean cepstrum, frame count), for a `VoiceStream`
     /// elsewhere to start from.
     fn voice_seed<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        self.inner.voice_seed().to_vec().into_pyarray(py)
+        py.detach(|| self.read().voice_seed())
+            .to_vec()
+            .into_pyarray(py)
     }
 
     /// Adds every line of `other`, in its order: the same voice, to the bit, as adding
-    /// those lines here (gather per-chunk speakers in the batch's order).
-    fn add_speaker(&mut self, other: PyRef<'_, Speaker>) {
-        self.inner.add_speaker(&other.inner);
+    /// those lines here (gather per-chunk speakers in the batch's order). `other` may be
+    /// this speaker: its lines are then counted twice.
+    fn add_speaker(&self, py: Python<'_>, other: PyRef<'_, Speaker>) -> PyResult<()> {
+        // Copied first, so no two locks are ever held (a.add_speaker(b) beside
+        // b.add_speaker(a), or a speaker added to itself, cannot wait on each other).
+        let other: &Speaker = &other;
+        let theirs = py.detach(|| other.read().to_numbers());
+        let theirs =
+            omote_embed::Speaker::from_numbers(&theirs).map_err(embed("Speaker.add_speaker"))?;
+        py.detach(|| self.write().add_speaker(&theirs));
+        Ok(())
     }
 
     /// The voice as exact numbers (float64), for `Speaker.from_numbers`.
     fn to_numbers<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        self.inner.to_numbers().into_pyarray(py)
+        py.detach(|| self.read().to_numbers()).into_pyarray(py)
     }
 
     /// A speaker from `Speaker.to_numbers`.
     #[staticmethod]
     fn from_numbers(numbers: Vec<f64>) -> PyResult<Self> {
         omote_embed::Speaker::from_numbers(&numbers)
-            .map(|inner| Speaker { inner })
+            .map(Speaker::new_with)
             .map_err(embed("Speaker.from_numbers"))
     }
 
@@ -295,8 +326,8 @@ impl Speaker {
         Ok((make, (self.to_numbers(py),)))
     }
 
-    fn __repr__(&self) -> String {
-        format!("<omote.Speaker {} lines>", self.inner.lines())
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("<omote.Speaker {} lines>", self.lines(py))
     }
 }
 
@@ -305,13 +336,13 @@ fn analyse_with(
     call: &'static str,
     audio: &Bound<'_, PyAny>,
     sample_rate: Option<f64>,
-    speaker: Option<&omote_embed::Speaker>,
+    speaker: Option<&Speaker>,
     profile: Option<&str>,
 ) -> PyResult<Track> {
     let audio = Audio::extract(call, "audio", audio)?;
     let (samples, rate) = audio.samples(py, call, sample_rate)?;
     py.detach(|| match speaker {
-        Some(s) => s.analyse_with_profile(&samples, rate, profile),
+        Some(s) => s.read().analyse_with_profile(&samples, rate, profile),
         None => omote_embed::analyse_voice_with_profile(&samples, rate, profile),
     })
     .map(|inner| Track { inner })
@@ -333,8 +364,14 @@ fn lipsync(
     speaker: Option<PyRef<'_, Speaker>>,
     profile: Option<&str>,
 ) -> PyResult<Track> {
-    let speaker = speaker.as_ref().map(|s| &s.inner);
-    analyse_with(py, "lipsync", audio, sample_rate, speaker, profile)
+    analyse_with(
+        py,
+        "lipsync",
+        audio,
+        sample_rate,
+        speaker.as_deref(),
+        profile,
+    )
 }
 
 /// The built-in lip sync profile as JSON (what every reading uses unless given another).
@@ -389,9 +426,10 @@ impl VoiceStream {
         let mut inner = omote_embed::VoiceStream::with_profile(sample_rate, hold, profile)
             .map_err(embed(call))?;
         if let Some(s) = speaker {
-            inner
-                .start_from_speaker(&s.inner.voice_seed())
-                .map_err(embed(call))?;
+            let py = s.py();
+            let s: &Speaker = &s;
+            let seed = py.detach(|| s.read().voice_seed());
+            inner.start_from_speaker(&seed).map_err(embed(call))?;
         }
         Ok(VoiceStream { inner })
     }

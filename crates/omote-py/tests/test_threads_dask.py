@@ -41,6 +41,26 @@ def test_one_speaker_serves_threads_and_pickles_while_it_works(speech):
         np.testing.assert_array_equal(a, b)
 
 
+def test_lines_are_added_to_a_speaker_while_other_threads_analyse_with_it(speech):
+    # A line added while analyses run waits for them instead of failing ("already
+    # borrowed"), and the voice ends as if the lines had been added one by one.
+    files = sorted(str(p) for p in speech.glob("ja_ojt_00*.wav"))
+    speaker, alone = omote.Speaker(), omote.Speaker()
+    for f in files:
+        alone.add_line(f)
+    with ThreadPoolExecutor(4) as pool:
+        work = [pool.submit(speaker.analyse, f) for f in files * 2]
+        work += [pool.submit(speaker.add_line, f) for f in files]
+        work += [pool.submit(lambda: speaker.lines) for _ in files]
+        for w in work:
+            w.result()
+    assert speaker.lines == len(files)
+    assert sorted(map(tuple, speaker.to_numbers().reshape(-1, 14))) == sorted(map(tuple, alone.to_numbers().reshape(-1, 14)))
+    # A speaker added to itself counts its lines twice.
+    speaker.add_speaker(speaker)
+    assert speaker.lines == 2 * len(files)
+
+
 def test_the_dask_example_writes_the_cli_files(speech, omote_bin, tmp_path):
     cli, dask = tmp_path / "cli", tmp_path / "dask"
     run(omote_bin, "lipsync", speech, "--out", cli)
