@@ -41,7 +41,7 @@ class OmoteFileNotFoundError(OmoteError, FileNotFoundError):
 
 class Track:
     """A clip's lip sync: per frame (100 fps) the weights of A I U E O and the closed
-    mouth N, the volume, whether it is silent; the voiced span."""
+    mouth N, the volume, whether it is silent; the voiced span. Picklable (exactly)."""
 
     @staticmethod
     def from_frames(

@@ -225,6 +225,56 @@ impl VoiceAnalysis {
         })
     }
 
+    /// A track rebuilt from its parts exactly (a copy that crossed a process: Python's
+    /// pickle), checked: `frames` 6 per frame, `silent` and `volume` one per frame,
+    /// every number finite, weights and volumes 0–1, a positive rate, a duration ≥ 0
+    /// and the voiced span inside it.
+    pub fn from_parts(
+        fps: f32,
+        frames: Vec<f32>,
+        silent: Vec<bool>,
+        volume: Vec<f32>,
+        voiced: Option<(f64, f64)>,
+        duration_s: f64,
+    ) -> Result<Self, EmbedError> {
+        let bad = |why: String| Err(EmbedError::Argument(format!("not a track: {why}")));
+        let n = silent.len();
+        if !(fps.is_finite() && fps > 0.0) {
+            return bad(format!("{fps} fps"));
+        }
+        if frames.len() != 6 * n || volume.len() != n {
+            return bad(format!(
+                "{} weights and {} volumes for {n} frames (6 and 1 per frame)",
+                frames.len(),
+                volume.len()
+            ));
+        }
+        if let Some(v) = frames
+            .iter()
+            .chain(&volume)
+            .find(|v| !(0.0..=1.0).contains(*v))
+        {
+            return bad(format!("a weight or volume of {v} (0–1)"));
+        }
+        if !(duration_s.is_finite() && duration_s >= 0.0) {
+            return bad(format!("a duration of {duration_s} s"));
+        }
+        if let Some((a, b)) = voiced
+            && !(0.0 <= a && a <= b && b <= duration_s)
+        {
+            return bad(format!("a voiced span {a}–{b} s in {duration_s} s"));
+        }
+        Ok(VoiceAnalysis {
+            fps,
+            frames,
+            silent,
+            volume,
+            voiced_start: voiced.map(|v| v.0),
+            voiced_end: voiced.map(|v| v.1),
+            duration_s,
+        })
+    }
+
     /// The voiced span in seconds, when there is speech.
     pub fn voiced(&self) -> Option<(f64, f64)> {
         self.voiced_start.zip(self.voiced_end)

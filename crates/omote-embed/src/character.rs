@@ -272,11 +272,12 @@ impl Character {
     }
 
     /// Blinks `delay_s` seconds from now (0: as soon as the eyes are free), a blink the
-    /// acting asks for; refused when too many are waiting.
+    /// acting asks for; refused when too many are waiting, and for a delay that is
+    /// negative or not a finite number.
     pub fn request_blink(&mut self, delay_s: f32) -> Result<(), EmbedError> {
-        if !delay_s.is_finite() {
+        if !(delay_s.is_finite() && delay_s >= 0.0) {
             return Err(EmbedError::Argument(format!(
-                "a blink in {delay_s} s: the delay must be a finite number"
+                "a blink in {delay_s} s: the delay must be a finite number of seconds ≥ 0"
             )));
         }
         Ok(self.driver.face_mut().request_blink_in(delay_s)?)
@@ -400,7 +401,7 @@ impl Character {
 
     /// How long a line's afterglow stays at full once the line has ended, and how long it
     /// then takes to release to 0 (seconds). A hold of `f32::INFINITY` — the default —
-    /// keeps it until the next line. Negative values count as 0; NaN is refused.
+    /// keeps it until the next line. A negative or NaN time is refused.
     ///
     /// The afterglow is added on top of the acting: [`Character::set_expression`] does
     /// not end it (happy 0.6 acted + 0.3 afterglow shows 0.9 until the afterglow
@@ -408,9 +409,9 @@ impl Character {
     /// releases the previous afterglow over the release time; the next voiced line fades
     /// it out before its voice starts.
     pub fn set_afterglow_timing(&mut self, hold_s: f32, release_s: f32) -> Result<(), EmbedError> {
-        if hold_s.is_nan() || release_s.is_nan() || release_s.is_infinite() {
+        if !(hold_s >= 0.0 && release_s >= 0.0 && release_s.is_finite()) {
             return Err(EmbedError::Argument(format!(
-                "afterglow hold {hold_s} s, release {release_s} s: the hold must be a number (∞: until the next line), the release a finite one"
+                "afterglow hold {hold_s} s, release {release_s} s: the hold must be a number ≥ 0 (∞: until the next line), the release a finite one ≥ 0"
             )));
         }
         self.driver.set_afterglow_timing(hold_s, release_s);
@@ -418,11 +419,12 @@ impl Character {
     }
 
     /// Releases the afterglow showing now to 0 over `release_s` seconds (0: at once). A
-    /// line playing keeps its own afterglow for its end. NaN or infinite is refused.
+    /// line playing keeps its own afterglow for its end. A negative, NaN or infinite
+    /// time is refused.
     pub fn clear_afterglow(&mut self, release_s: f32) -> Result<(), EmbedError> {
-        if !release_s.is_finite() {
+        if !(release_s.is_finite() && release_s >= 0.0) {
             return Err(EmbedError::Argument(format!(
-                "afterglow release {release_s} s: must be a finite number of seconds"
+                "afterglow release {release_s} s: must be a finite number of seconds ≥ 0"
             )));
         }
         self.driver.clear_afterglow(release_s);

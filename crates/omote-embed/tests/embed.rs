@@ -571,6 +571,12 @@ fn the_afterglow_holds_then_releases_and_can_be_cleared() {
     let e = face.set_afterglow_timing(f32::NAN, 0.5).unwrap_err();
     assert!(e.to_string().contains("afterglow hold NaN"), "{e}");
     assert!(face.clear_afterglow(f32::INFINITY).is_err());
+    // Negative times are refused, not read as 0.
+    assert!(face.clear_afterglow(-1.0).is_err());
+    assert!(face.set_afterglow_timing(-1.0, 0.5).is_err());
+    assert!(face.set_afterglow_timing(1.0, -0.5).is_err());
+    let e = face.request_blink(-1.0).unwrap_err().to_string();
+    assert!(e.contains("≥ 0"), "{e}");
     assert!(face.set_afterglow_timing(f32::INFINITY, 0.5).is_ok());
 }
 

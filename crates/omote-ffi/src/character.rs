@@ -394,7 +394,7 @@ pub extern "C" fn omote_character_cut(character: OmoteCharacter) -> OmoteStatus 
 
 /// How long a line's afterglow stays at full once the line has ended, and how long it
 /// then takes to release (seconds; a hold of infinity, the default: until the next
-/// line). Negative values count as 0; NaN, or an infinite release, is an error.
+/// line). A negative or NaN time, or an infinite release, is an error.
 #[unsafe(no_mangle)]
 pub extern "C" fn omote_character_set_afterglow_timing(
     character: OmoteCharacter,

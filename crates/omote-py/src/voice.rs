@@ -4,6 +4,7 @@ use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use omote_embed::{VOICE_FRAME_STRIDE, VoiceAnalysis};
 
@@ -154,6 +155,48 @@ impl Track {
 
     fn __len__(&self) -> usize {
         self.inner.len()
+    }
+
+    /// A track from `__reduce__`'s parts (pickle), checked.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn _from_parts(
+        fps: f32,
+        frames: PyReadonlyArrayDyn<'_, f32>,
+        silent: PyReadonlyArrayDyn<'_, bool>,
+        volume: PyReadonlyArrayDyn<'_, f32>,
+        voiced: Option<(f64, f64)>,
+        duration: f64,
+    ) -> PyResult<Self> {
+        VoiceAnalysis::from_parts(
+            fps,
+            frames.as_array().iter().copied().collect(),
+            silent.as_array().iter().copied().collect(),
+            volume.as_array().iter().copied().collect(),
+            voiced,
+            duration,
+        )
+        .map(|inner| Track { inner })
+        .map_err(embed("Track (unpickled)"))
+    }
+
+    /// Pickles exactly: every frame's numbers, the span and the duration.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let make = py.get_type::<Track>().getattr("_from_parts")?;
+        let a = &self.inner;
+        let args = (
+            a.fps,
+            a.frames.clone().into_pyarray(py),
+            a.silent.clone().into_pyarray(py),
+            a.volume.clone().into_pyarray(py),
+            a.voiced(),
+            a.duration_s,
+        )
+            .into_pyobject(py)?;
+        Ok((make, args))
     }
 
     fn __repr__(&self) -> String {

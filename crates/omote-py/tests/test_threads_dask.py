@@ -61,6 +61,24 @@ def test_lines_are_added_to_a_speaker_while_other_threads_analyse_with_it(speech
     assert speaker.lines == 2 * len(files)
 
 
+def test_a_track_pickles_exactly_and_a_tampered_one_is_refused(speech):
+    track = omote.lipsync(str(speech / "ja_ojt_001.wav"))
+    copy = pickle.loads(pickle.dumps(track))
+    for part in ("frames", "silent", "volume"):
+        np.testing.assert_array_equal(getattr(copy, part), getattr(track, part))
+    assert (copy.voiced, copy.duration, copy.fps) == (track.voiced, track.duration, track.fps)
+    assert copy.to_json("x") == track.to_json("x")
+    make, (fps, frames, silent, volume, voiced, duration) = track.__reduce__()
+    frames = frames.copy()
+    frames[3] = np.nan
+    try:
+        make(fps, frames, silent, volume, voiced, duration)
+    except ValueError as e:
+        assert "not a track" in str(e)
+    else:
+        raise AssertionError("a NaN weight was taken")
+
+
 def test_the_dask_example_writes_the_cli_files(speech, omote_bin, tmp_path):
     cli, dask = tmp_path / "cli", tmp_path / "dask"
     run(omote_bin, "lipsync", speech, "--out", cli)
