@@ -34,6 +34,8 @@ export class VrmFace {
   /** Advances the face (any dt, see Face.update) and poses the VRM; call after the
    *  app's animation (mixer.update(dt)) and before vrm.update(dt). */
   update(dt: number): this;
+  /** Frees the face's wasm memory (swapping avatars); `update` then throws. */
+  free(): void;
 }
 
 export function attach(vrm: VRM, options?: { seed?: number; wasm?: Parameters<typeof init>[0] } & ComposeOptions): Promise<VrmFace>;

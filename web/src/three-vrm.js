@@ -105,6 +105,7 @@ export class VrmFace {
   /** Advances by `dt` seconds (any dt: see `Face.update`) and writes the face into the
    *  VRM. */
   update(dt) {
+    if (this._freed) throw new Error('VrmFace.update: this VrmFace was freed');
     const { face, applier, vrm } = this;
     if (this._acted !== face.acted.size) this._plan();
     const em = vrm.expressionManager;
@@ -126,6 +127,14 @@ export class VrmFace {
       applier.setGazeOffset(g[0], g[1]);
     }
     return this;
+  }
+
+  /** Frees the face's wasm memory (swapping avatars, leaving a page): the VRM keeps its
+   *  last pose; `update` then says it was freed; `free` again does nothing. */
+  free() {
+    if (this._freed) return;
+    this.face.free();
+    this._freed = true;
   }
 }
 

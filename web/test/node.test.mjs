@@ -438,6 +438,26 @@ try {
       if (!String(e && e.message).includes(text)) failures.push(`${what}: ${e} (wanted "${text}")`);
     }
   }
+  {
+    // attach on the least a three-vrm VRM has (expressions, no bones, three-vrm's lookAt
+    // kept), then free: the face's memory goes and `update` says so.
+    const values = new Map();
+    const vrm = {
+      expressionManager: {
+        expressions: ['aa', 'blink', 'happy'].map((expressionName) => ({ expressionName })),
+        getValue: (n) => values.get(n) ?? 0,
+        setValue: (n, v) => values.set(n, v),
+      },
+      humanoid: { getNormalizedBoneNode: () => null },
+    };
+    const vf = await attach(vrm, { head: 'off', lookAt: 'keep' });
+    vf.update(1 / 60);
+    if (!values.has('blink')) failures.push('VrmFace.update wrote no blink');
+    vf.free();
+    expectError('VrmFace update after free', () => vf.update(1 / 60), 'VrmFace.update: this VrmFace was freed');
+    expectError('its face after free', () => vf.face.weights(), 'Face.weights: this Face was freed');
+    vf.free(); // twice: nothing
+  }
   face.update(1 / 60);
   if (!Array.from(face.weights()).every(Number.isFinite)) failures.push('the face broke after bad calls');
   face.free();
