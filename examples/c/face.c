@@ -8,7 +8,7 @@
  * It prints one line per frame: the frame number, then every weight (after the VRM
  * override rules) and the 12 rotation numbers as the hex of their float bits, then the
  * frame's events. crates/omote-ffi/tests/c_example.rs compares that, bit for bit, with
- * the same calls made through the Rust API. */
+ * the same calls made through the Rust API. A summary a person can read goes to stderr. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +73,12 @@ int main(void) {
 
   uint32_t happy;
   CHECK(omote_character_channel_id(face, "happy", &happy));
+  static const char *const MOUTHS[5] = {"aa", "ih", "ou", "ee", "oh"};
+  uint32_t mouth[5];
+  for (int k = 0; k < 5; k++) CHECK(omote_character_channel_id(face, MOUTHS[k], &mouth[k]));
+  float widest = 0.0f;
+  int widest_at = 0, widest_k = 0, voice_at = -1;
+  unsigned blinks = 0;
   OmoteWeight afterglow[1] = {{happy, 0.3f}};
 
   float *weights = malloc(n * sizeof *weights);
@@ -89,7 +95,15 @@ int main(void) {
     for (int i = 0; i < 12; i++) printf(" %08x", bits(rotations[i]));
     printf(" | %u %u %u %u\n", events.blinks, events.saccades, events.voice_started,
            events.handed_over);
+    for (int k = 0; k < 5; k++)
+      if (weights[mouth[k]] > widest) widest = weights[mouth[k]], widest_at = frame, widest_k = k;
+    if (events.voice_started && voice_at < 0) voice_at = frame;
+    blinks += events.blinks;
   }
+  fprintf(stderr,
+          "face: %d frames at 60 fps, %u channels; the voice started at %.2f s, the mouth "
+          "opened widest (%s %.2f) at %.2f s; %u blinks\n",
+          FRAMES, n, voice_at / 60.0, MOUTHS[widest_k], widest, widest_at / 60.0, blinks);
 
   free(weights);
   free(input);

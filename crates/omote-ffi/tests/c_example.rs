@@ -157,6 +157,14 @@ fn the_c_example_gives_the_rust_apis_frames_bit_for_bit() {
         assert_eq!(a, b, "frame {k} differs between C and Rust");
     }
     assert_eq!(c, rust);
+    // The summary for a person, on stderr: the line was heard (a vowel opened wide).
+    let summary = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        summary.starts_with("face: 600 frames at 60 fps")
+            && summary.contains("the mouth opened widest (")
+            && !summary.contains(" 0.00) "),
+        "{summary}"
+    );
 }
 
 #[test]
