@@ -9,7 +9,9 @@
 #    English clips from the MBROLA diphone voices us1/us2/us3/en1 (real speakers' diphones);
 #    klettres_syllables.py writes KLettres' real recorded syllables (14 human speakers, Debian
 #    klettres-data; never Spanish, Italian or Brazilian Portuguese: the held-out evaluation),
-#    gcin_syllables.py gcin-voice's Mandarin syllables (2 human speakers, Debian gcin-voice).
+#    gcin_syllables.py gcin-voice's Mandarin syllables (2 human speakers, Debian gcin-voice),
+#    qabcs_syllables.py qABCs' letters and one-syllable words (7 human speakers, Debian
+#    qabcs-data).
 # 2. `omote lipsync calibrate --build --with-variants` pools their labelled frames into
 #    class profiles — one Gaussian per phone with at least 1000 frames (the label files'
 #    phone column), a class's rarer phones together, N's log-prior −1 — each clip also as heard in a noisy room (pink noise 10 and 20 dB under
@@ -27,11 +29,12 @@ python3 "$root/tools/lipsync/make_training_set.py" "$work"
 python3 "$root/tools/lipsync/mbrola_set.py" "$work"
 python3 "$root/tools/lipsync/klettres_syllables.py" "$work/syllables"
 python3 "$root/tools/lipsync/gcin_syllables.py" "$work/syllables"
+python3 "$root/tools/lipsync/qabcs_syllables.py" "$work/syllables"
 cargo run -q -p omote-cli -- lipsync calibrate --build --with-variants --speaker-from-name --labelled-dir "$work" \
     --real-syllables "$work/syllables" \
     ${OMOTE_PROFILE_FLAGS:-} -o "$root/crates/omote-lipsync/assets/default_profile.json"
 n=$(ls "$work"/*.lab.tsv | wc -l)
-sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1), each also noisy, quiet and over hum; phone subclasses; voice cepstral means; real-voice Gaussians from KLettres and gcin-voice syllables (16 speakers)\"|" \
+sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1), each also noisy, quiet and over hum; phone subclasses; voice cepstral means; real-voice Gaussians from KLettres, gcin-voice and qABCs syllables (23 speakers)\"|" \
     "$root/crates/omote-lipsync/assets/default_profile.json"
 # Compact (no indentation): the asset is compiled into the wasm package, whose size is
 # budgeted (web/README.md). The numbers' text is kept as written.

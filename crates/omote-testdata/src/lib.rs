@@ -152,6 +152,18 @@ pub fn gcin_syllables(out: &Path) -> Option<()> {
     Some(())
 }
 
+/// qABCs' recorded letters and one-syllable words of seven speakers (Debian
+/// `qabcs-data`), written by `tools/lipsync/qabcs_syllables.py` into `out` as
+/// `qabcs_LANG` folders. `None` when the package is absent (after [`missing`]).
+pub fn qabcs_syllables(out: &Path) -> Option<()> {
+    if !Path::new("/usr/share/qabcs/abcs").is_dir() {
+        missing("the qABCs syllables: /usr/share/qabcs/abcs (apt-get install qabcs-data)");
+        return None;
+    }
+    run_lipsync_tool("qabcs_syllables.py", &[out.as_os_str()]);
+    Some(())
+}
+
 /// A vowel-like buzz (120 Hz, 30 harmonics, 16-bit mono at `rate`) inside `voiced`
 /// seconds, digital silence elsewhere: the test signal of the lip-sync and live tests.
 pub fn buzz(rate: u32, seconds: f32, voiced: std::ops::Range<f32>) -> Vec<i16> {

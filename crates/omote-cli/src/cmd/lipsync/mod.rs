@@ -220,7 +220,7 @@ struct CalibrateArgs {
     #[arg(help_heading = BUILD,long)]
     real_labelled_dir: Option<PathBuf>,
     /// The share of each vowel class's weight its real-voice Gaussian takes (0–0.9): one
-    /// number for all five, or VOWEL=SHARE pairs over the defaults (A 0.25, I 0.25, U 0.21, E 0.3, O 0.45).
+    /// number for all five, or VOWEL=SHARE pairs over the defaults (A 0.25, I 0.25, U 0.21, E 0.3, O 0.5).
     #[arg(help_heading = BUILD,long, value_parser = limits::real_shares)]
     real_share: Option<[f32; 5]>,
     /// Also train a context net for --build: a small net over each frame and its
