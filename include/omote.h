@@ -284,7 +284,8 @@ OmoteStatus omote_character_set_head(OmoteCharacter character, float x, float y,
 // behaviour; while a line plays the face is talking anyway).
 OmoteStatus omote_character_set_eye_mode(OmoteCharacter character, uint32_t mode);
 
-// Asks for a blink `delay_s` seconds from now (0: as soon as the eyes are free).
+// Asks for a blink `delay_s` seconds from now (0: as soon as the eyes are free); a
+// negative, NaN or infinite delay is an error.
 OmoteStatus omote_character_request_blink(OmoteCharacter character, float delay_s);
 
 // Turns tracking on (the default retargeting): tracked faces set with
@@ -345,7 +346,7 @@ OmoteStatus omote_character_set_afterglow_timing(OmoteCharacter character,
                                                  float release_s);
 
 // Releases the afterglow showing now to 0 over `release_s` seconds (0: at once); a
-// line playing keeps its own. NaN or infinite is an error.
+// line playing keeps its own. A negative, NaN or infinite time is an error.
 OmoteStatus omote_character_clear_afterglow(OmoteCharacter character, float release_s);
 
 // Whether a voice line is speaking (1) or not (0).
@@ -682,8 +683,9 @@ OmoteStatus omote_analyse_voice(const float *samples,
                                 OmoteTrack *out);
 
 // A track from frames: `count` numbers, 6 per frame (A I U E O N, each 0–1) at `fps`;
-// the voiced span `voiced_start_s`–`voiced_end_s` when `has_voiced` is 1 (a track
-// read from a lip sync file), else the whole track.
+// `has_voiced` 1: the voiced span `voiced_start_s`–`voiced_end_s` (a track read from a
+// lip sync file); 2: the whole track is voiced (a mouth track from another tool; the
+// span numbers are ignored); 0: no speech (the mouth never moves).
 //
 // # Safety
 // `frames` points at `count` floats; `out` is writable.

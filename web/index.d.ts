@@ -70,18 +70,21 @@ export class Face {
   setGaze(yawDeg: number, pitchDeg: number): this;
   setHead(q: ArrayLike<number>): this;
   setEyeMode(mode: EyeMode): this;
-  /** Without `context` the line starts at the next update. With `context` it follows
+  /** `analysis`: what `analyseVoice` gives, or frames of your own; without
+   *  `voicedStart`/`voicedEnd` they play whole (null: a line with no speech).
+   *  Without `context` the line starts at the next update. With `context` it follows
    *  the audio clock: its audio starts at context time `startAt` (default now) and is
    *  heard `outputLatency` later; lines queue and each starts exactly on its audio, and
    *  a line playing stays on its audio after a gap (a tab in the background). */
-  say(analysis: Pick<VoiceAnalysis, 'frames' | 'fps' | 'voicedStart' | 'voicedEnd'>, options?: { afterglow?: Record<string, number>; context?: BaseAudioContext; startAt?: number }): this;
+  say(analysis: Pick<VoiceAnalysis, 'frames' | 'fps'> & Partial<Pick<VoiceAnalysis, 'voicedStart' | 'voicedEnd'>>, options?: { afterglow?: Record<string, number>; context?: BaseAudioContext; startAt?: number }): this;
   /** Lines given to say with a context that have not started yet. */
   readonly queued: number;
   cut(): this;
   /** The afterglow's hold at full once a line has ended, then its release (s); hold
-   *  Infinity (the default) keeps it until the next line. */
+   *  Infinity (the default) keeps it until the next line; a negative or NaN time throws. */
   setAfterglowTiming(holdS: number, releaseS?: number): this;
-  /** Releases the afterglow showing now over releaseS (0.5) seconds; 0: at once. */
+  /** Releases the afterglow showing now over releaseS (0.5) seconds; 0: at once (a
+   *  negative, NaN or infinite time throws). */
   clearAfterglow(releaseS?: number): this;
   setLiveVowels(frame: ArrayLike<number>, voiced: boolean): this;
   /** Drives the mouth from a VoiceInput's newest frame on every update; null stops. */

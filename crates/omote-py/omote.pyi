@@ -13,7 +13,7 @@ bakes release the GIL, so threads scale. Every error is an :class:`OmoteError`.
 """
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -45,10 +45,13 @@ class Track:
 
     @staticmethod
     def from_frames(
-        frames: npt.ArrayLike, fps: float, voiced: Optional[Tuple[float, float]] = None
+        frames: npt.ArrayLike,
+        fps: float,
+        voiced: Union[Tuple[float, float], Literal["all"], None] = "all",
     ) -> Track:
-        """A track from numbers: (n, 6) A I U E O N at ``fps``; the voiced span (s), None
-        for the whole track (frames outside the span are silent: the mouth stays shut)."""
+        """A track from numbers: (n, 6) A I U E O N at ``fps``; ``voiced`` the voiced span
+        (s), ``"all"`` (the default) for the whole track, None for no speech (a silent
+        clip's own ``voiced``: the mouth stays shut). Frames outside the span are silent."""
     @property
     def fps(self) -> float: ...
     @property
@@ -209,15 +212,19 @@ class Face:
         """Head rotation x y z w (VRM frame, relative to the rest pose)."""
     def set_eye_mode(self, mode: str) -> None:
         """"idle", "talking", "listening" or "focused"."""
-    def request_blink(self, delay: float = 0.0) -> None: ...
+    def request_blink(self, delay: float = 0.0) -> None:
+        """A blink ``delay`` s from now (0: as soon as the eyes are free); negative or
+        NaN: ValueError."""
     def say(self, track: Track, afterglow: Optional[Sequence[Tuple[str, float]]] = None) -> None:
         """Says a voice line now; ``afterglow``: (expression, weight) after it."""
     def cut(self) -> None: ...
     def set_afterglow_timing(self, hold_s: float, release_s: float) -> None:
         """The afterglow's hold at full once a line ends, then its release (s); hold
-        ``math.inf`` (the default) keeps it until the next line. NaN: ValueError."""
+        ``math.inf`` (the default) keeps it until the next line. Negative or NaN:
+        ValueError."""
     def clear_afterglow(self, release_s: float = 0.5) -> None:
-        """Releases the afterglow showing now over ``release_s`` s (0: at once)."""
+        """Releases the afterglow showing now over ``release_s`` s (0: at once; negative,
+        NaN or infinite: ValueError)."""
     @property
     def speaking(self) -> bool: ...
     def set_live_vowels(self, vowels: npt.ArrayLike, voiced: bool) -> None: ...

@@ -100,10 +100,14 @@ int main(void) {
     if (events.voice_started && voice_at < 0) voice_at = frame;
     blinks += events.blinks;
   }
-  fprintf(stderr,
-          "face: %d frames at 60 fps, %u channels; the voice started at %.2f s, the mouth "
-          "opened widest (%s %.2f) at %.2f s; %u blinks\n",
-          FRAMES, n, voice_at / 60.0, MOUTHS[widest_k], widest, widest_at / 60.0, blinks);
+  /* A frame's time is the end of its step: frame k shows (k + 1) / 60 s. */
+  fprintf(stderr, "face: %d frames at 60 fps, %u channels; ", FRAMES, n);
+  if (voice_at < 0)
+    fprintf(stderr, "the voice never started; ");
+  else
+    fprintf(stderr, "the voice started at %.2f s, the mouth opened widest (%s %.2f) at %.2f s; ",
+            (voice_at + 1) / 60.0, MOUTHS[widest_k], widest, (widest_at + 1) / 60.0);
+  fprintf(stderr, "%u blinks\n", blinks);
 
   free(weights);
   free(input);

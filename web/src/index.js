@@ -105,6 +105,14 @@ function freed(kind) {
 
 /** `analysis` is what `analyseVoice` returns (or the same shape): checked before a line is
  *  queued, so a bad one is refused by `say`, not by a later `update`. */
+/** A line's voiced span as `sayAt` takes it: null (no speech, as analyseVoice gives it
+ *  for silence) is NaN; not given at all (frames from another tool) is +∞, the whole
+ *  clip. */
+function span(analysis) {
+  if (analysis.voicedStart === undefined && analysis.voicedEnd === undefined) return [Infinity, Infinity];
+  return [analysis.voicedStart ?? NaN, analysis.voicedEnd ?? NaN];
+}
+
 function checkAnalysis(what, analysis) {
   if (!analysis || typeof analysis !== 'object' || !(analysis.frames instanceof Float32Array)) {
     throw new TypeError(`${what}: analysis must be what analyseVoice returns ({fps, frames: Float32Array, voicedStart, voicedEnd})`);
@@ -246,7 +254,7 @@ export class Face {
       const names = Object.keys(afterglow);
       this._face.checkLine(
         analysis.frames, analysis.fps,
-        analysis.voicedStart ?? NaN, analysis.voicedEnd ?? NaN,
+        ...span(analysis),
         names, Float32Array.from(names.map((n) => afterglow[n])),
       );
       this._queue ??= [];
@@ -263,7 +271,7 @@ export class Face {
     const names = Object.keys(afterglow);
     this._face.sayAt(
       analysis.frames, analysis.fps,
-      analysis.voicedStart ?? NaN, analysis.voicedEnd ?? NaN,
+      ...span(analysis),
       names, Float32Array.from(names.map((n) => afterglow[n])),
       elapsed,
     );

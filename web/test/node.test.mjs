@@ -439,6 +439,24 @@ try {
     }
   }
   {
+    // Frames of one's own without a span play whole; a null span (a silent analysis) is
+    // no speech and leaves the mouth shut.
+    const own = new Float32Array(6 * 50);
+    for (let i = 0; i < 50; i++) own[6 * i] = 0.8;
+    const widest = (line) => {
+      const g = new Face(rig, { seed: 3 }).say(line);
+      const aa = g.channels.indexOf('aa');
+      let most = 0;
+      for (let i = 0; i < 20; i++) { g.update(1 / 60); most = Math.max(most, g.weights()[aa]); }
+      g.free();
+      return most;
+    };
+    const whole = widest({ frames: own, fps: 100 });
+    const none = widest({ frames: own, fps: 100, voicedStart: null, voicedEnd: null });
+    if (!(whole > 0.3)) failures.push(`own frames without a span opened the mouth to ${whole}`);
+    if (!(none < 0.05)) failures.push(`a line with no speech opened the mouth to ${none}`);
+  }
+  {
     // attach on the least a three-vrm VRM has (expressions, no bones, three-vrm's lookAt
     // kept), then free: the face's memory goes and `update` says so.
     const values = new Map();

@@ -70,12 +70,12 @@ pub(crate) fn mono_sample(frame: &[f32], scale: f32) -> f32 {
     }
 }
 
-/// [`mono_sample`], adding 1 to `non_finite` when the frame held a NaN or infinite
-/// sample (read as silence): the count both decoding paths and the stream report.
+/// [`mono_sample`], adding to `non_finite` the frame's samples that are NaN or infinite
+/// (the frame is read as silence): the count both decoding paths and the stream report.
 pub(crate) fn mono_sample_counting(frame: &[f32], scale: f32, non_finite: &mut u64) -> f32 {
     let s = mono_sample(frame, scale);
-    if s == 0.0 && frame.iter().any(|x| !x.is_finite()) {
-        *non_finite += 1;
+    if s == 0.0 {
+        *non_finite += frame.iter().filter(|x| !x.is_finite()).count() as u64;
     }
     s
 }
@@ -358,8 +358,12 @@ fn not_read(ext: Option<&str>, e: SymError, head: &[u8]) -> String {
         // Symphonia's "end of stream" while probing: for a file that starts as audio, its
         // header is cut short; for any other bytes (an image, a model), a reader that
         // looked for a header in them and ran out.
-        _ if matches!(&e, SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof) => {
-            match container_kind(head) {
+        _ if matches!(&e, SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof) =>
+        {
+            // An MP3 without an ID3 tag starts at a frame's sync (11 bits set); kept out of
+            // `container_kind`, whose raw PCM would match it (a sample of −1 is FF FF).
+            let mp3_frame = head.len() >= 2 && head[0] == 0xFF && head[1] & 0xE0 == 0xE0;
+            match container_kind(head).or(mp3_frame.then_some("an MP3 file")) {
                 Some(kind) => format!("{kind} that ends inside its header (cut short)"),
                 None => "its bytes are none of these".into(),
             }
@@ -381,5 +385,33 @@ fn codec_name(codec: symphonia::core::codecs::CodecType) -> Option<&'static str>
         CODEC_TYPE_ALAC => Some("ALAC"),
         CODEC_TYPE_SPEEX => Some("Speex"),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eof() -> SymError {
+        SymError::IoError(std::io::Error::from(std::io::ErrorKind::UnexpectedEof))
+    }
+
+    /// The prober running out of bytes is "cut short" only for bytes that start as audio.
+    #[test]
+    fn running_out_of_bytes_is_cut_short_only_for_audio() {
+        for (head, kind) in [
+            (&b"RIFF\x24\0\0\0WAVEfmt "[..], "a WAV file"),
+            (&b"ID3\x03\0\0\0\0\0\0\0\0"[..], "an MP3 file"),
+            (&b"\xff\xfb\x90\x64\0\0\0\0"[..], "an MP3 file"),
+            (&b"OggS\0\x02\0\0"[..], "an Ogg file"),
+        ] {
+            assert_eq!(
+                not_read(Some("wav"), eof(), head),
+                format!("{kind} that ends inside its header (cut short)")
+            );
+        }
+        for head in [&b"\x89PNG\r\n\x1a\n"[..], b"glTF\x02\0\0\0", b""] {
+            assert_eq!(not_read(None, eof(), head), "its bytes are none of these");
+        }
     }
 }

@@ -35,7 +35,8 @@ pub struct Loader {
     from_last: u32,
     /// How many bytes the last file's WAV data was short of its header.
     short_by: Option<u64>,
-    /// Frames of the file loaded last whose samples were NaN or infinite (read as silence).
+    /// Samples of the file loaded last that were NaN or infinite (their frames read as
+    /// silence).
     non_finite: u64,
 }
 
@@ -115,9 +116,9 @@ impl Loader {
         self.short_by
     }
 
-    /// For the file loaded last: how many of its frames held samples that were NaN or
-    /// infinite (a float file written by a broken tool); they are read as silence.
-    pub fn non_finite_frames(&self) -> u64 {
+    /// For the file loaded last: how many of its samples were NaN or infinite (a float
+    /// file written by a broken tool); their frames are read as silence.
+    pub fn non_finite_samples(&self) -> u64 {
         self.non_finite
     }
 

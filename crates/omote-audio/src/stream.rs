@@ -38,7 +38,7 @@ pub struct AudioStream {
     mono: Vec<f32>,
     decoded_any: bool,
     ended: bool,
-    /// Frames so far whose samples were NaN or infinite (read as silence).
+    /// Samples so far that were NaN or infinite (their frames read as silence).
     non_finite: u64,
 }
 

@@ -271,7 +271,7 @@ mod tests {
             .to_vec();
         assert_eq!(got.len(), 1600);
         assert!(got.iter().all(|s| s.is_finite()));
-        assert_eq!(loader.non_finite_frames(), 3);
+        assert_eq!(loader.non_finite_samples(), 3);
         assert_eq!(
             loader.warning(name).unwrap(),
             "broken.wav: 3 samples are not numbers (NaN or infinite); read as silence"

@@ -36,7 +36,7 @@ pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
 
 /// Refuses an output folder that exists as something else (a file, e.g. the scene given
 /// as `--out`), in those words rather than the OS's "Not a directory" on the first write.
-fn refuse_non_folder(dir: &Path) -> anyhow::Result<()> {
+pub fn refuse_non_folder(dir: &Path) -> anyhow::Result<()> {
     if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
         anyhow::bail!(
             "{}: cannot be the output folder: it exists and is not a folder",

@@ -196,8 +196,9 @@ impl VoiceAnalysis {
 
     /// A track given as numbers (a lip sync file's, an engine's own): 6 per frame
     /// (A I U E O N, each clamped to 0–1) at `fps`, the voiced span in seconds (`None`:
-    /// the whole track). Nothing is measured: a frame is silent outside the span, and
-    /// its volume is 1 inside it.
+    /// a clip with no speech, whose mouth never moves; a mouth track to play whole takes
+    /// [`VoiceAnalysis::whole_span`]). Nothing is measured: a frame is silent outside the
+    /// span, and its volume is 1 inside it.
     /// Checked as a voice line is (a whole number of frames, finite numbers, a positive
     /// rate, a span inside the clip).
     pub fn from_frames(
@@ -205,7 +206,6 @@ impl VoiceAnalysis {
         fps: f32,
         voiced: Option<(f64, f64)>,
     ) -> Result<Self, EmbedError> {
-        let voiced = crate::character::voiced_or_whole(voiced, frames.len(), fps);
         crate::character::speech_track(frames, fps, voiced)?;
         let n = frames.len() / 6;
         let silent: Vec<bool> = (0..n)
@@ -223,6 +223,14 @@ impl VoiceAnalysis {
             voiced_end: voiced.map(|v| v.1),
             duration_s: n as f64 / f64::from(fps),
         })
+    }
+
+    /// The span of a whole clip of `numbers` weights (6 per frame) at `fps`: what a mouth
+    /// track given as bare frames (another tool's, an engine's) plays over — every
+    /// binding's "voiced throughout" (`None` for no frames or a rate that is not one).
+    pub fn whole_span(numbers: usize, fps: f32) -> Option<(f64, f64)> {
+        let frames = numbers / 6;
+        (frames > 0 && fps.is_finite() && fps > 0.0).then(|| (0.0, frames as f64 / f64::from(fps)))
     }
 
     /// A track rebuilt from its parts exactly (a copy that crossed a process: Python's
@@ -256,13 +264,19 @@ impl VoiceAnalysis {
         {
             return bad(format!("a weight or volume of {v} (0–1)"));
         }
-        if !(duration_s.is_finite() && duration_s >= 0.0) {
-            return bad(format!("a duration of {duration_s} s"));
+        // The duration is the samples' (within a frame of the frames'), and a line's
+        // span lies inside its frames, as a voice line checks it.
+        let frames_s = n as f64 / f64::from(fps);
+        let frame_s = 1.0 / f64::from(fps);
+        if !(duration_s.is_finite() && (duration_s - frames_s).abs() <= frame_s + 1e-9) {
+            return bad(format!(
+                "a duration of {duration_s} s for {n} frames at {fps} fps ({frames_s} s)"
+            ));
         }
         if let Some((a, b)) = voiced
-            && !(0.0 <= a && a <= b && b <= duration_s)
+            && !(0.0 <= a && a <= b && b <= duration_s.min(frames_s) + 1e-3)
         {
-            return bad(format!("a voiced span {a}–{b} s in {duration_s} s"));
+            return bad(format!("a voiced span {a}–{b} s in {frames_s} s of frames"));
         }
         Ok(VoiceAnalysis {
             fps,

@@ -336,8 +336,10 @@ impl Character {
     }
 
     /// Says a line given as flat numbers: `frames` 6 per frame (A I U E O N) at `fps`,
-    /// the voiced span in seconds (`None`: the whole line), the afterglow by expression
-    /// name.
+    /// the voiced span in seconds (`None`: a line with no voice, which releases the
+    /// afterglow before it; a mouth track to play whole spans the clip:
+    /// [`VoiceAnalysis::whole_span`](crate::VoiceAnalysis::whole_span)), the afterglow
+    /// by expression name.
     pub fn say_frames(
         &mut self,
         frames: &[f32],
@@ -369,7 +371,7 @@ impl Character {
         voiced: Option<(f64, f64)>,
         afterglow: &[(String, f32)],
     ) -> Result<(SpeechTrack, Vec<(ChannelId, f32)>), EmbedError> {
-        let track = speech_track(frames, fps, voiced_or_whole(voiced, frames.len(), fps))?;
+        let track = speech_track(frames, fps, voiced)?;
         let glow = afterglow
             .iter()
             .map(|(name, w)| Ok((self.channel(name)?, *w)))
@@ -717,20 +719,6 @@ pub(crate) fn rotations_of(s: &FaceState) -> [f32; 12] {
         out[4 * i..4 * i + 4].copy_from_slice(&q.to_array());
     }
     out
-}
-
-/// The voiced span of a line given as numbers: `voiced`, or without one the whole clip
-/// of `numbers / 6` frames at `fps` — frames given to be played are voiced (the core reads
-/// no span as a line with no voice, whose mouth never moves).
-pub(crate) fn voiced_or_whole(
-    voiced: Option<(f64, f64)>,
-    numbers: usize,
-    fps: f32,
-) -> Option<(f64, f64)> {
-    let frames = numbers / 6;
-    voiced.or_else(|| {
-        (frames > 0 && fps.is_finite() && fps > 0.0).then(|| (0.0, frames as f64 / f64::from(fps)))
-    })
 }
 
 /// A voice line from flat numbers: 6 per frame (A I U E O N), the voiced span.

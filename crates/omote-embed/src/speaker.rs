@@ -41,24 +41,6 @@ impl Default for Speaker {
     }
 }
 
-/// What is wrong with one line's numbers that `CepstralMean::from_numbers` refused: the
-/// first number that is not finite, else the frame count or the weight (the last two).
-fn why_not_a_sum(line: &[f64]) -> String {
-    let n = line.len();
-    if let Some((k, v)) = line.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-        return format!("its number {k} is {v}");
-    }
-    let (frames, weight) = (line[n - 2], line[n - 1]);
-    if frames < 0.0 || frames.fract() != 0.0 || frames > 2f64.powi(53) {
-        format!(
-            "its frame count (number {}) is {frames}, not a whole number ≥ 0",
-            n - 2
-        )
-    } else {
-        format!("its weight (number {}) is {weight}, below 0", n - 1)
-    }
-}
-
 impl Speaker {
     /// A speaker with no lines yet (it then analyses like [`crate::analyse_voice`]).
     pub fn new() -> Self {
@@ -122,12 +104,11 @@ impl Speaker {
         }
         let mut speaker = Self::new();
         for (i, line) in numbers.chunks_exact(n).enumerate() {
-            let sum = omote_lipsync::CepstralMean::from_numbers(line).ok_or_else(|| {
+            let sum = omote_lipsync::CepstralMean::from_numbers(line).map_err(|why| {
                 EmbedError::Argument(format!(
-                    "line {i} of the speaker's numbers (numbers {}..{}) is not a line's sum: {}",
+                    "line {i} of the speaker's numbers (numbers {}..{}) is not a line's sum: {why}",
                     i * n,
                     i * n + n,
-                    why_not_a_sum(line)
                 ))
             })?;
             speaker.voice.add_sum(sum);

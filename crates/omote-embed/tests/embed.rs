@@ -710,32 +710,42 @@ fn a_calibrated_voice_profile_is_the_one_every_reading_uses() {
     assert!(e.to_string().starts_with("the voice profile: "), "{e}");
 }
 
-/// Frames given as numbers without a voiced span play whole (the core reads no span as a
-/// line with no voice): the track's span is the clip, and the mouth opens for an "a",
-/// from a track and from the numbers alike.
+/// Frames played whole take the clip's span ([`omote_embed::VoiceAnalysis::whole_span`],
+/// what every binding gives bare frames), and the mouth opens for their "a"; without a
+/// span (`None`) a line has no voice and the mouth stays shut, as a silent clip's
+/// analysis says.
 #[test]
-fn frames_without_a_span_are_voiced_throughout() {
+fn frames_played_whole_open_the_mouth_and_no_span_is_no_voice() {
+    use omote_embed::VoiceAnalysis;
     let mut frames = vec![0.0f32; 6 * 50];
     for f in frames.chunks_exact_mut(6) {
         f[0] = 0.8;
     }
-    let track = omote_embed::VoiceAnalysis::from_frames(&frames, 100.0, None).unwrap();
-    assert_eq!(track.voiced(), Some((0.0, 0.5)));
+    let whole = VoiceAnalysis::whole_span(frames.len(), 100.0);
+    assert_eq!(whole, Some((0.0, 0.5)));
+    assert_eq!(VoiceAnalysis::whole_span(0, 100.0), None);
+    assert_eq!(VoiceAnalysis::whole_span(6, f32::NAN), None);
+    let track = VoiceAnalysis::from_frames(&frames, 100.0, whole).unwrap();
     assert_eq!(track.silent.iter().filter(|s| **s).count(), 0);
     let avatar = omote_embed::Avatar::load(&omote_embed::AvatarSource::Builtin).unwrap();
-    for by_track in [true, false] {
+    let widest = |say: &dyn Fn(&mut Character)| {
         let mut face = Character::from_avatar(&avatar, 1).unwrap();
-        if by_track {
-            face.say_analysis(&track, &[]).unwrap();
-        } else {
-            face.say_frames(&frames, 100.0, None, &[]).unwrap();
-        }
+        say(&mut face);
         let aa = face.channel("aa").unwrap();
-        let mut most = 0.0f32;
-        for _ in 0..20 {
+        (0..20).fold(0.0f32, |most, _| {
             face.update(1.0 / 60.0);
-            most = most.max(face.weight(aa));
-        }
-        assert!(most > 0.3, "by track {by_track}: aa reached {most}");
-    }
+            most.max(face.weight(aa))
+        })
+    };
+    let by_track = widest(&|f| f.say_analysis(&track, &[]).unwrap());
+    let by_numbers = widest(&|f| f.say_frames(&frames, 100.0, whole, &[]).unwrap());
+    let no_voice = widest(&|f| f.say_frames(&frames, 100.0, None, &[]).unwrap());
+    assert!(
+        by_track > 0.3 && by_numbers > 0.3,
+        "{by_track} {by_numbers}"
+    );
+    assert!(
+        no_voice < 0.05,
+        "a line with no voice opened the mouth to {no_voice}"
+    );
 }

@@ -254,7 +254,8 @@ pub extern "C" fn omote_character_set_eye_mode(
     })
 }
 
-/// Asks for a blink `delay_s` seconds from now (0: as soon as the eyes are free).
+/// Asks for a blink `delay_s` seconds from now (0: as soon as the eyes are free); a
+/// negative, NaN or infinite delay is an error.
 #[unsafe(no_mangle)]
 pub extern "C" fn omote_character_request_blink(
     character: OmoteCharacter,
@@ -410,7 +411,7 @@ pub extern "C" fn omote_character_set_afterglow_timing(
 }
 
 /// Releases the afterglow showing now to 0 over `release_s` seconds (0: at once); a
-/// line playing keeps its own. NaN or infinite is an error.
+/// line playing keeps its own. A negative, NaN or infinite time is an error.
 #[unsafe(no_mangle)]
 pub extern "C" fn omote_character_clear_afterglow(
     character: OmoteCharacter,

@@ -201,10 +201,17 @@ pub unsafe extern "C" fn omote_scene_from_text(
     guard("omote_scene_from_text", || {
         ptr::check_out(out, "out")?;
         // SAFETY: the caller's promise.
-        let name = unsafe { ptr::text(name, "name")? };
-        // A file read as a scene that is not text (a WAV, an image) is named by its name.
+        let text = unsafe { ptr::text(text, "text") };
+        // A null text is said first, as every call says its first bad argument.
+        if let Err(e) = &text
+            && e.status == OmoteStatus::NullPointer
+        {
+            return text.map(|_| ());
+        }
         // SAFETY: the caller's promise.
-        let text = unsafe { ptr::text(text, "text") }.map_err(|mut e| {
+        let name = unsafe { ptr::text(name, "name")? };
+        // Text that is not UTF-8 (a WAV or an image read as a scene) is named by its file.
+        let text = text.map_err(|mut e| {
             e.message = format!("{name}: {} (a scene is TOML text)", e.message);
             e
         })?;

@@ -53,8 +53,9 @@ pub unsafe extern "C" fn omote_analyse_voice(
 }
 
 /// A track from frames: `count` numbers, 6 per frame (A I U E O N, each 0–1) at `fps`;
-/// the voiced span `voiced_start_s`–`voiced_end_s` when `has_voiced` is 1 (a track
-/// read from a lip sync file), else the whole track.
+/// `has_voiced` 1: the voiced span `voiced_start_s`–`voiced_end_s` (a track read from a
+/// lip sync file); 2: the whole track is voiced (a mouth track from another tool; the
+/// span numbers are ignored); 0: no speech (the mouth never moves).
 ///
 /// # Safety
 /// `frames` points at `count` floats; `out` is writable.
@@ -72,7 +73,16 @@ pub unsafe extern "C" fn omote_track_from_frames(
         ptr::check_out(out, "out")?;
         // SAFETY: the caller's promise.
         let frames = unsafe { ptr::slice(frames, count, "frames")? };
-        let voiced = (has_voiced != 0).then_some((voiced_start_s, voiced_end_s));
+        let voiced = match has_voiced {
+            0 => None,
+            1 => Some((voiced_start_s, voiced_end_s)),
+            2 => VoiceAnalysis::whole_span(frames.len(), fps),
+            n => {
+                return Err(FfiError::argument(format!(
+                    "has_voiced is {n}: 0 (no speech), 1 (the span given) or 2 (the whole track)"
+                )));
+            }
+        };
         let analysis = VoiceAnalysis::from_frames(frames, fps, voiced)?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, TRACKS.insert(analysis), "out") }

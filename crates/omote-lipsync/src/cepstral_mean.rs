@@ -48,6 +48,28 @@ pub struct CepstralMean {
     weight: f64,
 }
 
+/// Why numbers are not a [`CepstralMean`] ([`CepstralMean::from_numbers`]).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum NotASum {
+    /// Not [`CepstralMean::NUMBERS`] of them.
+    #[error("{0} numbers, not {n}", n = CepstralMean::NUMBERS)]
+    Count(usize),
+    /// A number that is NaN or infinite.
+    #[error("its number {index} is {value}")]
+    NotFinite {
+        /// Where it is.
+        index: usize,
+        /// What it is.
+        value: f64,
+    },
+    /// The frame count (the second to last number) is not a whole number ≥ 0.
+    #[error("its frame count (number {n}) is {0}, not a whole number ≥ 0", n = N_CEPS)]
+    Frames(f64),
+    /// The weight (the last number) is negative.
+    #[error("its weight (number {n}) is {0}, below 0", n = N_CEPS + 1)]
+    Weight(f64),
+}
+
 impl CepstralMean {
     /// A clip's own sum (its voiced frames).
     pub fn of_clip(features: &ClipFeatures) -> Self {
@@ -114,26 +136,33 @@ impl CepstralMean {
         out
     }
 
-    /// A sum from [`CepstralMean::to_numbers`]; `None` when they are not one (a wrong
-    /// count, a non-finite number, a frame count that is not a whole number ≥ 0).
+    /// A sum from [`CepstralMean::to_numbers`], or why they are not one (a wrong count, a
+    /// number that is not finite, a frame count that is not a whole number ≥ 0, a
+    /// negative weight).
     ///
     /// ```
-    /// use omote_lipsync::CepstralMean;
+    /// use omote_lipsync::{CepstralMean, NotASum};
     /// let m = CepstralMean::from_mean(&[0.1; 12], 7);
-    /// assert_eq!(CepstralMean::from_numbers(&m.to_numbers()), Some(m));
-    /// assert_eq!(CepstralMean::from_numbers(&[0.0; 3]), None);
+    /// assert_eq!(CepstralMean::from_numbers(&m.to_numbers()), Ok(m));
+    /// assert_eq!(CepstralMean::from_numbers(&[0.0; 3]), Err(NotASum::Count(3)));
     /// ```
-    pub fn from_numbers(numbers: &[f64]) -> Option<Self> {
-        if numbers.len() != Self::NUMBERS || !numbers.iter().all(|v| v.is_finite()) {
-            return None;
+    pub fn from_numbers(numbers: &[f64]) -> Result<Self, NotASum> {
+        if numbers.len() != Self::NUMBERS {
+            return Err(NotASum::Count(numbers.len()));
+        }
+        if let Some((index, &value)) = numbers.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            return Err(NotASum::NotFinite { index, value });
         }
         let (frames, weight) = (numbers[N_CEPS], numbers[N_CEPS + 1]);
-        if frames < 0.0 || frames.fract() != 0.0 || frames > 2f64.powi(53) || weight < 0.0 {
-            return None;
+        if frames < 0.0 || frames.fract() != 0.0 || frames > 2f64.powi(53) {
+            return Err(NotASum::Frames(frames));
+        }
+        if weight < 0.0 {
+            return Err(NotASum::Weight(weight));
         }
         let mut sum = [0.0; N_CEPS];
         sum.copy_from_slice(&numbers[..N_CEPS]);
-        Some(Self {
+        Ok(Self {
             sum,
             frames: frames as u64,
             weight,

@@ -65,7 +65,7 @@ pub use analyser::{
     Analyser, AnalyserConfig, CMN_OFFLINE_PRIOR_FRAMES, ClipFeatures, SPEAKER_PRIOR_FRAMES,
     frame_count,
 };
-pub use cepstral_mean::CepstralMean;
+pub use cepstral_mean::{CepstralMean, NotASum};
 pub use class_filter::{ClassFilter, SOFTENING_WIDTH};
 pub use class_smoother::ClassSmoother;
 pub use context_net::{ContextNet, NetOptions, NetSequence};

@@ -130,7 +130,6 @@ pub(crate) fn embed(call: &'static str) -> impl Fn(omote_embed::EmbedError) -> P
     move |e| Error::from(e).raise(call)
 }
 
-/// A `ValueError` of `call`.
 /// float64 numbers as the float32 the runtime reads: one too large for a float32 is refused
 /// by its index and value (cast, 1e300 would become inf and be reported as inf); NaN and
 /// infinities pass, for the runtime's own check to name.
@@ -154,6 +153,7 @@ pub(crate) fn to_f32(
         .collect()
 }
 
+/// A `ValueError` of `call`.
 pub(crate) fn value(call: &str, message: impl Into<String>) -> PyErr {
     Error::Value(message.into()).raise(call)
 }

@@ -51,6 +51,32 @@ pub(crate) fn shape_text(shape: &[usize]) -> String {
     }
 }
 
+/// `Track.from_frames`' `voiced`: "all" (the default), None (no speech) or a span; what
+/// else was given is kept for the error, so it names the call.
+pub(crate) enum VoicedArg {
+    All,
+    NoSpeech,
+    Span(f64, f64),
+    Other(String),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for VoicedArg {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Ok(VoicedArg::NoSpeech);
+        }
+        if obj.extract::<String>().is_ok_and(|s| s == "all") {
+            return Ok(VoicedArg::All);
+        }
+        Ok(match obj.extract::<(f64, f64)>() {
+            Ok((a, b)) => VoicedArg::Span(a, b),
+            Err(_) => VoicedArg::Other(obj.repr().map_or_else(|_| "?".into(), |r| r.to_string())),
+        })
+    }
+}
+
 /// A float array argument (any shape, float32 or float64; a sequence is one row) as
 /// flat numbers in C order, and its shape.
 pub(crate) fn shaped_floats(
@@ -69,9 +95,10 @@ pub(crate) fn shaped_floats(
             a.shape().to_vec(),
         ));
     }
-    if let Ok(v) = obj.extract::<Vec<f32>>() {
+    // A sequence of Python floats (float64): checked as an array of them is.
+    if let Ok(v) = obj.extract::<Vec<f64>>() {
         let n = v.len();
-        return Ok((v, vec![n]));
+        return Ok((crate::to_f32(call, what, v.into_iter())?, vec![n]));
     }
     let kind = match obj.cast::<numpy::PyUntypedArray>() {
         Ok(a) => format!(
@@ -93,18 +120,26 @@ pub struct Track {
 #[pymethods]
 impl Track {
     /// A track from numbers (a lip sync file's, another tool's): `frames` of shape
-    /// (n, 6) — A I U E O N, each clamped to 0–1 — at `fps`, the voiced span in seconds
-    /// (None: the whole track). Frames outside the span are silent; inside, their volume
-    /// is 1.
+    /// (n, 6) — A I U E O N, each clamped to 0–1 — at `fps`; `voiced` the voiced span in
+    /// seconds, `"all"` (the default) for the whole track, None for no speech (the mouth
+    /// never moves: a track's own `voiced` of a silent clip). Frames outside the span are
+    /// silent; inside, their volume is 1.
     #[staticmethod]
-    #[pyo3(signature = (frames, fps, voiced = None))]
-    fn from_frames(
-        frames: &Bound<'_, PyAny>,
-        fps: f32,
-        voiced: Option<(f64, f64)>,
-    ) -> PyResult<Self> {
+    #[pyo3(signature = (frames, fps, voiced = VoicedArg::All))]
+    fn from_frames(frames: &Bound<'_, PyAny>, fps: f32, voiced: VoicedArg) -> PyResult<Self> {
         let call = "Track.from_frames";
         let (flat, shape) = shaped_floats(call, "frames", frames)?;
+        let voiced = match voiced {
+            VoicedArg::All => VoiceAnalysis::whole_span(flat.len(), fps),
+            VoicedArg::NoSpeech => None,
+            VoicedArg::Span(a, b) => Some((a, b)),
+            VoicedArg::Other(what) => {
+                return Err(Error::Type(format!(
+                    "voiced is {what}: give (start_s, end_s), \"all\" or None"
+                ))
+                .raise(call));
+            }
+        };
         // (n, 6), or the same numbers in one row; never (6, n) read as rows.
         if !matches!(shape.as_slice(), [_] | [_, 6]) {
             return Err(value(

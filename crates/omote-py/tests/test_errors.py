@@ -54,6 +54,7 @@ def test_nan_empty_and_rate_are_refused():
     raises(ValueError, "number 1 is 1e300, beyond what a float32 holds", omote.lipsync,
            np.array([0.0, 1e300, 0.0]), 16000)
     raises(ValueError, "number 0 is -1e300", omote.Track.from_frames, np.full(6, -1e300), 100)
+    raises(ValueError, "number 2 is 1e300", omote.Track.from_frames, [0.0, 0.0, 1e300, 0, 0, 0], 100)
     # A speaker's numbers that are not one say which.
     numbers = omote.Speaker().to_numbers()
     numbers = np.concatenate([np.zeros(14), numbers]) if len(numbers) == 0 else numbers

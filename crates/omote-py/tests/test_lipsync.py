@@ -170,6 +170,15 @@ def test_a_track_round_trips_through_numbers(speech):
     u = omote.Track.from_frames(t.frames, t.fps, t.voiced)
     np.testing.assert_array_equal(u.frames, t.frames)
     assert len(u) == len(t) and u.voiced == t.voiced
+    # A silent clip's voiced (None) stays no speech; bare frames play whole by default.
+    silent = omote.lipsync(np.zeros(8000, np.float32), 16000)
+    assert silent.voiced is None
+    assert omote.Track.from_frames(silent.frames, silent.fps, silent.voiced).voiced is None
+    bare = omote.Track.from_frames(np.tile([[0.8, 0, 0, 0, 0, 0]], (50, 1)), 100)
+    assert bare.voiced == (0.0, 0.5) and not bare.silent.any()
+    assert omote.Track.from_frames(t.frames, t.fps, "all").voiced == (0.0, len(t) / t.fps)
+    with pytest.raises(TypeError, match=r"Track.from_frames: voiced is 'some': give"):
+        omote.Track.from_frames(t.frames, t.fps, "some")
 
 
 def card_take(speech, tmp_path):

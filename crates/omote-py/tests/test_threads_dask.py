@@ -69,14 +69,19 @@ def test_a_track_pickles_exactly_and_a_tampered_one_is_refused(speech):
     assert (copy.voiced, copy.duration, copy.fps) == (track.voiced, track.duration, track.fps)
     assert copy.to_json("x") == track.to_json("x")
     make, (fps, frames, silent, volume, voiced, duration) = track.__reduce__()
-    frames = frames.copy()
-    frames[3] = np.nan
-    try:
-        make(fps, frames, silent, volume, voiced, duration)
-    except ValueError as e:
-        assert "not a track" in str(e)
-    else:
-        raise AssertionError("a NaN weight was taken")
+    bad_frames = frames.copy()
+    bad_frames[3] = np.nan
+    for what, state in [
+        ("a NaN weight", (fps, bad_frames, silent, volume, voiced, duration)),
+        ("a duration beyond its frames", (fps, frames, silent, volume, (0.0, 1e9), 1e9)),
+        ("a span beyond its frames", (fps, frames, silent, volume, (0.0, duration + 1.0), duration)),
+    ]:
+        try:
+            make(*state)
+        except ValueError as e:
+            assert "not a track" in str(e), e
+        else:
+            raise AssertionError(f"{what} was taken")
 
 
 def test_the_dask_example_writes_the_cli_files(speech, omote_bin, tmp_path):

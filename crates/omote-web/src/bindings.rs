@@ -14,15 +14,21 @@ use omote_embed::{
 };
 
 /// `call`'s error as JavaScript sees it: `call: what is wrong`.
-/// A line's voiced span (NaN: none) and afterglow as the embedding API takes them.
+/// A line's voiced span and afterglow as the embedding API takes them: a span of NaN is
+/// none (an analysis with no speech), of +∞ the whole clip (frames given without one).
 fn line_args(
+    frames: &[f32],
+    fps: f32,
     voiced_start: f64,
     voiced_end: f64,
     names: Vec<String>,
     weights: &[f32],
 ) -> (Option<(f64, f64)>, Vec<(String, f32)>) {
-    let voiced =
-        (voiced_start.is_finite() && voiced_end.is_finite()).then_some((voiced_start, voiced_end));
+    let voiced = if voiced_start == f64::INFINITY && voiced_end == f64::INFINITY {
+        omote_embed::VoiceAnalysis::whole_span(frames.len(), fps)
+    } else {
+        (voiced_start.is_finite() && voiced_end.is_finite()).then_some((voiced_start, voiced_end))
+    };
     (
         voiced,
         names.into_iter().zip(weights.iter().copied()).collect(),
@@ -245,8 +251,14 @@ impl FaceJs {
         afterglow_weights: &[f32],
         elapsed: f32,
     ) -> Result<(), JsError> {
-        let (voiced, glow) =
-            line_args(voiced_start, voiced_end, afterglow_names, afterglow_weights);
+        let (voiced, glow) = line_args(
+            frames,
+            fps,
+            voiced_start,
+            voiced_end,
+            afterglow_names,
+            afterglow_weights,
+        );
         self.inner
             .say_frames_at(frames, fps, voiced, &glow, elapsed)
             .map_err(js("say"))
@@ -263,8 +275,14 @@ impl FaceJs {
         afterglow_names: Vec<String>,
         afterglow_weights: &[f32],
     ) -> Result<(), JsError> {
-        let (voiced, glow) =
-            line_args(voiced_start, voiced_end, afterglow_names, afterglow_weights);
+        let (voiced, glow) = line_args(
+            frames,
+            fps,
+            voiced_start,
+            voiced_end,
+            afterglow_names,
+            afterglow_weights,
+        );
         self.inner
             .check_line_frames(frames, fps, voiced, &glow)
             .map_err(js("say"))

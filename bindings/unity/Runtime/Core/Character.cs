@@ -266,7 +266,7 @@ namespace Omote
         }
 
         /// <summary>Asks for a blink <paramref name="delaySeconds"/> from now (0: as soon
-        /// as the eyes are free).</summary>
+        /// as the eyes are free); a negative or NaN delay throws.</summary>
         public void RequestBlink(float delaySeconds)
         {
             Native.Check(NativeMethods.omote_character_request_blink(Handle, delaySeconds));
@@ -324,14 +324,16 @@ namespace Omote
 
         /// <summary>How long a line's afterglow stays at full once the line has ended,
         /// then how long it takes to release (seconds). A hold of
-        /// <c>float.PositiveInfinity</c> (the default) keeps it until the next line.</summary>
+        /// <c>float.PositiveInfinity</c> (the default) keeps it until the next line; a
+        /// negative or NaN time throws.</summary>
         public void SetAfterglowTiming(float holdSeconds, float releaseSeconds)
         {
             Native.Check(NativeMethods.omote_character_set_afterglow_timing(Handle, holdSeconds, releaseSeconds));
         }
 
         /// <summary>Releases the afterglow showing now over <paramref name="releaseSeconds"/>
-        /// (0: at once); a line playing keeps its own.</summary>
+        /// (0: at once); a line playing keeps its own. A negative, NaN or infinite time
+        /// throws.</summary>
         public void ClearAfterglow(float releaseSeconds = 0.5f)
         {
             Native.Check(NativeMethods.omote_character_clear_afterglow(Handle, releaseSeconds));

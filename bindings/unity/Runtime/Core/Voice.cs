@@ -35,7 +35,7 @@ namespace Omote
         {
             Library.CheckAbi();
             ulong h;
-            Native.Check(NativeMethods.omote_track_from_frames(frames, Native.Length(frames, "frames"), fps, 0, 0, 0, out h));
+            Native.Check(NativeMethods.omote_track_from_frames(frames, Native.Length(frames, "frames"), fps, 2, 0, 0, out h));
             return new Track(h);
         }
 

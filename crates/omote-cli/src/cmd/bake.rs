@@ -63,6 +63,8 @@ pub fn run(args: BakeArgs) -> Result<()> {
         profile: Some(load_profile(args.profile.as_deref())?),
         ..LoadOptions::default()
     };
+    // Before the voices are read: a file given as the output folder.
+    crate::output::refuse_non_folder(&args.out)?;
     let (loaded, reads) = crate::scene_output::load(&args.scene, &options)?;
     let mut plan = OutputPlan::new();
     crate::scene_output::plan(&mut plan, &loaded, &reads, &args.out);

@@ -69,6 +69,7 @@ pub fn write_scene(out: &Path) -> anyhow::Result<PathBuf> {
 
 /// Run the demo.
 pub fn run(args: DemoArgs) -> anyhow::Result<()> {
+    crate::output::refuse_non_folder(&args.out)?;
     // Loaded from memory first, so every file it writes is known before one is written.
     let scene_path = args.out.join("scene.toml");
     let voice_dir = args.out.join("voice");

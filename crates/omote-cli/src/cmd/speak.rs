@@ -194,6 +194,7 @@ pub fn run(args: SpeakArgs) -> Result<()> {
             bail!("{}: no such voice file", v.display());
         }
     }
+    crate::output::refuse_non_folder(&args.out)?;
     let scene_path = args.out.join("speak.scene.toml");
     let text = scene_text(&args)?;
     let options = LoadOptions {

@@ -159,6 +159,23 @@ int main(void) {
   OmoteTrack bad;
   EXPECT("7 frame numbers", omote_track_from_frames(frames, 7, 100.0f, 0, 0, 0, &bad), OMOTE_STATUS_INVALID_ARGUMENT, "omote_track_from_frames");
   EXPECT("fps 0", omote_track_from_frames(frames, 6, 0.0f, 0, 0, 0, &bad), OMOTE_STATUS_INVALID_ARGUMENT, "omote_track_from_frames");
+  EXPECT("has_voiced 3", omote_track_from_frames(frames, 6, 100.0f, 3, 0, 0, &bad), OMOTE_STATUS_INVALID_ARGUMENT, "has_voiced is 3: 0 (no speech), 1 (the span given) or 2 (the whole track)");
+  {
+    /* 2: the whole track is voiced, whatever the span numbers say. */
+    OmoteTrack whole;
+    uint32_t n = 0, has = 0;
+    float fps = 0.0f;
+    double start = -1.0, end = -1.0;
+    EXPECT("whole track", omote_track_from_frames(frames, 6, 100.0f, 2, 5.0, 9.0, &whole), OMOTE_STATUS_OK, "");
+    EXPECT("whole track info", omote_track_info(whole, &n, &fps, &has, &start, &end), OMOTE_STATUS_OK, "");
+    if (has != 1 || start != 0.0 || end != 0.01) {
+      printf("FAIL whole track: has %u, %g..%g\n", has, start, end);
+      failures++;
+    } else {
+      printf("ok whole track: 0..0.01 s\n");
+    }
+    omote_track_free(whole);
+  }
   OmoteVoiceStream stream;
   EXPECT("stream rate 1", omote_voice_stream_new(1.0, 0, &stream), OMOTE_STATUS_INVALID_ARGUMENT, "omote_voice_stream_new");
   EXPECT("stream", omote_voice_stream_new(48000.0, 0, &stream), OMOTE_STATUS_OK, "");

@@ -220,8 +220,9 @@ struct CalibrateArgs {
     #[arg(help_heading = BUILD,long)]
     real_labelled_dir: Option<PathBuf>,
     /// The share of each vowel class's weight its real-voice Gaussian takes (0–0.9): one
-    /// number for all five, or VOWEL=SHARE pairs over the defaults (A 0.25, I 0.25, U 0.21, E 0.3, O 0.5).
-    #[arg(help_heading = BUILD,long, value_parser = limits::real_shares)]
+    /// number for all five, or VOWEL=SHARE pairs over the defaults (the help text names
+    /// them from `DEFAULT_REAL_SHARES`).
+    #[arg(help_heading = BUILD, long, value_parser = limits::real_shares, help = real_share_help())]
     real_share: Option<[f32; 5]>,
     /// Also train a context net for --build: a small net over each frame and its
     /// neighbours (4 before, 1 after) that reads beside the Gaussians, learnt from the
@@ -1333,4 +1334,14 @@ fn eval(args: EvalArgs) -> anyhow::Result<()> {
         crate::output::escape_terminal(&report.to_text(args.confusion))
     );
     Ok(())
+}
+
+/// `--real-share`'s help, with the defaults as the builder has them.
+fn real_share_help() -> String {
+    let d = omote_lipsync::DEFAULT_REAL_SHARES;
+    format!(
+        "The share of each vowel class's weight its real-voice Gaussian takes (0–0.9): one \
+         number for all five, or VOWEL=SHARE pairs over the defaults (A {}, I {}, U {}, E {}, O {})",
+        d[0], d[1], d[2], d[3], d[4]
+    )
 }
