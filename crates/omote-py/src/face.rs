@@ -174,8 +174,9 @@ impl Face {
     /// on the retargeter (the default settings) for `set_tracked`.
     #[new]
     #[pyo3(signature = (rig, seed = 0, *, tracking = false))]
-    fn new(rig: PyRef<'_, Rig>, seed: u64, tracking: bool) -> PyResult<Self> {
+    fn new(rig: &Bound<'_, PyAny>, seed: u64, tracking: bool) -> PyResult<Self> {
         let call = "Face";
+        let rig: &Rig = crate::instance(call, "rig", rig)?;
         let mut inner = Character::from_avatar(&rig.inner, seed).map_err(embed(call))?;
         if tracking {
             inner = inner
@@ -251,10 +252,11 @@ impl Face {
     #[pyo3(signature = (track, afterglow = None))]
     fn say(
         &mut self,
-        track: PyRef<'_, Track>,
+        track: &Bound<'_, PyAny>,
         afterglow: Option<Vec<(String, f32)>>,
     ) -> PyResult<()> {
         let call = "Face.say";
+        let track: &Track = crate::instance(call, "track", track)?;
         let mut glow = Vec::new();
         for (name, w) in afterglow.unwrap_or_default() {
             glow.push((self.inner.channel(&name).map_err(embed(call))?, w));
@@ -488,8 +490,13 @@ impl Anim {
     }
 
     /// A VRM Animation (.vrma bytes) for `rig`, which must be a VRM (`Rig.has_vrm`).
-    fn to_vrma<'py>(&self, py: Python<'py>, rig: PyRef<'_, Rig>) -> PyResult<Bound<'py, PyBytes>> {
+    fn to_vrma<'py>(
+        &self,
+        py: Python<'py>,
+        rig: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let call = "Anim.to_vrma";
+        let rig: &Rig = crate::instance(call, "rig", rig)?;
         let Some(model) = &rig.inner.model else {
             return Err(value(
                 call,

@@ -153,6 +153,38 @@ pub(crate) fn to_f32(
         .collect()
 }
 
+/// `obj` as the omote class `T` an argument takes, or `call`'s `TypeError` naming the
+/// argument and what was given (PyO3's own says neither the call nor the argument in its
+/// message: "'None' is not an instance of 'Rig'").
+pub(crate) fn instance<'a, 'py, T>(
+    call: &str,
+    what: &str,
+    obj: &'a Bound<'py, PyAny>,
+) -> PyResult<&'a T>
+where
+    T: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync,
+{
+    match obj.cast::<T>() {
+        Ok(b) => Ok(b.get()),
+        Err(_) => {
+            let given = if obj.is_none() {
+                "None".to_string()
+            } else {
+                let kind = obj.get_type().name()?.to_string();
+                let article =
+                    if kind.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
+                        "an"
+                    } else {
+                        "a"
+                    };
+                format!("{article} {kind}")
+            };
+            let class = <T as pyo3::type_object::PyTypeInfo>::type_object(obj.py()).name()?;
+            Err(Error::Type(format!("{what} is {given}, not an omote.{class}")).raise(call))
+        }
+    }
+}
+
 /// A `ValueError` of `call`.
 pub(crate) fn value(call: &str, message: impl Into<String>) -> PyErr {
     Error::Value(message.into()).raise(call)

@@ -375,10 +375,10 @@ impl Speaker {
     /// Adds every line of `other`, in its order: the same voice, to the bit, as adding
     /// those lines here (gather per-chunk speakers in the batch's order). `other` may be
     /// this speaker: its lines are then counted twice.
-    fn add_speaker(&self, py: Python<'_>, other: PyRef<'_, Speaker>) -> PyResult<()> {
+    fn add_speaker(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let other: &Speaker = crate::instance("Speaker.add_speaker", "other", other)?;
         // Copied first, so no two locks are ever held (a.add_speaker(b) beside
         // b.add_speaker(a), or a speaker added to itself, cannot wait on each other).
-        let other: &Speaker = &other;
         let theirs = py.detach(|| other.read().to_numbers());
         let theirs =
             omote_embed::Speaker::from_numbers(&theirs).map_err(embed("Speaker.add_speaker"))?;
@@ -439,17 +439,13 @@ fn lipsync(
     py: Python<'_>,
     audio: &Bound<'_, PyAny>,
     sample_rate: Option<f64>,
-    speaker: Option<PyRef<'_, Speaker>>,
+    speaker: Option<&Bound<'_, PyAny>>,
     profile: Option<&str>,
 ) -> PyResult<Track> {
-    analyse_with(
-        py,
-        "lipsync",
-        audio,
-        sample_rate,
-        speaker.as_deref(),
-        profile,
-    )
+    let speaker = speaker
+        .map(|s| crate::instance::<Speaker>("lipsync", "speaker", s))
+        .transpose()?;
+    analyse_with(py, "lipsync", audio, sample_rate, speaker, profile)
 }
 
 /// The built-in lip sync profile as JSON (what every reading uses unless given another).
@@ -497,15 +493,16 @@ impl VoiceStream {
     fn new(
         sample_rate: f64,
         hold: bool,
-        speaker: Option<PyRef<'_, Speaker>>,
+        speaker: Option<&Bound<'_, PyAny>>,
         profile: Option<&str>,
     ) -> PyResult<Self> {
         let call = "VoiceStream";
+        let speaker = speaker
+            .map(|s| Ok::<_, PyErr>((s.py(), crate::instance::<Speaker>(call, "speaker", s)?)))
+            .transpose()?;
         let mut inner = omote_embed::VoiceStream::with_profile(sample_rate, hold, profile)
             .map_err(embed(call))?;
-        if let Some(s) = speaker {
-            let py = s.py();
-            let s: &Speaker = &s;
+        if let Some((py, s)) = speaker {
             let seed = py.detach(|| s.read().voice_seed());
             inner.start_from_speaker(&seed).map_err(embed(call))?;
         }

@@ -32,6 +32,21 @@ def test_a_plain_argument_of_the_wrong_type_is_named_in_a_note():
             assert any(name in n for n in getattr(e.value, "__notes__", [])), e.value
 
 
+def test_an_omote_object_of_the_wrong_kind_is_named_with_its_call():
+    rig = omote.Rig.builtin()
+    face = omote.Face(rig)
+    raises(TypeError, "Face: rig is None, not an omote.Rig", omote.Face, None)
+    raises(TypeError, "Face.say: track is a str, not an omote.Track", face.say, "line.wav")
+    raises(TypeError, "lipsync: speaker is a Rig, not an omote.Speaker", omote.lipsync,
+           np.zeros(1600, np.float32), 16000, speaker=rig)
+    raises(TypeError, "VoiceStream: speaker is an int, not an omote.Speaker", omote.VoiceStream,
+           16000, speaker=3)
+    raises(TypeError, "Speaker.add_speaker: other is None", omote.Speaker().add_speaker, None)
+    face.record(30)
+    face.update(1 / 30)
+    raises(TypeError, "Anim.to_vrma: rig is a Face, not an omote.Rig", face.finish_recording().to_vrma, face)
+
+
 def test_wrong_dtype_and_shape_are_named():
     raises(TypeError, "dtype int16", omote.lipsync, np.zeros(1600, np.int16), 16000)
     raises(omote.OmoteTypeError, "is a list", omote.lipsync, [0.0] * 1600, 16000)
