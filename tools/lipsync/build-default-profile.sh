@@ -25,6 +25,12 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="${1:-$root/target/lipsync-train}"
+# The real voices' packages, checked first: without one the profile would quietly be
+# another profile than the shipped one.
+for need in /usr/share/klettres:klettres-data /usr/share/gcin-voice/ogg:gcin-voice \
+            /usr/share/qabcs/abcs:qabcs-data; do
+  [ -d "${need%%:*}" ] || { echo "build-default-profile.sh: ${need%%:*} is missing (apt-get install ${need##*:})" >&2; exit 2; }
+done
 python3 "$root/tools/lipsync/make_training_set.py" "$work"
 python3 "$root/tools/lipsync/mbrola_set.py" "$work"
 python3 "$root/tools/lipsync/klettres_syllables.py" "$work/syllables"
