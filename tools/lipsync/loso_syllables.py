@@ -20,7 +20,8 @@ import argparse, os, re, subprocess, sys
 
 VOWELS = "AIUEO"
 # klettres_syllables.py speaker -> the clip prefix of the same person in real_speech.py's set.
-SAME_PERSON = {"en": "real_klettresus_", "en_GB": "real_klettresgb_"}
+SAME_PERSON = {"en": "real_klettresus_", "en_GB": "real_klettresgb_",
+               **{f"qabcs_{l}": f"real_qabcs{l}_" for l in ("be", "de", "en", "fr", "pl", "ru", "uk")}}
 
 
 def real_without(real_dir, held, folder):

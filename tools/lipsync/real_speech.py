@@ -41,6 +41,11 @@ copyright file states it):
   ktuberling  KTuberling English object words (ktuberling-data); Debian; GPL-2+
   klettresus  KLettres English letters and words (klettres-data, en); Debian; GPL-2+
   klettresgb  KLettres British English letters and words (klettres-data, en_GB); GPL-2+
+  qabcsbe …   qABCs' recorded picture words ("kot", "cebula"), one volunteer per language:
+  qabcsuk     Belarusian, German, English, French, Polish, Russian, Ukrainian (qabcsbe qabcsde
+              qabcsen qabcsfr qabcspl qabcsru qabcsuk; the same people as
+              qabcs_syllables.py's syllable speakers, whose letters are in the built-in
+              profile: read them held out); 22.05 kHz Ogg Vorbis (qabcs-data); Debian; GPL-3+
   awb         CMU ARCTIC awb (Scottish male) arctic_a0007 (pysptk 1.0.1 example data); PyPI;
               CMU ARCTIC licence (any use; keep the notice, mark modifications)
   slt         CMU ARCTIC slt (US female) arctic_a0009 + HTS full-context phone labels
@@ -58,14 +63,19 @@ rounded vowels go by their rounding (y → UW: U; ø œ → AO: O), and so does 
 oral base (ɑ̃ → AA, ɛ̃ → EH, ɔ̃ œ̃ → AO). Tux Paint's Greek, Romanian and Bulgarian
 likewise (CARDINAL_IPA: their central vowels ă ъ [ɐ] → AH, â/î [ɨ] → IH), and Fish Fillets'
 Czech (CZECH_IPA: five vowels and their long forms) and Dutch (DUTCH_IPA: the front rounded
-vowels by their rounding, as French's; schwa unrounded, AH).
+vowels by their rounding, as French's; schwa unrounded, AH). qABCs' words likewise: German
+(GERMAN_IPA: Dutch's rules, and the vocalised -er ɜ as AH), Polish, Ukrainian and Belarusian
+(SLAVIC_IPA: the retroflex sibilants as SH ZH; Polish's nasal ą ę as their oral base;
+Belarusian spelling writes its vowel reduction, so espeak-ng's rules without a full
+dictionary read it), French as June's, English through the CMU dictionary.
 
 Needs Debian packages sox ffmpeg asterisk-core-sounds-en asterisk-core-sounds-en-g722
 asterisk-core-sounds-es asterisk-core-sounds-es-g722 asterisk-core-sounds-it
 asterisk-core-sounds-it-g722 asterisk-core-sounds-ru asterisk-core-sounds-ru-g722
 asterisk-core-sounds-fr asterisk-core-sounds-fr-g722 espeak-ng
 pocketsphinx-testdata alsa-utils ktuberling-data klettres-data tuxpaint-stamps-default
-fillets-ng-data fillets-ng-data-cs fillets-ng-data-nl, and the venv of requirements-real.txt:
+fillets-ng-data fillets-ng-data-cs fillets-ng-data-nl qabcs-data, and the venv of
+requirements-real.txt:
 
     python3 -m venv tools/lipsync/.venv-real
     tools/lipsync/.venv-real/bin/pip install -r tools/lipsync/requirements-real.txt
@@ -470,11 +480,22 @@ CZECH_IPA = {**CARDINAL_IPA, "ɦ": ["HH"], "ɱ": ["M"]}
 # the short ʏ, which espeak-ng writes ɵ → AO: O); its schwa is unrounded (AH: A); the
 # diphthongs ɛi œy ʌu are their two halves.
 DUTCH_IPA = {**CARDINAL_IPA, "y": ["UW"], "ø": ["AO"], "œ": ["AO"]}
+# German: its front rounded vowels as Dutch's; the vocalised -er, which espeak-ng writes ɜ,
+# is an open central vowel (AH: A).
+GERMAN_IPA = {**DUTCH_IPA, "ɜ": ["AH"]}
+# Belarusian, Ukrainian and Polish: the retroflex sibilants (ш ж, sz ż; cz dż are ʈ͡ʂ ɖ͡ʐ,
+# the tie dropped) as their English neighbours. Polish: the nasal ą ę as their oral base
+# (French's rule: ɔ̃ O, ɛ̃ E).
+SLAVIC_IPA = {**CARDINAL_IPA, "ʂ": ["SH"], "ʐ": ["ZH"], "ʈ": ["T"], "ɖ": ["D"]}
+POLISH_IPA = {**SLAVIC_IPA, "ɔ̃": ["AO"], "ɛ̃": ["EH"]}
 ESPEAK_IPA = {"ru": (RU_IPA, set("ˈˌʲː\"^")), "fr": (FR_IPA, set("ˈˌː-")),
               **{lang: (CARDINAL_IPA, set("ˈˌʲː\"^-\u0361\u033a\u033b\u032a"))
                  for lang in ("el", "ro", "bg", "ca")},
               "cs": (CZECH_IPA, set("ˈˌː-\u0361\u031d\u030a\u0329ʔ")),
-              "nl": (DUTCH_IPA, set("ˈˌʲː-"))}
+              "nl": (DUTCH_IPA, set("ˈˌʲː-")),
+              **{lang: (table, set("ˈˌʲː\"^-\u0361\u033a\u033b\u032a"))
+                 for lang, table in (("uk", SLAVIC_IPA), ("be", SLAVIC_IPA),
+                                     ("pl", POLISH_IPA), ("de", GERMAN_IPA))}}
 ARPA_VOWELS = {p for p, c in CLASS.items() if c in "AIUEO"}
 
 
@@ -526,14 +547,16 @@ def script_words(text, lang):
     with its diacritics; Catalan's l·l and apostrophes kept in the word), or None (digits, or
     letters of another script: a loanword espeak-ng would read as English)."""
     t = unicodedata.normalize("NFC", text.lower()).replace("’", "'").replace("ŀ", "l·")
-    letters = {"el": "α-ωάέήίόύώϊϋΐΰς", "bg": "а-я", "ru": "а-яё"}.get(lang)
+    letters = {"el": "α-ωάέήίόύώϊϋΐΰς", "bg": "а-я", "ru": "а-яё", "uk": "а-щьюяєіїґ",
+               "be": "а-яёіў"}.get(lang)
     if re.search(r"[0-9]", t):
         return None
     if letters:
         if re.search(r"[a-z]", t):
             return None
         return re.findall(f"[{letters}]+", t) or None
-    latin = {"cs": "a-záčďéěíňóřšťúůýž"}.get(lang, "a-zàâäçéèêëíîïòóôöúùûüăâîșşțţ")
+    latin = {"cs": "a-záčďéěíňóřšťúůýž", "pl": "a-ząćęłńóśźż", "de": "a-zäöüß"}.get(
+        lang, "a-zàâäçéèêëíîïòóôöúùûüăâîșşțţ")
     words = [w.strip("'·") for w in re.findall(f"[{latin}'·]+", t)]
     return [w for w in words if w] or None
 
@@ -616,6 +639,40 @@ def _fillets_items(script):
                                kind="sox", text=text, g2p="espeak-script")
 
 
+# qABCs' picture words (Debian qabcs-data, GPL-3+; the letters and one-syllable words are
+# qabcs_syllables.py's syllable speakers): one volunteer per language, one word per file,
+# the file named by the word. English through the CMU dictionary, the others pronounced by
+# espeak-ng. Speaker tags qabcs<lang>.
+QABCS_ROOT = "/usr/share/qabcs/abcs"
+QABCS_LANGS = ("be", "de", "en", "fr", "pl", "ru", "uk")
+
+
+def src_qabcs():
+    if not os.path.isdir(QABCS_ROOT):
+        return note("qabcs-data not installed")
+    if shutil.which("espeak-ng") is None:
+        return note("espeak-ng not installed (qABCs' pronunciations)")
+    return _qabcs_items()
+
+
+def _qabcs_items():
+    for lang in QABCS_LANGS:
+        folder = os.path.join(QABCS_ROOT, lang, "sounds", "words")
+        if not os.path.isdir(folder):
+            continue
+        for f in sorted(os.listdir(folder)):
+            if not f.endswith(".ogg"):
+                continue
+            text = unicodedata.normalize("NFC", f[:-4].replace("_", " "))
+            item = dict(key=f, speaker=f"qabcs{lang}", lang=lang,
+                        package="qabcs-data 1.0.2-6 (Debian)",
+                        licence="GPL-3+ (qABCs' recorded picture words)",
+                        path=os.path.join(folder, f), kind="sox", text=text)
+            if lang != "en":
+                item["g2p"] = "espeak-fr" if lang == "fr" else "espeak-script"
+            yield item
+
+
 # The Asterisk sets pronounced by espeak-ng: (language, sound folder, fields of each item).
 ASTERISK_ESPEAK = [
     ("ru", "ru_RU_f_IvrvoiceRU", dict(
@@ -671,7 +728,8 @@ G2P = {
 }
 
 SOURCES = [src_asterisk, src_pocketsphinx_testdata, src_alsa, src_ktuberling, src_klettres,
-           src_arctic, src_asterisk_romance, src_asterisk_espeak, src_tuxpaint, src_fillets]
+           src_arctic, src_asterisk_romance, src_asterisk_espeak, src_tuxpaint, src_fillets,
+           src_qabcs]
 
 
 def note(msg):
