@@ -235,8 +235,8 @@ impl VoiceAnalysis {
 
     /// A track rebuilt from its parts exactly (a copy that crossed a process: Python's
     /// pickle), checked: `frames` 6 per frame, `silent` and `volume` one per frame,
-    /// every number finite, weights and volumes 0–1, a positive rate, a duration ≥ 0
-    /// and the voiced span inside it.
+    /// every number finite, weights and volumes 0–1, a positive rate, a duration within
+    /// a frame of the frames' and the voiced span inside it.
     pub fn from_parts(
         fps: f32,
         frames: Vec<f32>,
@@ -264,8 +264,8 @@ impl VoiceAnalysis {
         {
             return bad(format!("a weight or volume of {v} (0–1)"));
         }
-        // The duration is the samples' (within a frame of the frames'), and a line's
-        // span lies inside its frames, as a voice line checks it.
+        // The duration is the samples' (within a frame of the frames'), and the span lies
+        // inside it (a track resampled to few frames per second ends before its span).
         let frames_s = n as f64 / f64::from(fps);
         let frame_s = 1.0 / f64::from(fps);
         if !(duration_s.is_finite() && (duration_s - frames_s).abs() <= frame_s + 1e-9) {
@@ -274,9 +274,9 @@ impl VoiceAnalysis {
             ));
         }
         if let Some((a, b)) = voiced
-            && !(0.0 <= a && a <= b && b <= duration_s.min(frames_s) + 1e-3)
+            && !(0.0 <= a && a <= b && b <= duration_s + 1e-3)
         {
-            return bad(format!("a voiced span {a}–{b} s in {frames_s} s of frames"));
+            return bad(format!("a voiced span {a}–{b} s in {duration_s} s"));
         }
         Ok(VoiceAnalysis {
             fps,

@@ -68,6 +68,11 @@ def test_a_track_pickles_exactly_and_a_tampered_one_is_refused(speech):
         np.testing.assert_array_equal(getattr(copy, part), getattr(track, part))
     assert (copy.voiced, copy.duration, copy.fps) == (track.voiced, track.duration, track.fps)
     assert copy.to_json("x") == track.to_json("x")
+    # Resampled: at 1 fps this clip's 3 frames end at 3 s, before its voice does (3.54 s).
+    other = omote.lipsync(str(speech / "en_espeak_004.wav"))
+    for fps in (1, 24, 1000):
+        r = other.resampled(fps)
+        assert pickle.loads(pickle.dumps(r)).to_json("x") == r.to_json("x"), fps
     make, (fps, frames, silent, volume, voiced, duration) = track.__reduce__()
     bad_frames = frames.copy()
     bad_frames[3] = np.nan
