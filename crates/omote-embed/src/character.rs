@@ -325,13 +325,19 @@ impl Character {
             .map_err(|e| EmbedError::Argument(e.to_string()))
     }
 
-    /// Says a line given as an analysis ([`crate::analyse_voice`], [`crate::Speaker`]).
+    /// Says a line given as an analysis ([`crate::analyse_voice`], [`crate::Speaker`],
+    /// resampled to any rate: a span past its last frame, as few frames per second leave
+    /// it, ends with the frames).
     pub fn say_analysis(
         &mut self,
         analysis: &VoiceAnalysis,
         afterglow: &[(ChannelId, f32)],
     ) -> Result<(), EmbedError> {
-        let track = speech_track(&analysis.frames, analysis.fps, analysis.voiced())?;
+        let frames_s = (analysis.frames.len() / 6) as f64 / f64::from(analysis.fps);
+        let voiced = analysis
+            .voiced()
+            .map(|(a, b)| (a.min(frames_s), b.min(frames_s)));
+        let track = speech_track(&analysis.frames, analysis.fps, voiced)?;
         self.say(Arc::new(track), afterglow)
     }
 

@@ -749,3 +749,32 @@ fn frames_played_whole_open_the_mouth_and_no_span_is_no_voice() {
         "a line with no voice opened the mouth to {no_voice}"
     );
 }
+
+/// A line resampled to few frames per second ends its frames before its voice does (3
+/// frames at 1 fps for a 3.9 s clip voiced to 3.5 s): it is said, its span ending with
+/// its frames, not refused.
+#[test]
+fn a_line_resampled_to_few_frames_is_said() {
+    let tone: Vec<f32> = (0..16_000 * 39 / 10)
+        .map(|i| {
+            let t = i as f32 / 16_000.0;
+            if (0.5..3.5).contains(&t) {
+                (t * 900.0).sin() * 0.3
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let a = omote_embed::analyse_voice(&tone, 16_000.0).unwrap();
+    let coarse = a.resampled(1.0).unwrap();
+    let (_, end) = coarse.voiced().unwrap();
+    assert!(
+        end > (coarse.len() as f64),
+        "the span should pass the frames: {end}"
+    );
+    let avatar = omote_embed::Avatar::load(&omote_embed::AvatarSource::Builtin).unwrap();
+    let mut face = Character::from_avatar(&avatar, 1).unwrap();
+    face.say_analysis(&coarse, &[]).unwrap();
+    face.update(1.0 / 60.0);
+    assert!(face.weights().iter().all(|w| w.is_finite()));
+}
