@@ -212,14 +212,16 @@ fn read_open(file: File, size: u64, limit: Limit) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// [`read`] as UTF-8 text, refused as [`std::fs::read_to_string`] refuses it.
+/// [`read`] as UTF-8 text ([`utf8_text`]).
 pub fn read_to_string(path: &Path, limit: Limit) -> io::Result<String> {
-    String::from_utf8(read(path, limit)?).map_err(|_| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            "stream did not contain valid UTF-8",
-        )
-    })
+    utf8_text(read(path, limit)?)
+}
+
+/// A file's bytes as text, or `InvalidData` "not UTF-8 text" (an audio file or an image
+/// given where text goes): the one wording of every text file's read.
+pub fn utf8_text(bytes: Vec<u8>) -> io::Result<String> {
+    String::from_utf8(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
 #[cfg(test)]

@@ -150,7 +150,15 @@ pub fn load_scene_with(
 ) -> Result<LoadedScene, SceneFileError> {
     // Capped before the parse, which costs tens of bytes of memory per byte of text.
     let text = omote_config::read_text(path, &|p| files.read_capped(p, omote_fs::Limit::SCENE))
-        .map_err(|e| SceneFileError::file(path, format!("cannot read the scene: {e}")))?;
+        .map_err(|e| {
+            // A missing scene in the words every binding uses, not the OS's.
+            let why = if e.kind() == std::io::ErrorKind::NotFound {
+                "no such file".to_string()
+            } else {
+                e.to_string()
+            };
+            SceneFileError::file(path, format!("cannot read the scene: {why}"))
+        })?;
     parse_scene_with(&text, path, options, files, progress)
 }
 

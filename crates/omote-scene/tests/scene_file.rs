@@ -549,3 +549,24 @@ fn the_builtin_motion_map_uses_what_the_avatar_has_of_its_channels() {
     assert_eq!(moved, 1, "only the channels it has: {weights:?}");
     assert!(omote_scene::anime_face_correction(&Rig::standard()).is_ok());
 }
+
+/// A scene that is not there, or not text (an audio file given as the scene), is said in
+/// words every binding shares, naming the file.
+#[test]
+fn a_missing_or_binary_scene_file_is_said_in_words() {
+    let dir = scratch("unreadable");
+    let missing = dir.join("none.toml");
+    let e = load_scene(&missing, &LoadOptions::default(), &mut |_, _| {})
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        format!("{}: cannot read the scene: no such file", missing.display())
+    );
+    let wav = dir.join("voice.wav");
+    std::fs::write(&wav, omote_testdata::wav16(&[0, 1000, -1000], 16_000, 1)).unwrap();
+    let e = load_scene(&wav, &LoadOptions::default(), &mut |_, _| {})
+        .unwrap_err()
+        .to_string();
+    assert!(e.ends_with("cannot read the scene: not UTF-8 text"), "{e}");
+}
