@@ -80,8 +80,8 @@ pub(crate) fn mono_sample_counting(frame: &[f32], scale: f32, non_finite: &mut u
     s
 }
 
-/// What a reader says of `count` frames that held samples that are not numbers, or
-/// `None` for none: the one wording of the loader and the stream.
+/// What a reader says of `count` samples that are not numbers, or `None` for none: the
+/// one wording of the loader and the stream.
 pub(crate) fn non_finite_note(count: u64) -> Option<String> {
     (count > 0)
         .then(|| format!("{count} samples are not numbers (NaN or infinite); read as silence"))

@@ -548,8 +548,6 @@ pub struct OutputPlan {
     writes: Vec<(PathBuf, Option<Vec<u8>>)>,
     /// Every file the run reads.
     reads: Vec<PathBuf>,
-    /// The folders the files go into.
-    folders: Vec<PathBuf>,
 }
 
 impl OutputPlan {
@@ -564,28 +562,19 @@ impl OutputPlan {
         self.writes.push((path, known.map(<[u8]>::to_vec)));
     }
 
-    /// The run writes into the folder `dir` (made if missing).
-    pub fn writes_into(&mut self, dir: &Path) {
-        self.folders.push(dir.to_path_buf());
-    }
-
     /// The run reads `path`.
     pub fn reads(&mut self, path: impl Into<PathBuf>) {
         self.reads.push(path.into());
     }
 
-    /// Refuses an output folder that is a file; then, naming the file, a write over a file
-    /// the run reads (the same file by identity: device and inode, so another name, a
-    /// symlink or a hard link to it counts), always; and, unless `force`, a write over an
-    /// existing file whose content is known
+    /// Refuses, naming the file, a write over a file the run reads (the same file by
+    /// identity: device and inode, so another name, a symlink or a hard link to it counts),
+    /// always; and, unless `force`, a write over an existing file whose content is known
     /// and differs (a user's `scene.toml`, a `hero.vrm` that is not the built-in one). A
     /// name whose content only the work makes (an anim, a plot, a VRMA) holds an earlier
     /// result of the same command and is replaced. Any name a write would refuse
     /// ([`Target::of`]) is refused here too, so a run refused is a run that wrote nothing.
     pub fn check(&self, force: bool) -> anyhow::Result<()> {
-        for dir in &self.folders {
-            refuse_non_folder(dir)?;
-        }
         let inputs: Vec<(FileId, &PathBuf)> = self
             .reads
             .iter()

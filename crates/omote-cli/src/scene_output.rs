@@ -167,7 +167,6 @@ pub fn character_plot(c: &LoadedCharacter, b: &BakedCharacter) -> TimePlot {
 /// Adds what [`write`] will write into `out` for `loaded` to `plan`, and `reads` (every
 /// file its load read, [`load`]) as what the run reads.
 pub fn plan(plan: &mut OutputPlan, loaded: &LoadedScene, reads: &[PathBuf], out: &Path) {
-    plan.writes_into(out);
     for p in reads {
         plan.reads(p.clone());
     }

@@ -333,7 +333,8 @@ impl Character {
         analysis: &VoiceAnalysis,
         afterglow: &[(ChannelId, f32)],
     ) -> Result<(), EmbedError> {
-        let frames_s = (analysis.frames.len() / 6) as f64 / f64::from(analysis.fps);
+        let frames_s = VoiceAnalysis::whole_span(analysis.frames.len(), analysis.fps)
+            .map_or(0.0, |(_, end)| end);
         let voiced = analysis
             .voiced()
             .map(|(a, b)| (a.min(frames_s), b.min(frames_s)));

@@ -194,7 +194,6 @@ impl Track {
 
     /// A track from `__reduce__`'s parts (pickle), checked.
     #[staticmethod]
-    #[allow(clippy::too_many_arguments)]
     fn _from_parts(
         fps: f32,
         frames: PyReadonlyArrayDyn<'_, f32>,
