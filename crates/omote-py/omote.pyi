@@ -282,7 +282,8 @@ class Anim:
     def to_json(self) -> bytes:
         """The anim file (what ``omote bake`` writes as ID.anim.json)."""
     def to_vrma(self, rig: Rig) -> bytes:
-        """A VRM Animation for ``rig`` (a VRM)."""
+        """A VRM Animation for ``rig`` (a VRM). Expressions the VRM does not have (an
+        anim recorded on another avatar) are left out with a ``UserWarning``."""
 
 class Scene:
     """A loaded dialogue scene (docs/scene-format.md)."""

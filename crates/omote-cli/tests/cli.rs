@@ -2105,6 +2105,27 @@ fn convert_notes_that_a_version_1_anim_is_after_the_override_rules() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(o.status.success(), "{err}");
         assert_eq!(err.contains("version-1 anim"), noted, "{err}");
+        assert!(!err.contains("no expression named"), "{err}");
+    }
+    // Onto a VRM with two expressions: the others are named once, and left out.
+    if let Some(small) = shared_data("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm") {
+        let o = omote()
+            .arg("convert")
+            .arg(&demo)
+            .arg("--rig")
+            .arg(&small)
+            .arg("-o")
+            .arg(out.join("small.vrma"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert!(
+            err.contains("isBinary_Overrides.vrm has no expression named aa, ")
+                && !err.contains("lookUp")
+                && err.contains("; not written"),
+            "{err}"
+        );
     }
     std::fs::remove_dir_all(&out).ok();
 }

@@ -151,5 +151,16 @@ pub fn anim_json(anim: &Anim) -> Result<String, EmbedError> {
 /// character's): its expressions before the override rules, its head and eyes.
 #[cfg(feature = "avatar")]
 pub fn vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, EmbedError> {
-    omote_vrm::write_vrma(anim, model).map_err(|e| EmbedError::Anim(e.to_string()))
+    vrma_with_warning(anim, model).map(|(bytes, _)| bytes)
+}
+
+/// [`vrma`], with the warning for the anim's expressions `model` does not have (an anim
+/// recorded on another avatar: they are left out; a binding passes the warning on).
+#[cfg(feature = "avatar")]
+pub fn vrma_with_warning(
+    anim: &Anim,
+    model: &VrmModel,
+) -> Result<(Vec<u8>, Option<String>), EmbedError> {
+    let bytes = omote_vrm::write_vrma(anim, model).map_err(|e| EmbedError::Anim(e.to_string()))?;
+    Ok((bytes, omote_vrm::expressions_not_on_note(anim, model)))
 }

@@ -489,7 +489,8 @@ impl Anim {
         Ok(PyBytes::new(py, json.as_bytes()))
     }
 
-    /// A VRM Animation (.vrma bytes) for `rig`, which must be a VRM (`Rig.has_vrm`).
+    /// A VRM Animation (.vrma bytes) for `rig`, which must be a VRM (`Rig.has_vrm`). The
+    /// anim's expressions the VRM does not have are left out, with a `UserWarning`.
     fn to_vrma<'py>(
         &self,
         py: Python<'py>,
@@ -506,9 +507,13 @@ impl Anim {
                 ),
             ));
         };
-        let bytes = py
-            .detach(|| omote_embed::vrma(&self.inner, model))
+        let (bytes, warning) = py
+            .detach(|| omote_embed::vrma_with_warning(&self.inner, model))
             .map_err(embed(call))?;
+        if let Some(w) = warning {
+            // An anim recorded on another avatar: what the rig has is written.
+            crate::user_warning(py, &format!("{call}: {w}"))?;
+        }
         Ok(PyBytes::new(py, &bytes))
     }
 

@@ -200,18 +200,18 @@ pub(crate) fn existing(call: &str, path: PathBuf) -> PyResult<PathBuf> {
 }
 
 /// Audio as a call takes it: a path (str or `os.PathLike`) or a 1-D NumPy array.
-pub(crate) enum Audio<'py> {
+pub(crate) enum Audio {
     /// A file to decode.
     File(PathBuf),
-    /// A float32 array (borrowed when contiguous).
-    F32(numpy::PyReadonlyArrayDyn<'py, f32>),
-    /// Samples converted from float64.
-    Owned(Vec<f32>),
+    /// Samples copied out of a float32 or float64 array while the GIL is held: the
+    /// analysis runs with the GIL released, when another Python thread could write the
+    /// array (a copy costs about 1 % of an analysis).
+    Samples(Vec<f32>),
 }
 
-impl<'py> Audio<'py> {
+impl Audio {
     /// `audio` read as a path or a mono sample array (`what` names it in errors).
-    pub(crate) fn extract(call: &str, what: &str, audio: &Bound<'py, PyAny>) -> PyResult<Self> {
+    pub(crate) fn extract(call: &str, what: &str, audio: &Bound<'_, PyAny>) -> PyResult<Self> {
         let py = audio.py();
         if audio.is_instance_of::<PyString>() || audio.hasattr("__fspath__")? {
             return Ok(Audio::File(audio.extract()?));
@@ -233,10 +233,10 @@ impl<'py> Audio<'py> {
         let dtype = array.dtype();
         if dtype.is_equiv_to(&numpy::dtype::<f32>(py)) {
             let a = audio.cast::<PyArrayDyn<f32>>()?.readonly();
-            Ok(Audio::F32(a))
+            Ok(Audio::Samples(a.as_array().iter().copied().collect()))
         } else if dtype.is_equiv_to(&numpy::dtype::<f64>(py)) {
             let a = audio.cast::<PyArrayDyn<f64>>()?.readonly();
-            Ok(Audio::Owned(to_f32(
+            Ok(Audio::Samples(to_f32(
                 call,
                 what,
                 a.as_array().iter().copied(),
@@ -278,22 +278,14 @@ impl<'py> Audio<'py> {
                 }
                 Ok((Cow::Owned(samples), omote_embed::ANALYSIS_RATE))
             }
-            Audio::F32(_) | Audio::Owned(_) => {
+            Audio::Samples(samples) => {
                 let Some(rate) = sample_rate else {
                     return Err(value(
                         call,
                         "sample_rate is missing: an array's rate must be given (e.g. 48000)",
                     ));
                 };
-                let samples = match self {
-                    Audio::F32(a) => match a.as_slice() {
-                        Ok(s) => Cow::Borrowed(s),
-                        Err(_) => Cow::Owned(a.as_array().iter().copied().collect()),
-                    },
-                    Audio::Owned(v) => Cow::Borrowed(v.as_slice()),
-                    Audio::File(_) => unreachable!(),
-                };
-                Ok((samples, rate))
+                Ok((Cow::Borrowed(samples.as_slice()), rate))
             }
         }
     }

@@ -34,6 +34,12 @@ def speech():
 
 
 @pytest.fixture(scope="session")
+def vrm_dir():
+    data = Path(os.environ.get("OMOTE_DATA", ROOT.parent / "shared" / "data"))
+    return _need("the shared VRMs", data / "vrm")
+
+
+@pytest.fixture(scope="session")
 def omote_bin():
     """The `omote` CLI the parity tests compare with (test.sh builds it)."""
     return _need("the omote CLI (OMOTE_BIN)", os.environ.get("OMOTE_BIN") or shutil.which("omote"))

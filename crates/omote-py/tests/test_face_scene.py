@@ -3,6 +3,7 @@ ABI over the same embedding API) and `omote bake`."""
 
 import json
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -98,6 +99,28 @@ def test_a_recorded_face_writes_a_vrma():
     assert face.finish_recording() is None
     with pytest.raises(omote.OmoteValueError, match="not a VRM"):
         anim.to_vrma(omote.Rig.standard())
+
+
+def test_a_vrma_for_another_avatar_names_what_it_leaves_out(vrm_dir):
+    """An anim recorded on one avatar, written for a VRM with two expressions: the rest
+    are left out, and the warning names each of them (never the gaze expressions)."""
+    face = omote.Face(omote.Rig.builtin(), seed=2)
+    face.record(fps=30)
+    for _ in range(10):
+        face.update(1 / 30)
+    anim = face.finish_recording()
+    small = omote.Rig.from_vrm(vrm_dir / "VRMC_vrm_expressions_isBinary_Overrides.vrm")
+    with pytest.warns(UserWarning, match=r"Anim\.to_vrma: .*isBinary_Overrides\.vrm has no expression named") as caught:
+        vrma = anim.to_vrma(small)
+    named = str(caught[0].message).split(" named ")[1].split("; not written")[0].split(", ")
+    gaze = {"lookUp", "lookDown", "lookLeft", "lookRight"}
+    assert named == [n for n in anim.channel_names if n not in gaze | {"happy", "blink"}]
+    assert "aa" in named and "blink" not in named
+    assert vrma_expression(vrma, "blink") is not None
+    # For its own avatar nothing is left out, and nothing is said.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        anim.to_vrma(omote.Rig.builtin())
 
 
 def test_inspect_reports_a_vrm(tmp_path):

@@ -45,7 +45,39 @@ pub fn look_at_rotation(yaw_deg: f32, pitch_deg: f32) -> Quat {
     Quat::from_rotation_y(yaw_deg.to_radians()) * Quat::from_rotation_x(pitch_deg.to_radians())
 }
 
-/// Write `anim` as VRMA bytes for playback on `model`.
+/// The expressions of `anim` that [`write_vrma`] leaves out because `model` has no
+/// expression of that name (an anim recorded on another avatar), in the anim's order.
+/// The gaze expressions (`lookUp` …) are not among them: a VRMA never carries those.
+pub fn expressions_not_on<'a>(anim: &'a Anim, model: &VrmModel) -> Vec<&'a str> {
+    anim.expressions
+        .0
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .filter(|name| !is_gaze(name) && model.expression(name).is_none())
+        .collect()
+}
+
+/// What a caller tells the user when [`expressions_not_on`] names any: "MODEL has no
+/// expression named a, b; not written" (the CLI's note, a binding's warning).
+pub fn expressions_not_on_note(anim: &Anim, model: &VrmModel) -> Option<String> {
+    let missing = expressions_not_on(anim, model);
+    (!missing.is_empty()).then(|| {
+        format!(
+            "{} has no expression named {}; not written",
+            model.file,
+            missing.join(", ")
+        )
+    })
+}
+
+/// A `lookUp` / `lookDown` / `lookLeft` / `lookRight` expression (the lookAt node's).
+fn is_gaze(name: &str) -> bool {
+    ExpressionPreset::from_name(name).and_then(ExpressionPreset::category)
+        == Some(ExpressionCategory::LookAt)
+}
+
+/// Write `anim` as VRMA bytes for playback on `model` (the expressions
+/// [`expressions_not_on`] names are left out).
 pub fn write_vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, VrmError> {
     anim.validate().map_err(|source| VrmError::Anim {
         file: LABEL.into(),
@@ -206,13 +238,10 @@ fn write_expressions(
     let mut preset = OrderedMap::default();
     let mut custom = OrderedMap::default();
     for (name, track) in &anim.expressions.0 {
+        if is_gaze(name) || model.expression(name).is_none() {
+            continue;
+        }
         let p = ExpressionPreset::from_name(name);
-        if p.and_then(ExpressionPreset::category) == Some(ExpressionCategory::LookAt) {
-            continue;
-        }
-        if model.expression(name).is_none() {
-            continue;
-        }
         let node = g.node(named_node(&format!("expression:{name}")));
         scene_nodes.push(node);
         let values: Vec<[f32; 3]> = track
@@ -332,6 +361,38 @@ mod tests {
                 .unwrap()
                 .contains(&"VRMC_vrm_animation".into())
         );
+    }
+
+    #[test]
+    fn expressions_another_model_lacks_are_named_and_left_out() {
+        let model = crate::avatar::model();
+        let a = anim(&model, 4);
+        assert!(expressions_not_on(&a, &model).is_empty());
+        assert_eq!(expressions_not_on_note(&a, &model), None);
+        let mut small = model.clone();
+        small.file = "small.vrm".into();
+        small
+            .expressions
+            .retain(|e| ["blink", "happy", "lookUp"].contains(&e.name.as_str()));
+        let missing = expressions_not_on(&a, &small);
+        assert!(missing.contains(&"aa") && missing.contains(&"jawOpen"));
+        assert!(
+            !missing
+                .iter()
+                .any(|n| ["blink", "happy"].contains(n) || is_gaze(n))
+        );
+        // Every expression is either written or named.
+        assert_eq!(missing.len() + 2 + 4, a.expressions.0.len());
+        let note = expressions_not_on_note(&a, &small).unwrap();
+        assert!(
+            note.starts_with("small.vrm has no expression named aa, "),
+            "{note}"
+        );
+        let bytes = write_vrma(&a, &small).unwrap();
+        let chunks = crate::glb::split(&bytes, "t").unwrap();
+        let v: serde_json::Value = serde_json::from_slice(chunks.json).unwrap();
+        let preset = &v["extensions"]["VRMC_vrm_animation"]["expressions"]["preset"];
+        assert_eq!(preset.as_object().unwrap().len(), 2);
     }
 
     #[test]

@@ -47,19 +47,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
         Some(p) => VrmModel::read(p)?,
         None => omote_vrm::avatar::model(),
     };
-    let skipped: Vec<&str> = anim
-        .expressions
-        .0
-        .iter()
-        .map(|(n, _)| n.as_str())
-        .filter(|n| model.expression(n).is_none())
-        .collect();
-    if !skipped.is_empty() {
-        eprintln!(
-            "note: {} has no expression named {}; not written",
-            crate::output::escape_terminal(&model.file),
-            crate::output::escape_terminal(&skipped.join(", "))
-        );
+    if let Some(note) = omote_vrm::expressions_not_on_note(&anim, &model) {
+        eprintln!("note: {}", crate::output::escape_terminal(&note));
     }
     let bytes = omote_vrm::write_vrma(&anim, &model)
         .with_context(|| format!("{}", args.input.display()))?;
