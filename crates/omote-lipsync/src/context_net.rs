@@ -88,6 +88,11 @@ pub struct NetOptions {
     pub batch: usize,
     /// The generator's seed (initial weights, order): the same seed, the same net.
     pub seed: u64,
+    /// Nets trained side by side, member `m` from seed `seed + m`, and stored as one net
+    /// of `members × hidden` units whose logits are their mean: an ensemble reads an
+    /// unseen voice more steadily than any one of its members, whose errors there depend
+    /// on its seed (crate README, "Fourteenth stage"). 1: one net.
+    pub members: usize,
     /// The trained net's [`ContextNet::weight`].
     pub weight: f32,
     /// Added to the closed mouth's (N's) output bias after training: a log-prior against
@@ -117,6 +122,7 @@ impl Default for NetOptions {
             learning_rate: 2e-3,
             batch: 512,
             seed: 7,
+            members: 1,
             weight: Self::MIX_WEIGHT,
             closed_logit: Self::MIX_CLOSED_LOGIT,
         }
@@ -287,6 +293,35 @@ impl ContextNet {
         ]
     }
 
+    /// The ensemble of `members` (the same inputs, window and standardisation) as one net:
+    /// their hidden units side by side, and logits that are the mean of theirs.
+    fn mean_of(members: Vec<ContextNet>) -> ContextNet {
+        let k = members.len().max(1) as f32;
+        let mut out = ContextNet {
+            hidden_weights: Vec::new(),
+            hidden_bias: Vec::new(),
+            output_weights: Vec::new(),
+            output_bias: [0.0; 6],
+            ..members[0].clone()
+        };
+        let mut rows: [Vec<f32>; 6] = Default::default();
+        for m in &members {
+            let n_hid = m.hidden();
+            out.hidden_weights.extend_from_slice(&m.hidden_weights);
+            out.hidden_bias.extend_from_slice(&m.hidden_bias);
+            for (c, row) in rows.iter_mut().enumerate() {
+                row.extend(
+                    m.output_weights[c * n_hid..(c + 1) * n_hid]
+                        .iter()
+                        .map(|w| w / k),
+                );
+                out.output_bias[c] += m.output_bias[c] / k;
+            }
+        }
+        out.output_weights = rows.concat();
+        out
+    }
+
     /// Trains a net on `sequences` (frames whose target is `None` are context only).
     /// Deterministic: the same sequences and options give the same net. Errors when no
     /// frame teaches a class, or when a frame or weight is not finite.
@@ -299,10 +334,12 @@ impl ContextNet {
             .past
             .saturating_add(1)
             .saturating_add(options.future);
-        if window > MAX_WINDOW || options.hidden == 0 || options.hidden > MAX_HIDDEN {
+        let units = options.hidden.saturating_mul(options.members);
+        if window > MAX_WINDOW || options.hidden == 0 || options.members == 0 || units > MAX_HIDDEN
+        {
             return Err(bad(format!(
-                "a window of {window} frames (at most {MAX_WINDOW}) and {} hidden units (1 to {MAX_HIDDEN})",
-                options.hidden
+                "a window of {window} frames (at most {MAX_WINDOW}) and {} members of {} hidden units (1 to {MAX_HIDDEN} in all)",
+                options.members, options.hidden
             )));
         }
         // (sequence, frame) of every frame that teaches (its weight is its sequence's).
@@ -363,83 +400,116 @@ impl ContextNet {
                 (1.0 / (var.sqrt() + 1e-6)) as f32
             })
             .collect();
-        let n_hid = options.hidden;
-        let mut rng = SplitMix(options.seed ^ 0x6E65_745F_7365_6564);
-        let he = (2.0 / n_in as f32).sqrt();
-        let glorot = (1.0 / n_hid as f32).sqrt();
-        let mut net = ContextNet {
-            past: options.past,
-            future: options.future,
-            weight: options.weight,
-            input_mean,
-            input_scale,
-            hidden_weights: (0..n_in * n_hid).map(|_| rng.gauss() * he).collect(),
-            hidden_bias: vec![0.0; n_hid],
-            output_weights: (0..6 * n_hid).map(|_| rng.gauss() * glorot).collect(),
-            output_bias: [0.0; 6],
-        };
-        let mut adam = Adam::new(&net);
-        let mut order: Vec<usize> = (0..samples.len()).collect();
-        let mut lr = options.learning_rate;
-        let batch = options.batch.max(1);
-        let mut grad = Gradient::zeros(&net);
-        let mut x = vec![0f32; n_in];
-        let mut h = vec![0f32; n_hid];
-        let mut gh = vec![0f32; n_hid];
-        for _ in 0..options.epochs {
-            // Fisher–Yates with the fixed generator.
-            for i in (1..order.len()).rev() {
-                let j = (rng.next() % (i as u64 + 1)) as usize;
-                order.swap(i, j);
-            }
-            for chunk in order.chunks(batch) {
-                grad.clear();
-                // Positive: only frames of a positive weight teach.
-                let total: f32 = chunk
-                    .iter()
-                    .map(|&i| sequences[samples[i].0 as usize].weight)
-                    .sum();
-                for &i in chunk {
-                    let smp = &samples[i];
-                    let seq = &sequences[smp.0 as usize];
-                    let target = seq.targets[smp.1 as usize].unwrap_or(0) as usize;
-                    gather(smp, &mut win);
-                    net.standardise(&win, &mut x);
-                    let lp = log_softmax(net.forward(&x, &mut h));
-                    let w = seq.weight / total;
-                    // d(loss)/dz = softmax − one-hot, weighted.
-                    let gz: [f32; 6] = std::array::from_fn(|k| {
-                        w * (lp[k].exp() - if k == target { 1.0 } else { 0.0 })
-                    });
-                    gh.iter_mut().for_each(|g| *g = 0.0);
-                    for k in 0..6 {
-                        grad.output_bias[k] += gz[k];
-                        let row = &net.output_weights[k * n_hid..(k + 1) * n_hid];
-                        let grow = &mut grad.output_weights[k * n_hid..(k + 1) * n_hid];
-                        for j in 0..n_hid {
-                            grow[j] += gz[k] * h[j];
-                            gh[j] += gz[k] * row[j];
-                        }
-                    }
-                    for j in 0..n_hid {
-                        if h[j] <= 0.0 {
-                            continue;
-                        }
-                        grad.hidden_bias[j] += gh[j];
-                        let grow = &mut grad.hidden_weights[j * n_in..(j + 1) * n_in];
-                        for (g, v) in grow.iter_mut().zip(&x) {
-                            *g += gh[j] * v;
-                        }
-                    }
-                }
-                adam.step(&mut net, &mut grad, lr);
-            }
-            lr *= 0.6;
-        }
+        let members = (0..options.members as u64)
+            .map(|m| {
+                let seed = options.seed.wrapping_add(m);
+                train_member(
+                    sequences,
+                    &samples,
+                    options,
+                    seed,
+                    &input_mean,
+                    &input_scale,
+                )
+            })
+            .collect();
+        let mut net = ContextNet::mean_of(members);
         net.output_bias[5] += options.closed_logit;
         net.validate("context net training")?;
         Ok(net)
     }
+}
+
+/// One net of [`ContextNet::train`], from `seed`, on inputs standardised by `input_mean`
+/// and `input_scale` (the teaching frames', the same for every member).
+fn train_member(
+    sequences: &[NetSequence],
+    samples: &[(u32, u32)],
+    options: &NetOptions,
+    seed: u64,
+    input_mean: &[f32],
+    input_scale: &[f32],
+) -> ContextNet {
+    let n_in = input_mean.len();
+    let window = n_in / N_CEPS;
+    let mut win = vec![[0f32; N_CEPS]; window];
+    let gather = |&(s, f): &(u32, u32), out: &mut [[f32; N_CEPS]]| {
+        fill_window(&sequences[s as usize].frames, f as usize, options.past, out);
+    };
+    let n_hid = options.hidden;
+    let mut rng = SplitMix(seed ^ 0x6E65_745F_7365_6564);
+    let he = (2.0 / n_in as f32).sqrt();
+    let glorot = (1.0 / n_hid as f32).sqrt();
+    let mut net = ContextNet {
+        past: options.past,
+        future: options.future,
+        weight: options.weight,
+        input_mean: input_mean.to_vec(),
+        input_scale: input_scale.to_vec(),
+        hidden_weights: (0..n_in * n_hid).map(|_| rng.gauss() * he).collect(),
+        hidden_bias: vec![0.0; n_hid],
+        output_weights: (0..6 * n_hid).map(|_| rng.gauss() * glorot).collect(),
+        output_bias: [0.0; 6],
+    };
+    let mut adam = Adam::new(&net);
+    let mut order: Vec<usize> = (0..samples.len()).collect();
+    let mut lr = options.learning_rate;
+    let batch = options.batch.max(1);
+    let mut grad = Gradient::zeros(&net);
+    let mut x = vec![0f32; n_in];
+    let mut h = vec![0f32; n_hid];
+    let mut gh = vec![0f32; n_hid];
+    for _ in 0..options.epochs {
+        // Fisher–Yates with the fixed generator.
+        for i in (1..order.len()).rev() {
+            let j = (rng.next() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        for chunk in order.chunks(batch) {
+            grad.clear();
+            // Positive: only frames of a positive weight teach.
+            let total: f32 = chunk
+                .iter()
+                .map(|&i| sequences[samples[i].0 as usize].weight)
+                .sum();
+            for &i in chunk {
+                let smp = &samples[i];
+                let seq = &sequences[smp.0 as usize];
+                let target = seq.targets[smp.1 as usize].unwrap_or(0) as usize;
+                gather(smp, &mut win);
+                net.standardise(&win, &mut x);
+                let lp = log_softmax(net.forward(&x, &mut h));
+                let w = seq.weight / total;
+                // d(loss)/dz = softmax − one-hot, weighted.
+                let gz: [f32; 6] = std::array::from_fn(|k| {
+                    w * (lp[k].exp() - if k == target { 1.0 } else { 0.0 })
+                });
+                gh.iter_mut().for_each(|g| *g = 0.0);
+                for k in 0..6 {
+                    grad.output_bias[k] += gz[k];
+                    let row = &net.output_weights[k * n_hid..(k + 1) * n_hid];
+                    let grow = &mut grad.output_weights[k * n_hid..(k + 1) * n_hid];
+                    for j in 0..n_hid {
+                        grow[j] += gz[k] * h[j];
+                        gh[j] += gz[k] * row[j];
+                    }
+                }
+                for j in 0..n_hid {
+                    if h[j] <= 0.0 {
+                        continue;
+                    }
+                    grad.hidden_bias[j] += gh[j];
+                    let grow = &mut grad.hidden_weights[j * n_in..(j + 1) * n_in];
+                    for (g, v) in grow.iter_mut().zip(&x) {
+                        *g += gh[j] * v;
+                    }
+                }
+            }
+            adam.step(&mut net, &mut grad, lr);
+        }
+        lr *= 0.6;
+    }
+    net
 }
 
 /// [`ContextNet`] as stored: its matrices quantised.
@@ -703,6 +773,55 @@ mod tests {
         let c = ContextNet::train(&train, &NetOptions { seed: 4, ..small() }).unwrap();
         assert_eq!(a, b);
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn an_ensemble_reads_the_mean_of_its_members_logits() {
+        let train = sequences(1, 40);
+        let one = ContextNet::train(&train, &small()).unwrap();
+        let other = ContextNet::train(&train, &NetOptions { seed: 4, ..small() }).unwrap();
+        let both = ContextNet::train(
+            &train,
+            &NetOptions {
+                members: 2,
+                ..small()
+            },
+        )
+        .unwrap();
+        assert_eq!(both.hidden(), 2 * one.hidden());
+        // Member m is the net of seed + m, and the ensemble's logits are their mean.
+        for s in &sequences(2, 3) {
+            for f in 0..s.frames.len() {
+                let (a, b, e) = (
+                    one.logits_at(&s.frames, f),
+                    other.logits_at(&s.frames, f),
+                    both.logits_at(&s.frames, f),
+                );
+                for k in 0..6 {
+                    assert!(
+                        (e[k] - (a[k] + b[k]) / 2.0).abs() < 1e-4,
+                        "{e:?} {a:?} {b:?}"
+                    );
+                }
+            }
+        }
+        // One member is the net itself.
+        let single = ContextNet::train(
+            &train,
+            &NetOptions {
+                members: 1,
+                ..small()
+            },
+        )
+        .unwrap();
+        assert_eq!(single, one);
+        // Members × units beyond the largest net are refused, not truncated.
+        let big = NetOptions {
+            members: 9,
+            ..small()
+        };
+        let e = ContextNet::train(&train, &big).unwrap_err().to_string();
+        assert!(e.contains("9 members of 16 hidden units"), "{e}");
     }
 
     #[test]
