@@ -223,7 +223,7 @@ impl ContextNet {
         let x = &mut x[..self.inputs()];
         self.standardise(window, x);
         let mut h = [0f32; MAX_HIDDEN];
-        self.forward(x, &mut h[..self.hidden()])
+        self.infer(x, &mut h[..self.hidden()])
     }
 
     /// [`ContextNet::logits`] of frame `f` of a clip's `frames`; zeros outside the clip.
@@ -267,6 +267,20 @@ impl ContextNet {
                 0.0
             };
         }
+    }
+
+    /// [`ContextNet::forward`] for reading: the same sums taken eight products at a time,
+    /// which the compiler turns into vector instructions (a third of the scoring time;
+    /// training keeps its order, so a build's net does not depend on this).
+    fn infer(&self, x: &[f32], h: &mut [f32]) -> [f32; 6] {
+        let n_hid = h.len();
+        for (j, hj) in h.iter_mut().enumerate() {
+            let row = &self.hidden_weights[j * x.len()..(j + 1) * x.len()];
+            *hj = (dot(row, x) + self.hidden_bias[j]).max(0.0);
+        }
+        std::array::from_fn(|k| {
+            dot(&self.output_weights[k * n_hid..(k + 1) * n_hid], h) + self.output_bias[k]
+        })
     }
 
     /// The class logits of inputs `x`, leaving the hidden layer's outputs in `h`.
@@ -418,6 +432,24 @@ impl ContextNet {
         net.validate("context net training")?;
         Ok(net)
     }
+}
+
+/// `a · b` over their common length, in eight running sums.
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    let mut acc = [0f32; 8];
+    for (x, y) in ca.zip(cb) {
+        for i in 0..8 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
 }
 
 /// One net of [`ContextNet::train`], from `seed`, on inputs standardised by `input_mean`
