@@ -21,11 +21,6 @@
 #    as `omote lipsync` reads one folder's files. The syllables' vowel frames teach only
 #    each vowel's real-voice Gaussian (`--real-syllables`; crate README, "Real voices in the
 #    profile").
-# 3. The context net beside the Gaussians (`--context-net`, two members, weight 0.1; crate
-#    README, "Fourteenth stage") learns the same clips, also streamed and through a narrow
-#    band, and two sets that teach only it: mbrola_langs_set.py's clips of 19 more MBROLA
-#    voices (German, Czech, Hungarian, …; Debian non-free mbrola-de1…), and the training
-#    clips played 1.15× and 1.3× faster (speed_perturb.py: shorter vocal tracts).
 # Deterministic: same packages, same output. None of shared/data/speech is used.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -41,16 +36,11 @@ python3 "$root/tools/lipsync/mbrola_set.py" "$work"
 python3 "$root/tools/lipsync/klettres_syllables.py" "$work/syllables"
 python3 "$root/tools/lipsync/gcin_syllables.py" "$work/syllables"
 python3 "$root/tools/lipsync/qabcs_syllables.py" "$work/syllables"
-python3 "$root/tools/lipsync/mbrola_langs_set.py" "$work/net/mbrola-langs"
-python3 "$root/tools/lipsync/speed_perturb.py" "$work" "$work/net/speed" --speeds 1.15,1.3
-cargo run -q -p omote-cli -- lipsync calibrate --build --with-variants --speaker-from-name --labelled-dir "$work" \
+cargo run -q --release -p omote-cli -- lipsync calibrate --build --with-variants --speaker-from-name --labelled-dir "$work" \
     --real-syllables "$work/syllables" \
-    --context-net --net-members 2 --net-weight 0.1 --net-real-weight 3 --net-future 0 \
-    --net-streamed --net-band \
-    --net-labelled-dir "$work/net/mbrola-langs" --net-labelled-dir "$work/net/speed" \
     ${OMOTE_PROFILE_FLAGS:-} -o "$root/crates/omote-lipsync/assets/default_profile.json"
 n=$(ls "$work"/*.lab.tsv | wc -l)
-sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1), each also noisy, quiet and over hum; phone subclasses; voice cepstral means; real-voice Gaussians from KLettres, gcin-voice and qABCs syllables (23 speakers); a two-member context net (also MBROLA de1-de8 cz2 hu1 pl1 ro1 cr1 gr2 tr1 tr2 id1 la1 ma1 and speed-perturbed copies)\"|" \
+sed -i "s|\"description\": \"built from [0-9]* labelled clips\"|\"description\": \"built-in: tools/lipsync/build-default-profile.sh, $n generated clips (Open JTalk nitech variants, espeak-ng en variants, MBROLA us1 us2 us3 en1), each also noisy, quiet and over hum; phone subclasses; voice cepstral means; real-voice Gaussians from KLettres, gcin-voice and qABCs syllables (23 speakers)\"|" \
     "$root/crates/omote-lipsync/assets/default_profile.json"
 # Compact (no indentation): the asset is compiled into the wasm package, whose size is
 # budgeted (web/README.md). The numbers' text is kept as written.

@@ -11,7 +11,7 @@ without moving the Gaussians. The voice name (up to the last `_`) keeps its pref
 
 usage: speed_perturb.py IN_DIR OUT_DIR [--speeds 0.9,1.15] [--match GLOB]
 
-Needs sox. Deterministic.
+Needs sox. Deterministic (`sox -R`: the dither's random numbers are the same on every run).
 """
 import argparse
 import fnmatch
@@ -38,7 +38,7 @@ def main():
         for n, name in enumerate(names):
             src = os.path.join(a.in_dir, name)
             dst = os.path.join(a.out_dir, tag + name)
-            subprocess.run(["sox", src + ".wav", dst + ".wav", "speed", str(k)], check=True)
+            subprocess.run(["sox", "-R", src + ".wav", dst + ".wav", "speed", str(k)], check=True)
             with open(src + ".lab.tsv") as f, open(dst + ".lab.tsv", "w") as g:
                 for i, line in enumerate(f):
                     cols = line.rstrip("\n").split("\t")
