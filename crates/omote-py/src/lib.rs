@@ -205,7 +205,7 @@ pub(crate) enum Audio {
     File(PathBuf),
     /// Samples copied out of a float32 or float64 array while the GIL is held: the
     /// analysis runs with the GIL released, when another Python thread could write the
-    /// array (a copy costs about 1 % of an analysis).
+    /// array (copying 10 s at 48 kHz takes about 0.1 ms, a few per cent of its analysis).
     Samples(Vec<f32>),
 }
 
