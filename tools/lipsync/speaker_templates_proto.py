@@ -56,13 +56,13 @@ def kmeans(points, weights, K, seed=0):
     return [(c[j], w[a == j].sum()) for j in range(K) if (a == j).any()]
 
 
-def with_templates(prof, templates, weighting):
+def with_templates(prof, templates, weighting, shares=SHARES):
     """The base profile plus, per vowel, the Gaussians `templates[k]` = [(mean, frames)]
-    sharing SHARES[k] (by frames, or equally), all with the shared covariance."""
+    sharing shares[k] (by frames, or equally), all with the shared covariance."""
     q = dict(prof)
     mus, cls, logw = [prof["mus"]], [prof["cls"]], prof["logw"].copy()
     for k in range(5):
-        logw[prof["cls"] == k] += np.log(1 - SHARES[k])
+        logw[prof["cls"] == k] += np.log(1 - shares[k])
     logw = [logw]
     for k in range(5):
         t = templates[k]
@@ -72,7 +72,7 @@ def with_templates(prof, templates, weighting):
         share = n / n.sum() if weighting == "frames" else np.full(len(t), 1 / len(t))
         mus.append(np.array([m for m, _ in t]))
         cls.append(np.full(len(t), k))
-        logw.append(np.log(SHARES[k] * share))
+        logw.append(np.log(shares[k] * share))
     q["mus"], q["cls"], q["logw"] = np.vstack(mus), np.concatenate(cls), np.concatenate(logw)
     return q
 

@@ -18,17 +18,17 @@ import os, sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from speaker_spread_proto import (load_profile, load_group, speaker_formula_means, class_scores,
-                                  ROW, VOWELS)
+from speaker_spread_proto import load_profile, load_group, load_syllables, tails, class_scores
+from speaker_templates_proto import with_templates
 
+# The shipped shares (A I U E O) since the twelfth stage.
 SHARES = np.array([0.25, 0.25, 0.21, 0.3, 0.5])
 
 
 def e_quality(spk, text):
     """'close' ([e], [eː]) or 'open' ([ɛ]) for a syllable whose vowel is E."""
-    if spk in ("de", "da", "fr", "nb", "nl", "ml", "lt") or spk.startswith("qabcs_de") \
-            or spk == "qabcs_fr":
-        return "open" if text in ("Ä",) else "close"
+    if spk in ("de", "da", "fr", "nb", "nl", "ml", "lt") or spk in ("qabcs_de", "qabcs_fr"):
+        return "open" if text == "Ä" else "close"
     if spk == "hu":
         return "open" if text == "E" else "close"
     return "open"  # cs ru uk zh en (JET PET) tn pl be
@@ -41,76 +41,47 @@ def o_quality(spk, text):
     return "open"
 
 
-def load(feat_dir, g):
+def qualities(feat_dir, syl):
+    """{speaker: per scored frame, its file's quality ('' for A I U)}, in `tails`' order."""
     out = {}
-    for f in sorted(os.listdir(feat_dir)):
-        if not f.endswith(".f32"):
-            continue
-        spk = f[:-4]
-        raw = np.fromfile(os.path.join(feat_dir, f), dtype="<f4").reshape(-1, ROW)
+    for spk, files in syl.items():
         rows = [l.rstrip("\n").split("\t") for l in open(os.path.join(feat_dir, spk + ".map.tsv"))]
-        clip, voiced = raw[:, 0].astype(int), raw[:, 2] > 0.5
-        ceps = raw[:, 18:30].astype(np.float64)
-        files = []
-        for c in range(clip.max() + 1):
-            v = VOWELS.index(rows[c][1])
-            text = rows[c][2]
-            q = (e_quality(spk, text) if v == 3 else o_quality(spk, text) if v == 4 else "")
-            files.append((ceps[(clip == c) & voiced], v, q))
-        sums = np.array([x.sum(0) for x, _, _ in files])
-        counts = np.array([len(x) for x, _, _ in files], dtype=float)
-        means = speaker_formula_means(sums, counts, g)
-        out[spk] = [(x - m, v, q) for (x, v, q), m in zip(files, means)]
+        q = []
+        for (x, v), row in zip(files, rows):
+            quality = e_quality(spk, row[2]) if v == 3 else o_quality(spk, row[2]) if v == 4 else ""
+            q += [quality] * (len(x) - int(np.floor(0.4 * len(x))))
+        out[spk] = np.array(q)
     return out
 
 
-def tails(files):
-    X, y, q = [], [], []
-    for x, v, qq in files:
-        t = x[int(np.floor(0.4 * len(x))):]
-        X.append(t)
-        y.append(np.full(len(t), v))
-        q += [qq] * len(t)
-    return np.vstack(X), np.concatenate(y), np.array(q)
-
-
-def make_profile(base, syl, train, split):
+def make_profile(base, syl, quality, train, split):
     """The base plus real Gaussians: per class one mean, or for classes in `split` one per
     quality, sharing the class's share by frames."""
-    prof = dict(base)
-    mus, cls, logw = [base["mus"]], [base["cls"]], base["logw"].copy()
-    for k in range(5):
-        logw[base["cls"] == k] += np.log(1 - SHARES[k])
-    logw = [logw]
     data = [tails(syl[s]) for s in train]
     X = np.vstack([d[0] for d in data])
     y = np.concatenate([d[1] for d in data])
-    q = np.concatenate([d[2] for d in data])
+    q = np.concatenate([quality[s] for s in train])
+    templates = {}
     for k in range(5):
         sel = y == k
         groups = [sel & (q == qq) for qq in ("close", "open")] if k in split else [sel]
-        groups = [gsel for gsel in groups if gsel.sum() >= 50]
-        n = np.array([gsel.sum() for gsel in groups], dtype=float)
-        for gsel, nn in zip(groups, n):
-            mus.append(X[gsel].mean(0)[None])
-            cls.append(np.array([k]))
-            logw.append(np.array([np.log(SHARES[k] * nn / n.sum())]))
-    prof["mus"], prof["cls"], prof["logw"] = np.vstack(mus), np.concatenate(cls), np.concatenate(logw)
-    return prof
+        templates[k] = [(X[g].mean(0), g.sum()) for g in groups if g.sum() >= 50]
+    return with_templates(base, templates, "frames", SHARES)
 
 
 def report(name, syl, speakers, make, groups):
+    """The held-out syllables per frame (and per speaker), the confusion, and each group
+    read by the profile of every speaker."""
     right = total = 0
     conf = np.zeros((5, 6))
     per = []
     for held in speakers:
-        X, y, _ = tails(syl[held])
+        X, y = tails(syl[held])
         p = class_scores(make([s for s in speakers if s != held]), X).argmax(1)
         right += (p == y).sum()
         total += len(y)
         per.append(f"{held} {100 * (p == y).mean():.1f}")
-        for t, r in zip(y, p):
-            conf[t, r] += 1
+        np.add.at(conf, (y, p), 1)
     line = f"{name:24s} syllables LOSO {100 * right / total:5.2f}"
     prof = make(speakers)
     for gname, (X, y) in groups.items():
@@ -120,19 +91,20 @@ def report(name, syl, speakers, make, groups):
     print(line, flush=True)
     print("   ", ", ".join(per))
     for k in range(5):
-        print("   ", VOWELS[k], " ".join(f"{100 * c / conf[k].sum():5.1f}" for c in conf[k]))
+        print("   ", "AIUEO"[k], " ".join(f"{100 * c / conf[k].sum():5.1f}" for c in conf[k]))
 
 
 def main():
     feat_dir, base = sys.argv[1], load_profile(sys.argv[2])
-    syl = load(os.path.join(feat_dir, "syl"), base["g"])
+    syl = load_syllables(os.path.join(feat_dir, "syl"), base["g"])
+    quality = qualities(os.path.join(feat_dir, "syl"), syl)
     speakers = sorted(syl)
     groups = {f[:-4]: load_group(os.path.join(feat_dir, "grp", f))
               for f in sorted(os.listdir(os.path.join(feat_dir, "grp"))) if f.endswith(".f32")}
     for name, split in (("one mean per class", ()), ("E by quality", (3,)),
                         ("O by quality", (4,)), ("E and O by quality", (3, 4))):
-        report(name, syl, speakers, lambda train, split=split: make_profile(base, syl, train, split),
-               groups)
+        report(name, syl, speakers,
+               lambda train, split=split: make_profile(base, syl, quality, train, split), groups)
 
 
 if __name__ == "__main__":

@@ -201,13 +201,11 @@ pub unsafe extern "C" fn omote_scene_from_text(
     guard("omote_scene_from_text", || {
         ptr::check_out(out, "out")?;
         // SAFETY: the caller's promise.
-        let text = unsafe { ptr::text(text, "text") };
-        // A null text is said first, as every call says its first bad argument.
-        if let Err(e) = &text
-            && e.status == OmoteStatus::NullPointer
-        {
-            return text.map(|_| ());
-        }
+        let text = match unsafe { ptr::text(text, "text") } {
+            // A null text is said first, as every call says its first bad argument.
+            Err(e) if e.status == OmoteStatus::NullPointer => return Err(e),
+            text => text,
+        };
         // SAFETY: the caller's promise.
         let name = unsafe { ptr::text(name, "name")? };
         // Text that is not UTF-8 (a WAV or an image read as a scene) is named by its file.

@@ -13,7 +13,6 @@ use omote_embed::{
     calibrate_voice_from_card,
 };
 
-/// `call`'s error as JavaScript sees it: `call: what is wrong`.
 /// A line's voiced span and afterglow as the embedding API takes them: a span of NaN is
 /// none (an analysis with no speech), of +∞ the whole clip (frames given without one).
 fn line_args(
@@ -35,6 +34,7 @@ fn line_args(
     )
 }
 
+/// `call`'s error as JavaScript sees it: `call: what is wrong`.
 fn js(call: &'static str) -> impl Fn(EmbedError) -> JsError {
     move |e| JsError::new(&format!("{call}: {e}"))
 }
