@@ -15,7 +15,8 @@
 // when the version is bumped). A library with a smaller number lacks some of the
 // header's functions; one with a larger number has more, and serves this header.
 // 1: voice profiles, afterglow timing and scene warnings (2026-12).
-#define OMOTE_ABI_MINOR 1
+// 2: voice files (`omote_voice_file_load`; `omote_live_objects` counts 8 kinds).
+#define OMOTE_ABI_MINOR 2
 
 // The number of ARKit blendshapes a tracked face carries (52).
 #define OMOTE_ARKIT_COUNT 52
@@ -146,6 +147,9 @@ typedef uint64_t OmoteAnims;
 // One character's voice lines, read together.
 typedef uint64_t OmoteSpeaker;
 
+// An audio file's samples, decoded for lip sync.
+typedef uint64_t OmoteVoiceFile;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -166,10 +170,11 @@ const char *omote_version(void);
 const char *omote_arkit_name(uint32_t index);
 
 // How many objects of each kind are alive: avatars, characters, tracks, speakers,
-// voice streams, scenes, anims (7 numbers), for a host's leak checks.
+// voice streams, scenes, anims, voice files (8 numbers; a caller built against ABI 1.1
+// asks for the first 7), for a host's leak checks.
 //
 // # Safety
-// `out` points at `count` (7) writable numbers.
+// `out` points at `count` (8, or 7) writable numbers.
 OmoteStatus omote_live_objects(uint32_t *out, uint32_t count);
 
 // Loads an avatar from a file: `.vrm` (VRM 0.x or 1.0, any case) or a rig file (TOML or
@@ -849,6 +854,43 @@ OmoteStatus omote_voice_stream_new_with_profile(double sample_rate,
                                                 uint32_t hold,
                                                 const char *profile,
                                                 OmoteVoiceStream *out);
+
+// Loads an audio file (WAV, FLAC, OGG or MP3, told by its content; `path` is UTF-8)
+// as mono samples at 16 kHz, decoded and resampled as `omote lipsync` reads its inputs,
+// so its track is the CLI's to the bit. Read them with `omote_voice_file_info` and
+// `omote_voice_file_samples`, then give them to `omote_analyse_voice`,
+// `omote_speaker_add_line` or a stream. A WAV cut short of what its header declares is
+// read as far as it goes, with a warning (`omote_voice_file_warning`).
+//
+// # Safety
+// `path` is a NUL-terminated string; `out` is writable.
+OmoteStatus omote_voice_file_load(const char *path, OmoteVoiceFile *out);
+
+// Frees a voice file.
+OmoteStatus omote_voice_file_free(OmoteVoiceFile file);
+
+// A voice file's sample count, its sample rate (16000) and whether its reading gave a
+// warning (1) or not (0). Any output may be null.
+//
+// # Safety
+// Each non-null pointer is writable.
+OmoteStatus omote_voice_file_info(OmoteVoiceFile file,
+                                  uint32_t *samples,
+                                  double *sample_rate,
+                                  uint32_t *has_warning);
+
+// A voice file's samples: `count` is its sample count (`omote_voice_file_info`).
+//
+// # Safety
+// `out` points at `count` writable floats.
+OmoteStatus omote_voice_file_samples(OmoteVoiceFile file, float *out, uint32_t count);
+
+// The warning the file's reading gave (naming the file), like
+// `omote_avatar_channel_name`; the empty text when there is none.
+//
+// # Safety
+// `buf` points at `cap` writable bytes; `len` is writable.
+OmoteStatus omote_voice_file_warning(OmoteVoiceFile file, char *buf, uint32_t cap, uint32_t *len);
 
 #ifdef __cplusplus
 }  // extern "C"

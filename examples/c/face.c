@@ -4,6 +4,7 @@
  *   cc -std=c11 -O2 -ffp-contract=off -Iinclude examples/c/face.c \
  *      -Ltarget/release -lomote_ffi -Wl,-rpath,$PWD/target/release -o face
  *   ./face > frames.txt
+ *   ./face examples/scenes/demo/voice/aoi_1.wav > frames.txt   (the line from a file)
  *
  * It prints one line per frame: the frame number, then every weight (after the VRM
  * override rules) and the 12 rotation numbers as the hex of their float bits, then the
@@ -48,7 +49,31 @@ static void make_line(float *samples) {
   }
 }
 
-int main(void) {
+/* The line from an audio file (WAV, FLAC, Ogg/Vorbis, MP3), decoded by omote as the CLI
+ * reads it: mono samples at 16 kHz. An engine would hand over the samples it has. */
+static OmoteTrack analyse_file(const char *path) {
+  OmoteVoiceFile file;
+  CHECK(omote_voice_file_load(path, &file));
+  uint32_t count, has_warning;
+  double rate;
+  CHECK(omote_voice_file_info(file, &count, &rate, &has_warning));
+  if (has_warning) { /* a WAV cut short: what is there is used */
+    char text[512];
+    uint32_t len;
+    CHECK(omote_voice_file_warning(file, text, sizeof text, &len));
+    fprintf(stderr, "omote: %s\n", text);
+  }
+  float *samples = malloc((count ? count : 1) * sizeof *samples);
+  if (!samples) exit(1);
+  CHECK(omote_voice_file_samples(file, samples, count));
+  CHECK(omote_voice_file_free(file));
+  OmoteTrack track;
+  CHECK(omote_analyse_voice(samples, count, rate, &track));
+  free(samples);
+  return track;
+}
+
+int main(int argc, char **argv) {
   if (omote_abi_version() != OMOTE_ABI_VERSION || omote_abi_minor() < OMOTE_ABI_MINOR) {
     fprintf(stderr, "omote: the library's ABI is %u.%u, this program needs %u.%u or a later .minor\n",
             omote_abi_version(), omote_abi_minor(), OMOTE_ABI_VERSION, OMOTE_ABI_MINOR);
@@ -62,10 +87,14 @@ int main(void) {
   uint32_t n;
   CHECK(omote_character_channel_count(face, &n));
 
-  static float line[LINE_SAMPLES];
-  make_line(line);
   OmoteTrack track;
-  CHECK(omote_analyse_voice(line, LINE_SAMPLES, RATE, &track));
+  if (argc > 1) {
+    track = analyse_file(argv[1]);
+  } else {
+    static float line[LINE_SAMPLES];
+    make_line(line);
+    CHECK(omote_analyse_voice(line, LINE_SAMPLES, RATE, &track));
+  }
 
   /* The acting: a light smile, eyes on a point ahead and to the left. */
   CHECK(omote_character_set_expression_named(face, "happy", 0.4f));

@@ -324,7 +324,7 @@ namespace Omote.Tests
             Assert.AreEqual(52, Library.ArkitNames.Length);
             Assert.AreEqual("eyeBlinkLeft", Library.ArkitNames[0]);
             Assert.AreEqual(IntPtr.Zero, NativeMethods.omote_arkit_name(52));
-            Assert.AreEqual(7, Library.LiveObjects().Length);
+            Assert.AreEqual(8, Library.LiveObjects().Length);
         }
 
         /// <summary>Every function of include/omote.h has its declaration here, and no

@@ -20,10 +20,11 @@ pub(crate) enum Kind {
     VoiceStream = 0xA5,
     Scene = 0xA6,
     Anims = 0xA7,
+    VoiceFile = 0xA8,
 }
 
 impl Kind {
-    const ALL: [Kind; 7] = [
+    const ALL: [Kind; 8] = [
         Kind::Avatar,
         Kind::Character,
         Kind::Track,
@@ -31,6 +32,7 @@ impl Kind {
         Kind::VoiceStream,
         Kind::Scene,
         Kind::Anims,
+        Kind::VoiceFile,
     ];
 
     fn name(self) -> &'static str {
@@ -42,6 +44,7 @@ impl Kind {
             Kind::VoiceStream => "a voice stream",
             Kind::Scene => "a scene",
             Kind::Anims => "anims",
+            Kind::VoiceFile => "a voice file",
         }
     }
 }

@@ -48,12 +48,14 @@ mod ptr;
 mod scene;
 mod status;
 mod voice;
+mod voice_file;
 
 pub use avatar::*;
 pub use character::*;
 pub use scene::*;
 pub use status::{OmoteStatus, omote_last_error, omote_last_error_length};
 pub use voice::*;
+pub use voice_file::*;
 
 /// An avatar: a rig and, for a VRM, its model.
 pub type OmoteAvatar = u64;
@@ -69,6 +71,8 @@ pub type OmoteVoiceStream = u64;
 pub type OmoteScene = u64;
 /// Anims (a scene's bake, a recording), to write as anim JSON or VRMA.
 pub type OmoteAnims = u64;
+/// An audio file's samples, decoded for lip sync.
+pub type OmoteVoiceFile = u64;
 
 /// The ABI's version: bumped on every change that breaks a caller built against an
 /// older header (a function removed, or its arguments or types changed). Check at
@@ -80,7 +84,8 @@ pub const OMOTE_ABI_VERSION: u32 = 1;
 /// when the version is bumped). A library with a smaller number lacks some of the
 /// header's functions; one with a larger number has more, and serves this header.
 /// 1: voice profiles, afterglow timing and scene warnings (2026-12).
-pub const OMOTE_ABI_MINOR: u32 = 1;
+/// 2: voice files (`omote_voice_file_load`; `omote_live_objects` counts 8 kinds).
+pub const OMOTE_ABI_MINOR: u32 = 2;
 
 /// The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).
 #[unsafe(no_mangle)]
@@ -123,10 +128,11 @@ static ARKIT_NAMES: std::sync::LazyLock<Vec<std::ffi::CString>> = std::sync::Laz
 });
 
 /// How many objects of each kind are alive: avatars, characters, tracks, speakers,
-/// voice streams, scenes, anims (7 numbers), for a host's leak checks.
+/// voice streams, scenes, anims, voice files (8 numbers; a caller built against ABI 1.1
+/// asks for the first 7), for a host's leak checks.
 ///
 /// # Safety
-/// `out` points at `count` (7) writable numbers.
+/// `out` points at `count` (8, or 7) writable numbers.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn omote_live_objects(out: *mut u32, count: u32) -> OmoteStatus {
     status::guard("omote_live_objects", || {
@@ -138,15 +144,20 @@ pub unsafe extern "C" fn omote_live_objects(out: *mut u32, count: u32) -> OmoteS
             voice::STREAMS.live(),
             scene::SCENES.live(),
             scene::ANIMS.live(),
+            voice_file::VOICE_FILES.live(),
         ];
-        if count as usize != live.len() {
-            return Err(status::FfiError::argument(format!(
-                "`out` has room for {count} numbers; there are {} kinds",
-                live.len()
-            )));
-        }
+        // ABI 1.1 had the first 7 kinds; its callers still get theirs.
+        let wanted = match count {
+            7 | 8 => count as usize,
+            _ => {
+                return Err(status::FfiError::argument(format!(
+                    "`out` has room for {count} numbers; there are {} kinds (7 before ABI 1.2)",
+                    live.len()
+                )));
+            }
+        };
         // SAFETY: the caller's promise.
-        unsafe { ptr::slice_mut(out, count, "out")? }.copy_from_slice(&live);
+        unsafe { ptr::slice_mut(out, count, "out")? }.copy_from_slice(&live[..wanted]);
         Ok(())
     })
 }

@@ -91,11 +91,12 @@ fn line() -> Vec<f32> {
         .collect()
 }
 
-/// `examples/c/face.c`'s output, made through the Rust embedding API.
-fn rust_frames() -> String {
+/// `examples/c/face.c`'s output for a line (`samples` at `rate`), made through the Rust
+/// embedding API.
+fn rust_frames(samples: &[f32], rate: f64) -> String {
     let avatar = Avatar::load(&AvatarSource::Builtin).unwrap();
     let mut face = Character::from_avatar(&avatar, 7).unwrap();
-    let track = analyse_voice(&line(), RATE as f64).unwrap();
+    let track = analyse_voice(samples, rate).unwrap();
     face.set_expression_named("happy", 0.4).unwrap();
     face.set_gaze_target(omote_core::Vec3::new(0.3, -0.1, 1.0))
         .unwrap();
@@ -146,7 +147,7 @@ fn the_c_example_gives_the_rust_apis_frames_bit_for_bit() {
         String::from_utf8_lossy(&run.stderr)
     );
     let c = String::from_utf8(run.stdout).unwrap();
-    let rust = rust_frames();
+    let rust = rust_frames(&line(), RATE as f64);
     assert_eq!(c.lines().count(), 600);
     // The line is heard: the mouth moves, a voice starts and hands over, blinks happen.
     assert!(
@@ -164,6 +165,42 @@ fn the_c_example_gives_the_rust_apis_frames_bit_for_bit() {
             && summary.contains("the mouth opened widest (")
             && !summary.contains(" 0.00) "),
         "{summary}"
+    );
+}
+
+#[test]
+fn the_c_example_reads_a_voice_file_as_the_embedding_api_does() {
+    let Some(exe) = compile(&root().join("examples/c/face.c"), "face-file") else {
+        return;
+    };
+    let wav = root().join("examples/scenes/demo/voice/aoi_1.wav");
+    let run = c_program(&exe).arg(&wav).output().unwrap();
+    let missing = c_program(&exe)
+        .arg(root().join("no-such-line.wav"))
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&exe);
+    assert!(
+        run.status.success(),
+        "face {} failed: {}",
+        wav.display(),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let c = String::from_utf8(run.stdout).unwrap();
+    let rust = rust_frames(&omote_embed::load_voice(&wav).unwrap(), 16_000.0);
+    for (k, (a, b)) in c.lines().zip(rust.lines()).enumerate() {
+        assert_eq!(a, b, "frame {k} differs between C and Rust");
+    }
+    assert_eq!(c, rust);
+    let summary = String::from_utf8_lossy(&run.stderr);
+    assert!(summary.contains("the mouth opened widest ("), "{summary}");
+    // A file that is not there stops the program with the call and the file named.
+    let said = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        !missing.status.success()
+            && said.contains("omote_voice_file_load")
+            && said.contains("no-such-line.wav"),
+        "{said}"
     );
 }
 

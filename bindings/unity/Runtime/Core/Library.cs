@@ -80,10 +80,10 @@ namespace Omote
         }
 
         /// <summary>How many native objects of each kind are alive: avatars, characters,
-        /// tracks, speakers, voice streams, scenes, anims (for leak checks).</summary>
+        /// tracks, speakers, voice streams, scenes, anims, voice files (for leak checks).</summary>
         public static uint[] LiveObjects()
         {
-            var counts = new uint[7];
+            var counts = new uint[8];
             Native.Check(NativeMethods.omote_live_objects(counts, (uint)counts.Length));
             return counts;
         }

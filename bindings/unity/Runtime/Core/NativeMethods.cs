@@ -145,7 +145,7 @@ namespace Omote
         public const uint AbiVersion = 1;
         /// <summary>The additions within it this binding calls (<c>OMOTE_ABI_MINOR</c>): a
         /// library with fewer lacks some of its functions.</summary>
-        public const uint AbiMinor = 1;
+        public const uint AbiMinor = 2;
         /// <summary>ARKit blendshapes in a tracked face (<c>OMOTE_ARKIT_COUNT</c>).</summary>
         public const int ArkitCount = 52;
         /// <summary>Numbers per track frame: A I U E O N (<c>OMOTE_TRACK_STRIDE</c>).</summary>
@@ -232,6 +232,11 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_analyse_voice_with_profile(float[] samples, uint count, double sampleRate, byte[] profile, out ulong @out);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_speaker_analyse_with_profile(ulong speaker, float[] samples, uint count, double sampleRate, byte[] profile, out ulong @out);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_stream_new_with_profile(double sampleRate, uint hold, byte[] profile, out ulong @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_file_load(byte[] path, out ulong @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_file_free(ulong file);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_file_info(ulong file, out uint samples, out double sampleRate, out uint hasWarning);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_file_samples(ulong file, [Out] float[] @out, uint count);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_file_warning(ulong file, [Out] byte[] buf, uint cap, out uint len);
 
         // ---- scenes and anims ----
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_file_sink_write(IntPtr sink, byte[] bytes, uint len);

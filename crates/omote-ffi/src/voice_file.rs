@@ -1,0 +1,149 @@
+//! Audio files for lip sync: a voice line's file decoded to the mono samples the
+//! analysis reads, so a C or C# host need not carry its own decoder to bake lines.
+
+use std::ffi::c_char;
+
+use omote_embed::{ANALYSIS_RATE, EmbedError, load_voice_with_warning};
+
+use crate::OmoteVoiceFile;
+use crate::handle::{Kind, Registry};
+use crate::ptr;
+use crate::status::{FfiError, OmoteStatus, guard};
+
+// The docs below say 16 kHz.
+const _: () = assert!(ANALYSIS_RATE == 16_000.0);
+
+pub(crate) static VOICE_FILES: Registry<VoiceFile> = Registry::new(Kind::VoiceFile);
+
+/// A decoded file: its samples at [`ANALYSIS_RATE`], and the warning its reading gave.
+pub(crate) struct VoiceFile {
+    samples: Vec<f32>,
+    warning: Option<String>,
+}
+
+/// A file that is not there is `NotFound`; one that is not audio (or is cut inside its
+/// header) is `LoadFailed`, as for avatars and scenes.
+fn file_error(e: EmbedError) -> FfiError {
+    let status = match e {
+        EmbedError::FileNotFound(_) => OmoteStatus::NotFound,
+        _ => OmoteStatus::LoadFailed,
+    };
+    FfiError::new(status, e.to_string())
+}
+
+/// Loads an audio file (WAV, FLAC, OGG or MP3, told by its content; `path` is UTF-8)
+/// as mono samples at 16 kHz, decoded and resampled as `omote lipsync` reads its inputs,
+/// so its track is the CLI's to the bit. Read them with `omote_voice_file_info` and
+/// `omote_voice_file_samples`, then give them to `omote_analyse_voice`,
+/// `omote_speaker_add_line` or a stream. A WAV cut short of what its header declares is
+/// read as far as it goes, with a warning (`omote_voice_file_warning`).
+///
+/// # Safety
+/// `path` is a NUL-terminated string; `out` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_voice_file_load(
+    path: *const c_char,
+    out: *mut OmoteVoiceFile,
+) -> OmoteStatus {
+    guard("omote_voice_file_load", || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: the caller's promise.
+        let path = unsafe { ptr::text(path, "path")? };
+        let (samples, warning) =
+            load_voice_with_warning(std::path::Path::new(path)).map_err(file_error)?;
+        if u32::try_from(samples.len()).is_err() {
+            return Err(FfiError::new(
+                OmoteStatus::LoadFailed,
+                format!(
+                    "{path}: {} samples are more than one call can hand over (74 hours at 16 kHz)",
+                    samples.len()
+                ),
+            ));
+        }
+        let file = VoiceFile { samples, warning };
+        // SAFETY: checked above.
+        unsafe { ptr::write(out, VOICE_FILES.insert(file), "out") }
+    })
+}
+
+/// Frees a voice file.
+#[unsafe(no_mangle)]
+pub extern "C" fn omote_voice_file_free(file: OmoteVoiceFile) -> OmoteStatus {
+    guard("omote_voice_file_free", || VOICE_FILES.remove(file))
+}
+
+/// A voice file's sample count, its sample rate (16000) and whether its reading gave a
+/// warning (1) or not (0). Any output may be null.
+///
+/// # Safety
+/// Each non-null pointer is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_voice_file_info(
+    file: OmoteVoiceFile,
+    samples: *mut u32,
+    sample_rate: *mut f64,
+    has_warning: *mut u32,
+) -> OmoteStatus {
+    guard("omote_voice_file_info", || {
+        let held = VOICE_FILES.get(file)?;
+        let f = held.lock("the voice file")?;
+        // SAFETY: the caller's promise for each non-null output.
+        unsafe {
+            if let Some(o) = ptr::optional_mut(samples, 1) {
+                o[0] = f.samples.len() as u32;
+            }
+            if let Some(o) = ptr::optional_mut(sample_rate, 1) {
+                o[0] = ANALYSIS_RATE;
+            }
+            if let Some(o) = ptr::optional_mut(has_warning, 1) {
+                o[0] = u32::from(f.warning.is_some());
+            }
+        }
+        Ok(())
+    })
+}
+
+/// A voice file's samples: `count` is its sample count (`omote_voice_file_info`).
+///
+/// # Safety
+/// `out` points at `count` writable floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_voice_file_samples(
+    file: OmoteVoiceFile,
+    out: *mut f32,
+    count: u32,
+) -> OmoteStatus {
+    guard("omote_voice_file_samples", || {
+        let held = VOICE_FILES.get(file)?;
+        let f = held.lock("the voice file")?;
+        if count as usize != f.samples.len() {
+            return Err(FfiError::argument(format!(
+                "`out` has room for {count} samples; the file has {}",
+                f.samples.len()
+            )));
+        }
+        // SAFETY: the caller's promise.
+        unsafe { ptr::slice_mut(out, count, "out")? }.copy_from_slice(&f.samples);
+        Ok(())
+    })
+}
+
+/// The warning the file's reading gave (naming the file), like
+/// `omote_avatar_channel_name`; the empty text when there is none.
+///
+/// # Safety
+/// `buf` points at `cap` writable bytes; `len` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_voice_file_warning(
+    file: OmoteVoiceFile,
+    buf: *mut c_char,
+    cap: u32,
+    len: *mut u32,
+) -> OmoteStatus {
+    guard("omote_voice_file_warning", || {
+        let held = VOICE_FILES.get(file)?;
+        let f = held.lock("the voice file")?;
+        // SAFETY: the caller's promise.
+        unsafe { ptr::write_text(f.warning.as_deref().unwrap_or(""), buf, cap, len) }
+    })
+}
