@@ -13,7 +13,8 @@
 //!   (per thread, naming the call and what was wrong). No panic crosses the boundary.
 //! - **Warnings**: what loads but not whole (a scene's voice WAV cut short of what its
 //!   header declares: what is there is used) succeeds and keeps its warnings on the
-//!   object ([`omote_scene_warning_count`], [`omote_scene_warning`]), never lost.
+//!   object ([`omote_scene_warning_count`], [`omote_scene_warning`]; a voice file's:
+//!   [`omote_voice_file_warning`]), never lost.
 //! - **Handles**, not pointers: 64-bit numbers, each with its kind and a generation, so
 //!   a zero, freed, foreign or wrong-kind handle — and a second free — is
 //!   `OMOTE_STATUS_INVALID_HANDLE`, never undefined behaviour.
