@@ -41,7 +41,9 @@ namespace Omote.Tests
         public void LoadingBadAvatars()
         {
             Support.Fails(OmoteStatus.NullPointer, "omote_avatar_load", () => Avatar.Load(null));
-            Support.Fails(OmoteStatus.NotFound, "omote_avatar_load", () => Avatar.Load("/no/such/avatar.vrm"));
+            var missing = Support.Fails(OmoteStatus.NotFound, "omote_avatar_load", () => Avatar.Load("/no/such/avatar.vrm"));
+            // The words every binding uses for a missing file, not the OS's.
+            StringAssert.EndsWith("/no/such/avatar.vrm: no such file", missing.Message);
             Support.Fails(OmoteStatus.InvalidArgument, "omote_avatar_builtin", () => Avatar.Builtin(9));
             Support.Fails(OmoteStatus.InvalidArgument, "omote_avatar_builtin", () => Avatar.Builtin(9));
             var junk = new byte[] { (byte)'g', (byte)'l', (byte)'T', (byte)'F', 2, 0, 0, 0, 99, 0, 0, 0, 1, 2, 3, 4 };

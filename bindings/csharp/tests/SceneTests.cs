@@ -94,6 +94,13 @@ namespace Omote.Tests
                 () => Scene.FromText(text, Demo(), p => p.EndsWith("beni_2.wav") ? null : File.ReadAllBytes(p)));
             StringAssert.Contains("beni_2.wav", e.Message);
             StringAssert.Contains("line", e.Message);
+            // A rig file the resolver lacks is a missing file too, named with its field.
+            var withRig = text.Replace("rig = \"builtin\" ", "rig = \"models/aoi.vrm\"");
+            Assert.AreNotEqual(text, withRig);
+            e = Support.Fails(OmoteStatus.NotFound, "omote_scene_from_text",
+                () => Scene.FromText(withRig, Demo(), p => p.EndsWith(".vrm") ? null : File.ReadAllBytes(p)));
+            StringAssert.Contains("character[0].rig", e.Message);
+            StringAssert.Contains("aoi.vrm", e.Message);
         }
 
         [Test]

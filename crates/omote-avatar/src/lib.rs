@@ -90,6 +90,20 @@ pub enum AvatarError {
     },
 }
 
+impl AvatarError {
+    /// The file, when the error is that it is not there (a binding reports it as a
+    /// missing file, not as a file it could not read).
+    pub fn missing_file(&self) -> Option<&Path> {
+        match self {
+            AvatarError::Read { file, source } if source.kind() == std::io::ErrorKind::NotFound => {
+                Some(Path::new(file.as_str()))
+            }
+            AvatarError::Rig(e) => e.missing_file(),
+            _ => None,
+        }
+    }
+}
+
 /// An avatar file from the filesystem: a regular file within its kind's limit (a VRM's,
 /// a rig file's), by its extension.
 fn avatar_file(path: &Path) -> std::io::Result<Vec<u8>> {

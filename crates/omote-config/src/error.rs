@@ -40,6 +40,18 @@ pub enum ConfigError {
 }
 
 impl ConfigError {
+    /// The file, when the error is that it is not there.
+    pub fn missing_file(&self) -> Option<&std::path::Path> {
+        match self {
+            ConfigError::Io { path, error } if error.kind() == std::io::ErrorKind::NotFound => {
+                Some(path)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl ConfigError {
     /// A validation error for `path`.
     pub fn invalid(path: &std::path::Path, message: impl Into<String>) -> Self {
         Self::Invalid {

@@ -79,10 +79,7 @@ pub fn load_voice_with_warning(
         Err(omote_audio::AudioError::Io { source, .. })
             if source.kind() == std::io::ErrorKind::NotFound =>
         {
-            Err(EmbedError::FileNotFound(format!(
-                "{}: no such file",
-                path.display()
-            )))
+            Err(EmbedError::file_not_found(path))
         }
         Err(e) => Err(EmbedError::AudioFile(e.to_string())),
     }

@@ -77,3 +77,10 @@ pub enum EmbedError {
     #[error("the anim cannot be written: {0}")]
     Anim(String),
 }
+
+impl EmbedError {
+    /// A file that is not there, in the words every binding uses: `PATH: no such file`.
+    pub fn file_not_found(path: &std::path::Path) -> Self {
+        EmbedError::FileNotFound(omote_fs::no_such_file(path))
+    }
+}

@@ -117,7 +117,10 @@ pub use voice_stream::{VOICE_FRAME_STRIDE, VoiceStream};
 #[cfg(feature = "avatar")]
 impl From<omote_avatar::AvatarError> for EmbedError {
     fn from(e: omote_avatar::AvatarError) -> Self {
-        EmbedError::Avatar(e.to_string())
+        match e.missing_file() {
+            Some(file) => EmbedError::file_not_found(file),
+            None => EmbedError::Avatar(e.to_string()),
+        }
     }
 }
 
@@ -127,10 +130,7 @@ impl From<omote_avatar::AvatarError> for EmbedError {
 #[cfg(feature = "avatar")]
 pub fn inspect_vrm(path: &std::path::Path, lenient: bool) -> Result<String, EmbedError> {
     if !path.exists() {
-        return Err(EmbedError::FileNotFound(format!(
-            "{}: no such file",
-            path.display()
-        )));
+        return Err(EmbedError::file_not_found(path));
     }
     let options = omote_vrm::VrmReadOptions {
         allow_missing_head: lenient,

@@ -464,6 +464,11 @@ impl ScenePlayer {
 
 impl From<SceneFileError> for EmbedError {
     fn from(e: SceneFileError) -> Self {
-        EmbedError::Scene(e.to_string())
+        // A scene that names a file that is not there: a missing file in every binding.
+        if e.missing_file {
+            EmbedError::FileNotFound(e.to_string())
+        } else {
+            EmbedError::Scene(e.to_string())
+        }
     }
 }

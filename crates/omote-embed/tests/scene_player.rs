@@ -166,7 +166,8 @@ fn a_missing_file_is_named_with_its_line_and_field() {
         without.insert(p.clone(), files.read(&p).unwrap());
     }
     let e = ScenePlayer::from_text(&text, &demo(), &without).unwrap_err();
-    let EmbedError::Scene(message) = &e else {
+    // A missing file, as every binding reports it (C NotFound, Python FileNotFoundError).
+    let EmbedError::FileNotFound(message) = &e else {
         panic!("{e:?}")
     };
     assert!(message.contains("scene.toml:"), "{message}");

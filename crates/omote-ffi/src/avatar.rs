@@ -13,18 +13,6 @@ use crate::status::{FfiError, OmoteStatus, guard};
 
 pub(crate) static AVATARS: Registry<Avatar> = Registry::new(Kind::Avatar);
 
-fn loaded(e: omote_embed::AvatarError) -> FfiError {
-    let status = match &e {
-        omote_embed::AvatarError::Read { source, .. }
-            if source.kind() == std::io::ErrorKind::NotFound =>
-        {
-            OmoteStatus::NotFound
-        }
-        _ => OmoteStatus::LoadFailed,
-    };
-    FfiError::new(status, e.to_string())
-}
-
 /// Loads an avatar from a file: `.vrm` (VRM 0.x or 1.0, any case) or a rig file (TOML or
 /// JSON). `path` is UTF-8.
 ///
@@ -39,7 +27,7 @@ pub unsafe extern "C" fn omote_avatar_load(
         ptr::check_out(out, "out")?;
         // SAFETY: the caller's promise.
         let path = unsafe { ptr::text(path, "path")? };
-        let avatar = Avatar::load(&AvatarSource::File(path.into())).map_err(loaded)?;
+        let avatar = Avatar::load(&AvatarSource::File(path.into())).map_err(FfiError::loading)?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, AVATARS.insert(avatar), "out") }
     })
@@ -67,7 +55,7 @@ pub unsafe extern "C" fn omote_avatar_from_vrm(
             // SAFETY: the caller's promise.
             unsafe { ptr::text(name, "name")? }
         };
-        let avatar = Avatar::from_vrm_bytes(bytes, name).map_err(loaded)?;
+        let avatar = Avatar::from_vrm_bytes(bytes, name).map_err(FfiError::loading)?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, AVATARS.insert(avatar), "out") }
     })
@@ -118,7 +106,7 @@ pub unsafe extern "C" fn omote_avatar_builtin(which: u32, out: *mut OmoteAvatar)
                 )));
             }
         };
-        let avatar = Avatar::load(&source).map_err(loaded)?;
+        let avatar = Avatar::load(&source).map_err(FfiError::loading)?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, AVATARS.insert(avatar), "out") }
     })

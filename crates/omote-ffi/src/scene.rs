@@ -6,9 +6,7 @@
 use std::ffi::{c_char, c_void};
 use std::path::Path;
 
-use omote_embed::{
-    Anim, BakeOptions, EmbedError, SceneEventInfo, SceneFiles, ScenePlayer, VrmModel,
-};
+use omote_embed::{Anim, BakeOptions, SceneEventInfo, SceneFiles, ScenePlayer, VrmModel};
 
 use crate::avatar::AVATARS;
 use crate::character::CHARACTERS;
@@ -128,19 +126,6 @@ impl SceneFiles for HostFiles {
     }
 }
 
-fn scene_error(e: EmbedError) -> FfiError {
-    let text = e.to_string();
-    let status = if text.contains("does not exist")
-        || text.contains("No such file")
-        || text.contains("no such file")
-    {
-        OmoteStatus::NotFound
-    } else {
-        OmoteStatus::LoadFailed
-    };
-    FfiError::new(status, text)
-}
-
 /// Appends `len` bytes to a file the resolver is reading (call it any number of times).
 ///
 /// # Safety
@@ -177,7 +162,7 @@ pub unsafe extern "C" fn omote_scene_load(
         ptr::check_out(out, "out")?;
         // SAFETY: the caller's promise.
         let path = unsafe { ptr::text(path, "path")? };
-        let player = ScenePlayer::load(path).map_err(scene_error)?;
+        let player = ScenePlayer::load(path).map_err(FfiError::loading)?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, SCENES.insert(player), "out") }
     })
@@ -217,7 +202,7 @@ pub unsafe extern "C" fn omote_scene_from_text(
             Some(read) => ScenePlayer::from_text(text, Path::new(name), &HostFiles { read, user }),
             None => ScenePlayer::from_text(text, Path::new(name), &omote_embed::FsFiles),
         }
-        .map_err(scene_error)?;
+        .map_err(FfiError::loading)?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, SCENES.insert(player), "out") }
     })

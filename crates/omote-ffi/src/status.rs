@@ -51,10 +51,23 @@ impl FfiError {
     }
 }
 
+impl FfiError {
+    /// A file or buffer that could not be loaded: a missing file is `NotFound`, any
+    /// other failure `LoadFailed` (avatars, scenes, voice files alike).
+    pub fn loading(e: impl Into<EmbedError>) -> Self {
+        let e = e.into();
+        let status = match e {
+            EmbedError::FileNotFound(_) => OmoteStatus::NotFound,
+            _ => OmoteStatus::LoadFailed,
+        };
+        Self::new(status, e.to_string())
+    }
+}
+
 impl From<EmbedError> for FfiError {
     fn from(e: EmbedError) -> Self {
         let status = match e {
-            EmbedError::UnknownExpression(_) => OmoteStatus::NotFound,
+            EmbedError::UnknownExpression(_) | EmbedError::FileNotFound(_) => OmoteStatus::NotFound,
             EmbedError::Rig(_) | EmbedError::NoExpressions(_) | EmbedError::Avatar(_) => {
                 OmoteStatus::LoadFailed
             }

@@ -3,7 +3,7 @@
 
 use std::ffi::c_char;
 
-use omote_embed::{ANALYSIS_RATE, EmbedError, load_voice_with_warning};
+use omote_embed::{ANALYSIS_RATE, load_voice_with_warning};
 
 use crate::OmoteVoiceFile;
 use crate::handle::{Kind, Registry};
@@ -19,16 +19,6 @@ pub(crate) static VOICE_FILES: Registry<VoiceFile> = Registry::new(Kind::VoiceFi
 pub(crate) struct VoiceFile {
     samples: Vec<f32>,
     warning: Option<String>,
-}
-
-/// A file that is not there is `NotFound`; one that is not audio (or is cut inside its
-/// header) is `LoadFailed`, as for avatars and scenes.
-fn file_error(e: EmbedError) -> FfiError {
-    let status = match e {
-        EmbedError::FileNotFound(_) => OmoteStatus::NotFound,
-        _ => OmoteStatus::LoadFailed,
-    };
-    FfiError::new(status, e.to_string())
 }
 
 /// Loads an audio file (WAV, FLAC, OGG or MP3, told by its content; `path` is UTF-8)
@@ -50,7 +40,7 @@ pub unsafe extern "C" fn omote_voice_file_load(
         // SAFETY: the caller's promise.
         let path = unsafe { ptr::text(path, "path")? };
         let (samples, warning) =
-            load_voice_with_warning(std::path::Path::new(path)).map_err(file_error)?;
+            load_voice_with_warning(std::path::Path::new(path)).map_err(FfiError::loading)?;
         if u32::try_from(samples.len()).is_err() {
             return Err(FfiError::new(
                 OmoteStatus::LoadFailed,

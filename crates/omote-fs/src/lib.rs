@@ -31,6 +31,15 @@ use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::path::Path;
 
+/// What a missing file is called in every binding's messages (the OS's words differ by
+/// platform and language): `PATH: no such file`, from [`no_such_file`].
+pub const NO_SUCH_FILE: &str = "no such file";
+
+/// The message for a file that is not there: `PATH: no such file`.
+pub fn no_such_file(path: &Path) -> String {
+    format!("{}: {NO_SUCH_FILE}", path.display())
+}
+
 /// The most bytes an input of one kind may have, and the kind's name for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limit {

@@ -195,7 +195,7 @@ pub(crate) fn existing(call: &str, path: PathBuf) -> PyResult<PathBuf> {
     if path.exists() {
         Ok(path)
     } else {
-        Err(Error::NotFound(format!("{}: no such file", path.display())).raise(call))
+        Err(Error::from(omote_embed::EmbedError::file_not_found(&path)).raise(call))
     }
 }
 

@@ -1,6 +1,7 @@
 """Bad input raises omote.OmoteError subclasses (ValueError / TypeError /
 FileNotFoundError) naming the call and the problem; nothing half-applied, no NaN out."""
 
+import re
 import sys
 import warnings
 import wave
@@ -91,6 +92,11 @@ def test_missing_and_bad_files(tmp_path):
     scene = tmp_path / "scene.toml"
     scene.write_text("fps = 60\n[[character]]\nid = 3\n")
     raises(ValueError, "scene.toml", omote.load_scene, scene)
+    # A scene that names a file that is not there is a missing file, named with its line.
+    scene.write_text('[[character]]\nid = "a"\nrig = "builtin"\n[[character.line]]\naudio = "voice/a.wav"\n')
+    raises(FileNotFoundError, re.escape("character[0].line[0].audio: ") + ".*" + re.escape("voice/a.wav does not exist"), omote.load_scene, scene)
+    scene.write_text('[[character]]\nid = "a"\nrig = "models/a.vrm"\n')
+    raises(FileNotFoundError, "a.vrm", omote.load_scene, scene)
 
 
 def test_a_truncated_wav_is_read_with_a_warning(tmp_path):

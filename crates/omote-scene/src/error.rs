@@ -14,6 +14,9 @@ pub struct SceneFileError {
     pub field: Option<String>,
     /// What is wrong.
     pub message: String,
+    /// Whether what is wrong is a file that is not there (the scene, or one it names),
+    /// which the bindings report as a missing file rather than a bad one.
+    pub missing_file: bool,
 }
 
 impl SceneFileError {
@@ -24,6 +27,7 @@ impl SceneFileError {
             line: None,
             field: None,
             message: message.into(),
+            missing_file: false,
         }
     }
 
@@ -39,6 +43,15 @@ impl SceneFileError {
             line: Some(line),
             field: Some(field.into()),
             message: message.into(),
+            missing_file: false,
+        }
+    }
+
+    /// The same error, marked as a file that is not there.
+    pub fn of_missing_file(self) -> Self {
+        Self {
+            missing_file: true,
+            ..self
         }
     }
 }

@@ -93,7 +93,7 @@ impl SceneFiles for MemoryFiles {
         self.files
             .get(path)
             .map(|b| b.to_vec())
-            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no such file"))
+            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, omote_fs::NO_SUCH_FILE))
     }
 
     fn exists(&self, path: &Path) -> bool {

@@ -152,12 +152,13 @@ pub fn load_scene_with(
     let text = omote_config::read_text(path, &|p| files.read_capped(p, omote_fs::Limit::SCENE))
         .map_err(|e| {
             // A missing scene in the words every binding uses, not the OS's.
-            let why = if e.kind() == std::io::ErrorKind::NotFound {
-                "no such file".to_string()
+            if e.kind() == std::io::ErrorKind::NotFound {
+                let why = omote_fs::NO_SUCH_FILE;
+                SceneFileError::file(path, format!("cannot read the scene: {why}"))
+                    .of_missing_file()
             } else {
-                e.to_string()
-            };
-            SceneFileError::file(path, format!("cannot read the scene: {why}"))
+                SceneFileError::file(path, format!("cannot read the scene: {e}"))
+            }
         })?;
     parse_scene_with(&text, path, options, files, progress)
 }
@@ -197,6 +198,7 @@ pub fn parse_scene_with(
             .replace("expected f64", "expected a number")
             .replace("expected u64", "expected a whole number, 0 or more")
             .replace("expected u32", "expected a whole number, 0 or more"),
+        missing_file: false,
     };
     // The field a wrong value is in (`character[0].acting[1].fade`), not only its line;
     // the tables that keep their span show as one more step in the path, left out.
@@ -557,15 +559,15 @@ impl Loader<'_> {
         };
         if !self.files.exists(p) {
             // Why not, in the reader's words when it is not plainly missing (a folder).
-            let why = match self.files.read(p) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => e.to_string(),
-                _ => "does not exist".into(),
-            };
-            return Err(self.err(
-                l,
-                format!("{field}.{what}"),
-                format!("{} {why}", p.display()),
-            ));
+            let field = format!("{field}.{what}");
+            return Err(match self.files.read(p) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    self.err(l, field, format!("{} {e}", p.display()))
+                }
+                _ => self
+                    .err(l, field, format!("{} does not exist", p.display()))
+                    .of_missing_file(),
+            });
         }
         Ok(src)
     }
@@ -667,8 +669,14 @@ impl Loader<'_> {
         rig: Option<&str>,
     ) -> Result<ResolvedRig, SceneFileError> {
         let source = AvatarSource::from_scene(rig, &self.base);
-        let avatar = Avatar::load_with(&source, &reader(self.files))
-            .map_err(|e| self.err(at, field, e.to_string()))?;
+        let avatar = Avatar::load_with(&source, &reader(self.files)).map_err(|e| {
+            let err = self.err(at, field, e.to_string());
+            if e.missing_file().is_some() {
+                err.of_missing_file()
+            } else {
+                err
+            }
+        })?;
         // Only a built-in avatar's bytes are kept: it has no file to copy.
         let builtin = matches!(source, AvatarSource::Builtin | AvatarSource::BuiltinSecond);
         let bytes = avatar.vrm.filter(|_| builtin);
@@ -837,7 +845,14 @@ impl Loader<'_> {
             } else {
                 let path = self.resolve_path(m);
                 omote_config::load_camera_correction_with(&path, rig, |_| None, &reader(self.files))
-                    .map_err(|e| fail(e.to_string()))?
+                    .map_err(|e| {
+                        let err = fail(e.to_string());
+                        if e.missing_file().is_some() {
+                            err.of_missing_file()
+                        } else {
+                            err
+                        }
+                    })?
             };
             driver = driver.with_camera(correction);
         }

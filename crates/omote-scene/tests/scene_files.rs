@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use omote_lipsync::{Analyser, Profile, export};
 use omote_scene::{
-    BakeOptions, FsFiles, LoadOptions, LoadedScene, MemoryFiles, SceneFiles, bake, load_scene,
-    load_scene_with, parse_scene_with,
+    BakeOptions, FsFiles, LoadOptions, LoadedScene, MemoryFiles, SceneFileError, SceneFiles, bake,
+    load_scene, load_scene_with, parse_scene_with,
 };
 
 const SCENE: &str = r#"
@@ -93,8 +93,11 @@ fn baked_json(mut loaded: LoadedScene) -> Vec<String> {
 }
 
 fn parse(scene: &Path, files: &dyn SceneFiles) -> Result<LoadedScene, String> {
+    parse_error(scene, files).map_err(|e| e.to_string())
+}
+
+fn parse_error(scene: &Path, files: &dyn SceneFiles) -> Result<LoadedScene, SceneFileError> {
     parse_scene_with(SCENE, scene, &LoadOptions::default(), files, &mut |_, _| {})
-        .map_err(|e| e.to_string())
 }
 
 #[test]
@@ -131,10 +134,14 @@ fn a_file_the_resolver_lacks_is_named_with_its_field() {
         ("voice/b.json", ":19: character[1].line[0].lipsync"),
     ];
     for (rel, field) in cases {
-        let from_memory = parse(&scene, &in_memory(&scene, Some(rel))).unwrap_err();
+        let from_memory = parse_error(&scene, &in_memory(&scene, Some(rel))).unwrap_err();
         std::fs::rename(dir.join(rel), dir.join("away")).unwrap();
-        let from_disk = parse(&scene, &FsFiles).unwrap_err();
+        let from_disk = parse_error(&scene, &FsFiles).unwrap_err();
         std::fs::rename(dir.join("away"), dir.join(rel)).unwrap();
+        // Marked as a missing file, which every binding reports as one (C NotFound,
+        // Python FileNotFoundError).
+        assert!(from_memory.missing_file && from_disk.missing_file, "{rel}");
+        let (from_memory, from_disk) = (from_memory.to_string(), from_disk.to_string());
         for e in [&from_memory, &from_disk] {
             assert!(e.contains(field), "{rel}: {e}");
             assert!(
@@ -152,7 +159,9 @@ fn a_file_the_resolver_lacks_is_named_with_its_field() {
     let voice = dir.join("voice/a.wav");
     std::fs::rename(&voice, dir.join("away")).unwrap();
     std::fs::create_dir(&voice).unwrap();
-    let e = parse(&scene, &FsFiles).unwrap_err();
+    let e = parse_error(&scene, &FsFiles).unwrap_err();
+    assert!(!e.missing_file, "a folder is there: {e}");
+    let e = e.to_string();
     std::fs::remove_dir(&voice).unwrap();
     std::fs::rename(dir.join("away"), &voice).unwrap();
     assert!(e.contains(":11: character[0].line[0].audio"), "{e}");
@@ -166,8 +175,9 @@ fn a_file_the_resolver_lacks_is_named_with_its_field() {
         &MemoryFiles::new(),
         &mut |_, _| {},
     )
-    .unwrap_err()
-    .to_string();
+    .unwrap_err();
+    assert!(e.missing_file, "{e}");
+    let e = e.to_string();
     assert!(
         e.contains("scene.toml: cannot read the scene: no such file"),
         "{e}"
