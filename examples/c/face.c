@@ -58,12 +58,15 @@ static OmoteTrack analyse_file(const char *path) {
   double rate;
   CHECK(omote_voice_file_info(file, &count, &rate, &has_warning));
   if (has_warning) { /* a WAV cut short: what is there is used */
-    char text[512];
-    uint32_t len;
-    CHECK(omote_voice_file_warning(file, text, sizeof text, &len));
+    uint32_t len = 0; /* the length first (BUFFER_TOO_SMALL), then the text */
+    omote_voice_file_warning(file, NULL, 0, &len);
+    char *text = malloc(len + 1);
+    if (!text) exit(1);
+    CHECK(omote_voice_file_warning(file, text, len + 1, &len));
     fprintf(stderr, "omote: %s\n", text);
+    free(text);
   }
-  float *samples = malloc((count ? count : 1) * sizeof *samples);
+  float *samples = calloc(count ? count : 1, sizeof *samples);
   if (!samples) exit(1);
   CHECK(omote_voice_file_samples(file, samples, count));
   CHECK(omote_voice_file_free(file));

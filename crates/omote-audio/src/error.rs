@@ -57,6 +57,16 @@ pub enum AudioError {
 }
 
 impl AudioError {
+    /// The file, when the error is that it is not there.
+    pub fn missing_file(&self) -> Option<&std::path::Path> {
+        match self {
+            AudioError::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
+                Some(path)
+            }
+            _ => None,
+        }
+    }
+
     /// Replaces the path of a variant created without one (`<memory>`), e.g. by
     /// [`crate::resample`], with `path`.
     pub fn with_path(mut self, path: &std::path::Path) -> Self {

@@ -76,11 +76,7 @@ pub fn load_voice_with_warning(
 ) -> Result<(Vec<f32>, Option<String>), EmbedError> {
     match omote_audio::load_mono_warned(path, SAMPLE_RATE) {
         Ok((audio, warning)) => Ok((audio.samples, warning)),
-        Err(omote_audio::AudioError::Io { source, .. })
-            if source.kind() == std::io::ErrorKind::NotFound =>
-        {
-            Err(EmbedError::file_not_found(path))
-        }
+        Err(e) if e.missing_file().is_some() => Err(EmbedError::file_not_found(path)),
         Err(e) => Err(EmbedError::AudioFile(e.to_string())),
     }
 }

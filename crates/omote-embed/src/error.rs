@@ -55,7 +55,8 @@ pub enum EmbedError {
     #[cfg(feature = "avatar")]
     #[error("{0}")]
     Avatar(String),
-    /// An audio file that does not exist.
+    /// A file that is not there: an audio file, an avatar, a scene, or a file a scene
+    /// names (the message names it; a binding reports it as its missing-file error).
     #[error("{0}")]
     FileNotFound(String),
     /// An audio file that could not be read or decoded (the message names it).
@@ -69,7 +70,8 @@ pub enum EmbedError {
     #[error("resampling: {0}")]
     Audio(String),
     /// A scene could not be loaded: the message names the file, the line and the field
-    /// (`scene.toml:79: character[1].line[1].audio: voice/b.wav does not exist`).
+    /// (`scene.toml:40: character[0].gaze[1].t: -1 is not a time in seconds …`). A file the
+    /// scene names that is not there is [`EmbedError::FileNotFound`].
     #[cfg(feature = "scene")]
     #[error("{0}")]
     Scene(String),

@@ -148,15 +148,13 @@ pub unsafe extern "C" fn omote_live_objects(out: *mut u32, count: u32) -> OmoteS
             voice_file::VOICE_FILES.live(),
         ];
         // ABI 1.1 had the first 7 kinds; its callers still get theirs.
-        let wanted = match count {
-            7 | 8 => count as usize,
-            _ => {
-                return Err(status::FfiError::argument(format!(
-                    "`out` has room for {count} numbers; there are {} kinds (7 before ABI 1.2)",
-                    live.len()
-                )));
-            }
-        };
+        let wanted = count as usize;
+        if !(7..=live.len()).contains(&wanted) {
+            return Err(status::FfiError::argument(format!(
+                "`out` has room for {count} numbers; there are {} kinds (7 before ABI 1.2)",
+                live.len()
+            )));
+        }
         // SAFETY: the caller's promise.
         unsafe { ptr::slice_mut(out, count, "out")? }.copy_from_slice(&live[..wanted]);
         Ok(())

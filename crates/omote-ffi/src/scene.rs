@@ -116,7 +116,7 @@ impl SceneFiles for HostFiles {
         } else {
             Err(std::io::Error::new(
                 std::io::ErrorKind::NotFound,
-                "the host's resolver has no such file",
+                format!("{} (the host's resolver has none)", omote_fs::NO_SUCH_FILE),
             ))
         }
     }

@@ -55,12 +55,11 @@ impl FfiError {
     /// A file or buffer that could not be loaded: a missing file is `NotFound`, any
     /// other failure `LoadFailed` (avatars, scenes, voice files alike).
     pub fn loading(e: impl Into<EmbedError>) -> Self {
-        let e = e.into();
-        let status = match e {
-            EmbedError::FileNotFound(_) => OmoteStatus::NotFound,
-            _ => OmoteStatus::LoadFailed,
-        };
-        Self::new(status, e.to_string())
+        let mut e = Self::from(e.into());
+        if e.status != OmoteStatus::NotFound {
+            e.status = OmoteStatus::LoadFailed;
+        }
+        e
     }
 }
 

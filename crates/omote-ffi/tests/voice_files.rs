@@ -170,14 +170,14 @@ fn missing_and_non_audio_files_fail_with_their_status_and_name() {
     // SAFETY: a null path is the case under test.
     let s = unsafe { omote_voice_file_load(std::ptr::null(), &mut out) };
     assert_eq!(s, OmoteStatus::NullPointer);
-    // A track's handle is not a voice file's.
-    let mut seed = 0;
+    // A speaker's handle is not a voice file's.
+    let mut speaker = 0;
     // SAFETY: a live out-pointer.
-    assert_eq!(unsafe { omote_speaker_new(&mut seed) }, OmoteStatus::Ok);
+    assert_eq!(unsafe { omote_speaker_new(&mut speaker) }, OmoteStatus::Ok);
     // SAFETY: null outputs are allowed.
     let s = unsafe {
         let null = std::ptr::null_mut::<u32>();
-        omote_voice_file_info(seed, null, null.cast(), null)
+        omote_voice_file_info(speaker, null, null.cast(), null)
     };
     assert_eq!(s, OmoteStatus::InvalidHandle);
     assert!(
@@ -185,7 +185,7 @@ fn missing_and_non_audio_files_fail_with_their_status_and_name() {
         "{}",
         last_error()
     );
-    assert_eq!(omote_speaker_free(seed), OmoteStatus::Ok);
+    assert_eq!(omote_speaker_free(speaker), OmoteStatus::Ok);
 }
 
 #[test]
@@ -197,8 +197,8 @@ fn live_objects_count_voice_files_and_still_answer_abi_1_1_callers() {
     let (status, file) = load(&path);
     assert_eq!(status, OmoteStatus::Ok, "{}", last_error());
     let mut eight = [0u32; 8];
-    let mut seven = [0u32; 7];
-    // SAFETY: buffers of the counts given.
+    let mut seven = [u32::MAX; 8];
+    // SAFETY: buffers at least as long as the counts given.
     unsafe {
         assert_eq!(omote_live_objects(eight.as_mut_ptr(), 8), OmoteStatus::Ok);
         assert_eq!(omote_live_objects(seven.as_mut_ptr(), 7), OmoteStatus::Ok);
@@ -209,5 +209,12 @@ fn live_objects_count_voice_files_and_still_answer_abi_1_1_callers() {
     }
     // Other tests run beside this one: at least this file is alive.
     assert!(eight[7] >= 1, "{eight:?}");
+    // An ABI 1.1 caller's 7 numbers are written, and nothing past them.
+    assert!(seven[..7].iter().all(|n| *n != u32::MAX), "{seven:?}");
+    assert_eq!(
+        seven[7],
+        u32::MAX,
+        "an eighth number was written for a caller of 7"
+    );
     assert_eq!(omote_voice_file_free(file), OmoteStatus::Ok);
 }

@@ -20,7 +20,7 @@ pub struct Rig {
 }
 
 fn avatar(call: &'static str, source: &AvatarSource) -> PyResult<Avatar> {
-    Avatar::load(source).map_err(|e| value(call, e.to_string()))
+    Avatar::load(source).map_err(|e| embed(call)(e.into()))
 }
 
 #[pymethods]
@@ -141,9 +141,10 @@ impl Rig {
 
 impl Rig {
     fn load(py: Python<'_>, call: &'static str, path: PathBuf) -> PyResult<Self> {
+        // A file gone since the check is a missing file too.
         py.detach(|| Avatar::load(&AvatarSource::File(path)))
             .map(|inner| Rig { inner })
-            .map_err(|e| value(call, e.to_string()))
+            .map_err(|e| embed(call)(e.into()))
     }
 }
 

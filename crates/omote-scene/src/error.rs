@@ -49,8 +49,14 @@ impl SceneFileError {
 
     /// The same error, marked as a file that is not there.
     pub fn of_missing_file(self) -> Self {
+        self.missing_if(true)
+    }
+
+    /// The same error, marked as a file that is not there when `missing` (a reader's
+    /// `missing_file()` said so).
+    pub fn missing_if(self, missing: bool) -> Self {
         Self {
-            missing_file: true,
+            missing_file: self.missing_file || missing,
             ..self
         }
     }

@@ -13,7 +13,9 @@ use std::sync::Arc;
 /// implement it over its own store.
 pub trait SceneFiles {
     /// The whole file at `path`. An error is reported with the file and the scene
-    /// field that names it, in the error's own words (`No such file or directory`).
+    /// field that names it, in the error's own words; one of kind
+    /// [`io::ErrorKind::NotFound`] marks the scene's error as a missing file
+    /// ([`crate::SceneFileError::missing_file`]), which the bindings report as one.
     fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
 
     /// [`SceneFiles::read`] of a file that may have at most `limit` bytes (the scene file

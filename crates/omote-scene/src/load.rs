@@ -274,8 +274,11 @@ impl<'a> CharacterVoice<'a> {
             if let VoiceSource::Audio(p) = src
                 && !features.contains_key(p.as_path())
             {
-                let f = voice_features(self.loader.files, p, analyser)
-                    .map_err(|e| self.line_said(k, "audio", e.to_string()))?;
+                // Checked to exist, but a resolver may still not have it when read.
+                let f = voice_features(self.loader.files, p, analyser).map_err(|e| {
+                    self.line_said(k, "audio", e.to_string())
+                        .missing_if(e.missing_file().is_some())
+                })?;
                 if let Some(note) = &f.truncated {
                     warnings.push(self.line_err(k, "audio", p, note.clone()).to_string());
                 }
@@ -306,15 +309,19 @@ impl<'a> CharacterVoice<'a> {
                 out.push(t.clone());
                 continue;
             }
+            let mut missing = false;
             let track = match vt {
                 Some(f) => Ok(speaker.read(analyser, &mut f.features, f.len)),
                 None => omote_config::read_text(p, &reader(self.loader.files))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| {
+                        missing = e.kind() == std::io::ErrorKind::NotFound;
+                        e.to_string()
+                    })
                     .and_then(|t| export::read_json(&t).map_err(|e| e.to_string())),
             };
             let st = track
                 .and_then(|vt| vt.speech_track().map_err(|e| e.to_string()))
-                .map_err(|e| self.line_err(k, what, p, e))?;
+                .map_err(|e| self.line_err(k, what, p, e).missing_if(missing))?;
             let st = Arc::new(st);
             read.insert(p, st.clone());
             out.push(st);
@@ -670,11 +677,12 @@ impl Loader<'_> {
     ) -> Result<ResolvedRig, SceneFileError> {
         let source = AvatarSource::from_scene(rig, &self.base);
         let avatar = Avatar::load_with(&source, &reader(self.files)).map_err(|e| {
-            let err = self.err(at, field, e.to_string());
-            if e.missing_file().is_some() {
-                err.of_missing_file()
-            } else {
-                err
+            match e.missing_file() {
+                // The words every binding uses, not the OS's.
+                Some(file) => self
+                    .err(at, field, omote_fs::no_such_file(file))
+                    .of_missing_file(),
+                None => self.err(at, field, e.to_string()),
             }
         })?;
         // Only a built-in avatar's bytes are kept: it has no file to copy.
@@ -845,13 +853,9 @@ impl Loader<'_> {
             } else {
                 let path = self.resolve_path(m);
                 omote_config::load_camera_correction_with(&path, rig, |_| None, &reader(self.files))
-                    .map_err(|e| {
-                        let err = fail(e.to_string());
-                        if e.missing_file().is_some() {
-                            err.of_missing_file()
-                        } else {
-                            err
-                        }
+                    .map_err(|e| match e.missing_file() {
+                        Some(file) => fail(omote_fs::no_such_file(file)).of_missing_file(),
+                        None => fail(e.to_string()),
                     })?
             };
             driver = driver.with_camera(correction);

@@ -155,6 +155,26 @@ fn a_file_the_resolver_lacks_is_named_with_its_field() {
             assert!(from_disk.ends_with("does not exist"), "{from_disk}");
         }
     }
+    // A resolver that says a file is there but then cannot give it (a host's store that
+    // lost it, a file deleted between the check and the read): still a missing file.
+    struct Forgetful(MemoryFiles, &'static str);
+    impl SceneFiles for Forgetful {
+        fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+            if path.ends_with(self.1) {
+                Err(std::io::Error::new(std::io::ErrorKind::NotFound, "gone"))
+            } else {
+                self.0.read(path)
+            }
+        }
+        fn exists(&self, _: &Path) -> bool {
+            true
+        }
+    }
+    for rel in ["voice/a.wav", "voice/b.json"] {
+        let e = parse_error(&scene, &Forgetful(in_memory(&scene, None), rel)).unwrap_err();
+        assert!(e.missing_file, "{rel}: {e}");
+        assert!(e.to_string().contains("gone"), "{rel}: {e}");
+    }
     // A folder where a voice file should be is named as one, not as missing.
     let voice = dir.join("voice/a.wav");
     std::fs::rename(&voice, dir.join("away")).unwrap();
