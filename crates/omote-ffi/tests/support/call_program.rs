@@ -63,6 +63,48 @@ const CHARACTER: u8 = 0xA2;
 const TRACK: u8 = 0xA3;
 const SPEAKER: u8 = 0xA4;
 const STREAM: u8 = 0xA5;
+const VOICE_FILE: u8 = 0xA8;
+
+/// Files for the voice-file calls: a short 16-bit WAV, the same cut short, a text file
+/// and a path with nothing there (written once per process, in the temporary folder).
+fn voice_paths() -> &'static [CString; 4] {
+    static PATHS: std::sync::OnceLock<[CString; 4]> = std::sync::OnceLock::new();
+    PATHS.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("omote-ffi-calls-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let pcm: Vec<u8> = (0..1600i16)
+            .flat_map(|i| ((i % 80 - 40) * 400).to_le_bytes())
+            .collect();
+        let mut wav = Vec::new();
+        for part in [
+            &b"RIFF"[..],
+            &(36 + pcm.len() as u32).to_le_bytes(),
+            b"WAVEfmt ",
+            &16u32.to_le_bytes(),
+            &1u16.to_le_bytes(),
+            &1u16.to_le_bytes(),
+            &16_000u32.to_le_bytes(),
+            &32_000u32.to_le_bytes(),
+            &2u16.to_le_bytes(),
+            &16u16.to_le_bytes(),
+            b"data",
+            &(pcm.len() as u32).to_le_bytes(),
+            &pcm,
+        ] {
+            wav.extend_from_slice(part);
+        }
+        let files: [(&str, &[u8]); 3] = [
+            ("line.wav", &wav),
+            ("cut.wav", &wav[..wav.len() - 1000]),
+            ("notes.wav", b"not a recording\n"),
+        ];
+        for (name, bytes) in files {
+            std::fs::write(dir.join(name), bytes).expect("a temporary file");
+        }
+        ["line.wav", "cut.wav", "notes.wav", "missing.wav"]
+            .map(|name| CString::new(dir.join(name).to_str().expect("a UTF-8 path")).unwrap())
+    })
+}
 
 impl Pool {
     /// Mostly a live handle of `kind` (so programs reach real work), sometimes any.
@@ -136,13 +178,16 @@ pub fn run(data: &[u8]) -> u32 {
     let mut ops = 0;
     while !b.0.is_empty() && ops < 200 {
         ops += 1;
-        let op = b.byte() % 24;
+        let op = b.byte() % 25;
         let kind = match op {
             2 => AVATAR,
             0 | 1 | 12 | 16 | 20 => 0,
             18 => STREAM,
             21 => SPEAKER,
-            22 => [AVATAR, CHARACTER, TRACK, SPEAKER, STREAM][usize::from(b.byte() % 5)],
+            22 => {
+                [AVATAR, CHARACTER, TRACK, SPEAKER, STREAM, VOICE_FILE][usize::from(b.byte() % 6)]
+            }
+            24 => VOICE_FILE,
             _ => CHARACTER,
         };
         let handle = if kind == 0 { 0 } else { pool.of(&mut b, kind) };
@@ -381,12 +426,13 @@ pub fn run(data: &[u8]) -> u32 {
                 }
                 22 => {
                     // Free whatever the handle is (any kind; most calls fail on kind).
-                    let frees: [(extern "C" fn(u64) -> OmoteStatus, &str); 5] = [
+                    let frees: [(extern "C" fn(u64) -> OmoteStatus, &str); 6] = [
                         (omote_avatar_free, "omote_avatar_free"),
                         (omote_character_free, "omote_character_free"),
                         (omote_track_free, "omote_track_free"),
                         (omote_speaker_free, "omote_speaker_free"),
                         (omote_voice_stream_free, "omote_voice_stream_free"),
+                        (omote_voice_file_free, "omote_voice_file_free"),
                     ];
                     for (free, name) in frees {
                         let s = free(handle);
@@ -396,6 +442,36 @@ pub fn run(data: &[u8]) -> u32 {
                             pool.freed.push(handle);
                         }
                     }
+                }
+                24 => {
+                    // Load one of the files (a good one, one cut short, one that is not
+                    // audio, one that is not there), then read any voice file's parts
+                    // with right and wrong counts.
+                    let mut h = 0;
+                    let path = &voice_paths()[usize::from(b.byte() % 4)];
+                    let s = omote_voice_file_load(path.as_ptr(), &mut h);
+                    check(s, "omote_voice_file_load");
+                    if s == OmoteStatus::Ok {
+                        pool.live.push(h);
+                    }
+                    let file = if b.byte() % 2 == 0 { handle } else { h };
+                    let (mut n, mut rate, mut warned) = (0, 0.0, 0);
+                    let s = omote_voice_file_info(file, &mut n, &mut rate, &mut warned);
+                    check(s, "omote_voice_file_info");
+                    let n = if s == OmoteStatus::Ok { n } else { 16 };
+                    let mut out = vec![0.0f32; n as usize + 1];
+                    let s = omote_voice_file_samples(file, out.as_mut_ptr(), b.count(n));
+                    check(s, "omote_voice_file_samples");
+                    if s == OmoteStatus::Ok {
+                        finite(&out, "omote_voice_file_samples");
+                    }
+                    let mut len = 0;
+                    let mut buf = [0 as std::ffi::c_char; 256];
+                    let cap = [0, 8, 256][usize::from(b.byte() % 3)];
+                    check(
+                        omote_voice_file_warning(file, buf.as_mut_ptr(), cap, &mut len),
+                        "omote_voice_file_warning",
+                    );
                 }
                 _ => {
                     let mut len = 0;
@@ -423,12 +499,13 @@ pub fn run(data: &[u8]) -> u32 {
     }
     for h in pool.live {
         {
-            let frees: [extern "C" fn(u64) -> OmoteStatus; 5] = [
+            let frees: [extern "C" fn(u64) -> OmoteStatus; 6] = [
                 omote_avatar_free,
                 omote_character_free,
                 omote_track_free,
                 omote_speaker_free,
                 omote_voice_stream_free,
+                omote_voice_file_free,
             ];
             for free in frees {
                 let _ = free(h);
