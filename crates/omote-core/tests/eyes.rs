@@ -574,3 +574,41 @@ fn face_config_reads_and_writes_the_eye_settings() {
     let raw = FaceConfig::raw();
     assert!(raw.blink.is_none() && raw.saccade.is_none());
 }
+
+/// The eyes spend most of their time on or near the gaze target (a large-eyed character
+/// whose eyes sit 10–15° off the person they look at, for the length of a listening
+/// hold, looks past them): a glance aside uses at most half the room to the limits and
+/// holds briefly, and a fresh run that heads back returns to the target. They still
+/// glance aside, in every mode.
+#[test]
+fn saccades_keep_the_eyes_near_the_target() {
+    let config = SaccadeConfig::default();
+    for mode in EyeMode::ALL {
+        for seed in SEEDS {
+            let mut g = SaccadeGenerator::new(&config);
+            g.set_mode(mode);
+            let mut rng = Pcg32::new(seed);
+            let n = frames(HOURS * 3600.0);
+            let mut offsets = Vec::with_capacity(n);
+            for _ in 0..n {
+                let o = g.update(DT, &mut rng);
+                offsets.push(o.yaw_deg.hypot(o.pitch_deg));
+            }
+            let share = |f: &dyn Fn(f32) -> bool| {
+                offsets.iter().filter(|o| f(**o)).count() as f32 / n as f32
+            };
+            let (far, aside) = (share(&|o| o > 7.5), share(&|o| o > 1.0));
+            offsets.sort_by(f32::total_cmp);
+            let (median, p90) = (offsets[n / 2], offsets[n * 9 / 10]);
+            eprintln!(
+                "saccade {mode:9} seed {seed}: offset median {median:.1}°, 90th {p90:.1}°; \
+                 beyond 7.5° {:.1} %, beyond 1° {:.1} % of the time",
+                100.0 * far,
+                100.0 * aside
+            );
+            assert!(median <= 3.5, "{mode} seed {seed}: median offset {median}°");
+            assert!(far <= 0.2, "{mode} seed {seed}: beyond 7.5° {far}");
+            assert!(aside >= 0.1, "{mode} seed {seed}: aside only {aside}");
+        }
+    }
+}

@@ -15,9 +15,12 @@
 //!
 //! The output is a gaze offset (yaw, pitch in degrees, yaw > 0 left, pitch > 0 down)
 //! that the face adds to its gaze target before the lookAt range maps. Offsets stay
-//! within `maxYawDeg` / `maxPitchDeg`: a jump away from the target uses at most half the
-//! room left towards them, and directions pointing back to the target are preferred the
-//! further out the eyes are.
+//! within `maxYawDeg` / `maxPitchDeg`: a jump away from the target (or off it) uses at
+//! most half the room left towards them, and directions pointing back to the target are
+//! preferred the further out the eyes are. The eyes rest on what they look at: a glance
+//! aside holds for a share of the mode's hold, and a fresh run that heads back returns
+//! to the target (a large-eyed character held 10–15° off the person it listens to looks
+//! past them; seed 002 notes that real human eye motion looks wrong on such eyes).
 //!
 //! ```
 //! use omote_core::{Pcg32, eyes::{SaccadeConfig, SaccadeGenerator}};
@@ -142,6 +145,8 @@ const CENTRE_PULL: f32 = 3.0;
 /// The largest share of the room towards the offset limits that a jump away from the
 /// target may use.
 const ROOM_SHARE: f32 = 0.5;
+/// The share of the mode's hold that the eyes hold after a jump away from the target.
+const AWAY_HOLD_SHARE: f32 = 0.4;
 
 /// Every number of [`SaccadeConfig`] with its allowed range, in file terms; drives both
 /// [`SaccadeConfig::check`] and [`SaccadeConfig::sanitized`]. Ends are closed; a row whose
@@ -407,7 +412,9 @@ impl SaccadeGenerator {
                     });
                     self.last = Some(event);
                     started = Some(event);
-                    let hold = self.draw_hold(event.amplitude_deg, rng);
+                    let from = self.offset.0.hypot(self.offset.1);
+                    let to = (self.offset.0 + event.yaw_deg).hypot(self.offset.1 + event.pitch_deg);
+                    let hold = self.draw_hold(event.amplitude_deg, to > from, rng);
                     self.next_jump = Some(event.end() + f64::from(hold));
                 }
                 None => {
@@ -425,15 +432,17 @@ impl SaccadeGenerator {
     }
 
     /// The hold after a jump of `amplitude`: a short follow-up hold now and then (the
-    /// next jump continues the run), else the mode's hold; a run that cannot shrink
-    /// further gets at least `runResetHold`.
-    fn draw_hold(&self, amplitude: f32, rng: &mut Pcg32) -> f32 {
+    /// next jump continues the run), else the mode's hold — a share of it when the jump
+    /// took the eyes `away` from the target (a glance aside is brief; the eyes hold on
+    /// what they look at); a run that cannot shrink further gets at least `runResetHold`.
+    fn draw_hold(&self, amplitude: f32, away: bool, rng: &mut Pcg32) -> f32 {
         let c = &self.config;
         let can_follow = amplitude * c.shrink >= c.amplitude_min_deg;
         if can_follow && c.follow_up_probability > 0.0 && rng.chance(c.follow_up_probability) {
             return c.follow_up_hold.draw(rng);
         }
-        let hold = c.hold.get(self.mode).draw(rng);
+        let share = if away { AWAY_HOLD_SHARE } else { 1.0 };
+        let hold = share * c.hold.get(self.mode).draw(rng);
         if can_follow {
             hold
         } else {
@@ -447,8 +456,11 @@ impl SaccadeGenerator {
         let c = &self.config;
         let mut amplitude = (rng.exponential(f64::from(c.amplitude_mean_deg)) as f32)
             .clamp(c.amplitude_min_deg, c.amplitude_max_deg);
+        let in_run = self
+            .last
+            .is_some_and(|last| ((t - last.end()) as f32) < c.run_reset_hold);
         if let Some(last) = self.last
-            && ((t - last.end()) as f32) < c.run_reset_hold
+            && in_run
         {
             amplitude = amplitude.min(last.amplitude_deg * c.shrink);
         }
@@ -473,6 +485,26 @@ impl SaccadeGenerator {
         {
             // Turned, the move would run into the limits (at an edge): go straight.
             unit = straight;
+        }
+        // A fresh run that heads back towards the target returns to it: the eyes come
+        // back to what they look at rather than creeping back in small steps (a run's
+        // later jumps only shrink).
+        let back = -(self.offset.0 * unit.0 + self.offset.1 * unit.1);
+        let distance = self.offset.0.hypot(self.offset.1);
+        if !in_run && back > 0.0 && distance <= c.amplitude_max_deg {
+            let home = (-self.offset.0 / distance, -self.offset.1 / distance);
+            let home_dir = SaccadeDirection::of(home.0, home.1);
+            if Some(home_dir) != self.last.map(|l| l.direction) {
+                return Some(SaccadeEvent {
+                    t,
+                    duration: c.duration(distance),
+                    yaw_deg: -self.offset.0,
+                    pitch_deg: -self.offset.1,
+                    amplitude_deg: distance,
+                    direction: home_dir,
+                });
+            }
+            amplitude = amplitude.max(back.min(c.amplitude_max_deg));
         }
         let amplitude = amplitude.min(self.usable_room(unit));
         let duration = c.duration(amplitude);
@@ -526,7 +558,7 @@ impl SaccadeGenerator {
     /// approach the limits gradually and spend most of their time near the target.
     fn usable_room(&self, unit: (f32, f32)) -> f32 {
         let room = self.room(unit);
-        if self.offset.0 * unit.0 + self.offset.1 * unit.1 > 0.0 {
+        if self.offset.0 * unit.0 + self.offset.1 * unit.1 >= 0.0 {
             room * ROOM_SHARE
         } else {
             room
