@@ -59,7 +59,12 @@ stale_case() { # name, cc flags, expected text
 stale_case older "-DABI_VERSION=$abi" "is older than these scripts"
 stale_case newer "-DABI_VERSION=$abi -DABI_MINOR=999" "accepted"
 stale_case other "-DABI_VERSION=$((abi + 1)) -DABI_MINOR=0" "the native library's ABI is $((abi + 1))"
-echo "stale plug-ins: refused by name (older, another ABI), a newer one accepted"
+# No plug-in at all: the message says what is missing and where it belongs.
+mkdir -p "$out/stale/none"
+said="$(LD_LIBRARY_PATH="$out/stale/none" mono "$out/stale/check.exe")"
+case "$said" in *"omote_ffi"*"was not found"*"LD_LIBRARY_PATH"*) ;; *)
+  echo "test.sh: with no plug-in, CheckAbi said \"$said\"" >&2; exit 1 ;; esac
+echo "stale plug-ins: refused by name (older, another ABI), a newer one accepted, a missing one named"
 
 export OMOTE_REPO="$root" OMOTE_FACE_C_OUTPUT="$out/face-c.txt" OMOTE_SCENE_C_OUTPUT="$out/scene-c.txt"
 export LD_LIBRARY_PATH="$out${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

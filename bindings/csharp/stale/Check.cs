@@ -1,5 +1,5 @@
 // Prints what Library.CheckAbi says of the native library it finds: "accepted", or the
-// message it throws. Run by test.sh against stand-in plug-ins (plugin.c).
+// message it throws. Run by test.sh against stand-in plug-ins (plugin.c), and with none.
 using System;
 
 static class StaleCheck
@@ -12,6 +12,10 @@ static class StaleCheck
             Console.WriteLine("accepted");
         }
         catch (InvalidOperationException e)
+        {
+            Console.WriteLine(e.Message);
+        }
+        catch (DllNotFoundException e)
         {
             Console.WriteLine(e.Message);
         }

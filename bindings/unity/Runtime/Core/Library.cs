@@ -28,13 +28,23 @@ namespace Omote
         /// <summary>
         /// Throws when the native library cannot serve this binding: built for another ABI,
         /// or older than the functions the scripts call (a stale plug-in next to new
-        /// scripts, which would otherwise fail at the first new call). Every factory
+        /// scripts, which would otherwise fail at the first new call), or not found at all
+        /// (a <see cref="DllNotFoundException"/> saying where it belongs). Every factory
         /// calls it once.
         /// </summary>
         public static void CheckAbi()
         {
             if (abiChecked) return;
-            uint abi = NativeMethods.omote_abi_version();
+            uint abi;
+            try { abi = NativeMethods.omote_abi_version(); }
+            catch (DllNotFoundException e)
+            {
+                // The runtime's own message names neither the file nor where it looked.
+                throw new DllNotFoundException(
+                    "omote: the native library omote_ffi (libomote_ffi.so, omote_ffi.dll or libomote_ffi.dylib) "
+                    + "was not found: put it next to the program or on the library path (LD_LIBRARY_PATH; "
+                    + "Unity: Assets/Plugins), built with `cargo build --release -p omote-ffi`", e);
+            }
             string why = AbiMismatch(abi, abi == NativeMethods.AbiVersion ? AbiMinor : 0);
             if (why != null) throw new InvalidOperationException(why);
             abiChecked = true;
