@@ -683,6 +683,65 @@ fn lipsync_groups_a_folders_files_as_one_speaker() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `--speaker name`: two characters' lines in one folder (the demo's `aoi_1.wav`,
+/// `aoi_2.wav`, `beni_1.wav`, `beni_2.wav`) read as two speakers, each file exactly as
+/// with its character's lines alone in a folder.
+#[test]
+fn lipsync_groups_lines_by_name_within_a_folder() {
+    let voice = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/demo/voice");
+    let dir = scratch("lipsync-speaker-name");
+    let (mixed, aoi, beni) = (dir.join("mixed"), dir.join("aoi"), dir.join("beni"));
+    let names = ["aoi_1", "aoi_2", "beni_1", "beni_2"];
+    for name in names {
+        let own = if name.starts_with("aoi") { &aoi } else { &beni };
+        for folder in [&mixed, own] {
+            std::fs::create_dir_all(folder).unwrap();
+            std::fs::copy(
+                voice.join(format!("{name}.wav")),
+                folder.join(format!("{name}.wav")),
+            )
+            .unwrap();
+        }
+    }
+    let run = |inputs: &[&Path], args: &[&str], out: &Path| -> String {
+        let o = omote()
+            .arg("lipsync")
+            .args(inputs)
+            .args(["--format", "tsv"])
+            .args(args)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{err}");
+        err
+    };
+    let by_name = dir.join("by-name");
+    let said = run(&[&mixed], &["--speaker", "name"], &by_name);
+    assert!(
+        said.contains("4 of 4 files analysed, 0 failed; 2 speakers (one per name"),
+        "{said}"
+    );
+    let apart = dir.join("apart");
+    run(&[&aoi, &beni], &[], &apart);
+    let by_folder = dir.join("by-folder");
+    let said = run(&[&mixed], &[], &by_folder);
+    assert!(
+        said.contains("1 speaker (one per folder; --speaker name"),
+        "{said}"
+    );
+    let read = |out: &Path, name: &str| {
+        std::fs::read_to_string(out.join(format!("{name}.lipsync.tsv"))).unwrap()
+    };
+    for name in names {
+        assert_eq!(read(&by_name, name), read(&apart, name), "{name}");
+    }
+    // Read as one speaker, the mixed folder gives other tracks.
+    assert!(names.iter().any(|n| read(&by_folder, n) != read(&apart, n)));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A WAV declaring sample rate 0 makes symphonia assert; `omote-audio` catches that. In
 /// a batch (on worker threads) the user sees one error naming the file and no panic
 /// text, and the other files are still analysed.

@@ -106,8 +106,9 @@ struct AnalyseArgs {
     stream: bool,
     /// Which files are one speaker's lines, normalised with that speaker's mean cepstrum
     /// (short lines then follow the voice, not their few words): `folder` (the files of one
-    /// folder), `all` (every input) or `file` (each file alone). With `--stream`, each
-    /// file's stream starts from the mean of the group's other files.
+    /// folder), `name` (the files of one folder named alike before their last `_`:
+    /// `aoi_1.wav`, `aoi_2.wav`), `all` (every input) or `file` (each file alone). With
+    /// `--stream`, each file's stream starts from the mean of the group's other files.
     #[arg(long, value_enum, default_value = "folder")]
     speaker: SpeakerGroups,
 }
@@ -117,6 +118,9 @@ struct AnalyseArgs {
 enum SpeakerGroups {
     /// The files of one folder are one speaker's lines.
     Folder,
+    /// The files of one folder whose names share what comes before their last `_` are
+    /// one speaker's lines (`aoi_1.wav`, `aoi_2.wav`: aoi; `beni_1.wav`: beni).
+    Name,
     /// Every input is the same speaker.
     All,
     /// Each file alone (normalised with its own mean only).
@@ -126,8 +130,15 @@ enum SpeakerGroups {
 impl SpeakerGroups {
     /// The group `input` belongs to; `None`: a group of its own.
     fn key(self, input: &Path) -> Option<PathBuf> {
+        let folder = || input.parent().map(Path::to_path_buf).unwrap_or_default();
         match self {
-            Self::Folder => Some(input.parent().map(Path::to_path_buf).unwrap_or_default()),
+            Self::Folder => Some(folder()),
+            Self::Name => {
+                let stem = input.file_stem().unwrap_or_default().to_string_lossy();
+                let name = stem.rsplit_once('_').map_or(&*stem, |(name, _)| name);
+                // The folder's own entry for the name: `x/aoi` never meets `y/aoi`.
+                Some(folder().join(format!("{name}_")))
+            }
             Self::All => Some(PathBuf::new()),
             Self::File => None,
         }
@@ -831,7 +842,13 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
         SpeakerGroups::File => String::new(),
         SpeakerGroups::All => "; one speaker (--speaker all)".to_string(),
         SpeakerGroups::Folder => format!(
-            "; {} speaker{} (one per folder; --speaker file reads each file alone)",
+            "; {} speaker{} (one per folder; --speaker name: one per name before its last `_`; \
+             --speaker file: each file alone)",
+            groups.len(),
+            if groups.len() == 1 { "" } else { "s" }
+        ),
+        SpeakerGroups::Name => format!(
+            "; {} speaker{} (one per name before its last `_`, in each folder)",
             groups.len(),
             if groups.len() == 1 { "" } else { "s" }
         ),
