@@ -748,14 +748,23 @@ pub fn anim_plot(anim: &Anim, title: &str, groups: &[(&str, &[&str])]) -> TimePl
     let mut plot = TimePlot::new(title);
     for (name, channels) in groups {
         let mut panel = Panel::new(*name).y_range(-0.02, 1.05);
+        // What the face shows: the weights after the override rules. Channels with the
+        // same curve (both eyes' blinks) are one series named `a = b`, not a line drawn
+        // over another.
+        let mut curves: Vec<(String, &[f32])> = Vec::new();
         for ch in *channels {
-            // What the face shows: the weights after the override rules.
             if let Some(track) = anim.applied().get(ch) {
-                panel = panel.series(Series::new(
-                    *ch,
-                    track.iter().enumerate().map(|(i, v)| (t(i), *v)).collect(),
-                ));
+                match curves.iter_mut().find(|(_, c)| *c == track) {
+                    Some((label, _)) => *label = format!("{label} = {ch}"),
+                    None => curves.push((ch.to_string(), track)),
+                }
             }
+        }
+        for (label, track) in curves {
+            panel = panel.series(Series::new(
+                label,
+                track.iter().enumerate().map(|(i, v)| (t(i), *v)).collect(),
+            ));
         }
         plot = plot.panel(panel);
     }
@@ -874,6 +883,25 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn channels_with_the_same_curve_are_one_series() {
+        let anim: Anim = serde_json::from_str(
+            r#"{"format":"omote-anim","version":1,"fps":30,"duration":0.0667,
+            "expressions":{"blink":[0,0],"eyeBlinkLeft":[0.5,0.4],"eyeBlinkRight":[0.5,0.4],"happy":[0.5,0.3]},
+            "head":[[0,0,0,1],[0,0,0,1]],"leftEye":[[0,0,0,1],[0,0,0,1]],
+            "rightEye":[[0,0,0,1],[0,0,0,1]],"lookAt":[[0,0],[0,0]]}"#,
+        )
+        .unwrap();
+        let names: &[&str] = &["blink", "eyeBlinkLeft", "eyeBlinkRight", "happy"];
+        let plot = anim_plot(&anim, "t", &[("eyes", names)]);
+        let labels: Vec<&str> = plot.panels[0]
+            .series
+            .iter()
+            .map(|s| s.label.as_str())
+            .collect();
+        assert_eq!(labels, ["blink", "eyeBlinkLeft = eyeBlinkRight", "happy"]);
     }
 
     #[test]
