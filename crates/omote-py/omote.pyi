@@ -94,6 +94,12 @@ def lipsync(
     ``omote lipsync`` reads one folder's files; with ``profile`` (a lip sync profile's
     JSON, from :func:`calibrate_voice`), with that profile. Releases the GIL."""
 
+def load_voice(path: StrPath) -> Tuple[npt.NDArray[np.float32], float]:
+    """An audio file (WAV, FLAC, OGG, MP3, by content) as mono float32 samples and their
+    rate (16000), decoded and resampled as ``omote lipsync`` reads it: for a
+    :class:`VoiceStream`, or to read the samples yourself. A WAV cut short of its header
+    is read as far as it goes, with a ``UserWarning``. Releases the GIL."""
+
 VOICE_CARD: str
 """The calibration card a speaker reads once: 30 syllables, six per vowel."""
 

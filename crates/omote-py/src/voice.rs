@@ -447,6 +447,17 @@ fn lipsync(
     analyse_with(py, "lipsync", audio, sample_rate, speaker, profile)
 }
 
+/// An audio file (WAV, FLAC, OGG, MP3, by content) as mono float32 samples and their
+/// rate (16000), decoded and resampled as `omote lipsync` reads it — for a
+/// `VoiceStream`, or for reading the samples yourself. A WAV cut short of its header is
+/// read as far as it goes, with a `UserWarning`. The GIL is released while it decodes.
+#[pyfunction]
+fn load_voice(py: Python<'_>, path: std::path::PathBuf) -> PyResult<(Py<PyArray1<f32>>, f64)> {
+    let audio = Audio::File(path);
+    let (samples, rate) = audio.samples(py, "load_voice", None)?;
+    Ok((samples.into_owned().into_pyarray(py).unbind(), rate))
+}
+
 /// The built-in lip sync profile as JSON (what every reading uses unless given another).
 #[pyfunction]
 fn builtin_voice_profile() -> String {
@@ -565,6 +576,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Speaker>()?;
     m.add_class::<VoiceStream>()?;
     m.add_function(wrap_pyfunction!(lipsync, m)?)?;
+    m.add_function(wrap_pyfunction!(load_voice, m)?)?;
     m.add_function(wrap_pyfunction!(calibrate_voice, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_voice_profile, m)?)?;
     m.add("VOICE_CARD", omote_embed::VOICE_CARD)?;

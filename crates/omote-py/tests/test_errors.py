@@ -85,6 +85,7 @@ def test_missing_and_bad_files(tmp_path):
     raises(FileNotFoundError, "no such file", omote.load_scene, tmp_path / "scene.toml")
     raises(FileNotFoundError, "no such file", omote.Rig.from_vrm, tmp_path / "a.vrm")
     raises(FileNotFoundError, "no such file", omote.inspect, tmp_path / "a.vrm")
+    raises(FileNotFoundError, "load_voice: .*x.wav: no such file", omote.load_voice, tmp_path / "x.wav")
     bad = tmp_path / "bad.wav"
     bad.write_bytes(b"not audio at all" * 10)
     raises(ValueError, "bad.wav", omote.lipsync, bad)
@@ -111,6 +112,9 @@ def test_a_truncated_wav_is_read_with_a_warning(tmp_path):
     cut.write_bytes(whole.read_bytes()[:-1000])  # the header still declares 32000 bytes
     with pytest.warns(UserWarning, match="cut.wav: ends 1000 bytes early"):
         track = omote.lipsync(cut)
+    with pytest.warns(UserWarning, match="cut.wav: ends 1000 bytes early"):
+        samples, rate = omote.load_voice(cut)
+    assert (len(samples), rate) == (15500, 16000.0)
     assert track.frames.shape[0] == (16000 - 500) // 160
     with warnings.catch_warnings():
         warnings.simplefilter("error")

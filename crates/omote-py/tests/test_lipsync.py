@@ -101,6 +101,23 @@ def test_an_array_equals_its_file(speech):
     np.testing.assert_array_equal(a.frames, d.frames)
 
 
+def test_load_voice_gives_the_samples_the_analysis_reads(speech):
+    # A 16 kHz file: its own PCM, bit for bit; a 48 kHz one: resampled to 16 kHz, and
+    # its lip sync as an array equals the file's.
+    pcm, rate = read_wav(speech / "en_librivox_0870.wav")
+    samples, got_rate = omote.load_voice(speech / "en_librivox_0870.wav")
+    assert rate == 16000 and got_rate == 16000.0 and samples.dtype == np.float32
+    np.testing.assert_array_equal(samples, pcm)
+    samples, rate = omote.load_voice(str(speech / "ja_ojt_002.wav"))
+    assert rate == 16000.0 and abs(len(samples) - len(read_wav(speech / "ja_ojt_002.wav")[0]) / 3) <= 2
+    np.testing.assert_array_equal(
+        omote.lipsync(samples, rate).frames, omote.lipsync(speech / "ja_ojt_002.wav").frames
+    )
+    # Streamed, the file's samples move the mouth.
+    out = omote.VoiceStream(rate).push(samples)
+    assert (out[:, 7] == 1.0).any() and out[:, :5].max() > 0.5
+
+
 def dominant(w):
     return np.argmax(w, axis=1)
 
