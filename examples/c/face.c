@@ -77,6 +77,10 @@ static OmoteTrack analyse_file(const char *path) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 2) {
+    fprintf(stderr, "usage: %s [VOICE_FILE] > frames.txt  (WAV, FLAC, Ogg/Vorbis or MP3)\n", argv[0]);
+    return 2;
+  }
   if (omote_abi_version() != OMOTE_ABI_VERSION || omote_abi_minor() < OMOTE_ABI_MINOR) {
     fprintf(stderr, "omote: the library's ABI is %u.%u, this program needs %u.%u or a later .minor\n",
             omote_abi_version(), omote_abi_minor(), OMOTE_ABI_VERSION, OMOTE_ABI_MINOR);

@@ -629,6 +629,11 @@ fn messages_are_words_and_escaped() {
     assert!(!err.contains('\u{1b}') && err.contains("\\u{1b}"), "{err}");
     // The OS error once, not once per layer that quotes it.
     assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+    // Nothing analysed: no word on how the files were grouped into speakers.
+    assert!(
+        err.contains("0 of 1 files analysed, 1 failed") && !err.contains("speaker"),
+        "{err}"
+    );
     // A plot name without .png: said in words, before the audio is read.
     let wav = dir.join("v.wav");
     write_wav16(&wav, 16_000, &omote_testdata::buzz(16_000, 0.5, 0.1..0.4));

@@ -839,6 +839,8 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
         .filter_map(|i| args.speaker.key(i))
         .collect();
     let speakers = match args.speaker {
+        // Nothing was read: how files would have been grouped says nothing.
+        _ if ok == 0 => String::new(),
         SpeakerGroups::File => String::new(),
         SpeakerGroups::All => "; one speaker (--speaker all)".to_string(),
         SpeakerGroups::Folder => format!(
