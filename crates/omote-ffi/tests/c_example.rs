@@ -179,6 +179,7 @@ fn the_c_example_reads_a_voice_file_as_the_embedding_api_does() {
         .arg(root().join("no-such-line.wav"))
         .output()
         .unwrap();
+    let two = c_program(&exe).args([&wav, &wav]).output().unwrap();
     let _ = std::fs::remove_file(&exe);
     assert!(
         run.status.success(),
@@ -194,6 +195,9 @@ fn the_c_example_reads_a_voice_file_as_the_embedding_api_does() {
     assert_eq!(c, rust);
     let summary = String::from_utf8_lossy(&run.stderr);
     assert!(summary.contains("the mouth opened widest ("), "{summary}");
+    // Two files: the usage, not one of them quietly.
+    assert_eq!(two.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&two.stderr).contains("usage:"));
     // A file that is not there stops the program with the call and the file named.
     let said = String::from_utf8_lossy(&missing.stderr);
     assert!(
