@@ -49,9 +49,7 @@ impl ConfigError {
             _ => None,
         }
     }
-}
 
-impl ConfigError {
     /// A validation error for `path`.
     pub fn invalid(path: &std::path::Path, message: impl Into<String>) -> Self {
         Self::Invalid {

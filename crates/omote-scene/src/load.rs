@@ -356,6 +356,24 @@ impl Loader<'_> {
         SceneFileError::at(self.path, self.field_line(at, &field), field, msg)
     }
 
+    /// [`Loader::err`] for a file the field names that could not be read: `missing`
+    /// (a reader's `missing_file()`) in the words every binding uses, not the OS's, and
+    /// marked as a missing file; any other failure in its own words.
+    fn file_err<T>(
+        &self,
+        at: &Spanned<T>,
+        field: impl Into<String>,
+        e: &dyn std::fmt::Display,
+        missing: Option<&Path>,
+    ) -> SceneFileError {
+        match missing {
+            Some(file) => self
+                .err(at, field, omote_fs::no_such_file(file))
+                .of_missing_file(),
+            None => self.err(at, field, e.to_string()),
+        }
+    }
+
     fn time<T>(&self, at: &Spanned<T>, field: &str, t: f32) -> Result<f32, SceneFileError> {
         if t.is_finite() && (0.0..MAX_TIME_S).contains(&t) {
             Ok(t)
@@ -676,15 +694,8 @@ impl Loader<'_> {
         rig: Option<&str>,
     ) -> Result<ResolvedRig, SceneFileError> {
         let source = AvatarSource::from_scene(rig, &self.base);
-        let avatar = Avatar::load_with(&source, &reader(self.files)).map_err(|e| {
-            match e.missing_file() {
-                // The words every binding uses, not the OS's.
-                Some(file) => self
-                    .err(at, field, omote_fs::no_such_file(file))
-                    .of_missing_file(),
-                None => self.err(at, field, e.to_string()),
-            }
-        })?;
+        let avatar = Avatar::load_with(&source, &reader(self.files))
+            .map_err(|e| self.file_err(at, field, &e, e.missing_file()))?;
         // Only a built-in avatar's bytes are kept: it has no file to copy.
         let builtin = matches!(source, AvatarSource::Builtin | AvatarSource::BuiltinSecond);
         let bytes = avatar.vrm.filter(|_| builtin);
@@ -853,9 +864,8 @@ impl Loader<'_> {
             } else {
                 let path = self.resolve_path(m);
                 omote_config::load_camera_correction_with(&path, rig, |_| None, &reader(self.files))
-                    .map_err(|e| match e.missing_file() {
-                        Some(file) => fail(omote_fs::no_such_file(file)).of_missing_file(),
-                        None => fail(e.to_string()),
+                    .map_err(|e| {
+                        self.file_err(c, format!("{field}.motionMap"), &e, e.missing_file())
                     })?
             };
             driver = driver.with_camera(correction);

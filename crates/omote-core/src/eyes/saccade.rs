@@ -456,12 +456,11 @@ impl SaccadeGenerator {
         let c = &self.config;
         let mut amplitude = (rng.exponential(f64::from(c.amplitude_mean_deg)) as f32)
             .clamp(c.amplitude_min_deg, c.amplitude_max_deg);
-        let in_run = self
+        // The jump this one follows within a run, if it does.
+        let run_last = self
             .last
-            .is_some_and(|last| ((t - last.end()) as f32) < c.run_reset_hold);
-        if let Some(last) = self.last
-            && in_run
-        {
+            .filter(|last| ((t - last.end()) as f32) < c.run_reset_hold);
+        if let Some(last) = run_last {
             amplitude = amplitude.min(last.amplitude_deg * c.shrink);
         }
         let class = rng.next_f32();
@@ -491,7 +490,7 @@ impl SaccadeGenerator {
         // later jumps only shrink).
         let back = -(self.offset.0 * unit.0 + self.offset.1 * unit.1);
         let distance = self.offset.0.hypot(self.offset.1);
-        if !in_run && back > 0.0 && distance <= c.amplitude_max_deg {
+        if run_last.is_none() && back > 0.0 && distance <= c.amplitude_max_deg {
             let home = (-self.offset.0 / distance, -self.offset.1 / distance);
             let home_dir = SaccadeDirection::of(home.0, home.1);
             if Some(home_dir) != self.last.map(|l| l.direction) {

@@ -838,22 +838,23 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
         .filter(|i| !failed.contains(&i.display().to_string()))
         .filter_map(|i| args.speaker.key(i))
         .collect();
+    let count = format!(
+        "{} speaker{}",
+        groups.len(),
+        if groups.len() == 1 { "" } else { "s" }
+    );
     let speakers = match args.speaker {
         // Nothing was read: how files would have been grouped says nothing.
         _ if ok == 0 => String::new(),
         SpeakerGroups::File => String::new(),
         SpeakerGroups::All => "; one speaker (--speaker all)".to_string(),
         SpeakerGroups::Folder => format!(
-            "; {} speaker{} (one per folder; --speaker name: one per name before its last `_`; \
-             --speaker file: each file alone)",
-            groups.len(),
-            if groups.len() == 1 { "" } else { "s" }
+            "; {count} (one per folder; --speaker name: one per name before its last `_`; \
+             --speaker file: each file alone)"
         ),
-        SpeakerGroups::Name => format!(
-            "; {} speaker{} (one per name before its last `_`, in each folder)",
-            groups.len(),
-            if groups.len() == 1 { "" } else { "s" }
-        ),
+        SpeakerGroups::Name => {
+            format!("; {count} (one per name before its last `_`, in each folder)")
+        }
     };
     // Where the results went: the file itself for one input, else the folder or rule.
     let written = match (inputs.as_slice(), args.out.as_deref()) {
