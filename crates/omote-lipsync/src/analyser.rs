@@ -234,6 +234,7 @@ impl Analyser {
         let n = frame_count(samples.len());
         let mut mels = Vec::with_capacity(n);
         let mut levels = Vec::with_capacity(n);
+        let mut bands = Vec::with_capacity(n);
         let half = (WINDOW / 2) as isize;
         for i in 0..n {
             let c = (i * HOP + HOP / 2) as isize;
@@ -251,7 +252,8 @@ impl Analyser {
                 self.extractor.mel_and_level(&self.window)
             };
             mels.push(mel);
-            levels.push(level);
+            levels.push(level.level_db);
+            bands.push(level.band_db);
         }
         let voicing = self.config.voicing.offline(&levels);
         let nf = &self.config.noise_floor;
@@ -264,15 +266,19 @@ impl Analyser {
         );
         let frames: Vec<FrameFeatures> = mels
             .iter()
-            .zip(&levels)
-            .map(|(mel, &level_db)| {
+            .zip(levels.iter().zip(&bands))
+            .map(|(mel, (&level_db, &band_db))| {
                 let ceps = match &noise {
                     Some(noise) => self
                         .extractor
                         .cepstrum(&noise_floor::subtract(nf, mel, noise)),
                     None => self.extractor.cepstrum(mel),
                 };
-                FrameFeatures { ceps, level_db }
+                FrameFeatures {
+                    ceps,
+                    level_db,
+                    band_db,
+                }
             })
             .collect();
         let mut own = CepstralMean::default();
@@ -459,7 +465,9 @@ impl Analyser {
             }
             let p = posteriors[i];
             let level = feats.frames[i].level_db;
-            let g = fade(level, v.threshold_db, self.config.fade_db);
+            // The mouth opens with the voice band's level: a thump, rumble or hum in the
+            // frame is not a louder voice (the volume is the input's, all of it).
+            let g = fade(feats.frames[i].band_db, v.threshold_db, self.config.fade_db);
             let mut weights = [0f32; 6];
             for k in 0..6 {
                 weights[k] = p[k] * g;
@@ -801,6 +809,7 @@ mod stream_normalised_tests {
                 .map(|i| FrameFeatures {
                     ceps: ceps(i),
                     level_db: -20.0,
+                    band_db: -20.0,
                 })
                 .collect(),
             voicing: Voicing {

@@ -27,6 +27,10 @@ pub const MEL_F_MIN_HZ: f32 = 100.0;
 /// Highest mel band edge (Hz).
 pub const MEL_F_MAX_HZ: f32 = 4_000.0;
 const PRE_EMPHASIS: f32 = 0.97;
+/// [`FrameFeatures::band_db`] counts the spectrum from the first bin at or above this
+/// (Hz; 93.75 Hz with 31.25 Hz bins) up: a voice's fundamental starts about here, and
+/// what lies under it — a thump on the desk or the microphone, rumble, DC — is not a voice.
+pub const VOICE_BAND_LOW_HZ: f32 = 80.0;
 /// Level reported for digital silence (dBFS).
 pub const FLOOR_DB: f32 = -100.0;
 
@@ -37,6 +41,20 @@ pub struct FrameFeatures {
     pub ceps: [f32; N_CEPS],
     /// Frame level in dBFS (RMS of the unweighted window; [`FLOOR_DB`] at most quiet).
     pub level_db: f32,
+    /// The part of `level_db` above [`VOICE_BAND_LOW_HZ`] (dBFS, at most `level_db`): the
+    /// mouth opens with it, so a frame loud only below it (a thump, rumble, DC) does not
+    /// open the mouth.
+    pub band_db: f32,
+}
+
+/// How loud one frame is (dBFS): [`FrameFeatures::level_db`] and
+/// [`FrameFeatures::band_db`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameLevel {
+    /// The whole window's level.
+    pub level_db: f32,
+    /// The part above [`VOICE_BAND_LOW_HZ`].
+    pub band_db: f32,
 }
 
 /// Computes [`FrameFeatures`] from windows of [`WINDOW`] samples at [`SAMPLE_RATE`].
@@ -49,6 +67,14 @@ pub struct FeatureExtractor {
     mel_start: [usize; N_MEL],
     mel_weights: Vec<Vec<f32>>,
     dct: [[f32; N_MEL]; N_CEPS],
+    /// Per bin: the power the pre-emphasis took away given back (one-sided bins twice),
+    /// so the spectrum's shares are the frame's own.
+    de_emphasis: Vec<f32>,
+    /// The first bin of the voice band.
+    band_start: usize,
+    /// The FFT length times the window's energy: a spectrum's power over it is the
+    /// frame's mean square.
+    window_energy: f32,
 }
 
 fn hz_to_mel(f: f32) -> f32 {
@@ -69,7 +95,7 @@ impl FeatureExtractor {
     /// Plans the FFT and builds the mel filterbank and DCT tables.
     pub fn new() -> Self {
         let fft = PowerSpectrum::new(NFFT);
-        let window = (0..WINDOW)
+        let window: Vec<f32> = (0..WINDOW)
             .map(|n| {
                 0.5 - 0.5 * (2.0 * std::f32::consts::PI * (n as f32 + 0.5) / WINDOW as f32).cos()
             })
@@ -108,6 +134,15 @@ impl FeatureExtractor {
                     * (2.0 / N_MEL as f32).sqrt();
             }
         }
+        let window_energy = NFFT as f32 * window.iter().map(|w| w * w).sum::<f32>();
+        let de_emphasis = (0..bins)
+            .map(|k| {
+                let w = 2.0 * std::f32::consts::PI * k as f32 / NFFT as f32;
+                let gain = 1.0 + PRE_EMPHASIS * PRE_EMPHASIS - 2.0 * PRE_EMPHASIS * w.cos();
+                let sides = if k == 0 || k == bins - 1 { 1.0 } else { 2.0 };
+                sides / gain
+            })
+            .collect();
         Self {
             fft,
             window,
@@ -116,23 +151,27 @@ impl FeatureExtractor {
             mel_start,
             mel_weights,
             dct,
+            de_emphasis,
+            band_start: (VOICE_BAND_LOW_HZ / bin_hz).ceil() as usize,
+            window_energy,
         }
     }
 
     /// Features of `frame` (exactly [`WINDOW`] samples; a shorter slice is zero-padded at
     /// the end). Non-finite samples count as 0.
     pub fn compute(&mut self, frame: &[f32]) -> FrameFeatures {
-        let (mel, level_db) = self.mel_and_level(frame);
+        let (mel, level) = self.mel_and_level(frame);
         FrameFeatures {
             ceps: self.cepstrum(&mel),
-            level_db,
+            level_db: level.level_db,
+            band_db: level.band_db,
         }
     }
 
     /// The first half of [`FeatureExtractor::compute`]: the frame's mel band energies
-    /// (power, before the logarithm) and its level in dBFS. The analysers take noise out
-    /// of the bands before [`FeatureExtractor::cepstrum`].
-    pub fn mel_and_level(&mut self, frame: &[f32]) -> ([f32; N_MEL], f32) {
+    /// (power, before the logarithm) and its levels. The analysers take noise out of the
+    /// bands before [`FeatureExtractor::cepstrum`].
+    pub fn mel_and_level(&mut self, frame: &[f32]) -> ([f32; N_MEL], FrameLevel) {
         let n = frame.len().min(WINDOW);
         let mut sum_sq = 0f32;
         let mut prev = 0f32;
@@ -154,6 +193,18 @@ impl FeatureExtractor {
         self.input[WINDOW..].fill(0.0);
         let level_db = (10.0 * (sum_sq / WINDOW as f32 + 1e-10).log10()).max(FLOOR_DB);
         self.fft.compute(&self.input, &mut self.power);
+        // The voice band's mean square, from the windowed spectrum with the pre-emphasis
+        // undone (Parseval, over the window's own energy).
+        let s = self.band_start;
+        let band: f32 = self.power[s..]
+            .iter()
+            .zip(&self.de_emphasis[s..])
+            .map(|(p, g)| p * g)
+            .sum();
+        let band_db = match 10.0 * (band / self.window_energy + 1e-10).log10() {
+            b if b.is_nan() => level_db, // overflowed: all of it, as the level does
+            b => b.clamp(FLOOR_DB, level_db),
+        };
         let mut mel = [0f32; N_MEL];
         for (b, e) in mel.iter_mut().enumerate() {
             let s = self.mel_start[b];
@@ -163,7 +214,7 @@ impl FeatureExtractor {
                 .map(|(w, p)| w * p)
                 .sum();
         }
-        (mel, level_db)
+        (mel, FrameLevel { level_db, band_db })
     }
 
     /// Cepstral coefficients c1..=c12 of mel band energies (power).
@@ -177,5 +228,66 @@ impl FeatureExtractor {
             *out = self.dct[c].iter().zip(&logmel).map(|(d, l)| d * l).sum();
         }
         ceps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One window of `f(t)` (t in seconds).
+    fn window(f: impl Fn(f32) -> f32) -> Vec<f32> {
+        (0..WINDOW)
+            .map(|n| f(n as f32 / SAMPLE_RATE as f32))
+            .collect()
+    }
+
+    fn sine(hz: f32, amp: f32) -> impl Fn(f32) -> f32 {
+        move |t| amp * (2.0 * std::f32::consts::PI * hz * t).sin()
+    }
+
+    /// A low voice (100 Hz and its harmonics, falling as 1/k) keeps its level in the voice
+    /// band; a thump (20 Hz), DC and 50 Hz mains leave almost nothing there; the two
+    /// together read as the voice alone. Digital silence is the floor, and samples too
+    /// large to square stay finite.
+    #[test]
+    fn the_voice_band_holds_the_voice_and_not_what_lies_under_it() {
+        let mut fx = FeatureExtractor::new();
+        let voice = |t: f32| {
+            (1..=30)
+                .map(|k| sine(100.0 * k as f32, 0.1 / k as f32)(t))
+                .sum()
+        };
+        let level = |fx: &mut FeatureExtractor, w: &[f32]| fx.mel_and_level(w).1;
+
+        let v = level(&mut fx, &window(voice));
+        assert!(v.level_db - v.band_db < 1.0, "{v:?}");
+        // (what, how far under its level its voice band is at least, in dB): a 50 Hz tone
+        // leaks into the band through the 25 ms window's main lobe.
+        for (what, under, below) in [
+            ("a thump", window(sine(20.0, 0.3)), 20.0),
+            ("DC", window(|_| 0.2), 20.0),
+            ("50 Hz mains", window(sine(50.0, 0.1)), 10.0),
+        ] {
+            let u = level(&mut fx, &under);
+            assert!(u.level_db - u.band_db > below, "{what}: {u:?}");
+            let both: Vec<f32> = under
+                .iter()
+                .zip(window(voice))
+                .map(|(a, b)| a + b)
+                .collect();
+            let b = level(&mut fx, &both);
+            assert!(b.level_db > v.level_db + 1.0, "{what} is louder: {b:?}");
+            assert!(
+                (b.band_db - v.band_db).abs() < 1.0,
+                "{what}: {b:?} vs {v:?}"
+            );
+        }
+
+        let silence = level(&mut fx, &[0.0; WINDOW]);
+        assert_eq!((silence.level_db, silence.band_db), (FLOOR_DB, FLOOR_DB));
+        let huge = level(&mut fx, &window(sine(300.0, 3e38)));
+        assert!(!huge.level_db.is_nan(), "{huge:?}");
+        assert!(!huge.band_db.is_nan(), "{huge:?}");
     }
 }

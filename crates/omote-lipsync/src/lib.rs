@@ -72,8 +72,8 @@ pub use context_net::{ContextNet, NetOptions, NetSequence};
 pub use decay_hold::{DECAY_WINDOW, DecayHold};
 pub use error::LipsyncError;
 pub use features::{
-    FLOOR_DB, FRAME_RATE, FeatureExtractor, FrameFeatures, HOP, MEL_F_MAX_HZ, MEL_F_MIN_HZ, N_CEPS,
-    N_MEL, SAMPLE_RATE, WINDOW,
+    FLOOR_DB, FRAME_RATE, FeatureExtractor, FrameFeatures, FrameLevel, HOP, MEL_F_MAX_HZ,
+    MEL_F_MIN_HZ, N_CEPS, N_MEL, SAMPLE_RATE, VOICE_BAND_LOW_HZ, WINDOW,
 };
 pub use frame::{FrameInterpolator, Viseme, VoicedSpan, VowelFrame, VowelTrack};
 pub use noise_floor::NoiseFloorConfig;

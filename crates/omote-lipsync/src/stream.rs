@@ -206,7 +206,8 @@ impl StreamAnalyser {
         for (i, w) in self.window.iter_mut().enumerate() {
             *w = self.ring[((start + i as u64) % RING as u64) as usize];
         }
-        let (mel, level_db) = self.extractor.mel_and_level(&self.window);
+        let (mel, level) = self.extractor.mel_and_level(&self.window);
+        let level_db = level.level_db;
         let voiced = self.voicing.update(level_db);
         let speech_db = self.voicing.speech_db();
         let vol = volume(level_db, speech_db);
@@ -227,7 +228,12 @@ impl StreamAnalyser {
         if self.profile.cmn {
             self.cmn.normalise(&mut x);
         }
-        let gain = fade(level_db, self.voicing.threshold_db(), self.config.fade_db);
+        // The mouth opens with the voice band's level (as offline).
+        let gain = fade(
+            level.band_db,
+            self.voicing.threshold_db(),
+            self.config.fade_db,
+        );
         let scores = match &mut self.context {
             Some(c) => {
                 c.push(&x);
