@@ -145,7 +145,11 @@ const CENTRE_PULL: f32 = 3.0;
 /// The largest share of the room towards the offset limits that a jump away from the
 /// target may use.
 const ROOM_SHARE: f32 = 0.5;
-/// The share of the mode's hold that the eyes hold after a jump away from the target.
+/// An offset this small (degrees) is on the target (a return lands on it exactly, up to
+/// rounding).
+const ON_TARGET_DEG: f32 = 1e-3;
+/// The share of the mode's hold that the eyes hold where a jump leaves them off the
+/// target (towards it or away: a run that ends a few degrees off is still a glance).
 const AWAY_HOLD_SHARE: f32 = 0.4;
 
 /// Every number of [`SaccadeConfig`] with its allowed range, in file terms; drives both
@@ -412,9 +416,8 @@ impl SaccadeGenerator {
                     });
                     self.last = Some(event);
                     started = Some(event);
-                    let from = self.offset.0.hypot(self.offset.1);
                     let to = (self.offset.0 + event.yaw_deg).hypot(self.offset.1 + event.pitch_deg);
-                    let hold = self.draw_hold(event.amplitude_deg, to > from, rng);
+                    let hold = self.draw_hold(event.amplitude_deg, to > ON_TARGET_DEG, rng);
                     self.next_jump = Some(event.end() + f64::from(hold));
                 }
                 None => {
@@ -433,7 +436,7 @@ impl SaccadeGenerator {
 
     /// The hold after a jump of `amplitude`: a short follow-up hold now and then (the
     /// next jump continues the run), else the mode's hold — a share of it when the jump
-    /// took the eyes `away` from the target (a glance aside is brief; the eyes hold on
+    /// left the eyes `away` from the target (a glance aside is brief; the eyes hold on
     /// what they look at); a run that cannot shrink further gets at least `runResetHold`.
     fn draw_hold(&self, amplitude: f32, away: bool, rng: &mut Pcg32) -> f32 {
         let c = &self.config;
