@@ -172,7 +172,7 @@ fn a_missing_file_is_named_with_its_line_and_field() {
     };
     assert!(message.contains("scene.toml:"), "{message}");
     assert!(message.contains("character[1].line[1].audio"), "{message}");
-    assert!(message.contains("beni_2.wav does not exist"), "{message}");
+    assert!(message.contains("beni_2.wav: no such file"), "{message}");
     // The same words as from disk.
     let renamed = text.replace("voice/beni_2.wav", "voice/nowhere.wav");
     let from_disk = ScenePlayer::from_text(&renamed, &demo(), &FsFiles).unwrap_err();

@@ -589,9 +589,7 @@ impl Loader<'_> {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                     self.err(l, field, format!("{} {e}", p.display()))
                 }
-                _ => self
-                    .err(l, field, format!("{} does not exist", p.display()))
-                    .of_missing_file(),
+                _ => self.file_err(l, field, &"", Some(p)),
             });
         }
         Ok(src)

@@ -152,7 +152,7 @@ fn a_file_the_resolver_lacks_is_named_with_its_field() {
         // Voice files are checked to exist before any work: the same words either way.
         if rel.starts_with("voice/") {
             assert_eq!(from_memory, from_disk);
-            assert!(from_disk.ends_with("does not exist"), "{from_disk}");
+            assert!(from_disk.ends_with(omote_fs::NO_SUCH_FILE), "{from_disk}");
         }
     }
     // A resolver that says a file is there but then cannot give it (a host's store that
@@ -186,7 +186,7 @@ fn a_file_the_resolver_lacks_is_named_with_its_field() {
     std::fs::rename(dir.join("away"), &voice).unwrap();
     assert!(e.contains(":11: character[0].line[0].audio"), "{e}");
     assert!(
-        e.contains("directory") && !e.contains("does not exist"),
+        e.contains("directory") && !e.contains(omote_fs::NO_SUCH_FILE),
         "{e}"
     );
     let e = load_scene_with(
