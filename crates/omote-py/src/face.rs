@@ -10,7 +10,7 @@ use omote_core::{EyeMode, Quat, Vec3};
 use omote_embed::{Avatar, AvatarSource, Character, Gaze};
 
 use crate::voice::{Track, VoiceStream, floats, matrix};
-use crate::{embed, existing, value};
+use crate::{embed, existing, path_arg, value};
 
 /// An avatar's rig (its expressions and their VRM rules) and, for a VRM, the model
 /// (needed to write a VRMA).
@@ -50,9 +50,9 @@ impl Rig {
 
     /// A VRM file (0.x or 1.0).
     #[staticmethod]
-    fn from_vrm(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+    fn from_vrm(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let call = "Rig.from_vrm";
-        let path = existing(call, path)?;
+        let path = existing(call, path_arg(call, "path", path)?)?;
         if !path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("vrm"))
@@ -70,9 +70,9 @@ impl Rig {
 
     /// A file: `.vrm`, or a rig file (TOML or JSON).
     #[staticmethod]
-    fn from_file(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+    fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let call = "Rig.from_file";
-        let path = existing(call, path)?;
+        let path = existing(call, path_arg(call, "path", path)?)?;
         Self::load(py, call, path)
     }
 

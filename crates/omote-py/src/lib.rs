@@ -190,6 +190,19 @@ pub(crate) fn value(call: &str, message: impl Into<String>) -> PyErr {
     Error::Value(message.into()).raise(call)
 }
 
+/// A path argument (`what` names it in errors): a `str` or an `os.PathLike`, else
+/// `call`'s `TypeError` naming the argument and what it was given.
+pub(crate) fn path_arg(call: &str, what: &str, path: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    if path.is_instance_of::<PyString>() || path.hasattr("__fspath__")? {
+        return path.extract();
+    }
+    let kind = path.get_type().name()?;
+    Err(Error::Type(format!(
+        "{what} is a {kind}: pass a path (str or os.PathLike)"
+    ))
+    .raise(call))
+}
+
 /// `path` when it exists, else `call`'s `FileNotFoundError`.
 pub(crate) fn existing(call: &str, path: PathBuf) -> PyResult<PathBuf> {
     if path.exists() {
@@ -296,7 +309,8 @@ impl Audio {
 /// reads a VRM 1.0 without the required head bone (listed under warnings).
 #[pyfunction]
 #[pyo3(signature = (vrm_path, *, lenient = false))]
-fn inspect(py: Python<'_>, vrm_path: PathBuf, lenient: bool) -> PyResult<Py<PyAny>> {
+fn inspect(py: Python<'_>, vrm_path: &Bound<'_, PyAny>, lenient: bool) -> PyResult<Py<PyAny>> {
+    let vrm_path = path_arg("inspect", "vrm_path", vrm_path)?;
     let json = py
         .detach(|| omote_embed::inspect_vrm(&vrm_path, lenient))
         .map_err(embed("inspect"))?;

@@ -1,7 +1,5 @@
 //! Scenes: `load_scene` and `Scene.bake` over `omote_embed::ScenePlayer`.
 
-use std::path::PathBuf;
-
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -109,9 +107,9 @@ impl Scene {
 /// Loads a scene file (TOML; every file it names is checked, voices lip-synced with the
 /// built-in profile). Errors name the file and the line. The GIL is released.
 #[pyfunction]
-fn load_scene(py: Python<'_>, path: PathBuf) -> PyResult<Scene> {
+fn load_scene(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Scene> {
     let call = "load_scene";
-    let path = existing(call, path)?;
+    let path = existing(call, crate::path_arg(call, "path", path)?)?;
     let inner = py
         .detach(|| ScenePlayer::load(&path))
         .map_err(embed(call))?;

@@ -452,8 +452,8 @@ fn lipsync(
 /// `VoiceStream`, or for reading the samples yourself. A WAV cut short of its header is
 /// read as far as it goes, with a `UserWarning`. The GIL is released while it decodes.
 #[pyfunction]
-fn load_voice(py: Python<'_>, path: std::path::PathBuf) -> PyResult<(Py<PyArray1<f32>>, f64)> {
-    let audio = Audio::File(path);
+fn load_voice(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<(Py<PyArray1<f32>>, f64)> {
+    let audio = Audio::File(crate::path_arg("load_voice", "path", path)?);
     let (samples, rate) = audio.samples(py, "load_voice", None)?;
     Ok((samples.into_owned().into_pyarray(py).unbind(), rate))
 }

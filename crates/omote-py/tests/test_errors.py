@@ -78,6 +78,20 @@ def test_nan_empty_and_rate_are_refused():
     raises(ValueError, "its number 2 is NaN", omote.Speaker.from_numbers, list(numbers))
 
 
+def test_a_path_of_the_wrong_type_is_named_with_its_call():
+    # Paths are checked by omote, not pyo3: the call, the argument and what it was given.
+    for f, call, arg in [
+        (omote.load_voice, "load_voice", "path"),
+        (omote.load_scene, "load_scene", "path"),
+        (omote.inspect, "inspect", "vrm_path"),
+        (omote.Rig.from_vrm, "Rig.from_vrm", "path"),
+        (omote.Rig.from_file, "Rig.from_file", "path"),
+    ]:
+        e = raises(TypeError, f"{call}: {arg} is a NoneType: pass a path", f, None)
+        assert isinstance(e, omote.OmoteTypeError)
+        raises(TypeError, f"{call}: {arg} is a int", f, 3)
+
+
 def test_missing_and_bad_files(tmp_path):
     e = raises(FileNotFoundError, "no-such.wav: no such file", omote.lipsync, tmp_path / "no-such.wav")
     assert isinstance(e, omote.OmoteFileNotFoundError)
