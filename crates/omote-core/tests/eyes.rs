@@ -610,6 +610,10 @@ fn saccades_keep_the_eyes_near_the_target() {
                     frames_off = 0;
                 }
             }
+            assert!(
+                !glances.is_empty(),
+                "{mode} seed {seed}: no glance beyond 5°"
+            );
             glances.sort_by(f32::total_cmp);
             let (g50, g99) = (
                 glances[glances.len() / 2],

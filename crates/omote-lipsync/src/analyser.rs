@@ -51,7 +51,8 @@ pub struct AnalyserConfig {
     /// times (a frame between two phones is a poor witness of either; 0: never). See
     /// [`crate::ClassFilter::with_softening`].
     pub stream_change_softening: f32,
-    /// Level range (dB) over which weights fade in above the voicing threshold.
+    /// Level range (dB, centred on the voicing threshold) over which the weights fade in
+    /// with the voice band's level ([`crate::FrameFeatures::band_db`]).
     pub fade_db: f32,
     /// Offline: probability per 10 ms frame that the mouth class stays the same where the
     /// spectrum is steady, for the forward-backward pass over each voiced run (0 turns it
@@ -196,7 +197,9 @@ pub(crate) fn softmax(s: &[f32; 6]) -> [f32; 6] {
     out
 }
 
-/// Weight gain of a voiced frame from its level above the threshold.
+/// Weight gain of a voiced frame from its level (the voice band's:
+/// [`crate::FrameFeatures::band_db`]) against the threshold: 0.5 at the threshold, 1 at
+/// `fade_db / 2` over it, never under 0.05.
 pub(crate) fn fade(level_db: f32, threshold_db: f32, fade_db: f32) -> f32 {
     ((level_db - threshold_db) / fade_db.max(1e-3) + 0.5).clamp(0.05, 1.0)
 }

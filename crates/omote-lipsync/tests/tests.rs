@@ -1305,7 +1305,7 @@ fn japanese_off_and_on(
 /// Dutch speaker knocked the microphone or its stand after many of his letters — frames
 /// loud enough to pass the voicing threshold whose energy lies almost all under the voice
 /// band (their band level 10 dB or more under their level). Read offline and streamed, the
-/// mouth opens on them a fifth as far as on the voice (0.15 against 0.89 offline; 0.69
+/// mouth opens on them a fifth as far as on the voice (0.16 against 0.87 offline; 0.69
 /// when it followed the whole level), while on his voice's own frames (band and level
 /// within 1 dB) it opens as it always did.
 #[test]

@@ -193,10 +193,13 @@ pub(crate) fn value(call: &str, message: impl Into<String>) -> PyErr {
 /// A path argument (`what` names it in errors): a `str` or an `os.PathLike`, else
 /// `call`'s `TypeError` naming the argument and what it was given.
 pub(crate) fn path_arg(call: &str, what: &str, path: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
-    if path.is_instance_of::<PyString>() || path.hasattr("__fspath__")? {
-        return path.extract();
-    }
     let kind = path.get_type().name()?;
+    if path.is_instance_of::<PyString>() || path.hasattr("__fspath__")? {
+        // An os.PathLike that gives bytes, or a class rather than an instance.
+        return path.extract().map_err(|e: PyErr| {
+            Error::Type(format!("{what} is a {kind} that is not a path: {e}")).raise(call)
+        });
+    }
     Err(Error::Type(format!(
         "{what} is a {kind}: pass a path (str or os.PathLike)"
     ))

@@ -58,7 +58,9 @@ use crate::span::Span;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SaccadeConfig {
-    /// Hold between the end of one jump and the start of the next, per mode.
+    /// Hold between the end of one jump and the start of the next, per mode: in full
+    /// where a jump lands on the target, 40 % of it where it leaves the eyes off it (a
+    /// glance), a follow-up hold inside a run.
     pub hold: PerMode<Span>,
     /// Probability that a jump is followed quickly by a smaller one (a run).
     pub follow_up_probability: f32,
