@@ -93,7 +93,7 @@ impl FeatureExtractor {
     /// Plans the FFT and builds the mel filterbank and DCT tables.
     pub fn new() -> Self {
         let fft = PowerSpectrum::new(NFFT);
-        let window: Vec<f32> = (0..WINDOW)
+        let window = (0..WINDOW)
             .map(|n| {
                 0.5 - 0.5 * (2.0 * std::f32::consts::PI * (n as f32 + 0.5) / WINDOW as f32).cos()
             })
@@ -192,14 +192,15 @@ impl FeatureExtractor {
         // The voice band's share of the frame's energy, from the windowed spectrum with
         // the pre-emphasis undone, applied to the whole level: a share does not depend on
         // where in the window the sound is (a voice that starts or ends in it).
-        let energy = |from: usize| -> f32 {
-            self.power[from..]
+        let energy = |bins: std::ops::Range<usize>| -> f32 {
+            self.power[bins.clone()]
                 .iter()
-                .zip(&self.de_emphasis[from..])
+                .zip(&self.de_emphasis[bins])
                 .map(|(p, g)| p * g)
                 .sum()
         };
-        let (all, band) = (energy(0), energy(self.band_start));
+        let band = energy(self.band_start..self.power.len());
+        let all = energy(0..self.band_start) + band;
         let band_db = if all > 0.0 && all.is_finite() {
             (level_db + 10.0 * (band / all).log10()).clamp(FLOOR_DB, level_db)
         } else if all > 0.0 {

@@ -357,8 +357,8 @@ impl Loader<'_> {
     }
 
     /// [`Loader::err`] for a file the field names that could not be read: `missing`
-    /// (a reader's `missing_file()`) in the words every binding uses, not the OS's, and
-    /// marked as a missing file; any other failure in its own words.
+    /// (a reader's `missing_file()`) as [`Loader::missing_err`]; any other failure in its
+    /// own words.
     fn file_err<T>(
         &self,
         at: &Spanned<T>,
@@ -367,11 +367,21 @@ impl Loader<'_> {
         missing: Option<&Path>,
     ) -> SceneFileError {
         match missing {
-            Some(file) => self
-                .err(at, field, omote_fs::no_such_file(file))
-                .of_missing_file(),
+            Some(file) => self.missing_err(at, field, file),
             None => self.err(at, field, e.to_string()),
         }
+    }
+
+    /// [`Loader::err`] for a file the field names that is not there: in the words every
+    /// binding uses, not the OS's, and marked as a missing file.
+    fn missing_err<T>(
+        &self,
+        at: &Spanned<T>,
+        field: impl Into<String>,
+        file: &Path,
+    ) -> SceneFileError {
+        self.err(at, field, omote_fs::no_such_file(file))
+            .of_missing_file()
     }
 
     fn time<T>(&self, at: &Spanned<T>, field: &str, t: f32) -> Result<f32, SceneFileError> {
@@ -589,7 +599,7 @@ impl Loader<'_> {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                     self.err(l, field, format!("{} {e}", p.display()))
                 }
-                _ => self.file_err(l, field, &"", Some(p)),
+                _ => self.missing_err(l, field, p),
             });
         }
         Ok(src)

@@ -72,27 +72,8 @@ fn voice_paths() -> &'static [CString; 4] {
     PATHS.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("omote-ffi-calls-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary folder");
-        let pcm: Vec<u8> = (0..1600i16)
-            .flat_map(|i| ((i % 80 - 40) * 400).to_le_bytes())
-            .collect();
-        let mut wav = Vec::new();
-        for part in [
-            &b"RIFF"[..],
-            &(36 + pcm.len() as u32).to_le_bytes(),
-            b"WAVEfmt ",
-            &16u32.to_le_bytes(),
-            &1u16.to_le_bytes(),
-            &1u16.to_le_bytes(),
-            &16_000u32.to_le_bytes(),
-            &32_000u32.to_le_bytes(),
-            &2u16.to_le_bytes(),
-            &16u16.to_le_bytes(),
-            b"data",
-            &(pcm.len() as u32).to_le_bytes(),
-            &pcm,
-        ] {
-            wav.extend_from_slice(part);
-        }
+        let pcm: Vec<i16> = (0..1600i16).map(|i| (i % 80 - 40) * 400).collect();
+        let wav = omote_testdata::wav16(&pcm, 16_000, 1);
         let files: [(&str, &[u8]); 3] = [
             ("line.wav", &wav),
             ("cut.wav", &wav[..wav.len() - 1000]),
