@@ -19,7 +19,7 @@
 #    (omote_lipsync::degrade::TrainingCondition; `eval` scores neighbouring conditions),
 #    each clip normalised with its voice's cepstral mean (clips VOICE_tNN, per condition),
 #    as `omote lipsync` reads one folder's files. The syllables' vowel frames teach only
-#    each vowel's real-voice Gaussian (`--real-syllables`; crate README, "Real voices in the
+#    each vowel's real-voice Gaussian (`--real-syllables`; crate's EVALUATION.md, "Real voices in the
 #    profile").
 # Deterministic: same packages, same output. None of shared/data/speech is used.
 set -euo pipefail

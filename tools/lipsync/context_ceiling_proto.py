@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Research aid (issue 39, sixth stage): how far frames *with context* take a speaker, read by
 a model of its own labelled speech, of the other aligned speakers, or of everything the band
-net learns from. Not part of the product; the figures are in the crate README's "Sixth stage".
+net learns from. Not part of the product; the figures are in the crate's EVALUATION.md, "Sixth stage".
 
 usage: OMP_NUM_THREADS=1 context_ceiling_proto.py MODE FEAT_DIR BASE_PROFILE.json REAL_MANIFEST
   MODE own     each aligned speaker's clips in two halves by order; LDA and an MLP (96 units,

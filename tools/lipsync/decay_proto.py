@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Research aid (issue 39, sixth stage): where in a syllable the reading goes wrong, and the
 decay hold emulated per frame. Not part of the product; the shipped rule is
-omote_lipsync::DecayHold, the figures are in the crate README's "Sixth stage".
+omote_lipsync::DecayHold, the figures are in the crate's EVALUATION.md, "Sixth stage".
 
 usage: decay_proto.py FEAT_DIR BASE_PROFILE.json [GROUP.f32 ...]
 

@@ -9,7 +9,7 @@ the last 60 % of each file's voiced frames scored. Formants F1..F3 by LPC (10 kH
 Gaussians with one shared covariance are trained on the other speakers' scored frames
 (leave-one-speaker-out) for: ceps (12 mel cepstra minus the speaker's mean), raw (log
 formants), nearey (log formants minus the speaker's mean log formant), lob (log formants
-z-scored per speaker) and both (ceps + lob). Results: crate README, "Two feature ideas".
+z-scored per speaker) and both (ceps + lob). Results: crate's EVALUATION.md, "Two feature ideas".
 """
 import sys, os, wave, csv
 import numpy as np

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Research aid (issue 39, not used by the built-in profile): labelled clips of real vocal
 tracts saying cardinal vowels. As training phones they cost the Japanese MBROLA voices 5–6
-points (crate README, "Real voices in the profile", tried and not kept).
+points (crate's EVALUATION.md, "Real voices in the profile", tried and not kept).
 
 The rest of the training set is Japanese and English. Neither has the vowels most human
 languages share: a back rounded /u/ (Japanese /ɯ/ is unrounded, English /uː/ is fronted),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Research aid (issue 39, fourth stage): does a small discriminative classifier (an MLP over
 a few frames of context) read real voices better than the profile's Gaussians? Not part of
-the product; the crate README gives the figures.
+the product; the crate's EVALUATION.md gives the figures.
 
 usage: OMP_NUM_THREADS=2 mlp_proto.py FEAT_DIR BASE_PROFILE.json
 

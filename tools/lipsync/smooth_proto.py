@@ -9,7 +9,7 @@ The analyser's features are rebuilt in NumPy (25 ms Hann, 24 mel bands 100-4000 
 One Gaussian per class with a shared covariance is learnt from TRAIN_DIR's synthetic labelled
 clips (each voice minus its mean); vowel frames are read among the five vowels on the
 syllables (each speaker minus its mean; no real voice is in training) and on SPEECH_DIR's
-groups. Results: crate README, "Two feature ideas".
+groups. Results: crate's EVALUATION.md, "Two feature ideas".
 """
 import sys, os, wave, csv, glob, re
 import numpy as np

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Research aid (issue 39, third stage): what a speaker's mean and a learnt adaptation can do
-on the syllable measure. Not part of the product; the crate README ("Real voices in the
+on the syllable measure. Not part of the product; the crate's EVALUATION.md ("Real voices in the
 profile", "Third stage") gives the figures.
 
 usage: OMP_NUM_THREADS=1 speaker_mean_proto.py FEAT_DIR PROFILE.json

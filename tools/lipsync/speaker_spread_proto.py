@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Research aid (issue 39, fourth stage): real-voice Gaussians that are broad where real
-speakers disagree. Not part of the product; the crate README gives the figures.
+speakers disagree. Not part of the product; the crate's EVALUATION.md gives the figures.
 
 usage: OMP_NUM_THREADS=1 speaker_spread_proto.py FEAT_DIR BASE_PROFILE.json
 

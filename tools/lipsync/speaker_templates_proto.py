@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Research aid (issue 39, twelfth stage): the real voices as several Gaussians per vowel
-instead of one. Not part of the product; the crate README gives the figures.
+instead of one. Not part of the product; the crate's EVALUATION.md gives the figures.
 
 usage: OMP_NUM_THREADS=1 speaker_templates_proto.py FEAT_DIR BASE_PROFILE.json
 

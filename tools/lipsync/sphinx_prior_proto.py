@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Research aid (issue 39, eighth stage): a many-speaker prior for the real-voice Gaussians,
 taken from pocketsphinx's US English acoustic model. Not part of the product; the crate
-README ("Eighth stage") gives the figures.
+EVALUATION.md ("Eighth stage") gives the figures.
 
 usage: OMP_NUM_THREADS=2 sphinx_prior_proto.py FEAT_DIR
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Research aid (issue 39, thirteenth stage): a class's real voices as one Gaussian per vowel
 *quality* (close [e] / open [ɛ] for E, close [o] / open [ɔ] for O) instead of one mean.
-Not part of the product; the crate README gives the figures.
+Not part of the product; the crate's EVALUATION.md gives the figures.
 
 usage: OMP_NUM_THREADS=1 vowel_quality_proto.py FEAT_DIR BASE_PROFILE.json
 

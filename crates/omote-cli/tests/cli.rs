@@ -1264,7 +1264,7 @@ fn a_speakers_own_syllables_calibrate_the_profile_to_it() {
 /// `calibrate --build --real-syllables` on real recordings: each vowel gets its real-voice
 /// Gaussian at the given share, and the speakers it learnt are read far better than by the
 /// same build without them (the mechanism end to end: loading, the vowel frames, the
-/// weights, the scorer; the held-out figures are in the lipsync README); with
+/// weights, the scorer; the held-out figures are in the lipsync README and EVALUATION.md); with
 /// `--context-net` the profile carries a net that reads them better still.
 #[test]
 fn real_syllables_teach_each_vowel_a_real_voice_gaussian() {

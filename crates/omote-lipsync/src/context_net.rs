@@ -1,7 +1,7 @@
 //! A small discriminative reading of a frame in its context: one hidden layer over the
 //! normalised cepstra of the frame and its neighbours, six class log-posteriors out.
 //!
-//! Why (crate README, "Fourth stage"): the profile's Gaussians generalise to unseen voices
+//! Why (crate's EVALUATION.md, "Fourth stage"): the profile's Gaussians generalise to unseen voices
 //! through their broad shared covariance but read real voices' vowels one step too open;
 //! a net trained on the same synthetic frames plus real recorded vowels, with a few frames
 //! of context, reads real voices and the synthetic groups better, and learns the training
@@ -91,7 +91,7 @@ pub struct NetOptions {
     /// Nets trained side by side, member `m` from seed `seed + m`, and stored as one net
     /// of `members × hidden` units whose logits are their mean: an ensemble reads an
     /// unseen voice more steadily than any one of its members, whose errors there depend
-    /// on its seed (crate README, "Fourteenth stage"). 1: one net.
+    /// on its seed (crate's EVALUATION.md, "Fourteenth stage"). 1: one net.
     pub members: usize,
     /// The trained net's [`ContextNet::weight`].
     pub weight: f32,
@@ -101,7 +101,7 @@ pub struct NetOptions {
 }
 
 impl NetOptions {
-    /// The prototype's mix (crate README, "Fourth stage"): 0.3 times the net's
+    /// The prototype's mix (crate's EVALUATION.md, "Fourth stage"): 0.3 times the net's
     /// log-posteriors plus 0.7 times the Gaussians', N's log-prior −1 on the net's side.
     /// Only the differences between classes matter, so this is the Gaussians at 1 and the
     /// net at 0.3 / 0.7 …

@@ -22,7 +22,7 @@ pub const DEFAULT_MIN_PHONE_FRAMES: u64 = 1000;
 /// The share of each vowel class's (A I U E O) weight its real-voice Gaussian takes by
 /// default ([`ProfileBuilder::real_shares`]): the best found, leave-one-speaker-out, with
 /// no synthetic group losing a point; U's is smaller because a real back /u/ sits on a
-/// female Japanese /o/, and O's larger so that her /o/ stays O (crate README, "Real voices
+/// female Japanese /o/, and O's larger so that her /o/ stays O (crate's EVALUATION.md, "Real voices
 /// in the profile", "Tenth stage" and "Twelfth stage").
 pub const DEFAULT_REAL_SHARES: [f32; 5] = [0.25, 0.25, 0.21, 0.3, 0.5];
 /// The largest real-voice share of a class.
@@ -100,7 +100,7 @@ pub struct Profile {
     pub subclasses: Vec<Subclass>,
     /// A small net over each frame and its neighbours whose logits, times its weight, are
     /// added to the Gaussians' log-scores ([`ClassScorer`](crate::ClassScorer)); `None`:
-    /// the Gaussians alone. See the crate README, "Fourth stage".
+    /// the Gaussians alone. See the crate's EVALUATION.md, "Fourth stage".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_net: Option<ContextNet>,
 }
@@ -519,7 +519,7 @@ impl ProfileBuilder {
     /// Adds one frame of a real (recorded human) voice saying vowel `class`. Real voices'
     /// frames teach only their class's [`REAL_VOICE_PHONE`] Gaussian — its mean, at
     /// [`ProfileBuilder::real_shares`] of the class — never the shared covariance or the
-    /// other phones: see the crate README, "Real voices in the profile". `N` frames are
+    /// other phones: see the crate's EVALUATION.md, "Real voices in the profile". `N` frames are
     /// ignored (the closed mouth stays what the labelled phones make it).
     pub fn add_real_voice(&mut self, class: Viseme, x: &[f32; N_CEPS]) {
         if class != Viseme::N {

@@ -29,7 +29,7 @@ pub const VOICE_MEMORY_FRAMES: f32 = 6000.0;
 /// and follows the new utterance ([`CMN_FRAMES`] of memory). Before, the running mean
 /// just went on through pauses, so a line began against the last 3 s of the line before
 /// it — its words, not the voice's: a session of MBROLA jp2's lines was 4.3 points under
-/// offline, 2.4 with this (crate README, "Moving frames count for less, and the stream's
+/// offline, 2.4 with this (crate's EVALUATION.md, "Moving frames count for less, and the stream's
 /// mean restarts at each utterance").
 ///
 /// ```

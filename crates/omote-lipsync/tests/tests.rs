@@ -637,7 +637,7 @@ fn noisy_and_quiet_variants_floors() {
                 // (this subset, cold streams: pink 0.776 → 0.793, hum 0.848 → 0.882).
                 (Degradation::Noisy, [0.80, 0.97, 0.77, 0.97]),
                 // Offline hum lowered a point with the nucleus vote (this subset 0.905 →
-                // 0.897; the whole group 92.5 → 91.9 %, README "Tenth stage").
+                // 0.897; the whole group 92.5 → 91.9 %, EVALUATION.md "Tenth stage").
                 (Degradation::Hum, [0.89, 0.97, 0.86, 0.97]),
                 (Degradation::Telephone, [0.90, 0.97, 0.88, 0.97]),
             ],
@@ -649,7 +649,7 @@ fn noisy_and_quiet_variants_floors() {
                 (Degradation::Quiet, [0.71, 0.97, 0.73, 0.97]),
                 // Streaming floors lowered 2 points when the class filter began to follow
                 // the spectrum (Japanese +1, espeak −1 to −2: this subset's pink 0.687 →
-                // 0.669, band 0.759 → 0.749; README "The class filter follows the spectrum").
+                // 0.669, band 0.759 → 0.749; EVALUATION.md "The class filter follows the spectrum").
                 (Degradation::Noisy, [0.73, 0.97, 0.65, 0.97]),
                 (Degradation::Hum, [0.72, 0.97, 0.73, 0.97]),
                 (Degradation::Telephone, [0.72, 0.97, 0.73, 0.97]),
