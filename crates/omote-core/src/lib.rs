@@ -59,7 +59,7 @@ pub mod smoothing;
 
 /// Tracking: a tracked face (ARKit-52 blendshapes and a head) retargeted onto a rig.
 pub mod tracking {
-    pub use crate::rig::arkit::{ARKIT_52, arkit_index, is_arkit_name};
+    pub use crate::rig::arkit::{ARKIT_52, arkit_index, arkit_index_any_spelling, is_arkit_name};
     pub use crate::sources::tracking::config::{
         Combine, EmotionRule, EyeMapping, GazeMapping, HeadLimits, LossConfig, MAX_EMOTION_SOURCES,
         MouthMapping, RetargetConfig, RetargetError, ShapeSmoothing,

@@ -29,7 +29,7 @@ mod sender;
 
 pub use error::VmcError;
 pub use names::{BlendNames, BlendWeights, channel_from_wire};
-pub use perfect_sync::{arkit_index_of_wire, tracked_face};
+pub use perfect_sync::tracked_face;
 pub use receiver::VmcReceiver;
 pub use recorder::VmcRecorder;
 pub use sender::{BonePose, BoneRest, VmcFrameWriter};

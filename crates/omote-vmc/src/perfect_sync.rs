@@ -4,37 +4,12 @@
 //!
 //! Senders spell the ARKit names differently: `eyeBlinkLeft` (ARKit), `EyeBlinkLeft`
 //! (the perfect-sync clip names of VRM 0.x avatars) and `eyeBlink_L` (iFacialMocap);
-//! all are accepted. Names are the *avatar's* left and right, which is what the core's
+//! all are accepted (`omote_core::tracking::arkit_index_any_spelling`, the rule's owner). Names are the *avatar's* left and right, which is what the core's
 //! unmirrored tracking input means.
 
-use omote_core::{TrackedFace, tracking::ARKIT_52};
+use omote_core::{TrackedFace, tracking::arkit_index_any_spelling};
 
 use crate::VmcReceiver;
-
-/// The ARKit-52 index of a blend name as VMC senders spell it (any ASCII case; `_L` /
-/// `_R` for `Left` / `Right`); `None` for other names (VRM presets, custom clips).
-///
-/// ```
-/// use omote_vmc::arkit_index_of_wire;
-/// let i = arkit_index_of_wire("eyeBlinkLeft").unwrap();
-/// assert_eq!(arkit_index_of_wire("EyeBlinkLeft"), Some(i));
-/// assert_eq!(arkit_index_of_wire("eyeBlink_L"), Some(i));
-/// assert_eq!(arkit_index_of_wire("Blink"), None);
-/// ```
-pub fn arkit_index_of_wire(name: &str) -> Option<usize> {
-    let (stem, side) = if let Some(s) = name.strip_suffix("_L") {
-        (s, "left")
-    } else if let Some(s) = name.strip_suffix("_R") {
-        (s, "right")
-    } else {
-        (name, "")
-    };
-    ARKIT_52.iter().position(|arkit| {
-        arkit.len() == stem.len() + side.len()
-            && arkit[..stem.len()].eq_ignore_ascii_case(stem)
-            && arkit[stem.len()..].eq_ignore_ascii_case(side)
-    })
-}
 
 /// The performer's face as the core's tracking input: every ARKit-52 blend value
 /// received (others 0) and the `Head` bone's rotation. `None` until the performer has
@@ -44,7 +19,7 @@ pub fn tracked_face(receiver: &VmcReceiver) -> Option<TrackedFace> {
     let mut face = TrackedFace::default();
     let mut any = false;
     for (name, value) in receiver.blends() {
-        if let Some(i) = arkit_index_of_wire(name) {
+        if let Some(i) = arkit_index_any_spelling(name) {
             // The receiver already clamps values to 0..1 and turns NaN into 0.
             face.blendshapes.0[i] = *value;
             any = true;
@@ -64,32 +39,6 @@ mod tests {
         OscMessage {
             address: "/VMC/Ext/Blend/Val".into(),
             args: vec![OscValue::Str(name.into()), OscValue::Float(v)],
-        }
-    }
-
-    #[test]
-    fn every_arkit_name_is_found_in_each_spelling() {
-        for (i, name) in ARKIT_52.iter().enumerate() {
-            assert_eq!(arkit_index_of_wire(name), Some(i), "{name}");
-            let pascal = format!("{}{}", name[..1].to_ascii_uppercase(), &name[1..]);
-            assert_eq!(arkit_index_of_wire(&pascal), Some(i), "{pascal}");
-            for (long, short) in [("Left", "_L"), ("Right", "_R")] {
-                if let Some(stem) = name.strip_suffix(long) {
-                    let s = format!("{stem}{short}");
-                    assert_eq!(arkit_index_of_wire(&s), Some(i), "{s}");
-                }
-            }
-        }
-        for other in [
-            "",
-            "A",
-            "Joy",
-            "eyeBlink",
-            "eyeBlinkLeftX",
-            "_L",
-            "jawOpen_L",
-        ] {
-            assert_eq!(arkit_index_of_wire(other), None, "{other}");
         }
     }
 

@@ -7,7 +7,7 @@ pub use crate::error::RigError;
 pub use crate::look_at::{
     EyeAngles, LookAtDesc, LookAtRangeMap, LookAtType, LookWeights, eye_rotation,
 };
-pub use arkit::{ARKIT_52, arkit_index, is_arkit_name};
+pub use arkit::{ARKIT_52, arkit_index, arkit_index_any_spelling, is_arkit_name};
 pub use expression::{ExpressionCategory, ExpressionDesc, ExpressionPreset, OverrideMode};
 
 use std::collections::HashMap;
@@ -87,6 +87,9 @@ pub struct Rig {
     presets: [Option<ChannelId>; 18],
     look_at: LookAtDesc,
     plan: OverridePlan,
+    /// Built by [`Rig::standard`]: every preset and every ARKit shape, for receivers
+    /// of either kind.
+    standard: bool,
 }
 
 /// Precomputed index lists so the per-frame override pass touches only what matters.
@@ -160,6 +163,7 @@ impl Rig {
             presets,
             look_at,
             plan,
+            standard: false,
         })
     }
 
@@ -213,7 +217,17 @@ impl Rig {
             }
         }
         list.extend(ARKIT_52.iter().map(|n| ExpressionDesc::new(*n)));
-        Self::new("standard", list, LookAtDesc::default_bone()).expect("built-in rig is valid")
+        let mut rig =
+            Self::new("standard", list, LookAtDesc::default_bone()).expect("built-in rig is valid");
+        rig.standard = true;
+        rig
+    }
+
+    /// Whether this is [`Rig::standard`] (not a model's own rig, even one of the same
+    /// channels): its ARKit channels stand beside its presets for receivers of either
+    /// kind, so perfect sync adds to the presets instead of replacing them.
+    pub fn is_standard(&self) -> bool {
+        self.standard
     }
 
     /// Display name.

@@ -203,8 +203,16 @@ pub struct RetargetConfig {
     /// Emotions compete: the strongest keeps its value, the others are scaled by
     /// `1 − strongest` (a broad smile lowers the brows, which must not read as anger).
     pub exclusive_emotions: bool,
-    /// Pass the 52 ARKit shapes to same-named rig channels.
+    /// Pass the 52 ARKit shapes to the rig's channels of those names, in any of their
+    /// spellings (`jawOpen`, `JawOpen`, `eyeBlink_L`).
     pub perfect_sync: bool,
+    /// Where the rig shows every ARKit shape a preset mapping reads (both blinks; the
+    /// seven mouth shapes of the vowels; an emotion rule's sources), leave that mapping
+    /// off: the shapes show it already, and both at once open the mouth twice (`aa` and
+    /// `jawOpen`). Unset (the default): yes for a model's own rig, no for the built-in
+    /// [`Rig::standard`](crate::Rig::standard), which carries both kinds for receivers of
+    /// either kind (a VMC app with a model without the ARKit clips needs the presets).
+    pub perfect_sync_replaces: Option<bool>,
     /// Gaze.
     pub gaze: GazeMapping,
     /// One Euro on the head (speed in degrees per second).
@@ -245,6 +253,7 @@ impl Default for RetargetConfig {
             ],
             exclusive_emotions: true,
             perfect_sync: true,
+            perfect_sync_replaces: None,
             gaze: GazeMapping::default(),
             head_filter: OneEuroConfig {
                 min_cutoff: 1.5,

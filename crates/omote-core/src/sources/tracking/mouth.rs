@@ -23,6 +23,12 @@ const STRETCH_R: usize = arkit_const("mouthStretchRight");
 const SMILE_L: usize = arkit_const("mouthSmileLeft");
 const SMILE_R: usize = arkit_const("mouthSmileRight");
 
+/// Every ARKit shape the vowels are read from: a rig that shows them all (perfect sync)
+/// shows the mouth without them.
+pub(crate) const VOWEL_SOURCES: [usize; 7] = [
+    JAW_OPEN, FUNNEL, PUCKER, STRETCH_L, STRETCH_R, SMILE_L, SMILE_R,
+];
+
 /// Vowel targets A I U E O (sum ≤ 1) for one frame's scores. With `vowels` off only A
 /// moves, by the jaw.
 pub(crate) fn tracked_vowels(b: &Blendshapes, m: &MouthMapping) -> [f32; 5] {

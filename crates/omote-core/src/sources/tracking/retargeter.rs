@@ -15,7 +15,9 @@
 //!   the mouth's openness, roundness and width (soft nearest-prototype, so every vowel
 //!   is reachable).
 //! - **Emotions**: rules like smile → happy with thresholds; **perfect sync** passes all
-//!   52 ARKit shapes through when the rig has channels with those names.
+//!   52 ARKit shapes through when the rig has channels with those names (any spelling,
+//!   [`arkit_index_any_spelling`]), and a preset mapping whose sources the rig shows
+//!   that way (blink, vowels, an emotion rule) is left off (`perfect_sync_replaces`).
 //! - **Gaze**: docs/design.md § Tracking: each direction averages the two eyes' matching look shapes, the
 //!   dominant side wins, a curve, then scaled to the rig's lookAt input range.
 //! - **Loss**: after `loss.grace` seconds without a face the tracking layer's weight
@@ -26,7 +28,7 @@
 use glam::Quat;
 
 use crate::mix::layer::Layer;
-use crate::rig::arkit::{ARKIT_52, arkit_const, arkit_index};
+use crate::rig::arkit::{ARKIT_52, arkit_const, arkit_index, arkit_index_any_spelling};
 use crate::rig::expression::ExpressionPreset;
 use crate::rig::{ChannelId, Rig};
 use crate::sanitize::{clamp_or, positive_or_zero};
@@ -37,7 +39,7 @@ use crate::sources::tracking::config::{
 use crate::sources::tracking::gaze::tracked_gaze;
 use crate::sources::tracking::head::mirror_rotation;
 use crate::sources::tracking::input::{Blendshapes, TrackedFace};
-use crate::sources::tracking::mouth::tracked_vowels;
+use crate::sources::tracking::mouth::{VOWEL_SOURCES, tracked_vowels};
 
 /// One frame of retargeting output besides the layer values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -120,11 +122,35 @@ impl Retargeter {
                 groups[c.index()] = Some(g);
             }
         };
-        let blink = rig.presets(ExpressionPreset::BLINKS);
+        // Perfect sync first: where the rig shows every ARKit shape a preset mapping
+        // reads, that mapping stays off (`perfect_sync_replaces`) — the shapes already
+        // show it, and both at once would open the mouth twice (`aa` and `jawOpen`).
+        let mut perfect_sync = Vec::new();
+        let mut shown = [false; ARKIT_52.len()];
+        if config.perfect_sync {
+            for c in (0..n).map(|i| ChannelId(i as u16)) {
+                if let Some(i) = arkit_index_any_spelling(rig.channel_name(c)) {
+                    mark(Some(c), SmoothingGroup::PerfectSync, &mut group);
+                    perfect_sync.push((c, i as u8));
+                    shown[i] = true;
+                }
+            }
+        }
+        let replaces = config.perfect_sync_replaces.unwrap_or(!rig.is_standard());
+        let shows_all = |sources: &[usize]| replaces && sources.iter().all(|&i| shown[i]);
+        let blink = if shows_all(&[ARKIT_BLINK_LEFT, ARKIT_BLINK_RIGHT]) {
+            [None; 3]
+        } else {
+            rig.presets(ExpressionPreset::BLINKS)
+        };
         for c in blink {
             mark(c, SmoothingGroup::Eyes, &mut group);
         }
-        let vowels = rig.presets(ExpressionPreset::VOWELS);
+        let vowels = if shows_all(&VOWEL_SOURCES) {
+            [None; 5]
+        } else {
+            rig.presets(ExpressionPreset::VOWELS)
+        };
         for c in vowels {
             mark(c, SmoothingGroup::Mouth, &mut group);
         }
@@ -153,8 +179,10 @@ impl Retargeter {
                 sources[count] = idx as u8;
                 count += 1;
             }
+            let sources_shown = replaces && sources[..count].iter().all(|&i| shown[i as usize]);
             if let Some(channel) = rig.channel(&r.target)
                 && count > 0
+                && !sources_shown
             {
                 mark(Some(channel), SmoothingGroup::Emotions, &mut group);
                 rules.push(ResolvedRule {
@@ -165,15 +193,6 @@ impl Retargeter {
                     from: r.from,
                     to: r.to,
                 });
-            }
-        }
-        let mut perfect_sync = Vec::new();
-        if config.perfect_sync {
-            for (i, name) in ARKIT_52.iter().enumerate() {
-                if let Some(c) = rig.channel(name) {
-                    mark(Some(c), SmoothingGroup::PerfectSync, &mut group);
-                    perfect_sync.push((c, i as u8));
-                }
             }
         }
         let la = rig.look_at();
@@ -529,6 +548,81 @@ mod tests {
         for n in ["aa", "ih", "ou", "ee", "oh"] {
             assert!(v[rig.channel(n).unwrap().index()] < 0.02, "{n}");
         }
+    }
+
+    /// A model made for perfect sync: the VRM presets and the 52 ARKit clips, named as
+    /// VRM 0.x avatars often name them (`JawOpen`) or with Apple's keys (`eyeBlink_L`).
+    fn perfect_sync_model(arkit: &[&str]) -> Rig {
+        let mut list: Vec<crate::rig::ExpressionDesc> = ExpressionPreset::ALL
+            .iter()
+            .map(|p| crate::rig::ExpressionDesc::new(p.name()))
+            .collect();
+        list.extend(arkit.iter().map(|n| crate::rig::ExpressionDesc::new(*n)));
+        Rig::new("model", list, crate::rig::LookAtDesc::default_bone()).unwrap()
+    }
+
+    fn settle_on(rig: &Rig, config: RetargetConfig, shapes: &[(&str, f32)]) -> Vec<f32> {
+        let mut rt = Retargeter::new(rig, config).unwrap();
+        let mut layer = Layer::new("t", crate::mix::layer::BlendMode::Override, rig.len());
+        let frame = frame_with(shapes);
+        for _ in 0..120 {
+            rt.update(1.0 / 60.0, Some(&frame), &mut layer);
+        }
+        layer.values().to_vec()
+    }
+
+    #[test]
+    fn perfect_sync_finds_every_spelling_and_replaces_what_it_shows() {
+        let pascal: Vec<String> = ARKIT_52
+            .iter()
+            .map(|n| {
+                let n = n.replace("Left", "_L").replace("Right", "_R");
+                format!("{}{}", n[..1].to_ascii_uppercase(), &n[1..])
+            })
+            .collect();
+        let names: Vec<&str> = pascal.iter().map(String::as_str).collect();
+        let rig = perfect_sync_model(&names);
+        let face = [
+            ("jawOpen", 0.6),
+            ("mouthSmileLeft", 0.9),
+            ("mouthSmileRight", 0.9),
+            ("eyeBlinkLeft", 0.95),
+            ("eyeBlinkRight", 0.95),
+        ];
+        let v = settle_on(&rig, RetargetConfig::default(), &face);
+        let at = |n: &str| v[rig.channel(n).unwrap().index()];
+        // Every ARKit clip is driven, whatever its spelling.
+        assert!((at("JawOpen") - 0.6).abs() < 0.01, "{}", at("JawOpen"));
+        assert!(at("MouthSmile_L") > 0.85 && at("EyeBlink_R") > 0.9);
+        // The model shows the mouth, the smile and the blink itself: the presets that
+        // would show them again stay shut.
+        for preset in ["aa", "ih", "ou", "ee", "oh", "happy", "blink"] {
+            assert_eq!(at(preset), 0.0, "{preset}");
+        }
+        // Asked to add instead, both move.
+        let both = RetargetConfig {
+            perfect_sync_replaces: Some(false),
+            ..RetargetConfig::default()
+        };
+        let v = settle_on(&rig, both, &face);
+        let at = |n: &str| v[rig.channel(n).unwrap().index()];
+        assert!(at("JawOpen") > 0.55 && at("happy") > 0.9 && at("blink") > 0.9);
+        assert!(at("aa") + at("ee") + at("ih") > 0.3);
+        // A model with only some ARKit clips keeps the presets those do not cover.
+        let partial = perfect_sync_model(&["jawOpen", "eyeBlinkLeft", "eyeBlinkRight"]);
+        let v = settle_on(&partial, RetargetConfig::default(), &face);
+        let at = |n: &str| v[partial.channel(n).unwrap().index()];
+        assert!(at("jawOpen") > 0.55 && at("happy") > 0.9);
+        assert!(
+            at("aa") + at("ee") + at("ih") > 0.3,
+            "the vowels need seven shapes"
+        );
+        assert_eq!(at("blink"), 0.0, "both eyeBlink clips show the blink");
+        // The built-in rig serves receivers of both kinds: presets and ARKit together.
+        let standard = Rig::standard();
+        let v = settle_on(&standard, RetargetConfig::default(), &face);
+        let at = |n: &str| v[standard.channel(n).unwrap().index()];
+        assert!(at("jawOpen") > 0.55 && at("happy") > 0.9 && at("blink") > 0.9);
     }
 
     #[test]
