@@ -293,6 +293,11 @@ OmoteStatus omote_character_set_eye_mode(OmoteCharacter character, uint32_t mode
 // negative, NaN or infinite delay is an error.
 OmoteStatus omote_character_request_blink(OmoteCharacter character, float delay_s);
 
+// Announces an eye-area change (a surprised key, eyes shut) `in_s` seconds ahead on the
+// host's own timeline: no automatic blink starts shortly before it. A negative or NaN
+// time, or a full queue (16 waiting), is an error.
+OmoteStatus omote_character_announce_eye_change(OmoteCharacter character, float in_s);
+
 // Turns tracking on (the default retargeting): tracked faces set with
 // [`omote_character_set_tracked`] drive the face over the acting; a lost face fades back.
 OmoteStatus omote_character_enable_tracking(OmoteCharacter character);
@@ -325,6 +330,11 @@ OmoteStatus omote_character_set_tracked(OmoteCharacter character,
                                         const float *scores,
                                         uint32_t count,
                                         const float *head);
+
+// Takes the user's neutral head pose from the next `seconds` of tracked faces (0: the
+// next face): what a "calibrate" button does while the user looks straight at the
+// screen. Needs [`omote_character_enable_tracking`].
+OmoteStatus omote_character_calibrate_tracking(OmoteCharacter character, float seconds);
 
 // The tracker lost the face: the face fades back to the acting.
 OmoteStatus omote_character_set_tracking_lost(OmoteCharacter character);

@@ -221,6 +221,9 @@ class Face:
     def request_blink(self, delay: float = 0.0) -> None:
         """A blink ``delay`` s from now (0: as soon as the eyes are free); negative or
         NaN: ValueError."""
+    def announce_eye_change(self, in_s: float) -> None:
+        """An eye-area change ``in_s`` s ahead on your own timeline: no automatic blink
+        starts shortly before it; negative or NaN: ValueError."""
     def say(self, track: Track, afterglow: Optional[Sequence[Tuple[str, float]]] = None) -> None:
         """Says a voice line now; ``afterglow``: (expression, weight) after it."""
     def cut(self) -> None: ...
@@ -237,6 +240,9 @@ class Face:
     def hear(self, stream: VoiceStream, samples: Samples) -> None: ...
     def set_tracked(self, scores: npt.ArrayLike, head: Optional[npt.ArrayLike] = None) -> None:
         """52 ARKit scores (ARKit's order), head x y z w; needs ``tracking=True``."""
+    def calibrate_tracking(self, seconds: float = 1.0) -> None:
+        """The user's neutral head pose from the next ``seconds`` of tracked faces (0: the
+        next face); needs ``tracking=True``."""
     def set_tracking_lost(self) -> None: ...
     def set_camera(self, position: Optional[Tuple[float, float, float]]) -> None: ...
     def update(self, dt: float) -> None:

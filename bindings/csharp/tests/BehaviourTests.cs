@@ -265,6 +265,32 @@ namespace Omote.Tests
         }
 
         [Test]
+        public void CalibratingMakesTheUsersHeadStraight()
+        {
+            using (var avatar = Avatar.Builtin(0))
+            using (var face = new Character(avatar, 4))
+            {
+                face.EnableTracking();
+                var scores = new float[NativeMethods.ArkitCount];
+                // The camera sits to the side: the user's straight ahead reads 15° turned.
+                for (int f = 0; f < 60; f++)
+                {
+                    face.SetTracked(scores, 0f, 0.1305f, 0f, 0.9914f);
+                    face.Step(1f / 30f);
+                }
+                Assert.That(Math.Abs(face.Rotations[1]), Is.GreaterThan(0.05f), "uncalibrated, the head is turned");
+                face.CalibrateTracking(1f);
+                for (int f = 0; f < 90; f++)
+                {
+                    face.SetTracked(scores, 0f, 0.1305f, 0f, 0.9914f);
+                    face.Step(1f / 30f);
+                    Support.AssertSane(face, "calibrating");
+                }
+                Assert.That(Math.Abs(face.Rotations[1]), Is.LessThan(0.005f), "calibrated, the same pose is straight ahead");
+            }
+        }
+
+        [Test]
         public void GazeTargetAndEyeRotations()
         {
             using (var avatar = Avatar.Builtin(0))

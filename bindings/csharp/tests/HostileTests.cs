@@ -87,6 +87,8 @@ namespace Omote.Tests
             Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_head", () => face.SetHead(nan, 0f, 0f, 1f));
             Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_eye_mode", () => face.SetEyeMode((EyeMode)7));
             Support.Fails(OmoteStatus.InvalidArgument, "omote_character_request_blink", () => face.RequestBlink(nan));
+            Support.Fails(OmoteStatus.InvalidArgument, "omote_character_announce_eye_change", () => face.AnnounceEyeChange(nan));
+            Support.Fails(OmoteStatus.InvalidArgument, "omote_character_announce_eye_change", () => face.AnnounceEyeChange(-1f));
             StillSane("NaN inputs");
             // Out of range but finite is clamped, not refused.
             face.SetExpression("happy", 7f);
@@ -111,8 +113,11 @@ namespace Omote.Tests
         {
             var e = Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_tracked", () => face.SetTracked(new float[52]));
             StringAssert.Contains("tracking is off", e.Message);
+            e = Support.Fails(OmoteStatus.InvalidArgument, "omote_character_calibrate_tracking", () => face.CalibrateTracking(1f));
+            StringAssert.Contains("tracking is off", e.Message);
             face.EnableTracking();
             face.SetTracked(new float[52]);
+            Support.Fails(OmoteStatus.InvalidArgument, "omote_character_calibrate_tracking", () => face.CalibrateTracking(float.NaN));
         }
 
         [Test]

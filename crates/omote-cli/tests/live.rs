@@ -687,6 +687,63 @@ fn an_audio_file_drives_the_mouth_as_a_microphone_would() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `--calibrate`: a user who sits turned 20° to the camera is straight ahead after the
+/// first half second; without it the avatar's head stays turned.
+#[test]
+fn calibrate_makes_the_users_first_pose_straight_ahead() {
+    let dir = scratch("calibrate");
+    let replay = dir.join("turned.jsonl");
+    // The MediaPipe matrix of a head turned 20° about +Y, for 3 s at 30 fps.
+    let (s, c) = 20f64.to_radians().sin_cos();
+    let transform = format!("[{c},0,{},0,0,1,0,0,{s},0,{c},-40,0,0,0,1]", -s);
+    let lines: String = (0..90)
+        .map(|i| {
+            format!(
+                "{{\"t\":{:.4},\"width\":640,\"height\":480,\"faces\":[{{\"blendshapes\":{{}},\"transform\":{transform}}}]}}\n",
+                f64::from(i) / 30.0
+            )
+        })
+        .collect();
+    std::fs::write(&replay, lines).unwrap();
+    let yaw_at_end = |extra: &[&str]| {
+        let rec = dir.join("rec.anim.json");
+        let o = omote()
+            .args(["live", "--replay"])
+            .arg(&replay)
+            .args(extra)
+            .args(["--seconds", "2.5", "--record"])
+            .arg(&rec)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{stderr}");
+        let anim = read_json(&rec);
+        let q = anim["head"].as_array().unwrap().last().unwrap().clone();
+        let q: Vec<f64> = q
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        // The turn about +Y of a unit quaternion (x y z w), in degrees.
+        2.0 * q[1].atan2(q[3]).to_degrees()
+    };
+    let plain = yaw_at_end(&[]);
+    let calibrated = yaw_at_end(&["--calibrate", "0.5"]);
+    assert!(plain.abs() > 15.0, "{plain}");
+    assert!(calibrated.abs() < 1.0, "{calibrated}");
+    for (flag, value) in [("--calibrate", "-2"), ("--seconds", "-1")] {
+        let o = omote().args(["live", flag, value]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success());
+        assert!(
+            stderr.contains("invalid value '-"),
+            "{flag} {value}: {stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[cfg(not(feature = "mic"))]
 #[test]
 fn mic_without_the_feature_says_how_to_get_it() {

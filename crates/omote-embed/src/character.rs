@@ -283,6 +283,19 @@ impl Character {
         Ok(self.driver.face_mut().request_blink_in(delay_s)?)
     }
 
+    /// Announces an eye-area change `in_s` seconds ahead (a surprised key, eyes shut in
+    /// the game's own timeline): no automatic blink starts shortly before it, so a blink
+    /// does not fight the change. What a scene does for its own keys; a host driving
+    /// expressions from its own timeline calls it with its look-ahead.
+    pub fn announce_eye_change(&mut self, in_s: f32) -> Result<(), EmbedError> {
+        if !(in_s.is_finite() && in_s >= 0.0) {
+            return Err(EmbedError::Argument(format!(
+                "an eye change in {in_s} s: the time must be a finite number of seconds ≥ 0"
+            )));
+        }
+        Ok(self.driver.face_mut().schedule_eye_change(in_s)?)
+    }
+
     /// Says a voice line now, with an afterglow mouth after it (`(channel, weight)`
     /// pairs, may be empty; weights clamped to 0–1, NaN refused). The mouth starts with
     /// the voice and hands over smoothly into the acting 0.2 s before its end.
@@ -526,6 +539,25 @@ impl Character {
         };
         let blendshapes = omote_core::tracking::Blendshapes(scores.map(|v| v.clamp(0.0, 1.0)));
         self.set_tracked(Some(TrackedFace { blendshapes, head }));
+        Ok(())
+    }
+
+    /// Takes the user's neutral head pose from the next `seconds` of tracked faces (they
+    /// look at the screen as they mean "straight ahead"; 0: the next face): a camera
+    /// above or beside the screen no longer leaves the avatar's head turned. Needs
+    /// [`Character::with_tracking`]; the calibration stays until the next call.
+    pub fn calibrate_tracking(&mut self, seconds: f32) -> Result<(), EmbedError> {
+        if !(seconds.is_finite() && seconds >= 0.0) {
+            return Err(EmbedError::Argument(format!(
+                "calibrating over {seconds} s: the time must be a finite number of seconds ≥ 0"
+            )));
+        }
+        let Some(retargeter) = self.driver.retargeter_mut() else {
+            return Err(EmbedError::Argument(
+                "tracking is off: turn it on for this character before calibrating it".into(),
+            ));
+        };
+        retargeter.calibrate_over(seconds);
         Ok(())
     }
 

@@ -778,3 +778,78 @@ fn a_line_resampled_to_few_frames_is_said() {
     face.update(1.0 / 60.0);
     assert!(face.weights().iter().all(|w| w.is_finite()));
 }
+
+/// A host's own timeline announces its eye-area keys: no automatic blink starts in the
+/// suppress window (0.4 s) before any of them, though blinks go on between them.
+#[test]
+fn an_announced_eye_change_keeps_blinks_off_before_it() {
+    let blink_starts = |announce: bool| {
+        let mut face = Character::from_rig_json(RIG, 11).unwrap();
+        let mut starts = Vec::new();
+        let dt = 1.0 / 60.0;
+        // An eye key every 0.5 s, announced a second ahead, for a minute.
+        let keys: Vec<f64> = (1..120).map(|k| 1.0 + 0.5 * f64::from(k)).collect();
+        let mut next = 0;
+        for frame in 0..3600 {
+            let t = f64::from(frame) * f64::from(dt);
+            while announce && next < keys.len() && keys[next] - t <= 1.0 {
+                face.announce_eye_change((keys[next] - t) as f32).unwrap();
+                next += 1;
+            }
+            face.update(dt);
+            for e in face.events().iter() {
+                if let omote_core::FaceEvent::Blink(b) = e {
+                    starts.push((b.t, keys.clone()));
+                }
+            }
+        }
+        starts
+    };
+    let in_window = |starts: &[(f64, Vec<f64>)]| {
+        starts
+            .iter()
+            .filter(|(t, keys)| keys.iter().any(|k| (k - 0.4..k - 0.02).contains(t)))
+            .count()
+    };
+    let free = blink_starts(false);
+    let announced = blink_starts(true);
+    // Unannounced, the keys' windows cover most of the time and catch many blinks.
+    assert!(in_window(&free) >= 10, "{}", in_window(&free));
+    assert_eq!(in_window(&announced), 0);
+    // Blinks still happen: each waits for its key to pass.
+    assert!(announced.len() >= 10, "{}", announced.len());
+    let mut face = Character::from_rig_json(RIG, 11).unwrap();
+    let e = face.announce_eye_change(f32::NAN).unwrap_err().to_string();
+    assert!(e.contains("NaN s"), "{e}");
+    assert!(face.announce_eye_change(-1.0).is_err());
+}
+
+/// Calibrating a tracked character: the head the user holds for the next second is
+/// the avatar's straight ahead; without tracking it is refused, by name.
+#[test]
+fn calibrating_tracking_makes_the_users_pose_straight() {
+    let mut face = Character::from_rig_json(RIG, 2).unwrap();
+    let e = face.calibrate_tracking(1.0).unwrap_err().to_string();
+    assert!(e.contains("tracking is off"), "{e}");
+    let mut face = face
+        .with_tracking(omote_core::RetargetConfig::default())
+        .unwrap();
+    let tilted = Quat::from_rotation_x(15f32.to_radians()) * Quat::from_rotation_y(0.3);
+    let pitch_yaw = |q: Quat| {
+        let (y, x, _) = q.to_euler(omote_core::glam::EulerRot::YXZ);
+        (x.to_degrees(), y.to_degrees())
+    };
+    let run = |face: &mut Character, frames: usize| {
+        for _ in 0..frames {
+            face.set_tracked_arkit(&[0.0; 52], Some(tilted)).unwrap();
+            face.update(1.0 / 30.0);
+        }
+        pitch_yaw(face.state().head)
+    };
+    let (p, y) = run(&mut face, 60);
+    assert!(p.abs() > 10.0 && y.abs() > 10.0, "{p} {y}");
+    face.calibrate_tracking(1.0).unwrap();
+    let (p, y) = run(&mut face, 90);
+    assert!(p.abs() < 0.5 && y.abs() < 0.5, "{p} {y}");
+    assert!(face.calibrate_tracking(f32::INFINITY).is_err());
+}

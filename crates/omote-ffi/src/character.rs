@@ -266,6 +266,19 @@ pub extern "C" fn omote_character_request_blink(
     })
 }
 
+/// Announces an eye-area change (a surprised key, eyes shut) `in_s` seconds ahead on the
+/// host's own timeline: no automatic blink starts shortly before it. A negative or NaN
+/// time, or a full queue (16 waiting), is an error.
+#[unsafe(no_mangle)]
+pub extern "C" fn omote_character_announce_eye_change(
+    character: OmoteCharacter,
+    in_s: f32,
+) -> OmoteStatus {
+    guard("omote_character_announce_eye_change", || {
+        with(character, |c| Ok(c.announce_eye_change(in_s)?))
+    })
+}
+
 /// Turns tracking on (the default retargeting): tracked faces set with
 /// [`omote_character_set_tracked`] drive the face over the acting; a lost face fades back.
 #[unsafe(no_mangle)]
@@ -339,6 +352,19 @@ pub unsafe extern "C" fn omote_character_set_tracked(
         // SAFETY: the caller's promise.
         let head = unsafe { ptr::optional_array::<f32, 4>(head) }.map(Quat::from_array);
         with(character, |c| Ok(c.set_tracked_arkit(scores, head)?))
+    })
+}
+
+/// Takes the user's neutral head pose from the next `seconds` of tracked faces (0: the
+/// next face): what a "calibrate" button does while the user looks straight at the
+/// screen. Needs [`omote_character_enable_tracking`].
+#[unsafe(no_mangle)]
+pub extern "C" fn omote_character_calibrate_tracking(
+    character: OmoteCharacter,
+    seconds: f32,
+) -> OmoteStatus {
+    guard("omote_character_calibrate_tracking", || {
+        with(character, |c| Ok(c.calibrate_tracking(seconds)?))
     })
 }
 

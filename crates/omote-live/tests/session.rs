@@ -129,3 +129,43 @@ fn nothing_non_finite_reaches_a_sink() {
     }
     assert_eq!(inbox.stats()[0].non_finite, 20 * (39 + 1));
 }
+
+/// A calibrate request (a key, a button) makes the user's held pose straight ahead: set
+/// before the run, the first faces calibrate; set during it, the next ones do.
+#[test]
+fn a_calibrate_request_makes_the_held_pose_straight() {
+    let inbox = TrackingInbox::new(Duration::from_millis(300));
+    let sender = inbox.sender("camera");
+    let stop = Arc::new(AtomicBool::new(false));
+    let turned = Quat::from_rotation_y(20f32.to_radians());
+    let feeder = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let face = TrackedFace {
+                head: Some(turned),
+                ..TrackedFace::default()
+            };
+            while !stop.load(Ordering::SeqCst) {
+                sender.publish(Some(face));
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    let yaw = |q: Quat| q.to_euler(omote_core::glam::EulerRot::YXZ).0.to_degrees();
+    let run = |calibrate: bool| {
+        let flag = Arc::new(AtomicBool::new(calibrate));
+        let mut sink = MockSink::new();
+        LiveSession::new(60.0)
+            .max_duration(Duration::from_millis(900))
+            .calibrate_on(flag.clone(), 0.1)
+            .run(&mut driver(), &inbox, None, &mut sink, |_| {})
+            .unwrap();
+        assert!(!flag.load(Ordering::SeqCst), "the request is taken");
+        yaw(sink.frames.last().unwrap().head)
+    };
+    let (plain, calibrated) = (run(false), run(true));
+    stop.store(true, Ordering::SeqCst);
+    feeder.join().unwrap();
+    assert!((plain - 20.0).abs() < 1.0, "{plain}");
+    assert!(calibrated.abs() < 1.0, "{calibrated}");
+}

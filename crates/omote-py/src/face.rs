@@ -248,6 +248,14 @@ impl Face {
             .map_err(embed("Face.request_blink"))
     }
 
+    /// Announces an eye-area change `in_s` seconds ahead on your own timeline: no
+    /// automatic blink starts shortly before it.
+    fn announce_eye_change(&mut self, in_s: f32) -> PyResult<()> {
+        self.inner
+            .announce_eye_change(in_s)
+            .map_err(embed("Face.announce_eye_change"))
+    }
+
     /// Says a voice line now (a `Track`); `afterglow` maps expression names to weights
     /// for the mouth after it.
     #[pyo3(signature = (track, afterglow = None))]
@@ -321,6 +329,15 @@ impl Face {
         let s = floats(call, "scores", scores)?;
         let head = head.map(|h| quat(call, "head", h)).transpose()?;
         self.inner.set_tracked_arkit(&s, head).map_err(embed(call))
+    }
+
+    /// Takes the user's neutral head pose from the next `seconds` of tracked faces (0:
+    /// the next face) while they look straight at the screen. Needs tracking.
+    #[pyo3(signature = (seconds = 1.0))]
+    fn calibrate_tracking(&mut self, seconds: f32) -> PyResult<()> {
+        self.inner
+            .calibrate_tracking(seconds)
+            .map_err(embed("Face.calibrate_tracking"))
     }
 
     /// The tracker lost the face: it fades back to the acting.

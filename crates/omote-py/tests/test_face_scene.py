@@ -149,6 +149,27 @@ def test_tracking_and_live_voice_drive_the_face():
         omote.Face(rig).set_tracked(scores)
 
 
+def test_calibrating_tracking_makes_the_held_pose_straight():
+    face = omote.Face(omote.Rig.standard(), seed=3, tracking=True)
+    scores = np.zeros(52, np.float32)
+    turned = [0, 0.1305, 0, 0.9914]  # 15° about +Y: a camera beside the screen
+
+    def hold(frames):
+        for _ in range(frames):
+            face.set_tracked(scores, head=turned)
+            face.update(1 / 30)
+        return abs(float(face.rotations[0][1]))  # the head's y
+
+    assert hold(60) > 0.05
+    face.calibrate_tracking(1.0)
+    assert hold(90) < 0.005
+    with pytest.raises(omote.OmoteValueError, match="tracking is off"):
+        omote.Face(omote.Rig.standard()).calibrate_tracking()
+    with pytest.raises(omote.OmoteValueError, match="NaN"):
+        face.announce_eye_change(float("nan"))
+    face.announce_eye_change(0.5)
+
+
 def vrma_expression(vrma, name):
     """A VRMA's track of expression `name` (its node's translation x per key), read with
     the standard library: the GLB's JSON, the accessor, the bytes."""

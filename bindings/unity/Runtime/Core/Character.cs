@@ -272,6 +272,14 @@ namespace Omote
             Native.Check(NativeMethods.omote_character_request_blink(Handle, delaySeconds));
         }
 
+        /// <summary>Announces an eye-area change (a surprised key, eyes shut) <paramref name="inSeconds"/>
+        /// ahead on your own timeline (Timeline, a dialogue system): no automatic blink starts
+        /// shortly before it. A negative or NaN time, or 16 already waiting, throws.</summary>
+        public void AnnounceEyeChange(float inSeconds)
+        {
+            Native.Check(NativeMethods.omote_character_announce_eye_change(Handle, inSeconds));
+        }
+
         // ---- tracking ----
 
         /// <summary>Turns tracking on: faces given to <see cref="SetTracked(float[])"/>
@@ -297,6 +305,14 @@ namespace Omote
             head[2] = headZ;
             head[3] = headW;
             Native.Check(NativeMethods.omote_character_set_tracked(h, scores, Native.Length(scores, "scores"), head));
+        }
+
+        /// <summary>Takes the user's neutral head pose from the next <paramref name="seconds"/>
+        /// of tracked faces (0: the next face) while they look straight at the screen: a camera
+        /// above or beside it no longer leaves the head turned. Needs <see cref="EnableTracking"/>.</summary>
+        public void CalibrateTracking(float seconds)
+        {
+            Native.Check(NativeMethods.omote_character_calibrate_tracking(Handle, seconds));
         }
 
         /// <summary>The tracker lost the face: it fades back to the acting.</summary>

@@ -152,7 +152,7 @@ pub struct LiveArgs {
     #[arg(long, value_name = "SEQ.jsonl")]
     pub record_tracking: Option<PathBuf>,
     /// Stop after this many seconds.
-    #[arg(long, value_parser = limits::seconds)]
+    #[arg(long, allow_negative_numbers = true, value_parser = limits::seconds)]
     pub seconds: Option<f64>,
     /// Face updates per second when no tracking arrives (1–1000).
     #[arg(long, default_value_t = 60.0, value_parser = limits::fps)]
@@ -166,9 +166,46 @@ pub struct LiveArgs {
     /// Mirror the user (a selfie camera): their left drives the avatar's right.
     #[arg(long)]
     pub mirror: bool,
+    /// Calibrate the head on the first SECONDS of faces (default 1): look straight at
+    /// the screen as the session starts, and a camera above or beside it no longer
+    /// leaves the avatar's head turned. In a terminal, Enter calibrates again at any time.
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "1", allow_negative_numbers = true, value_parser = calibrate_seconds)]
+    pub calibrate: Option<f32>,
     /// Seconds after which a tracking result counts as lost (0.05–10).
     #[arg(long, default_value_t = 0.5, value_parser = stale_seconds)]
     pub stale: f64,
+}
+
+fn calibrate_seconds(s: &str) -> Result<f32, String> {
+    let v: f32 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if (0.0..=60.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} is not within 0–60 seconds"))
+    }
+}
+
+/// How long Enter's calibration gathers faces without --calibrate.
+const ENTER_CALIBRATION_S: f32 = 1.0;
+
+/// The calibrate request of the session: set now for --calibrate, and again each time
+/// Enter is pressed in the terminal (when stdin is a terminal and not the frames' pipe).
+fn calibrate_requests(args: &LiveArgs) -> (Arc<AtomicBool>, bool) {
+    let flag = Arc::new(AtomicBool::new(args.calibrate.is_some()));
+    let interactive = args.stdin.is_none() && std::io::stdin().is_terminal();
+    if interactive {
+        let request = flag.clone();
+        // Detached: it ends with the process, blocked on the terminal or not.
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            while std::io::stdin().read_line(&mut line).is_ok_and(|n| n > 0) {
+                request.store(true, std::sync::atomic::Ordering::SeqCst);
+                eprintln!("live: calibrating: look straight at the screen");
+                line.clear();
+            }
+        });
+    }
+    (flag, interactive)
 }
 
 fn stale_seconds(s: &str) -> Result<f64, String> {
@@ -355,13 +392,18 @@ pub fn run(args: LiveArgs) -> Result<()> {
         mut recorder,
         view,
     } = open_outputs(&args, &avatar, &inbox)?;
+    let calibrate = calibrate_requests(&args);
     announce(&args, &avatar, &inputs, voice.as_ref(), view.as_ref())?;
+    if calibrate.1 && !inputs.is_empty() {
+        eprintln!("live: Enter calibrates the head (look straight at the screen)");
+    }
 
     let session = SessionRun {
         args: &args,
         inbox: &inbox,
         stop: &stop,
         video_input,
+        calibrate,
     };
     let (result, failed_input) = session.run(
         &mut driver,
@@ -640,6 +682,8 @@ struct SessionRun<'a> {
     stop: &'a Arc<AtomicBool>,
     /// Whether a video input's end ends the session.
     video_input: bool,
+    /// The calibrate request ([`calibrate_requests`]) and whether Enter sets it.
+    calibrate: (Arc<AtomicBool>, bool),
 }
 
 impl SessionRun<'_> {
@@ -654,9 +698,11 @@ impl SessionRun<'_> {
         view: Option<&page::LiveView>,
     ) -> (Result<SessionStats, LiveError>, Option<String>) {
         let (args, inbox, stop) = (self.args, self.inbox, self.stop);
+        let (calibrate, _) = self.calibrate.clone();
         let mut session = LiveSession::new(args.rate)
             .stop_on(stop.clone())
-            .end_with_inputs(self.video_input && args.seconds.is_none());
+            .end_with_inputs(self.video_input && args.seconds.is_none())
+            .calibrate_on(calibrate, args.calibrate.unwrap_or(ENTER_CALIBRATION_S));
         if let Some(s) = args.seconds {
             session = session.max_duration(Duration::from_secs_f64(s));
         }

@@ -87,9 +87,6 @@ pub struct Rig {
     presets: [Option<ChannelId>; 18],
     look_at: LookAtDesc,
     plan: OverridePlan,
-    /// Built by [`Rig::standard`]: every preset and every ARKit shape, for receivers
-    /// of either kind.
-    standard: bool,
 }
 
 /// Precomputed index lists so the per-frame override pass touches only what matters.
@@ -163,7 +160,6 @@ impl Rig {
             presets,
             look_at,
             plan,
-            standard: false,
         })
     }
 
@@ -217,17 +213,7 @@ impl Rig {
             }
         }
         list.extend(ARKIT_52.iter().map(|n| ExpressionDesc::new(*n)));
-        let mut rig =
-            Self::new("standard", list, LookAtDesc::default_bone()).expect("built-in rig is valid");
-        rig.standard = true;
-        rig
-    }
-
-    /// Whether this is [`Rig::standard`] (not a model's own rig, even one of the same
-    /// channels): its ARKit channels stand beside its presets for receivers of either
-    /// kind, so perfect sync adds to the presets instead of replacing them.
-    pub fn is_standard(&self) -> bool {
-        self.standard
+        Self::new("standard", list, LookAtDesc::default_bone()).expect("built-in rig is valid")
     }
 
     /// Display name.

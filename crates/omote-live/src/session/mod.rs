@@ -104,6 +104,7 @@ pub struct LiveSession {
     stop: Option<Arc<AtomicBool>>,
     max: Option<Duration>,
     end_with_inputs: bool,
+    calibrate: Option<(Arc<AtomicBool>, f32)>,
 }
 
 impl LiveSession {
@@ -123,12 +124,22 @@ impl LiveSession {
             stop: None,
             max: None,
             end_with_inputs: false,
+            calibrate: None,
         }
     }
 
     /// Ends the run within one update period once `flag` is set (a Ctrl-C).
     pub fn stop_on(mut self, flag: Arc<AtomicBool>) -> Self {
         self.stop = Some(flag);
+        self
+    }
+
+    /// Calibrates the tracked head whenever `flag` is set (a key or a button; the flag
+    /// is cleared): the user's pose over the next `seconds` of faces becomes straight
+    /// ahead ([`Retargeter::calibrate_over`](omote_core::tracking::Retargeter::calibrate_over)).
+    /// Set it before the run to calibrate on the first faces.
+    pub fn calibrate_on(mut self, flag: Arc<AtomicBool>, seconds: f32) -> Self {
+        self.calibrate = Some((flag, seconds));
         self
     }
 
@@ -211,6 +222,12 @@ impl LiveSession {
                 voice: vowels.as_ref().map(VowelFrame::voice_frame),
                 ..DriverInputs::default()
             };
+            if let Some((flag, seconds)) = &self.calibrate
+                && flag.swap(false, Ordering::SeqCst)
+                && let Some(retargeter) = driver.retargeter_mut()
+            {
+                retargeter.calibrate_over(*seconds);
+            }
             let state = driver.update(dt, &inputs);
             status.time_s = time_s;
             status.source = current.source;

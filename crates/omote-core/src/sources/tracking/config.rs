@@ -208,11 +208,11 @@ pub struct RetargetConfig {
     pub perfect_sync: bool,
     /// Where the rig shows every ARKit shape a preset mapping reads (both blinks; the
     /// seven mouth shapes of the vowels; an emotion rule's sources), leave that mapping
-    /// off: the shapes show it already, and both at once open the mouth twice (`aa` and
-    /// `jawOpen`). Unset (the default): yes for a model's own rig, no for the built-in
-    /// [`Rig::standard`](crate::Rig::standard), which carries both kinds for receivers of
-    /// either kind (a VMC app with a model without the ARKit clips needs the presets).
-    pub perfect_sync_replaces: Option<bool>,
+    /// off: the shapes show it already, and both at once open a perfect-sync model's
+    /// mouth twice (`aa` and `jawOpen`). Off by default, because the weights also go to
+    /// VMC receivers and recordings, where a model without the ARKit clips needs the
+    /// presets; turn it on for a model made for perfect sync that shows only itself.
+    pub perfect_sync_replaces: bool,
     /// Gaze.
     pub gaze: GazeMapping,
     /// One Euro on the head (speed in degrees per second).
@@ -253,7 +253,7 @@ impl Default for RetargetConfig {
             ],
             exclusive_emotions: true,
             perfect_sync: true,
-            perfect_sync_replaces: None,
+            perfect_sync_replaces: false,
             gaze: GazeMapping::default(),
             head_filter: OneEuroConfig {
                 min_cutoff: 1.5,

@@ -67,6 +67,15 @@ struct ResolvedRule {
     to: f32,
 }
 
+/// A [`Retargeter::calibrate_over`] under way: the seconds of faces still to hear and
+/// the sum of their head rotations, each on the first one's side of the sphere.
+#[derive(Clone, Copy, Debug)]
+struct PendingCalibration {
+    left_s: f32,
+    sum: glam::Vec4,
+    first: Option<Quat>,
+}
+
 /// Maps tracked faces onto one rig. Build once per character; `update` allocates
 /// nothing. Most callers use it through [`FaceDriver`](crate::FaceDriver), which owns
 /// the tracking layer and blends head and gaze with the acting by the tracking weight.
@@ -94,6 +103,7 @@ pub struct Retargeter {
     perfect_sync: Vec<(ChannelId, u8)>,
     gaze_range: [f32; 3],
     neutral_inv: Quat,
+    calibration: Option<PendingCalibration>,
     head_filter: OneEuroQuatFilter,
     yaw_filter: OneEuroFilter,
     pitch_filter: OneEuroFilter,
@@ -136,7 +146,7 @@ impl Retargeter {
                 }
             }
         }
-        let replaces = config.perfect_sync_replaces.unwrap_or(!rig.is_standard());
+        let replaces = config.perfect_sync_replaces;
         let shows_all = |sources: &[usize]| replaces && sources.iter().all(|&i| shown[i]);
         let blink = if shows_all(&[ARKIT_BLINK_LEFT, ARKIT_BLINK_RIGHT]) {
             [None; 3]
@@ -213,6 +223,7 @@ impl Retargeter {
             perfect_sync,
             gaze_range,
             neutral_inv: Quat::IDENTITY,
+            calibration: None,
             targets: vec![0.0; n].into_boxed_slice(),
             prev_targets: vec![0.0; n].into_boxed_slice(),
             values: vec![0.0; n].into_boxed_slice(),
@@ -277,9 +288,47 @@ impl Retargeter {
         count
     }
 
-    /// Forget the calibration.
+    /// Forget the calibration (and any under way).
     pub fn reset_calibration(&mut self) {
         self.neutral_inv = Quat::IDENTITY;
+        self.calibration = None;
+    }
+
+    /// Take the user's neutral pose from the faces of the next `seconds` of tracking
+    /// (time with a face; the user looks at the screen as they mean "straight ahead"):
+    /// their average head rotation becomes the pose the avatar shows as straight, once
+    /// those seconds have passed. `0` takes the next face with a head alone; a newer call
+    /// starts over. What a live app's "calibrate" button does, without a list of faces.
+    pub fn calibrate_over(&mut self, seconds: f32) {
+        self.calibration = Some(PendingCalibration {
+            left_s: positive_or_zero(seconds),
+            sum: glam::Vec4::ZERO,
+            first: None,
+        });
+    }
+
+    /// Whether a [`Retargeter::calibrate_over`] is still gathering faces.
+    pub fn is_calibrating(&self) -> bool {
+        self.calibration.is_some()
+    }
+
+    /// One face's part in a calibration under way; ends it when its time is up.
+    fn gather_calibration(&mut self, face: &TrackedFace, dt: f32) {
+        let raw = self.raw_head(face);
+        let Some(c) = self.calibration.as_mut() else {
+            return;
+        };
+        if let Some(q) = raw {
+            let reference = *c.first.get_or_insert(q);
+            c.sum += glam::Vec4::from(if q.dot(reference) < 0.0 { -q } else { q });
+        }
+        c.left_s -= dt;
+        if c.left_s <= 0.0
+            && let Some(mean) = normalize_quat(Quat::from_vec4(c.sum))
+        {
+            self.neutral_inv = mean.inverse();
+            self.calibration = None;
+        }
     }
 
     /// Map one frame (`None`: no face this frame): write the mapped channels into
@@ -333,6 +382,9 @@ impl Retargeter {
             face.blendshapes
         };
         let b = sanitize(b);
+        if self.calibration.is_some() {
+            self.gather_calibration(face, dt);
+        }
         if let Some(q) = self.head_pose(face) {
             self.head = self.head_filter.update(q, dt);
         }
@@ -589,7 +641,11 @@ mod tests {
             ("eyeBlinkLeft", 0.95),
             ("eyeBlinkRight", 0.95),
         ];
-        let v = settle_on(&rig, RetargetConfig::default(), &face);
+        let replacing = RetargetConfig {
+            perfect_sync_replaces: true,
+            ..RetargetConfig::default()
+        };
+        let v = settle_on(&rig, replacing.clone(), &face);
         let at = |n: &str| v[rig.channel(n).unwrap().index()];
         // Every ARKit clip is driven, whatever its spelling.
         assert!((at("JawOpen") - 0.6).abs() < 0.01, "{}", at("JawOpen"));
@@ -599,18 +655,14 @@ mod tests {
         for preset in ["aa", "ih", "ou", "ee", "oh", "happy", "blink"] {
             assert_eq!(at(preset), 0.0, "{preset}");
         }
-        // Asked to add instead, both move.
-        let both = RetargetConfig {
-            perfect_sync_replaces: Some(false),
-            ..RetargetConfig::default()
-        };
-        let v = settle_on(&rig, both, &face);
+        // By default both move (VMC receivers with other models need the presets).
+        let v = settle_on(&rig, RetargetConfig::default(), &face);
         let at = |n: &str| v[rig.channel(n).unwrap().index()];
         assert!(at("JawOpen") > 0.55 && at("happy") > 0.9 && at("blink") > 0.9);
         assert!(at("aa") + at("ee") + at("ih") > 0.3);
         // A model with only some ARKit clips keeps the presets those do not cover.
         let partial = perfect_sync_model(&["jawOpen", "eyeBlinkLeft", "eyeBlinkRight"]);
-        let v = settle_on(&partial, RetargetConfig::default(), &face);
+        let v = settle_on(&partial, replacing, &face);
         let at = |n: &str| v[partial.channel(n).unwrap().index()];
         assert!(at("jawOpen") > 0.55 && at("happy") > 0.9);
         assert!(
@@ -618,11 +670,61 @@ mod tests {
             "the vowels need seven shapes"
         );
         assert_eq!(at("blink"), 0.0, "both eyeBlink clips show the blink");
-        // The built-in rig serves receivers of both kinds: presets and ARKit together.
-        let standard = Rig::standard();
-        let v = settle_on(&standard, RetargetConfig::default(), &face);
-        let at = |n: &str| v[standard.channel(n).unwrap().index()];
-        assert!(at("jawOpen") > 0.55 && at("happy") > 0.9 && at("blink") > 0.9);
+    }
+
+    #[test]
+    fn calibrating_over_time_makes_the_held_pose_straight_ahead() {
+        let rig = Rig::standard();
+        let mut rt = Retargeter::new(&rig, RetargetConfig::default()).unwrap();
+        let mut layer = Layer::new("t", crate::mix::layer::BlendMode::Override, rig.len());
+        let turned = |deg: f32| TrackedFace {
+            head: Some(Quat::from_rotation_y(deg.to_radians())),
+            ..TrackedFace::default()
+        };
+        let yaw = |q: Quat| q.to_euler(glam::EulerRot::YXZ).0.to_degrees();
+        let dt = 1.0 / 30.0;
+        let mut out = None;
+        for _ in 0..30 {
+            out = Some(rt.update(dt, Some(&turned(20.0)), &mut layer));
+        }
+        assert!((yaw(out.unwrap().head) - 20.0).abs() < 0.5);
+        // The user sits turned 20°, then 22° and 18°: a second of it is their straight.
+        rt.calibrate_over(1.0);
+        assert!(rt.is_calibrating());
+        for i in 0..29 {
+            let deg = [20.0, 22.0, 18.0][i % 3];
+            rt.update(dt, Some(&turned(deg)), &mut layer);
+            // Nothing moves until the second is up.
+            assert!(rt.is_calibrating());
+        }
+        // A lost face is no part of it and no time of it.
+        rt.update(dt, None, &mut layer);
+        assert!(rt.is_calibrating());
+        rt.update(dt, Some(&turned(20.0)), &mut layer);
+        assert!(!rt.is_calibrating());
+        for _ in 0..60 {
+            out = Some(rt.update(dt, Some(&turned(20.0)), &mut layer));
+        }
+        assert!(
+            yaw(out.unwrap().head).abs() < 0.5,
+            "{}",
+            yaw(out.unwrap().head)
+        );
+        for _ in 0..60 {
+            out = Some(rt.update(dt, Some(&turned(35.0)), &mut layer));
+        }
+        assert!((yaw(out.unwrap().head) - 15.0).abs() < 0.5);
+        // Faces without a head wait for one with a head.
+        rt.calibrate_over(0.0);
+        rt.update(dt, Some(&TrackedFace::default()), &mut layer);
+        assert!(rt.is_calibrating());
+        rt.update(dt, Some(&turned(35.0)), &mut layer);
+        assert!(!rt.is_calibrating());
+        rt.reset_calibration();
+        for _ in 0..60 {
+            out = Some(rt.update(dt, Some(&turned(35.0)), &mut layer));
+        }
+        assert!((yaw(out.unwrap().head) - 35.0).abs() < 1.0);
     }
 
     #[test]
