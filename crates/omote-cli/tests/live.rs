@@ -192,6 +192,27 @@ fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bone
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A VRM with no expressions at all runs (its head and eyes still move) but says its
+/// face cannot.
+#[test]
+fn an_avatar_without_expressions_is_warned_about() {
+    let Some(vrm) = omote_testdata::shared_data("vrm") else {
+        return;
+    };
+    let o = omote()
+        .args(["live", "--seconds", "0.3", "--rig"])
+        .arg(vrm.join("VRMC_materials_mtoon_UV_Animation_Test.vrm"))
+        .args(["--record", "/dev/null"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("has no expressions: its face cannot move"),
+        "{stderr}"
+    );
+}
+
 /// A VRM 0.x model that says its gaze is "Bone" but maps no eye bones (simple_morph):
 /// the receiver gets the Head and no LeftEye / RightEye for bones it does not have.
 #[test]
@@ -687,6 +708,47 @@ fn an_audio_file_drives_the_mouth_as_a_microphone_would() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `--record` writes what its name says: `.vrma` a VRM Animation (a GLB whose mouth
+/// track opens with the replayed jaw), `.anim.json` an anim; another name is refused
+/// before the session.
+#[test]
+fn record_writes_a_vrma_or_an_anim_by_its_name() {
+    let dir = scratch("record-kinds");
+    let replay = dir.join("mouth.jsonl");
+    write_mouth_replay(&replay, 0.5, 1.0, 1);
+    let vrma = dir.join("take.vrma");
+    let o = omote()
+        .args(["live", "--replay"])
+        .arg(&replay)
+        .args(["--seconds", "1.5", "--record"])
+        .arg(&vrma)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bytes = std::fs::read(&vrma).unwrap();
+    assert_eq!(&bytes[..4], b"glTF");
+    // The GLB's JSON chunk: a VRM Animation with the mouth among its expressions.
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    let anim = &doc["extensions"]["VRMC_vrm_animation"];
+    assert!(anim["expressions"]["preset"]["aa"].is_object(), "{anim:#}");
+    let o = omote()
+        .args(["live", "--replay"])
+        .arg(&replay)
+        .args(["--seconds", "1", "--record"])
+        .arg(dir.join("take.txt"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        stderr.contains("give a name ending in .anim.json"),
+        "{stderr}"
+    );
+    assert!(!dir.join("take.txt").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `--calibrate`: a user who sits turned 20° to the camera is straight ahead after the
 /// first half second; without it the avatar's head stays turned.
 #[test]
@@ -785,6 +847,15 @@ fn bad_inputs_are_named_before_the_session_starts() {
         (vec!["--vmc-in", "phone"], "phone"),
         (vec!["--rig", "nowhere.vrm"], "nowhere.vrm"),
         (vec!["--audio", "nowhere.wav"], "nowhere.wav"),
+        // Two faces at once are one too many.
+        (
+            vec!["--replay", backwards.to_str().unwrap(), "--vmc-in", "39999"],
+            "cannot be used with",
+        ),
+        (
+            vec!["--camera", "0", "--replay", backwards.to_str().unwrap()],
+            "cannot be used with",
+        ),
     ] {
         let o = omote()
             .arg("live")

@@ -87,7 +87,7 @@ pub struct LiveArgs {
     #[arg(long, conflicts_with = "keep_all")]
     pub drop_late: bool,
     /// A tracking file (`omote track --out SEQ.jsonl`) played in real time.
-    #[arg(long, value_name = "SEQ.jsonl")]
+    #[arg(long, value_name = "SEQ.jsonl", conflicts_with_all = ["camera", "stdin", "vmc_in"])]
     pub replay: Option<PathBuf>,
     /// Play --replay again and again.
     #[arg(long = "loop", requires = "replay")]
@@ -98,7 +98,7 @@ pub struct LiveArgs {
     /// Take tracking from a VMC performer on this UDP port (on 127.0.0.1), or
     /// localhost:PORT, HOST:PORT, IP:PORT, [IPv6]:PORT: ARKit-52 perfect-sync blend
     /// shapes and the Head bone.
-    #[arg(long, value_name = "[HOST:]PORT", value_parser = limits::address)]
+    #[arg(long, value_name = "[HOST:]PORT", value_parser = limits::address, conflicts_with_all = ["camera", "stdin"])]
     pub vmc_in: Option<SocketAddr>,
     /// The microphone (default device, or the one whose name contains DEVICE); needs
     /// omote built with `--features mic`.
@@ -139,8 +139,9 @@ pub struct LiveArgs {
     /// Expression weights for --vmc-out.
     #[arg(long, value_enum)]
     pub vmc_weights: Option<WireWeights>,
-    /// Record the avatar's animation to this anim file (written at the end, also on
-    /// Ctrl-C); its folder is checked before the session.
+    /// Record the avatar's animation to this file (written at the end, also on
+    /// Ctrl-C): `.anim.json` an omote anim, `.vrma` a VRM Animation on the avatar's
+    /// skeleton; its folder is checked before the session.
     #[arg(long)]
     pub record: Option<PathBuf>,
     /// Frames per second of --record (1–1000). The take is kept in memory until the
@@ -346,9 +347,26 @@ fn tracking_writer(path: &Path) -> Result<(TrackingTap, Arc<Mutex<Option<String>
     Ok((tap, error))
 }
 
+/// Whether `--record` writes a VRM Animation (`.vrma`) rather than an anim (`.json`).
+fn is_vrma(path: &Path) -> bool {
+    crate::output::extension_in(path, &["vrma"]).is_ok()
+}
+
 /// Runs `omote live`.
 pub fn run(args: LiveArgs) -> Result<()> {
     if let Some(path) = &args.record {
+        // A stream (`-`, a pipe, /dev/null) gets the anim.
+        let stream = matches!(
+            crate::output::Target::of(path),
+            Ok(crate::output::Target::Through(_))
+        );
+        if !stream && crate::output::extension_in(path, &["json", "vrma"]).is_err() {
+            bail!(
+                "--record {}: give a name ending in .anim.json (an omote anim) or .vrma (a \
+                 VRM Animation)",
+                path.display()
+            );
+        }
         crate::output::check_output_file(path, "--record")?;
     }
     let avatar = Avatar::load(&AvatarSource::from_option(args.rig.as_deref()))?;
@@ -423,7 +441,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
     let camera_end = camera.map(CameraInput::finish);
     let vmc_end = vmc_in.map(VmcInput::finish);
     let failure = match (&args.record, recorder) {
-        (Some(path), Some(rec)) => write_recording(path, rec, failure)?,
+        (Some(path), Some(rec)) => write_recording(path, rec, &avatar, failure)?,
         _ => failure,
     };
     if let Some(e) = failure {
@@ -510,7 +528,7 @@ fn start_inputs(
     }
     let mut vmc_in = None;
     if let Some(addr) = args.vmc_in {
-        let listener = VmcListener::bind(addr)?;
+        let listener = VmcListener::bind(addr).context("--vmc-in")?;
         let bound = listener.local_addr();
         vmc_in = Some(VmcInput::spawn(
             listener,
@@ -653,6 +671,12 @@ fn announce(
             .and_then(|()| out.flush())
             .context("writing the page address to stdout")?;
     }
+    if avatar.rig.is_empty() {
+        crate::output::warn(&format!(
+            "{} has no expressions: its face cannot move (only its head and eyes will)",
+            omote_fs::echo(&avatar.name)
+        ));
+    }
     eprintln!(
         "live: {} ({} channels); in: {}{}; out: {}; Ctrl-C to stop",
         omote_fs::echo(&avatar.name),
@@ -734,6 +758,7 @@ impl SessionRun<'_> {
 fn write_recording(
     path: &Path,
     rec: AnimSink,
+    avatar: &Avatar,
     failure: Option<anyhow::Error>,
 ) -> Result<Option<anyhow::Error>> {
     if rec.dropped() > 0 {
@@ -748,7 +773,22 @@ fn write_recording(
         return Err(failure.map_or(e, |f| f.context("nothing recorded")));
     }
     let anim = rec.finish();
-    write_anim(&anim, path)?;
+    if is_vrma(path) {
+        // On the avatar's own skeleton; the built-in one's for a rig without a model.
+        let builtin;
+        let model = match &avatar.model {
+            Some(m) => m,
+            None => {
+                builtin = omote_vrm::avatar::model();
+                &builtin
+            }
+        };
+        let bytes = omote_vrm::write_vrma(&anim, model)
+            .with_context(|| format!("--record {}", path.display()))?;
+        crate::output::write_file(path, &bytes)?;
+    } else {
+        write_anim(&anim, path)?;
+    }
     eprintln!("live: wrote {} ({} frames)", path.display(), anim.frames());
     Ok(failure)
 }
