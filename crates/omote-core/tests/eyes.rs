@@ -644,3 +644,94 @@ fn saccades_keep_the_eyes_near_the_target() {
         }
     }
 }
+
+/// A large gaze shift is the eyes' and the head's together: a glance 45° aside that
+/// the head turns 30° of (the eyes 15°, under the blink's threshold alone) brings a gaze
+/// blink, as one of the eyes alone does; a slow head turn does not.
+#[test]
+fn a_glance_the_head_turns_blinks_like_one_of_the_eyes() {
+    let gaze_blinks = |head_deg: f32, eyes_deg: f32, turn_s: f32, seed: u64| {
+        let config = FaceConfig {
+            saccade: None,
+            ..FaceConfig::default()
+        };
+        let mut face = Face::new(Arc::new(Rig::standard()), config, seed);
+        let mut count = 0;
+        for i in 0..frames(3.0) {
+            let t = i as f32 * DT;
+            // Ahead for a second, then the turn, then held.
+            let k = ((t - 1.0) / turn_s).clamp(0.0, 1.0);
+            let inputs = FaceInputs {
+                head: omote_core::Quat::from_rotation_y((head_deg * k).to_radians()),
+                gaze_yaw_deg: eyes_deg * k,
+                gaze_pitch_deg: 0.0,
+            };
+            let state = face.update(DT, &inputs);
+            count += state
+                .events()
+                .iter()
+                .filter(|e| matches!(e, FaceEvent::Blink(b) if b.cause == BlinkCause::Gaze))
+                .count();
+        }
+        count
+    };
+    let seeds = 1..=10u64;
+    let with_head: usize = seeds
+        .clone()
+        .map(|s| gaze_blinks(30.0, 15.0, 0.15, s))
+        .sum();
+    let eyes_alone: usize = seeds.clone().map(|s| gaze_blinks(0.0, 45.0, 0.15, s)).sum();
+    let slow: usize = seeds.clone().map(|s| gaze_blinks(45.0, 0.0, 2.0, s)).sum();
+    let small: usize = seeds.map(|s| gaze_blinks(0.0, 12.0, 0.15, s)).sum();
+    println!(
+        "gaze blinks of 10: head+eyes {with_head}, eyes {eyes_alone}, slow {slow}, 12° {small}"
+    );
+    assert!(eyes_alone >= 8, "{eyes_alone}");
+    assert!(with_head >= 8, "{with_head}");
+    assert_eq!(slow, 0);
+    assert_eq!(small, 0);
+}
+
+/// Saccades keep the eyes within 25° in the head: over a gaze already 22° aside they
+/// glance back and about, never further out than 25° (nor beyond a gaze input further
+/// out still), and they go on moving.
+#[test]
+fn saccades_keep_the_eyes_within_their_range_in_the_head() {
+    for (base, mode) in [
+        (22.0f32, EyeMode::Talking),
+        (-22.0, EyeMode::Listening),
+        (30.0, EyeMode::Idle),
+    ] {
+        let mut face = Face::new(Arc::new(Rig::standard()), FaceConfig::default(), 5);
+        face.set_eye_mode(mode);
+        let inputs = FaceInputs {
+            gaze_yaw_deg: base,
+            gaze_pitch_deg: base * 0.5,
+            ..FaceInputs::default()
+        };
+        let (mut widest, mut spread, mut saccades) = (0.0f32, 0.0f32, 0);
+        // Past the gaze filter's settling, ten minutes.
+        for i in 0..frames(600.0) {
+            let state = face.update(DT, &inputs);
+            if i < frames(2.0) {
+                continue;
+            }
+            widest = widest
+                .max(state.look_at_yaw_deg.abs())
+                .max(state.look_at_pitch_deg.abs());
+            spread = spread.max((state.look_at_yaw_deg - base).abs());
+            saccades += state
+                .events()
+                .iter()
+                .filter(|e| matches!(e, FaceEvent::Saccade(_)))
+                .count();
+        }
+        let limit = 25f32.max(base.abs());
+        println!(
+            "gaze {base}° {mode:?}: widest {widest:.2}°, spread {spread:.2}°, {saccades} saccades"
+        );
+        assert!(widest <= limit + 1e-3, "{base}: {widest}");
+        assert!(spread > 2.0, "{base}: the eyes still move ({spread})");
+        assert!(saccades > 60, "{base}: {saccades}");
+    }
+}

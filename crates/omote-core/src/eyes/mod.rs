@@ -80,6 +80,11 @@ impl Gaze {
     }
 }
 
+/// The eyes turn at most this far in the head (degrees, each axis): a scene's gaze
+/// gives the head the rest of a larger shift, and saccades add nothing beyond it (nor
+/// beyond a gaze input already further out).
+pub const EYES_LIMIT_DEG: f32 = 25.0;
+
 /// Gaze input moving at least this fast (degrees per second) counts as a gaze shift.
 pub const GAZE_SHIFT_SPEED_DEG_S: f32 = 100.0;
 
@@ -214,12 +219,16 @@ impl Eyes {
 
     /// One frame: advance both generators, add the blink (and its motion) into
     /// `weights`, report what started into `events`, and return the gaze offset
-    /// (yaw, pitch in degrees). `gaze_input` is this frame's raw gaze target;
+    /// (yaw, pitch in degrees). `gaze_input` is this frame's raw gaze target in the
+    /// body's frame (the head's turn included: a gaze shift is both), `eyes_in_head`
+    /// where the eyes look in the head before saccades (they keep within
+    /// [`EYES_LIMIT_DEG`] of it);
     /// `blink_visibility` the last frame's blink override multiplier.
     pub(crate) fn update(
         &mut self,
         dt: f32,
         gaze_input: (f32, f32),
+        eyes_in_head: (f32, f32),
         weights: &mut [f32],
         blink_visibility: f32,
         events: &mut FaceEvents,
@@ -231,8 +240,15 @@ impl Eyes {
             return offset;
         }
         if let Some(s) = &mut self.saccade {
+            s.set_gaze_in_head(eyes_in_head);
             let out = s.update(dt, &mut self.saccade_rng);
-            offset = (out.yaw_deg * visibility, out.pitch_deg * visibility);
+            // What the generator drew stays within the eyes' range; a gaze that moved
+            // since is held there too (the next jumps lead back).
+            let (y, p) = (
+                within_eyes(eyes_in_head.0, out.yaw_deg),
+                within_eyes(eyes_in_head.1, out.pitch_deg),
+            );
+            offset = (y * visibility, p * visibility);
             if let Some(e) = out.started {
                 events.push(FaceEvent::Saccade(e));
                 shift = shift.max(e.amplitude_deg);
@@ -306,6 +322,13 @@ impl Eyes {
     }
 }
 
+/// The part of a saccade `offset` that keeps a gaze at `base` within
+/// ±[`EYES_LIMIT_DEG`] (or within `base` itself, if it is already further out).
+pub(crate) fn within_eyes(base: f32, offset: f32) -> f32 {
+    let limit = EYES_LIMIT_DEG.max(base.abs());
+    (base + offset).clamp(-limit, limit) - base
+}
+
 /// Adds `weight` to each of `channels`.
 fn add_to(channels: &[ChannelId], weight: f32, weights: &mut [f32]) {
     if weight > 0.0 {
@@ -334,7 +357,11 @@ impl GazeShift {
         if dt <= 0.0 {
             return 0.0;
         }
-        let d = (gaze.0 - last.0, gaze.1 - last.1);
+        // Yaw across ±180° (a gaze behind the body) is a short step, not a turn around.
+        let d = (
+            (gaze.0 - last.0 + 180.0).rem_euclid(360.0) - 180.0,
+            gaze.1 - last.1,
+        );
         let fast = GAZE_SHIFT_SPEED_DEG_S * dt;
         if d.0 * d.0 + d.1 * d.1 >= fast * fast {
             self.moved = (self.moved.0 + d.0, self.moved.1 + d.1);

@@ -42,7 +42,7 @@ use crate::error::EyesConfigError;
 use crate::eyes::Gaze;
 use crate::eyes::eye_mode::{EyeMode, PerMode};
 use crate::rng::Pcg32;
-use crate::sanitize::positive_or_zero;
+use crate::sanitize::{finite_or_zero, positive_or_zero};
 use crate::span::Span;
 
 /// Settings of the saccade generator. Defaults follow docs/design.md § Saccades (amplitude mean 7°,
@@ -307,6 +307,8 @@ pub struct SaccadeGenerator {
     offset: (f32, f32),
     jump: Option<Jump>,
     last: Option<SaccadeEvent>,
+    /// Where the gaze sits in the head before the offset ([`Self::set_gaze_in_head`]).
+    gaze: (f32, f32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -327,7 +329,15 @@ impl SaccadeGenerator {
             offset: (0.0, 0.0),
             jump: None,
             last: None,
+            gaze: (0.0, 0.0),
         }
+    }
+
+    /// Where the gaze sits in the head (degrees) before the offset: a jump's room ends
+    /// at ±[`EYES_LIMIT_DEG`](crate::eyes::EYES_LIMIT_DEG) in the head as well as at the
+    /// offset limits, so a gaze 20° to the side leaves 5° for glances further out.
+    pub fn set_gaze_in_head(&mut self, gaze: (f32, f32)) {
+        self.gaze = (finite_or_zero(gaze.0), finite_or_zero(gaze.1));
     }
 
     /// The (sanitized) settings.
@@ -572,18 +582,31 @@ impl SaccadeGenerator {
     /// How far (degrees) the offset can move along `unit` before leaving its limits.
     fn room(&self, unit: (f32, f32)) -> f32 {
         let c = &self.config;
-        let axis = |pos: f32, u: f32, max: f32| {
+        // The offset limits, narrowed to what keeps the eyes in their range (and never
+        // closed around the target itself).
+        let bound = |max: f32, gaze: f32| {
+            let eyes = crate::eyes::EYES_LIMIT_DEG;
+            (
+                (-max).max(-eyes - gaze).min(0.0),
+                max.min(eyes - gaze).max(0.0),
+            )
+        };
+        let edge = |pos: f32, u: f32, (lo, hi): (f32, f32)| {
             if u > 1e-6 {
-                (max - pos) / u
+                (hi - pos) / u
             } else if u < -1e-6 {
-                (max + pos) / -u
+                (pos - lo) / -u
             } else {
                 f32::INFINITY
             }
         };
         let (oy, op) = self.offset;
+        let (by, bp) = (
+            bound(c.max_yaw_deg, self.gaze.0),
+            bound(c.max_pitch_deg, self.gaze.1),
+        );
         // A hair less than the exact room, so that rounding never leaves the limits.
-        (axis(oy, unit.0, c.max_yaw_deg).min(axis(op, unit.1, c.max_pitch_deg)) - 1e-3).max(0.0)
+        (edge(oy, unit.0, by).min(edge(op, unit.1, bp)) - 1e-3).max(0.0)
     }
 
     /// The offset at time `t` during `jump` (minimum-jerk path).

@@ -318,9 +318,12 @@ impl Face {
         }
         let out = &mut self.state.expressions;
         // Automatic blink into `out` (before the override pass) and saccade gaze offset.
+        // A gaze shift is the eyes' and the head's together: a glance the head turns
+        // most of is as large a shift as one of the eyes alone.
         let (saccade_yaw, saccade_pitch) = self.eyes.update(
             dt,
-            (inputs.gaze_yaw_deg, inputs.gaze_pitch_deg),
+            body_gaze_deg(inputs.head, inputs.gaze_yaw_deg, inputs.gaze_pitch_deg),
+            (yaw, pitch),
             out,
             self.state.multipliers.blink,
             &mut self.state.events,
@@ -438,4 +441,24 @@ impl Face {
             b.clear_eye_changes();
         }
     }
+}
+
+/// The gaze in the body's frame (yaw > 0 left, pitch > 0 down, degrees): the gaze
+/// `yaw`/`pitch` in the head's frame turned by `head`. Non-finite parts count as 0.
+fn body_gaze_deg(head: Quat, yaw_deg: f32, pitch_deg: f32) -> (f32, f32) {
+    let head = crate::smoothing::normalize_quat(head).unwrap_or(Quat::IDENTITY);
+    let (yaw, pitch) = (
+        finite_or_zero(yaw_deg).to_radians(),
+        finite_or_zero(pitch_deg).to_radians(),
+    );
+    let dir = head
+        * glam::Vec3::new(
+            yaw.sin() * pitch.cos(),
+            -pitch.sin(),
+            yaw.cos() * pitch.cos(),
+        );
+    (
+        dir.x.atan2(dir.z).to_degrees(),
+        (-dir.y).clamp(-1.0, 1.0).asin().to_degrees(),
+    )
 }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use glam::{EulerRot, Quat, Vec3};
 
 use crate::driver::FaceDriver;
-use crate::eyes::Gaze;
 use crate::eyes::eye_mode::EyeMode;
+use crate::eyes::{EYES_LIMIT_DEG, Gaze};
 use crate::rig::expression::{ExpressionCategory, ExpressionPreset};
 use crate::rig::{ChannelId, Rig};
 use crate::scene::keys::{ExpressionKey, KeyTrack};
@@ -188,9 +188,6 @@ pub(crate) struct GazeMotion {
     quat_for: [f32; 2],
 }
 
-/// The eyes turn at most this far in the head (degrees); the head takes the rest of a
-/// larger gaze shift, whatever its share.
-pub(crate) const EYES_LIMIT_DEG: f32 = 25.0;
 /// The head's spring rate (1/s): settles in about 0.4 s.
 pub(crate) const HEAD_OMEGA: f32 = 12.0;
 /// The eyes' time constant (s).
