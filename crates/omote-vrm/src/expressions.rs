@@ -33,6 +33,10 @@ pub struct Expression {
     pub material_color_binds: Vec<MaterialColorBind>,
     /// Texture offsets/scales driven.
     pub texture_transform_binds: Vec<TextureTransformBind>,
+    /// How far its own morph targets close the eyes, against the model's blink (0–1;
+    /// 0 for the blinks themselves and on a model with no blink shapes): the automatic
+    /// blink adds only what it leaves open.
+    pub eye_closure: f32,
 }
 
 /// A morph target an expression drives.
@@ -130,12 +134,14 @@ impl Expression {
             morph_target_binds: Vec::new(),
             material_color_binds: Vec::new(),
             texture_transform_binds: Vec::new(),
+            eye_closure: 0.0,
         }
     }
 
-    /// The core's description of this expression (settings only, no binds).
+    /// The core's description of this expression (settings and eye closure, no binds).
     pub fn to_desc(&self) -> ExpressionDesc {
         ExpressionDesc::new(self.name.clone())
+            .eye_closure(self.eye_closure)
             .binary(self.is_binary)
             .overrides(
                 self.override_blink,

@@ -33,6 +33,7 @@ pub mod skeleton;
 pub mod vrma;
 
 mod document;
+mod eye_closure;
 mod gltf_writer;
 
 pub use error::VrmError;

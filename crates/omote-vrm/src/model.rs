@@ -225,7 +225,9 @@ impl VrmModel {
                     version: vrm.spec_version,
                 });
             }
-            let expressions = expressions::from_v1(&doc, vrm.expressions.as_ref(), &mut warnings)?;
+            let mut expressions =
+                expressions::from_v1(&doc, vrm.expressions.as_ref(), &mut warnings)?;
+            measure_eye_closures(&root, chunks.bin, &mut expressions);
             let look_at = look_at::from_v1(&doc, vrm.look_at.as_ref())?;
             let humanoid = humanoid_v1(&doc, &vrm.humanoid, &mut warnings)?;
             if !options.allow_missing_head && humanoid.bone("head").is_none() {
@@ -248,8 +250,9 @@ impl VrmModel {
             })
         } else if let Some(raw) = ext.vrm0 {
             let vrm: vrm0::Vrm = parse_raw(raw, &file, "extensions.VRM")?;
-            let expressions =
+            let mut expressions =
                 expressions::from_v0(&doc, vrm.blend_shape_master.as_ref(), &mut warnings)?;
+            measure_eye_closures(&root, chunks.bin, &mut expressions);
             let look_at = look_at::from_v0(&doc, vrm.first_person.as_ref())?;
             let humanoid = humanoid_v0(&doc, vrm.humanoid.as_ref(), &mut warnings)?;
             let meta = Meta::from_v0(vrm.meta.as_ref());
@@ -289,6 +292,14 @@ impl VrmModel {
             file: self.file.clone(),
             source,
         })
+    }
+}
+
+/// Each expression's `eye_closure` from its shapes ([`crate::eye_closure`]).
+fn measure_eye_closures(root: &Root, bin: Option<&[u8]>, expressions: &mut [Expression]) {
+    let closures = crate::eye_closure::eye_closures(root, bin, expressions);
+    for (e, c) in expressions.iter_mut().zip(closures) {
+        e.eye_closure = c;
     }
 }
 

@@ -47,6 +47,8 @@ pub struct ExpressionSummary<'a> {
     pub morph_target_binds: usize,
     pub material_color_binds: usize,
     pub texture_transform_binds: usize,
+    /// How far its own shapes close the eyes, against the blink (0–1).
+    pub eye_closure: f32,
 }
 
 /// The face bones (absent bones are `null`).
@@ -82,6 +84,7 @@ impl<'a> InspectReport<'a> {
                     morph_target_binds: e.morph_target_binds.len(),
                     material_color_binds: e.material_color_binds.len(),
                     texture_transform_binds: e.texture_transform_binds.len(),
+                    eye_closure: e.eye_closure,
                 })
                 .collect(),
             look_at: m.look_at.as_ref(),
@@ -154,13 +157,13 @@ impl<'a> InspectReport<'a> {
         let _ = writeln!(s, "\nexpressions ({}):", self.expressions.len());
         let _ = writeln!(
             s,
-            "  {:<24} {:<7} {:<6} {:<6} {:<7} {:<6} {:>5} {:>5} {:>5}",
-            "name", "kind", "binary", "blink", "lookAt", "mouth", "morph", "color", "uv"
+            "  {:<24} {:<7} {:<6} {:<6} {:<7} {:<6} {:>5} {:>5} {:>5} {:>5}",
+            "name", "kind", "binary", "blink", "lookAt", "mouth", "morph", "color", "uv", "eyes"
         );
         for e in &self.expressions {
             let _ = writeln!(
                 s,
-                "  {:<24} {:<7} {:<6} {:<6} {:<7} {:<6} {:>5} {:>5} {:>5}",
+                "  {:<24} {:<7} {:<6} {:<6} {:<7} {:<6} {:>5} {:>5} {:>5} {:>5.2}",
                 echo(e.name),
                 if e.preset { "preset" } else { "custom" },
                 e.is_binary,
@@ -169,7 +172,8 @@ impl<'a> InspectReport<'a> {
                 e.override_mouth,
                 e.morph_target_binds,
                 e.material_color_binds,
-                e.texture_transform_binds
+                e.texture_transform_binds,
+                e.eye_closure
             );
         }
         match self.look_at {

@@ -2,6 +2,8 @@
 
 #[path = "it/errors.rs"]
 mod errors;
+#[path = "it/eye_closure.rs"]
+mod eye_closure;
 #[path = "it/samples.rs"]
 mod samples;
 #[path = "it/three_vrm.rs"]
