@@ -44,7 +44,7 @@ fn models_without_blink_shapes_measure_nothing() {
         "debug_robot.vrm",
         "VRMC_vrm_expressions_isBinary_Overrides.vrm",
     ] {
-        let model = VrmModel::read(&dir.join(name)).unwrap();
+        let model = VrmModel::read(dir.join(name)).unwrap();
         for e in &model.expressions {
             assert_eq!(e.eye_closure, 0.0, "{name} {}", e.name);
         }
