@@ -64,7 +64,7 @@ pub mod tracking {
         Combine, EmotionRule, EyeMapping, GazeMapping, HeadLimits, LossConfig, MAX_EMOTION_SOURCES,
         MouthMapping, RetargetConfig, RetargetError, ShapeSmoothing,
     };
-    pub use crate::sources::tracking::head::{mirror_rotation, split_neck_head};
+    pub use crate::sources::tracking::head::{NECK_SHARE, mirror_rotation, split_neck_head};
     pub use crate::sources::tracking::input::{Blendshapes, TrackedFace};
     pub use crate::sources::tracking::retargeter::{RetargetOutput, Retargeter};
 }

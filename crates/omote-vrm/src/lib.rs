@@ -44,4 +44,6 @@ pub use humanoid::{FaceBones, HumanBone, Humanoid};
 pub use meta::{License, License0, License1, Meta};
 pub use model::{VrmModel, VrmReadOptions, VrmVersion};
 pub use report::InspectReport;
-pub use vrma::{expressions_not_on, expressions_not_on_note, write_vrma};
+pub use vrma::{
+    expressions_not_on, expressions_not_on_note, write_vrma, write_vrma_with_neck_share,
+};

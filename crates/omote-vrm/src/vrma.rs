@@ -12,7 +12,9 @@
 //!   gaze: `rotY(yaw) · rotX(pitch)` (extrinsic ZXY with no roll; yaw > 0 looks to the
 //!   avatar's left, pitch > 0 down);
 //! - the head's rotation; when the model has a neck, the anim's head orientation (which
-//!   is relative to the body) is split evenly: neck = head = its square root;
+//!   is relative to the body) is split between them: the neck takes
+//!   [`NECK_SHARE`](omote_core::tracking::NECK_SHARE) of it (half: neck = head = its
+//!   square root), or the share [`write_vrma_with_neck_share`] is given;
 //! - one LINEAR key per anim frame at `frame / fps` seconds.
 //!
 //! The expression values written are the anim's `expressions`: the weights *before* the
@@ -79,6 +81,16 @@ fn is_gaze(name: &str) -> bool {
 /// Write `anim` as VRMA bytes for playback on `model` (the expressions
 /// [`expressions_not_on`] names are left out).
 pub fn write_vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, VrmError> {
+    write_vrma_with_neck_share(anim, model, omote_core::tracking::NECK_SHARE)
+}
+
+/// [`write_vrma`] with the neck taking `neck_share` (0–1, clamped) of the head's turn
+/// where the model has a neck (a live session's `neckShare`).
+pub fn write_vrma_with_neck_share(
+    anim: &Anim,
+    model: &VrmModel,
+    neck_share: f32,
+) -> Result<Vec<u8>, VrmError> {
     anim.validate().map_err(|source| VrmError::Anim {
         file: LABEL.into(),
         source,
@@ -113,7 +125,10 @@ pub fn write_vrma(anim: &Anim, model: &VrmModel) -> Result<Vec<u8>, VrmError> {
         samplers: Vec::new(),
     };
     let (preset, custom) = write_expressions(&mut g, anim, model, &mut tracks, &mut scene_nodes);
-    write_gaze_and_head(&mut g, anim, model, &mut tracks, look_at, &skeleton);
+    let split = HeadSplit {
+        neck_share: (model.humanoid.bone("neck").is_some()).then_some(neck_share),
+    };
+    write_gaze_and_head(&mut g, anim, split, &mut tracks, look_at, &skeleton);
 
     g.root.push(Animation {
         extensions: None,
@@ -260,12 +275,19 @@ fn write_expressions(
     (preset, custom)
 }
 
+/// How the head's turn is written: on the head alone, or shared with the neck.
+#[derive(Clone, Copy, Debug)]
+struct HeadSplit {
+    /// The neck's share, when the model has a neck.
+    neck_share: Option<f32>,
+}
+
 /// The gaze on the lookAt node, and the head's rotation (split with the neck when the
 /// model has one).
 fn write_gaze_and_head(
     g: &mut GltfBuilder,
     anim: &Anim,
-    model: &VrmModel,
+    split: HeadSplit,
     tracks: &mut Tracks,
     look_at: Index<Node>,
     skeleton: &RestSkeleton,
@@ -279,9 +301,8 @@ fn write_gaze_and_head(
     let out = g.floats_accessor(&gaze, None);
     tracks.add(look_at, Property::Rotation, out);
 
-    // Head (and neck).
-    let split = model.humanoid.bone("neck").is_some();
-    let head_rot: Vec<[f32; 4]> = anim
+    // Head (and neck): neck · head is the anim's head orientation.
+    let (necks, heads): (Vec<[f32; 4]>, Vec<[f32; 4]>) = anim
         .head
         .iter()
         .map(|q| {
@@ -289,18 +310,17 @@ fn write_gaze_and_head(
             let q = glam::Vec4::from_array(*q)
                 .try_normalize()
                 .map_or(Quat::IDENTITY, Quat::from_vec4);
-            let q = if split {
-                Quat::IDENTITY.slerp(q, 0.5)
-            } else {
-                q
+            let (neck, head) = match split.neck_share {
+                Some(share) => omote_core::tracking::split_neck_head(q, share),
+                None => (Quat::IDENTITY, q),
             };
-            q.to_array()
+            (neck.to_array(), head.to_array())
         })
-        .collect();
-    let out = g.floats_accessor(&head_rot, None);
+        .unzip();
+    let out = g.floats_accessor(&heads, None);
     tracks.add(skeleton.head, Property::Rotation, out);
-    if split {
-        let out = g.floats_accessor(&head_rot, None);
+    if split.neck_share.is_some() {
+        let out = g.floats_accessor(&necks, None);
         tracks.add(skeleton.neck, Property::Rotation, out);
     }
 }
@@ -361,6 +381,59 @@ mod tests {
                 .unwrap()
                 .contains(&"VRMC_vrm_animation".into())
         );
+    }
+
+    /// The last key of the rotation track of human bone `bone`.
+    fn last_rotation(bytes: &[u8], bone: &str) -> Quat {
+        let chunks = crate::glb::split(bytes, "t").unwrap();
+        let v: serde_json::Value = serde_json::from_slice(chunks.json).unwrap();
+        let node = &v["extensions"]["VRMC_vrm_animation"]["humanoid"]["humanBones"][bone]["node"];
+        let anim = &v["animations"][0];
+        let channel = anim["channels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| &c["target"]["node"] == node && c["target"]["path"] == "rotation")
+            .unwrap();
+        let sampler = &anim["samplers"][channel["sampler"].as_u64().unwrap() as usize];
+        let accessor = &v["accessors"][sampler["output"].as_u64().unwrap() as usize];
+        let view = &v["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+        let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
+            + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let at = start + (accessor["count"].as_u64().unwrap() as usize - 1) * 16;
+        let bin = chunks.bin.unwrap();
+        let f = |k: usize| f32::from_le_bytes(bin[at + 4 * k..at + 4 * k + 4].try_into().unwrap());
+        Quat::from_xyzw(f(0), f(1), f(2), f(3))
+    }
+
+    #[test]
+    fn the_neck_takes_its_share_of_the_head_turn() {
+        let model = crate::avatar::model();
+        let mut a = anim(&model, 5);
+        let turn = Quat::from_rotation_y(40f32.to_radians());
+        for q in &mut a.head {
+            *q = turn.to_array();
+        }
+        for (share, neck_deg) in [
+            (omote_core::tracking::NECK_SHARE, 20.0),
+            (0.25, 10.0),
+            (0.0, 0.0),
+        ] {
+            let bytes = write_vrma_with_neck_share(&a, &model, share).unwrap();
+            let (neck, head) = (last_rotation(&bytes, "neck"), last_rotation(&bytes, "head"));
+            let yaw = |q: Quat| q.to_euler(glam::EulerRot::YXZ).0.to_degrees();
+            assert!(
+                (yaw(neck) - neck_deg).abs() < 0.01,
+                "{share}: neck {}",
+                yaw(neck)
+            );
+            assert!(
+                (yaw(head) - (40.0 - neck_deg)).abs() < 0.01,
+                "{share}: head {}",
+                yaw(head)
+            );
+            assert!((neck * head).dot(turn).abs() > 0.99999);
+        }
     }
 
     #[test]

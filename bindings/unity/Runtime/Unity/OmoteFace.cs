@@ -39,8 +39,8 @@ namespace Omote.Unity
         [Tooltip("Something to look at (a camera, another character); none: the acted gaze.")]
         public Transform lookTarget;
 
-        [Tooltip("How much of the head rotation the neck takes (the head takes the rest).")]
-        [Range(0f, 1f)] public float neckShare = 0.4f;
+        [Tooltip("How much of the head rotation the neck takes (the head takes the rest); half, as omote's VRMA files and the npm package share it.")]
+        [Range(0f, 1f)] public float neckShare = 0.5f;
 
         /// <summary>The character: act, say lines, hear voices, track through it.</summary>
         public Character Character { get; private set; }

@@ -30,7 +30,7 @@ namespace Omote.Unity
         readonly Bone neck = new Bone(), head = new Bone();
 
         /// <summary>How much of the head rotation the neck takes (the head takes the rest).</summary>
-        public float NeckShare = 0.4f;
+        public float NeckShare = 0.5f;
 
         /// <summary>A bone omote turns on top of the animation.</summary>
         sealed class Bone

@@ -372,6 +372,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
     let avatar = Avatar::load(&AvatarSource::from_option(args.rig.as_deref()))?;
     let rig = avatar.rig.clone();
     let config = load_retarget_config(args.config.as_deref(), args.mirror)?;
+    let neck_share = config.neck_share;
     // Automatic eyes show as the tracking weight falls (a lost face keeps blinking).
     let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), 1)
         .with_tracking(config)
@@ -441,7 +442,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
     let camera_end = camera.map(CameraInput::finish);
     let vmc_end = vmc_in.map(VmcInput::finish);
     let failure = match (&args.record, recorder) {
-        (Some(path), Some(rec)) => write_recording(path, rec, &avatar, failure)?,
+        (Some(path), Some(rec)) => write_recording(path, rec, &avatar, neck_share, failure)?,
         _ => failure,
     };
     if let Some(e) = failure {
@@ -759,6 +760,7 @@ fn write_recording(
     path: &Path,
     rec: AnimSink,
     avatar: &Avatar,
+    neck_share: f32,
     failure: Option<anyhow::Error>,
 ) -> Result<Option<anyhow::Error>> {
     if rec.dropped() > 0 {
@@ -783,7 +785,7 @@ fn write_recording(
                 &builtin
             }
         };
-        let bytes = omote_vrm::write_vrma(&anim, model)
+        let bytes = omote_vrm::write_vrma_with_neck_share(&anim, model, neck_share)
             .with_context(|| format!("--record {}", path.display()))?;
         crate::output::write_file(path, &bytes)?;
     } else {

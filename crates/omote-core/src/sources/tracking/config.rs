@@ -191,8 +191,9 @@ pub struct RetargetConfig {
     pub mirror: bool,
     /// Head limits after calibration.
     pub limits: HeadLimits,
-    /// Share of the head rotation given to the neck when bones are driven
-    /// ([`split_neck_head`](crate::tracking::split_neck_head)); the `head` output stays the full orientation.
+    /// Share of the head rotation given to the neck where a recording drives both bones
+    /// (`omote live --record TAKE.vrma`; [`split_neck_head`](crate::tracking::split_neck_head));
+    /// the `head` output stays the full orientation, and VMC sends it on `Head`.
     pub neck_share: f32,
     /// Eyes.
     pub eyes: EyeMapping,
@@ -237,7 +238,7 @@ impl Default for RetargetConfig {
         Self {
             mirror: false,
             limits: HeadLimits::default(),
-            neck_share: 0.4,
+            neck_share: crate::tracking::NECK_SHARE,
             eyes: EyeMapping::default(),
             mouth: MouthMapping::default(),
             emotions: vec![

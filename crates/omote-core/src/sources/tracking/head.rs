@@ -27,6 +27,11 @@ impl HeadLimits {
     }
 }
 
+/// How much of the head's turn the neck takes where an output drives both bones: half,
+/// as the VRMA writer, the npm package's applier and the Unity glue all share it (a live
+/// session's `neckShare` changes it for its recording).
+pub const NECK_SHARE: f32 = 0.5;
+
 /// Split a full head orientation into a neck rotation (`share` of it) and the head's
 /// rotation relative to the neck, so `neck * head == full`.
 pub fn split_neck_head(full: Quat, share: f32) -> (Quat, Quat) {
