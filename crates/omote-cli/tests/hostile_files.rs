@@ -523,7 +523,8 @@ fn a_refused_bake_writes_nothing() {
 #[test]
 fn a_recording_over_an_input_is_refused_before_the_session() {
     let dir = scratch("record-over-input");
-    let take = dir.join("take.jsonl");
+    // A name --record takes (.json): the replay's lines read as well under it.
+    let take = dir.join("take.json");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/live/take.jsonl");
     std::fs::copy(&root, &take).unwrap();
     let before = std::fs::read(&take).unwrap();

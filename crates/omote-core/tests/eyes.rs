@@ -682,7 +682,8 @@ fn a_glance_the_head_turns_blinks_like_one_of_the_eyes() {
         .sum();
     let eyes_alone: usize = seeds.clone().map(|s| gaze_blinks(0.0, 45.0, 0.15, s)).sum();
     let slow: usize = seeds.clone().map(|s| gaze_blinks(45.0, 0.0, 2.0, s)).sum();
-    let small: usize = seeds.map(|s| gaze_blinks(0.0, 12.0, 0.15, s)).sum();
+    // Fast (240°/s, a shift by speed) but under the blink's 15° threshold.
+    let small: usize = seeds.map(|s| gaze_blinks(0.0, 12.0, 0.05, s)).sum();
     println!(
         "gaze blinks of 10: head+eyes {with_head}, eyes {eyes_alone}, slow {slow}, 12° {small}"
     );

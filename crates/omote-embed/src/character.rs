@@ -547,9 +547,9 @@ impl Character {
     /// above or beside the screen no longer leaves the avatar's head turned. Needs
     /// [`Character::with_tracking`]; the calibration stays until the next call.
     pub fn calibrate_tracking(&mut self, seconds: f32) -> Result<(), EmbedError> {
-        if !(seconds.is_finite() && seconds >= 0.0) {
+        if !(0.0..=60.0).contains(&seconds) {
             return Err(EmbedError::Argument(format!(
-                "calibrating over {seconds} s: the time must be a finite number of seconds ≥ 0"
+                "calibrating over {seconds} s: the time must be 0 to 60 seconds"
             )));
         }
         let Some(retargeter) = self.driver.retargeter_mut() else {

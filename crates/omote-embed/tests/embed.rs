@@ -852,4 +852,6 @@ fn calibrating_tracking_makes_the_users_pose_straight() {
     let (p, y) = run(&mut face, 90);
     assert!(p.abs() < 0.5 && y.abs() < 0.5, "{p} {y}");
     assert!(face.calibrate_tracking(f32::INFINITY).is_err());
+    let e = face.calibrate_tracking(1e30).unwrap_err().to_string();
+    assert!(e.contains("0 to 60 seconds"), "{e}");
 }

@@ -227,7 +227,7 @@ impl VrmModel {
             }
             let mut expressions =
                 expressions::from_v1(&doc, vrm.expressions.as_ref(), &mut warnings)?;
-            measure_eye_closures(&root, chunks.bin, &mut expressions);
+            measure_eye_closures(&root, chunks.bin, &mut expressions, &mut warnings);
             let look_at = look_at::from_v1(&doc, vrm.look_at.as_ref())?;
             let humanoid = humanoid_v1(&doc, &vrm.humanoid, &mut warnings)?;
             if !options.allow_missing_head && humanoid.bone("head").is_none() {
@@ -252,7 +252,7 @@ impl VrmModel {
             let vrm: vrm0::Vrm = parse_raw(raw, &file, "extensions.VRM")?;
             let mut expressions =
                 expressions::from_v0(&doc, vrm.blend_shape_master.as_ref(), &mut warnings)?;
-            measure_eye_closures(&root, chunks.bin, &mut expressions);
+            measure_eye_closures(&root, chunks.bin, &mut expressions, &mut warnings);
             let look_at = look_at::from_v0(&doc, vrm.first_person.as_ref())?;
             let humanoid = humanoid_v0(&doc, vrm.humanoid.as_ref(), &mut warnings)?;
             let meta = Meta::from_v0(vrm.meta.as_ref());
@@ -295,11 +295,25 @@ impl VrmModel {
     }
 }
 
-/// Each expression's `eye_closure` from its shapes ([`crate::eye_closure`]).
-fn measure_eye_closures(root: &Root, bin: Option<&[u8]>, expressions: &mut [Expression]) {
-    let closures = crate::eye_closure::eye_closures(root, bin, expressions);
-    for (e, c) in expressions.iter_mut().zip(closures) {
-        e.eye_closure = c;
+/// Each expression's `eye_closure` from its shapes ([`crate::eye_closure`]); a model
+/// too large to measure keeps 0 and says so.
+fn measure_eye_closures(
+    root: &Root,
+    bin: Option<&[u8]>,
+    expressions: &mut [Expression],
+    warnings: &mut Vec<String>,
+) {
+    match crate::eye_closure::eye_closures(root, bin, expressions) {
+        Some(closures) => {
+            for (e, c) in expressions.iter_mut().zip(closures) {
+                e.eye_closure = c;
+            }
+        }
+        None => warnings.push(format!(
+            "eyeClosure not measured: the expressions' morph targets hold more than {} \
+             vertices; blinks keep their full depth on every expression",
+            crate::eye_closure::MAX_TOTAL_VERTICES
+        )),
     }
 }
 

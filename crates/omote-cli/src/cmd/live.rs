@@ -193,7 +193,7 @@ const ENTER_CALIBRATION_S: f32 = 1.0;
 /// Enter is pressed in the terminal (when stdin is a terminal and not the frames' pipe).
 fn calibrate_requests(args: &LiveArgs) -> (Arc<AtomicBool>, bool) {
     let flag = Arc::new(AtomicBool::new(args.calibrate.is_some()));
-    let interactive = args.stdin.is_none() && std::io::stdin().is_terminal();
+    let interactive = args.stdin.is_none() && in_the_foreground();
     if interactive {
         let request = flag.clone();
         // Detached: it ends with the process, blocked on the terminal or not.
@@ -207,6 +207,20 @@ fn calibrate_requests(args: &LiveArgs) -> (Arc<AtomicBool>, bool) {
         });
     }
     (flag, interactive)
+}
+
+/// Whether stdin is a terminal this process may read: in the terminal's foreground
+/// process group (`omote live … &` may not: its read would stop the whole process).
+#[cfg(target_os = "linux")]
+fn in_the_foreground() -> bool {
+    let stdin = std::io::stdin();
+    stdin.is_terminal() && nix::unistd::tcgetpgrp(&stdin).is_ok_and(|g| g == nix::unistd::getpgrp())
+}
+
+/// Elsewhere Enter does not calibrate (`--calibrate` still does).
+#[cfg(not(target_os = "linux"))]
+fn in_the_foreground() -> bool {
+    false
 }
 
 fn stale_seconds(s: &str) -> Result<f64, String> {
@@ -785,6 +799,9 @@ fn write_recording(
                 &builtin
             }
         };
+        if let Some(note) = omote_vrm::expressions_not_on_note(&anim, model) {
+            eprintln!("note: {}", crate::output::escape_terminal(&note));
+        }
         let bytes = omote_vrm::write_vrma_with_neck_share(&anim, model, neck_share)
             .with_context(|| format!("--record {}", path.display()))?;
         crate::output::write_file(path, &bytes)?;

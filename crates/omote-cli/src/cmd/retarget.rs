@@ -128,6 +128,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     let avatar = Avatar::load(&AvatarSource::from_option(args.rig.as_deref()))?;
     let (rig, model) = (avatar.rig, avatar.model);
     let config = load_retarget_config(args.config.as_deref(), args.mirror)?;
+    let neck_share = config.neck_share;
     // The automatic blink and saccades stay on: the driver shows them as the tracking
     // weight falls, so a lost face keeps blinking and looking around.
     let mut driver = FaceDriver::new(rig.clone(), FaceConfig::default(), 1)
@@ -225,7 +226,8 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     plot(&anim, &weights, &args.sequence, &png)?;
     if let Some(model) = &model {
         let vrma_path = args.out.join("retarget.vrma");
-        let bytes = omote_vrm::write_vrma(&anim, model).context("writing the VRM Animation")?;
+        let bytes = omote_vrm::write_vrma_with_neck_share(&anim, model, neck_share)
+            .context("writing the VRM Animation")?;
         crate::output::write_file(&vrma_path, &bytes)
             .with_context(|| format!("cannot write {}", vrma_path.display()))?;
         println!("wrote {}", vrma_path.display());

@@ -37,7 +37,8 @@ use crate::face::event::{FaceEvent, FaceEvents};
 use crate::rig::expression::{ExpressionCategory, ExpressionPreset};
 use crate::rig::{ChannelId, Rig};
 use crate::rng::Pcg32;
-use crate::sanitize::{clamp01, finite_or_zero};
+use crate::sanitize::clamp01;
+use glam::Vec3;
 
 /// A gaze direction in degrees: yaw > 0 looks toward the avatar's left, pitch > 0
 /// down (the VRM frame).
@@ -219,7 +220,7 @@ impl Eyes {
 
     /// One frame: advance both generators, add the blink (and its motion) into
     /// `weights`, report what started into `events`, and return the gaze offset
-    /// (yaw, pitch in degrees). `gaze_input` is this frame's raw gaze target in the
+    /// (yaw, pitch in degrees). `gaze_input` is this frame's raw gaze direction in the
     /// body's frame (the head's turn included: a gaze shift is both), `eyes_in_head`
     /// where the eyes look in the head before saccades (they keep within
     /// [`EYES_LIMIT_DEG`] of it);
@@ -227,7 +228,7 @@ impl Eyes {
     pub(crate) fn update(
         &mut self,
         dt: f32,
-        gaze_input: (f32, f32),
+        gaze_input: Vec3,
         eyes_in_head: (f32, f32),
         weights: &mut [f32],
         blink_visibility: f32,
@@ -338,44 +339,39 @@ fn add_to(channels: &[ChannelId], weight: f32, weights: &mut [f32]) {
     }
 }
 
-/// Finds fast shifts of the input gaze target: consecutive frames moving faster than
-/// [`GAZE_SHIFT_SPEED_DEG_S`] add up to one shift, reported (its amplitude in degrees)
-/// on the first slower frame.
+/// Finds fast shifts of the gaze: consecutive frames turning faster than
+/// [`GAZE_SHIFT_SPEED_DEG_S`] make one shift, reported (the angle between where it
+/// started and where it ended, degrees) on the first slower frame. Directions, not
+/// yaw and pitch: a glance near straight up or down is no larger than anywhere else.
 #[derive(Clone, Copy, Debug, Default)]
 struct GazeShift {
-    last: Option<(f32, f32)>,
-    moved: (f32, f32),
-    moving: bool,
+    last: Option<Vec3>,
+    start: Option<Vec3>,
 }
 
 impl GazeShift {
-    fn update(&mut self, dt: f32, gaze: (f32, f32)) -> f32 {
-        let gaze = (finite_or_zero(gaze.0), finite_or_zero(gaze.1));
+    fn update(&mut self, dt: f32, gaze: Vec3) -> f32 {
+        let gaze = gaze.try_normalize().unwrap_or(Vec3::Z);
         let Some(last) = self.last.replace(gaze) else {
             return 0.0;
         };
         if dt <= 0.0 {
             return 0.0;
         }
-        // Yaw across ±180° (a gaze behind the body) is a short step, not a turn around.
-        let d = (
-            (gaze.0 - last.0 + 180.0).rem_euclid(360.0) - 180.0,
-            gaze.1 - last.1,
-        );
-        let fast = GAZE_SHIFT_SPEED_DEG_S * dt;
-        if d.0 * d.0 + d.1 * d.1 >= fast * fast {
-            self.moved = (self.moved.0 + d.0, self.moved.1 + d.1);
-            self.moving = true;
+        if angle_deg(last, gaze) >= GAZE_SHIFT_SPEED_DEG_S * dt {
+            self.start.get_or_insert(last);
             0.0
-        } else if self.moving {
-            let amplitude = self.moved.0.hypot(self.moved.1);
-            self.moved = (0.0, 0.0);
-            self.moving = false;
-            amplitude
         } else {
-            0.0
+            self.start
+                .take()
+                .map_or(0.0, |start| angle_deg(start, last))
         }
     }
+}
+
+/// The angle between two unit directions, degrees.
+fn angle_deg(a: Vec3, b: Vec3) -> f32 {
+    a.dot(b).clamp(-1.0, 1.0).acos().to_degrees()
 }
 
 /// Closure of the eyes from `weights`: each listed channel's weight × its closure, plus
@@ -403,20 +399,32 @@ fn closure(
 mod tests {
     use super::*;
 
+    /// A direction at `yaw` left and `pitch` down (degrees), +Z ahead.
+    fn dir(yaw: f32, pitch: f32) -> Vec3 {
+        let (y, p) = (yaw.to_radians(), pitch.to_radians());
+        Vec3::new(y.sin() * p.cos(), -p.sin(), y.cos() * p.cos())
+    }
+
     #[test]
     fn gaze_shifts_add_up_while_fast_and_report_once() {
         let mut g = GazeShift::default();
         let dt = 1.0 / 60.0;
-        assert_eq!(g.update(dt, (0.0, 0.0)), 0.0);
+        assert_eq!(g.update(dt, dir(0.0, 0.0)), 0.0);
         // Slow drift: never a shift.
         for i in 1..30 {
-            assert_eq!(g.update(dt, (i as f32 * 0.5, 0.0)), 0.0);
+            assert_eq!(g.update(dt, dir(i as f32 * 0.5, 0.0)), 0.0);
         }
         let base = 14.5;
-        assert_eq!(g.update(dt, (base + 20.0, 0.0)), 0.0);
-        assert_eq!(g.update(dt, (base + 30.0, 0.0)), 0.0);
-        assert!((g.update(dt, (base + 30.0, 0.0)) - 30.0).abs() < 1e-4);
-        assert_eq!(g.update(dt, (base + 30.0, 0.0)), 0.0);
+        assert_eq!(g.update(dt, dir(base + 20.0, 0.0)), 0.0);
+        assert_eq!(g.update(dt, dir(base + 30.0, 0.0)), 0.0);
+        assert!((g.update(dt, dir(base + 30.0, 0.0)) - 30.0).abs() < 1e-3);
+        assert_eq!(g.update(dt, dir(base + 30.0, 0.0)), 0.0);
+        // Looking down 85°, a step of 20° in yaw is a turn of the gaze of under 2°.
+        let mut g = GazeShift::default();
+        g.update(dt, dir(0.0, 85.0));
+        g.update(dt, dir(20.0, 85.0));
+        let shift = g.update(dt, dir(20.0, 85.0));
+        assert!(shift < 2.0, "{shift}");
     }
 
     #[test]

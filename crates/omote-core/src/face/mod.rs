@@ -322,7 +322,7 @@ impl Face {
         // most of is as large a shift as one of the eyes alone.
         let (saccade_yaw, saccade_pitch) = self.eyes.update(
             dt,
-            body_gaze_deg(inputs.head, inputs.gaze_yaw_deg, inputs.gaze_pitch_deg),
+            body_gaze(inputs.head, inputs.gaze_yaw_deg, inputs.gaze_pitch_deg),
             (yaw, pitch),
             out,
             self.state.multipliers.blink,
@@ -443,22 +443,18 @@ impl Face {
     }
 }
 
-/// The gaze in the body's frame (yaw > 0 left, pitch > 0 down, degrees): the gaze
-/// `yaw`/`pitch` in the head's frame turned by `head`. Non-finite parts count as 0.
-fn body_gaze_deg(head: Quat, yaw_deg: f32, pitch_deg: f32) -> (f32, f32) {
+/// The gaze direction in the body's frame (+Z ahead, +X left, +Y up): the gaze
+/// `yaw`/`pitch` (degrees; > 0 left, down) in the head's frame turned by `head`.
+/// Non-finite parts count as 0.
+fn body_gaze(head: Quat, yaw_deg: f32, pitch_deg: f32) -> glam::Vec3 {
     let head = crate::smoothing::normalize_quat(head).unwrap_or(Quat::IDENTITY);
     let (yaw, pitch) = (
         finite_or_zero(yaw_deg).to_radians(),
         finite_or_zero(pitch_deg).to_radians(),
     );
-    let dir = head
-        * glam::Vec3::new(
-            yaw.sin() * pitch.cos(),
-            -pitch.sin(),
-            yaw.cos() * pitch.cos(),
-        );
-    (
-        dir.x.atan2(dir.z).to_degrees(),
-        (-dir.y).clamp(-1.0, 1.0).asin().to_degrees(),
+    head * glam::Vec3::new(
+        yaw.sin() * pitch.cos(),
+        -pitch.sin(),
+        yaw.cos() * pitch.cos(),
     )
 }

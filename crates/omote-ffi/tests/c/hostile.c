@@ -112,6 +112,9 @@ int main(void) {
   EXPECT("zero head", omote_character_set_head(face, 0.0f, 0.0f, 0.0f, 0.0f), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_head");
   EXPECT("unknown eye mode", omote_character_set_eye_mode(face, 7), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_eye_mode");
   EXPECT("NaN blink delay", omote_character_request_blink(face, nan), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_request_blink");
+  EXPECT("NaN eye change", omote_character_announce_eye_change(face, nan), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_announce_eye_change");
+  EXPECT("eye change", omote_character_announce_eye_change(face, 0.5f), OMOTE_STATUS_OK, "");
+  EXPECT("calibrate before tracking is on", omote_character_calibrate_tracking(face, 1.0f), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_calibrate_tracking");
   float scores[52] = {0};
   EXPECT("tracked before tracking is on", omote_character_set_tracked(face, scores, 52, NULL), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_tracked");
   if (strstr(omote_last_error(), "tracking is off") == NULL) {
@@ -120,6 +123,8 @@ int main(void) {
   }
   EXPECT("tracking on", omote_character_enable_tracking(face), OMOTE_STATUS_OK, "");
   EXPECT("tracked", omote_character_set_tracked(face, scores, 52, NULL), OMOTE_STATUS_OK, "");
+  EXPECT("calibrate", omote_character_calibrate_tracking(face, 1.0f), OMOTE_STATUS_OK, "");
+  EXPECT("calibrate for ever", omote_character_calibrate_tracking(face, 1e30f), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_calibrate_tracking");
   EXPECT("51 scores", omote_character_set_tracked(face, scores, 51, NULL), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_tracked");
   scores[3] = nan;
   EXPECT("NaN score", omote_character_set_tracked(face, scores, 52, NULL), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_set_tracked");

@@ -248,11 +248,22 @@ pub fn run(data: &[u8]) -> u32 {
                     "omote_character_set_eye_mode",
                 ),
                 9 => {
-                    let d = b.float();
-                    check(
-                        omote_character_request_blink(handle, d),
-                        "omote_character_request_blink",
-                    );
+                    // The timed requests: a blink, an announced eye change, a calibration.
+                    let (which, d) = (b.byte() % 3, b.float());
+                    match which {
+                        0 => check(
+                            omote_character_request_blink(handle, d),
+                            "omote_character_request_blink",
+                        ),
+                        1 => check(
+                            omote_character_announce_eye_change(handle, d),
+                            "omote_character_announce_eye_change",
+                        ),
+                        _ => check(
+                            omote_character_calibrate_tracking(handle, d),
+                            "omote_character_calibrate_tracking",
+                        ),
+                    }
                 }
                 10 => check(
                     omote_character_enable_tracking(handle),

@@ -192,7 +192,8 @@ pub struct RetargetConfig {
     /// Head limits after calibration.
     pub limits: HeadLimits,
     /// Share of the head rotation given to the neck where a recording drives both bones
-    /// (`omote live --record TAKE.vrma`; [`split_neck_head`](crate::tracking::split_neck_head));
+    /// (`omote live --record TAKE.vrma`, `omote retarget`'s VRMA;
+    /// [`split_neck_head`](crate::tracking::split_neck_head));
     /// the `head` output stays the full orientation, and VMC sends it on `Head`.
     pub neck_share: f32,
     /// Eyes.

@@ -101,6 +101,9 @@ pub struct Retargeter {
     vowels: [Option<ChannelId>; 5],
     rules: Vec<ResolvedRule>,
     perfect_sync: Vec<(ChannelId, u8)>,
+    /// The rig's eyeBlink clips show the blink (`perfect_sync_replaces`): they take the
+    /// mapped lids.
+    blink_replaced: bool,
     gaze_range: [f32; 3],
     neutral_inv: Quat,
     calibration: Option<PendingCalibration>,
@@ -148,7 +151,15 @@ impl Retargeter {
         }
         let replaces = config.perfect_sync_replaces;
         let shows_all = |sources: &[usize]| replaces && sources.iter().all(|&i| shown[i]);
-        let blink = if shows_all(&[ARKIT_BLINK_LEFT, ARKIT_BLINK_RIGHT]) {
+        let blink_replaced = shows_all(&[ARKIT_BLINK_LEFT, ARKIT_BLINK_RIGHT]);
+        let blink = if blink_replaced {
+            // The eyeBlink clips then take the eye mapping's lids (thresholds, curve,
+            // instant close, limited opening) and its smoothing, not the raw scores.
+            for &(c, i) in &perfect_sync {
+                if matches!(usize::from(i), ARKIT_BLINK_LEFT | ARKIT_BLINK_RIGHT) {
+                    mark(Some(c), SmoothingGroup::Eyes, &mut group);
+                }
+            }
             [None; 3]
         } else {
             rig.presets(ExpressionPreset::BLINKS)
@@ -221,6 +232,7 @@ impl Retargeter {
             vowels,
             rules,
             perfect_sync,
+            blink_replaced,
             gaze_range,
             neutral_inv: Quat::IDENTITY,
             calibration: None,
@@ -284,6 +296,8 @@ impl Retargeter {
         }
         if let Some(mean) = normalize_quat(Quat::from_vec4(sum)).filter(|_| count > 0) {
             self.neutral_inv = mean.inverse();
+            // This calibration is the newer: one under way must not replace it later.
+            self.calibration = None;
         }
         count
     }
@@ -421,7 +435,11 @@ impl Retargeter {
             }
         }
         for &(c, i) in &self.perfect_sync {
-            self.targets[c.index()] = b.0[i as usize];
+            self.targets[c.index()] = match usize::from(i) {
+                ARKIT_BLINK_LEFT if self.blink_replaced => self.eye_state[0],
+                ARKIT_BLINK_RIGHT if self.blink_replaced => self.eye_state[1],
+                i => b.0[i],
+            };
         }
         let (yaw, pitch) = tracked_gaze(&b, &self.config.gaze.curve, self.gaze_range);
         self.gaze = (
@@ -670,6 +688,21 @@ mod tests {
             "the vowels need seven shapes"
         );
         assert_eq!(at("blink"), 0.0, "both eyeBlink clips show the blink");
+        // Replacing the blink, the clips take the eye mapping's lids: a resting lid
+        // (MediaPipe's 0.3) is open, a closing one (0.75) shut.
+        let replacing = RetargetConfig {
+            perfect_sync_replaces: true,
+            ..RetargetConfig::default()
+        };
+        for (score, want) in [(0.3, 0.0), (0.75, 1.0)] {
+            let v = settle_on(
+                &rig,
+                replacing.clone(),
+                &[("eyeBlinkLeft", score), ("eyeBlinkRight", score)],
+            );
+            let lid = v[rig.channel("EyeBlink_L").unwrap().index()];
+            assert!((lid - want).abs() < 0.01, "{score}: {lid}");
+        }
     }
 
     #[test]
