@@ -686,6 +686,11 @@ fn an_audio_file_drives_the_mouth_as_a_microphone_would() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
+    // The summary says what the voice did, as it does for every face input.
+    assert!(
+        stderr.contains("input voice") && stderr.contains("frames heard"),
+        "{stderr}"
+    );
     let anim = read_json(&rec);
     let mouth = |t: f64| -> f64 {
         let i = (t * 30.0) as usize;
@@ -837,8 +842,14 @@ fn bad_inputs_are_named_before_the_session_starts() {
         "{\"t\":1,\"width\":640,\"height\":480,\"faces\":[]}\n{\"t\":0.5,\"width\":640,\"height\":480,\"faces\":[]}\n",
     )
     .unwrap();
+    let sound = dir.join("sound.wav");
+    std::fs::write(&sound, omote_testdata::wav16(&[0i16; 1600], 16_000, 1)).unwrap();
     for (args, wanted) in [
         (vec!["--replay", missing.to_str().unwrap()], "missing.jsonl"),
+        (
+            vec!["--replay", sound.to_str().unwrap()],
+            "--replay takes a tracking file",
+        ),
         (vec!["--replay", garbled.to_str().unwrap()], "garbled.jsonl"),
         (
             vec!["--replay", backwards.to_str().unwrap()],

@@ -257,7 +257,10 @@ impl VmcPreset {
 
 /// A replay file as `(time, face)` pairs: its `t` where given, else frame / --fps.
 fn load_replay(path: &Path, fps: f64) -> Result<Vec<(f64, Option<TrackedFace>)>> {
-    let seq = omote_config::load_tracking_sequence(path)?;
+    let seq = omote_config::load_tracking_sequence(path).context(
+        "--replay takes a tracking file (JSON lines, as `omote track --out` or \
+         --record-tracking write them)",
+    )?;
     seq.warnings.iter().for_each(|w| crate::output::warn(w));
     let frames = seq.frames;
     let head = omote_config::HeadSource::Auto;
@@ -449,6 +452,15 @@ pub fn run(args: LiveArgs) -> Result<()> {
     let failure = match result {
         Ok(stats) => {
             report(&stats, &inbox, camera.as_ref());
+            if let Some((v, name)) = &voice {
+                let (heard, lost) = (v.buffer().received(), v.buffer().overflowed());
+                eprintln!(
+                    "live: input voice {}: {heard} frames heard ({:.1} s of voice), {lost} dropped, {}",
+                    crate::output::escape_terminal(name),
+                    heard as f64 / f64::from(omote_lipsync::FRAME_RATE),
+                    if v.is_finished() { "ended" } else { "running" }
+                );
+            }
             None
         }
         Err(e) => Some(anyhow::Error::from(e)),
@@ -848,7 +860,10 @@ fn report(stats: &SessionStats, inbox: &TrackingInbox, camera: Option<&CameraInp
             s.dropped,
             s.non_finite,
             s.restarts,
-            describe_state(&s.state)
+            match (&s.state, s.dropped) {
+                (InputState::Waiting, 1..) => "nothing usable arrived".to_string(),
+                (state, _) => describe_state(state),
+            }
         );
         if let Some(note) = &s.note {
             eprintln!("live: input {}: {note}", s.name);

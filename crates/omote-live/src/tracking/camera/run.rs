@@ -52,6 +52,14 @@ impl CameraRun {
             match self.source.clone() {
                 Some(CameraSource::File(_)) => {
                     if frames == 0 {
+                        // ffmpeg's words for a file with no picture (a sound file).
+                        let why = if why.contains("does not contain any stream")
+                            || why.contains("matches no streams")
+                        {
+                            "it has no video stream: an audio file goes to --audio".to_string()
+                        } else {
+                            why
+                        };
                         self.sender.set_state(InputState::Failed(format!(
                             "{}: no frames ({why})",
                             self.name
