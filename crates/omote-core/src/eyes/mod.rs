@@ -220,8 +220,8 @@ impl Eyes {
 
     /// One frame: advance both generators, add the blink (and its motion) into
     /// `weights`, report what started into `events`, and return the gaze offset
-    /// (yaw, pitch in degrees). `gaze_input` is this frame's raw gaze direction in the
-    /// body's frame (the head's turn included: a gaze shift is both), `eyes_in_head`
+    /// (yaw, pitch in degrees). `gaze_input` is this frame's raw gaze direction (unit)
+    /// in the body's frame (the head's turn included: a gaze shift is both), `eyes_in_head`
     /// where the eyes look in the head before saccades (they keep within
     /// [`EYES_LIMIT_DEG`] of it);
     /// `blink_visibility` the last frame's blink override multiplier.
@@ -351,14 +351,17 @@ struct GazeShift {
 
 impl GazeShift {
     fn update(&mut self, dt: f32, gaze: Vec3) -> f32 {
-        let gaze = gaze.try_normalize().unwrap_or(Vec3::Z);
+        let gaze = if gaze.is_finite() { gaze } else { Vec3::Z };
         let Some(last) = self.last.replace(gaze) else {
             return 0.0;
         };
         if dt <= 0.0 {
             return 0.0;
         }
-        if angle_deg(last, gaze) >= GAZE_SHIFT_SPEED_DEG_S * dt {
+        // Turned at least this far (radians) this frame: by the chord between the two
+        // unit directions, |a − b|² = 4 sin²(θ/2) ≈ θ² (no arccos on most frames).
+        let fast = (GAZE_SHIFT_SPEED_DEG_S * dt).to_radians();
+        if last.distance_squared(gaze) >= fast * fast {
             self.start.get_or_insert(last);
             0.0
         } else {

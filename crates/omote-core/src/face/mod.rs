@@ -169,6 +169,7 @@ pub struct Face {
     frames: u64,
     state: FaceState,
     eyes: Eyes,
+    body_gaze: BodyGaze,
 }
 
 impl Face {
@@ -241,6 +242,7 @@ impl Face {
             rig,
             config,
             eyes,
+            body_gaze: BodyGaze::default(),
         }
     }
 
@@ -320,9 +322,12 @@ impl Face {
         // Automatic blink into `out` (before the override pass) and saccade gaze offset.
         // A gaze shift is the eyes' and the head's together: a glance the head turns
         // most of is as large a shift as one of the eyes alone.
+        let gaze = self
+            .body_gaze
+            .of(inputs.head, inputs.gaze_yaw_deg, inputs.gaze_pitch_deg);
         let (saccade_yaw, saccade_pitch) = self.eyes.update(
             dt,
-            body_gaze(inputs.head, inputs.gaze_yaw_deg, inputs.gaze_pitch_deg),
+            gaze,
             (yaw, pitch),
             out,
             self.state.multipliers.blink,
@@ -440,6 +445,25 @@ impl Face {
         if let Some(b) = self.eyes.blink_mut() {
             b.clear_eye_changes();
         }
+    }
+}
+
+/// [`body_gaze`] of the last inputs, kept: a scene's inputs hold still between keys,
+/// so most frames need no trigonometry.
+#[derive(Clone, Copy, Debug, Default)]
+struct BodyGaze {
+    inputs: Option<(Quat, f32, f32)>,
+    dir: glam::Vec3,
+}
+
+impl BodyGaze {
+    fn of(&mut self, head: Quat, yaw_deg: f32, pitch_deg: f32) -> glam::Vec3 {
+        let inputs = (head, yaw_deg, pitch_deg);
+        if self.inputs != Some(inputs) {
+            self.inputs = Some(inputs);
+            self.dir = body_gaze(head, yaw_deg, pitch_deg);
+        }
+        self.dir
     }
 }
 
