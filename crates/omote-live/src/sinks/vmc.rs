@@ -21,8 +21,7 @@ pub struct VmcSink {
     writer: VmcFrameWriter,
     eye_bones: bool,
     weights: BlendWeights,
-    min_interval: Duration,
-    last_sent: Option<Instant>,
+    rate: SendRate,
     skipped: u64,
 }
 
@@ -40,8 +39,7 @@ impl VmcSink {
             writer: VmcFrameWriter::new(channels, names),
             eye_bones: false,
             weights: BlendWeights::for_names(names),
-            min_interval: Duration::ZERO,
-            last_sent: None,
+            rate: SendRate::default(),
             skipped: 0,
         })
     }
@@ -67,15 +65,11 @@ impl VmcSink {
         self
     }
 
-    /// Sends at most one frame per `rate_hz`-th of a second (a receiver's send rate):
-    /// faces offered sooner are skipped (with 1 ms of slack, so a face offered on the
-    /// beat is not skipped for jitter). Not a positive finite rate: every face.
+    /// Sends one frame per `rate_hz`-th of a second (a receiver's send rate): the first
+    /// face offered in each beat goes, the others are skipped ([`SendRate`]). Not a
+    /// positive finite rate: every face.
     pub fn with_rate(mut self, rate_hz: f64) -> Self {
-        self.min_interval = if rate_hz.is_finite() && rate_hz > 0.0 {
-            Duration::from_secs_f64(1.0 / rate_hz).saturating_sub(Duration::from_millis(1))
-        } else {
-            Duration::ZERO
-        };
+        self.rate = SendRate::new(rate_hz);
         self
     }
 
@@ -110,15 +104,10 @@ impl VmcSink {
 
 impl FaceSink for VmcSink {
     fn send(&mut self, time_s: f64, face: &FaceState) -> Result<(), LiveError> {
-        let now = Instant::now();
-        if self
-            .last_sent
-            .is_some_and(|t| now.saturating_duration_since(t) < self.min_interval)
-        {
+        if !self.rate.due(Instant::now()) {
             self.skipped += 1;
             return Ok(());
         }
-        self.last_sent = Some(now);
         let pose = BonePose {
             head: Some(face.head),
             left_eye: self.eye_bones.then_some(face.left_eye),
@@ -128,6 +117,46 @@ impl FaceSink for VmcSink {
             .weights
             .pick(&*face.expressions, &*face.input_expressions);
         self.send_weights(time_s as f32, weights, &pose)
+    }
+}
+
+/// The send rate of a sink that is offered faces at uneven times (tracking results
+/// between the session's ticks): beats on a fixed grid, and the first face offered in
+/// each beat goes. Measuring from the last send instead lost a beat whenever a face
+/// came just before it was due — 45–50 packets a second of 60 while a video was tracked.
+/// A stall longer than a beat restarts the grid (no burst to catch up).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SendRate {
+    period: Duration,
+    next: Option<Instant>,
+}
+
+impl SendRate {
+    /// Offered faces early by at most this much still count for the beat (timer jitter).
+    const SLACK: Duration = Duration::from_millis(1);
+
+    /// `rate_hz` beats a second; not a positive finite rate: every face goes.
+    pub fn new(rate_hz: f64) -> Self {
+        let period = if rate_hz.is_finite() && rate_hz > 0.0 {
+            Duration::from_secs_f64(1.0 / rate_hz)
+        } else {
+            Duration::ZERO
+        };
+        Self { period, next: None }
+    }
+
+    /// Whether a face offered at `now` goes (and if so, the beat is taken).
+    pub fn due(&mut self, now: Instant) -> bool {
+        if let Some(next) = self.next
+            && now + Self::SLACK < next
+        {
+            return false;
+        }
+        self.next = Some(match self.next {
+            Some(next) if now < next + self.period => next + self.period,
+            _ => now + self.period,
+        });
+        true
     }
 }
 
@@ -141,4 +170,33 @@ fn sender_socket(to: SocketAddr) -> Result<UdpSocket, LiveError> {
         (false, false) => Ipv6Addr::UNSPECIFIED.into(),
     };
     UdpSocket::bind(SocketAddr::new(ip, 0)).map_err(|source| LiveError::Socket { to, source })
+}
+
+#[cfg(test)]
+mod send_rate_tests {
+    use super::*;
+
+    /// Faces offered every 8–16 ms (never a whole beat apart), as a 60 Hz tick
+    /// pushed about by 30 fps tracking results: 60 go a second, one per beat.
+    #[test]
+    fn uneven_offers_give_every_beat_one_send() {
+        let t0 = Instant::now();
+        let mut rate = SendRate::new(60.0);
+        let (mut t, mut sent, mut k) = (Duration::ZERO, 0, 0u32);
+        while t < Duration::from_secs(10) {
+            sent += u32::from(rate.due(t0 + t));
+            k += 1;
+            t += Duration::from_micros(8_000 + u64::from(k * 7_919 % 8_000));
+        }
+        assert!((598..=601).contains(&sent), "{sent} in 10 s");
+        // A stall of half a second: no burst after it.
+        let mut after = 0;
+        for i in 0..10 {
+            after += u32::from(rate.due(t0 + t + Duration::from_millis(500 + i)));
+        }
+        assert_eq!(after, 1);
+        // No rate: every face.
+        let mut every = SendRate::new(0.0);
+        assert!((0..5).all(|_| every.due(t0)));
+    }
 }
