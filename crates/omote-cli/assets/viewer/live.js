@@ -115,8 +115,10 @@ function connect() {
     const now = performance.now();
     arrivals.push(now);
     while (arrivals.length && arrivals[0] < now - 1000) arrivals.shift();
-    // Same machine (or synchronised clocks): the process's send time to here.
-    latencyMs = Date.now() - msg.sentMs;
+    // Same machine (or synchronised clocks): the process's send time to here. Date.now()
+    // counts whole milliseconds (coarser in some browsers) and sentMs does not: never
+    // below 0.
+    latencyMs = Math.max(0, Date.now() - msg.sentMs);
     apply(msg);
   };
   socket.onclose = () => {
