@@ -86,6 +86,26 @@ export class Face {
   /** Releases the afterglow showing now over releaseS (0.5) seconds; 0: at once (a
    *  negative, NaN or infinite time throws). */
   clearAfterglow(releaseS?: number): this;
+  /** Blinks `delayS` seconds from now. */
+  requestBlink(delayS?: number): this;
+  /** An eye-area change `inS` seconds ahead on your timeline: no blink shortly before. */
+  announceEyeChange(inS: number): this;
+  /** Face tracking on; `{ mirror: true }` for a selfie camera. */
+  enableTracking(settings?: { mirror?: boolean }): this;
+  /** The tracked face: `{ name: score }` (ARKit names) and a row-major 4×4 head transform. */
+  setTracked(scores: Record<string, number>, headRowMajor?: ArrayLike<number> | null): this;
+  /** A MediaPipe FaceLandmarker result's face `index` (or lost when it has none). */
+  setTrackedMediaPipe(
+    result: {
+      faceBlendshapes?: { categories: { categoryName: string; score: number }[] }[];
+      facialTransformationMatrixes?: { rows: number; columns: number; data: ArrayLike<number> }[];
+    },
+    index?: number,
+  ): this;
+  /** The tracker found no face. */
+  setTrackingLost(): this;
+  /** The user's neutral head pose from the next `seconds` of tracked faces. */
+  calibrateTracking(seconds?: number): this;
   setLiveVowels(frame: ArrayLike<number>, voiced: boolean): this;
   /** Drives the mouth from a VoiceInput's newest frame on every update; null stops. */
   listen(voiceInput: VoiceInput | null): this;

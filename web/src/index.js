@@ -341,6 +341,63 @@ export class Face {
    *  update takes its newest frame. `null` stops. A voice line (`say`) still wins. */
   listen(voiceInput) { this._voice = voiceInput || null; return this; }
 
+  /** Blinks `delayS` seconds from now (0: as soon as the eyes are free). */
+  requestBlink(delayS = 0) { this._face.requestBlink(delayS); return this; }
+
+  /** Announces an eye-area change (a surprised key, eyes shut) `inS` seconds ahead on
+   *  your own timeline: no automatic blink starts shortly before it. */
+  announceEyeChange(inS) { this._face.announceEyeChange(inS); return this; }
+
+  /** Turns face tracking on: faces given to `setTracked` / `setTrackedMediaPipe` drive
+   *  the face over the acting (a lost face fades back to it). `{ mirror: true }` for a
+   *  selfie camera (the user's left drives the avatar's right). */
+  enableTracking({ mirror = false, ...rest } = {}) {
+    const unknown = Object.keys(rest);
+    if (unknown.length) throw new TypeError(`enableTracking: unknown setting ${unknown.map((k) => `\`${k}\``).join(', ')} (there is mirror)`);
+    this._face.enableTracking(!!mirror);
+    return this;
+  }
+
+  /** The tracked face for the next updates: `scores` as `{ name: score }` (ARKit names,
+   *  any spelling) and, if known, the head as a row-major 4×4 transform (16 numbers). */
+  setTracked(scores, headRowMajor) {
+    if (!scores || typeof scores !== 'object') throw new TypeError('setTracked: scores must be an object { name: score }');
+    if (headRowMajor != null && headRowMajor.length !== 16) throw new TypeError('setTracked: the head must be 16 numbers (a 4×4 matrix, row by row)');
+    const names = Object.keys(scores);
+    this._face.setTrackedNamed(names, Float32Array.from(names.map((n) => scores[n])),
+      headRowMajor == null ? undefined : Float32Array.from(headRowMajor));
+    return this;
+  }
+
+  /** A MediaPipe FaceLandmarker result (`@mediapipe/tasks-vision`, with
+   *  `outputFaceBlendshapes` and `outputFacialTransformationMatrixes`) as the tracked
+   *  face: its face `index` (default the first), or lost when it has none. MediaPipe's
+   *  matrix `data` is column-major (what three.js's `Matrix4.fromArray` takes). */
+  setTrackedMediaPipe(result, index = 0) {
+    if (!result || typeof result !== 'object') throw new TypeError('setTrackedMediaPipe: result must be a FaceLandmarker result');
+    const shapes = result.faceBlendshapes?.[index]?.categories;
+    const matrix = result.facialTransformationMatrixes?.[index];
+    if (!shapes && !matrix) { this._face.setTrackingLost(); return this; }
+    const names = (shapes || []).map((c) => c.categoryName);
+    const scores = Float32Array.from((shapes || []).map((c) => c.score));
+    let head;
+    if (matrix) {
+      const d = matrix.data;
+      if (!d || d.length !== 16) throw new TypeError('setTrackedMediaPipe: the transformation matrix must be 4×4');
+      head = new Float32Array(16);
+      for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) head[4 * r + c] = d[4 * c + r];
+    }
+    this._face.setTrackedNamed(names, scores, head);
+    return this;
+  }
+
+  /** The tracker found no face: the face fades back to the acting. */
+  setTrackingLost() { this._face.setTrackingLost(); return this; }
+
+  /** Takes the user's neutral head pose from the next `seconds` of tracked faces (0:
+   *  the next face), while they look straight at the screen. */
+  calibrateTracking(seconds = 1) { this._face.calibrateTracking(seconds); return this; }
+
   /** A live voice frame (6 numbers A I U E O N, whether voiced) for the next update. */
   setLiveVowels(frame, voiced) { this._face.setLiveVowels(Float32Array.from(frame), !!voiced); return this; }
 

@@ -12,6 +12,11 @@ import { attach, rigFromVrm } from '../dist/three-vrm.js';
 
 const failures = [];
 const report = { failures };
+const expectErrorEarly = (what, fn, text) => {
+  try { fn(); failures.push(`${what}: no error`); } catch (e) {
+    if (!(e instanceof Error) || !String(e.message).includes(text)) failures.push(`${what}: ${e} (wanted "${text}")`);
+  }
+};
 
 /** Mono float samples of a 16-bit PCM WAV (channels averaged, /32768 as the Rust decoder). */
 function readWav(buf) {
@@ -46,7 +51,7 @@ try {
     }
   }
   await init(await readFile(new URL('../dist/omote_web_bg.wasm', import.meta.url)));
-  const { clips: native, live, speaker: speakerNative, card } = JSON.parse(await readFile(process.argv[2], 'utf8'));
+  const { clips: native, live, speaker: speakerNative, card, tracking: trackingNative } = JSON.parse(await readFile(process.argv[2], 'utf8'));
   let maxDiff = 0, frames = 0, audioS = 0, analyseMs = 0;
   for (const clip of native) {
     const { samples, rate } = readWav(await readFile(clip.wav));
@@ -256,6 +261,31 @@ try {
     if (handed !== stream) failures.push('onstream was not given the stream');
     if (tracks.some((t) => t.readyState === 'live')) failures.push('a failed listenToMicrophone left the microphone track live');
     delete globalThis.navigator;
+  }
+
+  // Tracking from a MediaPipe result (named scores, a column-major matrix, a selfie
+  // camera mirrored): the native embedding API's face, step for step.
+  {
+    const t = trackingNative;
+    const f = new Face(JSON.parse(t.rig), { seed: t.seed }).enableTracking({ mirror: true });
+    const result = {
+      faceBlendshapes: [{ categories: t.names.map((categoryName, i) => ({ categoryName, score: t.scores[i] })) }],
+      facialTransformationMatrixes: [{ rows: 4, columns: 4, data: t.matrix }],
+    };
+    for (let i = 0; i < 60; i++) f.setTrackedMediaPipe(result).update(1 / 60);
+    const w = f.weights();
+    const head = Array.from(f.rotations()).slice(0, 4);
+    let d = Math.max(...t.weights.map((v, i) => Math.abs(v - w[i])));
+    const sign = head.reduce((s, v, i) => s + v * t.head[i], 0) < 0 ? -1 : 1;
+    d = Math.max(d, ...head.map((v, i) => Math.abs(sign * v - t.head[i])));
+    report.trackingMaxDiff = d;
+    if (!(w[f.channels.indexOf('jawOpen')] > 0.4)) failures.push('tracking: jawOpen did not move');
+    f.setTrackedMediaPipe({ faceBlendshapes: [], facialTransformationMatrixes: [] }).update(1 / 60);
+    expectErrorEarly('calibrate without tracking', () => new Face(JSON.parse(t.rig)).calibrateTracking(1), 'tracking is off');
+    expectErrorEarly('a 3×3 matrix', () => f.setTrackedMediaPipe({ facialTransformationMatrixes: [{ data: [1, 0, 0, 0, 1, 0, 0, 0, 1] }] }), '4×4');
+    expectErrorEarly('an unknown setting', () => f.enableTracking({ mirrorr: true }), 'unknown setting `mirrorr`');
+    f.calibrateTracking(0.5).announceEyeChange(0.3).requestBlink(0.1).update(1 / 60);
+    f.free();
   }
 
   // The face loop: the same seed, the same weights; another seed, others.

@@ -561,6 +561,56 @@ impl Character {
         Ok(())
     }
 
+    /// The tracked face for the next updates from named scores, as trackers report them
+    /// (MediaPipe's `faceBlendshapes`: ARKit names in any spelling; names that are not
+    /// ARKit's, like MediaPipe's `_neutral`, are skipped; missing ones are 0) and, if
+    /// given, the head as a row-major 4×4 transform (MediaPipe's facial transformation
+    /// matrix, an ARKit anchor's): what a web page's tracker gives. Needs
+    /// [`Character::with_tracking`].
+    pub fn set_tracked_named(
+        &mut self,
+        names: &[String],
+        scores: &[f32],
+        head_row_major: Option<&[f32]>,
+    ) -> Result<(), EmbedError> {
+        if names.len() != scores.len() {
+            return Err(EmbedError::Argument(format!(
+                "{} names for {} scores: one name per score",
+                names.len(),
+                scores.len()
+            )));
+        }
+        let mut arkit = [0.0f32; 52];
+        for (name, &score) in names.iter().zip(scores) {
+            if !score.is_finite() {
+                return Err(EmbedError::Argument(format!(
+                    "the score of `{}` is {score}",
+                    omote_fs::echo(name)
+                )));
+            }
+            if let Some(i) = omote_core::tracking::arkit_index_any_spelling(name) {
+                arkit[i] = score;
+            }
+        }
+        let head = match head_row_major {
+            None => None,
+            Some(m) => {
+                let m = <&[f32; 16]>::try_from(m).map_err(|_| {
+                    EmbedError::Argument(format!(
+                        "the head transform has {} numbers, not 16 (a 4×4 matrix, row by row)",
+                        m.len()
+                    ))
+                })?;
+                Some(TrackedFace::head_from_row_major(m).ok_or_else(|| {
+                    EmbedError::Argument(
+                        "the head transform is not a rotation (with scale and translation)".into(),
+                    )
+                })?)
+            }
+        };
+        self.set_tracked_arkit(&arkit, head)
+    }
+
     /// Where the camera is (VRM frame, metres), for the camera-angle correction; `None`
     /// turns it off.
     pub fn set_camera(&mut self, position: Option<Vec3>) -> Result<(), EmbedError> {

@@ -855,3 +855,60 @@ fn calibrating_tracking_makes_the_users_pose_straight() {
     let e = face.calibrate_tracking(1e30).unwrap_err().to_string();
     assert!(e.contains("0 to 60 seconds"), "{e}");
 }
+
+/// Named scores and a row-major head transform, as a web page's MediaPipe gives them:
+/// the same face as the ARKit-ordered call, whatever the spelling; bad input is named.
+#[test]
+fn named_scores_and_a_head_matrix_track_as_the_arkit_call_does() {
+    let tracked = || {
+        Character::from_rig_json(RIG, 5)
+            .unwrap()
+            .with_tracking(omote_core::RetargetConfig::default())
+            .unwrap()
+    };
+    let turn = Quat::from_rotation_y(0.3);
+    let m = omote_core::glam::Mat4::from_quat(turn)
+        .transpose()
+        .to_cols_array(); // row-major
+    let names: Vec<String> = ["_neutral", "jawOpen", "EyeBlink_L", "mouthSmileRight"]
+        .map(String::from)
+        .to_vec();
+    let scores = [0.9, 0.6, 0.8, 0.4];
+    let mut by_name = tracked();
+    let mut by_index = tracked();
+    let mut arkit = [0.0f32; 52];
+    for (n, s) in [
+        ("jawOpen", 0.6),
+        ("eyeBlinkLeft", 0.8),
+        ("mouthSmileRight", 0.4),
+    ] {
+        arkit[omote_core::tracking::arkit_index(n).unwrap()] = s;
+    }
+    for _ in 0..30 {
+        by_name
+            .set_tracked_named(&names, &scores, Some(&m))
+            .unwrap();
+        by_index.set_tracked_arkit(&arkit, Some(turn)).unwrap();
+        by_name.update(1.0 / 30.0);
+        by_index.update(1.0 / 30.0);
+    }
+    assert_eq!(by_name.weights(), by_index.weights());
+    assert!(by_name.state().head.dot(by_index.state().head).abs() > 0.99999);
+    assert!(by_name.state().head.y > 0.05, "the head turned");
+    let e = by_name
+        .set_tracked_named(&names, &scores[..2], None)
+        .unwrap_err();
+    assert!(e.to_string().contains("4 names for 2 scores"), "{e}");
+    let e = by_name
+        .set_tracked_named(&names, &scores, Some(&m[..9]))
+        .unwrap_err();
+    assert!(e.to_string().contains("9 numbers, not 16"), "{e}");
+    let e = by_name
+        .set_tracked_named(&names, &scores, Some(&[0.0; 16]))
+        .unwrap_err();
+    assert!(e.to_string().contains("not a rotation"), "{e}");
+    let e = by_name
+        .set_tracked_named(&names, &[f32::NAN, 0.0, 0.0, 0.0], None)
+        .unwrap_err();
+    assert!(e.to_string().contains("NaN"), "{e}");
+}

@@ -311,6 +311,54 @@ impl FaceJs {
             .clear_afterglow(release_s)
             .map_err(js("clearAfterglow"))
     }
+    /// Blinks `delay_s` seconds from now.
+    #[wasm_bindgen(js_name = requestBlink)]
+    pub fn request_blink(&mut self, delay_s: f32) -> Result<(), JsError> {
+        self.inner
+            .request_blink(delay_s)
+            .map_err(js("requestBlink"))
+    }
+    /// Announces an eye-area change `in_s` seconds ahead: no blink starts shortly before.
+    #[wasm_bindgen(js_name = announceEyeChange)]
+    pub fn announce_eye_change(&mut self, in_s: f32) -> Result<(), JsError> {
+        self.inner
+            .announce_eye_change(in_s)
+            .map_err(js("announceEyeChange"))
+    }
+    /// Turns tracking on with the default retargeting; `mirror` for a selfie camera.
+    #[wasm_bindgen(js_name = enableTracking)]
+    pub fn enable_tracking(&mut self, mirror: bool) -> Result<(), JsError> {
+        self.inner
+            .enable_tracking(omote_core::RetargetConfig {
+                mirror,
+                ..Default::default()
+            })
+            .map_err(js("enableTracking"))
+    }
+    /// The tracked face: named scores and, if given, a row-major 4×4 head transform.
+    #[wasm_bindgen(js_name = setTrackedNamed)]
+    pub fn set_tracked_named(
+        &mut self,
+        names: Vec<String>,
+        scores: &[f32],
+        head_row_major: Option<Vec<f32>>,
+    ) -> Result<(), JsError> {
+        self.inner
+            .set_tracked_named(&names, scores, head_row_major.as_deref())
+            .map_err(js("setTracked"))
+    }
+    /// The tracker found no face: the face fades back to the acting.
+    #[wasm_bindgen(js_name = setTrackingLost)]
+    pub fn set_tracking_lost(&mut self) {
+        self.inner.set_tracked(None);
+    }
+    /// Takes the user's neutral head pose from the next `seconds` of tracked faces.
+    #[wasm_bindgen(js_name = calibrateTracking)]
+    pub fn calibrate_tracking(&mut self, seconds: f32) -> Result<(), JsError> {
+        self.inner
+            .calibrate_tracking(seconds)
+            .map_err(js("calibrateTracking"))
+    }
     /// The live voice frame for the next update.
     #[wasm_bindgen(js_name = setLiveVowels)]
     pub fn set_live_vowels(&mut self, vowels: &[f32], voiced: bool) -> Result<(), JsError> {

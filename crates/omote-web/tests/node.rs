@@ -107,7 +107,43 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     for quantum in decoded.samples.chunks(128) {
         profiled_live.extend_from_slice(profiled.push(quantum).unwrap());
     }
+    // A tracked face as MediaPipe gives it in a web page (named scores, the head as a
+    // column-major matrix): the embedding API's weights and head for 60 steps, which
+    // Node's Face.setTrackedMediaPipe must reproduce.
+    let rig = r#"{"presets": true, "arkit": true}"#;
+    let names = [
+        "_neutral",
+        "jawOpen",
+        "mouthSmileLeft",
+        "mouthSmileRight",
+        "eyeBlinkLeft",
+    ];
+    let scores = [0.2f32, 0.55, 0.8, 0.7, 0.9];
+    let turn = omote_core::Quat::from_rotation_y(0.25) * omote_core::Quat::from_rotation_x(-0.1);
+    let column_major = omote_core::glam::Mat4::from_quat(turn).to_cols_array();
+    let row_major = omote_core::glam::Mat4::from_quat(turn)
+        .transpose()
+        .to_cols_array();
+    let mut tracked = omote_embed::Character::from_rig_json(rig, 7).unwrap();
+    tracked
+        .enable_tracking(omote_core::RetargetConfig {
+            mirror: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let names_owned: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    for _ in 0..60 {
+        tracked
+            .set_tracked_named(&names_owned, &scores, Some(&row_major))
+            .unwrap();
+        tracked.update(1.0 / 60.0);
+    }
+    let tracking = serde_json::json!({
+        "rig": rig, "seed": 7, "names": names, "scores": scores, "matrix": column_major,
+        "weights": tracked.weights(), "head": tracked.state().head.to_array(),
+    });
     let native = serde_json::json!({
+        "tracking": tracking,
         "clips": native,
         "live": {"wav": wavs[0], "rate": decoded.sample_rate, "frames": live},
         "speaker": {"wavs": lines, "frames": speaker_frames, "seed": seed, "seededLive": seeded_live},
@@ -154,6 +190,10 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     );
     assert!(
         report["cardLiveMaxDiff"].as_f64().unwrap() <= 1e-3,
+        "{report}"
+    );
+    assert!(
+        report["trackingMaxDiff"].as_f64().unwrap() <= 1e-5,
         "{report}"
     );
 }
