@@ -169,7 +169,7 @@ pub struct LiveArgs {
     pub mirror: bool,
     /// Calibrate the head on the first SECONDS of faces (default 1): look straight at
     /// the screen as the session starts, and a camera above or beside it no longer
-    /// leaves the avatar's head turned. In a terminal, Enter calibrates again at any time.
+    /// leaves the avatar's head turned. On Linux, Enter in the terminal calibrates again.
     #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "1", allow_negative_numbers = true, value_parser = calibrate_seconds)]
     pub calibrate: Option<f32>,
     /// Seconds after which a tracking result counts as lost (0.05–10).
