@@ -13,7 +13,7 @@ bakes release the GIL, so threads scale. Every error is an :class:`OmoteError`.
 """
 
 from os import PathLike
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
+from typing import Mapping, Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -243,6 +243,12 @@ class Face:
     def calibrate_tracking(self, seconds: float = 1.0) -> None:
         """The user's neutral head pose from the next ``seconds`` of tracked faces (0: the
         next face); needs ``tracking=True``."""
+    def set_tracked_named(
+        self, scores: Mapping[str, float], head_matrix: Optional[npt.ArrayLike] = None
+    ) -> None:
+        """Named scores (ARKit names, any spelling; MediaPipe's ``_neutral`` skipped) and
+        a 4×4 head transform, row by row (MediaPipe's facial transformation matrix);
+        needs ``tracking=True``."""
     def set_tracking_lost(self) -> None: ...
     def set_camera(self, position: Optional[Tuple[float, float, float]]) -> None: ...
     def update(self, dt: float) -> None:

@@ -340,6 +340,56 @@ impl Face {
             .map_err(embed("Face.calibrate_tracking"))
     }
 
+    /// The tracked face from named scores, as MediaPipe gives them
+    /// (`{c.category_name: c.score for c in result.face_blendshapes[0]}`: ARKit names in
+    /// any spelling, `_neutral` and other names skipped) and, optionally, the head as a
+    /// 4×4 transform, row by row (`result.facial_transformation_matrixes[0]`). Needs
+    /// `Face(..., tracking=True)`.
+    #[pyo3(signature = (scores, head_matrix = None))]
+    fn set_tracked_named(
+        &mut self,
+        scores: &Bound<'_, PyDict>,
+        head_matrix: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let call = "Face.set_tracked_named";
+        let mut names = Vec::with_capacity(scores.len());
+        let mut values = Vec::with_capacity(scores.len());
+        for (k, v) in scores.iter() {
+            let kind = |o: &Bound<'_, PyAny>| {
+                o.get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string())
+            };
+            names.push(k.extract::<String>().map_err(|_| {
+                value(call, format!("scores: a key is a {}, not a name", kind(&k)))
+            })?);
+            values.push(
+                v.extract::<f32>().map_err(|_| {
+                    value(call, format!("scores[{k}]: a {}, not a number", kind(&v)))
+                })?,
+            );
+        }
+        let head = match head_matrix {
+            None => None,
+            Some(m) => {
+                let (v, shape) = crate::voice::shaped_floats(call, "head_matrix", m)?;
+                if !matches!(shape.as_slice(), [4, 4] | [16]) {
+                    return Err(value(
+                        call,
+                        format!(
+                            "head_matrix has shape {}: pass a 4×4 matrix (or its 16 numbers, row by row)",
+                            crate::voice::shape_text(&shape)
+                        ),
+                    ));
+                }
+                Some(v)
+            }
+        };
+        self.inner
+            .set_tracked_named(&names, &values, head.as_deref())
+            .map_err(embed(call))
+    }
+
     /// The tracker lost the face: it fades back to the acting.
     fn set_tracking_lost(&mut self) {
         self.inner.set_tracked(None);

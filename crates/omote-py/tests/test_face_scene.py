@@ -170,6 +170,32 @@ def test_calibrating_tracking_makes_the_held_pose_straight():
     face.announce_eye_change(0.5)
 
 
+def test_named_scores_and_a_head_matrix_track_as_arkit_order_does():
+    # What MediaPipe Python gives: category names with _neutral, a row-major 4x4.
+    yaw = 0.25
+    m = np.eye(4)
+    m[0, 0], m[0, 2], m[2, 0], m[2, 2] = np.cos(yaw), np.sin(yaw), -np.sin(yaw), np.cos(yaw)
+    m[2, 3] = -40.0
+    named = omote.Face(omote.Rig.standard(), seed=4, tracking=True)
+    ordered = omote.Face(omote.Rig.standard(), seed=4, tracking=True)
+    scores = np.zeros(52, np.float32)
+    # The standard rig is the 18 presets, then the ARKit names in ARKit's order.
+    jaw = omote.Rig.standard().channel_names.index("jawOpen") - 18
+    scores[jaw] = 0.7
+    half = np.sin(yaw / 2), np.cos(yaw / 2)
+    for _ in range(20):
+        named.set_tracked_named({"_neutral": 0.3, "jawOpen": 0.7}, m)
+        ordered.set_tracked(scores, head=[0.0, half[0], 0.0, half[1]])
+        named.update(1 / 30)
+        ordered.update(1 / 30)
+    assert np.array_equal(named.weights, ordered.weights)
+    assert np.allclose(named.rotations, ordered.rotations, atol=1e-6)
+    with pytest.raises(omote.OmoteValueError, match="shape"):
+        named.set_tracked_named({"jawOpen": 0.5}, np.eye(3))
+    with pytest.raises(omote.OmoteValueError, match="NaN"):
+        named.set_tracked_named({"jawOpen": float("nan")})
+
+
 def vrma_expression(vrma, name):
     """A VRMA's track of expression `name` (its node's translation x per key), read with
     the standard library: the GLB's JSON, the accessor, the bytes."""
