@@ -124,6 +124,33 @@ export function createStage(canvas, { transparent = false } = {}) {
  *  are mirrored to match; `bones`: the normalised neck/head/eye bones with their rest
  *  rotations). The raw bones' rest rotations and an id per morphing mesh (for the test
  *  hooks). */
+/** Where a camera of vertical field of view `fovDeg` looks at a VRM's face: from the
+ *  head bone to the top of the model is about half a head; frame one and a half of
+ *  those around a point a little above the head bone (the whole model when it has no
+ *  head, or nothing above it). `{ target, distance, box }`. The one framing of the anim
+ *  viewer and the live page. */
+export function faceFraming(vrm, fovDeg) {
+  vrm.scene.updateMatrixWorld(true);
+  const box = new THREE.Box3().setFromObject(vrm.scene);
+  const size = box.getSize(new THREE.Vector3());
+  const head = vrm.humanoid.getRawBoneNode('head');
+  const target = new THREE.Vector3();
+  let extent = Math.max(size.x, size.y);
+  let framedHead = false;
+  if (head) {
+    head.getWorldPosition(target);
+    const above = box.max.y - target.y;
+    if (above > 0.05) {
+      extent = Math.min(extent, 1.5 * above);
+      target.y += 0.45 * above;
+      framedHead = true;
+    }
+  }
+  if (!framedHead) box.getCenter(target);
+  const fov = THREE.MathUtils.degToRad(fovDeg);
+  return { target, distance: (1.1 * extent) / (2 * Math.tan(fov / 2)), box };
+}
+
 export async function loadVrm(url) {
   const loader = new GLTFLoader();
   loader.register((parser) => new VRMLoaderPlugin(parser));

@@ -11,7 +11,7 @@
 // For tests: `window.omoteLive` ({ready, connected, frames, last, error, expressions(),
 // head(), reconnects}).
 import * as THREE from 'three';
-import { createStage, loadVrm } from '/common.js';
+import { createStage, faceFraming, loadVrm } from '/common.js';
 
 const params = new URLSearchParams(location.search);
 const transparent = params.get('transparent') === '1';
@@ -48,15 +48,14 @@ function fail(e) {
   console.error(e);
 }
 
-/** Frames the head: the camera looks at it from the front. */
+/** Frames the face from the front (`faceFraming`, the anim viewer's too): by the
+ *  model's own size, so a small or an odd model is not lost off screen. */
 function frameHead(m) {
-  const head = m.vrm.humanoid.getNormalizedBoneNode('head');
-  const target = new THREE.Vector3(0, 1.4, 0);
-  if (head) head.getWorldPosition(target);
-  target.y += 0.06;
-  Object.assign(stage.orbit, { distance: 0.75, yaw: 0, pitch: 0 });
+  const { target, distance, box } = faceFraming(m.vrm, stage.camera.fov);
+  Object.assign(stage.orbit, { distance, yaw: 0, pitch: 0 });
   stage.orbit.target.copy(target);
-  stage.orbit.home = { target: target.clone(), distance: 0.75, yaw: 0, pitch: 0 };
+  stage.orbit.home = { target: target.clone(), distance, yaw: 0, pitch: 0 };
+  live.framing = { box: [box.min.toArray(), box.max.toArray()], target: target.toArray(), distance };
   stage.placeCamera();
 }
 

@@ -6,7 +6,7 @@
 //
 // Test hook: window.omoteViewer (see the bottom of this file).
 import * as THREE from 'three';
-import { bindAnim, createStage, fetchOk, loadVrm, poseAt, topExpressions } from './common.js';
+import { bindAnim, createStage, faceFraming, fetchOk, loadVrm, poseAt, topExpressions } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -32,32 +32,15 @@ window.addEventListener('unhandledrejection', (e) => fail(e.reason));
 const stage = createStage(ui.canvas);
 const { camera, orbit, placeCamera } = stage;
 
-/** Aim the camera at the face: from the head bone to the top of the model is about half
- *  a head; frame one and a half of those around a point a little above the head bone. */
+/** Aim the camera at the face (`faceFraming`, shared with the live page). */
 function frameFace(vrm) {
-  vrm.scene.updateMatrixWorld(true);
-  const box = new THREE.Box3().setFromObject(vrm.scene);
-  const size = box.getSize(new THREE.Vector3());
-  const head = vrm.humanoid.getRawBoneNode('head');
-  const target = new THREE.Vector3();
-  let extent = Math.max(size.x, size.y);
-  if (head) {
-    head.getWorldPosition(target);
-    const above = box.max.y - target.y;
-    if (above > 0.05) {
-      extent = Math.min(extent, 1.5 * above);
-      target.y += 0.45 * above;
-    }
-  } else {
-    box.getCenter(target);
-  }
-  const fov = THREE.MathUtils.degToRad(camera.fov);
+  const { target, distance, box } = faceFraming(vrm, camera.fov);
   orbit.target.copy(target);
-  orbit.distance = (1.1 * extent) / (2 * Math.tan(fov / 2));
+  orbit.distance = distance;
   orbit.yaw = 0;
   orbit.pitch = 0;
-  player.framing = { box: [box.min.toArray(), box.max.toArray()], target: target.toArray(), distance: orbit.distance };
-  orbit.home = { target: target.clone(), distance: orbit.distance, yaw: 0, pitch: 0 };
+  player.framing = { box: [box.min.toArray(), box.max.toArray()], target: target.toArray(), distance };
+  orbit.home = { target: target.clone(), distance, yaw: 0, pitch: 0 };
   placeCamera();
 }
 
