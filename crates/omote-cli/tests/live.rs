@@ -516,6 +516,30 @@ fn a_video_file_through_live_camera_tracks_as_omote_track_does() {
         .iter()
         .any(|q| q[3].as_f64().unwrap() < 0.9999);
     assert!(turned, "{stderr}");
+    // --loop plays the 0.4 s clip again and again: 2 s of it tracks about 5 times over.
+    let looped = out.join("looped.jsonl");
+    let o = omote()
+        .args(["live", "--camera"])
+        .arg(&clip)
+        .args(["--loop", "--seconds", "2", "--record-tracking"])
+        .arg(&looped)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let n = std::fs::read_to_string(&looped).unwrap().lines().count();
+    assert!(
+        n >= 36,
+        "{n} frames tracked in 2 s of a looped 12-frame clip\n{stderr}"
+    );
+    let o = omote()
+        .args(["live", "--loop", "--seconds", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("--loop plays a --replay or a --camera video file")
+    );
     // A camera that is not there is named in a clear error.
     let o = omote()
         .args([

@@ -89,8 +89,8 @@ pub struct LiveArgs {
     /// A tracking file (`omote track --out SEQ.jsonl`) played in real time.
     #[arg(long, value_name = "SEQ.jsonl", conflicts_with_all = ["camera", "stdin", "vmc_in"])]
     pub replay: Option<PathBuf>,
-    /// Play --replay again and again.
-    #[arg(long = "loop", requires = "replay")]
+    /// Play --replay, or a --camera video file, again and again.
+    #[arg(long = "loop")]
     pub looped: bool,
     /// Play --replay this many times faster (0.01–100).
     #[arg(long, default_value_t = 1.0, value_parser = limits::speed, requires = "replay")]
@@ -371,6 +371,9 @@ fn is_vrma(path: &Path) -> bool {
 
 /// Runs `omote live`.
 pub fn run(args: LiveArgs) -> Result<()> {
+    if args.looped && args.replay.is_none() && args.camera.is_none() {
+        bail!("--loop plays a --replay or a --camera video file again: give one of them");
+    }
     if let Some(path) = &args.record {
         // A stream (`-`, a pipe, /dev/null) gets the anim.
         let stream = matches!(
@@ -591,8 +594,13 @@ fn start_camera(
         Some(text) => {
             let source = CameraSource::parse(text).context("--camera")?;
             let is_file = matches!(source, CameraSource::File(_));
+            if args.looped && !is_file {
+                bail!("--loop plays a video file or a --replay again: a camera does not end");
+            }
             options.late = late_policy(args);
-            *video_input |= is_file;
+            options.looped = args.looped;
+            // A looped video never ends the session.
+            *video_input |= is_file && !args.looped;
             let name = source.describe();
             let sender = inbox.sender("camera");
             (

@@ -34,6 +34,9 @@ pub fn ffmpeg_args(source: &CameraSource, options: &CameraOptions) -> Vec<String
         .to_vec();
     match source {
         CameraSource::File(path) => {
+            if options.looped {
+                args.extend(["-stream_loop".into(), "-1".into()]);
+            }
             args.extend(["-re".into(), "-i".into(), path.display().to_string()]);
         }
         CameraSource::Device(device) => {
@@ -197,6 +200,20 @@ mod tests {
         let file = ffmpeg_args(&CameraSource::File("clip.mkv".into()), &options("v4l2"));
         assert_eq!(input_of(&file), "clip.mkv");
         assert!(file.contains(&"-re".to_string()));
+        assert!(!file.contains(&"-stream_loop".to_string()));
+        let mut looped = options("v4l2");
+        looped.looped = true;
+        let file = ffmpeg_args(&CameraSource::File("clip.mkv".into()), &looped);
+        let i = file.iter().position(|a| a == "-i").unwrap();
+        assert_eq!(
+            file[..i]
+                .windows(2)
+                .filter(|w| w == &["-stream_loop", "-1"])
+                .count(),
+            1
+        );
+        // A device does not loop.
+        assert!(!ffmpeg_args(&dev("2"), &looped).contains(&"-stream_loop".to_string()));
         assert!(!file.contains(&"-video_size".to_string()));
         let vf = file.iter().position(|a| a == "-vf").unwrap();
         assert!(file[vf + 1].contains("scale=640:480") && file[vf + 1].ends_with("fps=30"));

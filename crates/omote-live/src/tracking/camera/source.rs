@@ -70,6 +70,8 @@ pub struct CameraOptions {
     pub late: Option<LatePolicy>,
     /// Pause before a device is opened again after it stopped.
     pub retry: Duration,
+    /// A video file plays again and again (a device ignores it).
+    pub looped: bool,
 }
 
 impl CameraOptions {
@@ -82,6 +84,7 @@ impl CameraOptions {
             input_format: platform_input_format(),
             late: None,
             retry: Duration::from_secs(2),
+            looped: false,
         }
     }
 }
