@@ -906,3 +906,19 @@ fn bad_inputs_are_named_before_the_session_starts() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Raw frames with no face in any of them (here black, as frames of the wrong size
+/// read): the summary asks whether they are the size `--stdin` says.
+#[test]
+fn stdin_frames_with_no_face_get_a_hint() {
+    let o = run_with_stdin(
+        omote().args(["live", "--stdin", "160x120", "--seconds", "5"]),
+        vec![0u8; 160 * 120 * 3 * 40],
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("no face in 40 frames: are they the --stdin size"),
+        "{stderr}"
+    );
+}

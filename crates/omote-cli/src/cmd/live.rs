@@ -876,6 +876,13 @@ fn report(stats: &SessionStats, inbox: &TrackingInbox, camera: Option<&CameraInp
         if let Some(note) = &s.note {
             eprintln!("live: input {}: {note}", s.name);
         }
+        // Raw frames of another size than said track as noise: no face, ever.
+        if s.name == "stdin" && s.frames >= 30 && s.with_face == 0 {
+            eprintln!(
+                "live: input stdin: no face in {} frames: are they the --stdin size, rgb24?",
+                s.frames
+            );
+        }
     }
     if let Some(c) = camera {
         let t = c.tracking_times();
