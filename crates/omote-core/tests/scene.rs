@@ -311,15 +311,26 @@ fn waits_hold_the_timeline_while_the_faces_keep_blinking_and_advance_moves_on() 
     assert_eq!(voices, 1, "the second line waits for the player");
     assert!(blinks >= 3, "idle while waiting: {blinks} blinks in 20 s");
     scene.advance();
-    for _ in 0..(1.0 * FPS) as usize {
+    let mut advances = 0;
+    for i in 0..(1.0 * FPS) as usize {
         scene.update(DT);
+        if i == 0 {
+            // The press came before this frame: the timeline moves on in it.
+            assert!(scene.timeline_time() > 2.2, "{}", scene.timeline_time());
+        }
         voices += scene
             .events()
             .iter()
             .filter(|e| matches!(e, SceneEvent::Voice { .. }))
             .count();
+        advances += scene
+            .events()
+            .iter()
+            .filter(|e| matches!(e, SceneEvent::Advance { .. }))
+            .count();
     }
     assert_eq!(voices, 2);
+    assert_eq!(advances, 1, "one press, one Advance event");
     assert!(!scene.is_waiting());
 }
 

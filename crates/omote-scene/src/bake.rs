@@ -99,8 +99,10 @@ pub fn anim_values_per_frame(channels: usize) -> u64 {
 
 /// The size of the bake `options` asks of `scene`, or why it is refused: the one check
 /// every bake runs ([`bake`] calls it first), and a host can call it to tell the user
-/// before baking. The length is the script's last press plus the scene (every wait's
-/// hold when nobody presses) plus the tail twice, at most `options.max_s`.
+/// before baking. The length is the script's last press plus the scene (the hold of
+/// every wait no press releases) plus the tail twice, at most `options.max_s`; a
+/// script whose presses land in lines, not at waits, may run longer, up to
+/// `options.max_s` and the value limit.
 pub fn bake_size(scene: &Scene, options: &BakeOptions) -> Result<BakeSize, BakeError> {
     let fps = options.fps;
     if !(fps.is_finite() && (1.0..=omote_core::anim::ANIM_MAX_FPS).contains(&fps)) {
@@ -131,12 +133,14 @@ pub fn bake_size(scene: &Scene, options: &BakeOptions) -> Result<BakeSize, BakeE
         }
     }
     let end = f64::from(scene.end_time());
-    // Scripted, waits hold until a press; unscripted, each for its own hold.
-    let holds: f64 = if options.advances.is_empty() {
-        scene.waits().iter().map(|w| f64::from(w.hold)).sum()
-    } else {
-        0.0
-    };
+    // Unscripted, every wait holds for its own hold. Scripted, each press releases a
+    // wait, in order, and the waits after the script's last press hold for theirs.
+    let holds: f64 = scene
+        .waits()
+        .iter()
+        .skip(options.advances.len())
+        .map(|w| f64::from(w.hold))
+        .sum();
     let last_press = options
         .advances
         .iter()
@@ -179,13 +183,13 @@ pub fn bake_size(scene: &Scene, options: &BakeOptions) -> Result<BakeSize, BakeE
 pub struct BakeOptions {
     /// Frames per second.
     pub fps: f32,
-    /// Wall times (s) at which the player presses "next" ([`Scene::advance`]). With
-    /// none, each wait holds for its own `hold` and moves on by itself.
+    /// Wall times (s) at which the player presses "next" ([`Scene::advance`]). Until
+    /// the last of them a wait holds until a press; with none, and after the last, each
+    /// wait holds for its own `hold` and moves on by itself.
     pub advances: Vec<f64>,
     /// Wall times (s) at which the player skips ([`Scene::skip`]).
     pub skips: Vec<f64>,
-    /// Seconds to keep baking once everything has played (the faces idle on), or once
-    /// the scene sits at a wait the script never answers.
+    /// Seconds to keep baking once everything has played (the faces idle on).
     pub tail_s: f32,
     /// A bake never runs longer than this (s), at most [`MAX_BAKE_S`].
     pub max_s: f32,
@@ -247,6 +251,7 @@ pub fn bake_observed(
     skips.sort_by(f64::total_cmp);
     let (mut next_advance, mut next_skip) = (0, 0);
     let expected = size.seconds;
+    let cap = MAX_BAKE_VALUES / size.per_frame.max(1);
     // Room for the expected length (up to an hour; longer bakes grow as they go).
     recorder.reserve((expected.min(3600.0) * f64::from(fps)) as usize + 1);
     let mut done_for = 0.0f64;
@@ -260,6 +265,12 @@ pub fn bake_observed(
         while next_advance < advances.len() && advances[next_advance] <= now + 1e-9 {
             scene.advance();
             next_advance += 1;
+            if next_advance == advances.len() {
+                // The script has said all it will: the waits after its last press move
+                // on by their own hold, as in a bake with no script, so the scene plays
+                // to its end instead of stopping at the next wait.
+                scene.set_auto_advance(true);
+            }
         }
         scene.update(dt);
         frame += 1;
@@ -269,8 +280,7 @@ pub fn bake_observed(
         if frame.is_multiple_of(600) {
             progress(t, expected.max(t));
         }
-        let stuck = scene.is_waiting() && scripted && next_advance >= advances.len();
-        let over = scene.is_finished() || stuck;
+        let over = scene.is_finished();
         let script_left = next_advance < advances.len() || next_skip < skips.len();
         if over && !script_left {
             if done_for >= f64::from(options.tail_s) {
@@ -280,8 +290,10 @@ pub fn bake_observed(
         } else {
             done_for = 0.0;
         }
-        // The size checked above: never more frames than it allowed.
-        if t >= f64::from(options.max_s) || frame + 1 >= size.frames {
+        // Never longer than asked, never more values than a bake may hold (a script's
+        // presses that skip lines leave more waits to their holds than the size
+        // counted, so the bake may run past it).
+        if t >= f64::from(options.max_s) || frame + 1 >= cap {
             break;
         }
     }

@@ -121,3 +121,30 @@ fn bad_options_are_refused_with_the_reason() {
     });
     assert!(many.contains("10001 skip times"), "{many}");
 }
+
+/// A press script that stops before the last wait no longer stops the bake there: the
+/// waits after its last press move on by their own hold, and the scene plays to its
+/// end (a key at 40 s, behind two waits, is in the bake).
+#[test]
+fn waits_after_the_scripts_last_press_move_on_by_their_hold() {
+    let mut text = acting_at(40.0);
+    text.push_str("[[wait]]\nt = 10\nhold = 2\n[[wait]]\nt = 20\nhold = 3\n");
+    let mut loaded = scene(&text).unwrap();
+    let clips = loaded.clip_names();
+    let options = BakeOptions {
+        fps: 10.0,
+        advances: vec![10.5],
+        ..BakeOptions::default()
+    };
+    let size = bake_size(&loaded.scene, &options).unwrap();
+    let baked = bake(&mut loaded.scene, &clips, &options, |_, _| {}).unwrap();
+    let anim = &baked[0].anim;
+    // 10 s, the press at 10.5, 10 s more, the second wait's 3 s hold, 20 s, the tail.
+    assert!(
+        (anim.duration - 44.5).abs() < 0.3,
+        "{} s (size {} s)",
+        anim.duration,
+        size.seconds
+    );
+    assert!(size.seconds >= f64::from(anim.duration));
+}

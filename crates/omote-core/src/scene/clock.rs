@@ -20,7 +20,7 @@ pub(crate) struct ClockStep {
     pub to: f64,
     /// The wait reached during this step.
     pub reached: Option<usize>,
-    /// The wait released during this step (by auto advance).
+    /// The wait released during this step (its hold ran out, or a press came before it).
     pub released: Option<usize>,
 }
 
@@ -105,11 +105,12 @@ impl SceneClock {
             let auto = self.auto_advance && *held_for >= self.waits[*i].hold;
             let leftover = *held_for - self.waits[*i].hold;
             if self.release || auto {
-                // Move on by the part of the step after the hold ended.
+                // Move on by the part of the step after the hold ended; a press came
+                // before this step, so the whole step is after it.
                 dt = if auto && !self.release {
                     leftover.min(dt)
                 } else {
-                    0.0
+                    dt
                 };
                 released = Some(*i);
                 self.held = None;
@@ -157,9 +158,10 @@ mod tests {
         }
         assert_eq!((c.time(), reached, c.held()), (1.0, 1, Some(0)));
         assert!(c.release());
+        // The press came before this step: the timeline moves on by all of it.
         let s = c.step(dt);
-        assert_eq!((s.released, s.to), (Some(0), 1.0));
-        assert_eq!(c.step(dt).to, 1.25);
+        assert_eq!((s.released, s.to), (Some(0), 1.25));
+        assert_eq!(c.step(dt).to, 1.5);
         assert!(!c.release(), "nothing to release");
     }
 

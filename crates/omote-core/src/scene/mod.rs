@@ -267,8 +267,9 @@ impl Scene {
     /// (the lines playing cut, the timeline at their end or the next wait, whichever is
     /// first) and then go on: a wait it lands on is released too.
     pub fn advance(&mut self) {
+        // A released wait reports its one Advance event from the next step, as a hold
+        // that runs out does.
         if self.clock.release() {
-            self.pending.push(SceneEvent::Advance { t: self.wall });
             return;
         }
         self.skip();
