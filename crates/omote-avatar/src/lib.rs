@@ -83,11 +83,27 @@ pub enum AvatarError {
     #[error(transparent)]
     Rig(#[from] omote_config::ConfigError),
     /// The path names no kind of avatar file omote reads.
-    #[error("{file}: not an avatar file (a .vrm or .glb, or a rig file: .toml or .json)")]
+    #[error(
+        "{file}: not an avatar file (a .vrm or .glb, or a rig file: .toml or .json){}",
+        builtin_hint(file)
+    )]
     NotAvatarFile {
         /// The file (`(an empty path)` when there was none).
         file: String,
     },
+}
+
+/// For a name that looks meant as a built-in avatar (`builtin:third`, a scene's
+/// `rig = "Builtin"`), the names there are.
+fn builtin_hint(file: &str) -> &'static str {
+    let name = Path::new(file)
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().to_ascii_lowercase());
+    if name.starts_with("builtin") || name == "standard" {
+        "; the built-in ones are `builtin`, `builtin:second` and `standard`"
+    } else {
+        ""
+    }
 }
 
 impl AvatarError {
@@ -232,6 +248,7 @@ mod tests {
     fn a_file_of_another_kind_is_named_and_a_glb_is_a_vrm() {
         for (path, named) in [
             ("voice.wav", "voice.wav: "),
+            ("/scenes/builtin:third", "/scenes/builtin:third: "),
             ("", "(an empty path): "),
             ("dir/", "dir/: "),
         ] {
@@ -241,6 +258,17 @@ mod tests {
                 "{e}"
             );
         }
+        let e = Avatar::from_file(Path::new("/scenes/builtin:third"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("the built-in ones are `builtin`, `builtin:second`"),
+            "{e}"
+        );
+        let e = Avatar::from_file(Path::new("voice.wav"))
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains("built-in"), "{e}");
         let vrm = Avatar::builtin(&AvatarStyle::DEFAULT).vrm.unwrap();
         let read = |_: &Path| -> std::io::Result<Vec<u8>> { Ok(vrm.to_vec()) };
         let glb = Avatar::from_file_with(Path::new("model.GLB"), &read).unwrap();

@@ -50,9 +50,19 @@ pub fn data_file(path: &Path) -> std::io::Result<Vec<u8>> {
 
 /// [`load`] with the file's bytes from `read`; errors are [`load`]'s, word for word.
 pub fn load_with<T: DeserializeOwned>(path: &Path, read: ReadFile<'_>) -> Result<T, ConfigError> {
-    let format = Format::from_path(path).ok_or_else(|| ConfigError::UnknownFormat {
-        path: path.to_path_buf(),
-    })?;
+    let Some(format) = Format::from_path(path) else {
+        // A name mistyped is a file that is not there before it is a file of no known
+        // type: say the first.
+        return Err(match read(path) {
+            Err(error) => ConfigError::Io {
+                path: path.to_path_buf(),
+                error,
+            },
+            Ok(_) => ConfigError::UnknownFormat {
+                path: path.to_path_buf(),
+            },
+        });
+    };
     let text = read_text(path, read).map_err(|error| ConfigError::Io {
         path: path.to_path_buf(),
         error,

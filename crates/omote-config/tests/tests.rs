@@ -140,6 +140,12 @@ fn syntax_errors_missing_files_and_unknown_extensions() {
     assert!(msg.contains("/nonexistent/rig.toml"), "{msg}");
     let path = write("rig.yaml", "name: x");
     assert!(err_text(load_rig(&path).unwrap_err()).contains("unknown file type"));
+    // A mistyped name is a missing file first, whatever its extension.
+    let err = load_rig(Path::new("/nonexistent/rig.tmol")).unwrap_err();
+    assert!(
+        matches!(&err, omote_config::ConfigError::Io { error, .. } if error.kind() == std::io::ErrorKind::NotFound),
+        "{err}"
+    );
     let path = write("empty.json", "");
     assert!(err_text(load_rig(&path).unwrap_err()).contains("empty.json"));
 }

@@ -597,7 +597,7 @@ impl Loader<'_> {
             let field = format!("{field}.{what}");
             return Err(match self.files.read(p) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    self.err(l, field, format!("{} {e}", p.display()))
+                    self.err(l, field, format!("{}: {e}", p.display()))
                 }
                 _ => self.missing_err(l, field, p),
             });

@@ -238,3 +238,28 @@ fn a_voice_cut_short_is_read_with_a_warning_naming_its_line() {
     assert!(cut.duration() < full.duration() && cut.duration() > full.duration() - 0.2);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A folder where a line's audio should be is named a folder, after its path and a colon.
+#[test]
+fn a_folder_for_a_voice_file_is_named_a_folder() {
+    let dir = std::env::temp_dir().join(format!("omote-scene-dir-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("voice")).unwrap();
+    let scene = dir.join("scene.toml");
+    std::fs::write(
+        &scene,
+        "[[character]]\nid = \"a\"\n  [[character.line]]\n  t = 1.0\n  audio = \"voice\"\n",
+    )
+    .unwrap();
+    let e = load_scene(&scene, &LoadOptions::default(), &mut |_, _| {})
+        .unwrap_err()
+        .to_string();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        e.contains("scene.toml:5: character[0].line[0].audio: "),
+        "{e}"
+    );
+    assert!(
+        e.contains("voice: not a regular file (it is a directory)"),
+        "{e}"
+    );
+}
