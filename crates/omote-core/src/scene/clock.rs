@@ -22,6 +22,8 @@ pub(crate) struct ClockStep {
     pub reached: Option<usize>,
     /// The wait released during this step (its hold ran out, or a press came before it).
     pub released: Option<usize>,
+    /// Whether that release was a press's (which the scene reported when pressed).
+    pub pressed: bool,
 }
 
 /// Timeline time with wait points. See the module docs.
@@ -99,6 +101,7 @@ impl SceneClock {
     pub fn step(&mut self, dt: f32) -> ClockStep {
         let from = self.time;
         let mut released = None;
+        let mut pressed = false;
         let mut dt = dt;
         if let Some((i, held_for)) = self.held.as_mut() {
             *held_for += dt;
@@ -113,6 +116,7 @@ impl SceneClock {
                     dt
                 };
                 released = Some(*i);
+                pressed = self.release;
                 self.held = None;
                 self.release = false;
             } else {
@@ -121,6 +125,7 @@ impl SceneClock {
                     to: from,
                     reached: None,
                     released: None,
+                    pressed: false,
                 };
             }
         }
@@ -140,6 +145,7 @@ impl SceneClock {
             to,
             reached,
             released,
+            pressed,
         }
     }
 }

@@ -267,9 +267,10 @@ impl Scene {
     /// (the lines playing cut, the timeline at their end or the next wait, whichever is
     /// first) and then go on: a wait it lands on is released too.
     pub fn advance(&mut self) {
-        // A released wait reports its one Advance event from the next step, as a hold
-        // that runs out does.
+        // One Advance event, at the press (the step that releases the wait does not
+        // report it again).
         if self.clock.release() {
+            self.pending.push(SceneEvent::Advance { t: self.wall });
             return;
         }
         self.skip();
@@ -337,7 +338,7 @@ impl Scene {
         self.wall += f64::from(dt);
         let step = self.clock.step(dt);
         let frame = self.frame_clock(dt, step.to);
-        if step.released.is_some() {
+        if step.released.is_some() && !step.pressed {
             self.events.push(SceneEvent::Advance { t: frame.wall });
         }
         let Self {
