@@ -73,6 +73,17 @@ pub fn fps(s: &str) -> Result<f64, String> {
     within(s, MIN_FPS, MAX_FPS, "the frame rate")
 }
 
+/// How long a head calibration gathers faces (`omote live --calibrate`), 0–60 s.
+pub fn calibration_s(s: &str) -> Result<f32, String> {
+    within(s, 0.0, 60.0, "the calibration time").map(|v| v as f32)
+}
+
+/// How old a tracking result may be before it counts as lost (`omote live --stale`),
+/// 0.05–10 s.
+pub fn stale_s(s: &str) -> Result<f64, String> {
+    within(s, 0.05, 10.0, "the stale time")
+}
+
 /// [`fps`] as `f32` (anim frame rates).
 pub fn fps_f32(s: &str) -> Result<f32, String> {
     fps(s).map(|v| v as f32)

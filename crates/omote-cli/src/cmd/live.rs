@@ -170,20 +170,11 @@ pub struct LiveArgs {
     /// Calibrate the head on the first SECONDS of faces (default 1): look straight at
     /// the screen as the session starts, and a camera above or beside it no longer
     /// leaves the avatar's head turned. On Linux, Enter in the terminal calibrates again.
-    #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "1", allow_negative_numbers = true, value_parser = calibrate_seconds)]
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "1", allow_negative_numbers = true, value_parser = limits::calibration_s)]
     pub calibrate: Option<f32>,
     /// Seconds after which a tracking result counts as lost (0.05–10).
-    #[arg(long, default_value_t = 0.5, value_parser = stale_seconds)]
+    #[arg(long, default_value_t = 0.5, value_parser = limits::stale_s)]
     pub stale: f64,
-}
-
-fn calibrate_seconds(s: &str) -> Result<f32, String> {
-    let v: f32 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
-    if (0.0..=60.0).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{v} is not within 0–60 seconds"))
-    }
 }
 
 /// How long Enter's calibration gathers faces without --calibrate.
@@ -221,15 +212,6 @@ fn in_the_foreground() -> bool {
 #[cfg(not(target_os = "linux"))]
 fn in_the_foreground() -> bool {
     false
-}
-
-fn stale_seconds(s: &str) -> Result<f64, String> {
-    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
-    if (0.05..=10.0).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{v} is not within 0.05–10 seconds"))
-    }
 }
 
 /// VMC receivers.

@@ -34,8 +34,11 @@ fn eye_closure_from_shapes_matches_what_the_generator_knows() {
     }
 }
 
+/// The shared samples bind no morph targets to their blinks (texture and material
+/// blinks): reading them measures nothing and fails nothing — a smoke test on real
+/// files, not a test of the measure (the one above and the unit tests are).
 #[test]
-fn models_without_blink_shapes_measure_nothing() {
+fn samples_with_no_blink_morphs_read_and_measure_nothing() {
     let Some(dir) = omote_testdata::shared_data("vrm") else {
         return;
     };

@@ -200,7 +200,7 @@ impl Retargeter {
                 sources[count] = idx as u8;
                 count += 1;
             }
-            let sources_shown = replaces && sources[..count].iter().all(|&i| shown[i as usize]);
+            let sources_shown = shows_all(&sources.map(usize::from)[..count]);
             if let Some(channel) = rig.channel(&r.target)
                 && count > 0
                 && !sources_shown
@@ -559,14 +559,7 @@ mod tests {
     }
 
     fn settle(shapes: &[(&str, f32)]) -> Vec<f32> {
-        let rig = Arc::new(Rig::standard());
-        let mut rt = Retargeter::new(&rig, RetargetConfig::default()).unwrap();
-        let mut layer = Layer::new("t", crate::mix::layer::BlendMode::Override, rig.len());
-        let frame = frame_with(shapes);
-        for _ in 0..120 {
-            rt.update(1.0 / 60.0, Some(&frame), &mut layer);
-        }
-        layer.values().to_vec()
+        settle_on(&Rig::standard(), RetargetConfig::default(), shapes)
     }
 
     #[test]
