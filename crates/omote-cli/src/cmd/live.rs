@@ -413,9 +413,9 @@ pub fn run(args: LiveArgs) -> Result<()> {
         mut recorder,
         view,
     } = open_outputs(&args, &avatar, &inbox)?;
-    let calibrate = calibrate_requests(&args);
+    let (calibrate, by_enter) = calibrate_requests(&args);
     announce(&args, &avatar, &inputs, voice.as_ref(), view.as_ref())?;
-    if calibrate.1 && !inputs.is_empty() {
+    if by_enter && !inputs.is_empty() {
         eprintln!("live: Enter calibrates the head (look straight at the screen)");
     }
 
@@ -723,8 +723,8 @@ struct SessionRun<'a> {
     stop: &'a Arc<AtomicBool>,
     /// Whether a video input's end ends the session.
     video_input: bool,
-    /// The calibrate request ([`calibrate_requests`]) and whether Enter sets it.
-    calibrate: (Arc<AtomicBool>, bool),
+    /// The calibrate request ([`calibrate_requests`]).
+    calibrate: Arc<AtomicBool>,
 }
 
 impl SessionRun<'_> {
@@ -739,11 +739,13 @@ impl SessionRun<'_> {
         view: Option<&page::LiveView>,
     ) -> (Result<SessionStats, LiveError>, Option<String>) {
         let (args, inbox, stop) = (self.args, self.inbox, self.stop);
-        let (calibrate, _) = self.calibrate.clone();
         let mut session = LiveSession::new(args.rate)
             .stop_on(stop.clone())
             .end_with_inputs(self.video_input && args.seconds.is_none())
-            .calibrate_on(calibrate, args.calibrate.unwrap_or(ENTER_CALIBRATION_S));
+            .calibrate_on(
+                self.calibrate.clone(),
+                args.calibrate.unwrap_or(ENTER_CALIBRATION_S),
+            );
         if let Some(s) = args.seconds {
             session = session.max_duration(Duration::from_secs_f64(s));
         }
