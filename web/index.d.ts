@@ -155,9 +155,16 @@ export class VoiceInput {
   /** Whether the newest frame arrived within staleS (0.1) seconds of context time. */
   fresh(staleS?: number): boolean;
   close(): void;
-  /** Only on listenToMicrophone's result: ends the capture. */
+  /** Only on listenToMicrophone's result (a `MicrophoneInput`): ends the capture. */
   stop?: () => void;
   stream?: MediaStream;
+}
+
+/** listenToMicrophone's VoiceInput: it has the capture's stream and `stop`. */
+export interface MicrophoneInput extends VoiceInput {
+  /** Ends the capture: the source is disconnected, the tracks stopped, the node closed. */
+  stop: () => void;
+  readonly stream: MediaStream;
 }
 
 /** An AudioWorkletNode with omote's live analyser; connect a source to `.node`. */
@@ -169,4 +176,4 @@ export function createVoiceInput(context: BaseAudioContext, options?: { wasm?: P
  *  new VoiceInput; `stop()` ends the capture. When starting fails after the microphone
  *  opened, its tracks are stopped before the promise rejects. `onstream` gets the
  *  MediaStream as soon as it is open. */
-export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed; profile?: string; workletUrl?: string | URL; onstream?: (stream: MediaStream) => void }): Promise<VoiceInput>;
+export function listenToMicrophone(context: BaseAudioContext, options?: { deviceId?: string; wasm?: Parameters<typeof init>[0]; steady?: boolean; speaker?: SpeakerSeed; profile?: string; workletUrl?: string | URL; onstream?: (stream: MediaStream) => void }): Promise<MicrophoneInput>;

@@ -34,7 +34,8 @@ export class VrmFace {
   /** Advances the face (any dt, see Face.update) and poses the VRM; call after the
    *  app's animation (mixer.update(dt)) and before vrm.update(dt). */
   update(dt: number): this;
-  /** Frees the face's wasm memory (swapping avatars); `update` then throws. */
+  /** Frees the face's wasm memory and gives the VRM back to three-vrm (its own override
+   *  rules and lookAt work again; it may be attached again); `update` then throws. */
   free(): void;
 }
 

@@ -4,7 +4,8 @@ import type { Object3D, Quaternion } from 'three';
 
 /** Writes a face into one @pixiv/three-vrm VRM (≥ 3). Construction switches three-vrm's
  *  override rules off (omote's weights are after the rules already), and its lookAt
- *  unless `lookAt: 'keep'`. */
+ *  unless `lookAt: 'keep'`; `release()` switches them back on. One applier per VRM at a
+ *  time: another is refused until this one is released. */
 export class VrmApplier {
   /** `head`: 'replace' (default: on the rest pose) or 'additive' (on the app's current
    *  pose); `lookAt`: 'omote' (default: `setEye` moves the eyes) or 'keep' (three-vrm's
@@ -19,9 +20,12 @@ export class VrmApplier {
   readonly bones: Record<string, { node: Object3D; rest: Quaternion }>;
   /** Whether the model has the expression. */
   has(name: string): boolean;
-  /** Sets one expression's weight (one the model lacks is ignored). */
+  /** Gives the VRM back to three-vrm: its own override rules and lookAt work again. */
+  release(): void;
+  /** Sets one expression's weight (one the model lacks is ignored; not a finite number:
+   *  throws). */
   setWeight(name: string, weight: number): void;
-  /** Sets `weights[i]` on expression `names[i]`. */
+  /** Sets `weights[i]` on expression `names[i]` (one per name; checked as setWeight). */
   setWeights(names: ArrayLike<string>, weights: ArrayLike<number>): void;
   /** The head rotation (x y z w at `q[at..at + 4]`, +Z forward), split over neck and head. */
   setHead(q: ArrayLike<number>, at?: number): void;

@@ -55,8 +55,9 @@ function checkInit(what) {
 
 /** A whole clip's lip sync: `{fps, frames (6 per frame: A I U E O N), silent,
  *  voicedStart, voicedEnd, duration}` — the same numbers as `omote lipsync`. */
-export function analyseVoice(samples, sampleRate, { profile } = {}) {
+export function analyseVoice(samples, sampleRate, options) {
   checkInit('analyseVoice');
+  const { profile } = settings('analyseVoice', options);
   checkSamples('analyseVoice', samples, sampleRate);
   return analysisObject(wasmAnalyse(samples, sampleRate, voiceProfile('analyseVoice', profile)));
 }
@@ -72,8 +73,9 @@ export const VOICE_CARD = 'a i u e o ka ki ku ke ko sa shi su se so ta chi tsu t
  *  give it as `profile` to `analyseVoice`, `Speaker.analyseVoice`, `LiveVoice`,
  *  `createVoiceInput` or `listenToMicrophone`. A take whose syllables are not heard as
  *  the card has them throws, with both counts. */
-export function calibrateVoice(samples, sampleRate, { card, base } = {}) {
+export function calibrateVoice(samples, sampleRate, options) {
   checkInit('calibrateVoice');
+  const { card, base } = settings('calibrateVoice', options);
   checkSamples('calibrateVoice', samples, sampleRate);
   if (card != null && typeof card !== 'string') throw new TypeError('calibrateVoice: card must be the card\'s text');
   return wasmCalibrate(samples, sampleRate, card ?? undefined, voiceProfile('calibrateVoice', base));
@@ -83,6 +85,14 @@ export function calibrateVoice(samples, sampleRate, { card, base } = {}) {
 export function builtinVoiceProfile() {
   checkInit('builtinVoiceProfile');
   return wasmBuiltinProfile();
+}
+
+/** Internal (shared with voice-input.js): a call's settings object — none, undefined or
+ *  null is `{}`; anything else but an object is refused, naming the call. */
+export function settings(what, options) {
+  if (options == null) return {};
+  if (typeof options !== 'object') throw new TypeError(`${what}: the settings must be an object ({ … }), got ${typeof options}`);
+  return options;
 }
 
 /** Internal (shared with voice-input.js): a `profile` option as the text wasm takes. */
@@ -116,6 +126,13 @@ function span(analysis) {
 function checkAnalysis(what, analysis) {
   if (!analysis || typeof analysis !== 'object' || !(analysis.frames instanceof Float32Array)) {
     throw new TypeError(`${what}: analysis must be what analyseVoice returns ({fps, frames: Float32Array, voicedStart, voicedEnd})`);
+  }
+  // null is analyseVoice's "no speech"; a number must be a time.
+  for (const key of ['voicedStart', 'voicedEnd']) {
+    const v = analysis[key];
+    if (v != null && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) {
+      throw new TypeError(`${what}: analysis.${key} is ${v}: a time in seconds (0 or more), or null for a line with no speech`);
+    }
   }
 }
 
@@ -171,7 +188,8 @@ export class Speaker {
 
   /** A line's lip sync against the other lines (see `analyseVoice`); `profile`: a lip
    *  sync profile's JSON text (from `calibrateVoice`). */
-  analyseVoice(samples, sampleRate, { profile } = {}) {
+  analyseVoice(samples, sampleRate, options) {
+    const { profile } = settings('Speaker.analyseVoice', options);
     checkSamples('Speaker.analyseVoice', samples, sampleRate);
     return analysisObject(this._speaker.analyseVoice(samples, sampleRate, voiceProfile('Speaker.analyseVoice', profile)));
   }
@@ -192,13 +210,17 @@ const CLOCK_SLACK_S = 0.1;
 /** One character's face. `rig`: the avatar's expressions (an object or JSON text in the
  *  rig-file format; `rigFromVrm` in `omote/three-vrm` builds it from a loaded VRM). */
 export class Face {
-  constructor(rig, { seed = 1 } = {}) {
+  constructor(rig, options) {
     checkInit('new Face');
+    const { seed = 1 } = settings('new Face', options);
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+      throw new TypeError(`new Face: seed ${typeof seed === 'string' ? `"${seed}"` : seed} is not a whole number from 0 to 4294967295`);
+    }
     if (!rig || (typeof rig !== 'string' && typeof rig !== 'object')) {
       throw new TypeError('new Face: rig must be a rig object or its JSON text (rigFromVrm(vrm) makes it)');
     }
     const json = typeof rig === 'string' ? rig : JSON.stringify(rig);
-    this._face = new WasmFace(json, seed >>> 0);
+    this._face = new WasmFace(json, seed);
     /** Channel names in the order of `weights`. */
     this.channels = this._face.channelNames();
     /** Names given to `setExpression` or a line's afterglow: the expressions this face
@@ -243,8 +265,11 @@ export class Face {
    *  times, and a line playing stays on its audio after a gap (a tab in the
    *  background: the line moves to where its audio is heard, or ends if that has).
    *  Queued lines wait their turn; `cut()` drops the queue too. */
-  say(analysis, { afterglow = {}, context, startAt } = {}) {
+  say(analysis, options) {
+    this._live('say');
+    const { afterglow = {}, context, startAt } = settings('say', options);
     checkAnalysis('say', analysis);
+    if (!afterglow || typeof afterglow !== 'object') throw new TypeError('say: afterglow must be an object { expression: weight }');
     if (context) {
       const at = startAt ?? context.currentTime;
       if (typeof context.currentTime !== 'number') throw new TypeError('say: context must be an AudioContext (it has no currentTime)');
@@ -279,7 +304,7 @@ export class Face {
   }
 
   /** Lines given to `say` with a `context` that have not started yet. */
-  get queued() { return this._queue ? this._queue.length : 0; }
+  get queued() { this._live('queued'); return this._queue ? this._queue.length : 0; }
 
   /** Starts the queued line whose audio is heard by the end of this update's step, that
    *  far in (the latest one, if a gap let several come due). */
@@ -339,7 +364,15 @@ export class Face {
 
   /** Drives the mouth from a `VoiceInput` (createVoiceInput / listenToMicrophone): every
    *  update takes its newest frame. `null` stops. A voice line (`say`) still wins. */
-  listen(voiceInput) { this._voice = voiceInput || null; return this; }
+  listen(voiceInput) {
+    this._live('listen');
+    if (voiceInput != null && !(typeof voiceInput === 'object' && typeof voiceInput.fresh === 'function' && voiceInput.vowels)) {
+      const hint = voiceInput instanceof LiveVoice ? ' (a LiveVoice is pushed by hand: give its frames to setLiveVowels)' : '';
+      throw new TypeError(`listen: expected a VoiceInput (createVoiceInput, listenToMicrophone) or null${hint}`);
+    }
+    this._voice = voiceInput || null;
+    return this;
+  }
 
   /** Blinks `delayS` seconds from now (0: as soon as the eyes are free). */
   requestBlink(delayS = 0) { this._face.requestBlink(delayS); return this; }
@@ -351,7 +384,8 @@ export class Face {
   /** Turns face tracking on: faces given to `setTracked` / `setTrackedMediaPipe` drive
    *  the face over the acting (a lost face fades back to it). `{ mirror: true }` for a
    *  selfie camera (the user's left drives the avatar's right). */
-  enableTracking({ mirror = false, ...rest } = {}) {
+  enableTracking(options) {
+    const { mirror = false, ...rest } = settings('enableTracking', options);
     const unknown = Object.keys(rest);
     if (unknown.length) throw new TypeError(`enableTracking: unknown setting ${unknown.map((k) => `\`${k}\``).join(', ')} (there is mirror)`);
     this._face.enableTracking(!!mirror);
@@ -361,6 +395,7 @@ export class Face {
   /** The tracked face for the next updates: `scores` as `{ name: score }` (ARKit names,
    *  any spelling) and, if known, the head as a row-major 4×4 transform (16 numbers). */
   setTracked(scores, headRowMajor) {
+    this._live('setTracked');
     if (!scores || typeof scores !== 'object') throw new TypeError('setTracked: scores must be an object { name: score }');
     if (headRowMajor != null && headRowMajor.length !== 16) throw new TypeError('setTracked: the head must be 16 numbers (a 4×4 matrix, row by row)');
     const names = Object.keys(scores);
@@ -374,6 +409,7 @@ export class Face {
    *  face: its face `index` (default the first), or lost when it has none. MediaPipe's
    *  matrix `data` is column-major (what three.js's `Matrix4.fromArray` takes). */
   setTrackedMediaPipe(result, index = 0) {
+    this._live('setTrackedMediaPipe');
     if (!result || typeof result !== 'object') throw new TypeError('setTrackedMediaPipe: result must be a FaceLandmarker result');
     const shapes = result.faceBlendshapes?.[index]?.categories;
     const matrix = result.facialTransformationMatrixes?.[index];
@@ -387,7 +423,11 @@ export class Face {
       head = new Float32Array(16);
       for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) head[4 * r + c] = d[4 * c + r];
     }
-    this._face.setTrackedNamed(names, scores, head);
+    try {
+      this._face.setTrackedNamed(names, scores, head);
+    } catch (e) {
+      throw new Error(String(e && e.message ? e.message : e).replace(/^setTracked\b/, 'setTrackedMediaPipe'));
+    }
     return this;
   }
 
@@ -407,6 +447,7 @@ export class Face {
    *  — so the face resumes where it was without a jump; 0, negative, NaN or Infinity
    *  passes no time. */
   update(dt) {
+    this._live('update');
     const v = this._voice;
     if (v) this._face.setLiveVowels(v.vowels, v.fresh() && v.latest[7] === 1);
     const started = this._queue && this._queue.length && this._startDue(dt);
@@ -435,6 +476,12 @@ export class Face {
   free() {
     this._face.free();
     this._face = freed('Face');
+    this._freed = true;
+  }
+
+  /** Refuses a call after `free`, by its own name (the wasm names its own calls). */
+  _live(what) {
+    if (this._freed) throw new Error(`Face.${what}: this Face was freed`);
   }
 }
 
@@ -446,8 +493,9 @@ export class LiveVoice {
    *  removed (as `omote lipsync live` does); off by default for the lowest latency.
    *  `speaker`: a `Speaker` (or its `voiceSeed()`) whose voice the stream starts from.
    *  `profile`: a lip sync profile's JSON text (from `calibrateVoice`). */
-  constructor(sampleRate, { steady = false, speaker, profile } = {}) {
+  constructor(sampleRate, options) {
     checkInit('new LiveVoice');
+    const { steady = false, speaker, profile } = settings('new LiveVoice', options);
     if (typeof sampleRate !== 'number') throw new TypeError('LiveVoice: sampleRate must be a number');
     this._voice = new WasmLiveVoice(sampleRate, !!steady, voiceProfile('LiveVoice', profile));
     const seed = voiceSeed(speaker);

@@ -4,8 +4,8 @@
 // (after omote's override rules; three-vrm's own rules are switched off so they do not
 // act twice), the head (split over neck and head) and the eyes (bone lookAt) or the
 // look expressions — composed with the app's own animation as `attach`'s options say.
-import { Face, init } from './index.js';
-import { VrmApplier } from './vrm-applier.js';
+import { Face, init, settings } from './index.js';
+import { VrmApplier, ownOverrides } from './vrm-applier.js';
 
 export { VrmApplier };
 
@@ -32,13 +32,17 @@ function checkVrm(what, vrm) {
 export function rigFromVrm(vrm) {
   checkVrm('rigFromVrm', vrm);
   const em = vrm.expressionManager;
-  const expressions = (em ? em.expressions : []).map((e) => ({
-    name: e.expressionName,
-    isBinary: !!e.isBinary,
-    overrideBlink: MODES[e.overrideBlink] || 'none',
-    overrideLookAt: MODES[e.overrideLookAt] || 'none',
-    overrideMouth: MODES[e.overrideMouth] || 'none',
-  }));
+  const expressions = (em ? em.expressions : []).map((e) => {
+    // The model's own settings, also while an attached face has three-vrm's switched off.
+    const own = ownOverrides(e);
+    return {
+      name: e.expressionName,
+      isBinary: !!e.isBinary,
+      overrideBlink: MODES[own.overrideBlink] || 'none',
+      overrideLookAt: MODES[own.overrideLookAt] || 'none',
+      overrideMouth: MODES[own.overrideMouth] || 'none',
+    };
+  });
   const rig = { name: (vrm.meta && (vrm.meta.name || vrm.meta.title)) || 'vrm', presets: false, arkit: false, expressions };
   const applier = vrm.lookAt && vrm.lookAt.applier;
   if (applier && applier.rangeMapHorizontalInner) {
@@ -63,7 +67,8 @@ const EXPRESSIONS = new Set(['shared', 'all']);
  *  after the app's own animation (`mixer.update(dt)`) and before `vrm.update(dt)`.
  *  Options (see `attach`): `head`, `lookAt`, `expressions`. */
 export class VrmFace {
-  constructor(vrm, face, { head = 'additive', lookAt = 'omote', expressions = 'shared' } = {}) {
+  constructor(vrm, face, options) {
+    const { head = 'additive', lookAt = 'omote', expressions = 'shared' } = settings('VrmFace', options);
     checkVrm('VrmFace', vrm);
     if (!(face instanceof Face)) throw new TypeError('VrmFace: face must be an omote Face (attach(vrm) makes both)');
     if (!HEAD.has(head)) throw new Error(`attach: head \`${head}\` is not 'additive', 'replace' or 'off'`);
@@ -77,7 +82,11 @@ export class VrmFace {
     }
     /** The options in use. */
     this.options = { head, lookAt, expressions };
-    this.applier = new VrmApplier(vrm, { head: head === 'off' ? 'replace' : head, lookAt });
+    try {
+      this.applier = new VrmApplier(vrm, { head: head === 'off' ? 'replace' : head, lookAt });
+    } catch (e) {
+      throw new Error(String(e.message).replace(/^VrmApplier:/, 'attach:'));
+    }
     this._own = new Set(lookAt === 'omote' ? [...OWN, ...LOOKS] : OWN);
     this._looks = new Set(LOOKS);
     this._acted = -1;
@@ -129,11 +138,14 @@ export class VrmFace {
     return this;
   }
 
-  /** Frees the face's wasm memory (swapping avatars, leaving a page): the VRM keeps its
-   *  last pose; `update` then says it was freed; `free` again does nothing. */
+  /** Frees the face's wasm memory and gives the VRM back to three-vrm (swapping
+   *  avatars, leaving a page): the VRM keeps its last pose and weights, its own override
+   *  rules and lookAt work again, and it may be attached again; `update` then says it
+   *  was freed; `free` again does nothing. */
   free() {
     if (this._freed) return;
     this.face.free();
+    this.applier.release();
     this._freed = true;
   }
 }
@@ -150,7 +162,8 @@ export class VrmFace {
  *    an afterglow; every other expression is the app's — its `setValue` stays, and is
  *    read into omote's acting so the override rules see it) or 'all' (omote writes every
  *    expression every frame). */
-export async function attach(vrm, { seed = 1, wasm, head, lookAt, expressions } = {}) {
+export async function attach(vrm, options) {
+  const { seed = 1, wasm, head, lookAt, expressions } = settings('attach', options);
   checkVrm('attach', vrm);
   await init(wasm);
   const face = new Face(rigFromVrm(vrm), { seed });

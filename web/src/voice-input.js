@@ -1,7 +1,7 @@
 // Live lip sync in the browser: an AudioWorkletNode running omote's streaming analyser
 // (voice-worklet.js) on whatever audio is connected to it — a microphone, an <audio>
 // element, a WebRTC stream — and handing the newest vowel frame to a Face.
-import { compiledModule, init, voiceProfile, voiceSeed } from './index.js';
+import { compiledModule, init, settings, voiceProfile, voiceSeed } from './index.js';
 
 const STRIDE = 8;
 
@@ -80,7 +80,8 @@ export class VoiceInput {
  *  `profile`: a lip sync profile's JSON text (from `calibrateVoice`) the stream reads with.
  *  `workletUrl`: where the worklet module is served (default: `voice-worklet.js` next
  *  to this file, which bundlers copy). */
-export async function createVoiceInput(context, { wasm, steady = false, speaker, profile, workletUrl } = {}) {
+export async function createVoiceInput(context, options) {
+  const { wasm, steady = false, speaker, profile, workletUrl } = settings('createVoiceInput', options);
   if (!context || !context.audioWorklet) throw new Error('createVoiceInput: an AudioContext (with audioWorklet: a secure context, https or localhost) is needed');
   await init(wasm);
   const seed = voiceSeed(speaker);
@@ -123,7 +124,8 @@ export async function createVoiceInput(context, { wasm, steady = false, speaker,
  *  are stopped before the error is thrown: nothing keeps capturing. `onstream` is
  *  called with the MediaStream as soon as it is open (an app's handle to it while the
  *  worklet loads). */
-export async function listenToMicrophone(context, { deviceId, wasm, steady = false, speaker, profile, workletUrl, onstream } = {}) {
+export async function listenToMicrophone(context, options) {
+  const { deviceId, wasm, steady = false, speaker, profile, workletUrl, onstream } = settings('listenToMicrophone', options);
   const stream = await navigator.mediaDevices.getUserMedia({
     audio: { deviceId, echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
   });

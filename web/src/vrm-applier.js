@@ -14,8 +14,23 @@ const BONES = ['neck', 'head', 'leftEye', 'rightEye'];
 const HEAD_MODES = new Set(['additive', 'replace']);
 const LOOK_AT_MODES = new Set(['omote', 'keep']);
 
-/** Drives one VRM. Construction switches three-vrm's own override rules off: read the
- *  VRM's override settings and lookAt (`rigFromVrm`) before.
+// The VRM's own override settings of each expression while an applier has them switched
+// off (`rigFromVrm` reads them here, so a VRM attached again keeps its rules), and the
+// applier driving each VRM (two would both write it, and the second would read the
+// first's switched-off rules as the model's).
+const SAVED_OVERRIDES = new WeakMap();
+const DRIVEN = new WeakMap();
+
+/** An expression's own override settings (`overrideBlink`, `overrideLookAt`,
+ *  `overrideMouth`), as the VRM has them even while an applier has switched them off. */
+export function ownOverrides(expression) {
+  return SAVED_OVERRIDES.get(expression) || expression;
+}
+
+/** Drives one VRM. Construction switches three-vrm's own override rules off (their
+ *  settings stay readable through `ownOverrides`, which `rigFromVrm` uses), and
+ *  `release()` switches them, and three-vrm's lookAt, back on. One applier per VRM at a
+ *  time: a second is refused until the first is released.
  *
  *  `head`: 'replace' (default) sets neck and head to their rest rotation times omote's;
  *  'additive' puts omote's rotation on top of the pose the app gave the bones this
@@ -26,9 +41,13 @@ const LOOK_AT_MODES = new Set(['omote', 'keep']);
  *  three-vrm and adds the offset given to `setGazeOffset` (omote's saccades) to the
  *  yaw and pitch it applies. */
 export class VrmApplier {
-  constructor(vrm, { head = 'replace', lookAt = 'omote' } = {}) {
+  constructor(vrm, options) {
+    const { head = 'replace', lookAt = 'omote' } = options ?? {};
     if (!HEAD_MODES.has(head)) throw new Error(`VrmApplier: head \`${head}\` is not 'additive' or 'replace'`);
     if (!LOOK_AT_MODES.has(lookAt)) throw new Error(`VrmApplier: lookAt \`${lookAt}\` is not 'omote' or 'keep'`);
+    if (DRIVEN.has(vrm)) {
+      throw new Error('VrmApplier: this VRM is already driven (an attached VrmFace or a VrmApplier): free() or release() that one first');
+    }
     this.vrm = vrm;
     /** 'replace' or 'additive'. */
     this.headMode = head;
@@ -41,12 +60,15 @@ export class VrmApplier {
     // follows (three-vrm also sums a category's own members).
     if (em) {
       for (const e of em.expressions) {
+        SAVED_OVERRIDES.set(e, { overrideBlink: e.overrideBlink, overrideLookAt: e.overrideLookAt, overrideMouth: e.overrideMouth });
         e.overrideBlink = 'none';
         e.overrideLookAt = 'none';
         e.overrideMouth = 'none';
       }
     }
     this._offset = { yaw: 0, pitch: 0 };
+    // What `release` puts back: three-vrm's lookAt as it was.
+    this._lookAtBefore = vrm.lookAt ? { autoUpdate: vrm.lookAt.autoUpdate, applier: vrm.lookAt.applier } : null;
     if (vrm.lookAt && lookAt === 'omote') {
       // The eye rotations given drive the eyes; three-vrm's lookAt must not apply its own.
       vrm.lookAt.autoUpdate = false;
@@ -55,6 +77,8 @@ export class VrmApplier {
       // three-vrm's lookAt stays; its applier (bones or expressions) gets the offset on
       // top. The instance's method is wrapped, so the applier keeps its range maps.
       const applier = vrm.lookAt.applier;
+      const own = Object.prototype.hasOwnProperty.call(applier, 'applyYawPitch') ? applier.applyYawPitch : null;
+      this._lookAtBefore.applyYawPitch = own;
       const apply = applier.applyYawPitch.bind(applier);
       const offset = this._offset;
       applier.applyYawPitch = (yaw, pitch) => apply(yaw + offset.yaw, pitch + offset.pitch);
@@ -73,6 +97,33 @@ export class VrmApplier {
     this._q = any ? any.rest.clone() : null;
     this._half = any ? any.rest.clone() : null;
     this._id = any ? any.rest.clone().identity() : null;
+    DRIVEN.set(vrm, this);
+  }
+
+  /** Gives the VRM back to three-vrm: its expressions' own override rules and its lookAt
+   *  (target, autoUpdate, applier) work again; the pose and weights stay as last
+   *  written. Another applier (a new `attach`) may then drive it. Again: nothing. */
+  release() {
+    if (DRIVEN.get(this.vrm) !== this) return;
+    const em = this.vrm.expressionManager;
+    if (em) {
+      for (const e of em.expressions) {
+        const own = SAVED_OVERRIDES.get(e);
+        if (own) Object.assign(e, own);
+        SAVED_OVERRIDES.delete(e);
+      }
+    }
+    const la = this.vrm.lookAt;
+    const before = this._lookAtBefore;
+    if (la && before) {
+      la.autoUpdate = before.autoUpdate;
+      la.applier = before.applier;
+      if (this.lookAtMode === 'keep' && before.applier) {
+        if (before.applyYawPitch) before.applier.applyYawPitch = before.applyYawPitch;
+        else delete before.applier.applyYawPitch;
+      }
+    }
+    DRIVEN.delete(this.vrm);
   }
 
   /** With `lookAt: 'keep'`: the offset (degrees, omote's convention: yaw > 0 toward the
@@ -94,14 +145,20 @@ export class VrmApplier {
     return !!(em && em.getExpression(name));
   }
 
-  /** Sets one expression's weight (one the model lacks is ignored). */
+  /** Sets one expression's weight (one the model lacks is ignored; a weight that is not
+   *  a finite number is refused, so three-vrm never gets a NaN). */
   setWeight(name, weight) {
+    checkWeight('VrmApplier.setWeight', name, weight);
     const em = this.vrm.expressionManager;
     if (em) em.setValue(name, weight);
   }
 
-  /** Sets `weights[i]` on expression `names[i]` for every i. */
+  /** Sets `weights[i]` on expression `names[i]` for every i (checked as `setWeight`). */
   setWeights(names, weights) {
+    if (!names || !weights || names.length !== weights.length) {
+      throw new TypeError('VrmApplier.setWeights: one weight per name is needed');
+    }
+    for (let i = 0; i < names.length; i++) checkWeight('VrmApplier.setWeights', names[i], weights[i]);
     const em = this.vrm.expressionManager;
     if (!em) return;
     for (let i = 0; i < names.length; i++) em.setValue(names[i], weights[i]);
@@ -147,5 +204,11 @@ export class VrmApplier {
     const r = this._q.set(q[at], q[at + 1], q[at + 2], q[at + 3]);
     if (this.flip) { r.x = -r.x; r.z = -r.z; }
     return r;
+  }
+}
+
+function checkWeight(what, name, weight) {
+  if (typeof weight !== 'number' || !Number.isFinite(weight)) {
+    throw new TypeError(`${what}: the weight of \`${name}\` is ${weight}, not a finite number`);
   }
 }

@@ -441,9 +441,30 @@ try {
     expectError('setExpression with a number for a name', () => f.setExpression(5, 1), 'name must be a string');
     expectError('setHead null', () => f.setHead(null), 'setHead: q must be 4 numbers');
     expectError('new Face()', () => new Face(), 'rig must be');
+    // Bad values are refused by the call they were given to, by name (not accepted and
+    // turned into something else, not thrown later from update).
+    expectError('say a NaN voicedStart', () => f.say({ ...line, voicedStart: NaN }), 'say: analysis.voicedStart is NaN');
+    expectError('say a negative voicedEnd', () => f.say({ ...line, voicedEnd: -1 }), 'say: analysis.voicedEnd is -1');
+    expectError('say a null afterglow', () => f.say(line, { afterglow: null }), 'say: afterglow must be an object');
+    expectError('listen to a LiveVoice', () => f.listen(new LiveVoice(48000)), 'listen: expected a VoiceInput (createVoiceInput, listenToMicrophone) or null (a LiveVoice is pushed by hand');
+    expectError('listen to {}', () => f.listen({}), 'listen: expected a VoiceInput');
+    f.listen(null).update(1 / 60);
+    for (const seed of [NaN, -1, 1.5, '7', 2 ** 32]) {
+      expectError(`seed ${seed}`, () => new Face(rig, { seed }), 'new Face: seed');
+    }
+    new Face(rig, { seed: 2 ** 32 - 1 }).free();
+    new Face(rig, null).free(); // settings left out as null: the defaults
+    expectError('settings that are a number', () => new Face(rig, 5), 'new Face: the settings must be an object');
+    expectError('analyseVoice with null settings and bad samples', () => analyseVoice([0], 16000, null), 'analyseVoice: samples must be a Float32Array');
+    f.enableTracking(null);
+    expectError('a MediaPipe NaN score', () => f.setTrackedMediaPipe({ faceBlendshapes: [{ categories: [{ categoryName: 'jawOpen', score: NaN }] }] }), 'setTrackedMediaPipe: the score of `jawOpen` is NaN');
     f.free();
     expectError('update after free', () => f.update(1 / 60), 'Face.update: this Face was freed');
     expectError('weights after free', () => f.weights(), 'Face.weights: this Face was freed');
+    expectError('say after free', () => f.say(line), 'Face.say: this Face was freed');
+    expectError('say on the audio clock after free', () => f.say(line, { context }), 'Face.say: this Face was freed');
+    expectError('setTracked after free', () => f.setTracked({ jawOpen: 1 }), 'Face.setTracked: this Face was freed');
+    expectError('queued after free', () => f.queued, 'Face.queued: this Face was freed');
     f.free(); // twice: nothing
   }
   expectError('live rate 0', () => new LiveVoice(0), 'LiveVoice: sample rate 0');

@@ -82,3 +82,68 @@ fn attach_keeps_the_apps_head_turn_look_at_target_and_expressions() {
         }
     }
 }
+
+/// `free()` gives the VRM back to three-vrm (`tools/three-vrm/reattach.mjs`, on the real
+/// three-vrm and a real VRM whose `happy` overrides the blink): its expressions' own
+/// override settings and its lookAt come back, `rigFromVrm` reads the model's settings
+/// also while attached, a second `attach` while attached is refused, and attached again
+/// the blink under `happy` is damped as the first time (it was not, before: the second
+/// attach read the switched-off rules as the model's).
+#[test]
+fn a_freed_vrm_is_three_vrms_again_and_attaches_with_its_own_rules() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let tool = root.join("tools/three-vrm");
+    if !root.join("web/dist/omote_web_bg.wasm").is_file() {
+        return missing("web/dist is not built (web/build.sh)");
+    }
+    if !tool.join("node_modules/@pixiv/three-vrm").is_dir() {
+        return missing("tools/three-vrm/node_modules (npm ci)");
+    }
+    let Some(model) = shared_data("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm") else {
+        return;
+    };
+    let out = match Command::new("node")
+        .arg(tool.join("reattach.mjs"))
+        .arg(&root)
+        .arg(&model)
+        .current_dir(&tool)
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => return missing(&format!("node: {e}")),
+    };
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no report ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    println!("{report}");
+    let s = |key: &str| report[key].as_str().unwrap_or_default().to_string();
+    let before = s("before");
+    assert!(
+        report["acted"].is_string(),
+        "the model overrides no blink: {report}"
+    );
+    assert!(before.contains("blend") || before.contains("block"), "{report}");
+    // The model's own settings: read while attached, put back by free, read again.
+    for run in ["first", "second"] {
+        assert_eq!(report[run]["during"].as_str(), Some(before.as_str()), "{run}: {report}");
+        let refused = report[run]["refused"].as_str().unwrap_or_default();
+        assert!(refused.contains("already driven"), "{run}: {report}");
+    }
+    assert_eq!(s("finalOnModel"), s("beforeOnModel"), "{report}");
+    assert_eq!(report["afterFree"]["onModel"], report["beforeOnModel"], "{report}");
+    assert_eq!(report["afterFree"]["lookAtAutoUpdate"], true, "{report}");
+    assert_eq!(report["afterFree"]["lookAtApplier"], true, "{report}");
+    assert_eq!(report["keepWrapped"], true, "{report}");
+    assert_eq!(report["keepUnwrapped"], true, "{report}");
+    // The acted expression damps the requested blink, both times alike.
+    let blink = |run: &str| report[run]["blink"].as_f64().unwrap_or(f64::NAN);
+    assert!(blink("first") < 0.9, "{report}");
+    assert!((blink("first") - blink("second")).abs() < 1e-6, "{report}");
+}
