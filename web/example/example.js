@@ -43,12 +43,12 @@ try {
   camera.position.set(head.x, head.y + 0.05, head.z + 0.8);
   camera.lookAt(head.x, head.y + 0.05, head.z);
 
-  const face = await attach(vrm, { seed: 7 });
+  const avatar = await attach(vrm, { seed: 7 });
   const rate = Number(new URLSearchParams(location.search).get('rate')) || undefined;
   const audioCtx = new AudioContext(rate ? { sampleRate: rate } : {});
   const buffer = await audioCtx.decodeAudioData(await (await fetch(LINE)).arrayBuffer());
   ex.analysis = analyseVoice(buffer.getChannelData(0), buffer.sampleRate);
-  ex.channels = face.face.channels;
+  ex.channels = avatar.face.channels;
   ex.weights = () => Object.fromEntries(vrm.expressionManager.expressions.map((e) => [e.expressionName, e.weight]));
   ex.lineTime = () => (ex.lineStart === null ? null : (performance.now() - ex.lineStart) / 1000);
   ex.say = () => {
@@ -57,7 +57,7 @@ try {
     src.connect(audioCtx.destination);
     audioCtx.resume();
     src.start();
-    face.face.setExpression('happy', 0.2).say(ex.analysis, { afterglow: { happy: 0.4 } });
+    avatar.face.setExpression('happy', 0.2).say(ex.analysis, { afterglow: { happy: 0.4 } });
     ex.lineStart = performance.now();
   };
   $('say').onclick = ex.say;
@@ -74,7 +74,7 @@ try {
     try {
       if (ex.mic) {
         ex.mic.stop();
-        face.face.listen(null);
+        avatar.face.listen(null);
         ex.mic = null;
         $('mic').textContent = 'Microphone';
         return;
@@ -82,7 +82,7 @@ try {
       await audioCtx.resume();
       const mic = await listenToMicrophone(audioCtx);
       mic.onframes = () => showLive(mic);
-      face.face.listen(mic);
+      avatar.face.listen(mic);
       ex.mic = mic;
       $('mic').textContent = 'Stop microphone';
     } catch (e) {
@@ -110,11 +110,11 @@ try {
       const w = ex.weights();
       mouth.push({ voiced: input.frame().voiced, mouth: w.aa + w.ih + w.ou + w.ee + w.oh });
     };
-    face.face.listen(input);
+    avatar.face.listen(input);
     await el.play();
     await new Promise((r) => { el.onended = r; });
     await new Promise((r) => setTimeout(r, 400));
-    face.face.listen(null);
+    avatar.face.listen(null);
     ex.onFrame = null;
     input.close();
     return { frames: Array.from(frames, (v) => v || 0), latency: input.latency, sampleRate: audioCtx.sampleRate, mouth };
@@ -143,10 +143,10 @@ try {
   renderer.setAnimationLoop((now) => {
     const dt = Math.min(0.1, Math.max(1e-3, (now - last) / 1000));
     last = now;
-    face.update(dt);
+    avatar.update(dt);
     ex.faceTime += dt;
-    ex.blinks += face.face.blinksThisFrame();
-    const g = face.face.gaze();
+    ex.blinks += avatar.face.blinksThisFrame();
+    const g = avatar.face.gaze();
     ex.gazes.push([g[0], g[1]]);
     if (ex.gazes.length > 2000) ex.gazes.shift();
     vrm.update(dt);

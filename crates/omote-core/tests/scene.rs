@@ -278,6 +278,47 @@ fn a_skip_mid_line_settles_the_mouth_within_the_hand_over_without_a_jump() {
     assert_eq!(scene.state(1).weight(surprised), 1.0);
 }
 
+/// A press during the last line: the scene is not finished before the frame that
+/// reports its cut and skip, nor before the cut mouth has settled — so a host's loop
+/// `while !is_finished() { update }` sees the events and leaves no mouth open.
+#[test]
+fn a_press_in_the_last_line_finishes_the_scene_once_reported_and_the_mouth_is_shut() {
+    let rig = Arc::new(Rig::standard());
+    let mut c = character(&rig, "a", 5, 0.0);
+    c.lines.push(voice(0.0, line(4.0, 0.2, 3.5)));
+    let mut scene = Scene::new(SceneSetup {
+        characters: vec![c],
+        ..SceneSetup::default()
+    })
+    .unwrap();
+    let open = mouth(&mut scene, 0, FPS as usize);
+    assert!(*open.last().unwrap() > 0.3, "{open:?}");
+    scene.advance();
+    assert!(!scene.is_finished(), "finished before its cut was reported");
+    let mut events = Vec::new();
+    let mut last = 1.0;
+    let mut frames = 0;
+    while !scene.is_finished() {
+        last = mouth(&mut scene, 0, 1)[0];
+        events.extend(scene.events().iter().copied());
+        frames += 1;
+        assert!(frames < 10 * FPS as usize, "never finished");
+    }
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, SceneEvent::Cut { character: 0, .. }))
+            && events.iter().any(|e| matches!(e, SceneEvent::Skip { .. })),
+        "{events:?}"
+    );
+    assert_eq!(
+        last, 0.0,
+        "the mouth is still open when the scene says it finished"
+    );
+    // Settled within the hand-over (0.2 s) and a frame.
+    assert!(frames <= (0.2 * FPS).ceil() as usize + 2, "{frames} frames");
+}
+
 #[test]
 fn waits_hold_the_timeline_while_the_faces_keep_blinking_and_advance_moves_on() {
     let rig = Arc::new(Rig::standard());

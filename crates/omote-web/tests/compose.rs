@@ -129,15 +129,25 @@ fn a_freed_vrm_is_three_vrms_again_and_attaches_with_its_own_rules() {
         report["acted"].is_string(),
         "the model overrides no blink: {report}"
     );
-    assert!(before.contains("blend") || before.contains("block"), "{report}");
+    assert!(
+        before.contains("blend") || before.contains("block"),
+        "{report}"
+    );
     // The model's own settings: read while attached, put back by free, read again.
     for run in ["first", "second"] {
-        assert_eq!(report[run]["during"].as_str(), Some(before.as_str()), "{run}: {report}");
+        assert_eq!(
+            report[run]["during"].as_str(),
+            Some(before.as_str()),
+            "{run}: {report}"
+        );
         let refused = report[run]["refused"].as_str().unwrap_or_default();
         assert!(refused.contains("already driven"), "{run}: {report}");
     }
     assert_eq!(s("finalOnModel"), s("beforeOnModel"), "{report}");
-    assert_eq!(report["afterFree"]["onModel"], report["beforeOnModel"], "{report}");
+    assert_eq!(
+        report["afterFree"]["onModel"], report["beforeOnModel"],
+        "{report}"
+    );
     assert_eq!(report["afterFree"]["lookAtAutoUpdate"], true, "{report}");
     assert_eq!(report["afterFree"]["lookAtApplier"], true, "{report}");
     assert_eq!(report["keepWrapped"], true, "{report}");

@@ -172,6 +172,9 @@ pub(crate) struct Character {
     pub gaze_motion: GazeMotion,
     /// The other character who spoke last (automatic gaze looks there).
     pub partner: Option<usize>,
+    /// How long a mouth cut by a skip takes to settle into the acting (the hand-over
+    /// blend).
+    pub cut_settle_s: f32,
 }
 
 /// Eyes lead, the head follows: the scene moves a character's gaze itself (the face's

@@ -129,6 +129,8 @@ pub struct Scene {
     end: f32,
     /// Skips, cuts and advances asked for between frames, reported with the next frame.
     pending: SceneEvents,
+    /// The wall time by which the mouths a skip cut have settled into the acting.
+    settled_at: f64,
 }
 
 fn check(character: &str, what: impl FnOnce() -> String, v: f32) -> Result<(), SceneError> {
@@ -175,6 +177,7 @@ impl Scene {
             wall: 0.0,
             end,
             pending: SceneEvents::new(),
+            settled_at: 0.0,
         })
     }
 
@@ -246,11 +249,16 @@ impl Scene {
         self.clock.held().is_some()
     }
 
-    /// Whether everything has played: past the end, not waiting, no wait ahead.
+    /// Whether everything has played: past the end, not waiting, no wait ahead, every
+    /// event reported (a press's cut and skip come with the next frame) and every mouth
+    /// a skip cut settled — so a loop `while !is_finished() { update }` sees the last
+    /// press's events and leaves no mouth half open.
     pub fn is_finished(&self) -> bool {
         !self.is_waiting()
             && self.clock.next_wait().is_none()
             && self.clock.time() >= f64::from(self.end)
+            && self.pending.is_empty()
+            && self.wall >= self.settled_at
     }
 
     /// The waits, sorted by time.
@@ -287,6 +295,9 @@ impl Scene {
             if let Some(e) = c.playing_until(now) {
                 line_end = Some(line_end.map_or(e, |x: f32| x.max(e)));
                 c.driver.cut_speech();
+                // (A millisecond more: the mouth's blend counts its time in f32.)
+                let settled = self.wall + f64::from(c.cut_settle_s) + 1e-3;
+                self.settled_at = self.settled_at.max(settled);
                 self.pending.push(SceneEvent::Cut {
                     character: i,
                     line: c.current.unwrap_or(0),
@@ -644,6 +655,7 @@ fn build_character(c: CharacterSetup, n: usize, end: &mut f32) -> Result<Charact
         head_share: c.head_share.min(1.0),
         gaze_motion: GazeMotion::default(),
         partner: None,
+        cut_settle_s: speech.end_blend_s,
         driver,
     })
 }
