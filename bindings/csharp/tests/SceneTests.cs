@@ -126,6 +126,57 @@ namespace Omote.Tests
         }
 
         [Test]
+        public void CharactersAreFoundByIdAndABadIndexOrADisposedSceneIsRefusedByName()
+        {
+            var scene = Scene.Load(Demo());
+            Assert.That(scene.CharacterCount, Is.GreaterThanOrEqualTo(2));
+            string id = scene.CharacterId(1);
+            Assert.AreEqual(1, scene.IndexOf(id));
+            Assert.AreEqual(-1, scene.IndexOf("nobody"));
+            var e = Assert.Throws<ArgumentOutOfRangeException>(() => scene.CharacterId(99));
+            StringAssert.Contains("characters", e.Message);
+            Assert.Throws<ArgumentOutOfRangeException>(() => scene.ChannelNames(-1));
+            scene.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => { var n = scene.CharacterCount; });
+            Assert.Throws<ObjectDisposedException>(() => scene.CharacterId(0));
+        }
+
+        /// <summary>Clicking "next" on every click through the demo: the scene is finished
+        /// only after the frame that reports the last click's cut, and no mouth is left open
+        /// (the loop a Unity script writes).</summary>
+        [Test]
+        public void AClickInTheLastLineIsReportedBeforeTheSceneFinishes()
+        {
+            using (var scene = Scene.Load(Demo()))
+            {
+                int cuts = 0, frames = 0, clicks = 0;
+                while (!scene.IsFinished && frames < 60 * 120)
+                {
+                    // A click every second: the last lands in a line or a wait.
+                    if (frames % 60 == 30) { scene.Advance(); clicks++; }
+                    scene.Update(1f / 60f);
+                    for (int k = 0; k < scene.EventCount; k++)
+                        if (scene.Events[k].Kind == SceneEvent.Cut) cuts++;
+                    frames++;
+                }
+                Assert.That(scene.IsFinished, "the scene never finished");
+                Assert.That(clicks, Is.GreaterThan(0));
+                Assert.That(cuts, Is.GreaterThan(0), "no click cut a line");
+                for (int i = 0; i < scene.CharacterCount; i++)
+                {
+                    var names = scene.ChannelNames(i);
+                    var w = new float[names.Length];
+                    scene.Weights(i, w);
+                    foreach (var vowel in new[] { "aa", "ih", "ou", "ee", "oh" })
+                    {
+                        int k = Array.IndexOf(names, vowel);
+                        if (k >= 0) Assert.That(w[k], Is.LessThan(1e-3f), scene.CharacterId(i) + " " + vowel + " open at the end");
+                    }
+                }
+            }
+        }
+
+        [Test]
         public void BrokenSceneTextIsAnErrorNamingTheLine()
         {
             var e = Support.Fails(OmoteStatus.LoadFailed, "omote_scene_from_text",

@@ -36,6 +36,9 @@ pub struct Character {
     gaze_yaw_deg: f32,
     gaze_pitch_deg: f32,
     voice: Option<VoiceFrame>,
+    /// Face time since the last live voice frame, while one is in force (`None`: none, or
+    /// it went stale and the mouth was let go).
+    voice_age_s: Option<f32>,
     tracked: Option<TrackedFace>,
     camera: Option<Vec3>,
     line_events: LineEvents,
@@ -51,6 +54,11 @@ pub struct Character {
 /// nothing was shown, and the face resumes from where it was: the step becomes the last
 /// one taken (1/60 s before any).
 pub const MAX_STEP_S: f32 = 0.25;
+
+/// How long (face time, seconds) the last live voice frame holds the mouth when no new
+/// one comes: 0.1 s, ten frames of the voice, well over a render's jitter; then the
+/// voice counts as silent (the web package's voice input uses the same 0.1 s).
+pub const LIVE_VOICE_STALE_S: f32 = 0.1;
 
 /// A gap's step before any normal step was seen: one frame at 60 frames per second.
 const FIRST_STEP_S: f32 = 1.0 / 60.0;
@@ -90,6 +98,7 @@ impl Character {
             gaze_yaw_deg: 0.0,
             gaze_pitch_deg: 0.0,
             voice: None,
+            voice_age_s: None,
             tracked: None,
             camera: None,
             line_events: LineEvents::default(),
@@ -453,13 +462,19 @@ impl Character {
         Ok(())
     }
 
-    /// Whether a voice line is playing.
+    /// Whether the character is speaking a voice line now: from the line's voiced onset
+    /// until its hand-over into the acting (0.2 s before the voice ends). Not while the
+    /// line's leading silence plays, nor in its tail: to queue the next line when one
+    /// has ended, use the line's own length.
     pub fn is_speaking(&self) -> bool {
         self.driver.speech().is_some_and(|s| s.is_speaking())
     }
 
     /// The live voice's frame for the next update (a microphone's lip sync): the voice
-    /// drives the mouth while it sounds.
+    /// drives the mouth while it sounds. Updates without a new frame keep the last one
+    /// (frames come at 100 a second, renders at any rate) for up to
+    /// [`LIVE_VOICE_STALE_S`]; after that the voice counts as silent and the mouth closes,
+    /// so a sound stopped or an audio thread stalled never leaves it open.
     pub fn set_live_voice(&mut self, frame: VoiceFrame) {
         self.voice = Some(frame);
     }
@@ -623,6 +638,23 @@ impl Character {
         Ok(())
     }
 
+    /// This update's live voice frame: a new one, else none while the last is fresh, else
+    /// (once) a silent one.
+    fn live_voice_for(&mut self, dt: f32) -> Option<VoiceFrame> {
+        if let Some(frame) = self.voice.take() {
+            self.voice_age_s = Some(0.0);
+            return Some(frame);
+        }
+        let age = self.voice_age_s? + dt;
+        if age > LIVE_VOICE_STALE_S {
+            self.voice_age_s = None;
+            Some(VoiceFrame::SILENT)
+        } else {
+            self.voice_age_s = Some(age);
+            None
+        }
+    }
+
     /// Advances the face by `dt` seconds and computes its frame. Any `dt` is taken, as
     /// a render loop gives it (the crate doc's time contract):
     ///
@@ -637,9 +669,10 @@ impl Character {
     /// The live voice frame is used once.
     pub fn update(&mut self, dt: f32) {
         let dt = self.step(dt);
+        let voice = self.live_voice_for(dt);
         let inputs = DriverInputs {
             tracking: self.tracked.as_ref(),
-            voice: self.voice.take(),
+            voice,
             camera: self.camera,
             head: self.head.unwrap_or(Quat::IDENTITY),
             gaze_yaw_deg: self.gaze_yaw_deg,

@@ -5,8 +5,8 @@
 use omote_core::Quat;
 use omote_core::eyes::Gaze;
 use omote_embed::{
-    Character, EmbedError, Speaker, VOICE_FRAME_STRIDE as LIVE_STRIDE, VOICE_SEED_LEN, VoiceStream,
-    analyse_voice,
+    Character, EmbedError, LIVE_VOICE_STALE_S, Speaker, VOICE_FRAME_STRIDE as LIVE_STRIDE,
+    VOICE_SEED_LEN, VoiceStream, analyse_voice,
 };
 use omote_lipsync::{Analyser, AnalyserConfig, CepstralMean, Profile, SAMPLE_RATE, StreamAnalyser};
 
@@ -911,4 +911,46 @@ fn named_scores_and_a_head_matrix_track_as_the_arkit_call_does() {
         .set_tracked_named(&names, &[f32::NAN, 0.0, 0.0, 0.0], None)
         .unwrap_err();
     assert!(e.to_string().contains("NaN"), "{e}");
+}
+
+/// A live voice frame holds the mouth between frames (voice frames come at 100 a second,
+/// renders at any rate) but not past `LIVE_VOICE_STALE_S`: when the sound stops or the
+/// audio thread stalls, the mouth closes instead of staying open (the C trial's engine
+/// left it at 0.9 for 10 s).
+#[test]
+fn a_live_voice_that_stops_coming_closes_the_mouth() {
+    let mut face = Character::from_rig_json(RIG, 2).unwrap();
+    let aa = face.channel("aa").unwrap();
+    let open = [0.9, 0.0, 0.0, 0.0, 0.0, 0.0];
+    // Frames every 10 ms, renders at 144 Hz: open throughout.
+    let mut t = 0.0f32;
+    let mut next_frame = 0.0f32;
+    let mut least: f32 = 1.0;
+    for i in 0..144 {
+        if t >= next_frame {
+            face.set_live_vowels(&open, true).unwrap();
+            next_frame += 0.01;
+        }
+        face.update(1.0 / 144.0);
+        t += 1.0 / 144.0;
+        if i > 20 {
+            least = least.min(face.weight(aa));
+        }
+    }
+    assert!(least > 0.8, "the mouth flickered between frames: {least}");
+    // No more frames: held a little, then closed.
+    let mut at_stale = 0.0;
+    for i in 0..60 {
+        face.update(1.0 / 60.0);
+        if i == 4 {
+            at_stale = face.weight(aa); // 83 ms: still the last frame
+        }
+    }
+    assert!(at_stale > 0.8, "{at_stale}");
+    assert!(
+        face.weight(aa) < 1e-3,
+        "still open a second later: {}",
+        face.weight(aa)
+    );
+    assert!(LIVE_VOICE_STALE_S > 0.05 && LIVE_VOICE_STALE_S < 0.5);
 }

@@ -448,7 +448,10 @@ pub extern "C" fn omote_character_clear_afterglow(
     })
 }
 
-/// Whether a voice line is speaking (1) or not (0).
+/// Whether the character speaks a voice line now (1) or not (0): from the line's voiced
+/// onset until its hand-over into the acting (0.2 s before the voice ends) — not in the
+/// line's leading silence nor its tail, so not "the line is still playing" (that is the
+/// line's own length, `omote_track_info`).
 ///
 /// # Safety
 /// `out` is writable.
@@ -465,7 +468,9 @@ pub unsafe extern "C" fn omote_character_is_speaking(
 }
 
 /// The live voice for the next update from numbers: 5 or 6 (A I U E O, N not read) and
-/// whether the frame is voiced (0/1).
+/// whether the frame is voiced (0/1). Updates without a new frame keep the last one for
+/// up to 0.1 s of updates; then the voice counts as silent and the mouth
+/// closes (a sound stopped, an audio thread stalled).
 ///
 /// # Safety
 /// `vowels` points at `count` floats.
@@ -484,7 +489,8 @@ pub unsafe extern "C" fn omote_character_set_live_vowels(
 }
 
 /// Hears live samples (mono, −1..1): pushes them into `stream` (at its rate) and takes
-/// the newest frame they complete as the live voice for the next update.
+/// the newest frame they complete as the live voice for the next update (held as
+/// `omote_character_set_live_vowels` says).
 ///
 /// # Safety
 /// `samples` points at `count` floats.

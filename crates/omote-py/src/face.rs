@@ -296,7 +296,8 @@ impl Face {
             .map_err(|e| value("Face.clear_afterglow", e.to_string()))
     }
 
-    /// Whether a voice line is playing.
+    /// Whether the face speaks a voice line now: from the line's voiced onset until its
+    /// hand-over (0.2 s before the voice ends); not in its leading silence nor its tail.
     #[getter]
     fn speaking(&self) -> bool {
         self.inner.is_speaking()

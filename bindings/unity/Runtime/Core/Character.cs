@@ -355,7 +355,10 @@ namespace Omote
             Native.Check(NativeMethods.omote_character_clear_afterglow(Handle, releaseSeconds));
         }
 
-        /// <summary>Whether a voice line is speaking.</summary>
+        /// <summary>Whether the character speaks a voice line now: from the line's voiced onset
+        /// until its hand-over into the acting (0.2 s before the voice ends) — not in the line's
+        /// leading silence nor its tail. To queue the next line, use the line's own length
+        /// (<see cref="Track.Duration"/>).</summary>
         public bool IsSpeaking
         {
             get

@@ -9,10 +9,33 @@ namespace Omote
         static string[] arkitNames;
 
         /// <summary>The native library's ABI version.</summary>
-        public static uint AbiVersion { get { return NativeMethods.omote_abi_version(); } }
+        public static uint AbiVersion
+        {
+            get
+            {
+                try { return NativeMethods.omote_abi_version(); }
+                catch (DllNotFoundException e) { throw NotFound(e); }
+            }
+        }
 
         /// <summary>The native library's version, <c>major.minor.patch</c>.</summary>
-        public static string Version { get { return Utf8.Decode(NativeMethods.omote_version()); } }
+        public static string Version
+        {
+            get
+            {
+                try { return Utf8.Decode(NativeMethods.omote_version()); }
+                catch (DllNotFoundException e) { throw NotFound(e); }
+            }
+        }
+
+        /// <summary>The runtime's own message names neither the file nor where it looked.</summary>
+        static DllNotFoundException NotFound(DllNotFoundException e)
+        {
+            return new DllNotFoundException(
+                "omote: the native library omote_ffi (libomote_ffi.so, omote_ffi.dll or libomote_ffi.dylib) "
+                + "was not found: put it next to the program or on the library path (LD_LIBRARY_PATH; "
+                + "Unity: Assets/Plugins), built with `cargo build --release -p omote-ffi`", e);
+        }
 
         /// <summary>The native library's additions within its ABI version (0 for a
         /// library older than the count).</summary>
@@ -37,14 +60,7 @@ namespace Omote
             if (abiChecked) return;
             uint abi;
             try { abi = NativeMethods.omote_abi_version(); }
-            catch (DllNotFoundException e)
-            {
-                // The runtime's own message names neither the file nor where it looked.
-                throw new DllNotFoundException(
-                    "omote: the native library omote_ffi (libomote_ffi.so, omote_ffi.dll or libomote_ffi.dylib) "
-                    + "was not found: put it next to the program or on the library path (LD_LIBRARY_PATH; "
-                    + "Unity: Assets/Plugins), built with `cargo build --release -p omote-ffi`", e);
-            }
+            catch (DllNotFoundException e) { throw NotFound(e); }
             string why = AbiMismatch(abi, abi == NativeMethods.AbiVersion ? AbiMinor : 0);
             if (why != null) throw new InvalidOperationException(why);
             abiChecked = true;
@@ -67,13 +83,14 @@ namespace Omote
         }
 
         /// <summary>The 52 ARKit blendshape names in the order
-        /// <see cref="Character.SetTracked"/> reads scores (the same array every time).</summary>
+        /// <see cref="Character.SetTracked(float[])"/> reads scores (the same array every time).</summary>
         public static string[] ArkitNames
         {
             get
             {
                 if (arkitNames == null)
                 {
+                    CheckAbi();
                     var names = new string[NativeMethods.ArkitCount];
                     for (int i = 0; i < names.Length; i++)
                         names[i] = Utf8.Decode(NativeMethods.omote_arkit_name((uint)i));
@@ -93,6 +110,7 @@ namespace Omote
         /// tracks, speakers, voice streams, scenes, anims, voice files (for leak checks).</summary>
         public static uint[] LiveObjects()
         {
+            CheckAbi();
             var counts = new uint[8];
             Native.Check(NativeMethods.omote_live_objects(counts, (uint)counts.Length));
             return counts;

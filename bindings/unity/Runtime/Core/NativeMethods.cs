@@ -155,6 +155,10 @@ namespace Omote
         /// <summary>Numbers in a speaker's voice seed (<c>OMOTE_VOICE_SEED_LEN</c>).</summary>
         public const int VoiceSeedLength = 13;
 
+        // Each function below is the C ABI's own, documented in include/omote.h; the classes
+        // of this namespace are the documented C# face.
+#pragma warning disable 1591
+
         // ---- library ----
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern uint omote_abi_version();
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern uint omote_abi_minor();

@@ -217,10 +217,21 @@ namespace Omote
         public bool IsFinished { get { double t; float l; uint w, f; Info(out t, out l, out w, out f); return f != 0; } }
 
         /// <summary>The number of characters.</summary>
-        public int CharacterCount { get { return ids.Length; } }
+        public int CharacterCount { get { ThrowIfDisposed(); return ids.Length; } }
 
         /// <summary>Character <paramref name="i"/>'s id, as the scene file names it.</summary>
-        public string CharacterId(int i) { return ids[i]; }
+        public string CharacterId(int i) { return ids[CharacterIndex(i)]; }
+
+        /// <summary>The index of the character whose id is <paramref name="id"/>, or -1.</summary>
+        public int IndexOf(string id) { ThrowIfDisposed(); return Array.IndexOf(ids, id); }
+
+        int CharacterIndex(int i)
+        {
+            ThrowIfDisposed();
+            if (i < 0 || i >= ids.Length)
+                throw new ArgumentOutOfRangeException("i", i, string.Format("the scene has {0} characters", ids.Length));
+            return i;
+        }
 
         /// <summary>What loading read but not whole, each naming the scene's line and the
         /// file (a voice WAV cut short of what its header declares: what is there is used);
@@ -228,7 +239,7 @@ namespace Omote
         public string[] Warnings { get { return warnings; } }
 
         /// <summary>Character <paramref name="i"/>'s channel names (its weight arrays' order).</summary>
-        public string[] ChannelNames(int i) { return channelNames[i]; }
+        public string[] ChannelNames(int i) { return channelNames[CharacterIndex(i)]; }
 
         /// <summary>The clip name of character <paramref name="i"/>'s line <paramref name="line"/>
         /// (a voice event's <see cref="SceneEvent.Index"/>).</summary>

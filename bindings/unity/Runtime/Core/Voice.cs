@@ -11,7 +11,7 @@ namespace Omote
         Track(ulong handle) : base(handle) { }
 
         /// <summary>Analyses a clip alone (mono, −1..1, at any rate 4–384 kHz). A
-        /// character's lines read better against each other: <see cref="Speaker.Analyse"/>.</summary>
+        /// character's lines read better against each other: <see cref="Speaker.Analyse(float[], double)"/>.</summary>
         public static Track Analyse(float[] samples, double sampleRate)
         {
             Library.CheckAbi();
@@ -78,6 +78,10 @@ namespace Omote
 
         /// <summary>Where the speech ends, seconds.</summary>
         public double VoicedEnd { get { uint n, v; float f; double s, e; Info(out n, out f, out v, out s, out e); return e; } }
+
+        /// <summary>How long the line plays, in seconds (<see cref="FrameCount"/> / <see cref="Fps"/>):
+        /// what to wait before the next line, as <see cref="Character.IsSpeaking"/> ends at the hand-over.</summary>
+        public double Duration { get { uint n, v; float f; double s, e; Info(out n, out f, out v, out s, out e); return f > 0 ? n / (double)f : 0.0; } }
 
         /// <summary>A copy of the frames, 6 numbers each.</summary>
         public float[] Frames()
@@ -242,7 +246,7 @@ namespace Omote
     /// Lip sync profiles for one voice, as JSON text: the built-in one, or one calibrated
     /// to a player or an actor from one take of them reading the calibration card, one
     /// syllable at a time with a short pause after each. Keep the text with the user's
-    /// settings; give it to <see cref="VoiceStream(double, bool, string)"/>,
+    /// settings; give it to a <see cref="VoiceStream"/> (its constructor's <c>profile</c>),
     /// <see cref="Track.Analyse(float[], double, string)"/> or
     /// <see cref="Speaker.Analyse(float[], double, string)"/>.
     /// </summary>
