@@ -178,7 +178,7 @@ const char *omote_arkit_name(uint32_t index);
 OmoteStatus omote_live_objects(uint32_t *out, uint32_t count);
 
 // Loads an avatar from a file: `.vrm` (VRM 0.x or 1.0, any case) or a rig file (TOML or
-// JSON). `path` is UTF-8.
+// JSON). `path`: UTF-8, or on Unix any bytes (a file name need not be UTF-8).
 //
 // # Safety
 // `path` is a NUL-terminated string; `out` points at a writable handle.
@@ -364,14 +364,19 @@ OmoteStatus omote_character_set_afterglow_timing(OmoteCharacter character,
 // line playing keeps its own. A negative, NaN or infinite time is an error.
 OmoteStatus omote_character_clear_afterglow(OmoteCharacter character, float release_s);
 
-// Whether a voice line is speaking (1) or not (0).
+// Whether the character speaks a voice line now (1) or not (0): from the line's voiced
+// onset until its hand-over into the acting (0.2 s before the voice ends) — not in the
+// line's leading silence nor its tail, so not "the line is still playing" (that is the
+// line's own length, `omote_track_info`).
 //
 // # Safety
 // `out` is writable.
 OmoteStatus omote_character_is_speaking(OmoteCharacter character, uint32_t *out);
 
 // The live voice for the next update from numbers: 5 or 6 (A I U E O, N not read) and
-// whether the frame is voiced (0/1).
+// whether the frame is voiced (0/1). Updates without a new frame keep the last one for
+// up to 0.1 s of updates; then the voice counts as silent and the mouth
+// closes (a sound stopped, an audio thread stalled).
 //
 // # Safety
 // `vowels` points at `count` floats.
@@ -381,7 +386,8 @@ OmoteStatus omote_character_set_live_vowels(OmoteCharacter character,
                                             uint32_t voiced);
 
 // Hears live samples (mono, −1..1): pushes them into `stream` (at its rate) and takes
-// the newest frame they complete as the live voice for the next update.
+// the newest frame they complete as the live voice for the next update (held as
+// `omote_character_set_live_vowels` says).
 //
 // # Safety
 // `samples` points at `count` floats.
@@ -865,7 +871,7 @@ OmoteStatus omote_voice_stream_new_with_profile(double sample_rate,
                                                 const char *profile,
                                                 OmoteVoiceStream *out);
 
-// Loads an audio file (WAV, FLAC, OGG or MP3, told by its content; `path` is UTF-8)
+// Loads an audio file (WAV, FLAC, OGG or MP3, told by its content; `path`: UTF-8, or on Unix any bytes)
 // as mono samples at 16 kHz, decoded and resampled as `omote lipsync` reads its inputs,
 // so its track is the CLI's to the bit. Read them with `omote_voice_file_info` and
 // `omote_voice_file_samples`, then give them to `omote_analyse_voice`,
@@ -874,7 +880,8 @@ OmoteStatus omote_voice_stream_new_with_profile(double sample_rate,
 //
 // # Safety
 // `path` is a NUL-terminated string; `out` is writable.
-OmoteStatus omote_voice_file_load(const char *path, OmoteVoiceFile *out);
+OmoteStatus omote_voice_file_load(const char *path,
+                                  OmoteVoiceFile *out);
 
 // Frees a voice file.
 OmoteStatus omote_voice_file_free(OmoteVoiceFile file);

@@ -11,6 +11,11 @@ against the speaker's other lines. That takes two passes, both on the cluster:
    (`Speaker.add_speaker`: the same voice, to the bit, as one process adding every line);
 2. each chunk is analysed against that voice and its files written (a task per chunk).
 
+A file omote cannot read (not audio, empty, cut off before its samples) is reported and
+left out of its speaker's voice, as the CLI does; the others are written and the run
+exits 1. Two files that would write the same output name (`a/line_1.wav`, `b/line_1.wav`)
+are refused before anything runs, as the CLI refuses them.
+
 Speakers travel between processes by pickle (their exact numbers). omote releases the
 GIL while it works, so threads per worker scale too. Without --scheduler a LocalCluster
 with --workers processes (one thread each) runs on this machine.
@@ -22,6 +27,7 @@ both passes. A library of N hours needs about N x 26 s of worker time.
 
 import argparse
 import os
+import sys
 import time
 
 from dask.distributed import Client, LocalCluster
@@ -65,29 +71,47 @@ def collect(paths):
     return out
 
 
+def output_name(f, fmt):
+    """The file `f`'s result is written to, in the output folder (the CLI's name)."""
+    return f"{os.path.splitext(os.path.basename(f))[0]}.{WRITERS[fmt][0]}"
+
+
 def read_voice(files):
-    """Pass 1: a chunk's lines as a speaker."""
-    speaker = omote.Speaker()
+    """Pass 1: a chunk's lines as a speaker, the files it could read, and the errors
+    of those it could not (a refused line changes nothing in the speaker)."""
+    speaker, read, failed = omote.Speaker(), [], []
     for f in files:
-        speaker.add_line(f)
-    return speaker
+        try:
+            speaker.add_line(f)
+            read.append(f)
+        except omote.OmoteError as e:
+            failed.append(str(e))
+    return speaker, read, failed
 
 
 def gather(*parts):
     """A folder's voice from its chunks, in order."""
     voice = omote.Speaker()
     for part in parts:
-        voice.add_speaker(part)
+        voice.add_speaker(part[0])
     return voice
 
 
-def write_chunk(files, voice, out, fmt):
-    """Pass 2: each line against its speaker's voice, written whole or not at all."""
+def write_chunk(part, voice, out, fmt):
+    """Pass 2: each line read in pass 1 against its speaker's voice, written whole or
+    not at all; returns the files written, their audio's length and the errors."""
+    _, files, failed = part
+    failed = list(failed)
     ext, render = WRITERS[fmt]
-    audio_s = 0.0
+    audio_s, written = 0.0, 0
     for f in files:
-        track = omote.lipsync(f, speaker=voice)
+        try:
+            track = omote.lipsync(f, speaker=voice)
+        except omote.OmoteError as e:
+            failed.append(str(e))
+            continue
         audio_s += track.duration
+        written += 1
         text = render(track, f)
         stem = os.path.splitext(os.path.basename(f))[0]
         path = os.path.join(out, f"{stem}.{ext}")
@@ -97,7 +121,7 @@ def write_chunk(files, voice, out, fmt):
             w.flush()
             os.fsync(w.fileno())
         os.replace(tmp, path)
-    return len(files), audio_s
+    return written, audio_s, failed
 
 
 def main():
@@ -111,6 +135,13 @@ def main():
     args = ap.parse_args()
 
     files = collect(args.paths)
+    writes = {}
+    for f in files:
+        name = output_name(f, args.format)
+        if name in writes:
+            out = os.path.join(args.out, name)
+            sys.exit(f"dask_lipsync: {writes[name]} and {f} would both write {out}")
+        writes[name] = f
     groups = {}
     for f in files:
         groups.setdefault(os.path.dirname(f), []).append(f)
@@ -127,10 +158,13 @@ def main():
         chunks = [group[i : i + args.chunk] for i in range(0, len(group), args.chunk)]
         parts = [client.submit(read_voice, c, pure=False) for c in chunks]
         voice = client.submit(gather, *parts, pure=False)
-        done += [client.submit(write_chunk, c, voice, args.out, args.format, pure=False) for c in chunks]
+        done += [client.submit(write_chunk, p, voice, args.out, args.format, pure=False) for p in parts]
     results = client.gather(done)
     took = time.perf_counter() - started
     written, audio_s = sum(r[0] for r in results), sum(r[1] for r in results)
+    failed = [e for r in results for e in r[2]]
+    for e in failed:
+        print(f"dask_lipsync: {e}", file=sys.stderr)
     cores = sum(client.nthreads().values())
     print(
         f"dask_lipsync: {written} files, {len(groups)} speaker(s), {audio_s:.1f} s of audio "
@@ -139,6 +173,9 @@ def main():
     client.close()
     if cluster is not None:
         cluster.close()
+    if failed:
+        print(f"dask_lipsync: {written} of {len(files)} files analysed, {len(failed)} failed", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ use crate::status::{FfiError, OmoteStatus, guard};
 pub(crate) static AVATARS: Registry<Avatar> = Registry::new(Kind::Avatar);
 
 /// Loads an avatar from a file: `.vrm` (VRM 0.x or 1.0, any case) or a rig file (TOML or
-/// JSON). `path` is UTF-8.
+/// JSON). `path`: UTF-8, or on Unix any bytes (a file name need not be UTF-8).
 ///
 /// # Safety
 /// `path` is a NUL-terminated string; `out` points at a writable handle.
@@ -26,7 +26,7 @@ pub unsafe extern "C" fn omote_avatar_load(
     guard("omote_avatar_load", || {
         ptr::check_out(out, "out")?;
         // SAFETY: the caller's promise.
-        let path = unsafe { ptr::text(path, "path")? };
+        let path = unsafe { ptr::path(path, "path")? };
         let avatar = Avatar::load(&AvatarSource::File(path.into())).map_err(FfiError::loading)?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, AVATARS.insert(avatar), "out") }

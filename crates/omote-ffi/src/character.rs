@@ -484,7 +484,8 @@ pub unsafe extern "C" fn omote_character_set_live_vowels(
     guard("omote_character_set_live_vowels", || {
         // SAFETY: the caller's promise.
         let vowels = unsafe { ptr::slice(vowels, count, "vowels")? };
-        with(character, |c| Ok(c.set_live_vowels(vowels, voiced != 0)?))
+        let voiced = ptr::flag(voiced, "voiced")?;
+        with(character, |c| Ok(c.set_live_vowels(vowels, voiced)?))
     })
 }
 

@@ -71,6 +71,35 @@ pub(crate) unsafe fn text<'a>(p: *const c_char, what: &str) -> FfiResult<&'a str
         .map_err(|e| FfiError::argument(format!("`{what}` is not UTF-8: {e}")))
 }
 
+/// A NUL-terminated file path: on Unix any bytes (a file name need not be UTF-8);
+/// elsewhere UTF-8, and a path that is not is named as far as it reads.
+///
+/// # Safety
+/// A non-null `p` points at a NUL-terminated string valid for `'a`.
+pub(crate) unsafe fn path<'a>(p: *const c_char, what: &str) -> FfiResult<&'a std::path::Path> {
+    if p.is_null() {
+        return Err(null(what));
+    }
+    // SAFETY: non-null and NUL-terminated, as the caller promises.
+    let c = unsafe { CStr::from_ptr(p) };
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Ok(std::path::Path::new(std::ffi::OsStr::from_bytes(
+            c.to_bytes(),
+        )))
+    }
+    #[cfg(not(unix))]
+    {
+        c.to_str().map(std::path::Path::new).map_err(|_| {
+            FfiError::argument(format!(
+                "`{what}` is not UTF-8: {}",
+                omote_fs::echo(&c.to_string_lossy())
+            ))
+        })
+    }
+}
+
 /// An optional NUL-terminated UTF-8 string: `None` for null.
 ///
 /// # Safety
@@ -122,4 +151,14 @@ pub(crate) unsafe fn write_text(s: &str, buf: *mut c_char, cap: u32, len: *mut u
     out[..s.len()].copy_from_slice(s.as_bytes());
     out[s.len()] = 0;
     Ok(())
+}
+
+/// A C flag: 0 or 1; anything else is refused by name (a caller passing 7 meant
+/// something the call does not do).
+pub(crate) fn flag(value: u32, what: &str) -> FfiResult<bool> {
+    match value {
+        0 => Ok(false),
+        1 => Ok(true),
+        v => Err(FfiError::argument(format!("`{what}` is {v}: 0 or 1"))),
+    }
 }

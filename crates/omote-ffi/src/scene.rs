@@ -161,7 +161,7 @@ pub unsafe extern "C" fn omote_scene_load(
     guard("omote_scene_load", || {
         ptr::check_out(out, "out")?;
         // SAFETY: the caller's promise.
-        let path = unsafe { ptr::text(path, "path")? };
+        let path = unsafe { ptr::path(path, "path")? };
         let player = ScenePlayer::load(path).map_err(FfiError::loading)?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, SCENES.insert(player), "out") }
@@ -238,8 +238,9 @@ fn character(p: &ScenePlayer, i: u32) -> FfiResult<usize> {
 #[unsafe(no_mangle)]
 pub extern "C" fn omote_scene_set_auto_advance(scene: OmoteScene, on: u32) -> OmoteStatus {
     guard("omote_scene_set_auto_advance", || {
+        let on = ptr::flag(on, "on")?;
         with(scene, |p| {
-            p.set_auto_advance(on != 0);
+            p.set_auto_advance(on);
             Ok(())
         })
     })

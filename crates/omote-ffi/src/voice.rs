@@ -259,7 +259,7 @@ pub unsafe extern "C" fn omote_voice_stream_new(
 ) -> OmoteStatus {
     guard("omote_voice_stream_new", || {
         ptr::check_out(out, "out")?;
-        let stream = VoiceStream::with_hold(sample_rate, hold != 0)?;
+        let stream = VoiceStream::with_hold(sample_rate, ptr::flag(hold, "hold")?)?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, STREAMS.insert(stream), "out") }
     })
@@ -474,7 +474,8 @@ pub unsafe extern "C" fn omote_voice_stream_new_with_profile(
         ptr::check_out(out, "out")?;
         // SAFETY: the caller's promise.
         let profile = unsafe { ptr::text(profile, "profile")? };
-        let stream = VoiceStream::with_profile(sample_rate, hold != 0, Some(profile))?;
+        let stream =
+            VoiceStream::with_profile(sample_rate, ptr::flag(hold, "hold")?, Some(profile))?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, STREAMS.insert(stream), "out") }
     })

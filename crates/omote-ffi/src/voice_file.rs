@@ -21,7 +21,7 @@ pub(crate) struct VoiceFile {
     warning: Option<String>,
 }
 
-/// Loads an audio file (WAV, FLAC, OGG or MP3, told by its content; `path` is UTF-8)
+/// Loads an audio file (WAV, FLAC, OGG or MP3, told by its content; `path`: UTF-8, or on Unix any bytes)
 /// as mono samples at 16 kHz, decoded and resampled as `omote lipsync` reads its inputs,
 /// so its track is the CLI's to the bit. Read them with `omote_voice_file_info` and
 /// `omote_voice_file_samples`, then give them to `omote_analyse_voice`,
@@ -38,14 +38,14 @@ pub unsafe extern "C" fn omote_voice_file_load(
     guard("omote_voice_file_load", || {
         ptr::check_out(out, "out")?;
         // SAFETY: the caller's promise.
-        let path = unsafe { ptr::text(path, "path")? };
-        let (samples, warning) =
-            load_voice_with_warning(std::path::Path::new(path)).map_err(FfiError::loading)?;
+        let path = unsafe { ptr::path(path, "path")? };
+        let (samples, warning) = load_voice_with_warning(path).map_err(FfiError::loading)?;
         if u32::try_from(samples.len()).is_err() {
             return Err(FfiError::new(
                 OmoteStatus::LoadFailed,
                 format!(
-                    "{path}: {} samples are more than one call can hand over (74 hours at 16 kHz)",
+                    "{}: {} samples are more than one call can hand over (74 hours at 16 kHz)",
+                    path.display(),
                     samples.len()
                 ),
             ));

@@ -96,3 +96,24 @@ fn shared_vrms_load_by_path_and_from_bytes() {
         }
     }
 }
+
+/// On Unix a file name is bytes: a path that is not UTF-8 (`r\xf6bot.toml`, Latin-1)
+/// loads like any other (the C trial's engine could not open its own asset).
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_utf8_loads_on_unix() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = std::env::temp_dir().join(format!("omote-ffi-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"r\xf6bot.toml");
+    let file = dir.join(name);
+    std::fs::write(&file, "name = \"robot\"\npresets = true\n").unwrap();
+    let path = CString::new(file.as_os_str().as_bytes()).unwrap();
+    let mut avatar = 0;
+    // SAFETY: a live string and out-pointer.
+    let status = unsafe { omote_avatar_load(path.as_ptr(), &mut avatar) };
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(status, OmoteStatus::Ok);
+    assert!(names(avatar).contains(&"aa".to_string()));
+    assert_eq!(omote_avatar_free(avatar), OmoteStatus::Ok);
+}

@@ -90,11 +90,18 @@ def test_a_track_pickles_exactly_and_a_tampered_one_is_refused(speech):
 
 
 def test_the_dask_example_writes_the_cli_files(speech, omote_bin, tmp_path):
-    cli, dask = tmp_path / "cli", tmp_path / "dask"
-    run(omote_bin, "lipsync", speech, "--out", cli)
+    # The shared clips and one file that is not audio: reported by name, left out of
+    # the speaker's voice, the others written — as the CLI does.
+    voices, cli, dask = tmp_path / "voices", tmp_path / "cli", tmp_path / "dask"
+    voices.mkdir()
+    for wav in speech.glob("*.wav"):
+        (voices / wav.name).symlink_to(wav)
+    (voices / "zz_notaudio.wav").write_text("not audio\n")
+    done = subprocess.run([str(omote_bin), "lipsync", str(voices), "--out", str(cli)], capture_output=True, text=True)
+    assert done.returncode == 1 and "zz_notaudio.wav" in done.stderr, done.stderr
     # Its own process group, so a hung cluster (workers included) is killed whole.
     child = subprocess.Popen(
-        [sys.executable, ROOT / "examples/python/dask_lipsync.py", speech, "--out", dask, "--workers", "2"],
+        [sys.executable, ROOT / "examples/python/dask_lipsync.py", voices, "--out", dask, "--workers", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -106,10 +113,28 @@ def test_the_dask_example_writes_the_cli_files(speech, omote_bin, tmp_path):
         os.killpg(child.pid, signal.SIGKILL)
         out, err = child.communicate()
         raise AssertionError(f"the Dask example hung for 300 s:\n{err[-4000:]}")
-    assert child.returncode == 0, err
+    assert child.returncode == 1, err
+    assert "zz_notaudio.wav" in err and "files analysed, 1 failed" in err, err
     print(out.strip())
     want = sorted(p.name for p in cli.iterdir())
     assert sorted(p.name for p in dask.iterdir()) == want
     assert len(want) == len(list(speech.glob("*.wav")))
     for name in want:
         assert (dask / name).read_bytes() == (cli / name).read_bytes(), name
+
+
+def test_the_dask_example_refuses_two_files_writing_one_name(tmp_path):
+    # `a/line.wav` and `b/line.wav` would both write OUT/line.lipsync.json: refused
+    # before any work, naming both (the CLI's rule), not one silently overwritten.
+    for d in "ab":
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "line.wav").write_bytes(b"")
+    done = subprocess.run(
+        [sys.executable, ROOT / "examples/python/dask_lipsync.py", tmp_path / "a", tmp_path / "b", "--out", tmp_path / "out"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "a/line.wav and " in done.stderr and "b/line.wav would both write" in done.stderr, done.stderr
+    assert not (tmp_path / "out").exists()
