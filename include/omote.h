@@ -16,7 +16,9 @@
 // header's functions; one with a larger number has more, and serves this header.
 // 1: voice profiles, afterglow timing and scene warnings (2026-12).
 // 2: voice files (`omote_voice_file_load`; `omote_live_objects` counts 8 kinds).
-#define OMOTE_ABI_MINOR 2
+// 3: tracking calibration, eye-change announcements, named tracked scores
+// (`omote_character_set_tracked_named`) and `omote_arkit_index`.
+#define OMOTE_ABI_MINOR 3
 
 // The number of ARKit blendshapes a tracked face carries (52).
 #define OMOTE_ARKIT_COUNT 52
@@ -168,6 +170,15 @@ const char *omote_version(void);
 // `omote_character_set_tracked` reads scores; static, NUL-terminated, null when
 // `index` ≥ 52.
 const char *omote_arkit_name(uint32_t index);
+
+// The index (0–51, `omote_arkit_name`'s order) of ARKit blendshape `name` in any
+// spelling a tracker or an avatar uses (`jawOpen`, `JawOpen`, `eyeBlink_L`), or -1 for a
+// name that is not ARKit's (MediaPipe's `_neutral`) or null: a host maps its tracker's
+// names once, then fills the 52 scores `omote_character_set_tracked` takes.
+//
+// # Safety
+// `name` is null or NUL-terminated.
+int32_t omote_arkit_index(const char *name);
 
 // How many objects of each kind are alive: avatars, characters, tracks, speakers,
 // voice streams, scenes, anims, voice files (8 numbers; a caller built against ABI 1.1
@@ -330,6 +341,23 @@ OmoteStatus omote_character_set_tracked(OmoteCharacter character,
                                         const float *scores,
                                         uint32_t count,
                                         const float *head);
+
+// The tracked face for the next updates from named scores, as trackers report them
+// (MediaPipe's `faceBlendshapes`: ARKit names in any spelling, `jawOpen`, `JawOpen`,
+// `eyeBlink_L`; names that are not ARKit's, like MediaPipe's `_neutral`, are skipped;
+// missing ones are 0) and, unless `head_row_major` is null, the head as a row-major 4×4
+// transform (an ARKit face anchor's; MediaPipe's facial transformation matrix is
+// column-major: transpose it). Needs [`omote_character_enable_tracking`].
+// `omote_arkit_index` maps names once, for hosts that fill the 52 scores themselves.
+//
+// # Safety
+// `names` points at `count` NUL-terminated strings, `scores` at `count` floats;
+// `head_row_major` is null or points at 16 floats.
+OmoteStatus omote_character_set_tracked_named(OmoteCharacter character,
+                                              const char *const *names,
+                                              const float *scores,
+                                              uint32_t count,
+                                              const float *head_row_major);
 
 // Takes the user's neutral head pose from the next `seconds` of tracked faces (0: the
 // next face): what a "calibrate" button does while the user looks straight at the

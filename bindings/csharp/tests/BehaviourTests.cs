@@ -231,6 +231,57 @@ namespace Omote.Tests
             }
         }
 
+        /// <summary>MediaPipe's named scores and row-major head: the same face as the 52 scores
+        /// in ARKit's order with the head as a quaternion; names in any spelling.</summary>
+        [Test]
+        public void NamedScoresAndAHeadMatrixAreTheArkitScoresAndQuaternion()
+        {
+            Assert.AreEqual(Library.ArkitIndex("jawOpen"), Library.ArkitIndex("JawOpen"));
+            Assert.AreEqual(Library.ArkitIndex("eyeBlinkLeft"), Library.ArkitIndex("eyeBlink_L"));
+            Assert.AreEqual(-1, Library.ArkitIndex("_neutral"));
+            Assert.AreEqual(-1, Library.ArkitIndex(null));
+            // 15° about +Y: row-major rotation with a translation (ignored).
+            float c = (float)Math.Cos(15 * Math.PI / 180), s = (float)Math.Sin(15 * Math.PI / 180);
+            var matrix = new float[] { c, 0, s, 0.01f, 0, 1, 0, 0.02f, -s, 0, c, -0.4f, 0, 0, 0, 1 };
+            float[] named, indexed;
+            using (var avatar = Avatar.Builtin(0))
+            {
+                using (var face = new Character(avatar, 4))
+                {
+                    face.EnableTracking();
+                    for (int f = 0; f < 30; f++)
+                    {
+                        face.SetTrackedNamed(new[] { "_neutral", "JawOpen", "eyeBlink_L" }, new[] { 0.9f, 0.8f, 0.3f }, matrix);
+                        face.Step(1f / 60f);
+                    }
+                    named = (float[])face.Weights.Clone();
+                    var e = Assert.Throws<ArgumentException>(() => face.SetTrackedNamed(new[] { "jawOpen" }, new[] { 0.1f, 0.2f }));
+                    StringAssert.Contains("one name per score", e.Message);
+                    Assert.Throws<ArgumentException>(() => face.SetTrackedNamed(new[] { "jawOpen" }, new[] { 0.1f }, new float[9]));
+                    Assert.Throws<ArgumentNullException>(() => face.SetTrackedNamed(new string[] { null }, new[] { 0.1f }));
+                    Support.Fails(OmoteStatus.InvalidArgument, "omote_character_set_tracked_named",
+                        () => face.SetTrackedNamed(new[] { "jawOpen" }, new[] { float.NaN }));
+                }
+                using (var face = new Character(avatar, 4))
+                {
+                    face.EnableTracking();
+                    var scores = new float[NativeMethods.ArkitCount];
+                    scores[Library.ArkitIndex("jawOpen")] = 0.8f;
+                    scores[Library.ArkitIndex("eyeBlinkLeft")] = 0.3f;
+                    float h = (float)Math.Sin(7.5 * Math.PI / 180), w = (float)Math.Cos(7.5 * Math.PI / 180);
+                    for (int f = 0; f < 30; f++)
+                    {
+                        face.SetTracked(scores, 0f, h, 0f, w);
+                        face.Step(1f / 60f);
+                    }
+                    indexed = (float[])face.Weights.Clone();
+                }
+            }
+            Assert.That(named.Max(), Is.GreaterThan(0.5f));
+            for (int i = 0; i < named.Length; i++)
+                Assert.That(named[i], Is.EqualTo(indexed[i]).Within(1e-5f), "channel " + i);
+        }
+
         [Test]
         public void TrackingWithJawOpenOpensTheMouth()
         {

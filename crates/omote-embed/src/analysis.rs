@@ -188,7 +188,8 @@ impl VoiceAnalysis {
     }
 
     /// A track given as numbers (a lip sync file's, an engine's own): 6 per frame
-    /// (A I U E O N, each clamped to 0–1) at `fps`, the voiced span in seconds (`None`:
+    /// (A I U E O N, each clamped to 0–1, and a frame whose six sum over 1 scaled to sum
+    /// 1, as every track's frames do) at `fps`, the voiced span in seconds (`None`:
     /// a clip with no speech, whose mouth never moves; a mouth track to play whole takes
     /// [`VoiceAnalysis::whole_span`]). Nothing is measured: a frame is silent outside the
     /// span, and its volume is 1 inside it.
@@ -209,7 +210,7 @@ impl VoiceAnalysis {
             .collect();
         Ok(VoiceAnalysis {
             fps,
-            frames: frames.iter().map(|v| v.clamp(0.0, 1.0)).collect(),
+            frames: frames.chunks_exact(6).flat_map(frame_within_one).collect(),
             volume: silent.iter().map(|s| if *s { 0.0 } else { 1.0 }).collect(),
             silent,
             voiced_start: voiced.map(|v| v.0),
@@ -296,4 +297,17 @@ impl VoiceAnalysis {
     pub fn is_empty(&self) -> bool {
         self.silent.is_empty()
     }
+}
+
+/// One frame's six weights as a track holds them: each 0–1, together at most 1.
+fn frame_within_one(w: &[f32]) -> [f32; 6] {
+    let mut out = [0.0f32; 6];
+    for (o, v) in out.iter_mut().zip(w) {
+        *o = v.clamp(0.0, 1.0);
+    }
+    let sum: f32 = out.iter().sum();
+    if sum > 1.0 {
+        out.iter_mut().for_each(|v| *v /= sum);
+    }
+    out
 }

@@ -498,7 +498,7 @@ impl Character {
     pub fn set_live_vowels(&mut self, vowels: &[f32], voiced: bool) -> Result<(), EmbedError> {
         if vowels.len() != 6 && vowels.len() != 5 {
             return Err(EmbedError::Argument(format!(
-                "{} numbers, not 6 (A I U E O N)",
+                "{} numbers, not 5 or 6 (A I U E O, and N, which is not read)",
                 vowels.len()
             )));
         }
@@ -582,9 +582,9 @@ impl Character {
     /// given, the head as a row-major 4×4 transform (MediaPipe's facial transformation
     /// matrix, an ARKit anchor's): what a web page's tracker gives. Needs
     /// [`Character::with_tracking`].
-    pub fn set_tracked_named(
+    pub fn set_tracked_named<S: AsRef<str>>(
         &mut self,
-        names: &[String],
+        names: &[S],
         scores: &[f32],
         head_row_major: Option<&[f32]>,
     ) -> Result<(), EmbedError> {
@@ -597,6 +597,7 @@ impl Character {
         }
         let mut arkit = [0.0f32; 52];
         for (name, &score) in names.iter().zip(scores) {
+            let name = name.as_ref();
             if !score.is_finite() {
                 return Err(EmbedError::Argument(format!(
                     "the score of `{}` is {score}",

@@ -954,3 +954,26 @@ fn a_live_voice_that_stops_coming_closes_the_mouth() {
     );
     assert!(LIVE_VOICE_STALE_S > 0.05 && LIVE_VOICE_STALE_S < 0.5);
 }
+
+/// Frames given as numbers hold to the track's rule (each 0–1, a frame's six at most 1):
+/// a frame of six ones is scaled to sum 1 in proportion, so its export is a valid track
+/// (the Python trial's `from_frames` wrote `w: [1, 1, 1, 1, 1, 1]`).
+#[test]
+fn frames_given_as_numbers_sum_to_at_most_one() {
+    use omote_embed::VoiceAnalysis;
+    let frames = [
+        1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 3.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.3, 0.2, 0.0, 0.0, 0.0, 0.1,
+    ];
+    let track = VoiceAnalysis::from_frames(&frames, 100.0, Some((0.0, 0.03))).unwrap();
+    let rows: Vec<&[f32]> = track.frames.chunks_exact(6).collect();
+    assert!(
+        rows[0].iter().all(|v| (v - 1.0 / 6.0).abs() < 1e-6),
+        "{:?}",
+        rows[0]
+    );
+    assert_eq!(rows[1], &[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    assert_eq!(rows[2], &frames[12..18], "a valid frame is kept as given");
+    for r in rows {
+        assert!(r.iter().sum::<f32>() <= 1.0 + 1e-6, "{r:?}");
+    }
+}

@@ -355,6 +355,46 @@ pub unsafe extern "C" fn omote_character_set_tracked(
     })
 }
 
+/// The tracked face for the next updates from named scores, as trackers report them
+/// (MediaPipe's `faceBlendshapes`: ARKit names in any spelling, `jawOpen`, `JawOpen`,
+/// `eyeBlink_L`; names that are not ARKit's, like MediaPipe's `_neutral`, are skipped;
+/// missing ones are 0) and, unless `head_row_major` is null, the head as a row-major 4×4
+/// transform (an ARKit face anchor's; MediaPipe's facial transformation matrix is
+/// column-major: transpose it). Needs [`omote_character_enable_tracking`].
+/// `omote_arkit_index` maps names once, for hosts that fill the 52 scores themselves.
+///
+/// # Safety
+/// `names` points at `count` NUL-terminated strings, `scores` at `count` floats;
+/// `head_row_major` is null or points at 16 floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_character_set_tracked_named(
+    character: OmoteCharacter,
+    names: *const *const c_char,
+    scores: *const f32,
+    count: u32,
+    head_row_major: *const f32,
+) -> OmoteStatus {
+    guard("omote_character_set_tracked_named", || {
+        // SAFETY: the caller's promise.
+        let pointers = unsafe { ptr::slice(names, count, "names")? };
+        // SAFETY: the caller's promise.
+        let scores = unsafe { ptr::slice(scores, count, "scores")? };
+        let mut texts = Vec::with_capacity(pointers.len());
+        for (i, &p) in pointers.iter().enumerate() {
+            if p.is_null() {
+                return Err(FfiError::argument(format!("`names[{i}]` is null")));
+            }
+            // SAFETY: the caller's promise: each is NUL-terminated.
+            texts.push(unsafe { ptr::text(p, "a name")? });
+        }
+        // SAFETY: the caller's promise.
+        let head = unsafe { ptr::optional_array::<f32, 16>(head_row_major) };
+        with(character, |c| {
+            Ok(c.set_tracked_named(&texts, scores, head.as_ref().map(|m| &m[..]))?)
+        })
+    })
+}
+
 /// Takes the user's neutral head pose from the next `seconds` of tracked faces (0: the
 /// next face): what a "calibrate" button does while the user looks straight at the
 /// screen. Needs [`omote_character_enable_tracking`].

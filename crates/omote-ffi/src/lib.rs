@@ -86,7 +86,9 @@ pub const OMOTE_ABI_VERSION: u32 = 1;
 /// header's functions; one with a larger number has more, and serves this header.
 /// 1: voice profiles, afterglow timing and scene warnings (2026-12).
 /// 2: voice files (`omote_voice_file_load`; `omote_live_objects` counts 8 kinds).
-pub const OMOTE_ABI_MINOR: u32 = 2;
+/// 3: tracking calibration, eye-change announcements, named tracked scores
+/// (`omote_character_set_tracked_named`) and `omote_arkit_index`.
+pub const OMOTE_ABI_MINOR: u32 = 3;
 
 /// The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).
 #[unsafe(no_mangle)]
@@ -118,6 +120,26 @@ pub extern "C" fn omote_arkit_name(index: u32) -> *const std::ffi::c_char {
     ARKIT_NAMES
         .get(index as usize)
         .map_or(std::ptr::null(), |s| s.as_ptr().cast())
+}
+
+/// The index (0–51, `omote_arkit_name`'s order) of ARKit blendshape `name` in any
+/// spelling a tracker or an avatar uses (`jawOpen`, `JawOpen`, `eyeBlink_L`), or -1 for a
+/// name that is not ARKit's (MediaPipe's `_neutral`) or null: a host maps its tracker's
+/// names once, then fills the 52 scores `omote_character_set_tracked` takes.
+///
+/// # Safety
+/// `name` is null or NUL-terminated.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_arkit_index(name: *const std::ffi::c_char) -> i32 {
+    if name.is_null() {
+        return -1;
+    }
+    // SAFETY: non-null and NUL-terminated, as the caller promises.
+    let name = unsafe { std::ffi::CStr::from_ptr(name) };
+    name.to_str()
+        .ok()
+        .and_then(omote_core::tracking::arkit_index_any_spelling)
+        .map_or(-1, |i| i as i32)
 }
 
 /// The ARKit names NUL-terminated, built once from the core's table.

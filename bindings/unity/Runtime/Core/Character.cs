@@ -307,6 +307,41 @@ namespace Omote
             Native.Check(NativeMethods.omote_character_set_tracked(h, scores, Native.Length(scores, "scores"), head));
         }
 
+        /// <summary>The tracked face from named scores, as trackers report them (MediaPipe's
+        /// blendshape categories: ARKit names in any spelling; names that are not ARKit's,
+        /// like <c>_neutral</c>, are skipped; missing ones are 0) and, if given, the head as a
+        /// row-major 4×4 transform (16 numbers; MediaPipe's facial transformation matrix is
+        /// column-major: transpose it). It allocates (the names are encoded each call): per
+        /// frame, map the names once with <see cref="Library.ArkitIndex"/> and use
+        /// <see cref="SetTracked(float[])"/>.</summary>
+        public void SetTrackedNamed(string[] names, float[] scores, float[] headRowMajor = null)
+        {
+            if (names == null) throw new ArgumentNullException("names");
+            if (scores == null) throw new ArgumentNullException("scores");
+            if (names.Length != scores.Length)
+                throw new ArgumentException(string.Format("{0} names for {1} scores: one name per score", names.Length, scores.Length), "scores");
+            if (headRowMajor != null && headRowMajor.Length != 16)
+                throw new ArgumentException(string.Format("the head has {0} numbers, not 16 (a 4×4 matrix, row by row)", headRowMajor.Length), "headRowMajor");
+            ulong h = Handle;
+            var pins = new GCHandle[names.Length];
+            var pointers = new IntPtr[names.Length];
+            try
+            {
+                for (int i = 0; i < names.Length; i++)
+                {
+                    if (names[i] == null) throw new ArgumentNullException("names", string.Format("names[{0}] is null", i));
+                    pins[i] = GCHandle.Alloc(Utf8.Encode(names[i]), GCHandleType.Pinned);
+                    pointers[i] = pins[i].AddrOfPinnedObject();
+                }
+                Native.Check(NativeMethods.omote_character_set_tracked_named(h, pointers, scores, (uint)names.Length, headRowMajor));
+            }
+            finally
+            {
+                foreach (var pin in pins)
+                    if (pin.IsAllocated) pin.Free();
+            }
+        }
+
         /// <summary>Takes the user's neutral head pose from the next <paramref name="seconds"/>
         /// of tracked faces (0: the next face) while they look straight at the screen: a camera
         /// above or beside it no longer leaves the head turned. Needs <see cref="EnableTracking"/>.</summary>

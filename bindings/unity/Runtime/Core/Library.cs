@@ -100,10 +100,16 @@ namespace Omote
             }
         }
 
-        /// <summary>ARKit name <paramref name="name"/>'s index, or -1.</summary>
+        /// <summary>ARKit blendshape <paramref name="name"/>'s index in <see cref="ArkitNames"/>,
+        /// in any spelling trackers and avatars use (<c>jawOpen</c>, <c>JawOpen</c>,
+        /// <c>eyeBlink_L</c>), or -1 (not ARKit's, like MediaPipe's <c>_neutral</c>, or null):
+        /// map a tracker's names once, then fill the 52 scores of
+        /// <see cref="Character.SetTracked(float[])"/> every frame without allocating.</summary>
         public static int ArkitIndex(string name)
         {
-            return Array.IndexOf(ArkitNames, name);
+            if (name == null) return -1;
+            CheckAbi();
+            return NativeMethods.omote_arkit_index(Utf8.Encode(name));
         }
 
         /// <summary>How many native objects of each kind are alive: avatars, characters,

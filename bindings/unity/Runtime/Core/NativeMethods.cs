@@ -145,7 +145,7 @@ namespace Omote
         public const uint AbiVersion = 1;
         /// <summary>The additions within it this binding calls (<c>OMOTE_ABI_MINOR</c>): a
         /// library with fewer lacks some of its functions.</summary>
-        public const uint AbiMinor = 2;
+        public const uint AbiMinor = 3;
         /// <summary>ARKit blendshapes in a tracked face (<c>OMOTE_ARKIT_COUNT</c>).</summary>
         public const int ArkitCount = 52;
         /// <summary>Numbers per track frame: A I U E O N (<c>OMOTE_TRACK_STRIDE</c>).</summary>
@@ -164,6 +164,7 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern uint omote_abi_minor();
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern IntPtr omote_version();
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern IntPtr omote_arkit_name(uint index);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern int omote_arkit_index(byte[] name);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_live_objects([Out] uint[] @out, uint count);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern IntPtr omote_last_error();
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern uint omote_last_error_length();
@@ -195,6 +196,7 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_tracking(ulong character);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_calibrate_tracking(ulong character, float seconds);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracked(ulong character, float[] scores, uint count, float[] head);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracked_named(ulong character, IntPtr[] names, float[] scores, uint count, float[] headRowMajor);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracking_lost(ulong character);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_camera(ulong character, byte[] motionMapToml);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_camera(ulong character, float[] position);

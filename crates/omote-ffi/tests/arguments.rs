@@ -1,0 +1,142 @@
+//! Arguments through the C ABI as a C engine gives them: a flag is 0 or 1 (anything
+//! else is refused by name, not read as "on": the C trial's engine passed `hold` 7 and
+//! `voiced` 2 and heard nothing back), and tracked scores come by name as trackers
+//! report them.
+
+#![allow(unsafe_code)]
+
+use std::ffi::CStr;
+
+use omote_ffi::*;
+
+fn last_error() -> String {
+    // SAFETY: the library's own NUL-terminated message.
+    unsafe { CStr::from_ptr(omote_last_error()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn flags_other_than_0_or_1_are_refused_by_name() {
+    let mut stream = 0;
+    // SAFETY: a live out-pointer.
+    let status = unsafe { omote_voice_stream_new(48_000.0, 7, &mut stream) };
+    assert_eq!(status, OmoteStatus::InvalidArgument);
+    assert!(
+        last_error().contains("`hold` is 7: 0 or 1"),
+        "{}",
+        last_error()
+    );
+    // SAFETY: a live out-pointer.
+    assert_eq!(
+        unsafe { omote_voice_stream_new(48_000.0, 1, &mut stream) },
+        OmoteStatus::Ok
+    );
+    assert_eq!(omote_voice_stream_free(stream), OmoteStatus::Ok);
+
+    let (mut avatar, mut face) = (0, 0);
+    // SAFETY: live out-pointers.
+    unsafe {
+        assert_eq!(omote_avatar_builtin(2, &mut avatar), OmoteStatus::Ok);
+        assert_eq!(omote_character_new(avatar, 1, &mut face), OmoteStatus::Ok);
+    }
+    let vowels = [0.9f32, 0.0, 0.0, 0.0, 0.0, 0.0];
+    // SAFETY: 6 live floats.
+    let status = unsafe { omote_character_set_live_vowels(face, vowels.as_ptr(), 6, 2) };
+    assert_eq!(status, OmoteStatus::InvalidArgument);
+    assert!(
+        last_error().contains("`voiced` is 2: 0 or 1"),
+        "{}",
+        last_error()
+    );
+    // SAFETY: 6 live floats.
+    let status = unsafe { omote_character_set_live_vowels(face, vowels.as_ptr(), 6, 1) };
+    assert_eq!(status, OmoteStatus::Ok);
+    assert_eq!(omote_character_free(face), OmoteStatus::Ok);
+    assert_eq!(omote_avatar_free(avatar), OmoteStatus::Ok);
+}
+
+/// Named scores through the C ABI: the same face as the 52 scores in ARKit's order, in
+/// any spelling; `omote_arkit_index` maps a name once; bad names and lengths are refused.
+#[test]
+fn named_tracked_scores_are_the_arkit_scores_in_any_spelling() {
+    use std::ffi::CString;
+    let index = |n: &str| {
+        let c = CString::new(n).unwrap();
+        // SAFETY: a live NUL-terminated string.
+        unsafe { omote_arkit_index(c.as_ptr()) }
+    };
+    assert_eq!(index("jawOpen"), index("JawOpen"));
+    assert_eq!(index("eyeBlink_L"), index("eyeBlinkLeft"));
+    assert!(index("jawOpen") >= 0);
+    assert_eq!(index("_neutral"), -1);
+    // SAFETY: null is allowed.
+    assert_eq!(unsafe { omote_arkit_index(std::ptr::null()) }, -1);
+
+    let face = |named: bool| {
+        let (mut avatar, mut c) = (0, 0);
+        // SAFETY: live out-pointers, strings and buffers throughout.
+        unsafe {
+            assert_eq!(omote_avatar_builtin(2, &mut avatar), OmoteStatus::Ok);
+            assert_eq!(omote_character_new(avatar, 3, &mut c), OmoteStatus::Ok);
+            assert_eq!(omote_character_enable_tracking(c), OmoteStatus::Ok);
+            let mut weights = vec![0.0f32; 200];
+            let mut count = 0;
+            omote_character_channel_count(c, &mut count);
+            for _ in 0..30 {
+                if named {
+                    let names: Vec<CString> = ["_neutral", "JawOpen", "eyeBlink_L"]
+                        .iter()
+                        .map(|n| CString::new(*n).unwrap())
+                        .collect();
+                    let ptrs: Vec<*const std::ffi::c_char> =
+                        names.iter().map(|n| n.as_ptr()).collect();
+                    let scores = [0.9f32, 0.7, 0.6];
+                    let s = omote_character_set_tracked_named(
+                        c,
+                        ptrs.as_ptr(),
+                        scores.as_ptr(),
+                        3,
+                        std::ptr::null(),
+                    );
+                    assert_eq!(s, OmoteStatus::Ok);
+                } else {
+                    let mut scores = [0.0f32; 52];
+                    scores[index("jawOpen") as usize] = 0.7;
+                    scores[index("eyeBlinkLeft") as usize] = 0.6;
+                    let s = omote_character_set_tracked(c, scores.as_ptr(), 52, std::ptr::null());
+                    assert_eq!(s, OmoteStatus::Ok);
+                }
+                omote_character_update(c, 1.0 / 60.0);
+            }
+            omote_character_weights(c, weights.as_mut_ptr(), count);
+            weights.truncate(count as usize);
+            if named {
+                // A null name and a head of the wrong kind are refused by name.
+                let ptrs = [std::ptr::null::<std::ffi::c_char>()];
+                let s = omote_character_set_tracked_named(
+                    c,
+                    ptrs.as_ptr(),
+                    [0.5f32].as_ptr(),
+                    1,
+                    std::ptr::null(),
+                );
+                assert_eq!(s, OmoteStatus::InvalidArgument);
+                assert!(
+                    last_error().contains("`names[0]` is null"),
+                    "{}",
+                    last_error()
+                );
+            }
+            omote_character_free(c);
+            omote_avatar_free(avatar);
+            weights
+        }
+    };
+    let (by_name, by_index) = (face(true), face(false));
+    assert_eq!(by_name, by_index);
+    assert!(
+        by_name.iter().any(|&w| w > 0.5),
+        "the tracked jaw moved nothing"
+    );
+}
