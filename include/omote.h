@@ -17,7 +17,8 @@
 // 1: voice profiles, afterglow timing and scene warnings (2026-12).
 // 2: voice files (`omote_voice_file_load`; `omote_live_objects` counts 8 kinds).
 // 3: tracking calibration, eye-change announcements, named tracked scores
-// (`omote_character_set_tracked_named`) and `omote_arkit_index`.
+// (`omote_character_set_tracked_named`), `omote_arkit_index` and expression fades
+// (`omote_character_fade_expression`).
 #define OMOTE_ABI_MINOR 3
 
 // The number of ARKit blendshapes a tracked face carries (52).
@@ -280,6 +281,15 @@ OmoteStatus omote_character_set_expression(OmoteCharacter character, uint32_t id
 OmoteStatus omote_character_set_expression_named(OmoteCharacter character,
                                                  const char *name,
                                                  float weight);
+
+// Moves an acted expression from its weight now to `weight` over `seconds` (0–60; 0: at
+// once), eased in and out as a scene key's fade: an emotion that changes rather than
+// jumps. A later fade of the same expression starts from where this one got to;
+// `omote_character_set_expression` ends it.
+OmoteStatus omote_character_fade_expression(OmoteCharacter character,
+                                            uint32_t id,
+                                            float weight,
+                                            float seconds);
 
 // Sets a picture-making adjustment (the additive layer, on top of everything).
 OmoteStatus omote_character_set_picture(OmoteCharacter character, uint32_t id, float weight);

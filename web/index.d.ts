@@ -67,6 +67,9 @@ export class Face {
    *  mouth, blinks and look expressions; the rest are the app's). */
   readonly acted: Set<string>;
   setExpression(name: string, weight: number): this;
+  /** Moves an expression from its weight now to `weight` over `seconds` (0–60), eased;
+   *  setExpression ends the fade. */
+  fadeExpression(name: string, weight: number, seconds: number): this;
   setGaze(yawDeg: number, pitchDeg: number): this;
   setHead(q: ArrayLike<number>): this;
   setEyeMode(mode: EyeMode): this;

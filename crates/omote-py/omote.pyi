@@ -208,7 +208,11 @@ class Face:
     @property
     def channel_names(self) -> List[str]: ...
     def set_expression(self, name: str, weight: float) -> None:
-        """Acting (the base layer), 0–1; NaN raises."""
+        """Acting (the base layer), 0–1 (clamped); NaN raises."""
+    def fade_expression(self, name: str, weight: float, seconds: float) -> None:
+        """Moves an acted expression from its weight now to `weight` over `seconds`
+        (0–60; 0: at once), eased in and out as a scene key's fade; a later fade starts
+        from where this one got to; `set_expression` ends it. Bad times raise."""
     def set_picture(self, name: str, weight: float) -> None:
         """A picture-making adjustment added on top."""
     def set_gaze(self, yaw_deg: float, pitch_deg: float) -> None: ...

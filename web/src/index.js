@@ -237,6 +237,16 @@ export class Face {
     return this;
   }
 
+  /** Moves an acted expression from its weight now to `weight` over `seconds` (0–60;
+   *  0: at once), eased in and out as a scene key's fade: an emotion that changes rather
+   *  than jumps. A later fade starts from where this one got to; `setExpression` ends it. */
+  fadeExpression(name, weight, seconds) {
+    if (typeof name !== 'string') throw new TypeError(`fadeExpression: name must be a string (an expression's name), got ${typeof name}`);
+    this._face.fadeExpression(name, weight, seconds);
+    this.acted.add(name);
+    return this;
+  }
+
   /** The acted gaze in degrees (yaw > 0: toward the avatar's left; pitch > 0: down). */
   setGaze(yawDeg, pitchDeg) { this._face.setGaze(yawDeg, pitchDeg); return this; }
 

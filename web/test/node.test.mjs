@@ -458,6 +458,18 @@ try {
     expectError('analyseVoice with null settings and bad samples', () => analyseVoice([0], 16000, null), 'analyseVoice: samples must be a Float32Array');
     f.enableTracking(null);
     expectError('a MediaPipe NaN score', () => f.setTrackedMediaPipe({ faceBlendshapes: [{ categories: [{ categoryName: 'jawOpen', score: NaN }] }] }), 'setTrackedMediaPipe: the score of `jawOpen` is NaN');
+    {
+      // An emotion that changes: half way at half the fade, there at its end.
+      const g = new Face(rig, { seed: 2 });
+      const happy = g.channels.indexOf('happy');
+      g.fadeExpression('happy', 1, 0.5);
+      const seen = [];
+      for (let i = 0; i < 30; i++) { g.update(1 / 60); seen.push(g.inputWeights()[happy]); }
+      if (!(Math.abs(seen[14] - 0.5) < 0.05 && seen[29] === 1 && seen[0] < 0.02)) failures.push(`fadeExpression: ${seen[0]} ${seen[14]} ${seen[29]}`);
+      if (!g.acted.has('happy')) failures.push('a faded expression is not among the acted');
+      expectError('fade over NaN s', () => g.fadeExpression('happy', 1, NaN), 'fadeExpression: fading `happy` over NaN s');
+      g.free();
+    }
     f.free();
     expectError('update after free', () => f.update(1 / 60), 'Face.update: this Face was freed');
     expectError('weights after free', () => f.weights(), 'Face.weights: this Face was freed');

@@ -282,6 +282,31 @@ namespace Omote.Tests
                 Assert.That(named[i], Is.EqualTo(indexed[i]).Within(1e-5f), "channel " + i);
         }
 
+        /// <summary>An emotion that changes over time: half way at half the fade, there at
+        /// its end; unknown names and bad times are refused by the library's message.</summary>
+        [Test]
+        public void FadeExpressionEasesTheWeightThere()
+        {
+            using (var avatar = Avatar.Builtin(0))
+            using (var face = new Character(avatar, 4))
+            {
+                int happy = face.ChannelId("happy");
+                face.FadeExpression("happy", 1f, 0.5f);
+                var seen = new float[30];
+                for (int f = 0; f < 30; f++)
+                {
+                    face.Step(1f / 60f);
+                    seen[f] = face.InputWeights[happy];
+                }
+                Assert.That(seen[0], Is.GreaterThan(0f).And.LessThan(0.02f));
+                Assert.That(seen[14], Is.EqualTo(0.5f).Within(0.05f));
+                Assert.AreEqual(1f, seen[29]);
+                var e = Support.Fails(OmoteStatus.NotFound, "omote_character_channel_id", () => face.FadeExpression("nosuch", 1f, 0.5f));
+                StringAssert.Contains("nosuch", e.Message);
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_character_fade_expression", () => face.FadeExpression(happy, 1f, float.NaN));
+            }
+        }
+
         [Test]
         public void TrackingWithJawOpenOpensTheMouth()
         {

@@ -16,6 +16,7 @@ use omote_core::{
 
 use omote_core::eyes::Gaze;
 
+use crate::expression_fades::ExpressionFades;
 use crate::{EmbedError, VoiceAnalysis};
 
 /// One character's face, driven frame by frame (see the module and crate docs for the
@@ -39,6 +40,8 @@ pub struct Character {
     /// Face time since the last live voice frame, while one is in force (`None`: none, or
     /// it went stale and the mouth was let go).
     voice_age_s: Option<f32>,
+    /// Expressions moving to a new weight ([`Character::fade_expression`]).
+    fades: ExpressionFades,
     tracked: Option<TrackedFace>,
     camera: Option<Vec3>,
     line_events: LineEvents,
@@ -84,10 +87,11 @@ impl Character {
         if rig.is_empty() {
             return Err(EmbedError::NoExpressions(None));
         }
-        let names = rig
+        let names: Vec<String> = rig
             .channels()
             .map(|(id, _)| rig.channel_name(id).to_owned())
             .collect();
+        let fades = ExpressionFades::new(names.len());
         let driver = FaceDriver::new(rig, FaceConfig::default(), seed)
             .with_speech(SpeechConfig::default())
             .with_voice(MouthPolicy::VoiceFirst);
@@ -99,6 +103,7 @@ impl Character {
             gaze_pitch_deg: 0.0,
             voice: None,
             voice_age_s: None,
+            fades,
             tracked: None,
             camera: None,
             line_events: LineEvents::default(),
@@ -206,6 +211,7 @@ impl Character {
     /// host's own expressions go here too). A weight is clamped to 0–1; NaN is refused.
     pub fn set_expression(&mut self, id: ChannelId, weight: f32) -> Result<(), EmbedError> {
         let weight = self.checked_weight(id, weight)?;
+        self.fades.cancel(id);
         self.driver.acting_mut().set(id, weight);
         Ok(())
     }
@@ -214,6 +220,42 @@ impl Character {
     pub fn set_expression_named(&mut self, name: &str, weight: f32) -> Result<(), EmbedError> {
         let id = self.channel(name)?;
         self.set_expression(id, weight)
+    }
+
+    /// Moves an acted expression from its weight now to `weight` over `seconds` (0–60;
+    /// 0: at once, as [`Character::set_expression`]), eased in and out as a scene key's
+    /// `fade` is: an emotion that changes, not one that jumps. A later call on the same
+    /// expression starts from where it has got to; `set_expression` ends the fade.
+    pub fn fade_expression(
+        &mut self,
+        id: ChannelId,
+        weight: f32,
+        seconds: f32,
+    ) -> Result<(), EmbedError> {
+        let weight = self.checked_weight(id, weight)?;
+        if !(0.0..=60.0).contains(&seconds) {
+            return Err(EmbedError::Argument(format!(
+                "fading `{}` over {seconds} s: the time must be 0 to 60 seconds",
+                self.driver.rig().channel_name(id)
+            )));
+        }
+        if seconds == 0.0 {
+            return self.set_expression(id, weight);
+        }
+        let from = self.driver.acting_mut().get(id);
+        self.fades.start(id, from, weight, seconds);
+        Ok(())
+    }
+
+    /// [`Character::fade_expression`] by name.
+    pub fn fade_expression_named(
+        &mut self,
+        name: &str,
+        weight: f32,
+        seconds: f32,
+    ) -> Result<(), EmbedError> {
+        let id = self.channel(name)?;
+        self.fade_expression(id, weight, seconds)
     }
 
     /// Sets a picture-making adjustment (the additive layer, on top of everything the
@@ -671,6 +713,7 @@ impl Character {
     pub fn update(&mut self, dt: f32) {
         let dt = self.step(dt);
         let voice = self.live_voice_for(dt);
+        self.fades.advance(dt, self.driver.acting_mut());
         let inputs = DriverInputs {
             tracking: self.tracked.as_ref(),
             voice,

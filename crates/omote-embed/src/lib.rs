@@ -85,6 +85,7 @@
 mod analysis;
 mod character;
 mod error;
+mod expression_fades;
 #[cfg(feature = "scene")]
 mod scene_player;
 mod speaker;

@@ -977,3 +977,60 @@ fn frames_given_as_numbers_sum_to_at_most_one() {
         assert!(r.iter().sum::<f32>() <= 1.0 + 1e-6, "{r:?}");
     }
 }
+
+/// An emotion that changes over time: `fade_expression` eases the acted weight from
+/// where it is to the target (half way at half the time, there at the end, no frame's
+/// step more than the smoothstep's steepest), a second fade starts from where the first
+/// got to, `set_expression` ends a fade, and a bad time is refused by name.
+#[test]
+fn an_expression_fades_to_its_weight_eased_and_a_set_ends_the_fade() {
+    let mut face = Character::from_rig_json(RIG, 9).unwrap();
+    let happy = face.channel("happy").unwrap();
+    face.fade_expression_named("happy", 1.0, 0.5).unwrap();
+    let mut weights = Vec::new();
+    for _ in 0..40 {
+        face.update(1.0 / 60.0);
+        weights.push(face.weight(happy));
+    }
+    assert!(weights[0] > 0.0 && weights[0] < 0.02, "{:?}", &weights[..3]);
+    assert!(
+        (weights[14] - 0.5).abs() < 0.05,
+        "half way at 0.25 s: {}",
+        weights[14]
+    );
+    assert_eq!(weights[29], 1.0, "there at 0.5 s");
+    let steepest = 1.5 / 0.5 / 60.0 + 1e-4;
+    for w in weights.windows(2) {
+        assert!(w[1] >= w[0] && w[1] - w[0] <= steepest, "{w:?}");
+    }
+    // Back down, interrupted half way by a new fade: it starts from where it got to.
+    face.fade_expression(happy, 0.0, 1.0).unwrap();
+    for _ in 0..30 {
+        face.update(1.0 / 60.0);
+    }
+    let mid = face.weight(happy);
+    assert!(mid > 0.3 && mid < 0.7, "{mid}");
+    face.fade_expression(happy, 1.0, 1.0).unwrap();
+    face.update(1.0 / 60.0);
+    assert!(
+        (face.weight(happy) - mid).abs() < 0.01,
+        "jumped from {mid} to {}",
+        face.weight(happy)
+    );
+    // A weight set at once wins over the fade under way.
+    face.set_expression(happy, 0.2).unwrap();
+    for _ in 0..60 {
+        face.update(1.0 / 60.0);
+    }
+    assert_eq!(face.weight(happy), 0.2);
+    for bad in [f32::NAN, -1.0, 61.0] {
+        let e = face
+            .fade_expression(happy, 1.0, bad)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("fading `happy`") && e.contains("0 to 60 seconds"),
+            "{e}"
+        );
+    }
+}

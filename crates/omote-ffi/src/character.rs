@@ -175,6 +175,24 @@ pub unsafe extern "C" fn omote_character_set_expression_named(
     })
 }
 
+/// Moves an acted expression from its weight now to `weight` over `seconds` (0–60; 0: at
+/// once), eased in and out as a scene key's fade: an emotion that changes rather than
+/// jumps. A later fade of the same expression starts from where this one got to;
+/// `omote_character_set_expression` ends it.
+#[unsafe(no_mangle)]
+pub extern "C" fn omote_character_fade_expression(
+    character: OmoteCharacter,
+    id: u32,
+    weight: f32,
+    seconds: f32,
+) -> OmoteStatus {
+    guard("omote_character_fade_expression", || {
+        with(character, |c| {
+            Ok(c.fade_expression(channel_at(c.rig(), id)?, weight, seconds)?)
+        })
+    })
+}
+
 /// Sets a picture-making adjustment (the additive layer, on top of everything).
 #[unsafe(no_mangle)]
 pub extern "C" fn omote_character_set_picture(

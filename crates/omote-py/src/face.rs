@@ -193,11 +193,19 @@ impl Face {
         self.inner.channel_names().to_vec()
     }
 
-    /// Sets an acted expression (0–1; NaN raises).
+    /// Sets an acted expression (0–1, clamped; NaN raises).
     fn set_expression(&mut self, name: &str, weight: f32) -> PyResult<()> {
         self.inner
             .set_expression_named(name, weight)
             .map_err(embed("Face.set_expression"))
+    }
+
+    /// Moves an acted expression from its weight now to `weight` over `seconds` (0–60),
+    /// eased in and out; `set_expression` ends the fade.
+    fn fade_expression(&mut self, name: &str, weight: f32, seconds: f32) -> PyResult<()> {
+        self.inner
+            .fade_expression_named(name, weight, seconds)
+            .map_err(embed("Face.fade_expression"))
     }
 
     /// Sets a picture-making adjustment (added on top of everything).

@@ -162,6 +162,8 @@ def test_face_inputs_are_checked():
     face = omote.Face(omote.Rig.builtin(), seed=1)
     raises(ValueError, "no expression `nope`", face.set_expression, "nope", 1.0)
     raises(ValueError, "weight of `happy` is NaN", face.set_expression, "happy", float("nan"))
+    raises(ValueError, "fading `happy` over -1 s", face.fade_expression, "happy", 1.0, -1.0)
+    raises(ValueError, "no expression `nope`", face.fade_expression, "nope", 1.0, 0.5)
     raises(ValueError, r"rotation has shape \(2, 2\)", face.set_head, np.zeros((2, 2)))
     raises(ValueError, r"frames has shape \(6, 10\), not \(n, 6\)", omote.Track.from_frames, np.zeros((6, 10)), 100.0)
     tracked = omote.Face(omote.Rig.builtin(), tracking=True)

@@ -277,3 +277,14 @@ def test_the_afterglow_holds_then_releases_and_a_long_dt_is_one_frame():
     a.update(5.0)
     b.update(1 / 60)
     np.testing.assert_array_equal(a.weights, b.weights)
+
+
+def test_an_expression_fades_eased_to_its_weight():
+    face = omote.Face(omote.Rig.builtin(0), seed=2)
+    happy = face.channel_names.index("happy")
+    face.fade_expression("happy", 1.0, 0.5)
+    seen = []
+    for _ in range(30):
+        face.update(1 / 60)
+        seen.append(float(face.input_weights[happy]))
+    assert 0.0 < seen[0] < 0.02 and abs(seen[14] - 0.5) < 0.05 and seen[29] == 1.0, seen

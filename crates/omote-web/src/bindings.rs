@@ -192,6 +192,18 @@ impl FaceJs {
             .set_expression_named(name, weight)
             .map_err(js("setExpression"))
     }
+    /// Moves an acted expression to `weight` over `seconds`, eased.
+    #[wasm_bindgen(js_name = fadeExpression)]
+    pub fn fade_expression(
+        &mut self,
+        name: &str,
+        weight: f32,
+        seconds: f32,
+    ) -> Result<(), JsError> {
+        self.inner
+            .fade_expression_named(name, weight, seconds)
+            .map_err(js("fadeExpression"))
+    }
     /// Sets the acted gaze in degrees.
     #[wasm_bindgen(js_name = setGaze)]
     pub fn set_gaze(&mut self, yaw_deg: f32, pitch_deg: f32) -> Result<(), JsError> {

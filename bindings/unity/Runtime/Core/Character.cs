@@ -213,6 +213,30 @@ namespace Omote
             Native.Check(NativeMethods.omote_character_set_expression(Handle, Native.Index(id, "id"), weight));
         }
 
+        /// <summary>Moves an acted expression from its weight now to <paramref name="weight"/>
+        /// over <paramref name="seconds"/> (0–60; 0: at once), eased in and out as a scene
+        /// key's fade: an emotion that changes rather than jumps. A later fade of the same
+        /// expression starts from where this one got to; <see cref="SetExpression(int, float)"/>
+        /// ends it.</summary>
+        public void FadeExpression(int id, float weight, float seconds)
+        {
+            Native.Check(NativeMethods.omote_character_fade_expression(Handle, Native.Index(id, "id"), weight, seconds));
+        }
+
+        /// <summary><see cref="FadeExpression(int, float, float)"/> by name (no allocation for a
+        /// name the avatar has).</summary>
+        public void FadeExpression(string name, float weight, float seconds)
+        {
+            ulong h = Handle;
+            int known;
+            uint id;
+            if (name != null && channelIds.TryGetValue(name, out known))
+                id = (uint)known;
+            else // the library names what is wrong (null, an expression the avatar lacks)
+                Native.Check(NativeMethods.omote_character_channel_id(h, Utf8.Encode(name), out id));
+            Native.Check(NativeMethods.omote_character_fade_expression(h, id, weight, seconds));
+        }
+
         /// <summary><see cref="SetExpression(int, float)"/> by name (no allocation for a
         /// name the avatar has).</summary>
         public void SetExpression(string name, float weight)

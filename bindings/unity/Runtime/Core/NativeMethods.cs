@@ -196,6 +196,7 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_tracking(ulong character);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_calibrate_tracking(ulong character, float seconds);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracked(ulong character, float[] scores, uint count, float[] head);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_fade_expression(ulong character, uint id, float weight, float seconds);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracked_named(ulong character, IntPtr[] names, float[] scores, uint count, float[] headRowMajor);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracking_lost(ulong character);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_camera(ulong character, byte[] motionMapToml);
