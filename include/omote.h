@@ -17,8 +17,8 @@
 // 1: voice profiles, afterglow timing and scene warnings (2026-12).
 // 2: voice files (`omote_voice_file_load`; `omote_live_objects` counts 8 kinds).
 // 3: tracking calibration, eye-change announcements, named tracked scores
-// (`omote_character_set_tracked_named`), `omote_arkit_index` and expression fades
-// (`omote_character_fade_expression`).
+// (`omote_character_set_tracked_named`), `omote_arkit_index`, expression fades
+// (`omote_character_fade_expression`) and lines started part way (`omote_character_say_at`).
 #define OMOTE_ABI_MINOR 3
 
 // The number of ARKit blendshapes a tracked face carries (52).
@@ -387,6 +387,19 @@ OmoteStatus omote_character_say(OmoteCharacter character,
                                 OmoteTrack track,
                                 const OmoteWeight *afterglow,
                                 uint32_t afterglow_count);
+
+// [`omote_character_say`] with the line already `elapsed_s` seconds in when the next
+// update starts: a line whose audio started earlier, or a line put back on its audio
+// after a hitch (a `dt` over 0.25 s is one frame for the face while the mixer played
+// on: say the line again at the sound's playback position).
+//
+// # Safety
+// `afterglow` points at `afterglow_count` entries (may be null when 0).
+OmoteStatus omote_character_say_at(OmoteCharacter character,
+                                   OmoteTrack track,
+                                   const OmoteWeight *afterglow,
+                                   uint32_t afterglow_count,
+                                   float elapsed_s);
 
 // Stops the line that plays (the mouth hands over from now, no snap).
 OmoteStatus omote_character_cut(OmoteCharacter character);

@@ -42,6 +42,29 @@ namespace Omote.Tests
             }
         }
 
+        /// <summary>A line said part way in (after a hitch, at the AudioSource's time) plays
+        /// from there: its mouth matches the line said at 0 and stepped that far.</summary>
+        [Test]
+        public void SayAtPlaysTheLineFromWhereItsAudioIs()
+        {
+            using (var avatar = Avatar.Builtin(0))
+            using (var track = Track.Analyse(Support.Line(), Support.Rate))
+            using (var stepped = new Character(avatar, 3))
+            using (var jumped = new Character(avatar, 3))
+            {
+                const float dt = 1f / 64f;
+                float at = (float)track.VoicedStart + 0.5f;
+                int steps = (int)Math.Round(at / dt);
+                stepped.Say(track);
+                for (int i = 0; i < steps; i++) stepped.Step(dt);
+                jumped.SayAt(track, steps * dt - dt);
+                jumped.Step(dt);
+                Assert.That(Mouth(stepped), Is.GreaterThan(0.2f), "the line is not voiced there");
+                Assert.That(Mouth(jumped), Is.EqualTo(Mouth(stepped)).Within(1e-4f));
+                Support.Fails(OmoteStatus.InvalidArgument, "omote_character_say_at", () => jumped.SayAt(track, float.NaN));
+            }
+        }
+
         [Test]
         public void ZeroNegativeAndNaNDtLetNoTimePass()
         {

@@ -397,13 +397,26 @@ impl Character {
         analysis: &VoiceAnalysis,
         afterglow: &[(ChannelId, f32)],
     ) -> Result<(), EmbedError> {
+        self.say_analysis_at(analysis, afterglow, 0.0)
+    }
+
+    /// [`say_analysis`](Self::say_analysis) `elapsed` seconds in (see [`Self::say_at`]):
+    /// also how a host puts a playing line back on its audio after a hitch (a step over
+    /// [`MAX_STEP_S`] is one frame for the face while the audio played on) — said again
+    /// where the audio source is.
+    pub fn say_analysis_at(
+        &mut self,
+        analysis: &VoiceAnalysis,
+        afterglow: &[(ChannelId, f32)],
+        elapsed: f32,
+    ) -> Result<(), EmbedError> {
         let frames_s = VoiceAnalysis::whole_span(analysis.frames.len(), analysis.fps)
             .map_or(0.0, |(_, end)| end);
         let voiced = analysis
             .voiced()
             .map(|(a, b)| (a.min(frames_s), b.min(frames_s)));
         let track = speech_track(&analysis.frames, analysis.fps, voiced)?;
-        self.say(Arc::new(track), afterglow)
+        self.say_at(Arc::new(track), afterglow, elapsed)
     }
 
     /// Says a line given as flat numbers: `frames` 6 per frame (A I U E O N) at `fps`,

@@ -1035,3 +1035,38 @@ fn an_expression_fades_to_its_weight_eased_and_a_set_ends_the_fade() {
         );
     }
 }
+
+/// A line said `elapsed` seconds in plays from there: its mouth is the mouth of the same
+/// line said at 0 and stepped that far (how a host puts a line back on its audio after
+/// a hitch), and a time that is not a number is refused.
+#[test]
+fn a_line_said_part_way_in_plays_from_there() {
+    use omote_embed::VoiceAnalysis;
+    let mut frames = vec![0.0f32; 6 * 300];
+    for (i, f) in frames.chunks_exact_mut(6).enumerate() {
+        f[i / 60 % 5] = 0.9; // a vowel a 0.6 s, in turn
+    }
+    let line = VoiceAnalysis::from_frames(&frames, 100.0, Some((0.2, 2.8))).unwrap();
+    let mouth = |face: &Character| {
+        ["aa", "ih", "ou", "ee", "oh"].map(|n| face.weight(face.channel(n).unwrap()))
+    };
+    let dt = 1.0 / 64.0; // exact in f32: both clocks land on the same times
+    let mut stepped = Character::from_rig_json(RIG, 4).unwrap();
+    stepped.say_analysis(&line, &[]).unwrap();
+    for _ in 0..96 {
+        stepped.update(dt); // 1.5 s
+    }
+    let mut jumped = Character::from_rig_json(RIG, 4).unwrap();
+    jumped.say_analysis_at(&line, &[], 1.5 - dt).unwrap();
+    jumped.update(dt);
+    let (a, b) = (mouth(&stepped), mouth(&jumped));
+    assert!(a.iter().sum::<f32>() > 0.5, "{a:?}");
+    for (x, y) in a.iter().zip(&b) {
+        assert!((x - y).abs() < 1e-4, "{a:?} vs {b:?}");
+    }
+    let e = jumped
+        .say_analysis_at(&line, &[], f32::NAN)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("finite number of seconds"), "{e}");
+}

@@ -466,6 +466,37 @@ pub unsafe extern "C" fn omote_character_say(
     })
 }
 
+/// [`omote_character_say`] with the line already `elapsed_s` seconds in when the next
+/// update starts: a line whose audio started earlier, or a line put back on its audio
+/// after a hitch (a `dt` over 0.25 s is one frame for the face while the mixer played
+/// on: say the line again at the sound's playback position).
+///
+/// # Safety
+/// `afterglow` points at `afterglow_count` entries (may be null when 0).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_character_say_at(
+    character: OmoteCharacter,
+    track: OmoteTrack,
+    afterglow: *const OmoteWeight,
+    afterglow_count: u32,
+    elapsed_s: f32,
+) -> OmoteStatus {
+    guard("omote_character_say_at", || {
+        // SAFETY: the caller's promise.
+        let glow = unsafe { ptr::slice(afterglow, afterglow_count, "afterglow")? };
+        let track = TRACKS.get(track)?;
+        let analysis = track.lock("the track")?;
+        with(character, |c| {
+            let rig = c.rig().clone();
+            let glow = glow
+                .iter()
+                .map(|w| Ok((channel_at(&rig, w.channel)?, w.weight)))
+                .collect::<FfiResult<Vec<_>>>()?;
+            Ok(c.say_analysis_at(&analysis, &glow, elapsed_s)?)
+        })
+    })
+}
+
 /// Stops the line that plays (the mouth hands over from now, no snap).
 #[unsafe(no_mangle)]
 pub extern "C" fn omote_character_cut(character: OmoteCharacter) -> OmoteStatus {

@@ -87,8 +87,8 @@ pub const OMOTE_ABI_VERSION: u32 = 1;
 /// 1: voice profiles, afterglow timing and scene warnings (2026-12).
 /// 2: voice files (`omote_voice_file_load`; `omote_live_objects` counts 8 kinds).
 /// 3: tracking calibration, eye-change announcements, named tracked scores
-/// (`omote_character_set_tracked_named`), `omote_arkit_index` and expression fades
-/// (`omote_character_fade_expression`).
+/// (`omote_character_set_tracked_named`), `omote_arkit_index`, expression fades
+/// (`omote_character_fade_expression`) and lines started part way (`omote_character_say_at`).
 pub const OMOTE_ABI_MINOR: u32 = 3;
 
 /// The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).

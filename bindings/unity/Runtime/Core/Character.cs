@@ -391,6 +391,17 @@ namespace Omote
             Native.Check(NativeMethods.omote_character_say(h, track.Handle, afterglow, Length(afterglow)));
         }
 
+        /// <summary><see cref="Say"/> with the line already <paramref name="elapsedSeconds"/>
+        /// in when the next step starts: a line whose AudioSource started earlier, or one put
+        /// back on its audio after a hitch (a dt over 0.25 s is one frame for the face while
+        /// the AudioSource played on: say it again at <c>audioSource.time</c>).</summary>
+        public void SayAt(Track track, float elapsedSeconds, OmoteWeight[] afterglow = null)
+        {
+            ulong h = Handle;
+            if (track == null) throw new ArgumentNullException("track");
+            Native.Check(NativeMethods.omote_character_say_at(h, track.Handle, afterglow, Length(afterglow), elapsedSeconds));
+        }
+
         /// <summary>Stops the line that plays (the mouth hands over from now, no snap).</summary>
         public void Cut()
         {

@@ -202,6 +202,7 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_camera(ulong character, byte[] motionMapToml);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_camera(ulong character, float[] position);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_say(ulong character, ulong track, OmoteWeight[] afterglow, uint afterglowCount);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_say_at(ulong character, ulong track, OmoteWeight[] afterglow, uint afterglowCount, float elapsedSeconds);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_cut(ulong character);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_afterglow_timing(ulong character, float holdS, float releaseS);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_clear_afterglow(ulong character, float releaseS);
