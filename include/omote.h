@@ -391,7 +391,8 @@ OmoteStatus omote_character_say(OmoteCharacter character,
 // [`omote_character_say`] with the line already `elapsed_s` seconds in when the next
 // update starts: a line whose audio started earlier, or a line put back on its audio
 // after a hitch (a `dt` over 0.25 s is one frame for the face while the mixer played
-// on: say the line again at the sound's playback position).
+// on: after that update, say the line again at the sound's playback position; the next
+// update moves on from there).
 //
 // # Safety
 // `afterglow` points at `afterglow_count` entries (may be null when 0).
@@ -425,7 +426,7 @@ OmoteStatus omote_character_clear_afterglow(OmoteCharacter character, float rele
 OmoteStatus omote_character_is_speaking(OmoteCharacter character, uint32_t *out);
 
 // The live voice for the next update from numbers: 5 or 6 (A I U E O, N not read) and
-// whether the frame is voiced (0/1). Updates without a new frame keep the last one for
+// whether the frame is voiced (0 or 1; other values are refused). Updates without a new frame keep the last one for
 // up to 0.1 s of updates; then the voice counts as silent and the mouth
 // closes (a sound stopped, an audio thread stalled).
 //
@@ -533,7 +534,7 @@ OmoteStatus omote_scene_from_text(const char *text,
 OmoteStatus omote_scene_free(OmoteScene scene);
 
 // 1: waits move on by themselves after their `hold` (an unattended preview); 0 (the
-// default): a wait holds until `omote_scene_advance`.
+// default): a wait holds until `omote_scene_advance`; other values are refused.
 OmoteStatus omote_scene_set_auto_advance(OmoteScene scene, uint32_t on);
 
 // Advances the scene by `dt` seconds (finite and positive: one exact step; 0,
@@ -826,7 +827,8 @@ OmoteStatus omote_speaker_analyse(OmoteSpeaker speaker,
 OmoteStatus omote_speaker_voice_seed(OmoteSpeaker speaker, float *out, uint32_t count);
 
 // A live lip sync stream for mono samples at `sample_rate` Hz (a whole number, 4–384
-// kHz); `hold` 1 holds each frame back 10 ms to remove one-frame flickers.
+// kHz); `hold` 1 holds each frame back 10 ms to remove one-frame flickers (0: not;
+// other values are refused).
 //
 // # Safety
 // `out` is writable.

@@ -6,6 +6,10 @@ import type { Object3D, Quaternion } from 'three';
  *  override rules off (omote's weights are after the rules already), and its lookAt
  *  unless `lookAt: 'keep'`; `release()` switches them back on. One applier per VRM at a
  *  time: another is refused until this one is released. */
+/** An expression's own override settings as the VRM has them, also while an applier has
+ *  switched three-vrm's off (what `rigFromVrm` reads). */
+export function ownOverrides(expression: { overrideBlink: string; overrideLookAt: string; overrideMouth: string }): { overrideBlink: string; overrideLookAt: string; overrideMouth: string };
+
 export class VrmApplier {
   /** `head`: 'replace' (default: on the rest pose) or 'additive' (on the app's current
    *  pose); `lookAt`: 'omote' (default: `setEye` moves the eyes) or 'keep' (three-vrm's

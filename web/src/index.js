@@ -376,7 +376,9 @@ export class Face {
    *  update takes its newest frame. `null` stops. A voice line (`say`) still wins. */
   listen(voiceInput) {
     this._live('listen');
-    if (voiceInput != null && !(typeof voiceInput === 'object' && typeof voiceInput.fresh === 'function' && voiceInput.vowels)) {
+    // Anything falsy stops (`listen(on && mic)`); anything else must be a VoiceInput.
+    if (voiceInput && !(typeof voiceInput === 'object' && typeof voiceInput.fresh === 'function'
+      && voiceInput.vowels && voiceInput.latest && voiceInput.latest.length >= 8)) {
       const hint = voiceInput instanceof LiveVoice ? ' (a LiveVoice is pushed by hand: give its frames to setLiveVowels)' : '';
       throw new TypeError(`listen: expected a VoiceInput (createVoiceInput, listenToMicrophone) or null${hint}`);
     }

@@ -60,7 +60,10 @@ export class VrmApplier {
     // follows (three-vrm also sums a category's own members).
     if (em) {
       for (const e of em.expressions) {
-        SAVED_OVERRIDES.set(e, { overrideBlink: e.overrideBlink, overrideLookAt: e.overrideLookAt, overrideMouth: e.overrideMouth });
+        // Kept once: a construction that failed half way must not save its own 'none'.
+        if (!SAVED_OVERRIDES.has(e)) {
+          SAVED_OVERRIDES.set(e, { overrideBlink: e.overrideBlink, overrideLookAt: e.overrideLookAt, overrideMouth: e.overrideMouth });
+        }
         e.overrideBlink = 'none';
         e.overrideLookAt = 'none';
         e.overrideMouth = 'none';

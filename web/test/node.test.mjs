@@ -448,7 +448,9 @@ try {
     expectError('say a null afterglow', () => f.say(line, { afterglow: null }), 'say: afterglow must be an object');
     expectError('listen to a LiveVoice', () => f.listen(new LiveVoice(48000)), 'listen: expected a VoiceInput (createVoiceInput, listenToMicrophone) or null (a LiveVoice is pushed by hand');
     expectError('listen to {}', () => f.listen({}), 'listen: expected a VoiceInput');
+    expectError('listen to a half VoiceInput', () => f.listen({ vowels: new Float32Array(6), fresh: () => true }), 'listen: expected a VoiceInput');
     f.listen(null).update(1 / 60);
+    f.listen(false).update(1 / 60); // `listen(on && mic)`: falsy stops
     for (const seed of [NaN, -1, 1.5, '7', 2 ** 32]) {
       expectError(`seed ${seed}`, () => new Face(rig, { seed }), 'new Face: seed');
     }

@@ -149,19 +149,28 @@ namespace Omote.Tests
         {
             using (var scene = Scene.Load(Demo()))
             {
-                int cuts = 0, frames = 0, clicks = 0;
+                int cuts = 0, frames = 0, clicks = 0, clickAt = -1;
+                bool lastClickCut = false, clicked = false;
                 while (!scene.IsFinished && frames < 60 * 120)
                 {
-                    // A click every second: the last lands in a line or a wait.
-                    if (frames % 60 == 30) { scene.Advance(); clicks++; }
+                    // A click half a second into every line (so the last one cuts the last
+                    // line), and at once at a wait.
+                    clicked = scene.IsWaiting || frames == clickAt;
+                    if (clicked) { scene.Advance(); clicks++; }
                     scene.Update(1f / 60f);
+                    bool cut = false;
                     for (int k = 0; k < scene.EventCount; k++)
-                        if (scene.Events[k].Kind == SceneEvent.Cut) cuts++;
+                    {
+                        if (scene.Events[k].Kind == SceneEvent.Cut) { cuts++; cut = true; }
+                        if (scene.Events[k].Kind == SceneEvent.Voice) clickAt = frames + 30;
+                    }
+                    if (clicked) lastClickCut = cut;
                     frames++;
                 }
                 Assert.That(scene.IsFinished, "the scene never finished");
                 Assert.That(clicks, Is.GreaterThan(0));
                 Assert.That(cuts, Is.GreaterThan(0), "no click cut a line");
+                Assert.That(lastClickCut, "the last click cut no line: the test did not reach the case");
                 for (int i = 0; i < scene.CharacterCount; i++)
                 {
                     var names = scene.ChannelNames(i);

@@ -299,16 +299,17 @@ impl VoiceAnalysis {
     }
 }
 
-/// One frame's six weights as a track holds them: each 0–1, together at most 1.
-fn frame_within_one(w: &[f32]) -> [f32; 6] {
+/// One frame's six weights as a track holds them: each 0–1, together at most 1 — the
+/// one rule for frames given as numbers, whether kept as a track or said at once.
+pub(crate) fn frame_within_one(w: &[f32]) -> [f32; 6] {
     let mut out = [0.0f32; 6];
     for (o, v) in out.iter_mut().zip(w) {
         *o = v.clamp(0.0, 1.0);
     }
-    // A frame that sums to 1 but for rounding (an analysis's own, read back) is kept
-    // bit for bit.
+    // A frame that sums to 1 but for rounding (an analysis's own, or one read back from
+    // a file's 4 decimals: six of them round by at most 3e-4) is kept as it is.
     let sum: f32 = out.iter().sum();
-    if sum > 1.0 + 1e-4 {
+    if sum > 1.0 + 5e-4 {
         out.iter_mut().for_each(|v| *v /= sum);
     }
     out

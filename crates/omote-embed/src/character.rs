@@ -695,20 +695,16 @@ impl Character {
     }
 
     /// This update's live voice frame: a new one, else none while the last is fresh, else
-    /// (once) a silent one.
+    /// a silent one — every update until a new frame comes, so a silence the driver did
+    /// not take (a voice line was playing) is not lost.
     fn live_voice_for(&mut self, dt: f32) -> Option<VoiceFrame> {
         if let Some(frame) = self.voice.take() {
             self.voice_age_s = Some(0.0);
             return Some(frame);
         }
         let age = self.voice_age_s? + dt;
-        if age > LIVE_VOICE_STALE_S {
-            self.voice_age_s = None;
-            Some(VoiceFrame::SILENT)
-        } else {
-            self.voice_age_s = Some(age);
-            None
-        }
+        self.voice_age_s = Some(age.min(2.0 * LIVE_VOICE_STALE_S));
+        (age > LIVE_VOICE_STALE_S).then_some(VoiceFrame::SILENT)
     }
 
     /// Advances the face by `dt` seconds and computes its frame. Any `dt` is taken, as
@@ -718,11 +714,13 @@ impl Character {
     /// - longer (a tab back from the background after 5 s): one normal frame — the last
     ///   step taken, 1/60 s before any — so the face changes no more than in any frame
     ///   and resumes where it was; a voice line resumes where it stopped, too (a host
-    ///   whose audio played on cuts it or starts the next line);
+    ///   whose audio played on says it again where the audio is,
+    ///   [`Character::say_analysis_at`], cuts it or starts the next line);
     /// - zero, negative, NaN or infinite: no time passes; the frame is recomputed from
     ///   the inputs.
     ///
-    /// The live voice frame is used once.
+    /// A live voice frame holds the mouth until the next one, for at most
+    /// [`LIVE_VOICE_STALE_S`]; then the voice is silent.
     pub fn update(&mut self, dt: f32) {
         let dt = self.step(dt);
         let voice = self.live_voice_for(dt);
@@ -920,7 +918,10 @@ pub(crate) fn speech_track(
     }
     let vowels = frames
         .chunks_exact(6)
-        .map(|f| [f[0], f[1], f[2], f[3], f[4]])
+        .map(|f| {
+            let f = crate::analysis::frame_within_one(f);
+            [f[0], f[1], f[2], f[3], f[4]]
+        })
         .collect();
     let voiced = voiced.map(|(a, b)| (a as f32, b as f32));
     SpeechTrack::new(fps, vowels, voiced).map_err(|e| EmbedError::Argument(e.to_string()))

@@ -939,8 +939,8 @@ fn a_live_voice_that_stops_coming_closes_the_mouth() {
     }
     assert!(least > 0.8, "the mouth flickered between frames: {least}");
     // No more frames: held a little, then closed.
-    // The last update still within LIVE_VOICE_STALE_S of the last frame holds it.
-    let held = (LIVE_VOICE_STALE_S * 60.0).floor() as usize - 1;
+    // An update well within LIVE_VOICE_STALE_S of the last frame still holds it.
+    let held = (LIVE_VOICE_STALE_S * 60.0).floor() as usize - 2;
     let mut at_stale = 0.0;
     for i in 0..60 {
         face.update(1.0 / 60.0);

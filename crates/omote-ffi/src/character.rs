@@ -469,7 +469,8 @@ pub unsafe extern "C" fn omote_character_say(
 /// [`omote_character_say`] with the line already `elapsed_s` seconds in when the next
 /// update starts: a line whose audio started earlier, or a line put back on its audio
 /// after a hitch (a `dt` over 0.25 s is one frame for the face while the mixer played
-/// on: say the line again at the sound's playback position).
+/// on: after that update, say the line again at the sound's playback position; the next
+/// update moves on from there).
 ///
 /// # Safety
 /// `afterglow` points at `afterglow_count` entries (may be null when 0).
@@ -557,7 +558,7 @@ pub unsafe extern "C" fn omote_character_is_speaking(
 }
 
 /// The live voice for the next update from numbers: 5 or 6 (A I U E O, N not read) and
-/// whether the frame is voiced (0/1). Updates without a new frame keep the last one for
+/// whether the frame is voiced (0 or 1; other values are refused). Updates without a new frame keep the last one for
 /// up to 0.1 s of updates; then the voice counts as silent and the mouth
 /// closes (a sound stopped, an audio thread stalled).
 ///

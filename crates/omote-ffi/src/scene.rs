@@ -234,7 +234,7 @@ fn character(p: &ScenePlayer, i: u32) -> FfiResult<usize> {
 }
 
 /// 1: waits move on by themselves after their `hold` (an unattended preview); 0 (the
-/// default): a wait holds until `omote_scene_advance`.
+/// default): a wait holds until `omote_scene_advance`; other values are refused.
 #[unsafe(no_mangle)]
 pub extern "C" fn omote_scene_set_auto_advance(scene: OmoteScene, on: u32) -> OmoteStatus {
     guard("omote_scene_set_auto_advance", || {

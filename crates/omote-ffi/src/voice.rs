@@ -247,7 +247,8 @@ pub unsafe extern "C" fn omote_speaker_voice_seed(
 }
 
 /// A live lip sync stream for mono samples at `sample_rate` Hz (a whole number, 4–384
-/// kHz); `hold` 1 holds each frame back 10 ms to remove one-frame flickers.
+/// kHz); `hold` 1 holds each frame back 10 ms to remove one-frame flickers (0: not;
+/// other values are refused).
 ///
 /// # Safety
 /// `out` is writable.

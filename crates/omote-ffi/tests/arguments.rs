@@ -112,7 +112,7 @@ fn named_tracked_scores_are_the_arkit_scores_in_any_spelling() {
             omote_character_weights(c, weights.as_mut_ptr(), count);
             weights.truncate(count as usize);
             if named {
-                // A null name and a head of the wrong kind are refused by name.
+                // A null name is refused by its index.
                 let ptrs = [std::ptr::null::<std::ffi::c_char>()];
                 let s = omote_character_set_tracked_named(
                     c,
@@ -139,4 +139,34 @@ fn named_tracked_scores_are_the_arkit_scores_in_any_spelling() {
         by_name.iter().any(|&w| w > 0.5),
         "the tracked jaw moved nothing"
     );
+}
+
+/// `omote_scene_set_auto_advance` takes 0 or 1 too.
+#[test]
+fn auto_advance_is_0_or_1() {
+    use std::ffi::CString;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/scenes/demo/scene.toml"
+    );
+    let path = CString::new(path).unwrap();
+    let mut scene = 0;
+    // SAFETY: a live string and out-pointer.
+    assert_eq!(
+        unsafe { omote_scene_load(path.as_ptr(), &mut scene) },
+        OmoteStatus::Ok,
+        "{}",
+        last_error()
+    );
+    assert_eq!(
+        omote_scene_set_auto_advance(scene, 5),
+        OmoteStatus::InvalidArgument
+    );
+    assert!(
+        last_error().contains("`on` is 5: 0 or 1"),
+        "{}",
+        last_error()
+    );
+    assert_eq!(omote_scene_set_auto_advance(scene, 1), OmoteStatus::Ok);
+    assert_eq!(omote_scene_free(scene), OmoteStatus::Ok);
 }

@@ -394,7 +394,8 @@ namespace Omote
         /// <summary><see cref="Say"/> with the line already <paramref name="elapsedSeconds"/>
         /// in when the next step starts: a line whose AudioSource started earlier, or one put
         /// back on its audio after a hitch (a dt over 0.25 s is one frame for the face while
-        /// the AudioSource played on: say it again at <c>audioSource.time</c>).</summary>
+        /// the AudioSource played on: after that <see cref="Step"/>, say it again at
+        /// <c>audioSource.time</c>; the next step moves on from there).</summary>
         public void SayAt(Track track, float elapsedSeconds, OmoteWeight[] afterglow = null)
         {
             ulong h = Handle;
