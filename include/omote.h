@@ -18,7 +18,9 @@
 // 2: voice files (`omote_voice_file_load`; `omote_live_objects` counts 8 kinds).
 // 3: tracking calibration, eye-change announcements, named tracked scores
 // (`omote_character_set_tracked_named`), `omote_arkit_index`, expression fades
-// (`omote_character_fade_expression`) and lines started part way (`omote_character_say_at`).
+// (`omote_character_fade_expression`, `omote_scene_fade_expression`), the host's acting
+// in a scene (`omote_scene_set_expression`) and lines started part way
+// (`omote_character_say_at`).
 #define OMOTE_ABI_MINOR 3
 
 // The number of ARKit blendshapes a tracked face carries (52).
@@ -546,6 +548,28 @@ OmoteStatus omote_scene_advance(OmoteScene scene);
 
 // The player skips to the next wait (or the end).
 OmoteStatus omote_scene_skip(OmoteScene scene);
+
+// Character `i`'s acted expression `name` set by the host (a branch the player chose,
+// the game's state), 0–1; it stays until changed. Only an expression the scene's acting
+// keys never move (those it writes every frame): one it keys is refused, naming it.
+//
+// # Safety
+// `name` is NUL-terminated.
+OmoteStatus omote_scene_set_expression(OmoteScene scene,
+                                       uint32_t i,
+                                       const char *name,
+                                       float weight);
+
+// [`omote_scene_set_expression`] eased over `seconds` (0–60) from the weight now, as
+// `omote_character_fade_expression`; it moves with the scene's updates.
+//
+// # Safety
+// `name` is NUL-terminated.
+OmoteStatus omote_scene_fade_expression(OmoteScene scene,
+                                        uint32_t i,
+                                        const char *name,
+                                        float weight,
+                                        float seconds);
 
 // Where the scene is: its wall time (s), its timeline time (s, stops at waits),
 // whether it waits for the player and whether everything has played (1/0). Any output

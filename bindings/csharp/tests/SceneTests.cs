@@ -185,6 +185,30 @@ namespace Omote.Tests
             }
         }
 
+        /// <summary>The game acts a scene's character (a branch the player chose): an
+        /// expression the scene never keys fades there and stays; one it keys is refused.</summary>
+        [Test]
+        public void TheGameActsWhatTheSceneDoesNotKey()
+        {
+            using (var scene = Scene.Load(Demo()))
+            {
+                int aoi = scene.IndexOf("aoi");
+                int angry = Array.IndexOf(scene.ChannelNames(aoi), "angry");
+                var e = Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_set_expression", () => scene.SetExpression(aoi, "happy", 1f));
+                StringAssert.Contains("keyed by the scene", e.Message);
+                scene.FadeExpression(aoi, "angry", 1f, 0.5f);
+                var w = new float[scene.ChannelNames(aoi).Length];
+                for (int f = 0; f < 15; f++) scene.Update(1f / 60f);
+                scene.InputWeights(aoi, w);
+                Assert.That(w[angry], Is.EqualTo(0.5f).Within(0.05f));
+                for (int f = 0; f < 45; f++) scene.Update(1f / 60f);
+                scene.InputWeights(aoi, w);
+                Assert.AreEqual(1f, w[angry]);
+                Support.Fails(OmoteStatus.NotFound, "omote_scene_set_expression", () => scene.SetExpression(aoi, "nope", 1f));
+                Assert.Throws<ArgumentOutOfRangeException>(() => scene.SetExpression(9, "angry", 1f));
+            }
+        }
+
         [Test]
         public void BrokenSceneTextIsAnErrorNamingTheLine()
         {

@@ -233,12 +233,7 @@ impl Character {
         seconds: f32,
     ) -> Result<(), EmbedError> {
         let weight = self.checked_weight(id, weight)?;
-        if !(0.0..=60.0).contains(&seconds) {
-            return Err(EmbedError::Argument(format!(
-                "fading `{}` over {seconds} s: the time must be 0 to 60 seconds",
-                self.driver.rig().channel_name(id)
-            )));
-        }
+        checked_fade_s(self.driver.rig(), id, seconds)?;
         if seconds == 0.0 {
             return self.set_expression(id, weight);
         }
@@ -267,13 +262,7 @@ impl Character {
     }
 
     fn checked_weight(&self, id: ChannelId, weight: f32) -> Result<f32, EmbedError> {
-        if !weight.is_finite() {
-            return Err(EmbedError::Argument(format!(
-                "the weight of `{}` is {weight}",
-                self.driver.rig().channel_name(id)
-            )));
-        }
-        Ok(weight.clamp(0.0, 1.0))
+        checked_weight(self.driver.rig(), id, weight)
     }
 
     /// Sets the acted gaze in degrees (yaw > 0: toward the avatar's left; pitch > 0:
@@ -877,6 +866,29 @@ pub fn rig_from_json(rig_json: &str) -> Result<Arc<Rig>, EmbedError> {
 }
 
 /// A frame rate an anim takes ([`omote_core::anim::ANIM_MIN_FPS`]..=[`omote_core::anim::ANIM_MAX_FPS`]).
+/// An expression weight as every input takes it: NaN and infinities refused by the
+/// expression's name, the rest clamped to 0–1.
+pub(crate) fn checked_weight(rig: &Rig, id: ChannelId, weight: f32) -> Result<f32, EmbedError> {
+    if !weight.is_finite() {
+        return Err(EmbedError::Argument(format!(
+            "the weight of `{}` is {weight}",
+            rig.channel_name(id)
+        )));
+    }
+    Ok(weight.clamp(0.0, 1.0))
+}
+
+/// An expression fade's time: 0 to 60 seconds.
+pub(crate) fn checked_fade_s(rig: &Rig, id: ChannelId, seconds: f32) -> Result<(), EmbedError> {
+    if !(0.0..=60.0).contains(&seconds) {
+        return Err(EmbedError::Argument(format!(
+            "fading `{}` over {seconds} s: the time must be 0 to 60 seconds",
+            rig.channel_name(id)
+        )));
+    }
+    Ok(())
+}
+
 pub(crate) fn check_fps(fps: f32) -> Result<(), EmbedError> {
     use omote_core::anim::{ANIM_MAX_FPS, ANIM_MIN_FPS};
     if fps.is_finite() && (ANIM_MIN_FPS..=ANIM_MAX_FPS).contains(&fps) {

@@ -13,7 +13,8 @@ use omote_scene::{
     SceneRecorder,
 };
 
-use crate::character::{check_fps, rotations_of};
+use crate::character::{check_fps, checked_fade_s, checked_weight, rotations_of};
+use crate::expression_fades::ExpressionFades;
 use crate::{EmbedError, Gaze};
 
 /// What a [`SceneEventInfo`] is (numbered for a C binding).
@@ -181,6 +182,8 @@ pub struct ScenePlayer {
     events: Vec<SceneEventInfo>,
     /// What is being recorded, if anything.
     recorder: Option<SceneRecorder>,
+    /// Each character's expressions the host moves (set_expression, fade_expression).
+    fades: Vec<ExpressionFades>,
 }
 
 impl ScenePlayer {
@@ -214,7 +217,7 @@ impl ScenePlayer {
     /// profile, the speech timing).
     pub fn new(loaded: LoadedScene) -> Self {
         let scene = loaded.scene.clone();
-        let names = (0..scene.len())
+        let names: Vec<Vec<String>> = (0..scene.len())
             .map(|i| {
                 let rig = scene.driver(i).rig();
                 rig.channels()
@@ -223,6 +226,10 @@ impl ScenePlayer {
             })
             .collect();
         let clips = loaded.clip_names();
+        let fades = names
+            .iter()
+            .map(|n| ExpressionFades::new(n.len()))
+            .collect();
         Self {
             loaded,
             scene,
@@ -230,6 +237,7 @@ impl ScenePlayer {
             clips,
             events: Vec::with_capacity(SceneEvents::CAPACITY),
             recorder: None,
+            fades,
         }
     }
 
@@ -266,6 +274,9 @@ impl ScenePlayer {
         if !(dt.is_finite() && dt > 0.0) {
             return;
         }
+        for (i, fades) in self.fades.iter_mut().enumerate() {
+            fades.advance(dt, self.scene.driver_mut(i).acting_mut());
+        }
         self.scene.update(dt);
         self.events.clear();
         self.events
@@ -273,6 +284,61 @@ impl ScenePlayer {
         if let Some(r) = &mut self.recorder {
             r.record(&self.scene);
         }
+    }
+
+    /// Sets character `i`'s acted expression `name` from the host (a branch the player
+    /// chose, the game's state): 0–1, clamped; NaN refused. Only an expression the
+    /// scene's acting keys never move: those the scene writes every frame, so a host's
+    /// value there would vanish — refused, naming it. It stays until changed (a bake
+    /// replays the scene file alone).
+    pub fn set_expression(&mut self, i: usize, name: &str, weight: f32) -> Result<(), EmbedError> {
+        let id = self.host_channel(i, name)?;
+        let weight = checked_weight(self.scene.driver(i).rig(), id, weight)?;
+        self.fades[i].cancel(id);
+        self.scene.driver_mut(i).acting_mut().set(id, weight);
+        Ok(())
+    }
+
+    /// [`ScenePlayer::set_expression`] eased over `seconds` (0–60) from the weight now,
+    /// as [`crate::Character::fade_expression`]; it moves with the scene's updates.
+    pub fn fade_expression(
+        &mut self,
+        i: usize,
+        name: &str,
+        weight: f32,
+        seconds: f32,
+    ) -> Result<(), EmbedError> {
+        let id = self.host_channel(i, name)?;
+        let rig = self.scene.driver(i).rig();
+        let weight = checked_weight(rig, id, weight)?;
+        checked_fade_s(rig, id, seconds)?;
+        if seconds == 0.0 {
+            return self.set_expression(i, name, weight);
+        }
+        let from = self.scene.driver_mut(i).acting_mut().get(id);
+        self.fades[i].start(id, from, weight, seconds);
+        Ok(())
+    }
+
+    /// Character `i`'s channel `name`, if the host may act it.
+    fn host_channel(&self, i: usize, name: &str) -> Result<omote_core::ChannelId, EmbedError> {
+        if i >= self.scene.len() {
+            return Err(EmbedError::Argument(format!(
+                "character {i}: the scene has {}",
+                self.scene.len()
+            )));
+        }
+        let Some(id) = self.scene.driver(i).rig().channel(name) else {
+            return Err(EmbedError::UnknownExpression(omote_fs::echo(name)));
+        };
+        if self.scene.keys_acting(i, id) {
+            return Err(EmbedError::Argument(format!(
+                "character `{}`: `{}` is keyed by the scene (its acting keys write it every frame): act an expression the scene does not key",
+                omote_fs::echo(self.scene.id(i)),
+                omote_fs::echo(name)
+            )));
+        }
+        Ok(id)
     }
 
     /// The player presses "next": a held wait is released; otherwise the lines playing

@@ -309,3 +309,42 @@ fn load_options_and_the_loaded_scene_are_reachable() {
         .is_err()
     );
 }
+
+/// The host acts a scene's character (a branch the player chose): an expression the
+/// scene never keys is set or faded and stays; one the scene keys is refused by name (the
+/// scene writes it every frame); a bad character, name, weight or time is refused.
+#[test]
+fn the_host_acts_what_the_scene_does_not_key() {
+    let mut p = ScenePlayer::load(demo()).unwrap();
+    let aoi = p.index("aoi").unwrap();
+    let e = p.set_expression(aoi, "happy", 1.0).unwrap_err().to_string();
+    assert!(e.contains("`happy` is keyed by the scene"), "{e}");
+    let angry = p
+        .channel_names(aoi)
+        .iter()
+        .position(|n| n == "angry")
+        .unwrap();
+    p.fade_expression(aoi, "angry", 1.0, 0.5).unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..60 {
+        p.update(1.0 / 60.0);
+        seen.push(p.input_weights(aoi)[angry]);
+    }
+    assert!(
+        (seen[14] - 0.5).abs() < 0.05,
+        "half way at 0.25 s: {}",
+        seen[14]
+    );
+    assert_eq!(seen[29], 1.0);
+    assert_eq!(seen[59], 1.0, "the host's expression stays");
+    p.set_expression(aoi, "angry", 0.25).unwrap();
+    p.update(1.0 / 60.0);
+    assert_eq!(p.input_weights(aoi)[angry], 0.25);
+    assert!(p.set_expression(9, "angry", 1.0).is_err());
+    assert!(matches!(
+        p.set_expression(aoi, "nope", 1.0),
+        Err(EmbedError::UnknownExpression(_))
+    ));
+    assert!(p.set_expression(aoi, "angry", f32::NAN).is_err());
+    assert!(p.fade_expression(aoi, "angry", 1.0, -1.0).is_err());
+}

@@ -88,7 +88,9 @@ pub const OMOTE_ABI_VERSION: u32 = 1;
 /// 2: voice files (`omote_voice_file_load`; `omote_live_objects` counts 8 kinds).
 /// 3: tracking calibration, eye-change announcements, named tracked scores
 /// (`omote_character_set_tracked_named`), `omote_arkit_index`, expression fades
-/// (`omote_character_fade_expression`) and lines started part way (`omote_character_say_at`).
+/// (`omote_character_fade_expression`, `omote_scene_fade_expression`), the host's acting
+/// in a scene (`omote_scene_set_expression`) and lines started part way
+/// (`omote_character_say_at`).
 pub const OMOTE_ABI_MINOR: u32 = 3;
 
 /// The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).

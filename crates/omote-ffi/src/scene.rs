@@ -280,6 +280,48 @@ pub extern "C" fn omote_scene_skip(scene: OmoteScene) -> OmoteStatus {
     })
 }
 
+/// Character `i`'s acted expression `name` set by the host (a branch the player chose,
+/// the game's state), 0–1; it stays until changed. Only an expression the scene's acting
+/// keys never move (those it writes every frame): one it keys is refused, naming it.
+///
+/// # Safety
+/// `name` is NUL-terminated.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_scene_set_expression(
+    scene: OmoteScene,
+    i: u32,
+    name: *const c_char,
+    weight: f32,
+) -> OmoteStatus {
+    guard("omote_scene_set_expression", || {
+        // SAFETY: the caller's promise.
+        let name = unsafe { ptr::text(name, "name")? };
+        with(scene, |p| Ok(p.set_expression(i as usize, name, weight)?))
+    })
+}
+
+/// [`omote_scene_set_expression`] eased over `seconds` (0–60) from the weight now, as
+/// `omote_character_fade_expression`; it moves with the scene's updates.
+///
+/// # Safety
+/// `name` is NUL-terminated.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_scene_fade_expression(
+    scene: OmoteScene,
+    i: u32,
+    name: *const c_char,
+    weight: f32,
+    seconds: f32,
+) -> OmoteStatus {
+    guard("omote_scene_fade_expression", || {
+        // SAFETY: the caller's promise.
+        let name = unsafe { ptr::text(name, "name")? };
+        with(scene, |p| {
+            Ok(p.fade_expression(i as usize, name, weight, seconds)?)
+        })
+    })
+}
+
 /// Where the scene is: its wall time (s), its timeline time (s, stops at waits),
 /// whether it waits for the player and whether everything has played (1/0). Any output
 /// may be null.

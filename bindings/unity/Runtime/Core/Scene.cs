@@ -202,6 +202,22 @@ namespace Omote
         /// <summary>The player skips to the next wait (or the end).</summary>
         public void Skip() { Native.Check(NativeMethods.omote_scene_skip(Handle)); }
 
+        /// <summary>Character <paramref name="i"/>'s acted expression set by the game (a
+        /// branch the player chose, its state), 0–1; it stays until changed. Only an
+        /// expression the scene's acting keys never move: one it keys throws, naming it
+        /// (the scene writes those every frame).</summary>
+        public void SetExpression(int i, string name, float weight)
+        {
+            Native.Check(NativeMethods.omote_scene_set_expression(Handle, (uint)CharacterIndex(i), Utf8.Encode(name), weight));
+        }
+
+        /// <summary><see cref="SetExpression"/> eased over <paramref name="seconds"/> (0–60)
+        /// from the weight now, moving with <see cref="Update"/>.</summary>
+        public void FadeExpression(int i, string name, float weight, float seconds)
+        {
+            Native.Check(NativeMethods.omote_scene_fade_expression(Handle, (uint)CharacterIndex(i), Utf8.Encode(name), weight, seconds));
+        }
+
         void Info(out double time, out float timeline, out uint waiting, out uint finished)
         {
             Native.Check(NativeMethods.omote_scene_info(Handle, out time, out timeline, out waiting, out finished));

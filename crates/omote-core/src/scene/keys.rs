@@ -135,6 +135,13 @@ impl KeyTrack {
         }
     }
 
+    /// Whether any key moves `channel` (the track then writes it every frame).
+    pub fn keys_channel(&self, channel: ChannelId) -> bool {
+        self.slot
+            .get(channel.index())
+            .is_some_and(|&s| s != u16::MAX)
+    }
+
     /// The keys, sorted by time.
     pub fn keys(&self) -> &[ExpressionKey] {
         &self.keys

@@ -37,7 +37,7 @@ use crate::driver::inputs::DriverInputs;
 use crate::eyes::Gaze;
 use crate::eyes::eye_mode::EyeMode;
 use crate::face::FaceState;
-use crate::rig::Rig;
+use crate::rig::{ChannelId, Rig};
 use crate::sanitize::positive_or_zero;
 use crate::scene::character::{Character, GazeMotion, GazeStep};
 use crate::scene::clock::SceneClock;
@@ -210,6 +210,12 @@ impl Scene {
     /// A character's driver (rig, report, face).
     pub fn driver(&self, character: usize) -> &FaceDriver {
         &self.characters[character].driver
+    }
+
+    /// Whether the scene's acting keys move `channel` of `character` (it then writes that
+    /// channel's acting every frame; a host's own acting belongs on the others).
+    pub fn keys_acting(&self, character: usize, channel: ChannelId) -> bool {
+        self.characters[character].acting.keys_channel(channel)
     }
 
     /// A character's driver, to change its face between frames (an engine's extra
