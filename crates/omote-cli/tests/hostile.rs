@@ -583,7 +583,42 @@ fn batches_never_write_one_file_twice() {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("would both write"), "{err}");
+    assert!(
+        err.contains("--keep-folders"),
+        "the way out is named: {err}"
+    );
     assert!(list(&out).is_empty(), "nothing written: {:?}", list(&out));
+    // --keep-folders: each result in its sub-folder below the folder the inputs share.
+    let o = omote()
+        .arg("lipsync")
+        .arg(dir.join("a"))
+        .arg(dir.join("b"))
+        .arg("--out")
+        .arg(&out)
+        .arg("--keep-folders")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.join("a/x.lipsync.json").is_file(), "{:?}", list(&out));
+    assert!(out.join("b/x.lipsync.json").is_file(), "{:?}", list(&out));
+    // A folder given alone: its own files go straight into --out.
+    let single = dir.join("single");
+    let o = omote()
+        .arg("lipsync")
+        .arg(dir.join("a"))
+        .arg("--out")
+        .arg(&single)
+        .arg("--keep-folders")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        single.join("x.lipsync.json").is_file(),
+        "{:?}",
+        list(&single)
+    );
+    std::fs::remove_dir_all(&out).ok();
+    std::fs::remove_dir_all(&single).ok();
     // Links: a loop back to the top and a second name for a file.
     #[cfg(unix)]
     {

@@ -89,6 +89,11 @@ struct AnalyseArgs {
     /// or NAME.rhubarb.json / .tsv for the Rhubarb formats (so both can share a folder).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// With --out: each result goes into the sub-folder its file has below the folder
+    /// the inputs share (`VO/aoi/line_1.wav`, `VO/beni/line_1.wav` → `OUT/aoi/…`,
+    /// `OUT/beni/…`), so a voice library whose folders reuse file names is one run.
+    #[arg(long, requires = "out")]
+    keep_folders: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     format: Format,
@@ -436,16 +441,12 @@ fn collect_inputs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 
 /// Two inputs whose results would be the same file (`a/x.wav` and `b/x.flac` into one
 /// `--out`): an error before any work, naming both.
-fn check_distinct_outputs(
-    inputs: &[PathBuf],
-    out_dir: Option<&Path>,
-    format: Format,
-) -> anyhow::Result<()> {
+fn check_distinct_outputs(inputs: &[PathBuf], outputs: &Outputs) -> anyhow::Result<()> {
     let mut seen: HashMap<PathBuf, &Path> = HashMap::new();
     // Each output folder's canonical path, asked once (not once per file).
     let mut folders: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
     for input in inputs {
-        let out = output_path(input, out_dir, format);
+        let out = outputs.path(input);
         let folder = out.parent().map(|d| {
             if !folders.contains_key(d) {
                 folders.insert(d.to_path_buf(), d.canonicalize().ok());
@@ -458,14 +459,80 @@ fn check_distinct_outputs(
         );
         if let Some(first) = seen.insert(key, input) {
             bail!(
-                "{} and {} would both write {}: give them different --out folders or names",
+                "{} and {} would both write {}: give them different --out folders or names{}",
                 first.display(),
                 input.display(),
-                out.display()
+                out.display(),
+                if outputs.dir.is_some() && outputs.below.is_none() {
+                    " (--keep-folders keeps their sub-folders)"
+                } else {
+                    ""
+                }
             );
         }
     }
     Ok(())
+}
+
+/// Where each input's result goes: next to it, in `--out`, or (`--keep-folders`) in the
+/// sub-folder of `--out` that it has below the folder the inputs share.
+struct Outputs {
+    dir: Option<PathBuf>,
+    /// With `--keep-folders`: the deepest folder every input path lies under, as given.
+    below: Option<PathBuf>,
+    format: Format,
+}
+
+impl Outputs {
+    fn new(args: &AnalyseArgs) -> Self {
+        let below = (args.keep_folders && args.out.is_some()).then(|| {
+            let folders = args.paths.iter().map(|p| {
+                if p.is_dir() {
+                    p.as_path()
+                } else {
+                    p.parent().unwrap_or(Path::new(""))
+                }
+            });
+            common_folder(folders)
+        });
+        Self {
+            dir: args.out.clone(),
+            below,
+            format: args.format,
+        }
+    }
+
+    fn path(&self, input: &Path) -> PathBuf {
+        let flat = output_path(input, self.dir.as_deref(), self.format);
+        match (&self.dir, &self.below) {
+            (Some(dir), Some(below)) => {
+                let sub = input
+                    .strip_prefix(below)
+                    .ok()
+                    .and_then(Path::parent)
+                    .unwrap_or(Path::new(""));
+                dir.join(sub).join(flat.file_name().unwrap_or_default())
+            }
+            _ => flat,
+        }
+    }
+}
+
+/// The longest leading run of components all `folders` share (`""` when none).
+fn common_folder<'a>(mut folders: impl Iterator<Item = &'a Path>) -> PathBuf {
+    let Some(first) = folders.next() else {
+        return PathBuf::new();
+    };
+    let mut common: Vec<_> = first.components().collect();
+    for f in folders {
+        let n = common
+            .iter()
+            .zip(f.components())
+            .take_while(|(a, b)| *a == b)
+            .count();
+        common.truncate(n);
+    }
+    common.iter().collect()
 }
 
 fn output_path(input: &Path, out_dir: Option<&Path>, format: Format) -> PathBuf {
@@ -519,6 +586,7 @@ struct ReadClip {
 /// What every worker of the batch shares: the settings, the progress bar, the failures.
 struct Batch<'a> {
     args: &'a AnalyseArgs,
+    outputs: Outputs,
     profile: Profile,
     bar: ProgressBar,
     failures: Mutex<Vec<String>>,
@@ -712,7 +780,7 @@ impl Batch<'_> {
             .and_then(|k| speakers.get(&k))
             .map(|s| *s.total())
             .unwrap_or_default();
-        let out = output_path(input, self.args.out.as_deref(), self.args.format);
+        let out = self.outputs.path(input);
         let done = stages::time(Stage::Analyse, || {
             long::analyse_long(
                 input,
@@ -762,8 +830,7 @@ impl Batch<'_> {
                             let text = stages::time(Stage::Render, || {
                                 render(&track, input, self.args.format)
                             });
-                            let out =
-                                output_path(input, self.args.out.as_deref(), self.args.format);
+                            let out = self.outputs.path(input);
                             // Each worker writes in a folder of its own (see `stage_file`).
                             let lane = rayon::current_thread_index().unwrap_or(0);
                             crate::output::stage_file(&out, text.as_bytes(), lane, input.as_path())
@@ -801,7 +868,19 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &args.out {
         crate::output::ensure_dir(dir)?;
     }
-    check_distinct_outputs(&inputs, args.out.as_deref(), args.format)?;
+    let outputs = Outputs::new(&args);
+    check_distinct_outputs(&inputs, &outputs)?;
+    if outputs.below.is_some() {
+        // Each sub-folder made before the workers (a missing result folder is an error
+        // for them, not something to create half way).
+        let folders: std::collections::BTreeSet<PathBuf> = inputs
+            .iter()
+            .filter_map(|i| outputs.path(i).parent().map(Path::to_path_buf))
+            .collect();
+        for f in &folders {
+            crate::output::ensure_dir(f)?;
+        }
+    }
     let jobs = limits::threads_for(args.jobs, inputs.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -815,6 +894,7 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     );
     let batch = Batch {
         args: &args,
+        outputs,
         profile,
         bar,
         failures: Mutex::new(Vec::new()),
@@ -858,8 +938,8 @@ fn analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     };
     // Where the results went: the file itself for one input, else the folder or rule.
     let written = match (inputs.as_slice(), args.out.as_deref()) {
-        ([one], out) if ok == 1 => {
-            format!("; wrote {}", output_path(one, out, args.format).display())
+        ([one], _) if ok == 1 => {
+            format!("; wrote {}", batch.outputs.path(one).display())
         }
         (_, Some(out)) if ok > 0 => format!("; written to {}", out.display()),
         (_, None) if ok > 0 => "; each written next to its input".to_string(),
