@@ -572,14 +572,14 @@ fn batches_never_write_one_file_twice() {
         );
     }
     let out = dir.join("out");
-    let o = omote()
-        .arg("lipsync")
-        .arg(dir.join("a"))
-        .arg(dir.join("b"))
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let lipsync = |args: &[&std::ffi::OsStr]| omote().arg("lipsync").args(args).output().unwrap();
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let o = lipsync(&[
+        a.as_os_str(),
+        b.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("would both write"), "{err}");
@@ -589,28 +589,20 @@ fn batches_never_write_one_file_twice() {
     );
     assert!(list(&out).is_empty(), "nothing written: {:?}", list(&out));
     // --keep-folders: each result in its sub-folder below the folder the inputs share.
-    let o = omote()
-        .arg("lipsync")
-        .arg(dir.join("a"))
-        .arg(dir.join("b"))
-        .arg("--out")
-        .arg(&out)
-        .arg("--keep-folders")
-        .output()
-        .unwrap();
+    let keep = "--keep-folders".as_ref();
+    let o = lipsync(&[
+        a.as_os_str(),
+        b.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        keep,
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(out.join("a/x.lipsync.json").is_file(), "{:?}", list(&out));
     assert!(out.join("b/x.lipsync.json").is_file(), "{:?}", list(&out));
     // A folder given alone: its own files go straight into --out.
     let single = dir.join("single");
-    let o = omote()
-        .arg("lipsync")
-        .arg(dir.join("a"))
-        .arg("--out")
-        .arg(&single)
-        .arg("--keep-folders")
-        .output()
-        .unwrap();
+    let o = lipsync(&[a.as_os_str(), "--out".as_ref(), single.as_os_str(), keep]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         single.join("x.lipsync.json").is_file(),

@@ -211,8 +211,7 @@ impl Character {
     /// host's own expressions go here too). A weight is clamped to 0–1; NaN is refused.
     pub fn set_expression(&mut self, id: ChannelId, weight: f32) -> Result<(), EmbedError> {
         let weight = self.checked_weight(id, weight)?;
-        self.fades.cancel(id);
-        self.driver.acting_mut().set(id, weight);
+        self.fades.set(self.driver.acting_mut(), id, weight);
         Ok(())
     }
 
@@ -234,11 +233,8 @@ impl Character {
     ) -> Result<(), EmbedError> {
         let weight = self.checked_weight(id, weight)?;
         checked_fade_s(self.driver.rig(), id, seconds)?;
-        if seconds == 0.0 {
-            return self.set_expression(id, weight);
-        }
-        let from = self.driver.acting_mut().get(id);
-        self.fades.start(id, from, weight, seconds);
+        self.fades
+            .fade(self.driver.acting_mut(), id, weight, seconds);
         Ok(())
     }
 

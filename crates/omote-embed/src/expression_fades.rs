@@ -33,27 +33,32 @@ impl ExpressionFades {
         }
     }
 
-    /// Moves `channel` from `from` (its weight now) to `to` over `length_s` seconds
-    /// along a smoothstep (a scene key's default curve), replacing a fade under way.
-    pub(crate) fn start(&mut self, channel: ChannelId, from: f32, to: f32, length_s: f32) {
+    /// Sets `channel` of `acting` to `weight` at once, ending a fade under way.
+    pub(crate) fn set(&mut self, acting: &mut Layer, channel: ChannelId, weight: f32) {
+        if self.fades[channel.index()].take().is_some() {
+            self.active -= 1;
+        }
+        acting.set(channel, weight);
+    }
+
+    /// Moves `channel` of `acting` from its weight now to `to` over `length_s` seconds
+    /// along a smoothstep (a scene key's default curve), replacing a fade under way; 0 s
+    /// is [`ExpressionFades::set`].
+    pub(crate) fn fade(&mut self, acting: &mut Layer, channel: ChannelId, to: f32, length_s: f32) {
+        if length_s <= 0.0 {
+            return self.set(acting, channel, to);
+        }
         let slot = &mut self.fades[channel.index()];
         if slot.is_none() {
             self.active += 1;
         }
         *slot = Some(Fade {
             channel,
-            from,
+            from: acting.get(channel),
             to,
             elapsed_s: 0.0,
             length_s,
         });
-    }
-
-    /// Ends `channel`'s fade (a weight set at once wins).
-    pub(crate) fn cancel(&mut self, channel: ChannelId) {
-        if self.fades[channel.index()].take().is_some() {
-            self.active -= 1;
-        }
     }
 
     /// Advances every fade by `dt` and writes its weight into `acting`; a fade that has

@@ -294,8 +294,7 @@ impl ScenePlayer {
     pub fn set_expression(&mut self, i: usize, name: &str, weight: f32) -> Result<(), EmbedError> {
         let id = self.host_channel(i, name)?;
         let weight = checked_weight(self.scene.driver(i).rig(), id, weight)?;
-        self.fades[i].cancel(id);
-        self.scene.driver_mut(i).acting_mut().set(id, weight);
+        self.fades[i].set(self.scene.driver_mut(i).acting_mut(), id, weight);
         Ok(())
     }
 
@@ -312,11 +311,7 @@ impl ScenePlayer {
         let rig = self.scene.driver(i).rig();
         let weight = checked_weight(rig, id, weight)?;
         checked_fade_s(rig, id, seconds)?;
-        if seconds == 0.0 {
-            return self.set_expression(i, name, weight);
-        }
-        let from = self.scene.driver_mut(i).acting_mut().get(id);
-        self.fades[i].start(id, from, weight, seconds);
+        self.fades[i].fade(self.scene.driver_mut(i).acting_mut(), id, weight, seconds);
         Ok(())
     }
 

@@ -451,18 +451,8 @@ pub unsafe extern "C" fn omote_character_say(
     afterglow_count: u32,
 ) -> OmoteStatus {
     guard("omote_character_say", || {
-        // SAFETY: the caller's promise.
-        let glow = unsafe { ptr::slice(afterglow, afterglow_count, "afterglow")? };
-        let track = TRACKS.get(track)?;
-        let analysis = track.lock("the track")?;
-        with(character, |c| {
-            let rig = c.rig().clone();
-            let glow = glow
-                .iter()
-                .map(|w| Ok((channel_at(&rig, w.channel)?, w.weight)))
-                .collect::<FfiResult<Vec<_>>>()?;
-            Ok(c.say_analysis(&analysis, &glow)?)
-        })
+        // SAFETY: the caller's promise, passed on.
+        unsafe { say_at(character, track, afterglow, afterglow_count, 0.0) }
     })
 }
 
@@ -483,18 +473,33 @@ pub unsafe extern "C" fn omote_character_say_at(
     elapsed_s: f32,
 ) -> OmoteStatus {
     guard("omote_character_say_at", || {
-        // SAFETY: the caller's promise.
-        let glow = unsafe { ptr::slice(afterglow, afterglow_count, "afterglow")? };
-        let track = TRACKS.get(track)?;
-        let analysis = track.lock("the track")?;
-        with(character, |c| {
-            let rig = c.rig().clone();
-            let glow = glow
-                .iter()
-                .map(|w| Ok((channel_at(&rig, w.channel)?, w.weight)))
-                .collect::<FfiResult<Vec<_>>>()?;
-            Ok(c.say_analysis_at(&analysis, &glow, elapsed_s)?)
-        })
+        // SAFETY: the caller's promise, passed on.
+        unsafe { say_at(character, track, afterglow, afterglow_count, elapsed_s) }
+    })
+}
+
+/// A line said `elapsed_s` in: what `omote_character_say` and `_say_at` both do.
+///
+/// # Safety
+/// `afterglow` points at `afterglow_count` entries (may be null when 0).
+unsafe fn say_at(
+    character: OmoteCharacter,
+    track: OmoteTrack,
+    afterglow: *const OmoteWeight,
+    afterglow_count: u32,
+    elapsed_s: f32,
+) -> FfiResult {
+    // SAFETY: the caller's promise.
+    let glow = unsafe { ptr::slice(afterglow, afterglow_count, "afterglow")? };
+    let track = TRACKS.get(track)?;
+    let analysis = track.lock("the track")?;
+    with(character, |c| {
+        let rig = c.rig().clone();
+        let glow = glow
+            .iter()
+            .map(|w| Ok((channel_at(&rig, w.channel)?, w.weight)))
+            .collect::<FfiResult<Vec<_>>>()?;
+        Ok(c.say_analysis_at(&analysis, &glow, elapsed_s)?)
     })
 }
 

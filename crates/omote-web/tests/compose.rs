@@ -13,41 +13,53 @@ use std::process::Command;
 
 use omote_testdata::{missing, shared_data};
 
-#[test]
-fn attach_keeps_the_apps_head_turn_look_at_target_and_expressions() {
+/// The report of `tools/three-vrm/SCRIPT` run on shared VRM `name`, or `None` (said why)
+/// when the built package, the Node helpers, the VRM or Node is missing.
+fn three_vrm_report(script: &str, name: &str) -> Option<serde_json::Value> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()
         .unwrap();
     let tool = root.join("tools/three-vrm");
     if !root.join("web/dist/omote_web_bg.wasm").is_file() {
-        return missing("web/dist is not built (web/build.sh)");
+        missing("web/dist is not built (web/build.sh)");
+        return None;
     }
     if !tool.join("node_modules/@pixiv/three-vrm").is_dir() {
-        return missing("tools/three-vrm/node_modules (npm ci)");
+        missing("tools/three-vrm/node_modules (npm ci)");
+        return None;
     }
+    let model = shared_data(&format!("vrm/{name}"))?;
+    let out = match Command::new("node")
+        .arg(tool.join(script))
+        .arg(&root)
+        .arg(&model)
+        .current_dir(&tool)
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            missing(&format!("node: {e}"));
+            return None;
+        }
+    };
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{script} {name}: no report ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    println!("{report}");
+    Some(report)
+}
+
+#[test]
+fn attach_keeps_the_apps_head_turn_look_at_target_and_expressions() {
     for name in ["debug_robot.vrm", "simple_morph.vrm"] {
-        let Some(model) = shared_data(&format!("vrm/{name}")) else {
+        let Some(report) = three_vrm_report("compose.mjs", name) else {
             return;
         };
-        let out = match Command::new("node")
-            .arg(tool.join("compose.mjs"))
-            .arg(&root)
-            .arg(&model)
-            .current_dir(&tool)
-            .output()
-        {
-            Ok(out) => out,
-            Err(e) => return missing(&format!("node: {e}")),
-        };
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "{name}: no report ({e}): {}\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-        println!("{report}");
         let f = |run: &str, key: &str| report[run][key].as_f64().unwrap_or(f64::NAN);
         let c = "composed";
         // The head: the app's 30° turn, with omote's own head motion on top.
@@ -91,38 +103,12 @@ fn attach_keeps_the_apps_head_turn_look_at_target_and_expressions() {
 /// attach read the switched-off rules as the model's).
 #[test]
 fn a_freed_vrm_is_three_vrms_again_and_attaches_with_its_own_rules() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap();
-    let tool = root.join("tools/three-vrm");
-    if !root.join("web/dist/omote_web_bg.wasm").is_file() {
-        return missing("web/dist is not built (web/build.sh)");
-    }
-    if !tool.join("node_modules/@pixiv/three-vrm").is_dir() {
-        return missing("tools/three-vrm/node_modules (npm ci)");
-    }
-    let Some(model) = shared_data("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm") else {
+    let Some(report) = three_vrm_report(
+        "reattach.mjs",
+        "VRMC_vrm_expressions_isBinary_Overrides.vrm",
+    ) else {
         return;
     };
-    let out = match Command::new("node")
-        .arg(tool.join("reattach.mjs"))
-        .arg(&root)
-        .arg(&model)
-        .current_dir(&tool)
-        .output()
-    {
-        Ok(out) => out,
-        Err(e) => return missing(&format!("node: {e}")),
-    };
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "no report ({e}): {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    println!("{report}");
     let s = |key: &str| report[key].as_str().unwrap_or_default().to_string();
     let before = s("before");
     assert!(
