@@ -92,7 +92,9 @@ def lipsync(
     None) or a 1-D float32/float64 array of mono samples in -1..1 at ``sample_rate`` Hz
     (4–384 kHz). With ``speaker``, the clip is read against that speaker's lines as
     ``omote lipsync`` reads one folder's files; with ``profile`` (a lip sync profile's
-    JSON, from :func:`calibrate_voice`), with that profile. Releases the GIL."""
+    JSON, from :func:`calibrate_voice`), with that profile. A file longer than 10 minutes
+    is read as ``omote lipsync`` reads it: as a stream (as ``--stream``, from the speaker's
+    lines), in flat memory. Releases the GIL."""
 
 def load_voice(path: StrPath) -> Tuple[npt.NDArray[np.float32], float]:
     """An audio file (WAV, FLAC, OGG, MP3, by content) as mono float32 samples and their

@@ -89,6 +89,7 @@ mod expression_fades;
 #[cfg(feature = "scene")]
 mod scene_player;
 mod speaker;
+mod voice_file;
 mod voice_profile;
 mod voice_stream;
 
@@ -112,6 +113,10 @@ pub use omote_vrm::VrmModel;
 #[cfg(feature = "scene")]
 pub use scene_player::{SceneEventInfo, SceneEventKind, ScenePlayer};
 pub use speaker::Speaker;
+pub use voice_file::{
+    LONG_VOICE_S, StreamedVoiceFile, UNKNOWN_LONG_BYTES, VoiceFileAnalysis, analyse_voice_file,
+    is_long_voice_file, stream_voice_file,
+};
 pub use voice_profile::{VOICE_CARD, builtin_voice_profile, calibrate_voice_from_card};
 pub use voice_stream::{VOICE_FRAME_STRIDE, VoiceStream};
 

@@ -116,6 +116,12 @@ impl Speaker {
         Ok(speaker)
     }
 
+    /// The cepstral sum over every line added (what a file that is not one of them is
+    /// read against).
+    pub(crate) fn lines_total(&self) -> &omote_lipsync::CepstralMean {
+        self.voice.total()
+    }
+
     /// Lines added.
     pub fn lines(&self) -> usize {
         self.voice.lines()

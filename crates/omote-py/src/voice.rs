@@ -417,6 +417,21 @@ fn analyse_with(
     profile: Option<&str>,
 ) -> PyResult<Track> {
     let audio = Audio::extract(call, "audio", audio)?;
+    if let (Audio::File(path), None) = (&audio, sample_rate) {
+        // As the CLI reads a file: whole, or streamed when it is long (LONG_VOICE_S).
+        let read = py
+            .detach(|| {
+                let speaker = speaker.map(|s| s.read());
+                omote_embed::analyse_voice_file(path, speaker.as_deref(), profile)
+            })
+            .map_err(embed(call))?;
+        if let Some(w) = read.warning {
+            crate::user_warning(py, &w)?;
+        }
+        return Ok(Track {
+            inner: read.analysis,
+        });
+    }
     let (samples, rate) = audio.samples(py, call, sample_rate)?;
     py.detach(|| match speaker {
         Some(s) => s.read().analyse_with_profile(&samples, rate, profile),
@@ -428,7 +443,9 @@ fn analyse_with(
 
 /// A clip's lip sync. `audio` is a path (WAV, FLAC, OGG, MP3; `sample_rate` must then
 /// be None) or a 1-D float32/float64 NumPy array of mono samples in -1..1 at
-/// `sample_rate` Hz (4–384 kHz). With `speaker`, the clip is read against that
+/// `sample_rate` Hz (4–384 kHz). A file longer than 10 minutes is read as `omote
+/// lipsync` reads it: as a stream (as `--stream`, from the speaker's lines), in flat
+/// memory. With `speaker`, the clip is read against that
 /// speaker's lines (`omote lipsync`'s folder mode). With `profile` (a lip sync profile's
 /// JSON, from `calibrate_voice`), the clip is read with it. The GIL is released while it
 /// runs.

@@ -78,6 +78,41 @@ def test_the_exports_equal_the_cli_formats(speech, omote_bin, tmp_path):
     assert (out / f"{f.stem}.lipsync.json").read_text() == track.resampled(60).to_json(str(f))
 
 
+def write_wav(path, samples, rate):
+    """float32 samples in -1..1 as a 16-bit PCM mono WAV (stdlib only)."""
+    import wave
+
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes((np.clip(samples, -1, 1) * 32767).astype("<i2").tobytes())
+
+
+def test_a_long_file_is_streamed_as_the_cli_streams_it(speech, omote_bin, tmp_path):
+    # Over 10 minutes a file is read as a stream, from its speaker's lines: the CLI's
+    # folder mode writes the same track for it, and it differs from the whole reading.
+    pcm, rate = read_wav(speech / "en_librivox_0870.wav")
+    long = np.tile(pcm, int(10.2 * 60 * rate / len(pcm)) + 1)
+    assert len(long) > 600 * rate
+    folder = tmp_path / "lines"
+    folder.mkdir()
+    write_wav(folder / "long.wav", long, rate)
+    write_wav(folder / "short.wav", pcm, rate)
+    done = run(omote_bin, "lipsync", folder, "--out", tmp_path / "out")
+    assert "long.wav: longer than 10 minutes: analysed as a stream" in done.stderr
+    speaker = omote.Speaker()
+    speaker.add_line(folder / "short.wav")
+    track = omote.lipsync(folder / "long.wav", speaker=speaker)
+    text = (tmp_path / "out" / "long.lipsync.json").read_text()
+    assert track.to_json(str(folder / "long.wav")) == text
+    assert len(track.frames) == len(long) // 160
+    samples, _ = omote.load_voice(folder / "long.wav")
+    whole = omote.lipsync(samples, 16000, speaker=speaker)
+    assert whole.frames.shape == track.frames.shape
+    assert not np.array_equal(whole.frames, track.frames)
+
+
 def read_wav(path):
     """A 16-bit PCM mono WAV as float32 samples in -1..1 and its rate (stdlib only)."""
     import wave

@@ -570,7 +570,7 @@ enum Pending {
     Done,
     /// Not read yet (no speaker groups: one pass).
     Unread,
-    /// Too long to hold ([`long::LONG_S`]): analysed as a stream in the second pass,
+    /// Too long to hold ([`omote_embed::LONG_VOICE_S`]): analysed as a stream in the second pass,
     /// against its group's other files, and not one of them.
     Long,
 }
@@ -658,7 +658,7 @@ impl Batch<'_> {
                 .map_init(
                     || self.worker(),
                     |(analyser, loader), input| {
-                        if long::is_long(input) {
+                        if omote_embed::is_long_voice_file(input) {
                             self.bar.inc(1);
                             return Pending::Long;
                         }
@@ -753,12 +753,12 @@ impl Batch<'_> {
         }))
     }
 
-    /// A file too long to hold ([`long::LONG_S`]; found by the first pass, or here
+    /// A file too long to hold ([`omote_embed::LONG_VOICE_S`]; found by the first pass, or here
     /// without speaker groups): analysed as a stream and written now. `false`: not long.
     fn long(&self, read: &mut Pending, input: &Path, speakers: &HashMap<PathBuf, Speaker>) -> bool {
         let is_long = match read {
             Pending::Long => true,
-            Pending::Unread => long::is_long(input),
+            Pending::Unread => omote_embed::is_long_voice_file(input),
             _ => false,
         };
         if !is_long {
@@ -769,7 +769,7 @@ impl Batch<'_> {
             eprintln!(
                 "{}: longer than {} minutes: analysed as a stream (as --stream), written as it goes",
                 crate::output::escape_terminal(&input.display().to_string()),
-                long::LONG_S / 60.0
+                omote_embed::LONG_VOICE_S / 60.0
             );
         });
         // Not one of its group's lines, so all of them are its others.
