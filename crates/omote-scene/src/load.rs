@@ -219,6 +219,35 @@ pub fn parse_scene_with(
     .build(file, options, progress)
 }
 
+/// Most missing files one error lists after its own.
+const MISSING_LISTED: usize = 20;
+
+/// The missing files' errors as one: the first, then each other on a line of its own
+/// (`scene.toml:14: character[0].line[5].audio: VO/b.wav: no such file`), so a writer
+/// fixes them all in one go. `None` when there are none.
+fn missing_files(missing: Vec<SceneFileError>) -> Option<SceneFileError> {
+    let mut missing = missing.into_iter();
+    let mut first = missing.next()?;
+    let rest: Vec<SceneFileError> = missing.collect();
+    if !rest.is_empty() {
+        first.message.push_str(&format!(
+            "\n{} more file{} the scene names {} not there:",
+            rest.len(),
+            if rest.len() == 1 { "" } else { "s" },
+            if rest.len() == 1 { "is" } else { "are" },
+        ));
+        for e in rest.iter().take(MISSING_LISTED) {
+            first.message.push_str(&format!("\n  {e}"));
+        }
+        if rest.len() > MISSING_LISTED {
+            first
+                .message
+                .push_str(&format!("\n  … and {} more", rest.len() - MISSING_LISTED));
+        }
+    }
+    Some(first)
+}
+
 /// A character's rig, its VRM model if any, and the model's bytes if built in.
 type ResolvedRig = (Arc<Rig>, Option<VrmModel>, Option<Arc<[u8]>>);
 
@@ -554,6 +583,7 @@ impl Loader<'_> {
     /// Each character's lines' voice files, each checked to exist.
     fn voice_sources(&self, file: &SceneFile) -> Result<Vec<Vec<VoiceSource>>, SceneFileError> {
         let mut sources: Vec<Vec<VoiceSource>> = Vec::new();
+        let mut missing: Vec<SceneFileError> = Vec::new();
         for (i, c) in file.character.iter().enumerate() {
             let desc = c.get_ref();
             if desc.line.len() > MAX_ITEMS {
@@ -565,11 +595,19 @@ impl Loader<'_> {
             }
             let mut list = Vec::new();
             for (k, l) in desc.line.iter().enumerate() {
-                list.push(self.voice_source(l, &format!("character[{i}].line[{k}]"))?);
+                match self.voice_source(l, &format!("character[{i}].line[{k}]")) {
+                    Ok(src) => list.push(src),
+                    // Every missing voice file is listed, not one a run.
+                    Err(e) if e.missing_file => missing.push(e),
+                    Err(e) => return Err(e),
+                }
             }
             sources.push(list);
         }
-        Ok(sources)
+        match missing_files(missing) {
+            Some(e) => Err(e),
+            None => Ok(sources),
+        }
     }
 
     /// A line's voice file (`field` names the line), checked to exist.

@@ -205,6 +205,42 @@ fn a_file_the_resolver_lacks_is_named_with_its_field() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// Every missing voice file is named in one error (the first, then each other on a line
+/// of its own with its line and field), so a writer fixes them in one go.
+#[test]
+fn every_missing_voice_file_is_named_at_once() {
+    let scene = on_disk("all-missing");
+    let dir = scene.parent().unwrap().to_path_buf();
+    let mut lacking = MemoryFiles::new();
+    for (rel, bytes) in files() {
+        if !["voice/a.wav", "voice/b.json"].contains(&rel) {
+            lacking.insert(dir.join(rel), bytes);
+        }
+    }
+    let e = parse_error(&scene, &lacking).unwrap_err();
+    assert!(e.missing_file, "{e}");
+    let text = e.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].contains(":11: character[0].line[0].audio")
+            && lines[0].contains(&dir.join("voice/a.wav").display().to_string()),
+        "{text}"
+    );
+    assert_eq!(lines[1], "1 more file the scene names is not there:", "{text}");
+    assert!(
+        lines[2].starts_with("  ")
+            && lines[2].contains(":19: character[1].line[0].lipsync")
+            && lines[2].ends_with(&format!(
+                "{}: {}",
+                dir.join("voice/b.json").display(),
+                omote_fs::NO_SUCH_FILE
+            )),
+        "{text}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A voice WAV cut short of what its header declares is read (what is there), with a
 /// warning that names the scene line, the field and the file; whole files give none.
 #[test]
