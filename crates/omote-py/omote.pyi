@@ -77,9 +77,12 @@ class Track:
     def to_tsv(self) -> str:
         """``time A I U E O N volume silent`` rows (``--format tsv``)."""
     def to_rhubarb_json(self, sound_file: str = "") -> str:
-        """Rhubarb Lip Sync's JSON: mouth shapes A–F and X (``--format rhubarb-json``)."""
+        """Rhubarb Lip Sync's JSON: mouth shapes A–F and X (``--format rhubarb-json``;
+        Rhubarb writes the sound file's absolute path as ``sound_file``)."""
     def to_rhubarb_tsv(self) -> str:
         """Rhubarb Lip Sync's TSV (``--format rhubarb-tsv``)."""
+    def to_rhubarb_xml(self, sound_file: str = "") -> str:
+        """Rhubarb Lip Sync's XML (``--format rhubarb-xml``)."""
 
 def lipsync(
     audio: AudioArg,

@@ -115,6 +115,7 @@ fn a_long_file_is_analysed_as_a_stream_with_the_streaming_result() {
         ("tsv", "60", "lipsync.tsv"),
         ("rhubarb-json", "100", "rhubarb.json"),
         ("rhubarb-tsv", "24", "rhubarb.tsv"),
+        ("rhubarb-xml", "30", "rhubarb.xml"),
     ] {
         let out = dir.join(format!("out-{format}-{fps}"));
         let o = run(&[
@@ -142,6 +143,7 @@ fn a_long_file_is_analysed_as_a_stream_with_the_streaming_result() {
             "json" => export::to_json(&t, &name),
             "tsv" => export::to_tsv(&t),
             "rhubarb-json" => export::to_rhubarb_json(&t, &name),
+            "rhubarb-xml" => export::to_rhubarb_xml(&t, &name),
             _ => export::to_rhubarb_tsv(&t),
         };
         assert_eq!(got.len(), want.len(), "{format} at {fps} fps");

@@ -177,7 +177,8 @@ impl VoiceAnalysis {
         export::to_tsv(&self.to_track())
     }
 
-    /// Rhubarb Lip Sync's JSON (mouth shapes A–F and X; `--format rhubarb-json`).
+    /// Rhubarb Lip Sync's JSON (mouth shapes A–F and X; `--format rhubarb-json`). Rhubarb
+    /// writes the sound file's absolute path as `sound_file`.
     pub fn to_rhubarb_json(&self, sound_file: &str) -> String {
         export::to_rhubarb_json(&self.to_track(), sound_file)
     }
@@ -185,6 +186,11 @@ impl VoiceAnalysis {
     /// Rhubarb Lip Sync's TSV (`start<TAB>shape` per cue; `--format rhubarb-tsv`).
     pub fn to_rhubarb_tsv(&self) -> String {
         export::to_rhubarb_tsv(&self.to_track())
+    }
+
+    /// Rhubarb Lip Sync's XML (`--format rhubarb-xml`).
+    pub fn to_rhubarb_xml(&self, sound_file: &str) -> String {
+        export::to_rhubarb_xml(&self.to_track(), sound_file)
     }
 
     /// A track given as numbers (a lip sync file's, an engine's own): 6 per frame

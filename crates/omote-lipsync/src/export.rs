@@ -1,12 +1,18 @@
-//! Text exports of a [`VowelTrack`]: our TSV and JSON, and Rhubarb Lip Sync's JSON and TSV
-//! (mouth shapes A–F and X). Pure formatting: the caller writes the strings.
+//! Text exports of a [`VowelTrack`]: our TSV and JSON, and Rhubarb Lip Sync's TSV, JSON
+//! and XML (mouth shapes A–F and X, `rhubarb.rs`). Pure formatting: the caller writes the strings.
 
 use std::fmt::Write;
 
-use crate::{Viseme, VowelFrame, VowelTrack};
+use crate::{VowelFrame, VowelTrack};
 
 mod read_json;
+mod rhubarb;
 pub use read_json::{MAX_TRACK_FRAMES, TrackJsonError, read_json};
+pub use rhubarb::{
+    HELD_PAUSE_CS, MIN_SHAPE_CS, RhubarbCue, RhubarbCues, RhubarbTimedShape, rhubarb_cues,
+    rhubarb_duration_cs, rhubarb_json, rhubarb_shape, rhubarb_timeline, rhubarb_tsv, rhubarb_xml,
+    to_rhubarb_json, to_rhubarb_tsv, to_rhubarb_xml,
+};
 
 /// The `format` of our track JSON ([`to_json`] writes it, [`read_json`] reads it).
 pub const TRACK_FORMAT: &str = "omote-lipsync-track/1";
@@ -149,122 +155,6 @@ fn push_f64(out: &mut String, x: f64) {
     } else {
         out.push_str("null");
     }
-}
-
-/// Rhubarb mouth shape for one frame: X silent; A closed (M B P); B slightly open,
-/// clenched (most consonants, EE); C open (EH, AE); D wide open (AA); E slightly rounded
-/// (AO, ER); F puckered (UW, OW, W).
-///
-/// Our classes map: A → D (C when quiet), I → B, U → F, E → C, O → E, N → A when quiet
-/// (a closed mouth) else B.
-pub fn rhubarb_shape(f: &VowelFrame) -> char {
-    match f.class() {
-        None => 'X',
-        Some(Viseme::A) => {
-            if f.volume >= 0.35 {
-                'D'
-            } else {
-                'C'
-            }
-        }
-        Some(Viseme::I) => 'B',
-        Some(Viseme::U) => 'F',
-        Some(Viseme::E) => 'C',
-        Some(Viseme::O) => 'E',
-        Some(Viseme::N) => {
-            if f.volume < 0.2 {
-                'A'
-            } else {
-                'B'
-            }
-        }
-    }
-}
-
-/// One Rhubarb mouth cue: `(start_s, end_s, shape)`.
-pub type RhubarbCue = (f64, f64, char);
-
-/// Rhubarb cues built a frame at a time: consecutive equal shapes merged. The one rule
-/// behind [`rhubarb_cues`] (a whole track) and a stream's cues (a file too long to hold).
-#[derive(Clone, Debug)]
-pub struct RhubarbCues {
-    dt: f64,
-    open: Option<RhubarbCue>,
-}
-
-impl RhubarbCues {
-    /// Cues of frames at `fps` (frame `i` spans `i / fps .. (i + 1) / fps`).
-    pub fn new(fps: f32) -> Self {
-        Self {
-            dt: 1.0 / f64::from(fps),
-            open: None,
-        }
-    }
-
-    /// Adds frame `index` (frames come in order); returns the cue it ends, if any.
-    pub fn push(&mut self, index: usize, f: &VowelFrame) -> Option<RhubarbCue> {
-        let shape = rhubarb_shape(f);
-        let (a, b) = (index as f64 * self.dt, (index + 1) as f64 * self.dt);
-        match &mut self.open {
-            Some(open) if open.2 == shape => {
-                open.1 = b;
-                None
-            }
-            open => open.replace((a, b, shape)),
-        }
-    }
-
-    /// The last cue, after the last frame.
-    pub fn finish(self) -> Option<RhubarbCue> {
-        self.open
-    }
-}
-
-/// Rhubarb cues: `(start_s, end_s, shape)`, consecutive equal shapes merged.
-pub fn rhubarb_cues(track: &VowelTrack) -> Vec<RhubarbCue> {
-    let mut cues = Vec::new();
-    let mut merge = RhubarbCues::new(track.fps);
-    for (i, f) in track.frames.iter().enumerate() {
-        cues.extend(merge.push(i, f));
-    }
-    cues.extend(merge.finish());
-    cues
-}
-
-/// Rhubarb's JSON export shape: `{metadata:{soundFile,duration}, mouthCues:[{start,end,value}]}`.
-pub fn to_rhubarb_json(track: &VowelTrack, sound_file: &str) -> String {
-    rhubarb_json(&rhubarb_cues(track), track.duration_s, sound_file)
-}
-
-/// [`to_rhubarb_json`] of cues already made (a track of `duration_s` seconds).
-pub fn rhubarb_json(cues: &[RhubarbCue], duration_s: f64, sound_file: &str) -> String {
-    let cues: Vec<serde_json::Value> = cues
-        .iter()
-        .map(|&(a, b, c)| {
-            serde_json::json!({"start": (a * 100.0).round() / 100.0, "end": (b * 100.0).round() / 100.0, "value": c.to_string()})
-        })
-        .collect();
-    let v = serde_json::json!({
-        "metadata": {"soundFile": sound_file, "duration": (duration_s * 100.0).round() / 100.0},
-        "mouthCues": cues,
-    });
-    serde_json::to_string_pretty(&v).unwrap_or_default()
-}
-
-/// Rhubarb's TSV export: `start<TAB>shape` per cue, then the end time with X.
-pub fn to_rhubarb_tsv(track: &VowelTrack) -> String {
-    rhubarb_tsv(&rhubarb_cues(track), track.duration_s)
-}
-
-/// [`to_rhubarb_tsv`] of cues already made (a track of `duration_s` seconds).
-pub fn rhubarb_tsv(cues: &[RhubarbCue], duration_s: f64) -> String {
-    let mut s = String::new();
-    for (a, _, c) in cues {
-        let _ = writeln!(s, "{a:.2}\t{c}");
-    }
-    let end = cues.last().map_or(duration_s, |c| c.1);
-    let _ = writeln!(s, "{end:.2}\tX");
-    s
 }
 
 #[cfg(test)]

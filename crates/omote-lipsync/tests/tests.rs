@@ -447,17 +447,31 @@ fn builtin_profile_round_trips_and_bad_profiles_are_named() {
 #[test]
 fn rhubarb_exports_use_rhubarb_shapes() {
     let mut t = Analyser::new(Profile::builtin()).analyse(&[0.0; 16_000]);
-    t.frames[10] = VowelFrame {
-        weights: [0.9, 0.0, 0.0, 0.0, 0.0, 0.1],
-        volume: 1.0,
-        silent: false,
-    };
+    for f in &mut t.frames[10..20] {
+        *f = VowelFrame {
+            weights: [0.9, 0.0, 0.0, 0.0, 0.0, 0.1],
+            volume: 1.0,
+            silent: false,
+        };
+    }
+    // One frame of O: too brief to draw, it goes to the D around it.
+    t.frames[15].weights = [0.0, 0.0, 0.0, 0.0, 0.9, 0.1];
     let cues = export::rhubarb_cues(&t);
-    assert_eq!(cues.iter().map(|c| c.2).collect::<String>(), "XDX");
+    assert_eq!(cues.iter().map(|c| c.2).collect::<String>(), "XDEDX");
     let json: serde_json::Value =
         serde_json::from_str(&export::to_rhubarb_json(&t, "a.wav")).unwrap();
     assert_eq!(json["mouthCues"][1]["value"], "D");
-    assert!(export::to_rhubarb_tsv(&t).ends_with("1.00\tX\n"));
+    assert_eq!(json["mouthCues"][1]["start"], 0.1);
+    assert_eq!(json["mouthCues"][1]["end"], 0.2);
+    assert_eq!(json["mouthCues"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        export::to_rhubarb_tsv(&t),
+        "0.00\tX\n0.10\tD\n0.20\tX\n1.00\tX\n"
+    );
+    assert!(
+        export::to_rhubarb_xml(&t, "a.wav")
+            .contains("<mouthCue start=\"0.10\" end=\"0.20\">D</mouthCue>")
+    );
     assert_eq!(Viseme::from_letter('O'), Some(Viseme::O));
 }
 

@@ -277,6 +277,12 @@ impl Track {
     fn to_rhubarb_tsv(&self) -> String {
         self.inner.to_rhubarb_tsv()
     }
+
+    /// Rhubarb Lip Sync's XML (`--format rhubarb-xml`).
+    #[pyo3(signature = (sound_file = ""))]
+    fn to_rhubarb_xml(&self, sound_file: &str) -> String {
+        self.inner.to_rhubarb_xml(sound_file)
+    }
 }
 
 /// What `Speaker.__reduce__` gives pickle: the constructor and its one argument.

@@ -69,6 +69,7 @@ def test_the_exports_equal_the_cli_formats(speech, omote_bin, tmp_path):
         ("tsv", "lipsync.tsv", track.to_tsv()),
         ("rhubarb-json", "rhubarb.json", track.to_rhubarb_json(str(f))),
         ("rhubarb-tsv", "rhubarb.tsv", track.to_rhubarb_tsv()),
+        ("rhubarb-xml", "rhubarb.xml", track.to_rhubarb_xml(str(f))),
     ]:
         out = tmp_path / fmt
         run(omote_bin, "lipsync", f, "--speaker", "file", "--format", fmt, "--out", out)

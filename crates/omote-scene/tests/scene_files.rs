@@ -227,7 +227,10 @@ fn every_missing_voice_file_is_named_at_once() {
             && lines[0].contains(&dir.join("voice/a.wav").display().to_string()),
         "{text}"
     );
-    assert_eq!(lines[1], "1 more file the scene names is not there:", "{text}");
+    assert_eq!(
+        lines[1], "1 more file the scene names is not there:",
+        "{text}"
+    );
     assert!(
         lines[2].starts_with("  ")
             && lines[2].contains(":19: character[1].line[0].lipsync")

@@ -73,6 +73,7 @@ pub(super) fn analyse_long(
     let resample = (FRAME_RATE - fps).abs() >= 1e-6 && counted.frames > 0;
     let out_fps = if resample { fps } else { FRAME_RATE };
     let source = input.display().to_string();
+    let sound_file = super::rhubarb_sound_file(input);
     crate::output::write_with(out, |tmp| {
         let mut file = std::fs::File::create(tmp)
             .with_context(|| format!("{}: cannot create", tmp.display()))?;
@@ -86,7 +87,7 @@ pub(super) fn analyse_long(
                 text.push('\n');
             }
             // Written whole at the end: the cues are few (one per change of shape).
-            Format::RhubarbJson | Format::RhubarbTsv => {}
+            Format::RhubarbJson | Format::RhubarbTsv | Format::RhubarbXml => {}
         }
         let mut merge = RhubarbCues::new(out_fps);
         let mut cues: Vec<RhubarbCue> = Vec::new();
@@ -95,7 +96,9 @@ pub(super) fn analyse_long(
             match format {
                 Format::Json => export::write_json_frame(text, k, t, f),
                 Format::Tsv => export::write_tsv_row(text, t, f),
-                Format::RhubarbJson | Format::RhubarbTsv => cues.extend(merge.push(k, f)),
+                Format::RhubarbJson | Format::RhubarbTsv | Format::RhubarbXml => {
+                    cues.extend(merge.push(k, f))
+                }
             }
             if text.len() >= WRITE_BUFFER {
                 file.write_all(text.as_bytes())?;
@@ -129,8 +132,9 @@ pub(super) fn analyse_long(
         match format {
             Format::Json => text.push_str(export::JSON_TAIL),
             Format::Tsv => {}
-            Format::RhubarbJson => text = export::rhubarb_json(&cues, duration_s, &source),
+            Format::RhubarbJson => text = export::rhubarb_json(&cues, duration_s, &sound_file),
             Format::RhubarbTsv => text = export::rhubarb_tsv(&cues, duration_s),
+            Format::RhubarbXml => text = export::rhubarb_xml(&cues, duration_s, &sound_file),
         }
         file.write_all(text.as_bytes())?;
         file.sync_all()?;

@@ -1,7 +1,7 @@
 //! `omote lipsync`: batch analysis of voice files, calibration, plots and evaluation.
 //!
 //! ```text
-//! omote lipsync PATH... [--out DIR] [--format json|tsv|rhubarb-json|rhubarb-tsv] [--fps 60]
+//! omote lipsync PATH... [--out DIR] [--format json|tsv|rhubarb-json|rhubarb-tsv|rhubarb-xml] [--fps 60]
 //!                       [--profile P] [--jobs N] [--stream] [--speaker folder|all|file]
 //! omote lipsync calibrate --a A.wav --i I.wav --u U.wav --e E.wav --o O.wav [--n N.wav] -o PROFILE.json
 //! omote lipsync calibrate --labelled CLIP.wav CLIP.lab.tsv [...] -o PROFILE.json
@@ -76,6 +76,7 @@ enum Format {
     Tsv,
     RhubarbJson,
     RhubarbTsv,
+    RhubarbXml,
 }
 
 #[derive(Args, Debug)]
@@ -86,7 +87,8 @@ struct AnalyseArgs {
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Output folder (default: next to each input). Output is NAME.lipsync.json / .tsv,
-    /// or NAME.rhubarb.json / .tsv for the Rhubarb formats (so both can share a folder).
+    /// or NAME.rhubarb.json / .tsv / .xml for the Rhubarb formats (so both can share a
+    /// folder).
     #[arg(long)]
     out: Option<PathBuf>,
     /// With --out: each result goes into the sub-folder its file has below the folder
@@ -94,7 +96,9 @@ struct AnalyseArgs {
     /// `OUT/beni/…`), so a voice library whose folders reuse file names is one run.
     #[arg(long, requires = "out")]
     keep_folders: bool,
-    /// Output format.
+    /// Output format: ours (json, tsv: every frame's weights) or Rhubarb Lip Sync's
+    /// (rhubarb-json, rhubarb-tsv, rhubarb-xml: mouth cues A–F and X, Rhubarb's text,
+    /// times in hundredths; see docs/lipsync-formats.md).
     #[arg(long, value_enum, default_value = "json")]
     format: Format,
     /// Output frame rate, 1–1000 (the analyser runs at 100 fps; other rates interpolate).
@@ -545,6 +549,7 @@ fn output_path(input: &Path, out_dir: Option<&Path>, format: Format) -> PathBuf 
         Format::Tsv => "lipsync.tsv",
         Format::RhubarbJson => "rhubarb.json",
         Format::RhubarbTsv => "rhubarb.tsv",
+        Format::RhubarbXml => "rhubarb.xml",
     };
     let dir = out_dir
         .map(Path::to_path_buf)
@@ -557,9 +562,19 @@ fn render(track: &VowelTrack, input: &Path, format: Format) -> String {
     match format {
         Format::Json => export::to_json(track, &name),
         Format::Tsv => export::to_tsv(track),
-        Format::RhubarbJson => export::to_rhubarb_json(track, &name),
+        Format::RhubarbJson => export::to_rhubarb_json(track, &rhubarb_sound_file(input)),
         Format::RhubarbTsv => export::to_rhubarb_tsv(track),
+        Format::RhubarbXml => export::to_rhubarb_xml(track, &rhubarb_sound_file(input)),
     }
+}
+
+/// The `soundFile` of a Rhubarb export: the input's absolute path, as Rhubarb writes it
+/// (a relative one would be relative to wherever the command ran, not to the result).
+fn rhubarb_sound_file(input: &Path) -> String {
+    std::path::absolute(input)
+        .unwrap_or_else(|_| input.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// One input of the batch between the two passes.
