@@ -21,7 +21,9 @@
 // (`omote_character_fade_expression`, `omote_scene_fade_expression`), the host's acting
 // in a scene (`omote_scene_set_expression`) and lines started part way
 // (`omote_character_say_at`).
-#define OMOTE_ABI_MINOR 3
+// 4: voice files analysed as the CLI reads them, long ones streamed
+// (`omote_analyse_voice_file`, `omote_track_warning`).
+#define OMOTE_ABI_MINOR 4
 
 // The number of ARKit blendshapes a tracked face carries (52).
 #define OMOTE_ARKIT_COUNT 52
@@ -985,6 +987,31 @@ OmoteStatus omote_voice_file_samples(OmoteVoiceFile file, float *out, uint32_t c
 // # Safety
 // `buf` points at `cap` writable bytes; `len` is writable.
 OmoteStatus omote_voice_file_warning(OmoteVoiceFile file, char *buf, uint32_t cap, uint32_t *len);
+
+// Analyses an audio file (WAV, FLAC, OGG or MP3, told by its content; `path` as for
+// `omote_voice_file_load`) into a track as `omote lipsync FILE` does: read whole when it
+// is short; longer than 10 minutes, streamed (memory flat in its length, as
+// `omote lipsync --stream` reads), so hours of audio need no buffer of samples. With a
+// speaker (`speaker` not 0), read against its lines, as the CLI reads a folder's files;
+// `profile`: a lip sync profile's NUL-terminated JSON, or null for the built-in one. The
+// reading's warning (a WAV cut short, samples that are not numbers) stays on the track:
+// `omote_track_warning`.
+//
+// # Safety
+// `path` is a NUL-terminated string; `profile` is null or NUL-terminated; `out` is
+// writable.
+OmoteStatus omote_analyse_voice_file(const char *path,
+                                     OmoteSpeaker speaker,
+                                     const char *profile,
+                                     OmoteTrack *out);
+
+// The warning the track's file gave when it was read (`omote_analyse_voice_file`,
+// naming the file), like `omote_voice_file_warning`; the empty text when there is none
+// (and for a track made from samples or frames).
+//
+// # Safety
+// `buf` points at `cap` writable bytes; `len` is writable.
+OmoteStatus omote_track_warning(OmoteTrack track, char *buf, uint32_t cap, uint32_t *len);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -70,6 +70,59 @@ namespace Omote.Tests
             }
         }
 
+        static void SameFrames(Track want, Track got, string what)
+        {
+            var a = want.Frames();
+            var b = got.Frames();
+            Assert.AreEqual(a.Length, b.Length, what);
+            for (int i = 0; i < a.Length; i++)
+                if (Support.Bits(a[i]) != Support.Bits(b[i]))
+                    Assert.Fail("{0}: number {1} is {2}, not {3}", what, i, b[i], a[i]);
+        }
+
+        [Test]
+        public void AFileAnalysesAsItsSamplesAloneOrAgainstItsSpeaker()
+        {
+            var aoi = VoiceFile.Load(Line("aoi_1.wav"));
+            var other = VoiceFile.Load(Line("aoi_2.wav"));
+            using (var alone = Track.Analyse(aoi.Samples, aoi.SampleRate))
+            using (var file = Track.AnalyseFile(Line("aoi_1.wav")))
+            {
+                SameFrames(alone, file, "alone");
+                Assert.IsNull(file.Warning);
+            }
+            using (var speaker = new Speaker())
+            {
+                speaker.AddLine(aoi.Samples, aoi.SampleRate);
+                speaker.AddLine(other.Samples, other.SampleRate);
+                using (var read = speaker.Analyse(aoi.Samples, aoi.SampleRate))
+                using (var file = Track.AnalyseFile(Line("aoi_1.wav"), speaker))
+                    SameFrames(read, file, "against the speaker");
+            }
+            var whole = File.ReadAllBytes(Line("beni_1.wav"));
+            var path = Path.Combine(Path.GetTempPath(), "omote-cs-" + Guid.NewGuid().ToString("N") + "-cut.wav");
+            try
+            {
+                var cut = new byte[whole.Length - 4000];
+                Array.Copy(whole, cut, cut.Length);
+                File.WriteAllBytes(path, cut);
+                using (var track = Track.AnalyseFile(path))
+                {
+                    StringAssert.Contains(Path.GetFileName(path), track.Warning);
+                    StringAssert.Contains("4000 bytes early", track.Warning);
+                }
+            }
+            finally
+            {
+                File.Delete(path);
+            }
+            var missing = Path.Combine(Path.GetTempPath(), "omote-cs-no-such-line.wav");
+            var e = Support.Fails(OmoteStatus.NotFound, "omote_analyse_voice_file", () => Track.AnalyseFile(missing));
+            StringAssert.Contains("omote-cs-no-such-line.wav", e.Message);
+            Support.Fails(OmoteStatus.InvalidArgument, "omote_analyse_voice_file", () => Track.AnalyseFile(Line("aoi_1.wav"), null, "{}"));
+            Assert.Throws<ArgumentNullException>(() => Track.AnalyseFile(null));
+        }
+
         [Test]
         public void MissingAndNonAudioFilesThrowWithTheirStatusAndName()
         {

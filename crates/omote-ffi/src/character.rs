@@ -492,14 +492,15 @@ unsafe fn say_at(
     // SAFETY: the caller's promise.
     let glow = unsafe { ptr::slice(afterglow, afterglow_count, "afterglow")? };
     let track = TRACKS.get(track)?;
-    let analysis = track.lock("the track")?;
+    let held = track.lock("the track")?;
+    let analysis = &held.analysis;
     with(character, |c| {
         let rig = c.rig().clone();
         let glow = glow
             .iter()
             .map(|w| Ok((channel_at(&rig, w.channel)?, w.weight)))
             .collect::<FfiResult<Vec<_>>>()?;
-        Ok(c.say_analysis_at(&analysis, &glow, elapsed_s)?)
+        Ok(c.say_analysis_at(analysis, &glow, elapsed_s)?)
     })
 }
 

@@ -91,7 +91,9 @@ pub const OMOTE_ABI_VERSION: u32 = 1;
 /// (`omote_character_fade_expression`, `omote_scene_fade_expression`), the host's acting
 /// in a scene (`omote_scene_set_expression`) and lines started part way
 /// (`omote_character_say_at`).
-pub const OMOTE_ABI_MINOR: u32 = 3;
+/// 4: voice files analysed as the CLI reads them, long ones streamed
+/// (`omote_analyse_voice_file`, `omote_track_warning`).
+pub const OMOTE_ABI_MINOR: u32 = 4;
 
 /// The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).
 #[unsafe(no_mangle)]

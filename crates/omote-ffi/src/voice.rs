@@ -13,7 +13,23 @@ use crate::ptr;
 use crate::status::{FfiError, guard};
 use crate::{OmoteSpeaker, OmoteStatus, OmoteTrack, OmoteVoiceStream};
 
-pub(crate) static TRACKS: Registry<VoiceAnalysis> = Registry::new(Kind::Track);
+pub(crate) static TRACKS: Registry<Track> = Registry::new(Kind::Track);
+
+/// A track, and the warning its file's reading gave (`omote_analyse_voice_file`; none for
+/// samples or frames).
+pub(crate) struct Track {
+    pub analysis: VoiceAnalysis,
+    pub warning: Option<String>,
+}
+
+impl From<VoiceAnalysis> for Track {
+    fn from(analysis: VoiceAnalysis) -> Self {
+        Self {
+            analysis,
+            warning: None,
+        }
+    }
+}
 pub(crate) static SPEAKERS: Registry<Speaker> = Registry::new(Kind::Speaker);
 pub(crate) static STREAMS: Registry<VoiceStream> = Registry::new(Kind::VoiceStream);
 
@@ -48,7 +64,7 @@ pub unsafe extern "C" fn omote_analyse_voice(
         let samples = unsafe { ptr::slice(samples, count, "samples")? };
         let analysis = analyse_voice(samples, sample_rate)?;
         // SAFETY: checked above.
-        unsafe { ptr::write(out, TRACKS.insert(analysis), "out") }
+        unsafe { ptr::write(out, TRACKS.insert(analysis.into()), "out") }
     })
 }
 
@@ -85,7 +101,7 @@ pub unsafe extern "C" fn omote_track_from_frames(
         };
         let analysis = VoiceAnalysis::from_frames(frames, fps, voiced)?;
         // SAFETY: checked above.
-        unsafe { ptr::write(out, TRACKS.insert(analysis), "out") }
+        unsafe { ptr::write(out, TRACKS.insert(analysis.into()), "out") }
     })
 }
 
@@ -111,7 +127,8 @@ pub unsafe extern "C" fn omote_track_info(
 ) -> OmoteStatus {
     guard("omote_track_info", || {
         let held = TRACKS.get(track)?;
-        let a = held.lock("the track")?;
+        let held = held.lock("the track")?;
+        let a = &held.analysis;
         let voiced = a.voiced();
         // SAFETY: the caller's promise for each non-null output.
         unsafe {
@@ -147,7 +164,8 @@ pub unsafe extern "C" fn omote_track_frames(
 ) -> OmoteStatus {
     guard("omote_track_frames", || {
         let held = TRACKS.get(track)?;
-        let a = held.lock("the track")?;
+        let held = held.lock("the track")?;
+        let a = &held.analysis;
         if count as usize != a.frames.len() {
             return Err(FfiError::argument(format!(
                 "`out` has room for {count} numbers; the track has {} (6 × {} frames)",
@@ -218,7 +236,7 @@ pub unsafe extern "C" fn omote_speaker_analyse(
         let held = SPEAKERS.get(speaker)?;
         let analysis = held.lock("the speaker")?.analyse(samples, sample_rate)?;
         // SAFETY: checked above.
-        unsafe { ptr::write(out, TRACKS.insert(analysis), "out") }
+        unsafe { ptr::write(out, TRACKS.insert(analysis.into()), "out") }
     })
 }
 
@@ -426,7 +444,7 @@ pub unsafe extern "C" fn omote_analyse_voice_with_profile(
         let profile = unsafe { ptr::text(profile, "profile")? };
         let analysis = analyse_voice_with_profile(samples, sample_rate, Some(profile))?;
         // SAFETY: checked above.
-        unsafe { ptr::write(out, TRACKS.insert(analysis), "out") }
+        unsafe { ptr::write(out, TRACKS.insert(analysis.into()), "out") }
     })
 }
 
@@ -454,7 +472,7 @@ pub unsafe extern "C" fn omote_speaker_analyse_with_profile(
             held.lock("the speaker")?
                 .analyse_with_profile(samples, sample_rate, Some(profile))?;
         // SAFETY: checked above.
-        unsafe { ptr::write(out, TRACKS.insert(analysis), "out") }
+        unsafe { ptr::write(out, TRACKS.insert(analysis.into()), "out") }
     })
 }
 

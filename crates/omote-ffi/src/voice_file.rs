@@ -3,12 +3,13 @@
 
 use std::ffi::c_char;
 
-use omote_embed::{ANALYSIS_RATE, load_voice_with_warning};
+use omote_embed::{ANALYSIS_RATE, EmbedError, analyse_voice_file, load_voice_with_warning};
 
-use crate::OmoteVoiceFile;
 use crate::handle::{Kind, Registry};
 use crate::ptr;
 use crate::status::{FfiError, OmoteStatus, guard};
+use crate::voice::{SPEAKERS, TRACKS, Track};
+use crate::{OmoteSpeaker, OmoteTrack, OmoteVoiceFile};
 
 // The docs below say 16 kHz.
 const _: () = assert!(ANALYSIS_RATE == 16_000.0);
@@ -135,5 +136,72 @@ pub unsafe extern "C" fn omote_voice_file_warning(
         let f = held.lock("the voice file")?;
         // SAFETY: the caller's promise.
         unsafe { ptr::write_text(f.warning.as_deref().unwrap_or(""), buf, cap, len) }
+    })
+}
+
+/// Analyses an audio file (WAV, FLAC, OGG or MP3, told by its content; `path` as for
+/// `omote_voice_file_load`) into a track as `omote lipsync FILE` does: read whole when it
+/// is short; longer than 10 minutes, streamed (memory flat in its length, as
+/// `omote lipsync --stream` reads), so hours of audio need no buffer of samples. With a
+/// speaker (`speaker` not 0), read against its lines, as the CLI reads a folder's files;
+/// `profile`: a lip sync profile's NUL-terminated JSON, or null for the built-in one. The
+/// reading's warning (a WAV cut short, samples that are not numbers) stays on the track:
+/// `omote_track_warning`.
+///
+/// # Safety
+/// `path` is a NUL-terminated string; `profile` is null or NUL-terminated; `out` is
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_analyse_voice_file(
+    path: *const c_char,
+    speaker: OmoteSpeaker,
+    profile: *const c_char,
+    out: *mut OmoteTrack,
+) -> OmoteStatus {
+    guard("omote_analyse_voice_file", || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: the caller's promise.
+        let path = unsafe { ptr::path(path, "path")? };
+        // SAFETY: the caller's promise.
+        let profile = unsafe { ptr::optional_text(profile, "profile")? };
+        let read = if speaker == 0 {
+            analyse_voice_file(path, None, profile)
+        } else {
+            let held = SPEAKERS.get(speaker)?;
+            let s = held.lock("the speaker")?;
+            analyse_voice_file(path, Some(&s), profile)
+        }
+        .map_err(|e| match e {
+            // A file that is not audio is a load failure; a bad profile an argument.
+            EmbedError::AudioFile(_) => FfiError::loading(e),
+            e => FfiError::from(e),
+        })?;
+        let track = Track {
+            analysis: read.analysis,
+            warning: read.warning,
+        };
+        // SAFETY: checked above.
+        unsafe { ptr::write(out, TRACKS.insert(track), "out") }
+    })
+}
+
+/// The warning the track's file gave when it was read (`omote_analyse_voice_file`,
+/// naming the file), like `omote_voice_file_warning`; the empty text when there is none
+/// (and for a track made from samples or frames).
+///
+/// # Safety
+/// `buf` points at `cap` writable bytes; `len` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_track_warning(
+    track: OmoteTrack,
+    buf: *mut c_char,
+    cap: u32,
+    len: *mut u32,
+) -> OmoteStatus {
+    guard("omote_track_warning", || {
+        let held = TRACKS.get(track)?;
+        let t = held.lock("the track")?;
+        // SAFETY: the caller's promise.
+        unsafe { ptr::write_text(t.warning.as_deref().unwrap_or(""), buf, cap, len) }
     })
 }

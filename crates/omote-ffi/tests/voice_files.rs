@@ -218,3 +218,109 @@ fn live_objects_count_voice_files_and_still_answer_abi_1_1_callers() {
     );
     assert_eq!(omote_voice_file_free(file), OmoteStatus::Ok);
 }
+
+fn analyse_file(
+    path: &Path,
+    speaker: OmoteSpeaker,
+    profile: Option<&CStr>,
+) -> (OmoteStatus, OmoteTrack) {
+    let mut track = 0;
+    let profile = profile.map_or(std::ptr::null(), CStr::as_ptr);
+    // SAFETY: live strings (or null for the profile) and out-pointer.
+    let status =
+        unsafe { omote_analyse_voice_file(c_path(path).as_ptr(), speaker, profile, &mut track) };
+    (status, track)
+}
+
+fn track_warning(track: OmoteTrack) -> String {
+    let mut buf = vec![0 as c_char; 512];
+    let mut len = 0;
+    // SAFETY: a buffer of 512 bytes and a live `len`.
+    let s = unsafe { omote_track_warning(track, buf.as_mut_ptr(), 512, &mut len) };
+    assert_eq!(s, OmoteStatus::Ok, "{}", last_error());
+    let bytes: Vec<u8> = buf[..len as usize].iter().map(|c| *c as u8).collect();
+    String::from_utf8(bytes).unwrap()
+}
+
+/// A file analysed through the C ABI is the embedding API's `analyse_voice_file`: whole
+/// when short, streamed from the speaker's lines when over 10 minutes; its reading's
+/// warning stays on the track; bad input fails with its status and its name.
+#[test]
+fn a_voice_file_analyses_as_the_cli_reads_it_long_ones_streamed() {
+    let dir = omote_testdata::Scratch::new("ffi", "voice-files-analyse");
+    let cycle = omote_testdata::buzz(16_000, 3.0, 0.4..2.2);
+    let long = dir.join("long.wav");
+    let n = (omote_embed::LONG_VOICE_S as usize + 20) * 16_000;
+    let pcm: Vec<i16> = cycle.iter().copied().cycle().take(n).collect();
+    std::fs::write(&long, omote_testdata::wav16(&pcm, 16_000, 1)).unwrap();
+    let line = dir.join("line.wav");
+    let short = omote_testdata::buzz(16_000, 2.0, 0.3..1.5);
+    std::fs::write(&line, omote_testdata::wav16(&short, 16_000, 1)).unwrap();
+
+    let mut speaker = 0;
+    let (samples, _) = {
+        let (s, f) = load(&line);
+        assert_eq!(s, OmoteStatus::Ok);
+        let out = samples(f);
+        assert_eq!(omote_voice_file_free(f), OmoteStatus::Ok);
+        out
+    };
+    // SAFETY: live out-pointer and samples.
+    unsafe {
+        assert_eq!(omote_speaker_new(&mut speaker), OmoteStatus::Ok);
+        assert_eq!(
+            omote_speaker_add_line(speaker, samples.as_ptr(), samples.len() as u32, 16_000.0),
+            OmoteStatus::Ok
+        );
+    }
+    let mut embed_speaker = omote_embed::Speaker::new();
+    embed_speaker.add_line(&samples, 16_000.0).unwrap();
+    for (path, with_speaker) in [(&long, false), (&long, true), (&line, true)] {
+        let (status, track) = analyse_file(path, if with_speaker { speaker } else { 0 }, None);
+        assert_eq!(status, OmoteStatus::Ok, "{}", last_error());
+        let want =
+            omote_embed::analyse_voice_file(path, with_speaker.then_some(&embed_speaker), None)
+                .unwrap();
+        assert_eq!(want.streamed, path == &long);
+        assert_eq!(
+            track_frames(track),
+            want.analysis.frames,
+            "{path:?} {with_speaker}"
+        );
+        assert_eq!(track_warning(track), "");
+        assert_eq!(omote_track_free(track), OmoteStatus::Ok);
+    }
+
+    // A WAV cut short: read, with the warning on the track.
+    let cut = dir.join("cut.wav");
+    let whole = omote_testdata::wav16(&short, 16_000, 1);
+    std::fs::write(&cut, &whole[..whole.len() - 8_000]).unwrap();
+    let (status, track) = analyse_file(&cut, 0, None);
+    assert_eq!(status, OmoteStatus::Ok, "{}", last_error());
+    let w = track_warning(track);
+    assert!(w.contains("cut.wav") && w.contains("early"), "{w}");
+    assert_eq!(omote_track_free(track), OmoteStatus::Ok);
+
+    // Missing, not audio, a bad profile, a freed speaker.
+    let (status, _) = analyse_file(&dir.join("gone.wav"), 0, None);
+    assert_eq!(status, OmoteStatus::NotFound);
+    assert!(
+        last_error().starts_with("omote_analyse_voice_file") && last_error().contains("gone.wav"),
+        "{}",
+        last_error()
+    );
+    let text = dir.join("notes.wav");
+    std::fs::write(&text, "not a recording\n").unwrap();
+    assert_eq!(analyse_file(&text, 0, None).0, OmoteStatus::LoadFailed);
+    assert!(last_error().contains("notes.wav"), "{}", last_error());
+    let bad = CString::new("{}").unwrap();
+    assert_eq!(
+        analyse_file(&line, 0, Some(&bad)).0,
+        OmoteStatus::InvalidArgument
+    );
+    assert_eq!(omote_speaker_free(speaker), OmoteStatus::Ok);
+    assert_eq!(
+        analyse_file(&line, speaker, None).0,
+        OmoteStatus::InvalidHandle
+    );
+}

@@ -145,7 +145,7 @@ namespace Omote
         public const uint AbiVersion = 1;
         /// <summary>The additions within it this binding calls (<c>OMOTE_ABI_MINOR</c>): a
         /// library with fewer lacks some of its functions.</summary>
-        public const uint AbiMinor = 3;
+        public const uint AbiMinor = 4;
         /// <summary>ARKit blendshapes in a tracked face (<c>OMOTE_ARKIT_COUNT</c>).</summary>
         public const int ArkitCount = 52;
         /// <summary>Numbers per track frame: A I U E O N (<c>OMOTE_TRACK_STRIDE</c>).</summary>
@@ -247,6 +247,8 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_file_info(ulong file, out uint samples, out double sampleRate, out uint hasWarning);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_file_samples(ulong file, [Out] float[] @out, uint count);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_voice_file_warning(ulong file, [Out] byte[] buf, uint cap, out uint len);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_analyse_voice_file(byte[] path, ulong speaker, byte[] profile, out ulong @out);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_track_warning(ulong track, [Out] byte[] buf, uint cap, out uint len);
 
         // ---- scenes and anims ----
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_file_sink_write(IntPtr sink, byte[] bytes, uint len);

@@ -30,6 +30,35 @@ namespace Omote
             return new Track(h);
         }
 
+        /// <summary>Analyses an audio file (WAV, FLAC, OGG or MP3, by content) as
+        /// <c>omote lipsync FILE</c> does: read whole when short; longer than 10 minutes,
+        /// streamed in flat memory (as <c>--stream</c> reads). With <paramref name="speaker"/>,
+        /// read against its lines (the CLI's folder mode); <paramref name="profile"/>: a lip
+        /// sync profile's JSON, or null for the built-in one. What the reading warned of is
+        /// <see cref="Warning"/>. A missing file throws <see cref="OmoteException"/> with
+        /// <see cref="OmoteStatus.NotFound"/>, one that is not audio with
+        /// <see cref="OmoteStatus.LoadFailed"/>; both name the file.</summary>
+        public static Track AnalyseFile(string path, Speaker speaker = null, string profile = null)
+        {
+            Library.CheckAbi();
+            if (path == null) throw new ArgumentNullException("path");
+            ulong h;
+            Native.Check(NativeMethods.omote_analyse_voice_file(Utf8.Encode(path), speaker == null ? 0 : speaker.Handle, profile == null ? null : Utf8.Encode(profile), out h));
+            return new Track(h);
+        }
+
+        /// <summary>What reading the track's file warned of (a WAV cut short, samples that
+        /// are not numbers; the text names the file), or null; always null for a track
+        /// made from samples or frames.</summary>
+        public string Warning
+        {
+            get
+            {
+                string w = Scene.Text((byte[] b, out uint len) => NativeMethods.omote_track_warning(Handle, b, (uint)(b == null ? 0 : b.Length), out len));
+                return w.Length == 0 ? null : w;
+            }
+        }
+
         /// <summary>A track from frames: 6 numbers per frame (A I U E O N, 0–1) at <paramref name="fps"/>, all of it voiced.</summary>
         public static Track FromFrames(float[] frames, float fps)
         {

@@ -215,9 +215,16 @@ int main(void) {
   EXPECT("free profiled track", omote_track_free(profiled_track), OMOTE_STATUS_OK, "");
   free(profile);
   OmoteSpeaker speaker;
+  char name_buf[64];
+  uint32_t name_len;
   EXPECT("speaker", omote_speaker_new(&speaker), OMOTE_STATUS_OK, "");
   float seed[OMOTE_VOICE_SEED_LEN];
   EXPECT("voice seed short", omote_speaker_voice_seed(speaker, seed, 3), OMOTE_STATUS_INVALID_ARGUMENT, "omote_speaker_voice_seed");
+  OmoteTrack file_track;
+  EXPECT("analyse missing file", omote_analyse_voice_file("/no/such/line.wav", speaker, NULL, &file_track), OMOTE_STATUS_NOT_FOUND, "/no/such/line.wav");
+  EXPECT("analyse null path", omote_analyse_voice_file(NULL, 0, NULL, &file_track), OMOTE_STATUS_NULL_POINTER, "omote_analyse_voice_file");
+  EXPECT("analyse with a face for a speaker", omote_analyse_voice_file("/no/such/line.wav", face, NULL, &file_track), OMOTE_STATUS_INVALID_HANDLE, "omote_analyse_voice_file");
+  EXPECT("warning of a freed track", omote_track_warning(profiled_track, name_buf, sizeof name_buf, &name_len), OMOTE_STATUS_INVALID_HANDLE, "omote_track_warning");
   EXPECT("hear NaN", omote_character_hear(face, stream, (float[]){nan}, 1), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_hear");
 
   /* Reading. */
