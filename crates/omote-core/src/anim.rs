@@ -15,7 +15,9 @@
 //! whose `expressions` were the applied weights). Quaternions are x, y, z, w
 //! in the VRM frame (+Y up, +Z forward, +X the avatar's left); `head` is the head's full
 //! orientation relative to the body; the eyes are the eye bones' rotations relative to
-//! their rest pose; `lookAt` is gaze yaw/pitch in degrees (yaw > 0 left, pitch > 0 down).
+//! their rest pose; `lookAt` is gaze yaw/pitch in degrees (yaw > 0 left, pitch > 0 down),
+//! after the lookAt override multiplier, and `lookAtInput` (only when an override changed
+//! it) the gaze before it, a VRM player's input.
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
@@ -69,8 +71,15 @@ pub struct Anim {
     pub left_eye: Vec<[f32; 4]>,
     /// Right eye bone rotation per frame.
     pub right_eye: Vec<[f32; 4]>,
-    /// Gaze `[yaw, pitch]` in degrees per frame.
+    /// Gaze `[yaw, pitch]` in degrees per frame, after the lookAt override multiplier:
+    /// what the face shows.
     pub look_at: Vec<[f32; 2]>,
+    /// The gaze *before* the lookAt override multiplier, when an expression's
+    /// `overrideLookAt` changed it in some frame: what a VRM 1.0 player takes as input
+    /// (the VRMA writer), since it applies the override itself. `None`: the same as
+    /// `look_at`. Read it through [`Anim::look_at_input`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look_at_input: Option<Vec<[f32; 2]>>,
     /// Things that happened, in time order.
     #[serde(default)]
     pub events: Vec<AnimEvent>,
@@ -291,6 +300,11 @@ impl Anim {
             .unwrap_or(&self.expressions)
     }
 
+    /// The gaze before the lookAt override multiplier (`lookAtInput`, else `lookAt`).
+    pub fn look_at_input(&self) -> &[[f32; 2]] {
+        self.look_at_input.as_deref().unwrap_or(&self.look_at)
+    }
+
     /// Check the invariants readers rely on: our format, one value per frame in every
     /// track, only finite numbers, `appliedExpressions` (if any) shaped like `expressions`.
     pub fn validate(&self) -> Result<(), AnimError> {
@@ -365,6 +379,13 @@ impl Anim {
             "lookAt",
             self.look_at.iter().map(|x| x.iter().all(|c| c.is_finite())),
         )?;
+        if let Some(input) = &self.look_at_input {
+            check_len("lookAtInput".to_string(), input.len())?;
+            check_finite(
+                "lookAtInput",
+                input.iter().map(|x| x.iter().all(|c| c.is_finite())),
+            )?;
+        }
         Ok(())
     }
 }
@@ -411,6 +432,7 @@ impl AnimRecorder {
                 left_eye: Vec::new(),
                 right_eye: Vec::new(),
                 look_at: Vec::new(),
+                look_at_input: Some(Vec::new()),
                 events: Vec::new(),
             },
         }
@@ -431,6 +453,9 @@ impl AnimRecorder {
         self.anim.left_eye.reserve(frames);
         self.anim.right_eye.reserve(frames);
         self.anim.look_at.reserve(frames);
+        if let Some(input) = &mut self.anim.look_at_input {
+            input.reserve(frames);
+        }
     }
 
     /// Append one frame, and the events that started in it.
@@ -450,6 +475,9 @@ impl AnimRecorder {
         self.anim
             .look_at
             .push([state.look_at_yaw_deg, state.look_at_pitch_deg]);
+        if let Some(input) = &mut self.anim.look_at_input {
+            input.push([state.input_look_at_yaw_deg, state.input_look_at_pitch_deg]);
+        }
     }
 
     /// Moves the buffered frames into the tracks.
@@ -491,6 +519,10 @@ impl AnimRecorder {
     /// The finished anim (events sorted by time).
     pub fn finish(mut self) -> Anim {
         self.flush();
+        // Written only where an override changed the gaze (most models have none).
+        if self.anim.look_at_input.as_ref() == Some(&self.anim.look_at) {
+            self.anim.look_at_input = None;
+        }
         self.anim.duration = self.anim.head.len() as f32 / self.anim.fps;
         self.anim
             .events

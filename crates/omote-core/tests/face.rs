@@ -244,6 +244,67 @@ fn state_and_anim_keep_the_input_before_and_the_weights_after_the_overrides() {
     assert_eq!(anim.applied().get("happy"), Some(&[0.6][..]));
 }
 
+/// An expression with `overrideLookAt: blend` at 0.5 halves the gaze the face shows; the
+/// recorder keeps the gaze before it (`lookAtInput`, what a VRMA carries, since the player
+/// applies the override itself) — and writes none where no override changed the gaze.
+#[test]
+fn the_anim_keeps_the_gaze_before_the_look_at_override_only_where_one_changed_it() {
+    use omote_core::rig::{ExpressionDesc, OverrideMode};
+    let desc = omote_core::RigDesc {
+        name: "test".into(),
+        presets: true,
+        arkit: false,
+        expressions: vec![ExpressionDesc::new("dreamy").overrides(
+            OverrideMode::None,
+            OverrideMode::Blend,
+            OverrideMode::None,
+        )],
+        look_at: None,
+    };
+    let rig = Arc::new(Rig::from_desc(&desc).unwrap());
+    let record = |weight: f32| {
+        let mut face = Face::new(rig.clone(), FaceConfig::raw(), 1);
+        let dreamy = rig.channel("dreamy").unwrap();
+        face.layer_mut(Face::BASE).set(dreamy, weight);
+        let inputs = FaceInputs {
+            gaze_yaw_deg: 20.0,
+            gaze_pitch_deg: -8.0,
+            ..FaceInputs::default()
+        };
+        let mut rec = AnimRecorder::new(&rig, 60.0);
+        for _ in 0..3 {
+            let s = face.update(1.0 / 60.0, &inputs);
+            rec.record(s);
+        }
+        rec.finish()
+    };
+    let anim = record(0.5);
+    anim.validate().unwrap();
+    let (shown, input) = (anim.look_at[2], anim.look_at_input()[2]);
+    assert!(input[0] > 1.0, "the face looks aside: {input:?}");
+    assert!(
+        (shown[0] - 0.5 * input[0]).abs() < 1e-5,
+        "{shown:?} {input:?}"
+    );
+    assert!(
+        (shown[1] - 0.5 * input[1]).abs() < 1e-5,
+        "{shown:?} {input:?}"
+    );
+    let json = serde_json::to_string(&anim).unwrap();
+    assert!(json.contains("\"lookAtInput\":"), "{json}");
+    let back: omote_core::Anim = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, anim);
+    // No override in force: one gaze, written once.
+    let plain = record(0.0);
+    assert_eq!(plain.look_at_input, None);
+    assert_eq!(plain.look_at_input(), &plain.look_at[..]);
+    assert!(
+        !serde_json::to_string(&plain)
+            .unwrap()
+            .contains("lookAtInput")
+    );
+}
+
 /// A blink asked of a face without the automatic blink is refused as such; a full queue
 /// says so, and nothing is lost silently.
 #[test]

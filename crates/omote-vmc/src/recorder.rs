@@ -237,6 +237,7 @@ impl VmcRecorder {
             left_eye: self.left_eye,
             right_eye: self.right_eye,
             look_at: vec![[0.0, 0.0]; frames],
+            look_at_input: None,
             events: Vec::new(),
         }
     }

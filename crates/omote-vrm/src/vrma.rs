@@ -9,7 +9,8 @@
 //!   forbids them; gaze goes through the lookAt node). Only expressions the target model
 //!   has are written;
 //! - a lookAt node (child of the head, at `offsetFromHeadBone`) whose rotation is the
-//!   gaze: `rotY(yaw) · rotX(pitch)` (extrinsic ZXY with no roll; yaw > 0 looks to the
+//!   gaze before the lookAt override multiplier (the anim's `lookAtInput`: the player
+//!   applies `overrideLookAt` itself): `rotY(yaw) · rotX(pitch)` (extrinsic ZXY with no roll; yaw > 0 looks to the
 //!   avatar's left, pitch > 0 down);
 //! - the head's rotation; when the model has a neck, the anim's head orientation (which
 //!   is relative to the body) is split between them: the neck takes
@@ -292,9 +293,9 @@ fn write_gaze_and_head(
     look_at: Index<Node>,
     skeleton: &RestSkeleton,
 ) {
-    // Gaze.
+    // Gaze, before the lookAt override (the player applies it, as for expressions).
     let gaze: Vec<[f32; 4]> = anim
-        .look_at
+        .look_at_input()
         .iter()
         .map(|[yaw, pitch]| look_at_rotation(*yaw, *pitch).to_array())
         .collect();
@@ -383,11 +384,17 @@ mod tests {
         );
     }
 
-    /// The last key of the rotation track of human bone `bone`.
+    /// The last key of the rotation track of human bone `bone` (or `"lookAt"`: the
+    /// lookAt node's).
     fn last_rotation(bytes: &[u8], bone: &str) -> Quat {
         let chunks = crate::glb::split(bytes, "t").unwrap();
         let v: serde_json::Value = serde_json::from_slice(chunks.json).unwrap();
-        let node = &v["extensions"]["VRMC_vrm_animation"]["humanoid"]["humanBones"][bone]["node"];
+        let ext = &v["extensions"]["VRMC_vrm_animation"];
+        let node = if bone == "lookAt" {
+            &ext["lookAt"]["node"]
+        } else {
+            &ext["humanoid"]["humanBones"][bone]["node"]
+        };
         let anim = &v["animations"][0];
         let channel = anim["channels"]
             .as_array()
@@ -404,6 +411,21 @@ mod tests {
         let bin = chunks.bin.unwrap();
         let f = |k: usize| f32::from_le_bytes(bin[at + 4 * k..at + 4 * k + 4].try_into().unwrap());
         Quat::from_xyzw(f(0), f(1), f(2), f(3))
+    }
+
+    /// The lookAt node carries the gaze before `overrideLookAt` (the player applies the
+    /// override itself, as it does the expressions'), not the shown one.
+    #[test]
+    fn the_gaze_written_is_the_players_input() {
+        let model = crate::avatar::model();
+        let mut a = anim(&model, 4);
+        a.look_at = vec![[10.0, 4.0]; 4];
+        let want = |yaw, pitch| look_at_rotation(yaw, pitch);
+        let got = last_rotation(&write_vrma(&a, &model).unwrap(), "lookAt");
+        assert!(got.angle_between(want(10.0, 4.0)) < 1e-5, "{got}");
+        a.look_at_input = Some(vec![[20.0, 8.0]; 4]);
+        let got = last_rotation(&write_vrma(&a, &model).unwrap(), "lookAt");
+        assert!(got.angle_between(want(20.0, 8.0)) < 1e-5, "{got}");
     }
 
     #[test]

@@ -117,6 +117,11 @@ pub struct FaceState {
     pub look_at_yaw_deg: f32,
     /// Gaze pitch in degrees after smoothing and the lookAt override multiplier.
     pub look_at_pitch_deg: f32,
+    /// Gaze yaw in degrees *before* the lookAt override multiplier: what a VRM 1.0 player
+    /// takes as input (a VRMA's lookAt node), since it applies the override itself.
+    pub input_look_at_yaw_deg: f32,
+    /// Gaze pitch in degrees before the lookAt override multiplier.
+    pub input_look_at_pitch_deg: f32,
     /// The override multipliers of this frame.
     pub multipliers: OverrideMultipliers,
     /// Seconds since the face was created (sum of `dt`).
@@ -234,6 +239,8 @@ impl Face {
                 right_eye: Quat::IDENTITY,
                 look_at_yaw_deg: 0.0,
                 look_at_pitch_deg: 0.0,
+                input_look_at_yaw_deg: 0.0,
+                input_look_at_pitch_deg: 0.0,
                 multipliers: OverrideMultipliers::default(),
                 time: 0.0,
                 events: FaceEvents::new(),
@@ -347,6 +354,8 @@ impl Face {
         self.state.input_expressions.copy_from_slice(out);
         let mult = apply_overrides_clamped(self.rig.plan(), out);
 
+        self.state.input_look_at_yaw_deg = yaw;
+        self.state.input_look_at_pitch_deg = pitch;
         let (yaw, pitch) = (yaw * mult.look_at, pitch * mult.look_at);
         let (left_eye, right_eye) = if look_at.kind == LookAtType::Bone {
             look_at.eye_angles(yaw, pitch).rotations()

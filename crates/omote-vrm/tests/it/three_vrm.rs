@@ -236,13 +236,23 @@ fn vrma_plays_in_three_vrm_animation_with_our_values() {
         let frame = t * anim.fps;
         let on_frame = (frame - frame.round()).abs() < 1e-3;
         let tol = if on_frame { 0.05 } else { 0.5 };
+        // The lookAt the player is given is the gaze before `overrideLookAt` (it applies
+        // the override itself).
         let yaw = lerp_track(
-            &anim.look_at.iter().map(|v| v[0]).collect::<Vec<_>>(),
+            &anim
+                .look_at_input()
+                .iter()
+                .map(|v| v[0])
+                .collect::<Vec<_>>(),
             anim.fps,
             t,
         );
         let pitch = lerp_track(
-            &anim.look_at.iter().map(|v| v[1]).collect::<Vec<_>>(),
+            &anim
+                .look_at_input()
+                .iter()
+                .map(|v| v[1])
+                .collect::<Vec<_>>(),
             anim.fps,
             t,
         );
@@ -317,6 +327,7 @@ fn vrma_matches_three_vrm_reference_for_test_vrma() {
             [90.0, 0.0],
             [0.0, 0.0],
         ],
+        look_at_input: None,
         events: vec![],
     };
     let anim_path = temp_file(
