@@ -4,7 +4,10 @@
 //! - a humanoid rest skeleton in VRM T-pose ([`crate::skeleton`], identity rotations),
 //!   every bone VRM 1.0 requires, and never `leftEye` / `rightEye` (the spec forbids
 //!   animating them: gaze goes through the lookAt node);
-//! - one node per expression; the x of its translation is the weight (clamped to 0..1).
+//! - one node per expression the anim moves; the x of its translation is the weight
+//!   (clamped to 0..1). One at 0 in every frame is left out, so a player's own blink or
+//!   lip sync on it is not held at 0 (and the file is smaller: the demo's 18 s went from
+//!   953 KB to 372 KB).
 //!   `lookUp` / `lookDown` / `lookLeft` / `lookRight` are never written (the spec
 //!   forbids them; gaze goes through the lookAt node). Only expressions the target model
 //!   has are written;
@@ -257,6 +260,11 @@ fn write_expressions(
         if is_gaze(name) || model.expression(name).is_none() {
             continue;
         }
+        // An expression the anim never moves is left to the player: a track of zeros
+        // would hold it at 0 and override the app's own blink or lip sync.
+        if track.iter().all(|w| *w <= 0.0) {
+            continue;
+        }
         let p = ExpressionPreset::from_name(name);
         let node = g.node(named_node(&format!("expression:{name}")));
         scene_nodes.push(node);
@@ -333,6 +341,8 @@ mod tests {
     use omote_core::{Face, FaceConfig, FaceInputs};
     use std::sync::Arc;
 
+    /// A face's anim on `model` whose every expression moves (each rises to a weight of
+    /// its own), so every one is written.
     fn anim(model: &VrmModel, frames: usize) -> Anim {
         let rig = Arc::new(model.to_rig().unwrap());
         let mut face = Face::new(rig.clone(), FaceConfig::default(), 3);
@@ -340,7 +350,13 @@ mod tests {
         for _ in 0..frames {
             rec.record(face.update(1.0 / 30.0, &FaceInputs::default()));
         }
-        rec.finish()
+        let mut a = rec.finish();
+        for (k, (_, track)) in a.expressions.0.iter_mut().enumerate() {
+            for (f, w) in track.iter_mut().enumerate() {
+                *w = (f as f32 + 1.0) / frames as f32 * (k % 7 + 1) as f32 / 7.0;
+            }
+        }
+        a
     }
 
     #[test]
@@ -488,6 +504,38 @@ mod tests {
         let v: serde_json::Value = serde_json::from_slice(chunks.json).unwrap();
         let preset = &v["extensions"]["VRMC_vrm_animation"]["expressions"]["preset"];
         assert_eq!(preset.as_object().unwrap().len(), 2);
+    }
+
+    /// An expression at 0 in every frame gets no node and no track: a player's own
+    /// blink or lip sync on it stays the player's.
+    #[test]
+    fn an_expression_the_anim_never_moves_is_left_to_the_player() {
+        let model = crate::avatar::model();
+        let mut a = anim(&model, 5);
+        for (name, track) in &mut a.expressions.0 {
+            if name != "happy" && name != "aa" {
+                track.iter_mut().for_each(|w| *w = 0.0);
+            }
+        }
+        // Constant but not 0: written.
+        a.expressions
+            .0
+            .iter_mut()
+            .find(|(n, _)| n == "aa")
+            .unwrap()
+            .1 = vec![0.3; 5];
+        let bytes = write_vrma(&a, &model).unwrap();
+        let chunks = crate::glb::split(&bytes, "t").unwrap();
+        let v: serde_json::Value = serde_json::from_slice(chunks.json).unwrap();
+        let ext = &v["extensions"]["VRMC_vrm_animation"]["expressions"];
+        let preset: Vec<&String> = ext["preset"].as_object().unwrap().keys().collect();
+        assert_eq!(preset, ["aa", "happy"]);
+        assert!(
+            ext["custom"].as_object().is_none_or(|c| c.is_empty()),
+            "{ext}"
+        );
+        // happy and aa, lookAt, head and neck.
+        assert_eq!(v["animations"][0]["channels"].as_array().unwrap().len(), 5);
     }
 
     #[test]

@@ -161,8 +161,12 @@ fn test_anim(model: &omote_vrm::VrmModel) -> Anim {
         }
         state.head = Quat::from_rotation_y(0.4 * (t * 1.5).sin())
             * Quat::from_rotation_x(0.2 * (t * 2.5).cos());
-        state.look_at_yaw_deg = 50.0 * (t * 1.3).sin();
-        state.look_at_pitch_deg = 25.0 * (t * 0.9).cos();
+        // The player's gaze input, and half of it shown (as an `overrideLookAt: blend`
+        // at 0.5 would): the file must carry the input.
+        state.input_look_at_yaw_deg = 50.0 * (t * 1.3).sin();
+        state.input_look_at_pitch_deg = 25.0 * (t * 0.9).cos();
+        state.look_at_yaw_deg = 0.5 * state.input_look_at_yaw_deg;
+        state.look_at_pitch_deg = 0.5 * state.input_look_at_pitch_deg;
         rec.record(&state);
     }
     rec.finish()
