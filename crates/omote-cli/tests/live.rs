@@ -159,16 +159,19 @@ fn a_real_osc_peer_gets_every_expression_each_frame_with_apply_last_and_the_bone
     write_mouth_replay(&replay, 1.0, 1.0, 3);
     let (report, stderr) = replay_to_peer(&python, &replay, &[], "3.5", "A,Blink");
     let packets = report["packets"].as_u64().unwrap();
-    // 60 Hz for 3.5 s.
+    let frames = report["frames"].as_array().unwrap();
+    // 60 Hz for 3.5 s; each frame of the avatar's 70 expressions in 3 packets of at most
+    // 1472 bytes (the peer checks the size).
     assert!(
-        (170..=250).contains(&packets),
-        "{packets} packets\n{stderr}"
+        (170..=250).contains(&frames.len()),
+        "{} frames\n{stderr}",
+        frames.len()
     );
+    assert_eq!(packets, 3 * frames.len() as u64, "{stderr}");
     // Every expression of the avatar, each frame, with the Head and eye bones.
     let rig = omote_vrm::avatar::rig();
     let names = report["names"].as_array().unwrap();
     assert_eq!(names.len(), rig.len(), "{names:?}");
-    let frames = report["frames"].as_array().unwrap();
     for f in frames {
         assert_eq!(f["blends"].as_u64(), Some(rig.len() as u64), "{f}");
         assert_eq!(
@@ -230,8 +233,20 @@ fn a_vrm_without_eye_bones_gets_no_eye_bones_over_vmc() {
     let (report, stderr) = replay_to_peer(&python, &replay, &rig_args, "1.5", "A");
     let frames = report["frames"].as_array().unwrap();
     assert!(frames.len() > 30, "{} frames\n{stderr}", frames.len());
+    // The Head where the model has it: 0.25 m above its parent (not an average adult's
+    // 0.1 m, which a receiver applying positions would pull it to).
+    let model = omote_vrm::VrmModel::read(&rig).unwrap();
+    let [x, y, z] = model.bone_rest_translation("head").unwrap();
+    assert!((y - 0.25).abs() < 1e-6, "{y}");
     for f in frames {
         assert_eq!(f["bones"], serde_json::json!(["Head"]), "{f}");
+        let at: Vec<f64> = serde_json::from_value(f["headPosition"].clone()).unwrap();
+        // Unity's axes: x mirrored.
+        let want = [-f64::from(x), f64::from(y), f64::from(z)];
+        assert!(
+            at.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6),
+            "{at:?} vs {want:?}"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -311,8 +326,9 @@ impl Lcg {
     }
 }
 
-/// A packet no VMC receiver may accept: random bytes, a valid bundle cut short, a
-/// bundle whose message lengths lie, a bone with a NaN, wrong argument types.
+/// A packet no VMC receiver may use: random bytes, a valid bundle cut short, a bundle
+/// whose message lengths lie, wrong argument types — or the frame's own bundle with a
+/// NaN in its bone, whose blends are used and whose bone is skipped.
 fn malformed_packet(rng: &mut Lcg, valid: &[u8]) -> Vec<u8> {
     match rng.next() % 5 {
         0 => {
@@ -329,7 +345,7 @@ fn malformed_packet(rng: &mut Lcg, valid: &[u8]) -> Vec<u8> {
             p
         }
         3 => {
-            let mut p = perfect_sync_packet(0.5);
+            let mut p = valid.to_vec();
             // The Head bone's first rotation float → NaN (a refused bone).
             let at = p
                 .windows(4)

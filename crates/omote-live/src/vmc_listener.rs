@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use omote_vmc::{VmcError, VmcReceiver, VmcRecorder};
+use omote_vmc::{ApplyReport, VmcError, VmcReceiver, VmcRecorder};
 
 use crate::LiveError;
 
@@ -22,12 +22,10 @@ pub struct ListenLimits {
 /// What one packet did.
 #[derive(Debug, PartialEq)]
 pub enum Packet {
-    /// Decoded and applied; `applies` is its count of `/VMC/Ext/Blend/Apply`.
-    Applied {
-        /// `Blend/Apply` messages in it.
-        applies: usize,
-    },
-    /// Not valid OSC/VMC: ignored.
+    /// Decoded and applied, but for the messages it could not use (skipped, with the
+    /// first one's reason: the protocol's receivers ignore what they cannot use).
+    Applied(ApplyReport),
+    /// Not valid OSC: ignored whole.
     Malformed(VmcError),
 }
 
@@ -36,8 +34,10 @@ pub enum Packet {
 pub struct ListenStats {
     /// Packets received.
     pub packets: u64,
-    /// Of which malformed (ignored).
+    /// Of which malformed (not OSC: ignored whole).
     pub malformed: u64,
+    /// Messages skipped in the packets that were applied (see [`ApplyReport`]).
+    pub skipped_messages: u64,
 }
 
 /// A bound UDP socket and the state of what arrived on it.
@@ -148,16 +148,15 @@ impl VmcListener {
         let t0 = *self.first.get_or_insert(now);
         self.last = Some(now);
         self.stats.packets += 1;
-        let applied =
-            omote_vmc::osc::parse_packet(&self.buf[..n]).and_then(|m| self.receiver.apply(&m));
-        let applies = match applied {
-            Ok(a) => a,
+        let report = match omote_vmc::osc::parse_packet(&self.buf[..n]) {
+            Ok(m) => self.receiver.apply(&m),
             Err(e) => {
                 self.stats.malformed += 1;
                 return Ok(Some(Packet::Malformed(e)));
             }
         };
-        if let (Some(rec), true) = (self.recorder.as_mut(), applies > 0) {
+        self.stats.skipped_messages += report.skipped as u64;
+        if let (Some(rec), true) = (self.recorder.as_mut(), report.applies > 0) {
             let t = self
                 .receiver
                 .time()
@@ -166,15 +165,16 @@ impl VmcListener {
             let max_frames = (real * f64::from(rec.fps())).ceil() as usize;
             rec.advance_within(t, &self.receiver, max_frames);
         }
-        Ok(Some(Packet::Applied { applies }))
+        Ok(Some(Packet::Applied(report)))
     }
 
-    /// Receives until `limits` say stop; `on_malformed` sees each ignored packet with
-    /// its number (from 1).
+    /// Receives until `limits` say stop; `on_problem` sees each packet with something
+    /// it ignored: its number (from 1), the (first) reason, and how many of its messages
+    /// were skipped (`None`: the whole packet, not OSC).
     pub fn run(
         &mut self,
         limits: ListenLimits,
-        mut on_malformed: impl FnMut(u64, &VmcError),
+        mut on_problem: impl FnMut(u64, &VmcError, Option<usize>),
     ) -> Result<ListenStats, LiveError> {
         let started = Instant::now();
         let poll = Duration::from_millis(100);
@@ -188,8 +188,14 @@ impl VmcListener {
             if self.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst)) {
                 break;
             }
-            if let Some(Packet::Malformed(e)) = self.recv(poll)? {
-                on_malformed(self.stats.packets, &e);
+            match self.recv(poll)? {
+                Some(Packet::Malformed(e)) => on_problem(self.stats.packets, &e, None),
+                Some(Packet::Applied(ApplyReport {
+                    skipped,
+                    first_problem: Some(e),
+                    ..
+                })) => on_problem(self.stats.packets, &e, Some(skipped)),
+                _ => {}
             }
         }
         Ok(self.stats)

@@ -634,12 +634,16 @@ fn vmc_sink_to_listener_round_trips_a_face() {
 
     let mut bad = Vec::new();
     let stats = listener
-        .run(limits(300), |n, e| bad.push((n, e.to_string())))
+        .run(limits(300), |n, e, skipped| {
+            bad.push((n, e.to_string(), skipped))
+        })
         .unwrap();
-    assert_eq!(stats.packets, 21);
+    // The standard rig's 70 channels go in packets of at most 1472 bytes: 3 a frame.
+    assert_eq!(stats.packets, 20 * 3 + 1);
     assert_eq!(stats.malformed, 1);
+    assert_eq!(stats.skipped_messages, 0);
     assert_eq!(bad.len(), 1);
-    assert_eq!(bad[0].0, 21);
+    assert_eq!((bad[0].0, bad[0].2), (61, None));
     // Joy (VRM 0.x) on the wire, happy again in the recording.
     assert_eq!(listener.receiver().blend("Joy"), sent.last().copied());
     let rec = listener.take_recorder().unwrap();
@@ -671,7 +675,15 @@ fn vmc_sink_sends_mouth_weights_and_ignores_a_missing_marionette() {
     sink.send_weights(0.0, &[0.5, 0.0, 0.25, 0.0, 0.0], &BonePose::default())
         .unwrap();
     let got = listener.recv(Duration::from_secs(20)).unwrap();
-    assert_eq!(got, Some(Packet::Applied { applies: 1 }));
+    assert_eq!(
+        got,
+        Some(Packet::Applied(omote_vmc::ApplyReport {
+            applies: 1,
+            // T, five values, Apply (OK says nothing it keeps).
+            used: 7,
+            ..Default::default()
+        }))
+    );
     assert_eq!(listener.receiver().blend("aa"), Some(0.5));
     assert_eq!(listener.receiver().blend("ou"), Some(0.25));
     assert!(listener.receiver().bone("Head").is_none());
@@ -716,15 +728,27 @@ fn the_recorder_is_bounded_against_a_hostile_performer_clock() {
     for k in 0..10 {
         let t = k as f32 / 60.0;
         socket
-            .send_to(writer.write(t, &[0.5], &BonePose::default()), addr)
+            .send_to(
+                writer
+                    .write(t, &[0.5], &BonePose::default())
+                    .next()
+                    .unwrap(),
+                addr,
+            )
             .unwrap();
     }
     for t in [1e30f32, 2e30, f32::MAX] {
         socket
-            .send_to(writer.write(t, &[0.5], &BonePose::default()), addr)
+            .send_to(
+                writer
+                    .write(t, &[0.5], &BonePose::default())
+                    .next()
+                    .unwrap(),
+                addr,
+            )
             .unwrap();
     }
-    let stats = listener.run(limits(300), |_, _| {}).unwrap();
+    let stats = listener.run(limits(300), |_, _, _| {}).unwrap();
     assert_eq!(stats.packets, 13);
     let rec = listener.take_recorder().unwrap();
     assert!(rec.frames() >= 10);

@@ -6,8 +6,10 @@
 //! Codec only — no sockets, threads or clocks; `omote-live` owns the UDP socket.
 //!
 //! * [`osc`] — the OSC 1.0 subset VMC uses: [`osc::OscWriter`], [`osc::parse_packet`].
-//! * [`VmcFrameWriter`] — one face frame → one bundle, allocation-free once warm.
-//! * [`VmcReceiver`] — decoded messages → the latest blend values and bones.
+//! * [`VmcFrameWriter`] — one face frame → bundles of at most [`MAX_PACKET_BYTES`] (one
+//!   Ethernet frame each), allocation-free once warm.
+//! * [`VmcReceiver`] — decoded messages → the latest blend values and bones; what it
+//!   cannot use it skips and reports ([`ApplyReport`]), the rest it applies.
 //! * [`tracked_face`] — a performer's ARKit-52 "perfect sync" values and `Head` bone as
 //!   the core's tracking input (`omote live --vmc-in`).
 //! * [`VmcRecorder`] — a receiver's state sampled into an anim, bounded against clock jumps.
@@ -30,9 +32,9 @@ mod sender;
 pub use error::VmcError;
 pub use names::{BlendNames, BlendWeights, channel_from_wire};
 pub use perfect_sync::tracked_face;
-pub use receiver::VmcReceiver;
+pub use receiver::{ApplyReport, VmcReceiver};
 pub use recorder::VmcRecorder;
-pub use sender::{BonePose, BoneRest, VmcFrameWriter};
+pub use sender::{BonePose, BoneRest, MAX_PACKET_BYTES, VmcFrameWriter};
 
 /// The port VMC marionettes listen on by default.
 pub const DEFAULT_PORT: u16 = 39539;

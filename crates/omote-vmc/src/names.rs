@@ -1,7 +1,9 @@
 //! Expression names on the wire. VMC marionettes built on UniVRM 0.x look blend shape
 //! clips up by their VRM 0.x preset names (`A`, `Joy`, `Blink_L`, …); VRM 1.0-based ones use
-//! the 1.0 names (`aa`, `happy`, `blinkLeft`, …). Custom and ARKit channels keep their own
-//! names either way (perfect-sync receivers expect `jawOpen`, `eyeBlinkLeft`, …).
+//! the 1.0 names (`aa`, `happy`, `blinkLeft`, …). Custom channels keep their own names.
+//! ARKit's 52 are perfect-sync clips: a VRM 0.x model names them in upper camel case
+//! (`JawOpen`, `EyeBlinkLeft`: VMagicMirror's and the common perfect-sync models'
+//! spelling), a VRM 1.0 one as ARKit does (`jawOpen`); the names are matched exactly.
 
 use omote_core::ExpressionPreset;
 
@@ -87,27 +89,42 @@ const PRESET_V0: [(ExpressionPreset, &str); 18] = [
 ];
 
 impl BlendNames {
-    /// The name to send for an omote channel (VRM 1.0 / custom name).
+    /// The name to send for an omote channel (VRM 1.0 / custom name). A channel named
+    /// in ARKit's spelling goes in the 0.x perfect-sync spelling with 0.x names; a model
+    /// that spells its clips otherwise has its own channel names, sent as they are.
     ///
     /// ```
     /// use omote_vmc::BlendNames;
     /// assert_eq!(BlendNames::Vrm0.to_wire("happy"), "Joy");
     /// assert_eq!(BlendNames::Vrm1.to_wire("happy"), "happy");
-    /// assert_eq!(BlendNames::Vrm0.to_wire("jawOpen"), "jawOpen");
+    /// assert_eq!(BlendNames::Vrm0.to_wire("jawOpen"), "JawOpen");
+    /// assert_eq!(BlendNames::Vrm1.to_wire("jawOpen"), "jawOpen");
+    /// assert_eq!(BlendNames::Vrm0.to_wire("JawOpen"), "JawOpen");
+    /// assert_eq!(BlendNames::Vrm0.to_wire("myShape"), "myShape");
     /// ```
-    pub fn to_wire(self, channel: &str) -> &str {
+    pub fn to_wire(self, channel: &str) -> std::borrow::Cow<'_, str> {
+        use std::borrow::Cow;
         match self {
-            BlendNames::Vrm1 => channel,
-            BlendNames::Vrm0 => PRESET_V0
-                .iter()
-                .find(|(p, _)| p.name() == channel)
-                .map_or(channel, |(_, v0)| v0),
+            BlendNames::Vrm1 => Cow::Borrowed(channel),
+            BlendNames::Vrm0 => {
+                if let Some((_, v0)) = PRESET_V0.iter().find(|(p, _)| p.name() == channel) {
+                    return Cow::Borrowed(v0);
+                }
+                if omote_core::rig::is_arkit_name(channel) {
+                    let mut chars = channel.chars();
+                    let first = chars.next().map(|c| c.to_ascii_uppercase());
+                    return Cow::Owned(first.into_iter().chain(chars).collect());
+                }
+                Cow::Borrowed(channel)
+            }
         }
     }
 }
 
 /// The omote channel name for a received blend name: VRM 0.x preset names (any case, as
-/// receivers disagree) become VRM 1.0 names; everything else is kept.
+/// receivers disagree) become VRM 1.0 names, ARKit's 52 in any of their spellings
+/// (`JawOpen`, `jawOpen`, `eyeBlink_L`) ARKit's own (the inverse of
+/// [`BlendNames::to_wire`]); everything else is kept.
 ///
 /// ```
 /// use omote_vmc::channel_from_wire;
@@ -115,10 +132,15 @@ impl BlendNames {
 /// assert_eq!(channel_from_wire("BLINK_L"), "blinkLeft");
 /// assert_eq!(channel_from_wire("aa"), "aa");
 /// assert_eq!(channel_from_wire("mouthSmileLeft"), "mouthSmileLeft");
+/// assert_eq!(channel_from_wire("MouthSmileLeft"), "mouthSmileLeft");
+/// assert_eq!(channel_from_wire("myShape"), "myShape");
 /// ```
 pub fn channel_from_wire(name: &str) -> &str {
-    PRESET_V0
+    if let Some((p, _)) = PRESET_V0
         .iter()
         .find(|(_, v0)| v0.eq_ignore_ascii_case(name))
-        .map_or(name, |(p, _)| p.name())
+    {
+        return p.name();
+    }
+    omote_core::rig::arkit_index_any_spelling(name).map_or(name, |i| omote_core::rig::ARKIT_52[i])
 }

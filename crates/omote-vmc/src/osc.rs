@@ -25,6 +25,9 @@ impl OscArg<'_> {
     }
 }
 
+/// Bytes of a bundle before its first element: `#bundle\0` and the time tag.
+pub const BUNDLE_HEADER: usize = 16;
+
 /// Writes OSC packets into a buffer it owns and reuses.
 ///
 /// ```
@@ -89,6 +92,16 @@ impl OscWriter {
             let len = (self.buf.len() - start) as u32;
             self.buf[size_at..size_at + 4].copy_from_slice(&len.to_be_bytes());
         }
+    }
+
+    /// Moves the bundle elements from byte `at` on (a length the writer had after
+    /// some message) into `into` as the elements of a new bundle, keeping this one's
+    /// before `at`: a bundle that grew too large is split at a message.
+    pub fn move_elements_from(&mut self, at: usize, into: &mut OscWriter) {
+        debug_assert!(self.in_bundle && at >= BUNDLE_HEADER && at <= self.buf.len());
+        into.begin_bundle();
+        into.buf.extend_from_slice(&self.buf[at..]);
+        self.buf.truncate(at);
     }
 
     /// The packet so far.

@@ -54,6 +54,7 @@ mod tests {
                 args: vec![],
             },
         ])
+        .all_used()
         .unwrap();
         assert_eq!(tracked_face(&rx), None);
         let q = Quat::from_rotation_y(0.3);
@@ -73,6 +74,7 @@ mod tests {
                 args: vec![],
             },
         ])
+        .all_used()
         .unwrap();
         let face = tracked_face(&rx).unwrap();
         assert_eq!(face.blendshapes.get("jawOpen"), 0.6);

@@ -10,16 +10,21 @@ use crate::osc::{OscMessage, OscValue};
 
 /// Applies decoded VMC messages: blend values become visible at `/VMC/Ext/Blend/Apply`
 /// (as the protocol says), bone transforms at once, converted to glTF space.
-/// Unknown addresses are ignored (VMC has many we do not use); known ones with wrong
-/// arguments are errors.
 ///
-/// **Bounded against hostile senders.** Values are checked as they arrive: a blend value
-/// that is not finite becomes 0, others are clamped to 0..1; a bone whose numbers are not
-/// all finite or whose rotation cannot be normalised is refused ([`VmcError::BadBone`],
-/// the bone keeps its previous pose — never a `[0, 0, 0, 0]` rotation); a rotation with
-/// huge finite components is normalised without overflow. At most
-/// [`VmcReceiver::MAX_NAMES`] blend names and as many bone names are kept
-/// ([`VmcError::TooManyNames`] beyond).
+/// **What it cannot use, it skips, and uses the rest** (the protocol's rule: a receiver
+/// ignores what it does not understand). Unknown addresses are ignored silently (VMC has
+/// many we do not use); arguments after the ones a message needs are ignored. A known
+/// message it still cannot use (a name that is not a string, an integer where a float
+/// goes, a bone with a non-finite number) is skipped and reported in the
+/// [`ApplyReport`]; the packet's other messages are applied.
+///
+/// **Bounded against hostile senders.** A blend value that is not finite becomes 0
+/// (counted: [`ApplyReport::non_finite`]), others are clamped to 0..1; a bone whose
+/// numbers are not all finite or whose rotation cannot be normalised is skipped
+/// ([`VmcError::BadBone`], the bone keeps its previous pose — never a `[0, 0, 0, 0]`
+/// rotation); a rotation with huge finite components is normalised without overflow.
+/// At most [`VmcReceiver::MAX_NAMES`] blend names and as many bone names are kept; a new
+/// name beyond them is skipped ([`VmcError::TooManyNames`]), never the known ones.
 #[derive(Clone, Debug, Default)]
 pub struct VmcReceiver {
     pending: HashMap<String, f32>,
@@ -27,6 +32,41 @@ pub struct VmcReceiver {
     bones: HashMap<String, (Vec3, Quat)>,
     time: Option<f32>,
     applies: u64,
+}
+
+/// What one packet's messages did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ApplyReport {
+    /// `Blend/Apply` messages it held.
+    pub applies: usize,
+    /// Known messages it used (values, applies, bones, the clock).
+    pub used: usize,
+    /// Known messages skipped because they could not be used.
+    pub skipped: usize,
+    /// Why the first of them was skipped.
+    pub first_problem: Option<VmcError>,
+    /// Blend values that were not finite, taken as 0.
+    pub non_finite: usize,
+}
+
+impl ApplyReport {
+    /// The `Blend/Apply` count when every known message was used, else why the first
+    /// one was not (the others were applied all the same).
+    pub fn all_used(self) -> Result<usize, VmcError> {
+        match self.first_problem {
+            None => Ok(self.applies),
+            Some(e) => Err(e),
+        }
+    }
+}
+
+/// An argument as a float: only a float (the protocol's type; an integer where a weight
+/// goes is a sender's mistake, skipped, not guessed at).
+fn float_of(v: &OscValue) -> Option<f32> {
+    match v {
+        OscValue::Float(x) => Some(*x),
+        _ => None,
+    }
 }
 
 impl VmcReceiver {
@@ -40,73 +80,89 @@ impl VmcReceiver {
         Self::default()
     }
 
-    /// Applies the messages of one packet in order; returns how many `Blend/Apply` it held.
-    pub fn apply(&mut self, messages: &[OscMessage]) -> Result<usize, VmcError> {
-        let mut applies = 0;
+    /// Applies the messages of one packet in order, skipping those it cannot use.
+    pub fn apply(&mut self, messages: &[OscMessage]) -> ApplyReport {
+        let mut report = ApplyReport::default();
         for m in messages {
-            match m.address.as_str() {
-                "/VMC/Ext/Blend/Val" => match m.args.as_slice() {
-                    [OscValue::Str(name), OscValue::Float(v)] => {
-                        let v = if v.is_finite() {
-                            v.clamp(0.0, 1.0)
-                        } else {
-                            0.0
-                        };
-                        let known =
-                            self.pending.contains_key(name) || self.blends.contains_key(name);
-                        if !known && self.blends.len() + self.pending.len() >= Self::MAX_NAMES {
-                            return Err(too_many(m, name));
-                        }
-                        self.pending.insert(name.clone(), v);
-                    }
-                    _ => return Err(bad(m, "sf")),
-                },
-                "/VMC/Ext/Blend/Apply" => {
-                    for (k, v) in self.pending.drain() {
-                        self.blends.insert(k, v);
-                    }
-                    applies += 1;
-                    self.applies += 1;
+            match self.apply_one(m, &mut report) {
+                Ok(true) => report.used += 1,
+                Ok(false) => {}
+                Err(e) => {
+                    report.skipped += 1;
+                    report.first_problem.get_or_insert(e);
                 }
-                "/VMC/Ext/Bone/Pos" | "/VMC/Ext/Root/Pos" => {
-                    let [OscValue::Str(name), rest @ ..] = m.args.as_slice() else {
-                        return Err(bad(m, "sfffffff"));
-                    };
-                    let mut f = [0f32; 7];
-                    if rest.len() < 7 {
-                        return Err(bad(m, "sfffffff"));
-                    }
-                    for (dst, v) in f.iter_mut().zip(rest) {
-                        let OscValue::Float(x) = v else {
-                            return Err(bad(m, "sfffffff"));
-                        };
-                        *dst = *x;
-                    }
-                    let bad_bone = |problem| VmcError::BadBone {
-                        address: m.address.clone(),
-                        bone: name.clone(),
-                        problem,
-                    };
-                    if !f.iter().all(|x| x.is_finite()) {
-                        return Err(bad_bone("a number is not finite"));
-                    }
-                    let q = normalised(quat_from_unity([f[3], f[4], f[5], f[6]]))
-                        .ok_or_else(|| bad_bone("the rotation is all zero"))?;
-                    if !self.bones.contains_key(name) && self.bones.len() >= Self::MAX_NAMES {
-                        return Err(too_many(m, name));
-                    }
-                    self.bones
-                        .insert(name.clone(), (vec_from_unity([f[0], f[1], f[2]]), q));
-                }
-                "/VMC/Ext/T" => match m.args.as_slice() {
-                    [OscValue::Float(t)] if t.is_finite() => self.time = Some(*t),
-                    [OscValue::Float(_)] => {}
-                    _ => return Err(bad(m, "f")),
-                },
-                _ => {}
             }
         }
-        Ok(applies)
+        report
+    }
+
+    /// One message; `Ok(false)`: an address VMC has that we do not use.
+    fn apply_one(&mut self, m: &OscMessage, report: &mut ApplyReport) -> Result<bool, VmcError> {
+        match m.address.as_str() {
+            "/VMC/Ext/Blend/Val" => {
+                let (Some(OscValue::Str(name)), Some(v)) =
+                    (m.args.first(), m.args.get(1).and_then(float_of))
+                else {
+                    return Err(bad(m, "sf"));
+                };
+                let v = if v.is_finite() {
+                    v.clamp(0.0, 1.0)
+                } else {
+                    report.non_finite += 1;
+                    0.0
+                };
+                if let Some(slot) = self.pending.get_mut(name.as_str()) {
+                    *slot = v;
+                    return Ok(true);
+                }
+                let known = self.blends.contains_key(name.as_str());
+                if !known && self.blends.len() + self.pending.len() >= Self::MAX_NAMES {
+                    return Err(too_many(m, name));
+                }
+                self.pending.insert(name.clone(), v);
+            }
+            "/VMC/Ext/Blend/Apply" => {
+                for (k, v) in self.pending.drain() {
+                    self.blends.insert(k, v);
+                }
+                report.applies += 1;
+                self.applies += 1;
+            }
+            "/VMC/Ext/Bone/Pos" | "/VMC/Ext/Root/Pos" => {
+                let [OscValue::Str(name), rest @ ..] = m.args.as_slice() else {
+                    return Err(bad(m, "sfffffff"));
+                };
+                let mut f = [0f32; 7];
+                if rest.len() < 7 {
+                    return Err(bad(m, "sfffffff"));
+                }
+                for (dst, v) in f.iter_mut().zip(rest) {
+                    *dst = float_of(v).ok_or_else(|| bad(m, "sfffffff"))?;
+                }
+                let bad_bone = |problem| VmcError::BadBone {
+                    address: m.address.clone(),
+                    bone: name.clone(),
+                    problem,
+                };
+                if !f.iter().all(|x| x.is_finite()) {
+                    return Err(bad_bone("a number is not finite"));
+                }
+                let q = normalised(quat_from_unity([f[3], f[4], f[5], f[6]]))
+                    .ok_or_else(|| bad_bone("the rotation is all zero"))?;
+                if !self.bones.contains_key(name) && self.bones.len() >= Self::MAX_NAMES {
+                    return Err(too_many(m, name));
+                }
+                self.bones
+                    .insert(name.clone(), (vec_from_unity([f[0], f[1], f[2]]), q));
+            }
+            "/VMC/Ext/T" => match m.args.first().and_then(float_of) {
+                Some(t) if t.is_finite() => self.time = Some(t),
+                Some(_) => {}
+                None => return Err(bad(m, "f")),
+            },
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// The applied value of a blend shape clip (by its wire name), if received.
@@ -179,7 +235,7 @@ mod tests {
     #[test]
     fn a_huge_rotation_is_normalised_and_a_bad_one_refused() {
         let mut r = VmcReceiver::new();
-        r.apply(&[bone([3e38, 0.0, 0.0, 3e38])]).unwrap();
+        r.apply(&[bone([3e38, 0.0, 0.0, 3e38])]).all_used().unwrap();
         let (_, q) = r.bone("Head").unwrap();
         assert!(q.is_finite() && (q.length() - 1.0).abs() < 1e-5, "{q:?}");
         for bad in [
@@ -187,7 +243,7 @@ mod tests {
             [f32::NAN, 0.0, 0.0, 1.0],
             [f32::INFINITY, 0.0, 0.0, 1.0],
         ] {
-            let e = r.apply(&[bone(bad)]).unwrap_err();
+            let e = r.apply(&[bone(bad)]).all_used().unwrap_err();
             assert!(matches!(e, VmcError::BadBone { .. }), "{e}");
             // The bone keeps its previous pose.
             assert_eq!(r.bone("Head").unwrap().1, q);
@@ -202,11 +258,24 @@ mod tests {
             args: vec![OscValue::Str(name), OscValue::Float(0.5)],
         };
         for i in 0..VmcReceiver::MAX_NAMES {
-            r.apply(&[val(format!("n{i}"))]).unwrap();
+            r.apply(&[val(format!("n{i}"))]).all_used().unwrap();
         }
-        let e = r.apply(&[val("one more".into())]).unwrap_err();
+        let e = r.apply(&[val("one more".into())]).all_used().unwrap_err();
         assert!(matches!(e, VmcError::TooManyNames { .. }), "{e}");
-        // A known name still updates.
-        r.apply(&[val("n0".into())]).unwrap();
+        // A known name still updates, in the same packet as a refused one.
+        let report = r.apply(&[
+            val("and another".into()),
+            OscMessage {
+                address: "/VMC/Ext/Blend/Val".into(),
+                args: vec![OscValue::Str("n0".into()), OscValue::Float(0.25)],
+            },
+            OscMessage {
+                address: "/VMC/Ext/Blend/Apply".into(),
+                args: vec![],
+            },
+        ]);
+        assert_eq!((report.applies, report.skipped), (1, 1));
+        assert_eq!(r.blend("n0"), Some(0.25));
+        assert_eq!(r.blend("and another"), None);
     }
 }

@@ -259,7 +259,7 @@ mod tests {
                 args: vec![],
             },
         ];
-        r.apply(&msgs).unwrap();
+        r.apply(&msgs).all_used().unwrap();
     }
 
     #[test]

@@ -41,25 +41,34 @@ impl Default for BoneRest {
     }
 }
 
-/// Encodes frames of one rig as VMC bundles into a reused buffer (no allocation per
+/// The largest packet a frame is sent in (bytes): an Ethernet frame's 1500 less the IP
+/// and UDP headers. The protocol asks for bundles "within 1500 bytes"; a larger datagram
+/// is sent in IP fragments, and losing any one loses the frame.
+pub const MAX_PACKET_BYTES: usize = 1472;
+
+/// Encodes frames of one rig as VMC bundles into reused buffers (no allocation per
 /// frame once warm).
 ///
-/// A bundle holds `/VMC/Ext/OK 1`, `/VMC/Ext/T time`, one `/VMC/Ext/Blend/Val name value`
+/// A frame holds `/VMC/Ext/OK 1`, `/VMC/Ext/T time`, one `/VMC/Ext/Blend/Val name value`
 /// per channel, `/VMC/Ext/Blend/Apply`, and `/VMC/Ext/Bone/Pos` for the head and eyes that
-/// the [`BonePose`] has.
+/// the [`BonePose`] has — in as many bundles of at most [`MAX_PACKET_BYTES`] as it needs
+/// (a model with ARKit's 52 shapes takes three), in that order, so the values arrive
+/// before the `Apply` that shows them.
 ///
 /// ```
 /// use omote_vmc::{BlendNames, BonePose, VmcFrameWriter, VmcReceiver, osc::parse_packet};
 /// let mut w = VmcFrameWriter::new(["aa", "happy"], BlendNames::Vrm0);
-/// let bytes = w.write(0.5, &[0.25, 1.0], &BonePose::default());
 /// let mut r = VmcReceiver::new();
-/// r.apply(&parse_packet(bytes).unwrap()).unwrap();
+/// for packet in w.write(0.5, &[0.25, 1.0], &BonePose::default()) {
+///     r.apply(&parse_packet(packet).unwrap()).all_used().unwrap();
+/// }
 /// assert_eq!(r.blend("A"), Some(0.25));
 /// assert_eq!(r.blend("Joy"), Some(1.0));
 /// ```
 #[derive(Clone, Debug)]
 pub struct VmcFrameWriter {
-    osc: OscWriter,
+    packets: Vec<OscWriter>,
+    used: usize,
     names: Vec<String>,
     rest: BoneRest,
 }
@@ -69,10 +78,11 @@ impl VmcFrameWriter {
     /// weights will come), sending preset names as `names` says.
     pub fn new<'a>(channels: impl IntoIterator<Item = &'a str>, names: BlendNames) -> Self {
         Self {
-            osc: OscWriter::new(),
+            packets: vec![OscWriter::new()],
+            used: 0,
             names: channels
                 .into_iter()
-                .map(|c| names.to_wire(c).to_owned())
+                .map(|c| names.to_wire(c).into_owned())
                 .collect(),
             rest: BoneRest::default(),
         }
@@ -91,55 +101,83 @@ impl VmcFrameWriter {
 
     /// Encodes one frame; `weights` are in channel order (extra values are ignored, missing
     /// ones not sent). Non-finite weights are sent as 0 and all are clamped to 0..1.
-    pub fn write(&mut self, time_s: f32, weights: &[f32], pose: &BonePose) -> &[u8] {
-        let o = &mut self.osc;
-        o.begin_bundle();
-        o.message("/VMC/Ext/OK", &[OscArg::Int(1)]);
-        o.message(
-            "/VMC/Ext/T",
-            &[OscArg::Float(if time_s.is_finite() { time_s } else { 0.0 })],
-        );
-        for (name, w) in self.names.iter().zip(weights) {
+    /// Gives the frame's packets, each at most [`MAX_PACKET_BYTES`] (a single message
+    /// larger than that, a name of a kilobyte, goes alone), to send in order.
+    pub fn write<'a>(
+        &'a mut self,
+        time_s: f32,
+        weights: &[f32],
+        pose: &BonePose,
+    ) -> impl ExactSizeIterator<Item = &'a [u8]> + use<'a> {
+        self.used = 1;
+        self.packets[0].begin_bundle();
+        self.message("/VMC/Ext/OK", &[OscArg::Int(1)]);
+        let t = if time_s.is_finite() { time_s } else { 0.0 };
+        self.message("/VMC/Ext/T", &[OscArg::Float(t)]);
+        for (k, &w) in weights.iter().enumerate().take(self.names.len()) {
             let w = if w.is_finite() {
                 w.clamp(0.0, 1.0)
             } else {
                 0.0
             };
-            o.message("/VMC/Ext/Blend/Val", &[OscArg::Str(name), OscArg::Float(w)]);
+            let name = std::mem::take(&mut self.names[k]);
+            self.message(
+                "/VMC/Ext/Blend/Val",
+                &[OscArg::Str(&name), OscArg::Float(w)],
+            );
+            self.names[k] = name;
         }
-        o.message("/VMC/Ext/Blend/Apply", &[]);
-        if let Some(q) = pose.head {
-            bone(o, "Head", self.rest.head, q);
+        self.message("/VMC/Ext/Blend/Apply", &[]);
+        let rest = self.rest;
+        for (name, pos, q) in [
+            ("Head", rest.head, pose.head),
+            ("LeftEye", rest.left_eye, pose.left_eye),
+            ("RightEye", rest.right_eye, pose.right_eye),
+        ] {
+            if let Some(q) = q {
+                let (p, r) = bone_numbers(pos, q);
+                self.message(
+                    "/VMC/Ext/Bone/Pos",
+                    &[
+                        OscArg::Str(name),
+                        OscArg::Float(p[0]),
+                        OscArg::Float(p[1]),
+                        OscArg::Float(p[2]),
+                        OscArg::Float(r[0]),
+                        OscArg::Float(r[1]),
+                        OscArg::Float(r[2]),
+                        OscArg::Float(r[3]),
+                    ],
+                );
+            }
         }
-        if let Some(q) = pose.left_eye {
-            bone(o, "LeftEye", self.rest.left_eye, q);
+        self.packets[..self.used].iter().map(OscWriter::bytes)
+    }
+
+    /// Appends a message to the frame's last packet, or to a new one when it would make
+    /// that packet too large.
+    fn message(&mut self, address: &str, args: &[OscArg<'_>]) {
+        let last = self.used - 1;
+        let at = self.packets[last].len();
+        self.packets[last].message(address, args);
+        if self.packets[last].len() > MAX_PACKET_BYTES && at > crate::osc::BUNDLE_HEADER {
+            if self.packets.len() == self.used {
+                self.packets.push(OscWriter::new());
+            }
+            let (done, next) = self.packets.split_at_mut(self.used);
+            done[last].move_elements_from(at, &mut next[0]);
+            self.used += 1;
         }
-        if let Some(q) = pose.right_eye {
-            bone(o, "RightEye", self.rest.right_eye, q);
-        }
-        o.bytes()
     }
 }
 
-fn bone(o: &mut OscWriter, name: &str, pos: Vec3, rot: Quat) {
+/// A bone's position and rotation in Unity's axes (a rotation that is not finite is sent
+/// as none).
+fn bone_numbers(pos: Vec3, rot: Quat) -> ([f32; 3], [f32; 4]) {
     let rot = if rot.is_finite() {
         rot.normalize()
     } else {
         Quat::IDENTITY
     };
-    let p = vec_to_unity(pos);
-    let q = quat_to_unity(rot);
-    o.message(
-        "/VMC/Ext/Bone/Pos",
-        &[
-            OscArg::Str(name),
-            OscArg::Float(p[0]),
-            OscArg::Float(p[1]),
-            OscArg::Float(p[2]),
-            OscArg::Float(q[0]),
-            OscArg::Float(q[1]),
-            OscArg::Float(q[2]),
-            OscArg::Float(q[3]),
-        ],
-    );
+    (vec_to_unity(pos), quat_to_unity(rot))
 }

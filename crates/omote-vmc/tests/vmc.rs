@@ -19,6 +19,23 @@ const CHANNELS: [&str; 8] = [
     "eyeBlinkLeft",
 ];
 
+/// The frame's one packet (a frame of few channels fits one).
+fn only<'a>(mut packets: impl ExactSizeIterator<Item = &'a [u8]>) -> Vec<u8> {
+    assert_eq!(packets.len(), 1);
+    packets.next().unwrap().to_vec()
+}
+
+/// Every message of a frame's packets, in order.
+fn frame_messages<'a>(
+    packets: impl Iterator<Item = &'a [u8]>,
+) -> Result<Vec<omote_vmc::osc::OscMessage>, VmcError> {
+    let mut all = Vec::new();
+    for p in packets {
+        all.extend(parse_packet(p)?);
+    }
+    Ok(all)
+}
+
 fn frame() -> (Vec<f32>, BonePose) {
     (
         vec![0.1, 0.2, 0.3, 0.9, 0.0, 0.5, 0.75, 1.0],
@@ -34,7 +51,7 @@ fn frame() -> (Vec<f32>, BonePose) {
 fn rosc_reads_our_bundle_with_vrm0_names() {
     let (w, pose) = frame();
     let mut writer = VmcFrameWriter::new(CHANNELS, BlendNames::Vrm0);
-    let bytes = writer.write(1.25, &w, &pose).to_vec();
+    let bytes = only(writer.write(1.25, &w, &pose));
     let (rest, packet) = rosc::decoder::decode_udp(&bytes).expect("rosc decodes it");
     assert!(rest.is_empty());
     let OscPacket::Bundle(b) = packet else {
@@ -68,8 +85,9 @@ fn rosc_reads_our_bundle_with_vrm0_names() {
             "Joy",
             "Sorrow",
             "Surprised",
-            "jawOpen",
-            "eyeBlinkLeft"
+            // VRM 0.x perfect-sync clips are spelt in upper camel case.
+            "JawOpen",
+            "EyeBlinkLeft"
         ]
     );
     for ((_, v), w) in blends.iter().zip(&w) {
@@ -156,7 +174,7 @@ fn our_receiver_reads_rosc_packets() {
     let msgs = parse_packet(&bytes).unwrap();
     assert_eq!(msgs.len(), 6, "nested bundles are flattened");
     let mut r = VmcReceiver::new();
-    assert_eq!(r.apply(&msgs).unwrap(), 1);
+    assert_eq!(r.apply(&msgs).all_used().unwrap(), 1);
     assert_eq!(r.time(), Some(3.5));
     assert_eq!(r.blend("Joy"), Some(0.7));
     assert_eq!(channel_from_wire("Joy"), "happy");
@@ -173,11 +191,15 @@ fn blend_values_wait_for_apply() {
         &[OscArg::Str("A"), OscArg::Float(0.4)],
     );
     let mut r = VmcReceiver::new();
-    r.apply(&parse_packet(w.bytes()).unwrap()).unwrap();
+    r.apply(&parse_packet(w.bytes()).unwrap())
+        .all_used()
+        .unwrap();
     assert_eq!(r.blend("A"), None);
     w.clear();
     w.message("/VMC/Ext/Blend/Apply", &[]);
-    r.apply(&parse_packet(w.bytes()).unwrap()).unwrap();
+    r.apply(&parse_packet(w.bytes()).unwrap())
+        .all_used()
+        .unwrap();
     assert_eq!(r.blend("A"), Some(0.4));
 }
 
@@ -186,7 +208,8 @@ fn round_trip_every_channel_and_vrm1_names() {
     let (w, pose) = frame();
     let mut writer = VmcFrameWriter::new(CHANNELS, BlendNames::Vrm1);
     let mut r = VmcReceiver::new();
-    r.apply(&parse_packet(writer.write(0.0, &w, &pose)).unwrap())
+    r.apply(&frame_messages(writer.write(0.0, &w, &pose)).unwrap())
+        .all_used()
         .unwrap();
     for (c, v) in CHANNELS.iter().zip(&w) {
         assert_eq!(r.blend(c), Some(*v), "{c}");
@@ -225,7 +248,7 @@ fn weights_follow_the_receivers_override_rules() {
             &BonePose::default(),
         );
         let mut r = VmcReceiver::new();
-        r.apply(&parse_packet(bytes).unwrap()).unwrap();
+        r.apply(&frame_messages(bytes).unwrap()).all_used().unwrap();
         r.blend(wire_name).unwrap()
     };
     assert!((sent(BlendNames::Vrm0, "Blink") - 0.4).abs() < 1e-6);
@@ -241,7 +264,7 @@ fn bad_values_are_sanitised_not_sent() {
         head: Some(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
         ..BonePose::default()
     };
-    let msgs = parse_packet(writer.write(f32::NAN, &[f32::NAN, 7.0], &pose)).unwrap();
+    let msgs = frame_messages(writer.write(f32::NAN, &[f32::NAN, 7.0], &pose)).unwrap();
     for m in &msgs {
         for a in &m.args {
             if let OscValue::Float(x) = a {
@@ -250,7 +273,7 @@ fn bad_values_are_sanitised_not_sent() {
         }
     }
     let mut r = VmcReceiver::new();
-    r.apply(&msgs).unwrap();
+    r.apply(&msgs).all_used().unwrap();
     assert_eq!(r.blend("aa"), Some(0.0));
     assert_eq!(r.blend("ih"), Some(1.0));
 }
@@ -259,7 +282,7 @@ fn bad_values_are_sanitised_not_sent() {
 fn hostile_packets_give_errors_not_panics() {
     let (w, pose) = frame();
     let mut writer = VmcFrameWriter::new(CHANNELS, BlendNames::Vrm0);
-    let good = writer.write(0.0, &w, &pose).to_vec();
+    let good = only(writer.write(0.0, &w, &pose));
     // Every truncation and every single-byte corruption of a real packet.
     for n in 0..good.len() {
         let _ = parse_packet(&good[..n]);
@@ -291,6 +314,7 @@ fn hostile_packets_give_errors_not_panics() {
     w.message("/VMC/Ext/Blend/Val", &[OscArg::Float(1.0)]);
     let err = VmcReceiver::new()
         .apply(&parse_packet(w.bytes()).unwrap())
+        .all_used()
         .unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -311,7 +335,8 @@ fn recorder_is_bounded_against_a_hostile_clock() {
     let mut rec = VmcRecorder::new(60.0);
     for k in 0..30 {
         let t = k as f32 / 60.0;
-        r.apply(&parse_packet(writer.write(t, &w, &pose)).unwrap())
+        r.apply(&frame_messages(writer.write(t, &w, &pose)).unwrap())
+            .all_used()
             .unwrap();
         rec.advance(f64::from(r.time().unwrap()), &r);
     }
@@ -319,7 +344,8 @@ fn recorder_is_bounded_against_a_hostile_clock() {
     // `/VMC/Ext/T 1e30`: at most MAX_FILL_FRAMES more, the rest skipped, and again for
     // every further packet at that time or beyond (never a loop that fills forever).
     for t in [1e30f32, 1e30, f32::MAX, 3e38] {
-        r.apply(&parse_packet(writer.write(t, &w, &pose)).unwrap())
+        r.apply(&frame_messages(writer.write(t, &w, &pose)).unwrap())
+            .all_used()
             .unwrap();
         let added = rec.advance(f64::from(r.time().unwrap()), &r);
         assert!(
@@ -336,7 +362,8 @@ fn recorder_is_bounded_against_a_hostile_clock() {
     let before = rec.frames();
     for k in 0..10 {
         let t = k as f32 / 60.0;
-        r.apply(&parse_packet(writer.write(t, &w, &pose)).unwrap())
+        r.apply(&frame_messages(writer.write(t, &w, &pose)).unwrap())
+            .all_used()
             .unwrap();
         rec.advance(f64::from(r.time().unwrap()), &r);
     }
@@ -345,4 +372,100 @@ fn recorder_is_bounded_against_a_hostile_clock() {
     assert!(anim.validate().is_ok(), "{:?}", anim.validate());
     assert_eq!(anim.format, omote_core::anim::ANIM_FORMAT);
     assert_eq!(anim.expressions.get("happy").unwrap()[0], 0.9);
+}
+
+/// A frame of a rig with ARKit's shapes is more than one Ethernet frame: it goes in
+/// bundles of at most 1472 bytes that rosc reads, with the messages in the frame's order
+/// and `Blend/Apply` after every value.
+#[test]
+fn a_large_frame_goes_in_packets_of_at_most_1472_bytes() {
+    let rig = omote_core::Rig::standard();
+    let names: Vec<&str> = rig.channels().map(|(id, _)| rig.channel_name(id)).collect();
+    let weights: Vec<f32> = (0..names.len()).map(|i| i as f32 / 70.0).collect();
+    let (_, pose) = frame();
+    let mut writer = VmcFrameWriter::new(names.iter().copied(), BlendNames::Vrm0);
+    let packets: Vec<Vec<u8>> = writer
+        .write(2.5, &weights, &pose)
+        .map(<[u8]>::to_vec)
+        .collect();
+    assert!(packets.len() >= 3, "{} packets", packets.len());
+    let mut addresses = Vec::new();
+    for p in &packets {
+        assert!(p.len() <= omote_vmc::MAX_PACKET_BYTES, "{} bytes", p.len());
+        let (rest, packet) = rosc::decoder::decode_udp(p).expect("rosc decodes each");
+        assert!(rest.is_empty());
+        let OscPacket::Bundle(b) = packet else {
+            panic!("not a bundle")
+        };
+        for e in b.content {
+            let OscPacket::Message(m) = e else {
+                panic!("nested")
+            };
+            addresses.push(m.addr);
+        }
+    }
+    let val = "/VMC/Ext/Blend/Val";
+    assert_eq!(addresses[..2], ["/VMC/Ext/OK", "/VMC/Ext/T"]);
+    assert_eq!(addresses.iter().filter(|a| *a == val).count(), names.len());
+    let apply = addresses
+        .iter()
+        .position(|a| a == "/VMC/Ext/Blend/Apply")
+        .unwrap();
+    assert!(addresses[..apply].iter().skip(2).all(|a| a == val));
+    assert_eq!(addresses[apply + 1..], ["/VMC/Ext/Bone/Pos"; 3]);
+    // Received in order, the frame is whole.
+    let mut r = VmcReceiver::new();
+    for p in &packets {
+        r.apply(&parse_packet(p).unwrap()).all_used().unwrap();
+    }
+    assert_eq!(r.blends().len(), names.len());
+    assert_eq!(r.blend("Joy"), Some(weights[0]));
+    // Writing again reuses the buffers: the same bytes.
+    let again: Vec<Vec<u8>> = writer
+        .write(2.5, &weights, &pose)
+        .map(<[u8]>::to_vec)
+        .collect();
+    assert_eq!(again, packets);
+}
+
+/// What a receiver cannot use it skips, and uses the rest of the packet (the protocol's
+/// rule): arguments after the needed ones, an unknown address; a message it cannot use
+/// (an integer where the weight goes, a name that is not a string) is skipped and
+/// reported, not the packet lost.
+#[test]
+fn the_receiver_skips_what_it_cannot_use_and_applies_the_rest() {
+    let msg = |address: &str, args: Vec<OscValue>| omote_vmc::osc::OscMessage {
+        address: address.into(),
+        args,
+    };
+    let s = |t: &str| OscValue::Str(t.into());
+    let mut r = VmcReceiver::new();
+    let report = r.apply(&[
+        msg("/VMC/Ext/T", vec![OscValue::Float(3.0), OscValue::Int(7)]),
+        msg(
+            "/VMC/Ext/Blend/Val",
+            vec![s("A"), OscValue::Float(0.5), OscValue::Float(9.0)],
+        ),
+        msg("/VMC/Ext/Blend/Val", vec![s("Joy"), OscValue::Int(1)]),
+        msg(
+            "/VMC/Ext/Blend/Val",
+            vec![OscValue::Int(3), OscValue::Float(0.2)],
+        ),
+        msg(
+            "/VMC/Ext/Blend/Val",
+            vec![s("E"), OscValue::Float(f32::NAN)],
+        ),
+        msg("/VMC/Ext/Someday/New", vec![s("x")]),
+        msg("/VMC/Ext/Blend/Apply", vec![]),
+    ]);
+    assert_eq!(
+        (report.applies, report.skipped, report.non_finite),
+        (1, 2, 1)
+    );
+    let why = report.first_problem.unwrap().to_string();
+    assert!(why.contains("expected arguments sf, got si"), "{why}");
+    assert_eq!(r.time(), Some(3.0));
+    assert_eq!(r.blend("A"), Some(0.5));
+    assert_eq!(r.blend("Joy"), None);
+    assert_eq!(r.blend("E"), Some(0.0));
 }

@@ -173,6 +173,17 @@ fn trim_json(json: &[u8]) -> &[u8] {
 }
 
 impl VrmModel {
+    /// Humanoid bone `name`'s rest translation relative to its parent node, in the VRM
+    /// 1.0 frame (+Z forward): a 0.x file's, whose model faces −Z, is turned half round
+    /// (x and z negated). What a VMC performer sends as the bone's position.
+    pub fn bone_rest_translation(&self, name: &str) -> Option<[f32; 3]> {
+        let [x, y, z] = self.humanoid.bone(name)?.rest_translation;
+        Some(match self.version {
+            VrmVersion::V1 => [x, y, z],
+            VrmVersion::V0 => [-x, y, -z],
+        })
+    }
+
     /// Read a `.vrm` file. The file is read into memory once; the chunks are borrowed
     /// from that buffer and the binary chunk is never copied.
     ///

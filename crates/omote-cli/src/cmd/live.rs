@@ -126,7 +126,8 @@ pub struct LiveArgs {
     /// 127.0.0.1), localhost:PORT, HOST:PORT, IP:PORT or [IPv6]:PORT.
     #[arg(long, visible_alias = "vmc", value_name = "[HOST:]PORT", value_parser = limits::destination)]
     pub vmc_out: Option<SocketAddr>,
-    /// VMC packets per second (1–1000).
+    /// VMC frames per second (1–1000); at most --rate, as a frame goes when the face
+    /// updates.
     #[arg(long, default_value_t = 60.0, value_parser = limits::fps)]
     pub vmc_rate: f64,
     /// The receiver: sets the names and weights it wants (--vmc-names and
@@ -617,6 +618,25 @@ struct Outputs {
     view: Option<page::LiveView>,
 }
 
+/// The avatar's head and eye positions for VMC's bone messages (each relative to its
+/// parent; an average adult's where the avatar has no such bone or is no VRM).
+fn vmc_bone_rest(avatar: &Avatar) -> omote_vmc::BoneRest {
+    let average = omote_vmc::BoneRest::default();
+    let Some(model) = &avatar.model else {
+        return average;
+    };
+    let at = |bone: &str, or: glam::Vec3| {
+        model
+            .bone_rest_translation(bone)
+            .map_or(or, glam::Vec3::from_array)
+    };
+    omote_vmc::BoneRest {
+        head: at("head", average.head),
+        left_eye: at("leftEye", average.left_eye),
+        right_eye: at("rightEye", average.right_eye),
+    }
+}
+
 /// Opens the outputs asked for: the page when none is.
 fn open_outputs(args: &LiveArgs, avatar: &Avatar, inbox: &TrackingInbox) -> Result<Outputs> {
     let rig = &avatar.rig;
@@ -625,6 +645,7 @@ fn open_outputs(args: &LiveArgs, avatar: &Avatar, inbox: &TrackingInbox) -> Resu
         Some(to) => Some(
             VmcSink::for_rig(to, rig, names.into())?
                 .with_eye_bones(avatar.moves_eye_bones())
+                .with_rest(vmc_bone_rest(avatar))
                 .with_weights(WireWeights::resolve(args.vmc_weights, names))
                 .with_rate(args.vmc_rate),
         ),
@@ -676,7 +697,15 @@ fn announce(
         outputs.push(format!("page {}", v.url()));
     }
     if let Some(to) = args.vmc_out {
-        outputs.push(format!("VMC {to} at {} Hz", args.vmc_rate));
+        // A frame is sent when the face updates: never faster than --rate.
+        if args.vmc_rate > args.rate {
+            outputs.push(format!(
+                "VMC {to} at {} Hz (--vmc-rate {} is above --rate {}: raise --rate for more)",
+                args.rate, args.vmc_rate, args.rate
+            ));
+        } else {
+            outputs.push(format!("VMC {to} at {} Hz", args.vmc_rate));
+        }
     }
     if let Some(p) = &args.record {
         outputs.push(format!("recording {}", p.display()));

@@ -174,11 +174,16 @@ fn listen(args: ListenArgs) -> anyhow::Result<()> {
         idle: Duration::from_secs_f64(args.idle),
     };
     let mut bad = 0u64;
-    let stats = listener.run(limits, |n, e| {
+    let stats = listener.run(limits, |n, e, skipped| {
         bad += 1;
         if bad <= 5 {
+            let what = match skipped {
+                None => " ignored".to_string(),
+                Some(1) => ": 1 message ignored, the rest applied".to_string(),
+                Some(k) => format!(": {k} messages ignored, the rest applied"),
+            };
             eprintln!(
-                "vmc listen: packet {n} ignored: {}",
+                "vmc listen: packet {n}{what}: {}",
                 omote_fs::echo(&e.to_string())
             );
         }
@@ -195,9 +200,10 @@ fn listen(args: ListenArgs) -> anyhow::Result<()> {
         .collect();
     let shown = blends.iter().filter(|(_, v)| **v >= 5e-4).count().min(20);
     eprintln!(
-        "vmc listen: {} packets ({} malformed), {} blend/apply, {} blend shapes, bones: {}{}",
+        "vmc listen: {} packets ({} malformed, {} messages ignored), {} blend/apply, {} blend shapes, bones: {}{}",
         stats.packets,
         stats.malformed,
+        stats.skipped_messages,
         receiver.applies(),
         blends.len(),
         if bones.is_empty() {

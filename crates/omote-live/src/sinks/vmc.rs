@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use omote_core::rig::LookAtType;
 use omote_core::{FaceState, Rig};
-use omote_vmc::{BlendNames, BlendWeights, BonePose, VmcFrameWriter};
+use omote_vmc::{BlendNames, BlendWeights, BonePose, BoneRest, VmcFrameWriter};
 
 use super::FaceSink;
 use crate::LiveError;
@@ -51,6 +51,13 @@ impl VmcSink {
         Ok(Self::new(to, channels, names)?.with_eye_bones(rig.look_at().kind == LookAtType::Bone))
     }
 
+    /// The avatar's own bone rest positions, sent with each bone (a receiver that
+    /// applies positions would otherwise pull the head and eyes to an average adult's).
+    pub fn with_rest(mut self, rest: BoneRest) -> Self {
+        self.writer = self.writer.with_rest(rest);
+        self
+    }
+
     /// Whether [`FaceSink::send`] sends the eye bones.
     pub fn with_eye_bones(mut self, eye_bones: bool) -> Self {
         self.eye_bones = eye_bones;
@@ -90,15 +97,20 @@ impl VmcSink {
         weights: &[f32],
         pose: &BonePose,
     ) -> Result<(), LiveError> {
-        let packet = self.writer.write(time_s, weights, pose);
-        match self.socket.send_to(packet, self.to) {
-            Ok(_) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => Ok(()),
-            Err(source) => Err(LiveError::Send {
-                to: self.to,
-                source,
-            }),
+        for packet in self.writer.write(time_s, weights, pose) {
+            match self.socket.send_to(packet, self.to) {
+                Ok(_) => {}
+                // No marionette listening yet: the frame is not for anyone.
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => return Ok(()),
+                Err(source) => {
+                    return Err(LiveError::Send {
+                        to: self.to,
+                        source,
+                    });
+                }
+            }
         }
+        Ok(())
     }
 }
 

@@ -290,6 +290,13 @@ impl TrackingSender {
         }
     }
 
+    /// Counts `n` values that were not finite and were replaced before they reached it.
+    pub fn non_finite(&self, n: u64) {
+        if n > 0 {
+            self.update(false, |slot| slot.stats.non_finite += n);
+        }
+    }
+
     /// Keeps a note for the report (see [`InputStats::note`]).
     pub fn note(&self, text: String) {
         self.update(false, |slot| slot.stats.note = Some(text));

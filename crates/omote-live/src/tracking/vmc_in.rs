@@ -10,8 +10,9 @@ use super::{InputState, TrackingSender};
 use crate::{LiveError, Packet, VmcListener};
 
 /// A [`VmcListener`] on its own thread: every valid packet that brings ARKit values or
-/// the head becomes a tracking result; malformed packets are dropped and counted
-/// ([`InputStats::dropped`](super::InputStats)). A performer that stops sending goes
+/// the head becomes a tracking result; packets that are not OSC, or hold nothing it can
+/// use, are dropped and counted ([`InputStats::dropped`](super::InputStats)), and a
+/// packet's unusable messages skipped (the first reason kept as the input's note). A performer that stops sending goes
 /// stale like a camera; one that starts again is picked up at its first packet.
 pub struct VmcInput {
     thread: std::thread::JoinHandle<Result<(), LiveError>>,
@@ -55,12 +56,31 @@ fn receive(
     sender: &TrackingSender,
     stop: &AtomicBool,
 ) -> Result<(), LiveError> {
+    // The first reason anything was ignored, for the session's report.
+    let mut told = false;
+    let mut tell = |why: String| {
+        if !std::mem::replace(&mut told, true) {
+            sender.note(why);
+        }
+    };
     while !stop.load(Ordering::SeqCst) {
         let head_before = listener.receiver().bone("Head");
         match listener.recv(Duration::from_millis(50))? {
             None => {}
-            Some(Packet::Malformed(_)) => sender.dropped(1),
-            Some(Packet::Applied { applies }) => {
+            Some(Packet::Malformed(e)) => {
+                sender.dropped(1);
+                tell(format!("a packet that is not OSC was dropped: {e}"));
+            }
+            Some(Packet::Applied(report)) => {
+                if let Some(e) = &report.first_problem {
+                    tell(format!("a message it could not use was skipped: {e}"));
+                    // Nothing in it was usable: as good as dropped.
+                    if report.used == 0 {
+                        sender.dropped(1);
+                    }
+                }
+                sender.non_finite(report.non_finite as u64);
+                let applies = report.applies;
                 let captured = Instant::now();
                 let head_moved = listener.receiver().bone("Head") != head_before;
                 if (applies > 0 || head_moved)

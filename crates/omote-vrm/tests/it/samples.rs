@@ -307,3 +307,28 @@ fn readme_facts() {
     assert!(matches!(e, omote_vrm::VrmError::IsVrma { .. }), "{e}");
     assert!(e.to_string().contains("test.vrma"));
 }
+
+/// A bone's rest translation in the VRM 1.0 frame: a 1.0 file's as written (the robot's
+/// left eye on +X, the avatar's left), a 0.x file's turned half round (it faces −Z).
+#[test]
+fn bone_rest_translations_are_in_the_vrm_1_frame() {
+    let Some(dir) = shared_data("vrm") else {
+        return;
+    };
+    let robot = VrmModel::read(dir.join("debug_robot.vrm")).unwrap();
+    assert_eq!(robot.version, VrmVersion::V1);
+    assert_eq!(
+        robot.bone_rest_translation("leftEye"),
+        Some([0.125, 0.1875, 0.0])
+    );
+    assert_eq!(robot.bone_rest_translation("head"), Some([0.0, 0.125, 0.0]));
+    assert_eq!(robot.bone_rest_translation("jaw"), None);
+    let morph = VrmModel::read(dir.join("simple_morph.vrm")).unwrap();
+    assert_eq!(morph.version, VrmVersion::V0);
+    let raw = morph.humanoid.bone("head").unwrap().rest_translation;
+    assert_eq!(
+        morph.bone_rest_translation("head"),
+        Some([-raw[0], raw[1], -raw[2]])
+    );
+    assert!(raw[2] != 0.0, "the test needs a z to see turned: {raw:?}");
+}
