@@ -38,8 +38,10 @@ AUDIO_EXTS = {".wav", ".flac", ".ogg", ".oga", ".mp3", ".wave"}
 WRITERS = {
     "json": ("lipsync.json", lambda t, name: t.to_json(name)),
     "tsv": ("lipsync.tsv", lambda t, name: t.to_tsv()),
-    "rhubarb-json": ("rhubarb.json", lambda t, name: t.to_rhubarb_json(name)),
+    # Rhubarb's soundFile is the input's absolute path, as the CLI (and Rhubarb) write it.
+    "rhubarb-json": ("rhubarb.json", lambda t, name: t.to_rhubarb_json(os.path.abspath(name))),
     "rhubarb-tsv": ("rhubarb.tsv", lambda t, name: t.to_rhubarb_tsv()),
+    "rhubarb-xml": ("rhubarb.xml", lambda t, name: t.to_rhubarb_xml(os.path.abspath(name))),
 }
 
 

@@ -133,16 +133,7 @@ impl Loader {
     /// [`Self::warning`] without the file's name, for a caller that names the file its
     /// own way (a scene names the line too).
     pub fn note(&self) -> Option<String> {
-        let short = self.short_by.map(|n| {
-            format!(
-                "ends {n} bytes early (cut short of what its header declares); read what is there"
-            )
-        });
-        let bad = crate::decode::non_finite_note(self.non_finite);
-        match (short, bad) {
-            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
-            (a, b) => a.or(b),
-        }
+        reading_note(self.short_by, self.non_finite)
     }
 
     /// Whether the last [`Self::decode`] left its result in `resampled` (else `decoded`).
@@ -197,5 +188,18 @@ impl Loader {
         };
         self.resamplers[at].process_into(&self.decoded, &mut self.resampled);
         Ok(())
+    }
+}
+
+/// What reading a file warns of, in the words every reader uses: a WAV `short_by` bytes
+/// short of its header, `non_finite` samples that are not numbers; `None` for neither.
+pub(crate) fn reading_note(short_by: Option<u64>, non_finite: u64) -> Option<String> {
+    let short = short_by.map(|n| {
+        format!("ends {n} bytes early (cut short of what its header declares); read what is there")
+    });
+    let bad = crate::decode::non_finite_note(non_finite);
+    match (short, bad) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
     }
 }

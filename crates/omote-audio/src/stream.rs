@@ -9,8 +9,12 @@ use symphonia::core::errors::Error as SymError;
 use symphonia::core::formats::FormatReader;
 use symphonia::core::io::MediaSourceStream;
 
-use crate::decode::{catch_unwind_silently, mono_sample_counting, non_finite_note, open_track};
+use crate::decode::{catch_unwind_silently, mono_sample_counting, open_track};
 use crate::{AudioError, HEAD_BYTES, MAX_RATE, MIN_RATE, StreamResampler};
+
+/// Bytes read ahead to find a WAV's `data` chunk header (the chunks before it — `fmt `,
+/// `LIST`, `fact` — are far shorter in files recorders write).
+const WAV_HEAD_BYTES: usize = 4096;
 
 /// How many undecodable packets in a row are skipped before the file is called corrupt
 /// (as [`crate::decode_file`] does).
@@ -40,6 +44,8 @@ pub struct AudioStream {
     ended: bool,
     /// Samples so far that were NaN or infinite (their frames read as silence).
     non_finite: u64,
+    /// How many bytes a WAV's `data` chunk is short of its header (a file cut short).
+    short_by: Option<u64>,
 }
 
 impl std::fmt::Debug for AudioStream {
@@ -66,24 +72,27 @@ impl AudioStream {
             source,
         };
         let file = omote_fs::open(path).map_err(io)?;
-        if file.metadata().map_err(io)?.len() == 0 {
+        let file_len = file.metadata().map_err(io)?.len();
+        if file_len == 0 {
             return Err(AudioError::EmptyFile {
                 path: path.to_path_buf(),
             });
         }
-        // Its first bytes, for what an unreadable header is (then back to the start).
-        let mut head = Vec::with_capacity(HEAD_BYTES);
+        // Its first bytes, for what an unreadable header is and where a WAV's `data`
+        // chunk starts (then back to the start).
+        let mut head = Vec::with_capacity(WAV_HEAD_BYTES);
         {
             use std::io::{Read, Seek};
             (&file)
-                .take(HEAD_BYTES as u64)
+                .take(WAV_HEAD_BYTES as u64)
                 .read_to_end(&mut head)
                 .map_err(io)?;
             (&file).seek(std::io::SeekFrom::Start(0)).map_err(io)?;
         }
         let mss = MediaSourceStream::new(Box::new(file), Default::default());
         let ext = path.extension().and_then(|e| e.to_str());
-        let (format, track_id, params, decoder) = open_track(mss, ext, path, &head)?;
+        let sniff = &head[..head.len().min(HEAD_BYTES)];
+        let (format, track_id, params, decoder) = open_track(mss, ext, path, sniff)?;
         let mut stream = Self {
             path: path.to_path_buf(),
             format,
@@ -98,6 +107,7 @@ impl AudioStream {
             decoded_any: false,
             ended: false,
             non_finite: 0,
+            short_by: crate::wav::data_shortfall_of(&head, file_len),
         };
         if let Some(from) = params.sample_rate {
             stream.set_rate(from)?;
@@ -129,10 +139,12 @@ impl AudioStream {
         }
     }
 
-    /// For the samples read so far: the warning [`crate::Loader::warning`] gives for
-    /// samples that are not numbers (NaN or infinite, read as silence), or `None`.
+    /// The warning [`crate::Loader::warning`] gives: a WAV cut short of what its header
+    /// declares (known from the start), samples read so far that are not numbers (NaN or
+    /// infinite, read as silence); `None` for neither.
     pub fn warning(&self) -> Option<String> {
-        non_finite_note(self.non_finite).map(|note| format!("{}: {note}", self.path.display()))
+        crate::loader::reading_note(self.short_by, self.non_finite)
+            .map(|note| format!("{}: {note}", self.path.display()))
     }
 
     /// Appends the next piece of samples (one packet's, resampled) to `out`; `false` once

@@ -100,16 +100,26 @@ fn parse(b: &[u8]) -> Option<Pcm16<'_>> {
 /// (a file cut off while copied or recorded); `None` for a whole file, another format,
 /// or a streamed WAV whose length field is unset (`0xFFFFFFFF`).
 pub(crate) fn data_shortfall(b: &[u8]) -> Option<u64> {
-    short_data(b).map(|(_, declared, there)| declared - there)
+    data_shortfall_of(b, b.len() as u64)
+}
+
+/// [`data_shortfall`] of a file `len` bytes long whose first bytes are `head` (a file
+/// streamed, not held: its chunk headers before `data` are within the head).
+pub(crate) fn data_shortfall_of(head: &[u8], len: u64) -> Option<u64> {
+    short_data_of(head, len).map(|(_, declared, there)| declared - there)
 }
 
 /// A short `data` chunk: where its length field is, what it declares, what is there.
 fn short_data(b: &[u8]) -> Option<(usize, u64, u64)> {
+    short_data_of(b, b.len() as u64)
+}
+
+/// [`short_data`] of a file `len` bytes long that starts with `b`.
+fn short_data_of(b: &[u8], len: u64) -> Option<(usize, u64, u64)> {
     if b.get(0..4)? != b"RIFF" || b.get(8..12)? != b"WAVE" {
         return None;
     }
     let mut at = 12u64;
-    let len = b.len() as u64;
     while at + 8 <= len {
         let i = at as usize;
         let tag = b.get(i..i + 4)?;

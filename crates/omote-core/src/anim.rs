@@ -40,7 +40,8 @@ const ANIM_MIN_VERSION: u32 = 1;
 /// The lowest frame rate of an anim (and of every `omote` command).
 pub const ANIM_MIN_FPS: f32 = 1.0;
 /// The highest frame rate of an anim (and of every `omote` command): fast cameras reach
-/// 240–1000 fps; beyond that an anim sent over VMC (a packet per frame) is a flood.
+/// 240–1000 fps; beyond that an anim sent over VMC (a frame's packets each frame) is a
+/// flood.
 pub const ANIM_MAX_FPS: f32 = 1000.0;
 
 /// A baked animation (see the module docs for the JSON form).

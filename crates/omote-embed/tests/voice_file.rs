@@ -97,6 +97,17 @@ fn a_long_file_is_streamed_from_the_speakers_lines() {
     let read = analyse_voice_file(&long, Some(&speaker), None).unwrap();
     assert_eq!(read.analysis, streamed(Some(voice_lines.total())));
 
+    // A recording cut short whose header still says it is long: streamed by the header,
+    // read as far as it goes, and the reading says so (as the whole reading does).
+    let bytes = std::fs::read(&long).unwrap();
+    let cut = dir.join("cut.wav");
+    std::fs::write(&cut, &bytes[..bytes.len() - 640_000]).unwrap();
+    let read = analyse_voice_file(&cut, None, None).unwrap();
+    assert!(read.streamed);
+    let w = read.warning.unwrap_or_default();
+    assert!(w.contains("cut.wav: ends 640000 bytes early"), "{w}");
+    assert_eq!(read.analysis.silent.len(), (samples.len() - 320_000) / 160);
+
     // A caller's frame sink can stop it with its own error, after the frames it took.
     let mut taken = 0;
     let stopped = stream_voice_file(&long, &profile, &CepstralMean::default(), |j, _| {

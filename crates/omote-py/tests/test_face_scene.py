@@ -105,6 +105,7 @@ def test_a_vrma_for_another_avatar_names_what_it_leaves_out(vrm_dir):
     """An anim recorded on one avatar, written for a VRM with two expressions: the rest
     are left out, and the warning names each of them (never the gaze expressions)."""
     face = omote.Face(omote.Rig.builtin(), seed=2)
+    face.set_expression("blink", 0.5)
     face.record(fps=30)
     for _ in range(10):
         face.update(1 / 30)
@@ -117,6 +118,8 @@ def test_a_vrma_for_another_avatar_names_what_it_leaves_out(vrm_dir):
     assert named == [n for n in anim.channel_names if n not in gaze | {"happy", "blink"}]
     assert "aa" in named and "blink" not in named
     assert vrma_expression(vrma, "blink") is not None
+    # One it has but the anim never moves is left to the player.
+    assert vrma_expression(vrma, "happy") is None
     # For its own avatar nothing is left out, and nothing is said.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -198,7 +201,8 @@ def test_named_scores_and_a_head_matrix_track_as_arkit_order_does():
 
 def vrma_expression(vrma, name):
     """A VRMA's track of expression `name` (its node's translation x per key), read with
-    the standard library: the GLB's JSON, the accessor, the bytes."""
+    the standard library: the GLB's JSON, the accessor, the bytes; None when the file
+    has no such expression."""
     import struct
 
     magic, _, _ = struct.unpack_from("<4sII", vrma)
@@ -206,7 +210,10 @@ def vrma_expression(vrma, name):
     jlen, _ = struct.unpack_from("<II", vrma, 12)
     doc = json.loads(vrma[20 : 20 + jlen])
     blob = vrma[20 + jlen + 8 :]
-    node = doc["extensions"]["VRMC_vrm_animation"]["expressions"]["preset"][name]["node"]
+    entry = doc["extensions"]["VRMC_vrm_animation"]["expressions"]["preset"].get(name)
+    if entry is None:
+        return None
+    node = entry["node"]
     for anim in doc["animations"]:
         for ch in anim["channels"]:
             if ch["target"]["node"] == node and ch["target"]["path"] == "translation":

@@ -121,6 +121,22 @@ def test_the_dask_example_writes_the_cli_files(speech, omote_bin, tmp_path):
     assert len(want) == len(list(speech.glob("*.wav")))
     for name in want:
         assert (dask / name).read_bytes() == (cli / name).read_bytes(), name
+    # Rhubarb's XML from a folder given relative to where both run: the same bytes, with
+    # the absolute soundFile both write.
+    (voices / "zz_notaudio.wav").unlink()
+    for tool, out_dir in [([str(omote_bin), "lipsync"], "cli-xml"), ([sys.executable, str(ROOT / "examples/python/dask_lipsync.py")], "dask-xml")]:
+        extra = [] if out_dir == "cli-xml" else ["--workers", "1"]
+        done = subprocess.run(
+            tool + ["voices", "--out", out_dir, "--format", "rhubarb-xml"] + extra,
+            capture_output=True, text=True, cwd=tmp_path, timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+    xml = sorted(p.name for p in (tmp_path / "cli-xml").iterdir())
+    assert xml == sorted(p.name for p in (tmp_path / "dask-xml").iterdir()) and xml
+    for name in xml:
+        text = (tmp_path / "cli-xml" / name).read_text()
+        assert text == (tmp_path / "dask-xml" / name).read_text(), name
+        assert f"<soundFile>{voices}/" in text, text[:300]
 
 
 def test_the_dask_example_refuses_two_files_writing_one_name(tmp_path):

@@ -219,32 +219,38 @@ pub fn parse_scene_with(
     .build(file, options, progress)
 }
 
-/// Most missing files one error lists after its own.
-const MISSING_LISTED: usize = 20;
+/// Most missing files one error lists after its own (a message stays one line, as
+/// terminals and bindings show it, and short).
+const MISSING_LISTED: usize = 8;
 
-/// The missing files' errors as one: the first, then each other on a line of its own
-/// (`scene.toml:14: character[0].line[5].audio: VO/b.wav: no such file`), so a writer
-/// fixes them all in one go. `None` when there are none.
-fn missing_files(missing: Vec<SceneFileError>) -> Option<SceneFileError> {
+/// The missing files' errors as one: the first, then the others by line and field
+/// (`… no such file; also missing: line 14 character[0].line[5].audio VO/b.wav, …`), so a
+/// writer fixes them all in one go. `None` when there are none.
+fn missing_files(missing: Vec<(SceneFileError, PathBuf)>) -> Option<SceneFileError> {
     let mut missing = missing.into_iter();
-    let mut first = missing.next()?;
-    let rest: Vec<SceneFileError> = missing.collect();
-    if !rest.is_empty() {
-        first.message.push_str(&format!(
-            "\n{} more file{} the scene names {} not there:",
-            rest.len(),
-            if rest.len() == 1 { "" } else { "s" },
-            if rest.len() == 1 { "is" } else { "are" },
-        ));
-        for e in rest.iter().take(MISSING_LISTED) {
-            first.message.push_str(&format!("\n  {e}"));
-        }
-        if rest.len() > MISSING_LISTED {
-            first
-                .message
-                .push_str(&format!("\n  … and {} more", rest.len() - MISSING_LISTED));
-        }
+    let (mut first, _) = missing.next()?;
+    let rest: Vec<(SceneFileError, PathBuf)> = missing.collect();
+    if rest.is_empty() {
+        return Some(first);
     }
+    let listed: Vec<String> = rest
+        .iter()
+        .take(MISSING_LISTED)
+        .map(|(e, p)| {
+            let at = e.line.map(|l| format!("line {l} ")).unwrap_or_default();
+            format!("{at}{} {}", e.field.as_deref().unwrap_or(""), p.display())
+        })
+        .collect();
+    let more = rest.len().saturating_sub(MISSING_LISTED);
+    first.message.push_str(&format!(
+        "; also missing: {}{}",
+        listed.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    ));
     Some(first)
 }
 
@@ -583,7 +589,7 @@ impl Loader<'_> {
     /// Each character's lines' voice files, each checked to exist.
     fn voice_sources(&self, file: &SceneFile) -> Result<Vec<Vec<VoiceSource>>, SceneFileError> {
         let mut sources: Vec<Vec<VoiceSource>> = Vec::new();
-        let mut missing: Vec<SceneFileError> = Vec::new();
+        let mut missing: Vec<(SceneFileError, PathBuf)> = Vec::new();
         for (i, c) in file.character.iter().enumerate() {
             let desc = c.get_ref();
             if desc.line.len() > MAX_ITEMS {
@@ -598,7 +604,11 @@ impl Loader<'_> {
                 match self.voice_source(l, &format!("character[{i}].line[{k}]")) {
                     Ok(src) => list.push(src),
                     // Every missing voice file is listed, not one a run.
-                    Err(e) if e.missing_file => missing.push(e),
+                    Err(e) if e.missing_file => {
+                        let named = l.get_ref().audio.as_ref().or(l.get_ref().lipsync.as_ref());
+                        let path = named.map(|p| self.resolve_path(p)).unwrap_or_default();
+                        missing.push((e, path));
+                    }
                     Err(e) => return Err(e),
                 }
             }

@@ -107,8 +107,9 @@ impl BlendNames {
         match self {
             BlendNames::Vrm1 => Cow::Borrowed(channel),
             BlendNames::Vrm0 => {
-                if let Some((_, v0)) = PRESET_V0.iter().find(|(p, _)| p.name() == channel) {
-                    return Cow::Borrowed(v0);
+                let preset = self.preset_to_wire(channel);
+                if preset != channel {
+                    return Cow::Borrowed(preset);
                 }
                 if omote_core::rig::is_arkit_name(channel) {
                     let mut chars = channel.chars();
@@ -117,6 +118,26 @@ impl BlendNames {
                 }
                 Cow::Borrowed(channel)
             }
+        }
+    }
+}
+
+impl BlendNames {
+    /// [`BlendNames::to_wire`] for presets only; every other channel as it is named (a
+    /// VRM 0.x model's own clip names, which its receiver spells the same).
+    ///
+    /// ```
+    /// use omote_vmc::BlendNames;
+    /// assert_eq!(BlendNames::Vrm0.preset_to_wire("happy"), "Joy");
+    /// assert_eq!(BlendNames::Vrm0.preset_to_wire("jawOpen"), "jawOpen");
+    /// ```
+    pub fn preset_to_wire(self, channel: &str) -> &str {
+        match self {
+            BlendNames::Vrm1 => channel,
+            BlendNames::Vrm0 => PRESET_V0
+                .iter()
+                .find(|(p, _)| p.name() == channel)
+                .map_or(channel, |(_, v0)| v0),
         }
     }
 }

@@ -115,9 +115,15 @@ impl VmcReceiver {
                     *slot = v;
                     return Ok(true);
                 }
-                let known = self.blends.contains_key(name.as_str());
-                if !known && self.blends.len() + self.pending.len() >= Self::MAX_NAMES {
-                    return Err(too_many(m, name));
+                if !self.blends.contains_key(name.as_str()) {
+                    // Names held: the applied ones and the new ones waiting for Apply.
+                    let waiting_new = self
+                        .pending
+                        .keys()
+                        .filter(|k| !self.blends.contains_key(*k));
+                    if self.blends.len() + waiting_new.count() >= Self::MAX_NAMES {
+                        return Err(too_many(m, name));
+                    }
                 }
                 self.pending.insert(name.clone(), v);
             }
@@ -277,5 +283,27 @@ mod tests {
         assert_eq!((report.applies, report.skipped), (1, 1));
         assert_eq!(r.blend("n0"), Some(0.25));
         assert_eq!(r.blend("and another"), None);
+    }
+
+    /// Known names waiting for an Apply are not counted twice: a performer re-sending
+    /// 200 names each frame can still add a new one.
+    #[test]
+    fn known_names_waiting_for_apply_count_once() {
+        let mut r = VmcReceiver::new();
+        let val = |name: String| OscMessage {
+            address: "/VMC/Ext/Blend/Val".into(),
+            args: vec![OscValue::Str(name), OscValue::Float(0.5)],
+        };
+        let apply = OscMessage {
+            address: "/VMC/Ext/Blend/Apply".into(),
+            args: vec![],
+        };
+        let mut frame: Vec<OscMessage> = (0..200).map(|i| val(format!("n{i}"))).collect();
+        frame.push(apply.clone());
+        r.apply(&frame).all_used().unwrap();
+        frame.insert(200, val("new".into()));
+        r.apply(&frame).all_used().unwrap();
+        assert_eq!(r.blend("new"), Some(0.5));
+        assert_eq!(r.blends().len(), 201);
     }
 }

@@ -1,4 +1,4 @@
-//! [`VmcFrameWriter`]: one face frame → one VMC bundle (what a performer sends per frame).
+//! [`VmcFrameWriter`]: one face frame → VMC bundles (what a performer sends per frame).
 
 use glam::{Quat, Vec3};
 
@@ -49,11 +49,12 @@ pub const MAX_PACKET_BYTES: usize = 1472;
 /// Encodes frames of one rig as VMC bundles into reused buffers (no allocation per
 /// frame once warm).
 ///
-/// A frame holds `/VMC/Ext/OK 1`, `/VMC/Ext/T time`, one `/VMC/Ext/Blend/Val name value`
-/// per channel, `/VMC/Ext/Blend/Apply`, and `/VMC/Ext/Bone/Pos` for the head and eyes that
-/// the [`BonePose`] has — in as many bundles of at most [`MAX_PACKET_BYTES`] as it needs
-/// (a model with ARKit's 52 shapes takes three), in that order, so the values arrive
-/// before the `Apply` that shows them.
+/// A frame holds `/VMC/Ext/OK 1`, `/VMC/Ext/T time`, `/VMC/Ext/Bone/Pos` for the head
+/// and eyes that the [`BonePose`] has, one `/VMC/Ext/Blend/Val name value` per channel
+/// and `/VMC/Ext/Blend/Apply` — in that order (VirtualMotionCapture's: `Apply` ends the
+/// frame), in as many bundles of at most [`MAX_PACKET_BYTES`] as it needs (a model with
+/// ARKit's 52 shapes takes three), so every value arrives before the `Apply` that shows
+/// it.
 ///
 /// ```
 /// use omote_vmc::{BlendNames, BonePose, VmcFrameWriter, VmcReceiver, osc::parse_packet};
@@ -69,7 +70,10 @@ pub const MAX_PACKET_BYTES: usize = 1472;
 pub struct VmcFrameWriter {
     packets: Vec<OscWriter>,
     used: usize,
+    /// The channels' omote names, and what goes on the wire for each.
+    channels: Vec<String>,
     names: Vec<String>,
+    blend_names: BlendNames,
     rest: BoneRest,
 }
 
@@ -77,15 +81,31 @@ impl VmcFrameWriter {
     /// A writer for channels named `channels` (VRM 1.0 / custom names, in the order the
     /// weights will come), sending preset names as `names` says.
     pub fn new<'a>(channels: impl IntoIterator<Item = &'a str>, names: BlendNames) -> Self {
+        let channels: Vec<String> = channels.into_iter().map(str::to_owned).collect();
         Self {
             packets: vec![OscWriter::new()],
             used: 0,
             names: channels
-                .into_iter()
+                .iter()
                 .map(|c| names.to_wire(c).into_owned())
                 .collect(),
+            channels,
+            blend_names: names,
             rest: BoneRest::default(),
         }
+    }
+
+    /// Sends every channel that is not a preset as it is named
+    /// ([`BlendNames::preset_to_wire`]): for a VRM 0.x model's own channels, which are
+    /// its clip names, whatever their spelling.
+    pub fn keep_channel_spelling(mut self) -> Self {
+        let names = self.blend_names;
+        self.names = self
+            .channels
+            .iter()
+            .map(|c| names.preset_to_wire(c).to_owned())
+            .collect();
+        self
     }
 
     /// Uses the model's own bone rest positions.
@@ -114,20 +134,6 @@ impl VmcFrameWriter {
         self.message("/VMC/Ext/OK", &[OscArg::Int(1)]);
         let t = if time_s.is_finite() { time_s } else { 0.0 };
         self.message("/VMC/Ext/T", &[OscArg::Float(t)]);
-        for (k, &w) in weights.iter().enumerate().take(self.names.len()) {
-            let w = if w.is_finite() {
-                w.clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let name = std::mem::take(&mut self.names[k]);
-            self.message(
-                "/VMC/Ext/Blend/Val",
-                &[OscArg::Str(&name), OscArg::Float(w)],
-            );
-            self.names[k] = name;
-        }
-        self.message("/VMC/Ext/Blend/Apply", &[]);
         let rest = self.rest;
         for (name, pos, q) in [
             ("Head", rest.head, pose.head),
@@ -151,6 +157,20 @@ impl VmcFrameWriter {
                 );
             }
         }
+        for (k, &w) in weights.iter().enumerate().take(self.names.len()) {
+            let w = if w.is_finite() {
+                w.clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let name = std::mem::take(&mut self.names[k]);
+            self.message(
+                "/VMC/Ext/Blend/Val",
+                &[OscArg::Str(&name), OscArg::Float(w)],
+            );
+            self.names[k] = name;
+        }
+        self.message("/VMC/Ext/Blend/Apply", &[]);
         self.packets[..self.used].iter().map(OscWriter::bytes)
     }
 

@@ -97,7 +97,9 @@ fn rosc_reads_our_bundle_with_vrm0_names() {
         .iter()
         .position(|m| m.addr == "/VMC/Ext/Blend/Apply")
         .unwrap();
-    assert!(apply > 1 + CHANNELS.len());
+    // The bones first, then the values, and Apply ends the frame.
+    assert_eq!(apply, msgs.len() - 1);
+    assert_eq!(apply, 2 + 3 + CHANNELS.len());
     let head = msgs
         .iter()
         .find(|m| m.addr == "/VMC/Ext/Bone/Pos" && m.args[0] == OscType::String("Head".into()))
@@ -406,13 +408,11 @@ fn a_large_frame_goes_in_packets_of_at_most_1472_bytes() {
     }
     let val = "/VMC/Ext/Blend/Val";
     assert_eq!(addresses[..2], ["/VMC/Ext/OK", "/VMC/Ext/T"]);
+    assert_eq!(addresses[2..5], ["/VMC/Ext/Bone/Pos"; 3]);
     assert_eq!(addresses.iter().filter(|a| *a == val).count(), names.len());
-    let apply = addresses
-        .iter()
-        .position(|a| a == "/VMC/Ext/Blend/Apply")
-        .unwrap();
-    assert!(addresses[..apply].iter().skip(2).all(|a| a == val));
-    assert_eq!(addresses[apply + 1..], ["/VMC/Ext/Bone/Pos"; 3]);
+    // Apply ends the frame, in its last packet.
+    assert_eq!(addresses.last().unwrap(), "/VMC/Ext/Blend/Apply");
+    assert!(addresses[5..addresses.len() - 1].iter().all(|a| a == val));
     // Received in order, the frame is whole.
     let mut r = VmcReceiver::new();
     for p in &packets {
@@ -468,4 +468,52 @@ fn the_receiver_skips_what_it_cannot_use_and_applies_the_rest() {
     assert_eq!(r.blend("A"), Some(0.5));
     assert_eq!(r.blend("Joy"), None);
     assert_eq!(r.blend("E"), Some(0.0));
+}
+
+/// A message larger than a packet (a name of 2000 bytes) goes alone, and the messages
+/// around it in packets of their own; the frame still ends with its Apply.
+#[test]
+fn a_message_larger_than_a_packet_goes_alone() {
+    let long = "x".repeat(2000);
+    let mut writer = VmcFrameWriter::new(["aa", long.as_str(), "ih"], BlendNames::Vrm1);
+    let packets: Vec<Vec<u8>> = writer
+        .write(0.0, &[0.1, 0.2, 0.3], &BonePose::default())
+        .map(<[u8]>::to_vec)
+        .collect();
+    let messages: Vec<Vec<omote_vmc::osc::OscMessage>> =
+        packets.iter().map(|p| parse_packet(p).unwrap()).collect();
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert_eq!(messages[1].len(), 1);
+    assert!(packets[1].len() > omote_vmc::MAX_PACKET_BYTES);
+    assert!(packets[0].len() <= omote_vmc::MAX_PACKET_BYTES);
+    assert!(packets[2].len() <= omote_vmc::MAX_PACKET_BYTES);
+    assert_eq!(messages[2].last().unwrap().address, "/VMC/Ext/Blend/Apply");
+    let mut r = VmcReceiver::new();
+    for m in &messages {
+        r.apply(m).all_used().unwrap();
+    }
+    assert_eq!(r.blend(&long), Some(0.2));
+    assert_eq!(r.blend("ih"), Some(0.3));
+}
+
+/// With a VRM 0.x model's own channels, names that are not presets go as the model spells
+/// them (its receiver has the same clips); otherwise ARKit's go in 0.x perfect-sync case.
+#[test]
+fn a_models_own_spelling_can_be_kept() {
+    let wire = |writer: &mut VmcFrameWriter| -> Vec<String> {
+        frame_messages(writer.write(0.0, &[0.5, 0.5], &BonePose::default()))
+            .unwrap()
+            .into_iter()
+            .filter(|m| m.address == "/VMC/Ext/Blend/Val")
+            .map(|m| match &m.args[0] {
+                OscValue::Str(s) => s.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    };
+    let mut converted = VmcFrameWriter::new(["happy", "jawOpen"], BlendNames::Vrm0);
+    assert_eq!(wire(&mut converted), ["Joy", "JawOpen"]);
+    let mut kept =
+        VmcFrameWriter::new(["happy", "jawOpen"], BlendNames::Vrm0).keep_channel_spelling();
+    assert_eq!(wire(&mut kept), ["Joy", "jawOpen"]);
 }

@@ -59,7 +59,7 @@ pub fn expressions_not_on<'a>(anim: &'a Anim, model: &VrmModel) -> Vec<&'a str> 
         .0
         .iter()
         .map(|(name, _)| name.as_str())
-        .filter(|name| !is_gaze(name) && model.expression(name).is_none())
+        .filter(|name| !is_gaze(name) && model_expression(model, name).is_none())
         .collect()
 }
 
@@ -74,6 +74,21 @@ pub fn expressions_not_on_note(anim: &Anim, model: &VrmModel) -> Option<String> 
             missing.join(", ")
         )
     })
+}
+
+/// The model's expression an anim track `name` plays: the one of that name, or for one
+/// of ARKit's 52 the model's clip in any spelling (`JawOpen` for `jawOpen`: a VRM 0.x
+/// perfect-sync model, recorded from a VMC performer that spells it either way).
+fn model_expression<'m>(model: &'m VrmModel, name: &str) -> Option<&'m str> {
+    if let Some(e) = model.expression(name) {
+        return Some(&e.name);
+    }
+    let i = omote_core::rig::arkit_index_any_spelling(name)?;
+    model
+        .expressions
+        .iter()
+        .find(|e| omote_core::rig::arkit_index_any_spelling(&e.name) == Some(i))
+        .map(|e| e.name.as_str())
 }
 
 /// A `lookUp` / `lookDown` / `lookLeft` / `lookRight` expression (the lookAt node's).
@@ -256,15 +271,19 @@ fn write_expressions(
 ) -> (OrderedMap<schema::NodeRef>, OrderedMap<schema::NodeRef>) {
     let mut preset = OrderedMap::default();
     let mut custom = OrderedMap::default();
-    for (name, track) in &anim.expressions.0 {
-        if is_gaze(name) || model.expression(name).is_none() {
+    let mut written: Vec<&str> = Vec::new();
+    for (track_name, track) in &anim.expressions.0 {
+        let Some(name) = model_expression(model, track_name).filter(|_| !is_gaze(track_name))
+        else {
             continue;
-        }
+        };
         // An expression the anim never moves is left to the player: a track of zeros
-        // would hold it at 0 and override the app's own blink or lip sync.
-        if track.iter().all(|w| *w <= 0.0) {
+        // would hold it at 0 and override the app's own blink or lip sync. One the anim
+        // has twice (spelt two ways) is written once.
+        if track.iter().all(|w| *w <= 0.0) || written.contains(&name) {
             continue;
         }
+        written.push(name);
         let p = ExpressionPreset::from_name(name);
         let node = g.node(named_node(&format!("expression:{name}")));
         scene_nodes.push(node);
@@ -274,7 +293,7 @@ fn write_expressions(
             .collect();
         let out = g.floats_accessor(&values, None);
         tracks.add(node, Property::Translation, out);
-        let entry = (name.clone(), schema::NodeRef { node: node.value() });
+        let entry = (name.to_owned(), schema::NodeRef { node: node.value() });
         if p.is_some() {
             preset.0.push(entry);
         } else {
@@ -536,6 +555,32 @@ mod tests {
         );
         // happy and aa, lookAt, head and neck.
         assert_eq!(v["animations"][0]["channels"].as_array().unwrap().len(), 5);
+    }
+
+    /// A track in ARKit's spelling plays the model's clip in its own (a VRM 0.x
+    /// perfect-sync model's `JawOpen`).
+    #[test]
+    fn an_arkit_track_plays_the_models_clip_in_any_spelling() {
+        let mut model = crate::avatar::model();
+        let clip = model
+            .expressions
+            .iter_mut()
+            .find(|e| e.name == "jawOpen")
+            .unwrap();
+        clip.name = "JawOpen".into();
+        let mut a = anim(&crate::avatar::model(), 3);
+        for (name, track) in &mut a.expressions.0 {
+            if name != "jawOpen" {
+                track.iter_mut().for_each(|w| *w = 0.0);
+            }
+        }
+        assert!(expressions_not_on(&a, &model).is_empty());
+        let bytes = write_vrma(&a, &model).unwrap();
+        let chunks = crate::glb::split(&bytes, "t").unwrap();
+        let v: serde_json::Value = serde_json::from_slice(chunks.json).unwrap();
+        let custom = &v["extensions"]["VRMC_vrm_animation"]["expressions"]["custom"];
+        let names: Vec<&String> = custom.as_object().unwrap().keys().collect();
+        assert_eq!(names, ["JawOpen"]);
     }
 
     #[test]

@@ -126,8 +126,8 @@ pub struct LiveArgs {
     /// 127.0.0.1), localhost:PORT, HOST:PORT, IP:PORT or [IPv6]:PORT.
     #[arg(long, visible_alias = "vmc", value_name = "[HOST:]PORT", value_parser = limits::destination)]
     pub vmc_out: Option<SocketAddr>,
-    /// VMC frames per second (1–1000); at most --rate, as a frame goes when the face
-    /// updates.
+    /// VMC frames per second, at most (1–1000). A frame goes when the face updates: on
+    /// each frame of the face input, and --rate times a second between them.
     #[arg(long, default_value_t = 60.0, value_parser = limits::fps)]
     pub vmc_rate: f64,
     /// The receiver: sets the names and weights it wants (--vmc-names and
@@ -641,9 +641,15 @@ fn vmc_bone_rest(avatar: &Avatar) -> omote_vmc::BoneRest {
 fn open_outputs(args: &LiveArgs, avatar: &Avatar, inbox: &TrackingInbox) -> Result<Outputs> {
     let rig = &avatar.rig;
     let names = args.vmc_names.unwrap_or(args.vmc_preset.names());
+    // A VRM 0.x model's channels are its clip names: sent as it spells them.
+    let model_v0 = avatar
+        .model
+        .as_ref()
+        .is_some_and(|m| m.version == omote_vrm::VrmVersion::V0);
     let vmc = match args.vmc_out {
         Some(to) => Some(
             VmcSink::for_rig(to, rig, names.into())?
+                .keep_channel_spelling_if(model_v0)
                 .with_eye_bones(avatar.moves_eye_bones())
                 .with_rest(vmc_bone_rest(avatar))
                 .with_weights(WireWeights::resolve(args.vmc_weights, names))
@@ -697,8 +703,14 @@ fn announce(
         outputs.push(format!("page {}", v.url()));
     }
     if let Some(to) = args.vmc_out {
-        // A frame is sent when the face updates: never faster than --rate.
-        if args.vmc_rate > args.rate {
+        // A frame is sent when the face updates: on each face input frame and --rate
+        // times a second between them; with no face input (the voice alone, the
+        // automatic eyes), --rate is the most there can be.
+        let face_input = args.camera.is_some()
+            || args.stdin.is_some()
+            || args.replay.is_some()
+            || args.vmc_in.is_some();
+        if args.vmc_rate > args.rate && !face_input {
             outputs.push(format!(
                 "VMC {to} at {} Hz (--vmc-rate {} is above --rate {}: raise --rate for more)",
                 args.rate, args.vmc_rate, args.rate

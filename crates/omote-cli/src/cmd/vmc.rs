@@ -52,7 +52,7 @@ struct SendArgs {
     /// Expression weights on the wire [default: applied with vrm0 names, input with vrm1].
     #[arg(long, value_enum)]
     weights: Option<WireWeights>,
-    /// Playback speed (2 = twice as fast), 0.01–100; the anim's fps × speed (packets per
+    /// Playback speed (2 = twice as fast), 0.01–100; the anim's fps × speed (frames per
     /// second) is at most 1000.
     #[arg(long, default_value_t = 1.0, value_parser = limits::speed)]
     speed: f64,
@@ -102,7 +102,7 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
     let rate = f64::from(anim.fps) * args.speed;
     if rate > limits::MAX_FPS {
         bail!(
-            "{}: {} fps at --speed {} is {rate} packets per second, over the limit of {}",
+            "{}: {} fps at --speed {} is {rate} frames per second, over the limit of {}",
             args.anim.display(),
             anim.fps,
             args.speed,

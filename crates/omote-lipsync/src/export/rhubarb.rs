@@ -99,7 +99,7 @@ pub type RhubarbTimedShape = (u64, u64, char);
 
 /// Shortest mouth shape drawn (hundredths of a second): a shorter one is given to its
 /// longer neighbour. 7 cs is under two frames at 24 fps, the rate cartoons are drawn at;
-/// Rhubarb keeps its own shapes at least this long.
+/// Rhubarb's own animation keeps its main shapes this long (its in-betweens 4 cs).
 pub const MIN_SHAPE_CS: u64 = 7;
 
 /// A pause (X) between two shapes shorter than this (hundredths of a second) holds the
@@ -143,7 +143,8 @@ fn push_joined(out: &mut Vec<RhubarbTimedShape>, cue: RhubarbTimedShape) {
         return;
     }
     match out.last_mut() {
-        Some(last) if last.2 == cue.2 => last.1 = cue.1,
+        // Cues come in time order; one that does not (a caller's) never shortens it.
+        Some(last) if last.2 == cue.2 => last.1 = last.1.max(cue.1),
         Some(last) => {
             // Touching, whatever the rounding did.
             let cue = (last.1, cue.1, cue.2);
@@ -419,6 +420,14 @@ mod tests {
         // Every shape drawn is long enough; the cues touch.
         assert!(t.iter().all(|c| c.2 == 'X' || c.1 - c.0 >= MIN_SHAPE_CS));
         assert!(t.windows(2).all(|w| w[0].1 == w[1].0 && w[0].2 != w[1].2));
+    }
+
+    #[test]
+    fn cues_out_of_order_do_not_break_the_timeline() {
+        let t = rhubarb_timeline(&[(0.5, 0.9, 'D'), (0.1, 0.2, 'D'), (0.0, 0.3, 'C')], 1.0);
+        assert!(t.iter().all(|c| c.0 < c.1), "{t:?}");
+        assert!(t.windows(2).all(|w| w[0].1 == w[1].0), "{t:?}");
+        assert_eq!((t[0].0, t.last().unwrap().1), (0, 100));
     }
 
     #[test]

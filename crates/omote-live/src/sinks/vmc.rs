@@ -11,7 +11,8 @@ use omote_vmc::{BlendNames, BlendWeights, BonePose, BoneRest, VmcFrameWriter};
 use super::FaceSink;
 use crate::LiveError;
 
-/// Sends one VMC bundle per frame (blend values, then head and eye bones) to `to`.
+/// Sends each frame (head and eye bones, then blend values and Apply) to `to`, in
+/// bundles of at most [`omote_vmc::MAX_PACKET_BYTES`].
 ///
 /// A marionette that is not running yet (connection refused on loopback) is not an
 /// error: a live sender keeps going until it starts.
@@ -56,6 +57,22 @@ impl VmcSink {
     pub fn with_rest(mut self, rest: BoneRest) -> Self {
         self.writer = self.writer.with_rest(rest);
         self
+    }
+
+    /// Sends the channels that are not presets as they are named (a VRM 0.x model's own
+    /// clip names; see [`VmcFrameWriter::keep_channel_spelling`]).
+    pub fn keep_channel_spelling(mut self) -> Self {
+        self.writer = self.writer.keep_channel_spelling();
+        self
+    }
+
+    /// [`VmcSink::keep_channel_spelling`] when `keep`.
+    pub fn keep_channel_spelling_if(self, keep: bool) -> Self {
+        if keep {
+            self.keep_channel_spelling()
+        } else {
+            self
+        }
     }
 
     /// Whether [`FaceSink::send`] sends the eye bones.
