@@ -164,14 +164,17 @@ pub unsafe extern "C" fn omote_analyse_voice_file(
         let path = unsafe { ptr::path(path, "path")? };
         // SAFETY: the caller's promise.
         let profile = unsafe { ptr::optional_text(profile, "profile")? };
-        let read = if speaker == 0 {
-            analyse_voice_file(path, None, profile)
-        } else {
-            let held = SPEAKERS.get(speaker)?;
-            let s = held.lock("the speaker")?;
-            analyse_voice_file(path, Some(&s), profile)
-        }
-        .map_err(|e| match e {
+        // The speaker's voice copied out (exactly: its numbers), so a long file's minutes
+        // of reading never hold the speaker from the host's other threads.
+        let voice = match speaker {
+            0 => None,
+            s => {
+                let held = SPEAKERS.get(s)?;
+                let numbers = held.lock("the speaker")?.to_numbers();
+                Some(omote_embed::Speaker::from_numbers(&numbers)?)
+            }
+        };
+        let read = analyse_voice_file(path, voice.as_ref(), profile).map_err(|e| match e {
             // A file that is not audio is a load failure; a bad profile an argument.
             EmbedError::AudioFile(_) => FfiError::loading(e),
             e => FfiError::from(e),
