@@ -27,6 +27,17 @@ namespace Omote.Tests
             return samples;
         }
 
+        /// <summary>A temporary copy of a WAV with its last 4000 bytes cut off (a file
+        /// cut short while copied); the caller deletes it.</summary>
+        static string CutCopy(byte[] whole)
+        {
+            var path = Path.Combine(Path.GetTempPath(), "omote-cs-" + Guid.NewGuid().ToString("N") + "-cut.wav");
+            var cut = new byte[whole.Length - 4000];
+            Array.Copy(whole, cut, cut.Length);
+            File.WriteAllBytes(path, cut);
+            return path;
+        }
+
         [Test]
         public void ADemoLineDecodesToItsOwnSamplesAndReadsAsSpeech()
         {
@@ -52,12 +63,9 @@ namespace Omote.Tests
         public void AWavCutShortIsReadAsFarAsItGoesWithAWarningNamingIt()
         {
             var whole = File.ReadAllBytes(Line("beni_1.wav"));
-            var path = Path.Combine(Path.GetTempPath(), "omote-cs-" + Guid.NewGuid().ToString("N") + "-cut.wav");
+            var path = CutCopy(whole);
             try
             {
-                var cut = new byte[whole.Length - 4000];
-                Array.Copy(whole, cut, cut.Length);
-                File.WriteAllBytes(path, cut);
                 var file = VoiceFile.Load(path);
                 Assert.AreEqual(Pcm16(whole).Length - 2000, file.Samples.Length);
                 Assert.IsNotNull(file.Warning);
@@ -99,13 +107,9 @@ namespace Omote.Tests
                 using (var file = Track.AnalyseFile(Line("aoi_1.wav"), speaker))
                     SameFrames(read, file, "against the speaker");
             }
-            var whole = File.ReadAllBytes(Line("beni_1.wav"));
-            var path = Path.Combine(Path.GetTempPath(), "omote-cs-" + Guid.NewGuid().ToString("N") + "-cut.wav");
+            var path = CutCopy(File.ReadAllBytes(Line("beni_1.wav")));
             try
             {
-                var cut = new byte[whole.Length - 4000];
-                Array.Copy(whole, cut, cut.Length);
-                File.WriteAllBytes(path, cut);
                 using (var track = Track.AnalyseFile(path))
                 {
                     StringAssert.Contains(Path.GetFileName(path), track.Warning);

@@ -90,9 +90,7 @@ fn run(args: &[&std::ffi::OsStr]) -> Output {
 /// length, so it is analysed as a stream.
 fn long_voice(path: &Path) -> Vec<f32> {
     let rate = 16_000u32;
-    let cycle = omote_testdata::buzz(rate, 3.0, 0.4..2.2);
-    let n = (10.5 * 60.0 * f64::from(rate)) as usize;
-    let samples: Vec<i16> = cycle.iter().copied().cycle().take(n).collect();
+    let samples = omote_testdata::repeated_buzz(rate, 10.5 * 60.0, 3.0);
     std::fs::write(path, omote_testdata::wav16(&samples, rate, 1)).unwrap();
     samples.iter().map(|&s| f32::from(s) / 32_768.0).collect()
 }

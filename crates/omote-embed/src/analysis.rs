@@ -74,10 +74,17 @@ pub fn load_voice(path: &std::path::Path) -> Result<Vec<f32>, EmbedError> {
 pub fn load_voice_with_warning(
     path: &std::path::Path,
 ) -> Result<(Vec<f32>, Option<String>), EmbedError> {
-    match omote_audio::load_mono_warned(path, SAMPLE_RATE) {
-        Ok((audio, warning)) => Ok((audio.samples, warning)),
-        Err(e) if e.missing_file().is_some() => Err(EmbedError::file_not_found(path)),
-        Err(e) => Err(EmbedError::AudioFile(e.to_string())),
+    omote_audio::load_mono_warned(path, SAMPLE_RATE)
+        .map(|(audio, warning)| (audio.samples, warning))
+        .map_err(|e| audio_file_error(path, e))
+}
+
+/// A reader's error on audio file `path` in the embedding API's words: a file that is not
+/// there as every binding says it, anything else as the reader said it.
+pub(crate) fn audio_file_error(path: &std::path::Path, e: omote_audio::AudioError) -> EmbedError {
+    match e.missing_file() {
+        Some(_) => EmbedError::file_not_found(path),
+        None => EmbedError::AudioFile(e.to_string()),
     }
 }
 

@@ -67,10 +67,7 @@ pub fn stream_voice_file<E: From<EmbedError>>(
     others: &CepstralMean,
     mut each: impl FnMut(usize, &VowelFrame) -> Result<(), E>,
 ) -> Result<StreamedVoiceFile, E> {
-    let audio_error = |e: omote_audio::AudioError| match e.missing_file() {
-        Some(_) => EmbedError::file_not_found(path),
-        None => EmbedError::AudioFile(e.to_string()),
-    };
+    let audio_error = |e| crate::analysis::audio_file_error(path, e);
     let mut audio = omote_audio::AudioStream::open(path, SAMPLE_RATE).map_err(audio_error)?;
     let mut analyser = StreamAnalyser::new(profile.clone());
     analyser.start_from_speaker(others);

@@ -25,9 +25,7 @@ fn scratch(name: &str) -> PathBuf {
 /// `seconds` of a buzz with pauses (its period `cycle_s`) written to `path` as 16-bit
 /// WAV; the samples as the decoder gives them.
 fn voice(path: &Path, seconds: f64, cycle_s: f32) -> Vec<f32> {
-    let cycle = omote_testdata::buzz(RATE, cycle_s, 0.4..cycle_s - 0.8);
-    let n = (seconds * f64::from(RATE)) as usize;
-    let samples: Vec<i16> = cycle.iter().copied().cycle().take(n).collect();
+    let samples = omote_testdata::repeated_buzz(RATE, seconds, cycle_s);
     std::fs::write(path, omote_testdata::wav16(&samples, RATE, 1)).unwrap();
     samples.iter().map(|&s| f32::from(s) / 32_768.0).collect()
 }

@@ -248,10 +248,8 @@ fn track_warning(track: OmoteTrack) -> String {
 #[test]
 fn a_voice_file_analyses_as_the_cli_reads_it_long_ones_streamed() {
     let dir = omote_testdata::Scratch::new("ffi", "voice-files-analyse");
-    let cycle = omote_testdata::buzz(16_000, 3.0, 0.4..2.2);
     let long = dir.join("long.wav");
-    let n = (omote_embed::LONG_VOICE_S as usize + 20) * 16_000;
-    let pcm: Vec<i16> = cycle.iter().copied().cycle().take(n).collect();
+    let pcm = omote_testdata::repeated_buzz(16_000, omote_embed::LONG_VOICE_S + 20.0, 3.0);
     std::fs::write(&long, omote_testdata::wav16(&pcm, 16_000, 1)).unwrap();
     let line = dir.join("line.wav");
     let short = omote_testdata::buzz(16_000, 2.0, 0.3..1.5);

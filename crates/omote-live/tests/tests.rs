@@ -725,28 +725,14 @@ fn the_recorder_is_bounded_against_a_hostile_performer_clock() {
     let socket = UdpSocket::bind(loopback()).unwrap();
     let mut writer = VmcFrameWriter::new(["aa"], BlendNames::Vrm1);
     // A steady second, then /VMC/Ext/T 1e30 (and more) from a hostile performer.
-    for k in 0..10 {
-        let t = k as f32 / 60.0;
-        socket
-            .send_to(
-                writer
-                    .write(t, &[0.5], &BonePose::default())
-                    .next()
-                    .unwrap(),
-                addr,
-            )
+    let steady = (0..10).map(|k| k as f32 / 60.0);
+    for t in steady.chain([1e30f32, 2e30, f32::MAX]) {
+        // One channel: one packet a frame.
+        let packet = writer
+            .write(t, &[0.5], &BonePose::default())
+            .next()
             .unwrap();
-    }
-    for t in [1e30f32, 2e30, f32::MAX] {
-        socket
-            .send_to(
-                writer
-                    .write(t, &[0.5], &BonePose::default())
-                    .next()
-                    .unwrap(),
-                addr,
-            )
-            .unwrap();
+        socket.send_to(packet, addr).unwrap();
     }
     let stats = listener.run(limits(300), |_, _, _| {}).unwrap();
     assert_eq!(stats.packets, 13);

@@ -185,6 +185,14 @@ pub fn buzz(rate: u32, seconds: f32, voiced: std::ops::Range<f32>) -> Vec<i16> {
         .collect()
 }
 
+/// A voice of lines `seconds` long: a [`buzz`] cycle of `cycle_s` seconds, voiced from
+/// 0.4 s to 0.8 s before its end, repeated (the long files of the stream tests).
+pub fn repeated_buzz(rate: u32, seconds: f64, cycle_s: f32) -> Vec<i16> {
+    let cycle = buzz(rate, cycle_s, 0.4..cycle_s - 0.8);
+    let n = (seconds * f64::from(rate)) as usize;
+    cycle.iter().copied().cycle().take(n).collect()
+}
+
 /// A test's own empty folder, `TMP/omote-{crate}-{pid}-{name}`, removed when the test
 /// passes (dropped without a panic) and kept, with its path printed, when it fails, so a
 /// run leaves nothing behind in the temporary folder but what a failure needs looked at.

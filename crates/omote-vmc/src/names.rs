@@ -88,6 +88,14 @@ const PRESET_V0: [(ExpressionPreset, &str); 18] = [
     (ExpressionPreset::LookRight, "LookRight"),
 ];
 
+/// The VRM 0.x clip name of a VRM 1.0 preset channel, if it is one.
+fn v0_preset(channel: &str) -> Option<&'static str> {
+    PRESET_V0
+        .iter()
+        .find(|(p, _)| p.name() == channel)
+        .map(|(_, v0)| *v0)
+}
+
 impl BlendNames {
     /// The name to send for an omote channel (VRM 1.0 / custom name). A channel named
     /// in ARKit's spelling goes in the 0.x perfect-sync spelling with 0.x names; a model
@@ -104,25 +112,14 @@ impl BlendNames {
     /// ```
     pub fn to_wire(self, channel: &str) -> std::borrow::Cow<'_, str> {
         use std::borrow::Cow;
-        match self {
-            BlendNames::Vrm1 => Cow::Borrowed(channel),
-            BlendNames::Vrm0 => {
-                let preset = self.preset_to_wire(channel);
-                if preset != channel {
-                    return Cow::Borrowed(preset);
-                }
-                if omote_core::rig::is_arkit_name(channel) {
-                    let mut chars = channel.chars();
-                    let first = chars.next().map(|c| c.to_ascii_uppercase());
-                    return Cow::Owned(first.into_iter().chain(chars).collect());
-                }
-                Cow::Borrowed(channel)
-            }
+        if self == BlendNames::Vrm0 && omote_core::rig::is_arkit_name(channel) {
+            let mut chars = channel.chars();
+            let first = chars.next().map(|c| c.to_ascii_uppercase());
+            return Cow::Owned(first.into_iter().chain(chars).collect());
         }
+        Cow::Borrowed(self.preset_to_wire(channel))
     }
-}
 
-impl BlendNames {
     /// [`BlendNames::to_wire`] for presets only; every other channel as it is named (a
     /// VRM 0.x model's own clip names, which its receiver spells the same).
     ///
@@ -134,10 +131,7 @@ impl BlendNames {
     pub fn preset_to_wire(self, channel: &str) -> &str {
         match self {
             BlendNames::Vrm1 => channel,
-            BlendNames::Vrm0 => PRESET_V0
-                .iter()
-                .find(|(p, _)| p.name() == channel)
-                .map_or(channel, |(_, v0)| v0),
+            BlendNames::Vrm0 => v0_preset(channel).unwrap_or(channel),
         }
     }
 }

@@ -649,7 +649,7 @@ fn open_outputs(args: &LiveArgs, avatar: &Avatar, inbox: &TrackingInbox) -> Resu
     let vmc = match args.vmc_out {
         Some(to) => Some(
             VmcSink::for_rig(to, rig, names.into())?
-                .keep_channel_spelling_if(model_v0)
+                .with_channel_spelling_kept(model_v0)
                 .with_eye_bones(avatar.moves_eye_bones())
                 .with_rest(vmc_bone_rest(avatar))
                 .with_weights(WireWeights::resolve(args.vmc_weights, names))

@@ -59,20 +59,13 @@ impl VmcSink {
         self
     }
 
-    /// Sends the channels that are not presets as they are named (a VRM 0.x model's own
-    /// clip names; see [`VmcFrameWriter::keep_channel_spelling`]).
-    pub fn keep_channel_spelling(mut self) -> Self {
-        self.writer = self.writer.keep_channel_spelling();
-        self
-    }
-
-    /// [`VmcSink::keep_channel_spelling`] when `keep`.
-    pub fn keep_channel_spelling_if(self, keep: bool) -> Self {
+    /// Whether the channels that are not presets go as they are named (a VRM 0.x
+    /// model's own clip names; see [`VmcFrameWriter::keep_channel_spelling`]).
+    pub fn with_channel_spelling_kept(mut self, keep: bool) -> Self {
         if keep {
-            self.keep_channel_spelling()
-        } else {
-            self
+            self.writer = self.writer.keep_channel_spelling();
         }
+        self
     }
 
     /// Whether [`FaceSink::send`] sends the eye bones.

@@ -12,8 +12,9 @@ use crate::{LiveError, Packet, VmcListener};
 /// A [`VmcListener`] on its own thread: every valid packet that brings ARKit values or
 /// the head becomes a tracking result; packets that are not OSC, or hold nothing it can
 /// use, are dropped and counted ([`InputStats::dropped`](super::InputStats)), and a
-/// packet's unusable messages skipped (the first reason kept as the input's note). A performer that stops sending goes
-/// stale like a camera; one that starts again is picked up at its first packet.
+/// packet's unusable messages skipped (the first reason kept as the input's note). A
+/// performer that stops sending goes stale like a camera; one that starts again is
+/// picked up at its first packet.
 pub struct VmcInput {
     thread: std::thread::JoinHandle<Result<(), LiveError>>,
 }
