@@ -40,7 +40,8 @@ pub const FLOOR_DB: f32 = -100.0;
 pub struct FrameFeatures {
     /// Cepstral coefficients c1..=c12 of the log mel spectrum.
     pub ceps: [f32; N_CEPS],
-    /// Frame level in dBFS (RMS of the unweighted window; [`FLOOR_DB`] at most quiet).
+    /// Frame level in dBFS (RMS of the unweighted window with its mean taken off, so a DC
+    /// offset is no level; [`FLOOR_DB`] at most quiet).
     pub level_db: f32,
     /// The part of `level_db` above [`VOICE_BAND_LOW_HZ`] (dBFS, at most `level_db`): the
     /// mouth opens with it, so a frame loud only below it (a thump, rumble, DC) does not
@@ -168,15 +169,30 @@ impl FeatureExtractor {
     /// (power, before the logarithm) and its levels. The analysers take noise out of the
     /// bands before [`FeatureExtractor::cepstrum`].
     pub fn mel_and_level(&mut self, frame: &[f32]) -> ([f32; N_MEL], FrameLevel) {
-        let n = frame.len().min(WINDOW);
+        let sample = |i: usize| match frame.get(i) {
+            Some(x) if x.is_finite() => *x,
+            _ => 0.0,
+        };
+        // A microphone's DC offset is a floor under every frame's level that the voicing
+        // would read as room, and it is never a voice. The level is the window's variance
+        // (its mean taken off, as Kaldi's per-frame DC removal does: the least energy any
+        // offset leaves, so a hum's level does not wobble with its phase); the spectrum is
+        // taken with the window's median off, which a voice that starts or ends inside the
+        // window leaves at the silence (the mean would leave a step there, and the voice
+        // band's share would fall by 4 dB).
+        for (i, x) in self.input[..WINDOW].iter_mut().enumerate() {
+            *x = sample(i);
+        }
+        let (_, median, _) =
+            self.input[..WINDOW].select_nth_unstable_by(WINDOW / 2, f32::total_cmp);
+        let median = *median;
+        let mut sum = 0f32;
         let mut sum_sq = 0f32;
         let mut prev = 0f32;
         for i in 0..WINDOW {
-            let x = if i < n && frame[i].is_finite() {
-                frame[i]
-            } else {
-                0.0
-            };
+            // (clamped: a window of samples near f32::MAX must not make an infinity here)
+            let x = (sample(i) - median).clamp(-f32::MAX, f32::MAX);
+            sum += x;
             sum_sq += x * x;
             let pe = if i == 0 {
                 x * (1.0 - PRE_EMPHASIS)
@@ -187,7 +203,13 @@ impl FeatureExtractor {
             self.input[i] = pe * self.window[i];
         }
         self.input[WINDOW..].fill(0.0);
-        let level_db = (10.0 * (sum_sq / WINDOW as f32 + 1e-10).log10()).max(FLOOR_DB);
+        let power = sum_sq / WINDOW as f32 - (sum / WINDOW as f32).powi(2);
+        let power = if power.is_finite() {
+            power.max(0.0)
+        } else {
+            sum_sq / WINDOW as f32
+        };
+        let level_db = (10.0 * (power + 1e-10).log10()).max(FLOOR_DB);
         self.fft.compute(&self.input, &mut self.power);
         // The voice band's share of the frame's energy, from the windowed spectrum with
         // the pre-emphasis undone, applied to the whole level: a share does not depend on
@@ -250,10 +272,11 @@ mod tests {
     }
 
     /// A low voice (100 Hz and its harmonics, falling as 1/k) keeps its level in the voice
-    /// band, also where it starts or ends inside the window; a thump (20 Hz), DC and 50 Hz
+    /// band, also where it starts or ends inside the window; a thump (20 Hz) and 50 Hz
     /// mains leave almost nothing there; the two together read as the voice alone (within
-    /// 2 dB: the window weighs a half-cycle thump unevenly). Digital silence is the floor, and samples too
-    /// large to square stay finite.
+    /// 2.5 dB: the window weighs a half-cycle thump unevenly, and the median taken off the
+    /// spectrum moves with it). A DC offset is no level at all: the voice over it reads as the voice.
+    /// Digital silence is the floor, and samples too large to square stay finite.
     #[test]
     fn the_voice_band_holds_the_voice_and_not_what_lies_under_it() {
         let mut fx = FeatureExtractor::new();
@@ -279,7 +302,6 @@ mod tests {
         // leaks into the band through the 25 ms window's main lobe.
         for (what, under, below) in [
             ("a thump", window(sine(20.0, 0.3)), 20.0),
-            ("DC", window(|_| 0.2), 20.0),
             ("50 Hz mains", window(sine(50.0, 0.1)), 10.0),
         ] {
             let u = level(&mut fx, &under);
@@ -292,8 +314,27 @@ mod tests {
             let b = level(&mut fx, &both);
             assert!(b.level_db > v.level_db + 1.0, "{what} is louder: {b:?}");
             assert!(
-                (b.band_db - v.band_db).abs() < 2.0,
+                (b.band_db - v.band_db).abs() < 2.5,
                 "{what}: {b:?} vs {v:?}"
+            );
+        }
+        // A DC offset, alone or under the voice (the level used to read it as a floor
+        // 26 dB under full scale at 0.05).
+        for dc in [0.05, 0.2, -0.5] {
+            let alone = level(&mut fx, &window(|_| dc));
+            assert_eq!(
+                (alone.level_db, alone.band_db),
+                (FLOOR_DB, FLOOR_DB),
+                "DC {dc}"
+            );
+            let over = level(&mut fx, &window(|t| voice(t) + dc));
+            assert!(
+                (over.level_db - v.level_db).abs() < 0.01,
+                "DC {dc}: {over:?} vs {v:?}"
+            );
+            assert!(
+                (over.band_db - v.band_db).abs() < 0.01,
+                "DC {dc}: {over:?} vs {v:?}"
             );
         }
 

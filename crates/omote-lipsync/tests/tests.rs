@@ -133,7 +133,9 @@ fn japanese_unseen_speaker_offline_and_streaming() {
     println!(
         "ja subset: offline vowel {vo:.3} silence {so:.3} closed {co:.3}; streaming vowel {vs:.3} silence {ss:.3} closed {cs:.3}"
     );
-    assert!(vo >= 0.90, "offline vowel {vo}");
+    // Measured 0.902, then 0.900 since a window's offset is taken off its level (a DC
+    // offset is not a floor; EVALUATION.md, "Seventeenth stage").
+    assert!(vo >= 0.895, "offline vowel {vo}");
     // Consonants show a closed mouth (the vowel score cannot see a profile that never
     // closes it): one Gaussian per class found 48 % offline, the phone subclasses 64 %.
     assert!(
@@ -651,8 +653,10 @@ fn noisy_and_quiet_variants_floors() {
                 // (this subset, cold streams: pink 0.776 → 0.793, hum 0.848 → 0.882).
                 (Degradation::Noisy, [0.80, 0.97, 0.77, 0.97]),
                 // Offline hum lowered a point with the nucleus vote (this subset 0.905 →
-                // 0.897; the whole group 92.5 → 91.9 %, EVALUATION.md "Tenth stage").
-                (Degradation::Hum, [0.89, 0.97, 0.86, 0.97]),
+                // 0.897; the whole group 92.5 → 91.9 %, EVALUATION.md "Tenth stage"), and
+                // half a point when a DC offset stopped counting as level (→ 0.889; the
+                // group 91.7 → 90.6 %, "Seventeenth stage").
+                (Degradation::Hum, [0.885, 0.97, 0.86, 0.97]),
                 (Degradation::Telephone, [0.90, 0.97, 0.88, 0.97]),
             ],
         ),
@@ -1073,9 +1077,11 @@ fn short_lines_are_read_against_the_speakers_mean() {
         closed.0,
         closed.1
     );
-    // Measured: 160 lines, vowels 0.910 → 0.923, closed 0.642 → 0.619.
+    // Measured: 160 lines, vowels 0.910 → 0.923, closed 0.642 → 0.619; since a window's
+    // offset is taken off its level, 0.900 → 0.908, closed 0.541 → 0.539 (0.899 → 0.909 and
+    // 0.543 → 0.538 just before).
     assert!(lines.len() > 120, "{}", lines.len());
-    assert!(vowels.1 > vowels.0 + 0.008, "{vowels:?}");
+    assert!(vowels.1 > vowels.0 + 0.006, "{vowels:?}");
     assert!(closed.1 > closed.0 - 0.04, "{closed:?}");
 }
 
@@ -1583,4 +1589,54 @@ fn mandarin_syllables_of_two_speakers_are_read_and_the_speaker_helps() {
         session > 61.0 && session != streamed,
         "{session} vs {streamed}"
     );
+}
+
+/// A microphone's DC offset does not change what is read: each analysis window's level is
+/// its variance and its spectrum is taken with its median off, so the offset is no floor
+/// under the voice. (It
+/// used to be one: with 0.05 of DC the Japanese clips' vowels fell 91.7 → 81.8 % and
+/// LibriVox's 69.4 → 48.5 %; with 0.2 nothing was voiced.) The clips keep their own small
+/// offsets (LibriVox −43 dBFS, Open JTalk −48); the added one goes on top.
+#[test]
+fn a_dc_offset_reads_as_no_offset() {
+    let Some(dir) = omote_testdata::shared_data("speech") else {
+        return;
+    };
+    let names: Vec<String> = ja_subset().into_iter().take(5).chain(librivox()).collect();
+    let clips: Vec<_> = names.iter().map(|n| load(&dir, n)).collect();
+    let config = AnalyserConfig::default();
+    let read = |dc: f32, stream: bool| {
+        let mut total = ScoreCounts::default();
+        for (samples, labels) in &clips {
+            let shifted: Vec<f32> = samples.iter().map(|x| x + dc).collect();
+            let track = if stream {
+                streamed(config, &shifted)
+            } else {
+                offline(config, &shifted)
+            };
+            total.add(&score_clip(&track, labels));
+        }
+        (
+            total.vowel_accuracy().unwrap(),
+            total.silence_accuracy().unwrap(),
+        )
+    };
+    for stream in [false, true] {
+        let clean = read(0.0, stream);
+        assert!(
+            clean.0 > 0.75 && clean.1 > 0.95,
+            "stream {stream}: {clean:?}"
+        );
+        // A stream starts from silence, so its first windows see the offset arrive as a
+        // step (a few frames of every cold stream; here each clip is one).
+        let within = if stream { 0.01 } else { 0.003 };
+        for dc in [0.05, 0.2, -0.3] {
+            let got = read(dc, stream);
+            println!("stream {stream}, DC {dc}: {got:?} against {clean:?}");
+            assert!(
+                (got.0 - clean.0).abs() < within && (got.1 - clean.1).abs() < within,
+                "stream {stream}, DC {dc}: {got:?} against {clean:?} without"
+            );
+        }
+    }
 }
