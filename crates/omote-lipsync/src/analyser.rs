@@ -258,7 +258,7 @@ impl Analyser {
             levels.push(level.level_db);
             bands.push(level.band_db);
         }
-        let voicing = self.config.voicing.offline(&levels);
+        let voicing = self.config.voicing.offline(&levels, &bands);
         let nf = &self.config.noise_floor;
         let noise = noise_floor::estimate(
             nf,
