@@ -247,7 +247,16 @@ impl Analyser {
             let (mel, level) = if a >= 0 && b as usize <= samples.len() {
                 self.extractor.mel_and_level(&samples[src_a..src_b])
             } else {
-                self.window.fill(0.0);
+                // A window over the clip's edge is padded with the mean of what it holds, not
+                // zeros: a clip with a DC offset would otherwise meet a step there, and a
+                // step's energy reaches the voice band.
+                let held = &samples[src_a..src_b.max(src_a)];
+                let mean = held
+                    .iter()
+                    .map(|x| if x.is_finite() { *x } else { 0.0 })
+                    .sum::<f32>()
+                    / held.len().max(1) as f32;
+                self.window.fill(if mean.is_finite() { mean } else { 0.0 });
                 let off = (src_a as isize - a) as usize;
                 if src_b > src_a {
                     self.window[off..off + (src_b - src_a)].copy_from_slice(&samples[src_a..src_b]);
@@ -258,13 +267,17 @@ impl Analyser {
             levels.push(level.level_db);
             bands.push(level.band_db);
         }
-        let voicing = self.config.voicing.offline(&levels, &bands);
+        // Voicing, the noise estimate's pauses, the vote and the decay hold read the voice
+        // band's level: what lies under it — a thump, rumble, mains hum — is no voice, and
+        // a floor of it would lift the threshold over the quieter vowels (EVALUATION.md's
+        // eighteenth stage).
+        let voicing = self.config.voicing.offline(&bands);
         let nf = &self.config.noise_floor;
         let noise = noise_floor::estimate(
             nf,
             &mels,
             &voicing.voiced,
-            &levels,
+            &bands,
             voicing.noise_reference_db(),
         );
         let frames: Vec<FrameFeatures> = mels
@@ -450,12 +463,12 @@ impl Analyser {
             drop_short_runs(&mut posteriors, &v.voiced, c.min_run);
         }
         if c.nucleus_vote.is_on() {
-            let levels: Vec<f32> = feats.frames.iter().map(|f| f.level_db).collect();
+            let levels: Vec<f32> = feats.frames.iter().map(|f| f.band_db).collect();
             c.nucleus_vote.apply(&mut posteriors, &v.voiced, &levels);
         }
         let mut decay = DecayHold::new(c.decay_hold_db);
         for (i, p) in posteriors.iter_mut().enumerate() {
-            decay.frame(feats.frames[i].level_db, v.voiced[i].then_some(p));
+            decay.frame(feats.frames[i].band_db, v.voiced[i].then_some(p));
         }
         let mut frames = Vec::with_capacity(n);
         for i in 0..n {

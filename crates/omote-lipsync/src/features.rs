@@ -44,8 +44,8 @@ pub struct FrameFeatures {
     /// offset is no level; [`FLOOR_DB`] at most quiet).
     pub level_db: f32,
     /// The part of `level_db` above [`VOICE_BAND_LOW_HZ`] (dBFS, at most `level_db`): the
-    /// mouth opens with it, so a frame loud only below it (a thump, rumble, DC) does not
-    /// open the mouth.
+    /// voicing reads it and the mouth opens with it, so a frame loud only below it (a
+    /// thump, rumble, mains hum) is no voice and does not open the mouth.
     pub band_db: f32,
 }
 

@@ -207,13 +207,14 @@ impl StreamAnalyser {
             *w = self.ring[((start + i as u64) % RING as u64) as usize];
         }
         let (mel, level) = self.extractor.mel_and_level(&self.window);
-        let level_db = level.level_db;
-        let voiced = self.voicing.update(level_db);
+        // The voice band's level, as offline: what lies under it is no voice.
+        let voice_db = level.band_db;
+        let voiced = self.voicing.update(voice_db);
         let speech_db = self.voicing.speech_db();
-        let vol = volume(level_db, speech_db);
+        let vol = volume(level.level_db, speech_db);
         let nf = self.config.noise_floor;
         if !voiced {
-            if noise_floor::is_noise(&nf, level_db, self.voicing.noise_reference_db()) {
+            if noise_floor::is_noise(&nf, voice_db, self.voicing.noise_reference_db()) {
                 self.learn_noise(&mel);
             }
             self.cmn.silent();
@@ -242,7 +243,7 @@ impl StreamAnalyser {
             None => self.scorer.log_scores(&x),
         };
         self.smoother
-            .push_voiced(&scores, &x, level_db, gain, vol, out);
+            .push_voiced(&scores, &x, voice_db, gain, vol, out);
     }
 
     /// A silent frame's raw cepstrum, normalised without being learnt, as the context

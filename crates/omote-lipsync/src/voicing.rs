@@ -28,11 +28,6 @@ pub struct VoicingConfig {
     pub min_pause_frames: usize,
     /// Voiced runs shorter than this are clicks, not speech (frames; offline).
     pub min_voiced_frames: usize,
-    /// Offline, a frame the level calls speech is not speech when its voice band
-    /// ([`crate::FrameFeatures::band_db`]) is this far or further under its whole level
-    /// (nine tenths of its energy under the band at 10 dB: a thump, rumble) and under the
-    /// threshold less the hysteresis (dB; `f32::INFINITY` turns it off).
-    pub below_band_db: f32,
 }
 
 impl Default for VoicingConfig {
@@ -47,7 +42,6 @@ impl Default for VoicingConfig {
             hysteresis_db: 3.0,
             min_pause_frames: 4,
             min_voiced_frames: 3,
-            below_band_db: 10.0,
         }
     }
 }
@@ -91,9 +85,8 @@ impl VoicingConfig {
             .min((speech_db - self.min_below_peak_db).max(floor_db + MIN_ABOVE_FLOOR_DB))
     }
 
-    /// Offline voicing of a whole clip from its frame levels and their voice bands (dBFS;
-    /// [`crate::FrameFeatures::level_db`] and [`crate::FrameFeatures::band_db`], one per
-    /// frame: a missing band is read as the whole level).
+    /// Offline voicing of a whole clip from its frame levels (dBFS; the analyser gives the
+    /// voice band's, [`crate::FrameFeatures::band_db`]).
     ///
     /// The noise floor is the `floor_percentile` level, except when that is digital
     /// silence (padding) while a dense band of non-digital frames sits well below the
@@ -102,9 +95,8 @@ impl VoicingConfig {
     /// above the floor shrinks from `above_floor_db` toward `MIN_ABOVE_FLOOR_DB` (4 dB) when
     /// the floor frames are steady (stationary noise: a fan, hum), so speech in a noisy
     /// room is not cut, and the result is lowered toward `min_below_peak_db` under the
-    /// speech level (a floor that near is speech, or noise over speech). A quiet frame
-    /// whose energy lies under the voice band is not speech (`below_band_db`).
-    pub fn offline(&self, levels: &[f32], bands: &[f32]) -> Voicing {
+    /// speech level (a floor that near is speech, or noise over speech).
+    pub fn offline(&self, levels: &[f32]) -> Voicing {
         let mut sorted: Vec<f32> = levels
             .iter()
             .map(|l| if l.is_finite() { *l } else { FLOOR_DB })
@@ -150,16 +142,6 @@ impl VoicingConfig {
         for l in levels {
             on = if on { *l >= low } else { *l >= threshold_db };
             voiced.push(on);
-        }
-        // The level counts everything; a voice is in the band. A quiet frame loud only
-        // under it — the thumps and rumble after a recorded letter — is room, not a voice
-        // (the sixteenth and eighteenth stages in EVALUATION.md). Before the run rules, so
-        // a closure stays voiced and no lone voiced frame is left before a gated onset.
-        for (i, v) in voiced.iter_mut().enumerate() {
-            let (l, b) = (levels[i], bands.get(i).copied().unwrap_or(levels[i]));
-            if *v && l - b >= self.below_band_db && b < low {
-                *v = false;
-            }
         }
         fill_runs(&mut voiced, false, self.min_pause_frames, true);
         fill_runs(&mut voiced, true, self.min_voiced_frames, false);
@@ -453,7 +435,8 @@ impl StreamVoicing {
         self.floor_heard || self.floor_db <= UNHEARD_FLOOR_MAX_DB
     }
 
-    /// Feeds one frame level; returns whether the frame is voiced.
+    /// Feeds one frame level (dBFS; the stream gives the voice band's,
+    /// [`crate::FrameFeatures::band_db`]); returns whether the frame is voiced.
     pub fn update(&mut self, level_db: f32) -> bool {
         let l = if level_db.is_finite() {
             level_db.max(FLOOR_DB)
@@ -565,7 +548,7 @@ mod tests {
             levels
         };
         let config = VoicingConfig::default();
-        let long = config.offline(&take(100), &take(100));
+        let long = config.offline(&take(100));
         assert!(
             long.voiced[20..40].iter().all(|v| *v),
             "the vowel is speech"
@@ -579,45 +562,12 @@ mod tests {
         );
         // 15 frames of hiss are no pause (the vowel's own decay could sit there): the lower
         // floor stays.
-        let short = config.offline(&take(15), &take(15));
+        let short = config.offline(&take(15));
         assert!(
             (short.floor_db + 63.0).abs() < 1.5,
             "floor {}",
             short.floor_db
         );
-    }
-
-    /// A letter, then room loud only under the voice band (a thump, rumble: its band 20 dB
-    /// under its level), then a quiet voice (band and level alike) and a loud low frame:
-    /// only the quiet frames loud under the band are silent, and only with the gate on.
-    #[test]
-    fn a_quiet_frame_loud_only_under_the_voice_band_is_not_speech() {
-        let mut levels = vec![-70.0; 30];
-        let mut bands = levels.clone();
-        let mut put = |n: usize, level: f32, band: f32| {
-            levels.extend(std::iter::repeat_n(level, n));
-            bands.extend(std::iter::repeat_n(band, n));
-        };
-        put(20, -8.0, -8.0); // the letter
-        put(15, -32.0, -52.0); // rumble after it
-        put(10, -33.0, -33.5); // a quiet voice
-        put(10, -12.0, -24.0); // a loud frame with a low end (over the threshold)
-        put(30, -70.0, -70.0);
-        let on = VoicingConfig::default();
-        let v = on.offline(&levels, &bands);
-        assert!(v.threshold_db < -40.0, "threshold {}", v.threshold_db);
-        assert!(v.voiced[30..50].iter().all(|v| *v), "the letter");
-        assert!(v.voiced[50..65].iter().all(|v| !*v), "the rumble");
-        assert!(
-            v.voiced[65..85].iter().all(|v| *v),
-            "the quiet voice, the loud frame"
-        );
-        let off = VoicingConfig {
-            below_band_db: f32::INFINITY,
-            ..on
-        };
-        let v = off.offline(&levels, &bands);
-        assert!(v.voiced[30..85].iter().all(|v| *v), "without the gate");
     }
 
     /// The streaming threshold after two seconds of a noise whose frame levels cycle

@@ -143,7 +143,8 @@ fn japanese_unseen_speaker_offline_and_streaming() {
         "closed offline {co}, streaming {cs}"
     );
     assert!(so >= 0.97, "offline silence {so}");
-    assert!(vo - vs <= 0.05, "streaming {vs} vs offline {vo}");
+    // Voicing on the voice band took offline to 73.3 % and left streaming at 67.8 %.
+    assert!(vo - vs <= 0.06, "streaming {vs} vs offline {vo}");
     assert!(ss >= 0.97, "streaming silence {ss}");
 }
 
@@ -169,7 +170,8 @@ fn english_read_speech_floors() {
     assert!(vo >= 0.65, "offline vowel {vo}");
     assert!(co >= 0.45, "closed {co} (one Gaussian per class: 0.37)");
     assert!(so >= 0.95, "offline silence {so}");
-    assert!(vo - vs <= 0.05, "streaming {vs} vs offline {vo}");
+    // Voicing on the voice band took offline to 73.3 % and left streaming at 67.8 %.
+    assert!(vo - vs <= 0.06, "streaming {vs} vs offline {vo}");
 }
 
 #[test]
@@ -326,8 +328,13 @@ fn voiced_span_is_found_at_any_level() {
             "gain {gain_db} dB: span {:.2}..{:.2}, labels {speech_start:.2}..{speech_end:.2}",
             span.start_s, span.end_s
         );
+        // The line opens on /k/, labelled from its closure, which is silent in any voice:
+        // the voice may start up to 0.1 s later, at the burst (at −30 dB, 1.32 s against
+        // 1.24: the closure's frames are loud only under the voice band, a bump of the
+        // synthesis), never earlier than 0.06 s before.
+        let late = span.start_s - speech_start;
         assert!(
-            (span.start_s - speech_start).abs() < 0.06,
+            (-0.06..0.1).contains(&late),
             "gain {gain_db}: start {} vs {speech_start}",
             span.start_s
         );
@@ -829,10 +836,11 @@ fn a_clip_with_no_silence_at_all_is_voiced() {
             track.frames.len()
         );
         assert_eq!(c.silence_n, 0);
-        // Offline sees that the clip has no pause (measured: 89.4 %, no vowel frame
-        // silent). Streaming cannot know it and takes the quietest closures for the floor
+        // Offline sees that the clip has no pause (measured: 95.2 %, 4 of 104 vowel frames
+        // silent, where the voice band is quiet; on the whole level 89.4 % and none).
+        // Streaming cannot know it and takes the quietest closures for the floor
         // (measured: 75.0 %, 11 of 104 vowel frames silent, all next to a closure).
-        let (vowel, silent_share) = if stream { (0.72, 0.15) } else { (0.85, 0.02) };
+        let (vowel, silent_share) = if stream { (0.72, 0.15) } else { (0.85, 0.05) };
         assert!(c.vowel_accuracy().unwrap() >= vowel, "stream {stream}");
         assert!(
             (to_silence as f64) <= silent_share * c.vowel_n as f64,
@@ -1321,18 +1329,16 @@ fn japanese_off_and_on(
     })
 }
 
-/// A thump does not open the mouth ([`omote_lipsync::FrameFeatures::band_db`]) and, offline,
-/// is not a voice ([`omote_lipsync::VoicingConfig::below_band_db`]): KLettres' Dutch
-/// speaker knocked the microphone or its stand after many of his letters — frames loud
-/// enough to pass the voicing threshold whose energy lies almost all under the voice band
-/// (their band level 10 dB or more under their level). Offline, the quiet ones are silent:
-/// under half as many thump frames are voiced as without the rule (95, from 256). Where
-/// they are voiced in number (streamed, and offline without the rule) the mouth opens on
-/// them a fifth as far as on the voice (0.16 against 0.87 offline; 0.69 when it followed
-/// the whole level), while on his voice's own frames (band and level within 1 dB) it opens
-/// as it always did.
+/// A thump is not a voice: KLettres' Dutch speaker knocked the microphone or its stand after
+/// many of his letters — frames whose energy lies almost all under the voice band (their
+/// band level, [`omote_lipsync::FrameFeatures::band_db`], 10 dB or more under their whole
+/// level), loud enough to pass a threshold on the whole level (256 of them offline, 276
+/// streamed, when the voicing read it). The voicing reads the band's level, so under 100 of
+/// them are voiced, offline and streamed (the loudest, whose band is over the threshold);
+/// his voice's own frames (band and level within 1 dB, over −40 dBFS) are all voiced and
+/// open the mouth as they always did.
 #[test]
-fn a_thump_does_not_open_the_mouth() {
+fn a_thump_is_not_a_voice() {
     let dir = std::env::temp_dir().join(format!("omote-thump-{}", std::process::id()));
     if omote_testdata::klettres_syllables(&dir, &["nl"]).is_none() {
         return;
@@ -1340,20 +1346,12 @@ fn a_thump_does_not_open_the_mouth() {
     let files = speaker_syllables(&dir.join("nl"));
     std::fs::remove_dir_all(&dir).ok();
     let mut analyser = Analyser::new(Profile::builtin());
-    let ungated = AnalyserConfig {
-        voicing: omote_lipsync::VoicingConfig {
-            below_band_db: f32::INFINITY,
-            ..Default::default()
-        },
-        ..AnalyserConfig::default()
-    };
-    let readings = ["offline without the gate", "offline", "streamed"];
-    // Per reading: [thump frames, voice frames] as (opening sum, voiced count).
-    let mut open = [[(0f64, 0usize); 2]; 3];
+    // Per reading (offline, streamed): [thump frames, voice frames] as (opening sum, voiced
+    // count, count).
+    let mut open = [[(0f64, 0usize, 0usize); 2]; 2];
     for (_, _, samples) in &files {
         let frames = analyser.features(samples).frames;
         let tracks = [
-            offline(ungated, samples),
             offline(AnalyserConfig::default(), samples),
             streamed(AnalyserConfig::default(), samples),
         ];
@@ -1362,9 +1360,10 @@ fn a_thump_does_not_open_the_mouth() {
                 let under = f.level_db - f.band_db;
                 let kind = match under {
                     u if u >= 10.0 => 0,
-                    u if u < 1.0 => 1,
+                    u if u < 1.0 && f.level_db > -40.0 => 1,
                     _ => continue,
                 };
+                open[reading][kind].2 += 1;
                 if !out.silent {
                     let vowels: f32 = out.weights[..5].iter().sum();
                     open[reading][kind].0 += f64::from(vowels);
@@ -1373,27 +1372,21 @@ fn a_thump_does_not_open_the_mouth() {
             }
         }
     }
-    let voiced_thumps = open.map(|o| o[0].1);
-    for (i, (name, [(thump, n_thump), (voice, n_voice)])) in
-        readings.into_iter().zip(open).enumerate()
+    for (name, [(thump, n_thump, _), (voice, n_voice, all_voice)]) in
+        ["offline", "streamed"].into_iter().zip(open)
     {
         let (thump, voice) = (thump / n_thump.max(1) as f64, voice / n_voice as f64);
         println!(
-            "{name}: mouth open {thump:.3} on {n_thump} thump frames, {voice:.3} on {n_voice} voice frames"
+            "{name}: {n_thump} thump frames voiced, the mouth open {thump:.3} on them; \
+             {n_voice} of {all_voice} voice frames over −40 dBFS voiced, open {voice:.3}"
+        );
+        assert!(n_thump < 100, "{name}: {n_thump} thump frames voiced");
+        assert!(
+            n_voice * 10 >= all_voice * 9,
+            "{name}: {n_voice} of {all_voice} voice frames voiced"
         );
         assert!(voice > 0.6, "{name}: the voice opens it {voice:.3}");
-        if i != 1 {
-            assert!(
-                n_thump >= 100,
-                "{name}: the recordings' thumps pass the voicing ({n_thump} frames)"
-            );
-            assert!(thump < 0.25, "{name}: a thump opens the mouth {thump:.3}");
-        }
     }
-    assert!(
-        2 * voiced_thumps[1] < voiced_thumps[0],
-        "offline, the quiet thumps are silent ({voiced_thumps:?})"
-    );
 }
 
 /// A fading voice keeps its vowel ([`AnalyserConfig::decay_hold_db`]): on KLettres'

@@ -300,9 +300,8 @@ names = { smile = "grin" }
     assert!(e.contains("has no expression `smile`"), "{e}");
 }
 
-/// Real speech with phone labels: the mouth opens at the labelled voice onset (as the
-/// analyser finds it, which must be close to the label) and hands over 0.2 s before the
-/// labelled end.
+/// Real speech with phone labels: the mouth opens at the voice onset (as the analyser finds
+/// it, which must be close to the label) and hands over 0.2 s before the labelled end.
 #[test]
 fn labelled_speech_opens_the_mouth_at_its_voice_and_hands_over_before_its_end() {
     let Some(files) = omote_testdata::shared_files("speech", "wav") else {
@@ -338,8 +337,11 @@ fn labelled_speech_opens_the_mouth_at_its_voice_and_hands_over_before_its_end() 
         std::fs::write(&path, &text).unwrap();
         let mut loaded = load_scene(&path, &LoadOptions::default(), &mut |_, _| {}).unwrap();
         let (s, e) = loaded.characters[0].lines[0].track.voiced().unwrap();
+        // A line that opens on a stop is labelled from its closure, which is silent in any
+        // voice: the voice may be found up to 0.1 s later, at the burst (Open JTalk's
+        // `ja_ojt_005`: 1.32 s against 1.24), never more than 0.05 s earlier.
         assert!(
-            (s - on).abs() <= 0.05,
+            (-0.05..=0.1).contains(&(s - on)),
             "{}: voice found at {s}, labelled {on}",
             wav.display()
         );
