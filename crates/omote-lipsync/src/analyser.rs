@@ -258,9 +258,7 @@ impl Analyser {
                     / held.len().max(1) as f32;
                 self.window.fill(if mean.is_finite() { mean } else { 0.0 });
                 let off = (src_a as isize - a) as usize;
-                if src_b > src_a {
-                    self.window[off..off + (src_b - src_a)].copy_from_slice(&samples[src_a..src_b]);
-                }
+                self.window[off..off + held.len()].copy_from_slice(held);
                 self.extractor.mel_and_level(&self.window)
             };
             mels.push(mel);
