@@ -108,6 +108,17 @@ pub fn write_with(
         Target::Replace(target) => target,
         Target::Through(stream) => return write_with_through(path, &stream, write),
     };
+    // Said in the words `check_output_file` uses, not as the OS's "No such file or
+    // directory" on the hidden file beside it.
+    if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty())
+        && std::fs::metadata(parent).is_err()
+    {
+        anyhow::bail!(
+            "cannot write {}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        );
+    }
     let tmp = temporary_path(&target)?;
     let result = write(&tmp).and_then(|()| rename_over(&tmp, &target));
     if result.is_err() {
@@ -993,6 +1004,15 @@ mod tests {
         // A missing folder is an error naming the file, not a panic.
         let e = write_file(&dir.join("nope/x.json"), b"x").unwrap_err();
         assert!(format!("{e:#}").contains("nope/x.json"), "{e:#}");
+        assert!(format!("{e:#}").contains("the folder"), "{e:#}");
+        assert!(format!("{e:#}").contains("does not exist"), "{e:#}");
+        // So does a plot (its own writer, through the same hidden file).
+        let e = write_png(&plot, &dir.join("nope/p.png")).unwrap_err();
+        let e = format!("{e:#}");
+        assert!(
+            e.contains("the folder") && !e.contains("backend error"),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 

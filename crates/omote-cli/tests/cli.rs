@@ -1930,6 +1930,11 @@ fn speak_hands_the_mouth_over_and_ramps_the_afterglow() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.join("speak.png").is_file());
+    // No --rig: the built-in avatar, every command's default, which is a VRM.
+    assert!(
+        out.join("speak.vrma").is_file(),
+        "the built-in avatar's VRMA"
+    );
     let anim: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("speak.anim.json")).unwrap())
             .unwrap();

@@ -588,6 +588,23 @@ fn batches_never_write_one_file_twice() {
         "the way out is named: {err}"
     );
     assert!(list(&out).is_empty(), "nothing written: {:?}", list(&out));
+    // Two files of one folder that differ only by extension: --keep-folders cannot help,
+    // so it is not offered.
+    let (x, x_upper) = (dir.join("a/x.wav"), dir.join("a/x.WAV"));
+    std::fs::copy(&x, &x_upper).unwrap();
+    let o = lipsync(&[
+        x.as_os_str(),
+        x_upper.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("differ only by extension") && !err.contains("--keep-folders"),
+        "{err}"
+    );
+    std::fs::remove_file(&x_upper).unwrap();
     // --keep-folders: each result in its sub-folder below the folder the inputs share.
     let keep = "--keep-folders".as_ref();
     let o = lipsync(&[

@@ -87,8 +87,25 @@ pub fn load_clip(path: &Path, rig: &Rig) -> Result<Clip, ConfigError> {
 /// Read an anim JSON file and check its invariants. A file that is not an anim — a lip
 /// sync track, a Rhubarb export, a scene, an empty file — is named for what it is.
 pub fn load_anim(path: &Path) -> Result<Anim, ConfigError> {
-    // Hours of frames: a data file's limit, not a config file's.
-    let anim: Anim = load_with(path, &data_file).map_err(|e| not_an_anim(path, e))?;
+    // Hours of frames: a data file's limit, not a config file's. An anim is JSON whatever
+    // its name says (one saved as `take.vrma` by mistake still reads); a TOML file is
+    // parsed as TOML, so that a scene is named as one.
+    let io = |error| ConfigError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let bytes = data_file(path).map_err(io)?;
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return Err(ConfigError::invalid(
+            path,
+            format!("not text (an audio file, a model?), not an anim: {ANIM_HINT}"),
+        ));
+    };
+    let format = match Format::from_path(path) {
+        Some(Format::Toml) => Format::Toml,
+        _ => Format::Json,
+    };
+    let anim: Anim = read::parse(text, format, path).map_err(|e| not_an_anim(path, text, e))?;
     anim.validate()
         .map_err(|e| ConfigError::invalid(path, e.to_string()))?;
     Ok(anim)
@@ -99,7 +116,7 @@ const ANIM_HINT: &str = "an anim (`NAME.anim.json`) is what `omote bake`, `omote
 
 /// `error` of reading `path` as an anim, said better where the file is plainly something
 /// else (looked at only when the anim did not parse).
-fn not_an_anim(path: &Path, error: ConfigError) -> ConfigError {
+fn not_an_anim(path: &Path, text: &str, error: ConfigError) -> ConfigError {
     /// The fields that tell omote's other files apart.
     #[derive(serde::Deserialize)]
     struct Kind {
@@ -108,18 +125,13 @@ fn not_an_anim(path: &Path, error: ConfigError) -> ConfigError {
         mouth_cues: Option<serde::de::IgnoredAny>,
     }
     let kind = match &error {
-        ConfigError::UnknownFormat { .. } => Some(format!("not an anim: {ANIM_HINT}")),
         ConfigError::Parse { .. } => {
-            let text = data_file(path)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .unwrap_or_default();
             if text.trim().is_empty() {
                 Some(format!("the file is empty; {ANIM_HINT}"))
             } else if Format::from_path(path) == Some(Format::Toml) {
                 Some(format!("a TOML file, not an anim: {ANIM_HINT}"))
             } else {
-                match serde_json::from_str::<Kind>(&text) {
+                match serde_json::from_str::<Kind>(text) {
                     Ok(Kind {
                         format: Some(f), ..
                     }) if f != omote_core::anim::ANIM_FORMAT => {
@@ -131,6 +143,11 @@ fn not_an_anim(path: &Path, error: ConfigError) -> ConfigError {
                     }) => Some(format!(
                         "a Rhubarb lip sync export, not an anim: {ANIM_HINT}"
                     )),
+                    // Not JSON at all under another name (`line.wav` that is text): not
+                    // an anim. A `.json` keeps the parser's words: where it broke.
+                    Err(_) if Format::from_path(path) != Some(Format::Json) => {
+                        Some(format!("not an anim: {ANIM_HINT}"))
+                    }
                     _ => None,
                 }
             }

@@ -220,6 +220,17 @@ fn a_file_that_is_not_an_anim_is_named_for_what_it_is() {
         ),
         (write("voice.wav", "RIFF"), "not an anim"),
     ];
+    // A real recording (binary) is not called empty.
+    let wav = write("binary.wav", "");
+    let mut bytes = b"RIFF\x24\x00\x00\x00WAVEfmt ".to_vec();
+    bytes.extend([
+        0x10, 0, 0, 0, 1, 0, 1, 0, 0x80, 0x3e, 0, 0, 0, 0x7d, 0, 0, 2, 0, 16, 0,
+    ]);
+    bytes.extend([0xff, 0xfe, 0x80, 0x81]);
+    std::fs::write(&wav, bytes).unwrap();
+    let msg = err_text(load_anim(&wav).unwrap_err());
+    assert!(msg.contains("not text") && !msg.contains("empty"), "{msg}");
+    assert!(msg.contains("omote bake"), "{msg}");
     for (path, says) in cases {
         let msg = err_text(load_anim(&path).unwrap_err());
         assert!(msg.contains(&path.display().to_string()), "{msg}");

@@ -39,7 +39,7 @@ pub fn to_tsv(track: &VowelTrack) -> String {
 /// Appends one TSV row (`time A I U E O N volume silent`, newline-terminated).
 pub fn write_tsv_row(out: &mut String, time_s: f64, f: &VowelFrame) {
     let _ = write!(out, "{}", format_time(time_s));
-    for w in f.weights {
+    for w in written_weights(&f.weights) {
         let _ = write!(out, "\t{w:.4}");
     }
     let _ = writeln!(out, "\t{:.4}\t{}", f.volume, u8::from(f.silent));
@@ -54,6 +54,27 @@ pub fn write_json_line(out: &mut String, time_s: f64, f: &VowelFrame) {
 
 fn round4(x: f32) -> f32 {
     (x * 10_000.0).round() / 10_000.0
+}
+
+/// A frame's weights as the exports write them: 4 decimals, and still summing to at most 1
+/// (the format's promise): rounding each can add up to 3 ten-thousandths, which come off
+/// the largest weights, a ten-thousandth each.
+fn written_weights(w: &[f32; 6]) -> [f32; 6] {
+    let mut units = w.map(|x| {
+        if x.is_finite() {
+            (x.clamp(0.0, 1.0) * 10_000.0).round() as i32
+        } else {
+            0
+        }
+    });
+    let mut excess = units.iter().sum::<i32>() - 10_000;
+    while excess > 0 {
+        // The largest first (the first of equals), so the leading class stays the leader.
+        let k = (0..6).fold(0, |b, k| if units[k] > units[b] { k } else { b });
+        units[k] -= 1;
+        excess -= 1;
+    }
+    units.map(|u| u as f32 / 10_000.0)
 }
 
 /// Our JSON: `{format, source, fps, duration, voiced_span:[start,end]|null, classes, frames:[{t,w,volume,silent}]}`.
@@ -126,11 +147,11 @@ fn push_frame(out: &mut String, time_s: f64, f: &VowelFrame) {
     out.push_str("{\"t\":");
     push_f64(out, (time_s * 10_000.0).round() / 10_000.0);
     out.push_str(",\"w\":[");
-    for (j, w) in f.weights.iter().enumerate() {
+    for (j, w) in written_weights(&f.weights).iter().enumerate() {
         if j > 0 {
             out.push(',');
         }
-        push_f32(out, round4(*w));
+        push_f32(out, *w);
     }
     out.push_str("],\"volume\":");
     push_f32(out, round4(f.volume));
@@ -187,7 +208,7 @@ mod tests {
     fn json_frame(time_s: f64, f: &VowelFrame) -> JsonFrame {
         JsonFrame {
             t: (time_s * 10_000.0).round() / 10_000.0,
-            w: f.weights.map(round4),
+            w: written_weights(&f.weights),
             volume: round4(f.volume),
             silent: f.silent,
         }
@@ -277,6 +298,45 @@ mod tests {
         assert_eq!(to_json(&track, "x"), reference(&track, "x"));
         track.frames.clear();
         assert_eq!(to_json(&track, "x"), reference(&track, "x"));
+    }
+
+    #[test]
+    fn written_weights_sum_to_at_most_one() {
+        // Weights summing to 1 whose roundings sum to 1.0001 before the mend.
+        let thirds = [0.33336, 0.33336, 0.33328, 0.0, 0.0, 0.0];
+        let w = written_weights(&thirds);
+        let units: i32 = w.iter().map(|x| (x * 10_000.0).round() as i32).sum();
+        assert_eq!(units, 10_000, "{w:?}");
+        // The leader keeps its lead; nothing goes negative or past 1.
+        let w = written_weights(&[0.50004, 0.25003, 0.25003, 0.0, 0.0, 0.0]);
+        assert!(
+            w[0] > w[1] && w.iter().all(|x| (0.0..=1.0).contains(x)),
+            "{w:?}"
+        );
+        let sum: f32 = w.iter().sum();
+        assert!(sum <= 1.0 + 1e-6, "{w:?}");
+        // Weights under 1 in sum are rounded as before.
+        assert_eq!(
+            written_weights(&[0.12344, 0.5, 0.0, 0.0, 0.0, 0.0])[0],
+            0.1234
+        );
+        // Not finite reads as 0 (the analyser never makes one).
+        assert_eq!(
+            written_weights(&[f32::NAN, 0.5, 0.0, 0.0, 0.0, 0.0])[0],
+            0.0
+        );
+        // TSV and JSON write the same numbers.
+        let f = VowelFrame {
+            weights: thirds,
+            volume: 0.5,
+            silent: false,
+        };
+        let mut row = String::new();
+        write_tsv_row(&mut row, 0.005, &f);
+        assert!(
+            row.starts_with("0.0050\t0.3333\t0.3334\t0.3333\t0.0000"),
+            "{row}"
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 #[derive(Debug, clap::Args)]
 pub struct AvatarArgs {
     /// Output `.vrm` file (or `.glb`: a VRM is a binary glTF).
-    #[arg(short, long)]
+    #[arg(short, long, visible_alias = "out")]
     pub output: PathBuf,
 }
 

@@ -20,7 +20,7 @@ pub struct BakeArgs {
     /// The scene file (TOML, see docs/scene-format.md).
     pub scene: PathBuf,
     /// Output folder (created if missing).
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, visible_alias = "output", value_name = "DIR")]
     pub out: PathBuf,
     /// Frames per second, 1–1000 (default: the scene's `fps`, else 60).
     #[arg(long, value_parser = crate::limits::fps_f32)]

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use omote_core::Anim;
 use omote_vrm::VrmModel;
 
 /// Convert an anim (omote-anim JSON) to VRMA.
@@ -17,7 +16,7 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub rig: Option<PathBuf>,
     /// Output file; `.vrma` (VRMC_vrm_animation 1.0).
-    #[arg(short, long)]
+    #[arg(short, long, visible_alias = "out")]
     pub output: PathBuf,
 }
 
@@ -29,12 +28,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
             args.output.display()
         );
     }
-    let text = omote_fs::read(&args.input, omote_fs::Limit::DATA)
-        .with_context(|| format!("{}", args.input.display()))?;
-    let anim: Anim = serde_path_to_json(&text)
-        .with_context(|| format!("{}: not an omote anim", args.input.display()))?;
-    anim.validate()
-        .with_context(|| format!("{}", args.input.display()))?;
+    // The one reader of anims: a file that is something else is named for what it is.
+    let anim = omote_config::load_anim(&args.input)?;
     if anim.version < 2 {
         eprintln!(
             "note: {} is a version-1 anim: its weights are after the VRM override rules, and a \
@@ -62,11 +57,4 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
         bytes.len()
     );
     Ok(())
-}
-
-/// Parse JSON, naming the offending field in the error.
-fn serde_path_to_json(bytes: &[u8]) -> anyhow::Result<Anim> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(&mut de)
-        .map_err(|e| anyhow::anyhow!("at `{}`: {}", e.path(), e.inner()))
 }

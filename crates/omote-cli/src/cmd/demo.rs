@@ -15,7 +15,12 @@ use crate::output::{OutputPlan, ensure_dir, write_file};
 #[derive(clap::Args)]
 pub struct DemoArgs {
     /// Output folder.
-    #[arg(long, default_value = "demo-out")]
+    #[arg(
+        short = 'o',
+        long,
+        visible_alias = "output",
+        default_value = "demo-out"
+    )]
     pub out: PathBuf,
     /// Frames per second of the baked anims (1–1000).
     #[arg(long, default_value_t = 60.0, value_parser = crate::limits::fps_f32)]

@@ -53,7 +53,12 @@ pub struct RetargetArgs {
     #[arg(long, default_value_t = 30.0, value_parser = limits::fps_f32)]
     pub fps: f32,
     /// Output folder.
-    #[arg(long, default_value = "retarget-out")]
+    #[arg(
+        short = 'o',
+        long,
+        visible_alias = "output",
+        default_value = "retarget-out"
+    )]
     pub out: PathBuf,
 }
 

@@ -45,7 +45,7 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "NAME=WEIGHT", value_parser = parse_expression)]
     pub expression: Vec<(String, f32)>,
     /// Output folder (created if missing).
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, visible_alias = "output", value_name = "DIR")]
     pub out: PathBuf,
 }
 

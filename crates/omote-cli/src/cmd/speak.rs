@@ -47,7 +47,7 @@ pub struct SpeakArgs {
     #[arg(long, default_value_t = 0.5)]
     pub afterglow_ramp: f32,
     /// The avatar: a VRM model (then `speak.vrma` is written too) or a rig file; the
-    /// built-in 18 presets + ARKit-52 rig when absent.
+    /// built-in avatar (a VRM: its `speak.vrma` too) when absent, as every command.
     #[arg(long)]
     pub rig: Option<PathBuf>,
     /// Lip sync profile JSON (default: built-in).
@@ -60,7 +60,7 @@ pub struct SpeakArgs {
     #[arg(long, default_value_t = 60.0, value_parser = crate::limits::fps_f32)]
     pub fps: f32,
     /// Output folder (created if missing).
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, visible_alias = "output", value_name = "DIR")]
     pub out: PathBuf,
     /// Also replace files the run copies or generates whole (the scene, a built-in `.vrm`)
     /// where a different file of that name exists. Results (`.anim.json`, `.png`,
@@ -89,7 +89,8 @@ fn absolute(p: &Path) -> Result<String> {
 fn scene(args: &SpeakArgs) -> Result<SceneFile> {
     let rig = match &args.rig {
         Some(p) => absolute(p)?,
-        None => "standard".into(),
+        // Every command's default (`AvatarSource::from_option`).
+        None => "builtin".into(),
     };
     // Listening eyes between lines (talking while a line speaks is automatic).
     let eyes = vec![unspanned(EyesDesc {

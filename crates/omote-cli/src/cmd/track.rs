@@ -66,7 +66,7 @@ pub struct TrackArgs {
 
     /// Output: a directory for images; a .jsonl file for video (`-` for stdout, video
     /// only), written whole or not at all.
-    #[arg(long, short, value_name = "PATH")]
+    #[arg(long, short, visible_alias = "output", value_name = "PATH")]
     pub out: PathBuf,
 
     /// Also write PNGs with the landmarks drawn: OUT/NAME.overlay.png for images,
@@ -261,11 +261,17 @@ fn track_images(mut tracker: FaceTracker, args: &TrackArgs) -> Result<()> {
     print_stage_times(&tracker);
     let failed = failed.into_inner();
     let n = args.images.len();
+    // Where the results went, or that nothing was written (the folder is then removed
+    // again below when this run made it).
+    let to = if failed == n {
+        "nothing written".to_string()
+    } else {
+        format!("-> {}", args.out.display())
+    };
     eprintln!(
-        "{} of {n} images tracked, a face in {} -> {}",
+        "{} of {n} images tracked, a face in {} {to}",
         n - failed,
         with_face.into_inner(),
-        args.out.display()
     );
     if failed > 0 {
         if failed == n && made_out {

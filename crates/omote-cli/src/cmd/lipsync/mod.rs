@@ -89,7 +89,7 @@ struct AnalyseArgs {
     /// Output folder (default: next to each input). Output is NAME.lipsync.json / .tsv,
     /// or NAME.rhubarb.json / .tsv / .xml for the Rhubarb formats (so both can share a
     /// folder).
-    #[arg(long)]
+    #[arg(short = 'o', long, visible_alias = "output")]
     out: Option<PathBuf>,
     /// With --out: each result goes into the sub-folder its file has below the folder
     /// the inputs share (`VO/aoi/line_1.wav`, `VO/beni/line_1.wav` → `OUT/aoi/…`,
@@ -295,7 +295,12 @@ struct CalibrateArgs {
     #[arg(help_heading = BUILD,long, default_value_t = -1.0, allow_negative_numbers = true, value_parser = limits::log_prior)]
     n_bias: f32,
     /// Output profile JSON.
-    #[arg(short = 'O', long = "output", visible_short_alias = 'o')]
+    #[arg(
+        short = 'O',
+        long = "output",
+        visible_short_alias = 'o',
+        visible_alias = "out"
+    )]
     output: PathBuf,
 }
 
@@ -304,7 +309,7 @@ struct PlotArgs {
     /// Voice file.
     input: PathBuf,
     /// Output PNG (the name must end in .png).
-    #[arg(short, long)]
+    #[arg(short, long, visible_alias = "out")]
     output: PathBuf,
     /// Profile JSON (default: built-in).
     #[arg(long)]
@@ -462,15 +467,20 @@ fn check_distinct_outputs(inputs: &[PathBuf], outputs: &Outputs) -> anyhow::Resu
             |d| d.join(out.file_name().unwrap_or_default()),
         );
         if let Some(first) = seen.insert(key, input) {
+            // `--keep-folders` helps only inputs in different folders; `x.flac` beside
+            // `x.ogg` needs another name or another run.
+            let same_folder = first.parent() == input.parent();
             bail!(
-                "{} and {} would both write {}: give them different --out folders or names{}",
+                "{} and {} would both write {}: {}",
                 first.display(),
                 input.display(),
                 out.display(),
-                if outputs.dir.is_some() && outputs.below.is_none() {
-                    " (--keep-folders keeps their sub-folders)"
+                if same_folder {
+                    "they differ only by extension; rename one, or analyse them in separate runs with different --out folders"
+                } else if outputs.dir.is_some() && outputs.below.is_none() {
+                    "give them different --out folders or names (--keep-folders keeps their sub-folders)"
                 } else {
-                    ""
+                    "give them different --out folders or names"
                 }
             );
         }
