@@ -20,12 +20,18 @@ def cli_frames(path):
 
 
 def round4(a):
-    """As the CLI writes a weight (omote_lipsync::export): `(x * 1e4).round() / 1e4` in
-    float32, halves away from zero (numpy's round goes to even)."""
-    y = a.astype(np.float32) * np.float32(10000)
+    """As the CLI writes a frame's weights (omote_lipsync::export): each `(x * 1e4).round()`
+    in float32, halves away from zero (numpy's round goes to even); then, where a frame's
+    six sum past 1, a ten-thousandth off the largest (the first of equals) until they do
+    not (the format's promise: at most 1)."""
+    y = np.clip(a.astype(np.float32), 0, 1) * np.float32(10000)
     t = np.trunc(y)
     t = t + np.where(np.abs(y - t) >= 0.5, np.sign(y), 0).astype(np.float32)
-    return t / np.float32(10000)
+    units = t.astype(np.int64)
+    for row in units:
+        for _ in range(int(row.sum()) - 10000):
+            row[int(np.argmax(row))] -= 1
+    return units.astype(np.float32) / np.float32(10000)
 
 
 def test_a_clip_alone_equals_the_cli(speech, omote_bin, tmp_path):
