@@ -206,7 +206,12 @@ fn the_readme_quick_start_runs_as_written() {
                     wrote(
                         &dir,
                         line,
-                        &["speak-out/speak.anim.json", "speak-out/speak.png"],
+                        &[
+                            "speak-out/speak.anim.json",
+                            "speak-out/speak.png",
+                            "speak-out/speak.vrma",
+                            "speak-out/speak.vrm",
+                        ],
                     );
                     steps.push("speak");
                 }

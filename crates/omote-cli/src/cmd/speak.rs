@@ -11,7 +11,8 @@
 //!     [--rig MODEL.vrm] --out demo-out/speak
 //! ```
 //! writes `speak.scene.toml` (the scene it played: edit it and `omote bake` it),
-//! `speak.anim.json`, `speak.png` and, with a VRM, `speak.vrma`.
+//! `speak.anim.json`, `speak.png` and, with a VRM, `speak.vrma` (without `--rig`, the
+//! built-in avatar's: then `speak.vrm` too, the model it plays on).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
