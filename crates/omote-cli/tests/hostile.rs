@@ -144,6 +144,17 @@ fn every_number_on_the_command_line_is_range_checked() {
             } else {
                 assert!(err.contains("not a finite number"), "{args:?}: {err}");
             }
+            // A negative as its own argument (`--fps -1`) is the option's value, checked
+            // the same way, not an unknown flag.
+            if bad == "-1" && *option != "--n-bias" {
+                let mut args = before.clone();
+                args.extend([*option, bad]);
+                args.extend(after);
+                let o = run(&args);
+                let err = stderr(&o);
+                assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+                assert!(err.contains(words), "{args:?}: {err}");
+            }
         }
     }
     // Sizes: no pixels, or more than the tracker takes, before a buffer is allocated.

@@ -23,14 +23,14 @@ pub struct BakeArgs {
     #[arg(short = 'o', long, visible_alias = "output", value_name = "DIR")]
     pub out: PathBuf,
     /// Frames per second, 1–1000 (default: the scene's `fps`, else 60).
-    #[arg(long, value_parser = crate::limits::fps_f32)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::limits::fps_f32)]
     pub fps: Option<f32>,
     /// Times (s, comma-separated) at which the player presses "next". Without them each
     /// wait holds for its own `hold` and the scene moves on by itself.
-    #[arg(long, value_delimiter = ',', value_name = "T", value_parser = crate::limits::time_s)]
+    #[arg(long, value_delimiter = ',', value_name = "T", allow_negative_numbers = true, value_parser = crate::limits::time_s)]
     pub advance: Vec<f64>,
     /// Times (s, comma-separated) at which the player skips the line playing.
-    #[arg(long, value_delimiter = ',', value_name = "T", value_parser = crate::limits::time_s)]
+    #[arg(long, value_delimiter = ',', value_name = "T", allow_negative_numbers = true, value_parser = crate::limits::time_s)]
     pub skip: Vec<f64>,
     /// Lip sync profile JSON (default: built-in).
     #[arg(long)]

@@ -23,7 +23,7 @@ pub struct DemoArgs {
     )]
     pub out: PathBuf,
     /// Frames per second of the baked anims (1–1000).
-    #[arg(long, default_value_t = 60.0, value_parser = crate::limits::fps_f32)]
+    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true, value_parser = crate::limits::fps_f32)]
     pub fps: f32,
     /// Also replace files the demo copies out (a `scene.toml`, voice files, a `.vrm`)
     /// where a different file of that name exists. Results (`.anim.json`, `.png`,

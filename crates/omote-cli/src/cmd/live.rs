@@ -65,7 +65,7 @@ pub struct LiveArgs {
     #[arg(long, value_name = "DEVICE|FILE", conflicts_with = "stdin")]
     pub camera: Option<String>,
     /// Frame size asked of the camera; frames are scaled (letterboxed) to it.
-    #[arg(long, value_name = "WxH", default_value = "640x480", value_parser = limits::frame_size)]
+    #[arg(long, value_name = "WxH", default_value = "640x480", allow_negative_numbers = true, value_parser = limits::frame_size)]
     pub size: FrameSize,
     /// The ffmpeg program for --camera.
     #[arg(long, default_value = "ffmpeg")]
@@ -74,10 +74,10 @@ pub struct LiveArgs {
     /// taken as live: a recording follows the wall clock, so frames piped faster than
     /// real time are recorded as they are tracked (for a frame-exact result of a video,
     /// use `omote track` + `omote retarget`, or `--record-tracking` here).
-    #[arg(long, value_name = "WxH", value_parser = limits::frame_size)]
+    #[arg(long, value_name = "WxH", allow_negative_numbers = true, value_parser = limits::frame_size)]
     pub stdin: Option<FrameSize>,
     /// Frame rate of the camera or stdin frames (1–1000).
-    #[arg(long, default_value_t = 30.0, value_parser = limits::fps)]
+    #[arg(long, default_value_t = 30.0, allow_negative_numbers = true, value_parser = limits::fps)]
     pub fps: f64,
     /// Track every frame in order even when the tracker falls behind (default for files
     /// and stdin); a camera otherwise drops late frames to stay current.
@@ -93,7 +93,7 @@ pub struct LiveArgs {
     #[arg(long = "loop")]
     pub looped: bool,
     /// Play --replay this many times faster (0.01–100).
-    #[arg(long, default_value_t = 1.0, value_parser = limits::speed, requires = "replay")]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = limits::speed, requires = "replay")]
     pub replay_speed: f64,
     /// Take tracking from a VMC performer on this UDP port (on 127.0.0.1), or
     /// localhost:PORT, HOST:PORT, IP:PORT, [IPv6]:PORT: ARKit-52 perfect-sync blend
@@ -111,7 +111,7 @@ pub struct LiveArgs {
     #[arg(long, value_name = "PCM", conflicts_with = "mic")]
     pub voice: Option<PathBuf>,
     /// Sample rate of --voice in Hz (4000–384000).
-    #[arg(long, default_value_t = 16_000, value_parser = limits::sample_rate)]
+    #[arg(long, default_value_t = 16_000, allow_negative_numbers = true, value_parser = limits::sample_rate)]
     pub voice_rate: u32,
     /// Lip sync profile for --mic, --voice or --audio (default: built-in). One made for
     /// your voice reads it better: `omote lipsync calibrate --card TAKE.wav -o ME.json`.
@@ -128,7 +128,7 @@ pub struct LiveArgs {
     pub vmc_out: Option<SocketAddr>,
     /// VMC frames per second, at most (1–1000). A frame goes when the face updates: on
     /// each frame of the face input, and --rate times a second between them.
-    #[arg(long, default_value_t = 60.0, value_parser = limits::fps)]
+    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true, value_parser = limits::fps)]
     pub vmc_rate: f64,
     /// The receiver: sets the names and weights it wants (--vmc-names and
     /// --vmc-weights override).
@@ -148,7 +148,7 @@ pub struct LiveArgs {
     /// Frames per second of --record (1–1000). The take is kept in memory until the
     /// end: about 18 KB per second at 30 fps for a 70-channel avatar (65 MB an hour),
     /// capped at the anim size limit.
-    #[arg(long, default_value_t = 30.0, value_parser = limits::fps)]
+    #[arg(long, default_value_t = 30.0, allow_negative_numbers = true, value_parser = limits::fps)]
     pub record_fps: f64,
     /// Write the camera's tracking as `omote track` does (JSON lines) to this file.
     #[arg(long, value_name = "SEQ.jsonl")]
@@ -157,7 +157,7 @@ pub struct LiveArgs {
     #[arg(long, allow_negative_numbers = true, value_parser = limits::seconds)]
     pub seconds: Option<f64>,
     /// Face updates per second when no tracking arrives (1–1000).
-    #[arg(long, default_value_t = 60.0, value_parser = limits::fps)]
+    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true, value_parser = limits::fps)]
     pub rate: f64,
     /// The avatar: a VRM model or a rig file; the built-in avatar when absent.
     #[arg(long)]
@@ -174,7 +174,7 @@ pub struct LiveArgs {
     #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "1", allow_negative_numbers = true, value_parser = limits::calibration_s)]
     pub calibrate: Option<f32>,
     /// Seconds after which a tracking result counts as lost (0.05–10).
-    #[arg(long, default_value_t = 0.5, value_parser = limits::stale_s)]
+    #[arg(long, default_value_t = 0.5, allow_negative_numbers = true, value_parser = limits::stale_s)]
     pub stale: f64,
 }
 

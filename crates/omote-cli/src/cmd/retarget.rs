@@ -46,11 +46,11 @@ pub struct RetargetArgs {
     #[arg(long, value_enum, default_value_t = MouthMix::VoiceFirst)]
     pub mouth: MouthMix,
     /// With `--mouth blend`: the voice's share of the vowels, 0–1.
-    #[arg(long, default_value_t = 0.5, value_parser = limits::unit)]
+    #[arg(long, default_value_t = 0.5, allow_negative_numbers = true, value_parser = limits::unit)]
     pub mouth_blend: f32,
     /// Frame rate when the frames carry no `t` (1–1000; timestamps must give a rate in
     /// the same range).
-    #[arg(long, default_value_t = 30.0, value_parser = limits::fps_f32)]
+    #[arg(long, default_value_t = 30.0, allow_negative_numbers = true, value_parser = limits::fps_f32)]
     pub fps: f32,
     /// Output folder.
     #[arg(

@@ -25,7 +25,7 @@ use crate::output::{ensure_dir, write_anim};
 pub struct SimulateArgs {
     /// Simulated time in seconds (at most 86400; the anim must also fit the size limit,
     /// about 4 hours at 60 fps on the built-in rig).
-    #[arg(long, default_value_t = 30.0, value_parser = limits::seconds_f32)]
+    #[arg(long, default_value_t = 30.0, allow_negative_numbers = true, value_parser = limits::seconds_f32)]
     pub seconds: f32,
     /// Eye mode: idle, talking, listening or focused.
     #[arg(long, default_value_t = EyeMode::Idle)]
@@ -38,7 +38,7 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "FILE")]
     pub rig: Option<PathBuf>,
     /// Frames per second (1–1000).
-    #[arg(long, default_value_t = 60.0, value_parser = limits::fps_f32)]
+    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true, value_parser = limits::fps_f32)]
     pub fps: f32,
     /// Hold an expression during the whole run, e.g. `--expression happy=0.5`
     /// (repeatable): blinks follow its eye closure, overrides and blink motion.

@@ -58,7 +58,7 @@ pub struct SpeakArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Frames per second of the anim (1–1000).
-    #[arg(long, default_value_t = 60.0, value_parser = crate::limits::fps_f32)]
+    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true, value_parser = crate::limits::fps_f32)]
     pub fps: f32,
     /// Output folder (created if missing).
     #[arg(short = 'o', long, visible_alias = "output", value_name = "DIR")]

@@ -54,7 +54,7 @@ struct SendArgs {
     weights: Option<WireWeights>,
     /// Playback speed (2 = twice as fast), 0.01–100; the anim's fps × speed (frames per
     /// second) is at most 1000.
-    #[arg(long, default_value_t = 1.0, value_parser = limits::speed)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = limits::speed)]
     speed: f64,
     /// Start again at the end until interrupted.
     #[arg(long = "loop")]
@@ -76,13 +76,13 @@ struct ListenArgs {
     #[arg(long)]
     record: Option<PathBuf>,
     /// Frame rate of the recording (1–1000).
-    #[arg(long, default_value_t = 60.0, value_parser = limits::fps_f32)]
+    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true, value_parser = limits::fps_f32)]
     fps: f32,
     /// Stop after this many seconds (at most 86400).
-    #[arg(long, value_parser = limits::seconds)]
+    #[arg(long, allow_negative_numbers = true, value_parser = limits::seconds)]
     seconds: Option<f64>,
     /// Stop when nothing arrived for this many seconds after the first packet (at most 86400).
-    #[arg(long, default_value_t = 3.0, value_parser = limits::seconds)]
+    #[arg(long, default_value_t = 3.0, allow_negative_numbers = true, value_parser = limits::seconds)]
     idle: f64,
 }
 

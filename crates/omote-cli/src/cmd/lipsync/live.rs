@@ -37,10 +37,10 @@ pub struct LiveArgs {
     #[arg(default_value = "-")]
     input: PathBuf,
     /// Sample rate of the input in Hz (4000–384000).
-    #[arg(long, default_value_t = 16_000, value_parser = crate::limits::sample_rate)]
+    #[arg(long, default_value_t = 16_000, allow_negative_numbers = true, value_parser = crate::limits::sample_rate)]
     rate: u32,
     /// Interleaved channels in the input (mixed down to mono), 1–64.
-    #[arg(long, default_value_t = 1, value_parser = crate::limits::channels)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::limits::channels)]
     channels: u16,
     /// Sample encoding of the input.
     #[arg(long, value_enum, default_value = "s16le")]

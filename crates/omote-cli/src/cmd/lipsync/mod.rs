@@ -102,13 +102,13 @@ struct AnalyseArgs {
     #[arg(long, value_enum, default_value = "json")]
     format: Format,
     /// Output frame rate, 1–1000 (the analyser runs at 100 fps; other rates interpolate).
-    #[arg(long, default_value_t = 100.0, value_parser = limits::fps_f32)]
+    #[arg(long, default_value_t = 100.0, allow_negative_numbers = true, value_parser = limits::fps_f32)]
     fps: f32,
     /// Profile JSON (default: the built-in speaker-independent profile).
     #[arg(long)]
     profile: Option<PathBuf>,
     /// Worker threads, 1–256 (default: all cores; never more than the files).
-    #[arg(long, value_parser = limits::jobs)]
+    #[arg(long, allow_negative_numbers = true, value_parser = limits::jobs)]
     jobs: Option<usize>,
     /// Use the streaming analyser (10 ms chunks, 22.5 ms latency) instead of offline.
     #[arg(long)]
@@ -219,7 +219,7 @@ struct CalibrateArgs {
     #[arg(long)]
     profile: Option<PathBuf>,
     /// Softmax sharpness for --build (0.001–100).
-    #[arg(help_heading = BUILD,long, default_value_t = 1.0, value_parser = limits::sharpness)]
+    #[arg(help_heading = BUILD,long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = limits::sharpness)]
     sharpness: f32,
     /// No cepstral mean normalisation for --build (it is on by default).
     #[arg(help_heading = BUILD,long)]
@@ -242,7 +242,7 @@ struct CalibrateArgs {
     /// The share of each vowel class's weight its real-voice Gaussian takes (0–0.9): one
     /// number for all five, or VOWEL=SHARE pairs over the defaults (the help text names
     /// them from `DEFAULT_REAL_SHARES`).
-    #[arg(help_heading = BUILD, long, value_parser = limits::real_shares, help = real_share_help())]
+    #[arg(help_heading = BUILD, long, allow_negative_numbers = true, value_parser = limits::real_shares, help = real_share_help())]
     real_share: Option<[f32; 5]>,
     /// Also train a context net for --build: a small net over each frame and its
     /// neighbours (4 before, 1 after) that reads beside the Gaussians, learnt from the
@@ -263,11 +263,11 @@ struct CalibrateArgs {
     #[arg(help_heading = BUILD,long, default_value_t = 48, value_parser = clap::value_parser!(u16).range(1..=128), requires = "context_net")]
     net_hidden: u16,
     /// How much the context net's logits count beside the Gaussians' log-scores (0–100).
-    #[arg(help_heading = BUILD,long, default_value_t = omote_lipsync::NetOptions::MIX_WEIGHT, value_parser = limits::net_weight, requires = "context_net")]
+    #[arg(help_heading = BUILD,long, default_value_t = omote_lipsync::NetOptions::MIX_WEIGHT, allow_negative_numbers = true, value_parser = limits::net_weight, requires = "context_net")]
     net_weight: f32,
     /// How much a real voice's vowel frame counts in the context net's training against
     /// a labelled one (0–100).
-    #[arg(help_heading = BUILD,long, default_value_t = omote_lipsync::NET_REAL_WEIGHT, value_parser = limits::net_weight, requires = "context_net")]
+    #[arg(help_heading = BUILD,long, default_value_t = omote_lipsync::NET_REAL_WEIGHT, allow_negative_numbers = true, value_parser = limits::net_weight, requires = "context_net")]
     net_real_weight: f32,
     /// What the context net adds to its closed-mouth logit before the mix (−100–100): lower
     /// keeps the net from closing mouths the Gaussians leave open.
