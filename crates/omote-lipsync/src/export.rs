@@ -57,24 +57,30 @@ fn round4(x: f32) -> f32 {
 }
 
 /// A frame's weights as the exports write them: 4 decimals, and still summing to at most 1
-/// (the format's promise): rounding each can add up to 3 ten-thousandths, which come off
-/// the largest weights, a ten-thousandth each.
+/// (the format's promise). Rounding each can add up to 3 ten-thousandths over the exact
+/// sum; what takes the sum past 1 comes off the weights rounded up the most, a
+/// ten-thousandth each, so of two weights the larger never comes out smaller (the leading
+/// class stays the leader). Only what rounding added is taken: weights that already sum
+/// past 1 (never the analyser's) are written rounded.
 fn written_weights(w: &[f32; 6]) -> [f32; 6] {
-    let mut units = w.map(|x| {
+    let exact = w.map(|x| {
         if x.is_finite() {
-            (x.clamp(0.0, 1.0) * 10_000.0).round() as i32
+            x.clamp(0.0, 1.0) * 10_000.0
         } else {
-            0
+            0.0
         }
     });
-    let mut excess = units.iter().sum::<i32>() - 10_000;
-    while excess > 0 {
-        // The largest first (the first of equals), so the leading class stays the leader.
-        let k = (0..6).fold(0, |b, k| if units[k] > units[b] { k } else { b });
-        units[k] -= 1;
-        excess -= 1;
+    let mut units = exact.map(f32::round);
+    let allowed = exact.iter().sum::<f32>().round().max(10_000.0);
+    let mut excess = units.iter().sum::<f32>() - allowed;
+    while excess > 0.0 {
+        // How far each was rounded up (the first of equals).
+        let up = |k: usize| units[k] - exact[k];
+        let k = (0..6).fold(0, |b, k| if up(k) > up(b) { k } else { b });
+        units[k] -= 1.0;
+        excess -= 1.0;
     }
-    units.map(|u| u as f32 / 10_000.0)
+    units.map(|u| u / 10_000.0)
 }
 
 /// Our JSON: `{format, source, fps, duration, voiced_span:[start,end]|null, classes, frames:[{t,w,volume,silent}]}`.
@@ -307,14 +313,11 @@ mod tests {
         let w = written_weights(&thirds);
         let units: i32 = w.iter().map(|x| (x * 10_000.0).round() as i32).sum();
         assert_eq!(units, 10_000, "{w:?}");
-        // The leader keeps its lead; nothing goes negative or past 1.
-        let w = written_weights(&[0.50004, 0.25003, 0.25003, 0.0, 0.0, 0.0]);
-        assert!(
-            w[0] > w[1] && w.iter().all(|x| (0.0..=1.0).contains(x)),
-            "{w:?}"
-        );
-        let sum: f32 = w.iter().sum();
-        assert!(sum <= 1.0 + 1e-6, "{w:?}");
+        // The ten-thousandth comes off the one rounded up most, so the leader keeps its
+        // lead even where two round to the same (0.33338 and 0.33336 both to 0.3334).
+        let w = written_weights(&[0.33338, 0.33336, 0.33326, 0.0, 0.0, 0.0]);
+        assert_eq!(w[..3], [0.3334, 0.3333, 0.3333], "{w:?}");
+        assert!(w.iter().all(|x| (0.0..=1.0).contains(x)), "{w:?}");
         // Weights under 1 in sum are rounded as before.
         assert_eq!(
             written_weights(&[0.12344, 0.5, 0.0, 0.0, 0.0, 0.0])[0],
@@ -331,12 +334,25 @@ mod tests {
             volume: 0.5,
             silent: false,
         };
-        let mut row = String::new();
+        let (mut row, mut line) = (String::new(), String::new());
         write_tsv_row(&mut row, 0.005, &f);
+        write_json_line(&mut line, 0.005, &f);
+        let expected = written_weights(&thirds);
         assert!(
-            row.starts_with("0.0050\t0.3333\t0.3334\t0.3333\t0.0000"),
+            row.starts_with(&format!(
+                "0.0050\t{:.4}\t{:.4}\t{:.4}\t0.0000",
+                expected[0], expected[1], expected[2]
+            )),
             "{row}"
         );
+        let json: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let written: Vec<f32> = json["w"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap() as f32)
+            .collect();
+        assert_eq!(written, expected, "{line}");
     }
 
     #[test]

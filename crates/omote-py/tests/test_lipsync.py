@@ -20,18 +20,21 @@ def cli_frames(path):
 
 
 def round4(a):
-    """As the CLI writes a frame's weights (omote_lipsync::export): each `(x * 1e4).round()`
-    in float32, halves away from zero (numpy's round goes to even); then, where a frame's
-    six sum past 1, a ten-thousandth off the largest (the first of equals) until they do
-    not (the format's promise: at most 1)."""
+    """As the CLI writes a frame's weights (omote_lipsync::export::written_weights): each
+    `(x * 1e4).round()` in float32, halves away from zero (numpy's round goes to even);
+    then, where rounding took a frame's six past 1, a ten-thousandth off the one rounded up
+    the most (the first of equals) until it does not (the format's promise: at most 1)."""
     y = np.clip(a.astype(np.float32), 0, 1) * np.float32(10000)
     t = np.trunc(y)
     t = t + np.where(np.abs(y - t) >= 0.5, np.sign(y), 0).astype(np.float32)
-    units = t.astype(np.int64)
-    for row in units:
-        for _ in range(int(row.sum()) - 10000):
-            row[int(np.argmax(row))] -= 1
-    return units.astype(np.float32) / np.float32(10000)
+    for exact, units in zip(y, t):
+        total = np.float32(0)
+        for x in exact:  # in order, in float32, as Rust sums
+            total = np.float32(total + x)
+        allowed = max(10000.0, float(np.floor(total + np.float32(0.5))))
+        for _ in range(int(units.sum() - allowed)):
+            units[int(np.argmax(units - exact))] -= 1
+    return t / np.float32(10000)
 
 
 def test_a_clip_alone_equals_the_cli(speech, omote_bin, tmp_path):
