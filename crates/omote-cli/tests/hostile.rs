@@ -584,33 +584,32 @@ fn batches_never_write_one_file_twice() {
     }
     let out = dir.join("out");
     let lipsync = |args: &[&std::ffi::OsStr]| omote().arg("lipsync").args(args).output().unwrap();
+    // Two inputs whose results would be one file in --out: refused before any work, the
+    // error (its stderr) naming the clash.
+    let clash = |p: &Path, q: &Path| {
+        let o = lipsync(&[
+            p.as_os_str(),
+            q.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains("would both write"), "{err}");
+        assert!(list(&out).is_empty(), "nothing written: {:?}", list(&out));
+        err
+    };
     let (a, b) = (dir.join("a"), dir.join("b"));
-    let o = lipsync(&[
-        a.as_os_str(),
-        b.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("would both write"), "{err}");
+    let err = clash(&a, &b);
     assert!(
         err.contains("--keep-folders"),
         "the way out is named: {err}"
     );
-    assert!(list(&out).is_empty(), "nothing written: {:?}", list(&out));
     // Two files of one folder that differ only by extension: --keep-folders cannot help,
     // so it is not offered.
     let (x, x_upper) = (dir.join("a/x.wav"), dir.join("a/x.WAV"));
     std::fs::copy(&x, &x_upper).unwrap();
-    let o = lipsync(&[
-        x.as_os_str(),
-        x_upper.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    let err = clash(&x, &x_upper);
     assert!(
         err.contains("differ only by extension") && !err.contains("--keep-folders"),
         "{err}"

@@ -65,7 +65,7 @@ pub struct LiveArgs {
     #[arg(long, value_name = "DEVICE|FILE", conflicts_with = "stdin")]
     pub camera: Option<String>,
     /// Frame size asked of the camera; frames are scaled (letterboxed) to it.
-    #[arg(long, value_name = "WxH", default_value = "640x480", allow_negative_numbers = true, value_parser = limits::frame_size)]
+    #[arg(long, value_name = "WxH", default_value = "640x480", value_parser = limits::frame_size)]
     pub size: FrameSize,
     /// The ffmpeg program for --camera.
     #[arg(long, default_value = "ffmpeg")]
@@ -74,7 +74,7 @@ pub struct LiveArgs {
     /// taken as live: a recording follows the wall clock, so frames piped faster than
     /// real time are recorded as they are tracked (for a frame-exact result of a video,
     /// use `omote track` + `omote retarget`, or `--record-tracking` here).
-    #[arg(long, value_name = "WxH", allow_negative_numbers = true, value_parser = limits::frame_size)]
+    #[arg(long, value_name = "WxH", value_parser = limits::frame_size)]
     pub stdin: Option<FrameSize>,
     /// Frame rate of the camera or stdin frames (1–1000).
     #[arg(long, default_value_t = 30.0, allow_negative_numbers = true, value_parser = limits::fps)]

@@ -57,7 +57,7 @@ pub struct TrackArgs {
     /// standard input and track them as a video; writes one JSON line per frame.
     /// The output is written when the input ends (also inside a frame: an interrupted
     /// ffmpeg) or on Ctrl-C.
-    #[arg(long, value_name = "WxH", conflicts_with = "images", allow_negative_numbers = true, value_parser = limits::frame_size)]
+    #[arg(long, value_name = "WxH", conflicts_with = "images", value_parser = limits::frame_size)]
     pub stdin: Option<FrameSize>,
 
     /// Frame rate of a video input (sets the timestamps), 1–1000.
