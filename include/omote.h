@@ -323,9 +323,16 @@ OmoteStatus omote_character_request_blink(OmoteCharacter character, float delay_
 // time, or a full queue (16 waiting), is an error.
 OmoteStatus omote_character_announce_eye_change(OmoteCharacter character, float in_s);
 
-// Turns tracking on (the default retargeting): tracked faces set with
-// [`omote_character_set_tracked`] drive the face over the acting; a lost face fades back.
-OmoteStatus omote_character_enable_tracking(OmoteCharacter character);
+// Turns tracking on: tracked faces set with [`omote_character_set_tracked`] drive the
+// face over the acting; a lost face fades back. `settings_json` is null for the default
+// retargeting, or tracking settings as JSON text — any of the fields of a tracking
+// settings file (docs/tracking-format.md), e.g. `{"mirror": true}` for a selfie camera;
+// an unknown field or a number out of range is refused by name. Calling it again
+// replaces the settings.
+//
+// # Safety
+// `settings_json` is null or NUL-terminated.
+OmoteStatus omote_character_enable_tracking(OmoteCharacter character, const char *settings_json);
 
 // Turns the camera-angle face correction on (once): with `motion_map_toml` a motion map
 // (`docs/motion-map.md`) as TOML text, or omote's built-in anime-face map when null

@@ -209,7 +209,20 @@ class Face:
     """One character's face, frame by frame (the C ABI's inputs). Same rig, seed and
     calls: the same frames, to the bit."""
 
-    def __init__(self, rig: Rig, seed: int = 0, *, tracking: bool = False) -> None: ...
+    def __init__(
+        self,
+        rig: Rig,
+        seed: int = 0,
+        *,
+        tracking: Union[None, bool, Mapping[str, Any], str] = None,
+    ) -> None:
+        """``tracking``: True for the retargeter's defaults, or tracking settings (as
+        ``enable_tracking`` takes them)."""
+    def enable_tracking(self, settings: Union[None, Mapping[str, Any], str] = None) -> None:
+        """Turns tracking on, or replaces its settings: None for the defaults, or any
+        fields of a tracking settings file (docs/tracking-format.md) as a dict or JSON
+        text, e.g. ``{"mirror": True}`` for a selfie camera. An unknown field or a number
+        out of range raises OmoteValueError naming it."""
     @property
     def channel_names(self) -> List[str]: ...
     def set_expression(self, name: str, weight: float) -> None:

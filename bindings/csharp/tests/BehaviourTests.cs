@@ -305,6 +305,48 @@ namespace Omote.Tests
                 Assert.That(named[i], Is.EqualTo(indexed[i]).Within(1e-5f), "channel " + i);
         }
 
+        /// <summary>Tracking settings as JSON: mirrored, the user's left wink closes the
+        /// avatar's right eye; a misspelt field is refused by name and tracking stays as it was.</summary>
+        [Test]
+        public void TrackingSettingsMirrorTheUser()
+        {
+            using (var avatar = Avatar.Builtin(2))
+            {
+                Func<string, float[]> wink = settings =>
+                {
+                    using (var face = new Character(avatar, 3))
+                    {
+                        face.EnableTracking(settings);
+                        var scores = new float[NativeMethods.ArkitCount];
+                        scores[Library.ArkitIndex("eyeBlinkLeft")] = 0.95f;
+                        for (int f = 0; f < 30; f++)
+                        {
+                            face.SetTracked(scores);
+                            face.Step(1f / 30f);
+                        }
+                        return new[] { face.Weights[face.ChannelId("blinkLeft")], face.Weights[face.ChannelId("blinkRight")] };
+                    }
+                };
+                var plain = wink(null);
+                Assert.That(plain[0], Is.GreaterThan(0.8f));
+                Assert.That(plain[1], Is.LessThan(0.1f));
+                var mirrored = wink("{\"mirror\": true, \"smoothing\": {\"eyes\": 0.02}}");
+                Assert.That(mirrored[1], Is.GreaterThan(0.8f));
+                Assert.That(mirrored[0], Is.LessThan(0.1f));
+                using (var face = new Character(avatar, 3))
+                {
+                    var e = Support.Fails(OmoteStatus.InvalidArgument, "omote_character_enable_tracking",
+                        () => face.EnableTracking("{\"mirrorr\": true}"));
+                    StringAssert.Contains("unknown field `mirrorr`", e.Message);
+                    e = Support.Fails(OmoteStatus.InvalidArgument, "omote_character_enable_tracking",
+                        () => face.EnableTracking("{\"neckShare\": 2}"));
+                    StringAssert.Contains("neckShare = 2", e.Message);
+                    Support.Fails(OmoteStatus.InvalidArgument, "omote_character_calibrate_tracking",
+                        () => face.CalibrateTracking(1f));
+                }
+            }
+        }
+
         /// <summary>An emotion that changes over time: half way at half the fade, there at
         /// its end; unknown names and bad times are refused by the library's message.</summary>
         [Test]

@@ -861,6 +861,21 @@ pub fn rig_from_json(rig_json: &str) -> Result<Arc<Rig>, EmbedError> {
     Ok(Arc::new(rig))
 }
 
+/// Tracking settings from JSON: any of the fields of a tracking settings file
+/// (`omote live --config`, docs/tracking-format.md's "Tracking settings"), camelCase —
+/// `{"mirror": true, "neckShare": 0.4, "smoothing": {"mouth": 0.05}}`; what is left out
+/// keeps its default, an unknown field is refused by name, and every number is checked
+/// against its range ([`RetargetConfig::check`], the rule files follow too). Every
+/// binding's tracking settings come through here, for [`Character::enable_tracking`].
+pub fn tracking_settings(json: &str) -> Result<RetargetConfig, EmbedError> {
+    let config: RetargetConfig = serde_json::from_str(json)
+        .map_err(|e| EmbedError::Argument(format!("the tracking settings: {e}")))?;
+    config
+        .check()
+        .map_err(|e| EmbedError::Argument(format!("the tracking settings: {e}")))?;
+    Ok(config)
+}
+
 /// A frame rate an anim takes ([`omote_core::anim::ANIM_MIN_FPS`]..=[`omote_core::anim::ANIM_MAX_FPS`]).
 /// An expression weight as every input takes it: NaN and infinities refused by the
 /// expression's name, the rest clamped to 0–1.

@@ -99,7 +99,9 @@ pub use analysis::{
 };
 #[cfg(feature = "scene")]
 pub use character::camera_correction;
-pub use character::{Character, LIVE_VOICE_STALE_S, LineEvents, MAX_STEP_S, rig_from_json};
+pub use character::{
+    Character, LIVE_VOICE_STALE_S, LineEvents, MAX_STEP_S, rig_from_json, tracking_settings,
+};
 pub use error::EmbedError;
 #[cfg(feature = "avatar")]
 pub use omote_avatar::{Avatar, AvatarError, AvatarSource};

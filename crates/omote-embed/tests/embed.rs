@@ -856,6 +856,74 @@ fn calibrating_tracking_makes_the_users_pose_straight() {
     assert!(e.contains("0 to 60 seconds"), "{e}");
 }
 
+/// Tracking settings as JSON (what every binding passes): a subset changes only what it
+/// names — mirrored, the user's left wink closes the avatar's right eye and the head turns
+/// the other way — it reads as the CLI's `--config` reader reads the same text, and an
+/// unknown field or a number out of range is refused by name.
+#[test]
+fn tracking_settings_from_json_mirror_the_user_and_refuse_by_name() {
+    let settings = omote_embed::tracking_settings(r#"{"mirror": true, "neckShare": 0.3}"#).unwrap();
+    let expected = omote_core::RetargetConfig {
+        mirror: true,
+        neck_share: 0.3,
+        ..Default::default()
+    };
+    assert_eq!(settings, expected);
+    let cli = omote_config::parse_retarget_config(
+        r#"{"mirror": true, "neckShare": 0.3}"#,
+        omote_config::Format::Json,
+        std::path::Path::new("settings.json"),
+    )
+    .unwrap();
+    assert_eq!(settings, cli);
+    assert_eq!(
+        omote_embed::tracking_settings("{}").unwrap(),
+        omote_core::RetargetConfig::default()
+    );
+
+    let wink = |settings: &str| {
+        let mut face = Character::from_rig_json(RIG, 3)
+            .unwrap()
+            .with_tracking(omote_embed::tracking_settings(settings).unwrap())
+            .unwrap();
+        let mut arkit = [0.0f32; 52];
+        arkit[omote_core::tracking::arkit_index("eyeBlinkLeft").unwrap()] = 0.95;
+        for _ in 0..30 {
+            face.set_tracked_arkit(&arkit, Some(Quat::from_rotation_y(0.3)))
+                .unwrap();
+            face.update(1.0 / 30.0);
+        }
+        let w = |n: &str| face.weights()[face.channel(n).unwrap().index()];
+        (w("blinkLeft"), w("blinkRight"), face.state().head.y)
+    };
+    let (left, right, yaw) = wink("{}");
+    assert!(
+        left > 0.8 && right < 0.1 && yaw > 0.05,
+        "{left} {right} {yaw}"
+    );
+    let (left, right, yaw) = wink(r#"{"mirror": true}"#);
+    assert!(
+        right > 0.8 && left < 0.1 && yaw < -0.05,
+        "{left} {right} {yaw}"
+    );
+
+    let e = omote_embed::tracking_settings(r#"{"mirrorr": true}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("tracking settings") && e.contains("unknown field `mirrorr`"),
+        "{e}"
+    );
+    let e = omote_embed::tracking_settings(r#"{"limits": {"yawDeg": -10}}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("limits.yawDeg = -10"), "{e}");
+    let e = omote_embed::tracking_settings("[1, 2]")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("tracking settings"), "{e}");
+}
+
 /// Named scores and a row-major head transform, as a web page's MediaPipe gives them:
 /// the same face as the ARKit-ordered call, whatever the spelling; bad input is named.
 #[test]

@@ -79,7 +79,10 @@ fn named_tracked_scores_are_the_arkit_scores_in_any_spelling() {
         unsafe {
             assert_eq!(omote_avatar_builtin(2, &mut avatar), OmoteStatus::Ok);
             assert_eq!(omote_character_new(avatar, 3, &mut c), OmoteStatus::Ok);
-            assert_eq!(omote_character_enable_tracking(c), OmoteStatus::Ok);
+            assert_eq!(
+                omote_character_enable_tracking(c, std::ptr::null()),
+                OmoteStatus::Ok
+            );
             let mut weights = vec![0.0f32; 200];
             let mut count = 0;
             omote_character_channel_count(c, &mut count);
@@ -139,6 +142,88 @@ fn named_tracked_scores_are_the_arkit_scores_in_any_spelling() {
         by_name.iter().any(|&w| w > 0.5),
         "the tracked jaw moved nothing"
     );
+}
+
+/// Tracking settings cross the C ABI as JSON text: `{"mirror": true}` gives the user's
+/// left wink to the avatar's right eye; an unknown field, a number out of range and text
+/// that is not UTF-8 are refused by name, and the character keeps tracking as it was.
+#[test]
+fn tracking_settings_come_as_json_and_are_refused_by_name() {
+    use std::ffi::CString;
+    let blink_after = |settings: Option<&str>| {
+        let (mut avatar, mut c) = (0, 0);
+        let settings = settings.map(|s| CString::new(s).unwrap());
+        let settings_ptr = settings.as_ref().map_or(std::ptr::null(), |s| s.as_ptr());
+        // SAFETY: live out-pointers, strings and buffers throughout.
+        unsafe {
+            assert_eq!(omote_avatar_builtin(2, &mut avatar), OmoteStatus::Ok);
+            assert_eq!(omote_character_new(avatar, 3, &mut c), OmoteStatus::Ok);
+            assert_eq!(
+                omote_character_enable_tracking(c, settings_ptr),
+                OmoteStatus::Ok,
+                "{}",
+                last_error()
+            );
+            let mut scores = [0.0f32; 52];
+            let blink_left = CString::new("eyeBlinkLeft").unwrap();
+            scores[omote_arkit_index(blink_left.as_ptr()) as usize] = 0.95;
+            for _ in 0..30 {
+                omote_character_set_tracked(c, scores.as_ptr(), 52, std::ptr::null());
+                omote_character_update(c, 1.0 / 30.0);
+            }
+            let mut weights = vec![0.0f32; 200];
+            let mut count = 0;
+            omote_character_channel_count(c, &mut count);
+            omote_character_weights(c, weights.as_mut_ptr(), count);
+            let weight = |name: &str| {
+                let name = CString::new(name).unwrap();
+                let mut id = 0;
+                assert_eq!(
+                    omote_character_channel_id(c, name.as_ptr(), &mut id),
+                    OmoteStatus::Ok
+                );
+                weights[id as usize]
+            };
+            let left_right = (weight("blinkLeft"), weight("blinkRight"));
+            omote_character_free(c);
+            omote_avatar_free(avatar);
+            left_right
+        }
+    };
+    let (left, right) = blink_after(None);
+    assert!(left > 0.8 && right < 0.1, "{left} {right}");
+    let (left, right) = blink_after(Some(r#"{"mirror": true}"#));
+    assert!(right > 0.8 && left < 0.1, "{left} {right}");
+
+    let (mut avatar, mut c) = (0, 0);
+    // SAFETY: live out-pointers and strings.
+    unsafe {
+        assert_eq!(omote_avatar_builtin(2, &mut avatar), OmoteStatus::Ok);
+        assert_eq!(omote_character_new(avatar, 3, &mut c), OmoteStatus::Ok);
+        for (settings, words) in [
+            (&b"{\"mirrorr\": true}\0"[..], "unknown field `mirrorr`"),
+            (
+                &b"{\"loss\": {\"grace\": 1e9}}\0"[..],
+                "loss.grace = 1000000000",
+            ),
+            (&b"{\"mirror\": \xff}\0"[..], "`settings_json` is not UTF-8"),
+        ] {
+            let status = omote_character_enable_tracking(c, settings.as_ptr().cast());
+            assert_eq!(status, OmoteStatus::InvalidArgument);
+            let e = last_error();
+            assert!(
+                e.contains("omote_character_enable_tracking") && e.contains(words),
+                "{e}"
+            );
+        }
+        // Nothing half-applied: tracking is still off.
+        assert_eq!(
+            omote_character_calibrate_tracking(c, 1.0),
+            OmoteStatus::InvalidArgument
+        );
+        omote_character_free(c);
+        omote_avatar_free(avatar);
+    }
 }
 
 /// `omote_scene_set_auto_advance` takes 0 or 1 too.

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyString};
 
 use omote_core::{EyeMode, Quat, Vec3};
 use omote_embed::{Avatar, AvatarSource, Character, Gaze};
@@ -169,22 +169,74 @@ fn quat(call: &str, what: &str, q: &Bound<'_, PyAny>) -> PyResult<Quat> {
         })
 }
 
+impl Face {
+    /// Tracking on with `settings`: None, a dict (as JSON by Python's `json`) or JSON text.
+    fn enable_tracking_with(
+        &mut self,
+        call: &'static str,
+        settings: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let config = match settings {
+            None => Default::default(),
+            Some(s) if s.is_none() => Default::default(),
+            Some(s) => {
+                let json: String = if s.is_instance_of::<PyString>() {
+                    s.extract()?
+                } else if s.is_instance_of::<PyDict>() {
+                    let dumps = s.py().import("json")?.getattr("dumps")?;
+                    dumps
+                        .call1((s,))
+                        .map_err(|e| value(call, format!("the tracking settings: {e}")))?
+                        .extract()?
+                } else {
+                    return Err(crate::Error::Type(format!(
+                        "the tracking settings must be a dict or JSON text, not {}",
+                        s.get_type().name()?
+                    ))
+                    .raise(call));
+                };
+                omote_embed::tracking_settings(&json).map_err(embed(call))?
+            }
+        };
+        self.inner.enable_tracking(config).map_err(embed(call))
+    }
+}
+
 #[pymethods]
 impl Face {
     /// A face for `rig`, its blinks and saccades seeded with `seed`; `tracking` turns
-    /// on the retargeter (the default settings) for `set_tracked`.
+    /// on the retargeter for `set_tracked`: `True` with the default settings, or the
+    /// tracking settings (a dict or JSON text, as `enable_tracking` takes them).
     #[new]
-    #[pyo3(signature = (rig, seed = 0, *, tracking = false))]
-    fn new(rig: &Bound<'_, PyAny>, seed: u64, tracking: bool) -> PyResult<Self> {
+    #[pyo3(signature = (rig, seed = 0, *, tracking = None))]
+    fn new(
+        rig: &Bound<'_, PyAny>,
+        seed: u64,
+        tracking: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let call = "Face";
         let rig: &Rig = crate::instance(call, "rig", rig)?;
-        let mut inner = Character::from_avatar(&rig.inner, seed).map_err(embed(call))?;
-        if tracking {
-            inner = inner
-                .with_tracking(Default::default())
-                .map_err(embed(call))?;
+        let inner = Character::from_avatar(&rig.inner, seed).map_err(embed(call))?;
+        let mut face = Face { inner };
+        match tracking {
+            None => {}
+            Some(t) if t.is_instance_of::<PyBool>() => {
+                if t.extract::<bool>()? {
+                    face.enable_tracking_with(call, None)?;
+                }
+            }
+            Some(t) => face.enable_tracking_with(call, Some(t))?,
         }
-        Ok(Face { inner })
+        Ok(face)
+    }
+
+    /// Turns tracking on (or replaces its settings): `settings` is None for the
+    /// defaults, or the tracking settings as a dict or JSON text — any fields of a
+    /// tracking settings file (docs/tracking-format.md), e.g. `{"mirror": True}` for a
+    /// selfie camera; an unknown field or a number out of range raises, naming it.
+    #[pyo3(signature = (settings = None))]
+    fn enable_tracking(&mut self, settings: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        self.enable_tracking_with("Face.enable_tracking", settings)
     }
 
     /// The channel names, in weight order.

@@ -152,6 +152,50 @@ def test_tracking_and_live_voice_drive_the_face():
         omote.Face(rig).set_tracked(scores)
 
 
+def test_tracking_settings_mirror_the_user_and_are_refused_by_name():
+    rig = omote.Rig.standard()
+    names = rig.channel_names
+    blink_left = names.index("eyeBlinkLeft") - 18  # ARKit order after the 18 presets
+
+    def wink(face):
+        scores = np.zeros(52, np.float32)
+        scores[blink_left] = 0.95
+        for _ in range(30):
+            face.set_tracked(scores)
+            face.update(1 / 30)
+        return face.weights[names.index("blinkLeft")], face.weights[names.index("blinkRight")]
+
+    left, right = wink(omote.Face(rig, seed=3, tracking=True))
+    assert left > 0.8 and right < 0.1
+    # A dict, JSON text, or later through enable_tracking: the same mirrored face.
+    for face in (
+        omote.Face(rig, seed=3, tracking={"mirror": True}),
+        omote.Face(rig, seed=3, tracking='{"mirror": true}'),
+    ):
+        left, right = wink(face)
+        assert right > 0.8 and left < 0.1
+    face = omote.Face(rig, seed=3)
+    face.enable_tracking({"mirror": True, "smoothing": {"eyes": 0.02}})
+    left, right = wink(face)
+    assert right > 0.8 and left < 0.1
+    with pytest.raises(omote.OmoteValueError, match="tracking is off"):
+        wink(omote.Face(rig, seed=3, tracking=False))
+
+    face = omote.Face(rig, seed=3)
+    with pytest.raises(omote.OmoteValueError, match="unknown field `mirrorr`"):
+        face.enable_tracking({"mirrorr": True})
+    with pytest.raises(omote.OmoteValueError, match=r"loss\.grace = -1"):
+        face.enable_tracking({"loss": {"grace": -1}})
+    with pytest.raises(omote.OmoteValueError, match="^Face: the tracking settings"):
+        omote.Face(rig, tracking="{mirror}")
+    with pytest.raises(omote.OmoteTypeError, match="a dict or JSON text, not list"):
+        face.enable_tracking([("mirror", True)])
+    with pytest.raises(omote.OmoteValueError, match="tracking settings"):
+        face.enable_tracking({"mirror": float("nan")})
+    with pytest.raises(omote.OmoteValueError, match="tracking is off"):
+        face.calibrate_tracking()
+
+
 def test_calibrating_tracking_makes_the_held_pose_straight():
     face = omote.Face(omote.Rig.standard(), seed=3, tracking=True)
     scores = np.zeros(52, np.float32)

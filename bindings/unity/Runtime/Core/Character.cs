@@ -307,10 +307,14 @@ namespace Omote
         // ---- tracking ----
 
         /// <summary>Turns tracking on: faces given to <see cref="SetTracked(float[])"/>
-        /// drive the face over the acting; a lost face fades back.</summary>
-        public void EnableTracking()
+        /// drive the face over the acting; a lost face fades back. <paramref name="settingsJson"/>
+        /// is null for the default retargeting, or tracking settings as JSON — any fields of
+        /// a tracking settings file (docs/tracking-format.md), e.g. <c>{"mirror": true}</c>
+        /// for a selfie camera; an unknown field or a number out of range throws, naming it.
+        /// Calling it again replaces the settings.</summary>
+        public void EnableTracking(string settingsJson = null)
         {
-            Native.Check(NativeMethods.omote_character_enable_tracking(Handle));
+            Native.Check(NativeMethods.omote_character_enable_tracking(Handle, Utf8.Encode(settingsJson)));
         }
 
         /// <summary>The tracked face for the next updates: 52 ARKit scores in

@@ -193,7 +193,7 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_eye_mode(ulong character, uint mode);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_request_blink(ulong character, float delaySeconds);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_announce_eye_change(ulong character, float inSeconds);
-        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_tracking(ulong character);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_tracking(ulong character, byte[] settingsJson);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_calibrate_tracking(ulong character, float seconds);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracked(ulong character, float[] scores, uint count, float[] head);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_fade_expression(ulong character, uint id, float weight, float seconds);
