@@ -3,7 +3,7 @@
 # (rustup's toolchain has no wasm32 standard library; this builds std from source),
 # then wasm-bindgen's JS glue, then the package's own modules.
 #
-#   web/build.sh            needs: apt-get install rustc-web cargo-web rust-web-src lld,
+#   web/build.sh            needs: apt-get install rustc-web cargo-web rust-web-src lld binaryen,
 #                           and wasm-bindgen-cli of the crate's version on the PATH
 #                           (cargo install wasm-bindgen-cli --version 0.2.130)
 set -euo pipefail
@@ -17,6 +17,7 @@ if [ "$have" != "$want" ]; then
   exit 1
 fi
 [ -x /usr/bin/rustc ] || { echo "web/build.sh: /usr/bin/rustc missing: apt-get install rustc-web cargo-web rust-web-src lld" >&2; exit 1; }
+command -v wasm-opt >/dev/null || { echo "web/build.sh: wasm-opt missing: apt-get install binaryen" >&2; exit 1; }
 # Panics abort at once, with no message formatting: wasm32-unknown-unknown has no stderr and
 # the package installs no panic hook, so a message would never be seen, and its formatting
 # code is 14 KB of the gzipped wasm (the embedding API's contract is that nothing panics;
@@ -25,11 +26,21 @@ fi
 RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 RUSTFLAGS="-C linker=wasm-ld -Zunstable-options -Cpanic=immediate-abort" \
   /usr/bin/cargo build --profile web --target wasm32-unknown-unknown \
   -Zbuild-std=std,panic_abort -p omote-web --target-dir target/wasm
+# binaryen's size pass on rustc's module, before wasm-bindgen: 3–4 KB of the gzipped
+# package. After wasm-bindgen, binaryen 108 (Debian bookworm's) retypes the externref
+# table wasm-bindgen made and the module no longer loads; before it, the table is not
+# there yet. Only the features rustc's wasm32 target uses are enabled (`--all-features`
+# lets binaryen emit typed function references, which engines refuse). Float
+# arithmetic is left as written (no --fast-math), so the numbers stay equal to native.
+wasm="target/wasm/wasm32-unknown-unknown/web/omote_web.wasm"
+wasm-opt -Oz --enable-reference-types --enable-bulk-memory --enable-mutable-globals \
+  --enable-sign-ext --enable-nontrapping-float-to-int --enable-multivalue --enable-simd \
+  "$wasm" -o "${wasm%.wasm}.opt.wasm"
 rm -rf "$here/dist"
 mkdir -p "$here/dist"
 wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
   --out-dir "$here/dist" --out-name omote_web \
-  target/wasm/wasm32-unknown-unknown/web/omote_web.wasm
+  "${wasm%.wasm}.opt.wasm"
 cp "$here"/src/*.js "$here"/*.d.ts "$here/dist/"
 # The worklet as one module with no imports: bundlers copy or inline (`data:` URL) the
 # file `new URL('./voice-worklet.js', import.meta.url)` names, but never the modules it

@@ -60,6 +60,36 @@ export interface RigDesc {
   lookAt?: object;
 }
 
+/** A response curve: a preset name (`"linear"`, `"smoothstep"`, …) or keys in increasing
+ *  `t` (`in`/`out`: tangents; `interp`: the segment that starts at the key). */
+export type ResponseCurve =
+  | string
+  | { keys: { t: number; v: number; in?: number; out?: number; interp?: 'hermite' | 'linear' | 'constant' }[] };
+/** Tracking settings: any fields of a tracking settings file (docs/tracking-format.md,
+ *  "Tracking settings"); what is left out keeps its default. */
+export interface TrackingSettings {
+  /** The user's left drives the avatar's right (a selfie camera). Default false. */
+  mirror?: boolean;
+  /** Head limits after calibration, degrees (70 / 50 / 45). */
+  limits?: { yawDeg?: number; pitchDeg?: number; rollDeg?: number };
+  /** Share of the head's turn a recording gives the neck (0.5). */
+  neckShare?: number;
+  eyes?: { openBelow?: number; closedAbove?: number; curve?: ResponseCurve; winkDifference?: number; maxOpenSpeed?: number };
+  mouth?: { jawCurve?: ResponseCurve; vowels?: boolean; gain?: number };
+  emotions?: { target: string; sources: string[]; combine?: 'average' | 'max'; from: number; to: number }[];
+  exclusiveEmotions?: boolean;
+  perfectSync?: boolean;
+  perfectSyncReplaces?: boolean;
+  gaze?: { curve?: ResponseCurve };
+  /** One Euro filters (all three numbers when given). */
+  headFilter?: { minCutoff: number; beta: number; derivativeCutoff: number };
+  gazeFilter?: { minCutoff: number; beta: number; derivativeCutoff: number };
+  /** Half-lives in seconds per channel group. */
+  smoothing?: { eyes?: number; mouth?: number; emotions?: number; perfectSync?: number };
+  /** Seconds without a face before the fallback starts, and the ease both ways. */
+  loss?: { grace?: number; blendTime?: number };
+}
+
 export class Face {
   constructor(rig: RigDesc | string, options?: { seed?: number });
   readonly channels: string[];
@@ -93,8 +123,9 @@ export class Face {
   requestBlink(delayS?: number): this;
   /** An eye-area change `inS` seconds ahead on your timeline: no blink shortly before. */
   announceEyeChange(inS: number): this;
-  /** Face tracking on; `{ mirror: true }` for a selfie camera. */
-  enableTracking(settings?: { mirror?: boolean }): this;
+  /** Face tracking on (again: replaces the settings); `{ mirror: true }` for a selfie
+   *  camera. Unknown fields and numbers out of range throw, naming them. */
+  enableTracking(settings?: TrackingSettings | null): this;
   /** The tracked face: `{ name: score }` (ARKit names) and a row-major 4×4 head transform. */
   setTracked(scores: Record<string, number>, headRowMajor?: ArrayLike<number> | null): this;
   /** A MediaPipe FaceLandmarker result's face `index` (or lost when it has none). */

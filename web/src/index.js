@@ -393,14 +393,14 @@ export class Face {
    *  your own timeline: no automatic blink starts shortly before it. */
   announceEyeChange(inS) { this._face.announceEyeChange(inS); return this; }
 
-  /** Turns face tracking on: faces given to `setTracked` / `setTrackedMediaPipe` drive
-   *  the face over the acting (a lost face fades back to it). `{ mirror: true }` for a
-   *  selfie camera (the user's left drives the avatar's right). */
+  /** Turns face tracking on (again: replaces its settings): faces given to `setTracked` /
+   *  `setTrackedMediaPipe` drive the face over the acting (a lost face fades back to it).
+   *  The settings are any fields of a tracking settings file (docs/tracking-format.md):
+   *  `{ mirror: true }` for a selfie camera (the user's left drives the avatar's right),
+   *  `{ neckShare, limits, eyes, mouth, emotions, smoothing, headFilter, … }`; the runtime
+   *  reads them (as JSON), refusing an unknown field or a number out of range by name. */
   enableTracking(options) {
-    const { mirror = false, ...rest } = settings('enableTracking', options);
-    const unknown = Object.keys(rest);
-    if (unknown.length) throw new TypeError(`enableTracking: unknown setting ${unknown.map((k) => `\`${k}\``).join(', ')} (there is mirror)`);
-    this._face.enableTracking(!!mirror);
+    this._face.enableTracking(JSON.stringify(settings('enableTracking', options)));
     return this;
   }
 

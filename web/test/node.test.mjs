@@ -267,7 +267,7 @@ try {
   // camera mirrored): the native embedding API's face, step for step.
   {
     const t = trackingNative;
-    const f = new Face(JSON.parse(t.rig), { seed: t.seed }).enableTracking({ mirror: true });
+    const f = new Face(JSON.parse(t.rig), { seed: t.seed }).enableTracking(t.settings);
     const result = {
       faceBlendshapes: [{ categories: t.names.map((categoryName, i) => ({ categoryName, score: t.scores[i] })) }],
       facialTransformationMatrixes: [{ rows: 4, columns: 4, data: t.matrix }],
@@ -283,7 +283,9 @@ try {
     f.setTrackedMediaPipe({ faceBlendshapes: [], facialTransformationMatrixes: [] }).update(1 / 60);
     expectErrorEarly('calibrate without tracking', () => new Face(JSON.parse(t.rig)).calibrateTracking(1), 'tracking is off');
     expectErrorEarly('a 3×3 matrix', () => f.setTrackedMediaPipe({ facialTransformationMatrixes: [{ data: [1, 0, 0, 0, 1, 0, 0, 0, 1] }] }), '4×4');
-    expectErrorEarly('an unknown setting', () => f.enableTracking({ mirrorr: true }), 'unknown setting `mirrorr`');
+    expectErrorEarly('an unknown setting', () => f.enableTracking({ mirrorr: true }), 'enableTracking: the tracking settings: unknown field `mirrorr`');
+    expectErrorEarly('a setting out of range', () => f.enableTracking({ limits: { yawDeg: -10 } }), 'limits.yawDeg = -10');
+    expectErrorEarly('a setting of the wrong type', () => f.enableTracking({ mirror: 'yes' }), 'expected a boolean');
     f.calibrateTracking(0.5).announceEyeChange(0.3).requestBlink(0.1).update(1 / 60);
     f.free();
   }

@@ -232,3 +232,108 @@ fn sequence_roll_follows_truth_and_loss_falls_back_smoothly() {
     // applied roll itself changes by up to ~1.5° per frame).
     assert!(max_step < 3.0, "head jumped {max_step}° in one frame");
 }
+
+/// docs/tracking-format.md's example settings file reads as it says, and its table's
+/// defaults are the settings' defaults (a default changed in code and not in the doc, or
+/// a field renamed, fails here).
+#[test]
+fn the_documented_tracking_settings_read_as_documented() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/tracking-format.md"
+    ))
+    .unwrap();
+    let section = &doc[doc.find("## Tracking settings").expect("the section")..];
+    let start = section.find("```toml\n").expect("an example") + "```toml\n".len();
+    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let path = std::path::Path::new("settings.toml");
+    let read =
+        omote_config::parse_retarget_config(example, omote_config::Format::Toml, path).unwrap();
+    let expected = RetargetConfig {
+        mirror: true,
+        neck_share: 0.4,
+        limits: omote_core::tracking::HeadLimits {
+            yaw_deg: 50.0,
+            ..Default::default()
+        },
+        smoothing: omote_core::tracking::ShapeSmoothing {
+            mouth: 0.05,
+            ..Default::default()
+        },
+        head_filter: omote_core::smoothing::OneEuroConfig {
+            min_cutoff: 1.0,
+            beta: 0.05,
+            derivative_cutoff: 1.0,
+        },
+        ..Default::default()
+    };
+    assert_eq!(read, expected);
+
+    // The table's defaults, row by row as written.
+    let d = RetargetConfig::default();
+    let row = |field: &str| -> String {
+        let line = section
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{field}`")))
+            .unwrap_or_else(|| panic!("no row for {field}"));
+        line.split('|').nth(2).unwrap().trim().to_string()
+    };
+    assert_eq!(row("mirror"), format!("`{}`", d.mirror));
+    assert_eq!(
+        row("limits.yawDeg"),
+        format!(
+            "{}, {}, {}",
+            d.limits.yaw_deg, d.limits.pitch_deg, d.limits.roll_deg
+        )
+    );
+    assert_eq!(row("neckShare"), d.neck_share.to_string());
+    assert_eq!(
+        row("eyes.openBelow"),
+        format!("{}, {}", d.eyes.open_below, d.eyes.closed_above)
+    );
+    assert_eq!(
+        row("eyes.winkDifference"),
+        d.eyes.wink_difference.to_string()
+    );
+    assert_eq!(row("eyes.maxOpenSpeed"), d.eyes.max_open_speed.to_string());
+    assert_eq!(row("mouth.vowels"), format!("`{}`", d.mouth.vowels));
+    assert_eq!(row("mouth.gain"), d.mouth.gain.to_string());
+    assert_eq!(
+        row("exclusiveEmotions"),
+        format!("`{}`", d.exclusive_emotions)
+    );
+    assert_eq!(row("perfectSync"), format!("`{}`", d.perfect_sync));
+    assert_eq!(
+        row("perfectSyncReplaces"),
+        format!("`{}`", d.perfect_sync_replaces)
+    );
+    let f = d.head_filter;
+    assert_eq!(
+        row("headFilter"),
+        format!(
+            "{} Hz, {}, {} Hz",
+            f.min_cutoff, f.beta, f.derivative_cutoff
+        )
+    );
+    let f = d.gaze_filter;
+    assert_eq!(
+        row("gazeFilter"),
+        format!(
+            "{} Hz, {}, {} Hz",
+            f.min_cutoff, f.beta, f.derivative_cutoff
+        )
+    );
+    let s = d.smoothing;
+    assert_eq!(
+        row("smoothing.eyes"),
+        format!(
+            "{}, {}, {}, {}",
+            s.eyes, s.mouth, s.emotions, s.perfect_sync
+        )
+    );
+    assert_eq!(
+        row("loss.grace"),
+        format!("{}, {}", d.loss.grace, d.loss.blend_time)
+    );
+    assert_eq!(d.emotions.len(), 4, "the table names four emotion rules");
+}

@@ -918,6 +918,37 @@ fn tracking_settings_from_json_mirror_the_user_and_refuse_by_name() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("limits.yawDeg = -10"), "{e}");
+    let e = omote_embed::tracking_settings(
+        r#"{"emotions": [{"target": "happy", "sources": ["jawOpen"], "combine": "maximum", "from": 0.1, "to": 0.5}]}"#,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("`maximum` is not a way to combine: average or max"),
+        "{e}"
+    );
+    let e = omote_embed::tracking_settings(
+        r#"{"mouth": {"jawCurve": {"keys": [{"t": 0, "v": 0, "interp": "cubic"}]}}}"#,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("`cubic` is not an interpolation"), "{e}");
+    let e = omote_embed::tracking_settings(r#"{"eyes": {"curve": {"key": []}}}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unknown field `key`, expected `keys`"), "{e}");
+    let custom = omote_embed::tracking_settings(
+        r#"{"eyes": {"curve": "ease-in"}, "emotions": [{"target": "happy", "sources": ["mouthSmileLeft"], "combine": "max", "from": 0.2, "to": 0.6}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        custom.emotions[0].combine,
+        omote_core::tracking::Combine::Max
+    );
+    assert_eq!(
+        custom.eyes.curve,
+        omote_core::curve::ResponseCurve::preset("ease-in").unwrap()
+    );
     let e = omote_embed::tracking_settings("[1, 2]")
         .unwrap_err()
         .to_string();

@@ -556,6 +556,7 @@ struct StoredNet {
     hidden_weights: StoredMatrix,
     hidden_bias: Vec<f32>,
     output_weights: StoredMatrix,
+    #[serde(deserialize_with = "crate::fixed_arrays::array")]
     output_bias: [f32; 6],
 }
 

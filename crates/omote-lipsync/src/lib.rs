@@ -45,6 +45,7 @@ mod error;
 pub mod eval;
 pub mod export;
 mod features;
+mod fixed_arrays;
 mod frame;
 pub mod labels;
 mod noise_floor;

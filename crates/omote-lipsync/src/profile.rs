@@ -81,17 +81,22 @@ pub struct Profile {
     /// (running mean when streaming) before scoring.
     pub cmn: bool,
     /// Mean c1..c12 per class, in A I U E O N order.
+    #[serde(deserialize_with = "crate::fixed_arrays::matrix")]
     pub means: [[f32; N_CEPS]; 6],
     /// Inverse of the pooled within-class covariance (symmetric, positive definite).
+    #[serde(deserialize_with = "crate::fixed_arrays::matrix")]
     pub precision: [[f32; N_CEPS]; N_CEPS],
     /// Mean of all voiced training frames before normalisation: the starting estimate of
     /// a stream's cepstral mean.
+    #[serde(deserialize_with = "crate::fixed_arrays::array")]
     pub global_mean: [f32; N_CEPS],
     /// Multiplies the distance term (softmax temperature⁻¹).
     pub sharpness: f32,
     /// Additive log-prior per class.
+    #[serde(deserialize_with = "crate::fixed_arrays::array")]
     pub bias: [f32; 6],
     /// Training frames per class.
+    #[serde(deserialize_with = "crate::fixed_arrays::array")]
     pub frames: [u64; 6],
     /// Phone-level Gaussians inside the classes (empty: one Gaussian per class at
     /// `means`). When present every class has at least one, and `means[k]` is their
@@ -113,6 +118,7 @@ pub struct Subclass {
     /// The phone symbol it was learnt from (`*`: the class's rarer phones together).
     pub phone: String,
     /// Mean c1..c12.
+    #[serde(deserialize_with = "crate::fixed_arrays::array")]
     pub mean: [f32; N_CEPS],
     /// Log of its share of the class's training frames (≤ 0).
     pub log_weight: f32,

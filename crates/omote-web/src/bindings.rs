@@ -337,14 +337,14 @@ impl FaceJs {
             .announce_eye_change(in_s)
             .map_err(js("announceEyeChange"))
     }
-    /// Turns tracking on with the default retargeting; `mirror` for a selfie camera.
+    /// Turns tracking on with tracking settings as JSON text (any fields of a tracking
+    /// settings file; `{}` for the defaults, `{"mirror": true}` for a selfie camera).
     #[wasm_bindgen(js_name = enableTracking)]
-    pub fn enable_tracking(&mut self, mirror: bool) -> Result<(), JsError> {
+    pub fn enable_tracking(&mut self, settings_json: &str) -> Result<(), JsError> {
+        let settings =
+            omote_embed::tracking_settings(settings_json).map_err(js("enableTracking"))?;
         self.inner
-            .enable_tracking(omote_core::RetargetConfig {
-                mirror,
-                ..Default::default()
-            })
+            .enable_tracking(settings)
             .map_err(js("enableTracking"))
     }
     /// The tracked face: named scores and, if given, a row-major 4×4 head transform.

@@ -124,12 +124,18 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     let row_major = omote_core::glam::Mat4::from_quat(turn)
         .transpose()
         .to_cols_array();
+    // Settings away from every default they name, so that one JavaScript dropped or
+    // misread would move the weights or the head.
+    let settings = serde_json::json!({
+        "mirror": true,
+        "neckShare": 0.3,
+        "mouth": {"gain": 0.8},
+        "smoothing": {"mouth": 0.08, "emotions": 0.2},
+        "headFilter": {"minCutoff": 0.5, "beta": 0.1, "derivativeCutoff": 1.0},
+    });
     let mut tracked = omote_embed::Character::from_rig_json(rig, 7).unwrap();
     tracked
-        .enable_tracking(omote_core::RetargetConfig {
-            mirror: true,
-            ..Default::default()
-        })
+        .enable_tracking(omote_embed::tracking_settings(&settings.to_string()).unwrap())
         .unwrap();
     let names_owned: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     for _ in 0..60 {
@@ -139,7 +145,7 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
         tracked.update(1.0 / 60.0);
     }
     let tracking = serde_json::json!({
-        "rig": rig, "seed": 7, "names": names, "scores": scores, "matrix": column_major,
+        "rig": rig, "seed": 7, "settings": settings, "names": names, "scores": scores, "matrix": column_major,
         "weights": tracked.weights(), "head": tracked.state().head.to_array(),
     });
     let native = serde_json::json!({

@@ -87,15 +87,27 @@ impl Default for MouthMapping {
     }
 }
 
-/// How the source scores of a rule combine.
+/// How the source scores of a rule combine (read from its name, as
+/// [`Interp`](crate::curve::Interp) is).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", try_from = "String")]
 pub enum Combine {
     /// Mean of the sources.
     #[default]
     Average,
     /// Largest source.
     Max,
+}
+
+impl TryFrom<String> for Combine {
+    type Error = String;
+    fn try_from(name: String) -> Result<Self, String> {
+        match name.as_str() {
+            "average" => Ok(Self::Average),
+            "max" => Ok(Self::Max),
+            _ => Err(format!("`{name}` is not a way to combine: average or max")),
+        }
+    }
 }
 
 /// The most sources an emotion rule combines (a rule keeps them in a fixed array, so a
