@@ -218,14 +218,13 @@ impl Face {
         let rig: &Rig = crate::instance(call, "rig", rig)?;
         let inner = Character::from_avatar(&rig.inner, seed).map_err(embed(call))?;
         let mut face = Face { inner };
-        match tracking {
-            None => {}
-            Some(t) if t.is_instance_of::<PyBool>() => {
-                if t.extract::<bool>()? {
-                    face.enable_tracking_with(call, None)?;
-                }
+        if let Some(t) = tracking {
+            // True: the defaults; False: off; anything else: the settings.
+            if !t.is_instance_of::<PyBool>() {
+                face.enable_tracking_with(call, Some(t))?;
+            } else if t.extract::<bool>()? {
+                face.enable_tracking_with(call, None)?;
             }
-            Some(t) => face.enable_tracking_with(call, Some(t))?,
         }
         Ok(face)
     }
