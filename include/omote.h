@@ -23,7 +23,8 @@
 // (`omote_character_say_at`).
 // 4: voice files analysed as the CLI reads them, long ones streamed
 // (`omote_analyse_voice_file`, `omote_track_warning`).
-#define OMOTE_ABI_MINOR 4
+// 5: tracking settings (`omote_character_enable_tracking_with`).
+#define OMOTE_ABI_MINOR 5
 
 // The number of ARKit blendshapes a tracked face carries (52).
 #define OMOTE_ARKIT_COUNT 52
@@ -323,16 +324,21 @@ OmoteStatus omote_character_request_blink(OmoteCharacter character, float delay_
 // time, or a full queue (16 waiting), is an error.
 OmoteStatus omote_character_announce_eye_change(OmoteCharacter character, float in_s);
 
-// Turns tracking on: tracked faces set with [`omote_character_set_tracked`] drive the
-// face over the acting; a lost face fades back. `settings_json` is null for the default
-// retargeting, or tracking settings as JSON text — any of the fields of a tracking
-// settings file (docs/tracking-format.md), e.g. `{"mirror": true}` for a selfie camera;
-// an unknown field or a number out of range is refused by name. Calling it again
-// replaces the settings.
+// Turns tracking on (the default retargeting): tracked faces set with
+// [`omote_character_set_tracked`] drive the face over the acting; a lost face fades back.
+// [`omote_character_enable_tracking_with`] takes settings.
+OmoteStatus omote_character_enable_tracking(OmoteCharacter character);
+
+// [`omote_character_enable_tracking`] with tracking settings: `settings_json` is JSON
+// text with any of the fields of a tracking settings file (docs/tracking-format.md),
+// e.g. `{"mirror": true}` for a selfie camera, or null for the defaults; an unknown
+// field or a number out of range is refused by name and changes nothing. Calling it
+// again replaces the settings. (ABI minor 5.)
 //
 // # Safety
 // `settings_json` is null or NUL-terminated.
-OmoteStatus omote_character_enable_tracking(OmoteCharacter character, const char *settings_json);
+OmoteStatus omote_character_enable_tracking_with(OmoteCharacter character,
+                                                 const char *settings_json);
 
 // Turns the camera-angle face correction on (once): with `motion_map_toml` a motion map
 // (`docs/motion-map.md`) as TOML text, or omote's built-in anime-face map when null

@@ -335,10 +335,10 @@ namespace Omote.Tests
                 Assert.That(mirrored[0], Is.LessThan(0.1f));
                 using (var face = new Character(avatar, 3))
                 {
-                    var e = Support.Fails(OmoteStatus.InvalidArgument, "omote_character_enable_tracking",
+                    var e = Support.Fails(OmoteStatus.InvalidArgument, "omote_character_enable_tracking_with",
                         () => face.EnableTracking("{\"mirrorr\": true}"));
                     StringAssert.Contains("unknown field `mirrorr`", e.Message);
-                    e = Support.Fails(OmoteStatus.InvalidArgument, "omote_character_enable_tracking",
+                    e = Support.Fails(OmoteStatus.InvalidArgument, "omote_character_enable_tracking_with",
                         () => face.EnableTracking("{\"neckShare\": 2}"));
                     StringAssert.Contains("neckShare = 2", e.Message);
                     Support.Fails(OmoteStatus.InvalidArgument, "omote_character_calibrate_tracking",

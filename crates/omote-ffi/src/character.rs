@@ -297,21 +297,30 @@ pub extern "C" fn omote_character_announce_eye_change(
     })
 }
 
-/// Turns tracking on: tracked faces set with [`omote_character_set_tracked`] drive the
-/// face over the acting; a lost face fades back. `settings_json` is null for the default
-/// retargeting, or tracking settings as JSON text — any of the fields of a tracking
-/// settings file (docs/tracking-format.md), e.g. `{"mirror": true}` for a selfie camera;
-/// an unknown field or a number out of range is refused by name. Calling it again
-/// replaces the settings.
+/// Turns tracking on (the default retargeting): tracked faces set with
+/// [`omote_character_set_tracked`] drive the face over the acting; a lost face fades back.
+/// [`omote_character_enable_tracking_with`] takes settings.
+#[unsafe(no_mangle)]
+pub extern "C" fn omote_character_enable_tracking(character: OmoteCharacter) -> OmoteStatus {
+    guard("omote_character_enable_tracking", || {
+        with(character, |c| Ok(c.enable_tracking(Default::default())?))
+    })
+}
+
+/// [`omote_character_enable_tracking`] with tracking settings: `settings_json` is JSON
+/// text with any of the fields of a tracking settings file (docs/tracking-format.md),
+/// e.g. `{"mirror": true}` for a selfie camera, or null for the defaults; an unknown
+/// field or a number out of range is refused by name and changes nothing. Calling it
+/// again replaces the settings. (ABI minor 5.)
 ///
 /// # Safety
 /// `settings_json` is null or NUL-terminated.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn omote_character_enable_tracking(
+pub unsafe extern "C" fn omote_character_enable_tracking_with(
     character: OmoteCharacter,
     settings_json: *const c_char,
 ) -> OmoteStatus {
-    guard("omote_character_enable_tracking", || {
+    guard("omote_character_enable_tracking_with", || {
         let settings = if settings_json.is_null() {
             Default::default()
         } else {

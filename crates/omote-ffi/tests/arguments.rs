@@ -79,10 +79,7 @@ fn named_tracked_scores_are_the_arkit_scores_in_any_spelling() {
         unsafe {
             assert_eq!(omote_avatar_builtin(2, &mut avatar), OmoteStatus::Ok);
             assert_eq!(omote_character_new(avatar, 3, &mut c), OmoteStatus::Ok);
-            assert_eq!(
-                omote_character_enable_tracking(c, std::ptr::null()),
-                OmoteStatus::Ok
-            );
+            assert_eq!(omote_character_enable_tracking(c), OmoteStatus::Ok);
             let mut weights = vec![0.0f32; 200];
             let mut count = 0;
             omote_character_channel_count(c, &mut count);
@@ -159,7 +156,7 @@ fn tracking_settings_come_as_json_and_are_refused_by_name() {
             assert_eq!(omote_avatar_builtin(2, &mut avatar), OmoteStatus::Ok);
             assert_eq!(omote_character_new(avatar, 3, &mut c), OmoteStatus::Ok);
             assert_eq!(
-                omote_character_enable_tracking(c, settings_ptr),
+                omote_character_enable_tracking_with(c, settings_ptr),
                 OmoteStatus::Ok,
                 "{}",
                 last_error()
@@ -208,11 +205,11 @@ fn tracking_settings_come_as_json_and_are_refused_by_name() {
             ),
             (&b"{\"mirror\": \xff}\0"[..], "`settings_json` is not UTF-8"),
         ] {
-            let status = omote_character_enable_tracking(c, settings.as_ptr().cast());
+            let status = omote_character_enable_tracking_with(c, settings.as_ptr().cast());
             assert_eq!(status, OmoteStatus::InvalidArgument);
             let e = last_error();
             assert!(
-                e.contains("omote_character_enable_tracking") && e.contains(words),
+                e.contains("omote_character_enable_tracking_with") && e.contains(words),
                 "{e}"
             );
         }

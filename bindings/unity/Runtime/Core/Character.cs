@@ -314,7 +314,9 @@ namespace Omote
         /// Calling it again replaces the settings.</summary>
         public void EnableTracking(string settingsJson = null)
         {
-            Native.Check(NativeMethods.omote_character_enable_tracking(Handle, Utf8.Encode(settingsJson)));
+            Native.Check(settingsJson == null
+                ? NativeMethods.omote_character_enable_tracking(Handle)
+                : NativeMethods.omote_character_enable_tracking_with(Handle, Utf8.Encode(settingsJson)));
         }
 
         /// <summary>The tracked face for the next updates: 52 ARKit scores in

@@ -145,7 +145,7 @@ namespace Omote
         public const uint AbiVersion = 1;
         /// <summary>The additions within it this binding calls (<c>OMOTE_ABI_MINOR</c>): a
         /// library with fewer lacks some of its functions.</summary>
-        public const uint AbiMinor = 4;
+        public const uint AbiMinor = 5;
         /// <summary>ARKit blendshapes in a tracked face (<c>OMOTE_ARKIT_COUNT</c>).</summary>
         public const int ArkitCount = 52;
         /// <summary>Numbers per track frame: A I U E O N (<c>OMOTE_TRACK_STRIDE</c>).</summary>
@@ -193,7 +193,8 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_eye_mode(ulong character, uint mode);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_request_blink(ulong character, float delaySeconds);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_announce_eye_change(ulong character, float inSeconds);
-        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_tracking(ulong character, byte[] settingsJson);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_tracking(ulong character);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_enable_tracking_with(ulong character, byte[] settingsJson);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_calibrate_tracking(ulong character, float seconds);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_set_tracked(ulong character, float[] scores, uint count, float[] head);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_character_fade_expression(ulong character, uint id, float weight, float seconds);

@@ -121,14 +121,14 @@ int main(void) {
     printf("FAIL set_tracked without tracking: `%s`\n", omote_last_error());
     failures++;
   }
-  EXPECT("misspelt tracking setting", omote_character_enable_tracking(face, "{\"mirrorr\": true}"), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_enable_tracking");
+  EXPECT("misspelt tracking setting", omote_character_enable_tracking_with(face, "{\"mirrorr\": true}"), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_enable_tracking_with");
   if (strstr(omote_last_error(), "unknown field `mirrorr`") == NULL) {
     printf("FAIL misspelt tracking setting: `%s`\n", omote_last_error());
     failures++;
   }
-  EXPECT("tracking settings not JSON", omote_character_enable_tracking(face, "mirror"), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_enable_tracking");
-  EXPECT("tracking on, mirrored", omote_character_enable_tracking(face, "{\"mirror\": true}"), OMOTE_STATUS_OK, "");
-  EXPECT("tracking on", omote_character_enable_tracking(face, NULL), OMOTE_STATUS_OK, "");
+  EXPECT("tracking settings not JSON", omote_character_enable_tracking_with(face, "mirror"), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_enable_tracking_with");
+  EXPECT("tracking on, mirrored", omote_character_enable_tracking_with(face, "{\"mirror\": true}"), OMOTE_STATUS_OK, "");
+  EXPECT("tracking on", omote_character_enable_tracking(face), OMOTE_STATUS_OK, "");
   EXPECT("tracked", omote_character_set_tracked(face, scores, 52, NULL), OMOTE_STATUS_OK, "");
   EXPECT("calibrate", omote_character_calibrate_tracking(face, 1.0f), OMOTE_STATUS_OK, "");
   EXPECT("calibrate for ever", omote_character_calibrate_tracking(face, 1e30f), OMOTE_STATUS_INVALID_ARGUMENT, "omote_character_calibrate_tracking");

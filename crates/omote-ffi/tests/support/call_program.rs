@@ -266,7 +266,7 @@ pub fn run(data: &[u8]) -> u32 {
                     }
                 }
                 10 => check(
-                    omote_character_enable_tracking(handle, std::ptr::null()),
+                    omote_character_enable_tracking(handle),
                     "omote_character_enable_tracking",
                 ),
                 11 => {
