@@ -130,7 +130,9 @@ class Speaker:
 
     def __init__(self) -> None: ...
     def add_line(self, audio: AudioArg, sample_rate: Optional[float] = None) -> None:
-        """Adds a line (a path, or samples at ``sample_rate``). Releases the GIL."""
+        """Adds a line (a path, or samples at ``sample_rate``). Releases the GIL. A file
+        longer than 10 minutes raises OmoteValueError: it is read against a speaker's
+        lines (``analyse``), never as one."""
     def analyse(
         self, audio: AudioArg, sample_rate: Optional[float] = None, *, profile: Optional[str] = None
     ) -> Track:

@@ -328,7 +328,8 @@ impl Speaker {
     }
 
     /// Adds a line: a path, or mono samples (1-D float32/float64 array) at
-    /// `sample_rate` Hz. The GIL is released while it is read.
+    /// `sample_rate` Hz. The GIL is released while it is read. A file longer than 10
+    /// minutes is refused: it is read against a speaker's lines, never as one.
     #[pyo3(signature = (audio, sample_rate = None))]
     fn add_line(
         &self,
@@ -338,6 +339,21 @@ impl Speaker {
     ) -> PyResult<()> {
         let call = "Speaker.add_line";
         let audio = Audio::extract(call, "audio", audio)?;
+        if let Audio::File(path) = &audio {
+            // The one rule of what is too long to hold (omote_embed::voice_file): such a
+            // file is read as a stream against a speaker's lines, never as one of them.
+            if py.detach(|| omote_embed::is_long_voice_file(path)) {
+                return Err(value(
+                    call,
+                    format!(
+                        "{}: longer than 10 minutes, so not one of a speaker's lines (a long \
+                         file is read as a stream against them, as `omote lipsync` reads a \
+                         folder): add shorter lines, and read it with Speaker.analyse",
+                        path.display()
+                    ),
+                ));
+            }
+        }
         let (samples, rate) = audio.samples(py, call, sample_rate)?;
         py.detach(|| self.write().add_line(&samples, rate))
             .map_err(embed(call))

@@ -121,6 +121,12 @@ def test_a_long_file_is_streamed_as_the_cli_streams_it(speech, omote_bin, tmp_pa
     whole = omote.lipsync(samples, 16000, speaker=speaker)
     assert whole.frames.shape == track.frames.shape
     assert not np.array_equal(whole.frames, track.frames)
+    # A long file is not one of a speaker's lines (the CLI's folder reads it against them,
+    # never into them): refused by name before it is decoded whole, the speaker unchanged.
+    before = speaker.voice_seed()
+    with pytest.raises(omote.OmoteValueError, match=r"long\.wav: longer than 10 minutes"):
+        speaker.add_line(folder / "long.wav")
+    assert speaker.lines == 1 and np.array_equal(speaker.voice_seed(), before)
 
 
 def read_wav(path):
