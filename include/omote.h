@@ -333,7 +333,8 @@ OmoteStatus omote_character_enable_tracking(OmoteCharacter character);
 // text with any of the fields of a tracking settings file (docs/tracking-format.md),
 // e.g. `{"mirror": true}` for a selfie camera, or null for the defaults; an unknown
 // field or a number out of range is refused by name and changes nothing. Calling it
-// again replaces the settings. (ABI minor 5.)
+// again starts tracking afresh with the new settings (calibration and the fade-in
+// start over). (ABI minor 5.)
 //
 // # Safety
 // `settings_json` is null or NUL-terminated.

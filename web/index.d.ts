@@ -91,7 +91,9 @@ export interface TrackingSettings {
 }
 
 export class Face {
-  constructor(rig: RigDesc | string, options?: { seed?: number });
+  /** `tracking`: true for face tracking with the default settings, or its settings (as
+   *  `enableTracking` takes them). Unknown options throw. */
+  constructor(rig: RigDesc | string, options?: { seed?: number; tracking?: boolean | TrackingSettings | string });
   readonly channels: string[];
   /** Names given to setExpression or an afterglow (VrmFace writes these and omote's own
    *  mouth, blinks and look expressions; the rest are the app's). */
@@ -123,9 +125,9 @@ export class Face {
   requestBlink(delayS?: number): this;
   /** An eye-area change `inS` seconds ahead on your timeline: no blink shortly before. */
   announceEyeChange(inS: number): this;
-  /** Face tracking on (again: replaces the settings); `{ mirror: true }` for a selfie
+  /** Face tracking on (again: afresh, calibration starts over); `{ mirror: true }` for a selfie
    *  camera. Unknown fields and numbers out of range throw, naming them. */
-  enableTracking(settings?: TrackingSettings | null): this;
+  enableTracking(settings?: TrackingSettings | string | null): this;
   /** The tracked face: `{ name: score }` (ARKit names) and a row-major 4×4 head transform. */
   setTracked(scores: Record<string, number>, headRowMajor?: ArrayLike<number> | null): this;
   /** A MediaPipe FaceLandmarker result's face `index` (or lost when it has none). */

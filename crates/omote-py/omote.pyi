@@ -221,10 +221,11 @@ class Face:
         """``tracking``: True for the retargeter's defaults, or tracking settings (as
         ``enable_tracking`` takes them)."""
     def enable_tracking(self, settings: Union[None, Mapping[str, Any], str] = None) -> None:
-        """Turns tracking on, or replaces its settings: None for the defaults, or any
-        fields of a tracking settings file (docs/tracking-format.md) as a dict or JSON
-        text, e.g. ``{"mirror": True}`` for a selfie camera. An unknown field or a number
-        out of range raises OmoteValueError naming it."""
+        """Turns tracking on (again: afresh, its calibration and fade-in start over):
+        None for the defaults, or any fields of a tracking settings file
+        (docs/tracking-format.md) as a mapping or JSON text, e.g. ``{"mirror": True}``
+        for a selfie camera. An unknown field or a number out of range raises
+        OmoteValueError naming it."""
     @property
     def channel_names(self) -> List[str]: ...
     def set_expression(self, name: str, weight: float) -> None:

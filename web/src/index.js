@@ -95,6 +95,36 @@ export function settings(what, options) {
   return options;
 }
 
+/** Internal: settings (an object, or JSON text as the other bindings take) as the JSON
+ *  text wasm reads. What JSON cannot carry — NaN, Infinity, a BigInt, a Map, a function,
+ *  a cycle — is refused by its path here, where it is still named; `JSON.stringify` would
+ *  turn NaN into null and a Map into `{}`. */
+function settingsJson(what, options) {
+  if (typeof options === 'string') return options;
+  const open = new Set();
+  const plain = (v, path) => {
+    const at = path || 'the settings';
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw new TypeError(`${what}: ${at} is ${v}: not a JSON number`);
+      return v;
+    }
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+    const array = Array.isArray(v);
+    const proto = v && typeof v === 'object' && Object.getPrototypeOf(v);
+    if (!array && proto !== Object.prototype && proto !== null) {
+      const kind = v && v.constructor && v.constructor.name ? `a ${v.constructor.name}` : typeof v;
+      throw new TypeError(`${what}: ${at} is ${kind}: settings are plain objects, arrays, numbers, text and true/false`);
+    }
+    if (open.has(v)) throw new TypeError(`${what}: ${at} contains itself`);
+    open.add(v);
+    const out = array ? v.map((x, i) => plain(x, `${path}[${i}]`)) : {};
+    if (!array) for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = plain(x, path ? `${path}.${k}` : k);
+    open.delete(v);
+    return out;
+  };
+  return JSON.stringify(plain(settings(what, options), ''));
+}
+
 /** Internal (shared with voice-input.js): a `profile` option as the text wasm takes. */
 export function voiceProfile(what, profile) {
   if (profile == null) return undefined;
@@ -212,7 +242,9 @@ const CLOCK_SLACK_S = 0.1;
 export class Face {
   constructor(rig, options) {
     checkInit('new Face');
-    const { seed = 1 } = settings('new Face', options);
+    const { seed = 1, tracking = false, ...rest } = settings('new Face', options);
+    const unknown = Object.keys(rest);
+    if (unknown.length) throw new TypeError(`new Face: unknown setting ${unknown.map((k) => `\`${k}\``).join(', ')} (there are seed and tracking)`);
     if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
       throw new TypeError(`new Face: seed ${typeof seed === 'string' ? `"${seed}"` : seed} is not a whole number from 0 to 4294967295`);
     }
@@ -223,6 +255,12 @@ export class Face {
     this._face = new WasmFace(json, seed);
     /** Channel names in the order of `weights`. */
     this.channels = this._face.channelNames();
+    if (tracking) {
+      try { this.enableTracking(tracking === true ? undefined : tracking); } catch (e) {
+        this._face.free();
+        throw new Error(String(e && e.message ? e.message : e).replace(/^enableTracking\b/, 'new Face'));
+      }
+    }
     /** Names given to `setExpression` or a line's afterglow: the expressions this face
      *  drives beyond its own (mouth, blinks, gaze). `VrmFace` writes those and leaves
      *  the rest to the app. */
@@ -393,14 +431,14 @@ export class Face {
    *  your own timeline: no automatic blink starts shortly before it. */
   announceEyeChange(inS) { this._face.announceEyeChange(inS); return this; }
 
-  /** Turns face tracking on (again: replaces its settings): faces given to `setTracked` /
+  /** Turns face tracking on (again: afresh, calibration and fade-in start over): faces given to `setTracked` /
    *  `setTrackedMediaPipe` drive the face over the acting (a lost face fades back to it).
    *  The settings are any fields of a tracking settings file (docs/tracking-format.md):
    *  `{ mirror: true }` for a selfie camera (the user's left drives the avatar's right),
    *  `{ neckShare, limits, eyes, mouth, emotions, smoothing, headFilter, … }`; the runtime
    *  reads them (as JSON), refusing an unknown field or a number out of range by name. */
   enableTracking(options) {
-    this._face.enableTracking(JSON.stringify(settings('enableTracking', options)));
+    this._face.enableTracking(settingsJson('enableTracking', options));
     return this;
   }
 

@@ -286,6 +286,29 @@ try {
     expectErrorEarly('an unknown setting', () => f.enableTracking({ mirrorr: true }), 'enableTracking: the tracking settings: unknown field `mirrorr`');
     expectErrorEarly('a setting out of range', () => f.enableTracking({ limits: { yawDeg: -10 } }), 'limits.yawDeg = -10');
     expectErrorEarly('a setting of the wrong type', () => f.enableTracking({ mirror: 'yes' }), 'expected a boolean');
+    expectErrorEarly('a NaN setting', () => f.enableTracking({ smoothing: { mouth: NaN } }), 'enableTracking: smoothing.mouth is NaN: not a JSON number');
+    expectErrorEarly('a Map of settings', () => f.enableTracking(new Map([['mirror', true]])), 'enableTracking: the settings is a Map');
+    expectErrorEarly('a BigInt setting', () => f.enableTracking({ limits: { yawDeg: 10n } }), 'enableTracking: limits.yawDeg is a BigInt');
+    const cycle = { mirror: true };
+    cycle.self = cycle;
+    expectErrorEarly('settings that contain themselves', () => f.enableTracking(cycle), 'enableTracking: self contains itself');
+    expectErrorEarly('a JSON array', () => f.enableTracking('[true]'), 'not a JSON object');
+    expectErrorEarly('an unknown option', () => new Face(JSON.parse(t.rig), { seeed: 3 }), 'new Face: unknown setting `seeed`');
+    expectErrorEarly('bad tracking settings in new Face', () => new Face(JSON.parse(t.rig), { tracking: { mirrorr: true } }), 'new Face: the tracking settings: unknown field `mirrorr`');
+    {
+      // The settings as JSON text, and given to the constructor: the same face as above.
+      const g = new Face(JSON.parse(t.rig), { seed: t.seed, tracking: JSON.stringify(t.settings) });
+      const h = new Face(JSON.parse(t.rig), { seed: t.seed, tracking: t.settings });
+      for (let i = 0; i < 60; i++) {
+        g.setTrackedMediaPipe(result).update(1 / 60);
+        h.setTrackedMediaPipe(result).update(1 / 60);
+      }
+      const same = (a, b) => a.every((v, i) => v === b[i]);
+      if (!same(g.weights(), w) || !same(h.weights(), w)) failures.push('tracking settings given as text or to the constructor: other weights');
+      new Face(JSON.parse(t.rig), { tracking: true }).calibrateTracking(0.5).free();
+      g.free();
+      h.free();
+    }
     f.calibrateTracking(0.5).announceEyeChange(0.3).requestBlink(0.1).update(1 / 60);
     f.free();
   }

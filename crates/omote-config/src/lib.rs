@@ -25,7 +25,9 @@ pub use motion_map::{
     load_camera_correction, load_camera_correction_with, load_motion_map, motion_map_error,
     read_motion_map,
 };
-pub use read::{Format, ReadFile, config_file, data_file, load, load_with, parse, read_text};
+pub use read::{
+    Format, ReadFile, config_file, data_file, load, load_with, parse, parse_json, read_text,
+};
 pub use tracking::{Sequence, load_arkit_sequence, load_tracking_frame, load_tracking_sequence};
 
 use std::path::Path;

@@ -88,15 +88,7 @@ pub fn parse<T: DeserializeOwned>(
         message,
     };
     match format {
-        Format::Json => {
-            let de = &mut serde_json::Deserializer::from_str(text);
-            serde_path_to_error::deserialize(de).map_err(|e| {
-                let field = e.path().to_string();
-                let inner = e.into_inner();
-                let message = format!("{inner}");
-                parse_err(if field == "." { String::new() } else { field }, message)
-            })
-        }
+        Format::Json => parse_json(text, path),
         Format::Toml => {
             let de = toml::Deserializer::parse(text)
                 .map_err(|e| parse_err(String::new(), e.to_string()))?;
@@ -107,6 +99,21 @@ pub fn parse<T: DeserializeOwned>(
             })
         }
     }
+}
+
+/// [`parse`] for JSON alone: a caller that reads only JSON (the browser package's
+/// settings) links no TOML parser.
+pub fn parse_json<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, ConfigError> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let field = e.path().to_string();
+        let message = format!("{}", e.into_inner());
+        ConfigError::Parse {
+            path: path.to_path_buf(),
+            field: if field == "." { String::new() } else { field },
+            message,
+        }
+    })
 }
 
 #[cfg(test)]

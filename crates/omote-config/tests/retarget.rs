@@ -336,4 +336,17 @@ fn the_documented_tracking_settings_read_as_documented() {
         format!("{}, {}", d.loss.grace, d.loss.blend_time)
     );
     assert_eq!(d.emotions.len(), 4, "the table names four emotion rules");
+    for (field, curve) in [
+        ("mouth.jawCurve", &d.mouth.jaw_curve),
+        ("gaze.curve", &d.gaze.curve),
+    ] {
+        let written: omote_core::curve::ResponseCurve =
+            serde_json::from_str(row(field).trim_matches('`')).unwrap();
+        assert_eq!(&written, curve, "{field}");
+    }
+    assert_eq!(row("eyes.curve"), "`\"smoothstep\"`");
+    assert_eq!(
+        d.eyes.curve,
+        omote_core::curve::ResponseCurve::preset("smoothstep").unwrap()
+    );
 }

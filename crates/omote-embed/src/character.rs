@@ -139,7 +139,8 @@ impl Character {
     }
 
     /// [`Character::with_tracking`] on a character already made (a host turning
-    /// tracking on when a tracker connects). Calling it again replaces the settings.
+    /// tracking on when a tracker connects). Calling it again starts tracking afresh
+    /// with the new settings: the calibration and the fade-in from the acting start over.
     pub fn enable_tracking(&mut self, config: RetargetConfig) -> Result<(), EmbedError> {
         let retargeted = |d: FaceDriver| {
             d.with_tracking(config)
@@ -868,11 +869,27 @@ pub fn rig_from_json(rig_json: &str) -> Result<Arc<Rig>, EmbedError> {
 /// against its range ([`RetargetConfig::check`], the rule files follow too). Every
 /// binding's tracking settings come through here, for [`Character::enable_tracking`].
 pub fn tracking_settings(json: &str) -> Result<RetargetConfig, EmbedError> {
-    let config: RetargetConfig = serde_json::from_str(json)
-        .map_err(|e| EmbedError::Argument(format!("the tracking settings: {e}")))?;
-    config
-        .check()
-        .map_err(|e| EmbedError::Argument(format!("the tracking settings: {e}")))?;
+    let refused = |e: String| EmbedError::Argument(format!("the tracking settings: {e}"));
+    // An array would be read field by field in order (serde's sequence form of a
+    // struct): settings are named.
+    if !json.trim_start().starts_with('{') {
+        return Err(refused("not a JSON object ({...})".into()));
+    }
+    // Natively through the settings files' own reader, which names the field
+    // (`headFilter: missing field `beta``); the browser package reads with serde_json
+    // alone, which names the position: the path reader is 10 KB of its 250 KB.
+    #[cfg(feature = "avatar")]
+    let config: RetargetConfig =
+        omote_config::parse_json(json, std::path::Path::new("")).map_err(|e| match e {
+            omote_config::ConfigError::Parse { field, message, .. } if !field.is_empty() => {
+                refused(format!("{field}: {message}"))
+            }
+            omote_config::ConfigError::Parse { message, .. } => refused(message),
+            e => refused(e.to_string()),
+        })?;
+    #[cfg(not(feature = "avatar"))]
+    let config: RetargetConfig = serde_json::from_str(json).map_err(|e| refused(e.to_string()))?;
+    config.check().map_err(|e| refused(e.to_string()))?;
     Ok(config)
 }
 

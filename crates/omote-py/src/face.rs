@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyString};
+use pyo3::types::{PyBool, PyBytes, PyCFunction, PyDict, PyString};
 
 use omote_core::{EyeMode, Quat, Vec3};
 use omote_embed::{Avatar, AvatarSource, Character, Gaze};
@@ -182,15 +182,11 @@ impl Face {
             Some(s) => {
                 let json: String = if s.is_instance_of::<PyString>() {
                     s.extract()?
-                } else if s.is_instance_of::<PyDict>() {
-                    let dumps = s.py().import("json")?.getattr("dumps")?;
-                    dumps
-                        .call1((s,))
-                        .map_err(|e| value(call, format!("the tracking settings: {e}")))?
-                        .extract()?
+                } else if s.is_instance(&mapping_type(s.py())?)? {
+                    settings_json(call, s)?
                 } else {
                     return Err(crate::Error::Type(format!(
-                        "the tracking settings must be a dict or JSON text, not {}",
+                        "the tracking settings must be a dict (any mapping) or JSON text, not {}",
                         s.get_type().name()?
                     ))
                     .raise(call));
@@ -199,6 +195,50 @@ impl Face {
             }
         };
         self.inner.enable_tracking(config).map_err(embed(call))
+    }
+}
+
+/// `collections.abc.Mapping`.
+fn mapping_type(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("collections.abc")?.getattr("Mapping")
+}
+
+/// Settings given as a mapping, as the JSON the runtime reads: nested mappings as objects,
+/// NumPy scalars as their Python numbers; NaN and infinities refused (JSON has none).
+fn settings_json(call: &str, settings: &Bound<'_, PyAny>) -> PyResult<String> {
+    let py = settings.py();
+    let plain = PyCFunction::new_closure(
+        py,
+        None,
+        None,
+        |args: &Bound<'_, pyo3::types::PyTuple>, _| -> PyResult<Py<PyAny>> {
+            let v = args.get_item(0)?;
+            let py = v.py();
+            if v.is_instance(&mapping_type(py)?)? {
+                return Ok(py.get_type::<PyDict>().call1((v,))?.unbind());
+            }
+            if v.hasattr("dtype")? && v.hasattr("item")? {
+                return Ok(v.call_method0("item")?.unbind());
+            }
+            Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "a {} is not a setting's value (numbers, true/false, text, lists, mappings)",
+                v.get_type().name()?
+            )))
+        },
+    )?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("allow_nan", false)?;
+    kwargs.set_item("default", plain)?;
+    let dumps = py.import("json")?.getattr("dumps")?;
+    match dumps.call((settings,), Some(&kwargs)) {
+        Ok(text) => text.extract(),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyValueError>(py) => Err(value(
+            call,
+            "the tracking settings: a number is NaN or infinite (JSON has neither)",
+        )),
+        Err(e) => {
+            Err(crate::Error::Type(format!("the tracking settings: {}", e.value(py))).raise(call))
+        }
     }
 }
 
@@ -219,20 +259,31 @@ impl Face {
         let inner = Character::from_avatar(&rig.inner, seed).map_err(embed(call))?;
         let mut face = Face { inner };
         if let Some(t) = tracking {
-            // True: the defaults; False: off; anything else: the settings.
-            if !t.is_instance_of::<PyBool>() {
-                face.enable_tracking_with(call, Some(t))?;
-            } else if t.extract::<bool>()? {
-                face.enable_tracking_with(call, None)?;
+            // True: the defaults; False: off (a NumPy bool too); anything else: settings.
+            let flag = if t.is_instance_of::<PyBool>() {
+                Some(t.extract::<bool>()?)
+            } else if t.hasattr("dtype")? && t.hasattr("item")? {
+                let item = t.call_method0("item")?;
+                item.is_instance_of::<PyBool>()
+                    .then(|| item.extract::<bool>())
+                    .transpose()?
+            } else {
+                None
+            };
+            match flag {
+                Some(false) => {}
+                Some(true) => face.enable_tracking_with(call, None)?,
+                None => face.enable_tracking_with(call, Some(t))?,
             }
         }
         Ok(face)
     }
 
-    /// Turns tracking on (or replaces its settings): `settings` is None for the
-    /// defaults, or the tracking settings as a dict or JSON text — any fields of a
-    /// tracking settings file (docs/tracking-format.md), e.g. `{"mirror": True}` for a
-    /// selfie camera; an unknown field or a number out of range raises, naming it.
+    /// Turns tracking on (again: afresh, calibration and fade-in start over): `settings`
+    /// is None for the defaults, or the tracking settings as a mapping or JSON text —
+    /// any fields of a tracking settings file (docs/tracking-format.md), e.g.
+    /// `{"mirror": True}` for a selfie camera; an unknown field or a number out of
+    /// range raises, naming it.
     #[pyo3(signature = (settings = None))]
     fn enable_tracking(&mut self, settings: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         self.enable_tracking_with("Face.enable_tracking", settings)

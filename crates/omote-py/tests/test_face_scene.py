@@ -188,10 +188,30 @@ def test_tracking_settings_mirror_the_user_and_are_refused_by_name():
         face.enable_tracking({"loss": {"grace": -1}})
     with pytest.raises(omote.OmoteValueError, match="^Face: the tracking settings"):
         omote.Face(rig, tracking="{mirror}")
-    with pytest.raises(omote.OmoteTypeError, match="a dict or JSON text, not list"):
+    with pytest.raises(omote.OmoteTypeError, match="a dict \\(any mapping\\) or JSON text, not list"):
         face.enable_tracking([("mirror", True)])
-    with pytest.raises(omote.OmoteValueError, match="tracking settings"):
-        face.enable_tracking({"mirror": float("nan")})
+    with pytest.raises(omote.OmoteValueError, match="NaN or infinite"):
+        face.enable_tracking({"neckShare": float("nan")})
+    with pytest.raises(omote.OmoteValueError, match="not a JSON object"):
+        face.enable_tracking("[true]")
+    with pytest.raises(omote.OmoteValueError, match="headFilter: missing field `beta`"):
+        face.enable_tracking({"headFilter": {"minCutoff": 1.0}})
+    with pytest.raises(omote.OmoteValueError, match=r"emotions\[0\]\.sources: 0 sources"):
+        face.enable_tracking({"emotions": [{"target": "happy", "sources": [], "from": 0.1, "to": 0.5}]})
+    with pytest.raises(omote.OmoteTypeError, match="a set is not a setting's value"):
+        face.enable_tracking({"emotions": [{"target": "happy", "sources": {"jawOpen"}, "from": 0.1, "to": 0.5}]})
+    # Any mapping, NumPy numbers and bools: as Python's own.
+    import types
+
+    mirrored = omote.Face(rig, seed=3, tracking=np.bool_(True))
+    mirrored.enable_tracking(
+        types.MappingProxyType({"mirror": np.bool_(True), "mouth": {"gain": np.float32(1.3)}})
+    )
+    left, right = wink(mirrored)
+    assert right > 0.8 and left < 0.1
+    face = omote.Face(rig, seed=3, tracking=np.bool_(False))
+    with pytest.raises(omote.OmoteValueError, match="tracking is off"):
+        face.calibrate_tracking()
     with pytest.raises(omote.OmoteValueError, match="tracking is off"):
         face.calibrate_tracking()
 

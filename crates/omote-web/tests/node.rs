@@ -128,7 +128,7 @@ fn the_npm_package_in_node_gives_the_native_analysis_and_a_deterministic_face() 
     // misread would move the weights or the head.
     let settings = serde_json::json!({
         "mirror": true,
-        "neckShare": 0.3,
+        "limits": {"yawDeg": 10.0},
         "mouth": {"gain": 0.8},
         "smoothing": {"mouth": 0.08, "emotions": 0.2},
         "headFilter": {"minCutoff": 0.5, "beta": 0.1, "derivativeCutoff": 1.0},

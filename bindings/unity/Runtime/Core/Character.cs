@@ -311,7 +311,7 @@ namespace Omote
         /// is null for the default retargeting, or tracking settings as JSON — any fields of
         /// a tracking settings file (docs/tracking-format.md), e.g. <c>{"mirror": true}</c>
         /// for a selfie camera; an unknown field or a number out of range throws, naming it.
-        /// Calling it again replaces the settings.</summary>
+        /// Calling it again starts tracking afresh (calibration and fade-in start over).</summary>
         public void EnableTracking(string settingsJson = null)
         {
             Native.Check(settingsJson == null

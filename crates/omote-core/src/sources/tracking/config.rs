@@ -6,6 +6,7 @@ use crate::bounds::{Bound, Limit, OutOfBounds, check_all, slot};
 use serde::{Deserialize, Serialize};
 
 use crate::curve::{Keyframe, ResponseCurve};
+use crate::rig::arkit::arkit_index;
 use crate::smoothing::OneEuroConfig;
 
 /// Per-axis head limits in degrees (YXZ Euler: yaw about +Y, pitch about +X, roll about +Z).
@@ -429,6 +430,18 @@ impl RetargetConfig {
                     to: r.to,
                 });
             }
+            if r.sources.is_empty() || r.sources.len() > MAX_EMOTION_SOURCES {
+                return Err(RetargetError::SourceCount {
+                    rule: i,
+                    count: r.sources.len(),
+                });
+            }
+            if let Some(name) = r.sources.iter().find(|s| arkit_index(s).is_none()) {
+                return Err(RetargetError::UnknownSource {
+                    rule: i,
+                    name: name.clone(),
+                });
+            }
         }
         Ok(())
     }
@@ -476,9 +489,9 @@ pub enum RetargetError {
         /// The range in words.
         expected: &'static str,
     },
-    /// A rule with more sources than it can combine.
-    #[error("emotions[{rule}].sources: {count} sources, at most {MAX_EMOTION_SOURCES}")]
-    TooManySources {
+    /// A rule with no sources, or more than it can combine.
+    #[error("emotions[{rule}].sources: {count} sources: 1 to {MAX_EMOTION_SOURCES} ARKit names")]
+    SourceCount {
         /// Rule index.
         rule: usize,
         /// Sources given.

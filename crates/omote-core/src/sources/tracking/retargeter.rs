@@ -184,12 +184,7 @@ impl Retargeter {
                     to: r.to,
                 });
             }
-            if r.sources.len() > MAX_EMOTION_SOURCES {
-                return Err(RetargetError::TooManySources {
-                    rule: i,
-                    count: r.sources.len(),
-                });
-            }
+            // `check` refused a rule of no sources, too many, or one not ARKit's.
             let mut sources = [0u8; MAX_EMOTION_SOURCES];
             let mut count = 0;
             for s in &r.sources {
@@ -837,9 +832,17 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         let e = Retargeter::new(&rig, config.clone()).err().unwrap();
-        assert_eq!(e, RetargetError::TooManySources { rule: 0, count: 5 });
-        assert!(e.to_string().contains("at most 4"), "{e}");
-        config.emotions[0].sources.truncate(MAX_EMOTION_SOURCES);
-        assert!(Retargeter::new(&rig, config).is_ok());
+        assert_eq!(e, RetargetError::SourceCount { rule: 0, count: 5 });
+        assert!(e.to_string().contains("1 to 4 ARKit names"), "{e}");
+        config.emotions[0].sources.clear();
+        let e = Retargeter::new(&rig, config.clone()).err().unwrap();
+        assert_eq!(e, RetargetError::SourceCount { rule: 0, count: 0 });
+        config.emotions[0].sources = ["mouthSmileLeft"; MAX_EMOTION_SOURCES]
+            .map(String::from)
+            .to_vec();
+        assert!(Retargeter::new(&rig, config.clone()).is_ok());
+        // `check` alone says so too: the settings' one validity rule.
+        config.emotions[0].sources.push("mouthSmileRight".into());
+        assert!(config.check().is_err());
     }
 }
