@@ -23,7 +23,8 @@
 // (`omote_character_say_at`).
 // 4: voice files analysed as the CLI reads them, long ones streamed
 // (`omote_analyse_voice_file`, `omote_track_warning`).
-// 5: tracking settings (`omote_character_enable_tracking_with`).
+// 5: tracking settings (`omote_character_enable_tracking_with`), the game's camera in a
+// scene (`omote_scene_set_camera`).
 #define OMOTE_ABI_MINOR 5
 
 // The number of ARKit blendshapes a tracked face carries (52).
@@ -575,6 +576,16 @@ OmoteStatus omote_scene_set_expression(OmoteScene scene,
                                        uint32_t i,
                                        const char *name,
                                        float weight);
+
+// Where the game's camera is, in the scene's frame (`x y z` metres, the frame of the
+// scene file's character `position`s: +Y up), for the next updates: it replaces the
+// scene's camera path — each character's camera-angle correction and `at = "camera"`
+// gaze follow it. Null gives the scene's path back. A bake replays the path. (ABI
+// minor 5.)
+//
+// # Safety
+// `position` is null or points at 3 floats.
+OmoteStatus omote_scene_set_camera(OmoteScene scene, const float *position);
 
 // [`omote_scene_set_expression`] eased over `seconds` (0–60) from the weight now, as
 // `omote_character_fade_expression`; it moves with the scene's updates.

@@ -209,6 +209,42 @@ namespace Omote.Tests
             }
         }
 
+        /// <summary>The game's camera replaces the scene's path: from above and from below
+        /// the camera-angle correction draws other faces; ClearCamera gives the path back;
+        /// a NaN coordinate throws the library's message.</summary>
+        [Test]
+        public void TheGamesCameraReplacesTheScenesPath()
+        {
+            Func<float[], float[]> play = camera =>
+            {
+                using (var scene = Scene.Load(Demo()))
+                {
+                    int aoi = scene.IndexOf("aoi");
+                    if (camera != null) scene.SetCamera(camera[0], camera[1], camera[2]);
+                    for (int f = 0; f < 120; f++) scene.Update(1f / 60f);
+                    var w = new float[scene.ChannelNames(aoi).Length];
+                    scene.Weights(aoi, w);
+                    return w;
+                }
+            };
+            var path = play(null);
+            var above = play(new[] { -0.65f, 2.6f, 1f });
+            var below = play(new[] { -0.65f, 0.6f, 1f });
+            CollectionAssert.AreNotEqual(above, below);
+            CollectionAssert.AreNotEqual(above, path);
+            using (var scene = Scene.Load(Demo()))
+            {
+                scene.SetCamera(-0.65f, 2.6f, 1f);
+                scene.ClearCamera();
+                for (int f = 0; f < 120; f++) scene.Update(1f / 60f);
+                var w = new float[path.Length];
+                scene.Weights(scene.IndexOf("aoi"), w);
+                CollectionAssert.AreEqual(path, w);
+                var e = Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_set_camera", () => scene.SetCamera(0f, float.NaN, 1f));
+                StringAssert.Contains("not three finite numbers", e.Message);
+            }
+        }
+
         [Test]
         public void BrokenSceneTextIsAnErrorNamingTheLine()
         {

@@ -336,6 +336,29 @@ impl ScenePlayer {
         Ok(id)
     }
 
+    /// Where the game's camera is, in the scene's frame (metres, the frame of the scene
+    /// file's character `position`s: +Y up), for the next updates: it replaces the scene's
+    /// camera path — each character's camera-angle correction and `at = "camera"` gaze
+    /// follow it — until `None` gives the path back. A coordinate that is not finite is
+    /// refused. A bake replays the scene file's path.
+    pub fn set_camera(&mut self, position: Option<[f32; 3]>) -> Result<(), EmbedError> {
+        if let Some(p) = position
+            && !p.iter().all(|v| v.is_finite())
+        {
+            return Err(EmbedError::Argument(format!(
+                "the camera position {p:?} is not three finite numbers"
+            )));
+        }
+        self.scene
+            .set_camera(position.map(omote_core::Vec3::from_array));
+        Ok(())
+    }
+
+    /// The camera the faces used this frame (the host's, or the scene's path), if any.
+    pub fn camera_position(&self) -> Option<[f32; 3]> {
+        self.scene.camera_position().map(|p| p.to_array())
+    }
+
     /// The player presses "next": a held wait is released; otherwise the lines playing
     /// are cut and the timeline moves on past the next wait. Reported with the next
     /// update's events.

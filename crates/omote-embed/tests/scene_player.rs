@@ -348,3 +348,38 @@ fn the_host_acts_what_the_scene_does_not_key() {
     assert!(p.set_expression(aoi, "angry", f32::NAN).is_err());
     assert!(p.fade_expression(aoi, "angry", 1.0, -1.0).is_err());
 }
+
+/// The game's camera replaces the scene's camera path: seen from above and from below,
+/// the camera-angle correction draws other faces; `None` gives the path back; a camera
+/// that is not three finite numbers is refused and changes nothing.
+#[test]
+fn the_games_camera_replaces_the_scenes_path() {
+    let play = |camera: Option<[f32; 3]>, frames: usize| {
+        let mut p = ScenePlayer::load(demo()).unwrap();
+        p.set_camera(camera).unwrap();
+        for _ in 0..frames {
+            p.update(1.0 / 60.0);
+        }
+        assert_finite(&p);
+        p
+    };
+    let path = play(None, 120);
+    let above = play(Some([-0.65, 2.6, 1.0]), 120);
+    let below = play(Some([-0.65, 0.6, 1.0]), 120);
+    assert_eq!(above.camera_position(), Some([-0.65, 2.6, 1.0]));
+    let on_path = path.camera_position().expect("the demo has a camera path");
+    assert_ne!(on_path, [-0.65, 2.6, 1.0]);
+    assert_ne!(frame(&above), frame(&below));
+    assert_ne!(frame(&above), frame(&path));
+
+    let mut back = play(Some([-0.65, 2.6, 1.0]), 60);
+    back.set_camera(None).unwrap();
+    for _ in 0..60 {
+        back.update(1.0 / 60.0);
+    }
+    assert_eq!(back.camera_position(), Some(on_path));
+
+    let e = back.set_camera(Some([0.0, f32::NAN, 1.0])).unwrap_err();
+    assert!(e.to_string().contains("not three finite numbers"), "{e}");
+    assert_eq!(back.camera_position(), Some(on_path));
+}

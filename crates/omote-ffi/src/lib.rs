@@ -93,7 +93,8 @@ pub const OMOTE_ABI_VERSION: u32 = 1;
 /// (`omote_character_say_at`).
 /// 4: voice files analysed as the CLI reads them, long ones streamed
 /// (`omote_analyse_voice_file`, `omote_track_warning`).
-/// 5: tracking settings (`omote_character_enable_tracking_with`).
+/// 5: tracking settings (`omote_character_enable_tracking_with`), the game's camera in a
+/// scene (`omote_scene_set_camera`).
 pub const OMOTE_ABI_MINOR: u32 = 5;
 
 /// The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).

@@ -300,6 +300,26 @@ pub unsafe extern "C" fn omote_scene_set_expression(
     })
 }
 
+/// Where the game's camera is, in the scene's frame (`x y z` metres, the frame of the
+/// scene file's character `position`s: +Y up), for the next updates: it replaces the
+/// scene's camera path — each character's camera-angle correction and `at = "camera"`
+/// gaze follow it. Null gives the scene's path back. A bake replays the path. (ABI
+/// minor 5.)
+///
+/// # Safety
+/// `position` is null or points at 3 floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_scene_set_camera(
+    scene: OmoteScene,
+    position: *const f32,
+) -> OmoteStatus {
+    guard("omote_scene_set_camera", || {
+        // SAFETY: the caller's promise.
+        let position = unsafe { ptr::optional_array::<f32, 3>(position) };
+        with(scene, |p| Ok(p.set_camera(position)?))
+    })
+}
+
 /// [`omote_scene_set_expression`] eased over `seconds` (0–60) from the weight now, as
 /// `omote_character_fade_expression`; it moves with the scene's updates.
 ///

@@ -33,6 +33,7 @@ namespace Omote
         readonly string[] warnings;
         SceneEvent[] events = new SceneEvent[16];
         int eventCount;
+        readonly float[] camera = new float[3];
 
         Scene(ulong handle) : base(handle)
         {
@@ -201,6 +202,26 @@ namespace Omote
 
         /// <summary>The player skips to the next wait (or the end).</summary>
         public void Skip() { Native.Check(NativeMethods.omote_scene_skip(Handle)); }
+
+        /// <summary>Where the game's camera is, in the scene's frame (metres, the frame of the
+        /// scene file's character positions: +Y up, glTF/VRM axes, so Unity's x negated), for
+        /// the next updates: it replaces the scene's camera path — each character's
+        /// camera-angle correction and <c>at = "camera"</c> gaze follow it — until
+        /// <see cref="ClearCamera"/>. A coordinate that is not finite throws. Allocates
+        /// nothing.</summary>
+        public void SetCamera(float x, float y, float z)
+        {
+            camera[0] = x;
+            camera[1] = y;
+            camera[2] = z;
+            Native.Check(NativeMethods.omote_scene_set_camera(Handle, camera));
+        }
+
+        /// <summary>Gives the scene's own camera path back (<see cref="SetCamera"/>).</summary>
+        public void ClearCamera()
+        {
+            Native.Check(NativeMethods.omote_scene_set_camera(Handle, null));
+        }
 
         /// <summary>Character <paramref name="i"/>'s acted expression set by the game (a
         /// branch the player chose, its state), 0–1; it stays until changed. Only an

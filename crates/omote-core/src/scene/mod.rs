@@ -120,6 +120,8 @@ pub struct SceneSetup {
 pub struct Scene {
     characters: Box<[Character]>,
     camera: CameraTrack,
+    /// The host's camera (a game's own), replacing the scene's path while it is set.
+    host_camera: Option<Vec3>,
     clock: SceneClock,
     events: SceneEvents,
     /// The first two characters speaking at the end of the last frame (enough to tell
@@ -172,6 +174,7 @@ impl Scene {
             speakers: [None; 2],
             characters: characters.into_boxed_slice(),
             camera: CameraTrack::new(setup.camera),
+            host_camera: None,
             clock: SceneClock::new(setup.waits),
             events: SceneEvents::new(),
             wall: 0.0,
@@ -239,10 +242,21 @@ impl Scene {
         self.clock.time() as f32
     }
 
-    /// The scene camera at the timeline's time (what the faces' camera correction and
-    /// `at = "camera"` used this frame), if the scene has a camera.
+    /// The camera the faces' camera correction and `at = "camera"` used this frame: the
+    /// host's ([`Scene::set_camera`]) while it gives one, else the scene's path at the
+    /// timeline's time, if the scene has a camera.
     pub fn camera_position(&self) -> Option<Vec3> {
-        self.camera.position(self.timeline_time())
+        self.host_camera
+            .or_else(|| self.camera.position(self.timeline_time()))
+    }
+
+    /// Where the host's camera is, in the scene's frame (metres, the frame of the
+    /// characters' `position`s: +Y up), for the next updates: a game's own camera, which
+    /// then drives each character's motion map and `at = "camera"` gaze instead of the
+    /// scene's camera path. `None` gives the path back. A position that is not finite
+    /// counts as none. A bake replays the scene's path.
+    pub fn set_camera(&mut self, position: Option<Vec3>) {
+        self.host_camera = position.filter(|p| p.is_finite());
     }
 
     /// The timeline time by which everything keyed has played out.
@@ -415,7 +429,7 @@ impl Scene {
             to64,
             to,
             eye_limit,
-            camera: self.camera.position(to),
+            camera: self.host_camera.or_else(|| self.camera.position(to)),
             gaze_step: GazeStep::new(dt),
         }
     }
