@@ -307,22 +307,13 @@ fn the_documented_tracking_settings_read_as_documented() {
         row("perfectSyncReplaces"),
         format!("`{}`", d.perfect_sync_replaces)
     );
-    let f = d.head_filter;
-    assert_eq!(
-        row("headFilter"),
-        format!(
+    for (field, f) in [("headFilter", d.head_filter), ("gazeFilter", d.gaze_filter)] {
+        let written = format!(
             "{} Hz, {}, {} Hz",
             f.min_cutoff, f.beta, f.derivative_cutoff
-        )
-    );
-    let f = d.gaze_filter;
-    assert_eq!(
-        row("gazeFilter"),
-        format!(
-            "{} Hz, {}, {} Hz",
-            f.min_cutoff, f.beta, f.derivative_cutoff
-        )
-    );
+        );
+        assert_eq!(row(field), written, "{field}");
+    }
     let s = d.smoothing;
     assert_eq!(
         row("smoothing.eyes"),
