@@ -43,6 +43,12 @@ namespace Omote.Unity
         [Tooltip("Waits move on by themselves after their hold (a preview); off: Advance() moves on.")]
         public bool autoAdvance;
 
+        [Tooltip("The game's camera (optional): with it, the faces' camera-angle correction and at = \"camera\" gaze follow it instead of the scene file's camera path.")]
+        public Camera gameCamera;
+
+        [Tooltip("Where the scene file's origin is in the world (its +Y up, +Z toward a camera in front): the characters' positions are taken from it. Unset: the world's origin.")]
+        public Transform sceneOrigin;
+
         /// <summary>Reads a file the scene names (a path → its bytes, null when missing).
         /// Set it before Start where StreamingAssets are not plain files (Android, WebGL).</summary>
         public Func<string, byte[]> Resolver;
@@ -90,6 +96,13 @@ namespace Omote.Unity
         {
             if (Scene == null) return;
             foreach (var a in appliers) if (a != null) a.BeginFrame();
+            if (gameCamera != null)
+            {
+                // The camera in the scene's frame: VRM (glTF) axes are Unity's with x negated.
+                Vector3 p = gameCamera.transform.position;
+                if (sceneOrigin != null) p = sceneOrigin.InverseTransformPoint(p);
+                Scene.SetCamera(-p.x, p.y, p.z);
+            }
             Scene.Update(Time.deltaTime);
             for (int k = 0; k < Scene.EventCount; k++) Play(Scene.Events[k]);
             for (int i = 0; i < appliers.Length; i++)
