@@ -24,7 +24,8 @@
 // 4: voice files analysed as the CLI reads them, long ones streamed
 // (`omote_analyse_voice_file`, `omote_track_warning`).
 // 5: tracking settings (`omote_character_enable_tracking_with`), the game's camera in a
-// scene (`omote_scene_set_camera`).
+// scene (`omote_scene_set_camera`) and the camera a scene follows
+// (`omote_scene_camera_position`).
 #define OMOTE_ABI_MINOR 5
 
 // The number of ARKit blendshapes a tracked face carries (52).
@@ -586,6 +587,16 @@ OmoteStatus omote_scene_set_expression(OmoteScene scene,
 // # Safety
 // `position` is null or points at 3 floats.
 OmoteStatus omote_scene_set_camera(OmoteScene scene, const float *position);
+
+// The camera the faces follow, in the scene's frame (`x y z` metres): the game's
+// (`omote_scene_set_camera`) while it gives one, else the scene's path at the
+// timeline's time — a game can move its own camera along the authored path. `has` gets
+// 1 and `position` the three numbers, or 0 (and `position` is left alone) when the
+// scene has no camera. (ABI minor 5.)
+//
+// # Safety
+// `position` points at room for 3 floats; `has` is writable.
+OmoteStatus omote_scene_camera_position(OmoteScene scene, float *position, uint32_t *has);
 
 // [`omote_scene_set_expression`] eased over `seconds` (0–60) from the weight now, as
 // `omote_character_fade_expression`; it moves with the scene's updates.

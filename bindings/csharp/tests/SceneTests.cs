@@ -242,6 +242,12 @@ namespace Omote.Tests
                 CollectionAssert.AreEqual(path, w);
                 var e = Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_set_camera", () => scene.SetCamera(0f, float.NaN, 1f));
                 StringAssert.Contains("not three finite numbers", e.Message);
+                float x, y, z;
+                Assert.That(scene.TryGetCameraPosition(out x, out y, out z), "the demo has a camera path");
+                Assert.That(Math.Abs(x + 0.65f) + Math.Abs(y - 2.6f) + Math.Abs(z - 1f), Is.GreaterThan(0.1f), "the path, not the game's camera");
+                scene.SetCamera(-0.65f, 2.6f, 1f);
+                Assert.That(scene.TryGetCameraPosition(out x, out y, out z));
+                Assert.AreEqual(new[] { -0.65f, 2.6f, 1f }, new[] { x, y, z });
             }
         }
 

@@ -382,4 +382,26 @@ fn the_games_camera_replaces_the_scenes_path() {
     let e = back.set_camera(Some([0.0, f32::NAN, 1.0])).unwrap_err();
     assert!(e.to_string().contains("not three finite numbers"), "{e}");
     assert_eq!(back.camera_position(), Some(on_path));
+
+    // In a scene with no camera path, taking the game's camera away takes its correction
+    // away too: the faces are those of a scene that never had a camera.
+    let text = std::fs::read_to_string(demo()).unwrap();
+    let no_path = &text[..text.find("# The camera circles").unwrap()];
+    let play_without_path = |camera_for: usize, frames: usize| {
+        let mut p = ScenePlayer::from_text(no_path, &demo(), &FsFiles).unwrap();
+        for k in 0..frames {
+            let camera = (k < camera_for).then_some([-0.65, 2.6, 1.0]);
+            p.set_camera(camera).unwrap();
+            p.update(1.0 / 60.0);
+        }
+        assert_finite(&p);
+        p
+    };
+    let never = play_without_path(0, 240);
+    let cleared = play_without_path(60, 240);
+    let kept = play_without_path(240, 240);
+    assert_eq!(never.camera_position(), None);
+    assert_eq!(cleared.camera_position(), None);
+    assert_ne!(frame(&kept), frame(&never));
+    assert_eq!(frame(&cleared), frame(&never));
 }

@@ -94,7 +94,8 @@ pub const OMOTE_ABI_VERSION: u32 = 1;
 /// 4: voice files analysed as the CLI reads them, long ones streamed
 /// (`omote_analyse_voice_file`, `omote_track_warning`).
 /// 5: tracking settings (`omote_character_enable_tracking_with`), the game's camera in a
-/// scene (`omote_scene_set_camera`).
+/// scene (`omote_scene_set_camera`) and the camera a scene follows
+/// (`omote_scene_camera_position`).
 pub const OMOTE_ABI_MINOR: u32 = 5;
 
 /// The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).

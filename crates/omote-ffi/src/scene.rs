@@ -320,6 +320,34 @@ pub unsafe extern "C" fn omote_scene_set_camera(
     })
 }
 
+/// The camera the faces follow, in the scene's frame (`x y z` metres): the game's
+/// (`omote_scene_set_camera`) while it gives one, else the scene's path at the
+/// timeline's time — a game can move its own camera along the authored path. `has` gets
+/// 1 and `position` the three numbers, or 0 (and `position` is left alone) when the
+/// scene has no camera. (ABI minor 5.)
+///
+/// # Safety
+/// `position` points at room for 3 floats; `has` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_scene_camera_position(
+    scene: OmoteScene,
+    position: *mut f32,
+    has: *mut u32,
+) -> OmoteStatus {
+    guard("omote_scene_camera_position", || {
+        ptr::check_out(position, "position")?;
+        ptr::check_out(has, "has")?;
+        let camera = with(scene, |p| Ok(p.camera_position()))?;
+        // SAFETY: the caller's promise, checked above.
+        unsafe {
+            if let Some(c) = camera {
+                ptr::write(position.cast::<[f32; 3]>(), c, "position")?;
+            }
+            ptr::write(has, u32::from(camera.is_some()), "has")
+        }
+    })
+}
+
 /// [`omote_scene_set_expression`] eased over `seconds` (0–60) from the weight now, as
 /// `omote_character_fade_expression`; it moves with the scene's updates.
 ///

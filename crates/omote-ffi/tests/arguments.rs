@@ -252,3 +252,62 @@ fn auto_advance_is_0_or_1() {
     assert_eq!(omote_scene_set_auto_advance(scene, 1), OmoteStatus::Ok);
     assert_eq!(omote_scene_free(scene), OmoteStatus::Ok);
 }
+
+/// A scene's camera through the C ABI: the path's until the game gives one, the game's
+/// then (read back as given), the path again after null; a NaN coordinate and a null
+/// out-pointer are refused by name, a freed scene by its handle.
+#[test]
+fn a_scenes_camera_is_the_games_while_it_gives_one() {
+    use std::ffi::CString;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/scenes/demo/scene.toml"
+    );
+    let path = CString::new(path).unwrap();
+    let mut scene = 0;
+    let camera = |scene| {
+        let (mut at, mut has) = ([0.0f32; 3], 7u32);
+        // SAFETY: live out-pointers.
+        let s = unsafe { omote_scene_camera_position(scene, at.as_mut_ptr(), &mut has) };
+        assert_eq!(s, OmoteStatus::Ok, "{}", last_error());
+        assert!(has <= 1);
+        (has == 1).then_some(at)
+    };
+    // SAFETY: live strings, arrays and out-pointers throughout.
+    unsafe {
+        assert_eq!(omote_scene_load(path.as_ptr(), &mut scene), OmoteStatus::Ok);
+        let on_path = camera(scene).expect("the demo has a camera path");
+        let games = [-0.65f32, 2.6, 1.0];
+        assert_eq!(
+            omote_scene_set_camera(scene, games.as_ptr()),
+            OmoteStatus::Ok
+        );
+        assert_eq!(camera(scene), Some(games));
+        assert_eq!(
+            omote_scene_set_camera(scene, [0.0, f32::NAN, 1.0].as_ptr()),
+            OmoteStatus::InvalidArgument
+        );
+        assert!(
+            last_error().contains("omote_scene_set_camera"),
+            "{}",
+            last_error()
+        );
+        assert_eq!(camera(scene), Some(games));
+        assert_eq!(
+            omote_scene_set_camera(scene, std::ptr::null()),
+            OmoteStatus::Ok
+        );
+        assert_eq!(camera(scene), Some(on_path));
+        let mut has = 0;
+        assert_eq!(
+            omote_scene_camera_position(scene, std::ptr::null_mut(), &mut has),
+            OmoteStatus::NullPointer
+        );
+        assert!(last_error().contains("`position`"), "{}", last_error());
+        assert_eq!(omote_scene_free(scene), OmoteStatus::Ok);
+        assert_eq!(
+            omote_scene_set_camera(scene, games.as_ptr()),
+            OmoteStatus::InvalidHandle
+        );
+    }
+}

@@ -262,6 +262,7 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_skip(ulong scene);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_expression(ulong scene, uint i, byte[] name, float weight);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_camera(ulong scene, float[] position);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_camera_position(ulong scene, [Out] float[] position, out uint has);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_fade_expression(ulong scene, uint i, byte[] name, float weight, float seconds);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_info(ulong scene, out double timeS, out float timelineS, out uint waiting, out uint finished);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_character_count(ulong scene, out uint @out);

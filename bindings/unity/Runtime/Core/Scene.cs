@@ -217,10 +217,25 @@ namespace Omote
             Native.Check(NativeMethods.omote_scene_set_camera(Handle, camera));
         }
 
-        /// <summary>Gives the scene's own camera path back (<see cref="SetCamera"/>).</summary>
+        /// <summary>Gives the scene's own camera path back (<see cref="SetCamera"/>); in a
+        /// scene without one, the faces lose the correction the game's camera gave them.</summary>
         public void ClearCamera()
         {
             Native.Check(NativeMethods.omote_scene_set_camera(Handle, null));
+        }
+
+        /// <summary>The camera the faces follow, in the scene's frame: the game's
+        /// (<see cref="SetCamera"/>) while it gives one, else the scene's path now — to move
+        /// a game camera along the authored path. False when the scene has no camera.
+        /// Allocates nothing.</summary>
+        public bool TryGetCameraPosition(out float x, out float y, out float z)
+        {
+            uint has;
+            Native.Check(NativeMethods.omote_scene_camera_position(Handle, camera, out has));
+            x = camera[0];
+            y = camera[1];
+            z = camera[2];
+            return has == 1;
         }
 
         /// <summary>Character <paramref name="i"/>'s acted expression set by the game (a

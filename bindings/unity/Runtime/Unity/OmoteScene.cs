@@ -60,6 +60,9 @@ namespace Omote.Unity
         Binding[] bound;
         float[][] weights;
         readonly float[] rotations = new float[12];
+        bool cameraGiven;
+
+        static bool Finite(float v) { return !float.IsNaN(v) && !float.IsInfinity(v); }
         readonly Dictionary<string, AudioClip> clipsByName = new Dictionary<string, AudioClip>();
 
         void Start()
@@ -101,7 +104,18 @@ namespace Omote.Unity
                 // The camera in the scene's frame: VRM (glTF) axes are Unity's with x negated.
                 Vector3 p = gameCamera.transform.position;
                 if (sceneOrigin != null) p = sceneOrigin.InverseTransformPoint(p);
-                Scene.SetCamera(-p.x, p.y, p.z);
+                // A degenerate origin (zero scale) gives no position: keep the last one
+                // rather than stop the scene with an exception every frame.
+                if (Finite(p.x) && Finite(p.y) && Finite(p.z))
+                {
+                    Scene.SetCamera(-p.x, p.y, p.z);
+                    cameraGiven = true;
+                }
+            }
+            else if (cameraGiven)
+            {
+                Scene.ClearCamera();
+                cameraGiven = false;
             }
             Scene.Update(Time.deltaTime);
             for (int k = 0; k < Scene.EventCount; k++) Play(Scene.Events[k]);

@@ -149,6 +149,16 @@ impl FaceDriver {
         self
     }
 
+    /// Takes the camera-angle correction off the face until the next camera position:
+    /// without one the last correction stays (a camera that holds still sends none), so
+    /// a host whose camera is gone for good says so here.
+    pub fn clear_camera_correction(&mut self) {
+        if let Some(cam) = self.camera.as_ref() {
+            self.face.layer_mut(cam.layer).clear();
+            self.report.camera = None;
+        }
+    }
+
     /// Adds camera-angle face correction, in an additive layer of its own.
     pub fn with_camera(mut self, correction: CameraCorrection) -> Self {
         let layer = self

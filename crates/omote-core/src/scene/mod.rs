@@ -242,21 +242,29 @@ impl Scene {
         self.clock.time() as f32
     }
 
-    /// The camera the faces' camera correction and `at = "camera"` used this frame: the
-    /// host's ([`Scene::set_camera`]) while it gives one, else the scene's path at the
-    /// timeline's time, if the scene has a camera.
+    /// The camera the faces' camera correction and `at = "camera"` follow: the host's
+    /// ([`Scene::set_camera`], from the next update on) while it gives one, else the
+    /// scene's path at the timeline's time, if the scene has a camera.
     pub fn camera_position(&self) -> Option<Vec3> {
         self.host_camera
             .or_else(|| self.camera.position(self.timeline_time()))
     }
 
     /// Where the host's camera is, in the scene's frame (metres, the frame of the
-    /// characters' `position`s: +Y up), for the next updates: a game's own camera, which
-    /// then drives each character's motion map and `at = "camera"` gaze instead of the
-    /// scene's camera path. `None` gives the path back. A position that is not finite
-    /// counts as none. A bake replays the scene's path.
+    /// characters' `position`s: +Y up), for the next updates until it is changed: a
+    /// game's own camera, which then drives each character's motion map and
+    /// `at = "camera"` gaze instead of the scene's camera path. `None` gives the path
+    /// back; in a scene without one, the faces lose the correction the host's camera gave
+    /// them, as if there had never been a camera. A position that is not finite counts
+    /// as none.
     pub fn set_camera(&mut self, position: Option<Vec3>) {
-        self.host_camera = position.filter(|p| p.is_finite());
+        let position = position.filter(|p| p.is_finite());
+        if position.is_none() && self.host_camera.is_some() && self.camera.is_empty() {
+            for c in self.characters.iter_mut() {
+                c.driver.clear_camera_correction();
+            }
+        }
+        self.host_camera = position;
     }
 
     /// The timeline time by which everything keyed has played out.
