@@ -101,8 +101,8 @@ pub fn parse<T: DeserializeOwned>(
     }
 }
 
-/// [`parse`] for JSON alone: a caller that reads only JSON (the browser package's
-/// settings) links no TOML parser.
+/// [`parse`] for JSON alone: a caller that reads only JSON (the bindings' tracking
+/// settings, `omote_embed::tracking_settings`) instantiates no TOML reader.
 pub fn parse_json<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, ConfigError> {
     let de = &mut serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(de).map_err(|e| {

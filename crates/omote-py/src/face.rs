@@ -170,7 +170,8 @@ fn quat(call: &str, what: &str, q: &Bound<'_, PyAny>) -> PyResult<Quat> {
 }
 
 impl Face {
-    /// Tracking on with `settings`: None, a dict (as JSON by Python's `json`) or JSON text.
+    /// Tracking on with `settings`: None, a mapping (as JSON by Python's `json`) or JSON
+    /// text.
     fn enable_tracking_with(
         &mut self,
         call: &'static str,
@@ -232,9 +233,20 @@ fn settings_json(call: &str, settings: &Bound<'_, PyAny>) -> PyResult<String> {
     let dumps = py.import("json")?.getattr("dumps")?;
     match dumps.call((settings,), Some(&kwargs)) {
         Ok(text) => text.extract(),
+        // `allow_nan=False`'s words ("Out of range float values …"); a ValueError may
+        // also be a circular reference, said as Python says it.
+        Err(e)
+            if e.is_instance_of::<pyo3::exceptions::PyValueError>(py)
+                && e.value(py).to_string().contains("Out of range float") =>
+        {
+            Err(value(
+                call,
+                "the tracking settings: a number is NaN or infinite (JSON has neither)",
+            ))
+        }
         Err(e) if e.is_instance_of::<pyo3::exceptions::PyValueError>(py) => Err(value(
             call,
-            "the tracking settings: a number is NaN or infinite (JSON has neither)",
+            format!("the tracking settings: {}", e.value(py)),
         )),
         Err(e) => {
             Err(crate::Error::Type(format!("the tracking settings: {}", e.value(py))).raise(call))

@@ -192,6 +192,10 @@ def test_tracking_settings_mirror_the_user_and_are_refused_by_name():
         face.enable_tracking([("mirror", True)])
     with pytest.raises(omote.OmoteValueError, match="NaN or infinite"):
         face.enable_tracking({"neckShare": float("nan")})
+    looped = {"mirror": True}
+    looped["limits"] = looped
+    with pytest.raises(omote.OmoteValueError, match="the tracking settings: Circular reference"):
+        face.enable_tracking(looped)
     with pytest.raises(omote.OmoteValueError, match="not a JSON object"):
         face.enable_tracking("[true]")
     with pytest.raises(omote.OmoteValueError, match="headFilter: missing field `beta`"):
