@@ -258,7 +258,8 @@ export class Face {
     if (tracking) {
       try { this.enableTracking(tracking === true ? undefined : tracking); } catch (e) {
         this._face.free();
-        throw new Error(String(e && e.message ? e.message : e).replace(/^enableTracking\b/, 'new Face'));
+        const message = String(e && e.message ? e.message : e).replace(/^enableTracking\b/, 'new Face');
+        throw e instanceof TypeError ? new TypeError(message) : new Error(message);
       }
     }
     /** Names given to `setExpression` or a line's afterglow: the expressions this face
@@ -431,8 +432,9 @@ export class Face {
    *  your own timeline: no automatic blink starts shortly before it. */
   announceEyeChange(inS) { this._face.announceEyeChange(inS); return this; }
 
-  /** Turns face tracking on (again: afresh, calibration and fade-in start over): faces given to `setTracked` /
-   *  `setTrackedMediaPipe` drive the face over the acting (a lost face fades back to it).
+  /** Turns face tracking on (again: afresh, calibration and fade-in start over): faces
+   *  given to `setTracked` / `setTrackedMediaPipe` drive the face over the acting (a lost
+   *  face fades back to it).
    *  The settings are any fields of a tracking settings file (docs/tracking-format.md):
    *  `{ mirror: true }` for a selfie camera (the user's left drives the avatar's right),
    *  `{ neckShare, limits, eyes, mouth, emotions, smoothing, headFilter, … }`; the runtime
