@@ -1,6 +1,6 @@
 // Types of omote/three-vrm (web/src/three-vrm.js).
 import type { VRM } from '@pixiv/three-vrm';
-import type { Face, RigDesc, init } from './index.js';
+import type { Face, RigDesc, TrackingSettings, init } from './index.js';
 import type { VrmApplier } from './vrm-applier.js';
 
 export { VrmApplier } from './vrm-applier.js';
@@ -39,4 +39,7 @@ export class VrmFace {
   free(): void;
 }
 
-export function attach(vrm: VRM, options?: { seed?: number; wasm?: Parameters<typeof init>[0] } & ComposeOptions): Promise<VrmFace>;
+export function attach(
+  vrm: VRM,
+  options?: { seed?: number; wasm?: Parameters<typeof init>[0]; tracking?: boolean | TrackingSettings | string } & ComposeOptions,
+): Promise<VrmFace>;

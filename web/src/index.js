@@ -57,7 +57,7 @@ function checkInit(what) {
  *  voicedStart, voicedEnd, duration}` — the same numbers as `omote lipsync`. */
 export function analyseVoice(samples, sampleRate, options) {
   checkInit('analyseVoice');
-  const { profile } = settings('analyseVoice', options);
+  const { profile } = settings('analyseVoice', options, ['profile']);
   checkSamples('analyseVoice', samples, sampleRate);
   return analysisObject(wasmAnalyse(samples, sampleRate, voiceProfile('analyseVoice', profile)));
 }
@@ -75,7 +75,7 @@ export const VOICE_CARD = 'a i u e o ka ki ku ke ko sa shi su se so ta chi tsu t
  *  the card has them throws, with both counts. */
 export function calibrateVoice(samples, sampleRate, options) {
   checkInit('calibrateVoice');
-  const { card, base } = settings('calibrateVoice', options);
+  const { card, base } = settings('calibrateVoice', options, ['card', 'base']);
   checkSamples('calibrateVoice', samples, sampleRate);
   if (card != null && typeof card !== 'string') throw new TypeError('calibrateVoice: card must be the card\'s text');
   return wasmCalibrate(samples, sampleRate, card ?? undefined, voiceProfile('calibrateVoice', base));
@@ -88,10 +88,18 @@ export function builtinVoiceProfile() {
 }
 
 /** Internal (shared with voice-input.js): a call's settings object — none, undefined or
- *  null is `{}`; anything else but an object is refused, naming the call. */
-export function settings(what, options) {
+ *  null is `{}`; anything else but an object is refused, naming the call, and so is a
+ *  name that is not one of `known` (a misspelt option would otherwise do nothing). */
+export function settings(what, options, known) {
   if (options == null) return {};
   if (typeof options !== 'object') throw new TypeError(`${what}: the settings must be an object ({ … }), got ${typeof options}`);
+  if (known) {
+    const unknown = Object.keys(options).filter((k) => !known.includes(k));
+    if (unknown.length) {
+      const names = known.map((k) => `\`${k}\``).join(', ');
+      throw new TypeError(`${what}: unknown setting ${unknown.map((k) => `\`${k}\``).join(', ')} (there ${known.length > 1 ? 'are' : 'is'} ${names})`);
+    }
+  }
   return options;
 }
 
@@ -219,7 +227,7 @@ export class Speaker {
   /** A line's lip sync against the other lines (see `analyseVoice`); `profile`: a lip
    *  sync profile's JSON text (from `calibrateVoice`). */
   analyseVoice(samples, sampleRate, options) {
-    const { profile } = settings('Speaker.analyseVoice', options);
+    const { profile } = settings('Speaker.analyseVoice', options, ['profile']);
     checkSamples('Speaker.analyseVoice', samples, sampleRate);
     return analysisObject(this._speaker.analyseVoice(samples, sampleRate, voiceProfile('Speaker.analyseVoice', profile)));
   }
@@ -242,9 +250,7 @@ const CLOCK_SLACK_S = 0.1;
 export class Face {
   constructor(rig, options) {
     checkInit('new Face');
-    const { seed = 1, tracking = false, ...rest } = settings('new Face', options);
-    const unknown = Object.keys(rest);
-    if (unknown.length) throw new TypeError(`new Face: unknown setting ${unknown.map((k) => `\`${k}\``).join(', ')} (there are seed and tracking)`);
+    const { seed = 1, tracking = false } = settings('new Face', options, ['seed', 'tracking']);
     if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
       throw new TypeError(`new Face: seed ${typeof seed === 'string' ? `"${seed}"` : seed} is not a whole number from 0 to 4294967295`);
     }
@@ -316,7 +322,7 @@ export class Face {
    *  Queued lines wait their turn; `cut()` drops the queue too. */
   say(analysis, options) {
     this._live('say');
-    const { afterglow = {}, context, startAt } = settings('say', options);
+    const { afterglow = {}, context, startAt } = settings('say', options, ['afterglow', 'context', 'startAt']);
     checkAnalysis('say', analysis);
     if (!afterglow || typeof afterglow !== 'object') throw new TypeError('say: afterglow must be an object { expression: weight }');
     if (context) {
@@ -547,7 +553,7 @@ export class LiveVoice {
    *  `profile`: a lip sync profile's JSON text (from `calibrateVoice`). */
   constructor(sampleRate, options) {
     checkInit('new LiveVoice');
-    const { steady = false, speaker, profile } = settings('new LiveVoice', options);
+    const { steady = false, speaker, profile } = settings('new LiveVoice', options, ['steady', 'speaker', 'profile']);
     if (typeof sampleRate !== 'number') throw new TypeError('LiveVoice: sampleRate must be a number');
     this._voice = new WasmLiveVoice(sampleRate, !!steady, voiceProfile('LiveVoice', profile));
     const seed = voiceSeed(speaker);

@@ -68,7 +68,7 @@ const EXPRESSIONS = new Set(['shared', 'all']);
  *  Options (see `attach`): `head`, `lookAt`, `expressions`. */
 export class VrmFace {
   constructor(vrm, face, options) {
-    const { head = 'additive', lookAt = 'omote', expressions = 'shared' } = settings('VrmFace', options);
+    const { head = 'additive', lookAt = 'omote', expressions = 'shared' } = settings('VrmFace', options, ['head', 'lookAt', 'expressions']);
     checkVrm('VrmFace', vrm);
     if (!(face instanceof Face)) throw new TypeError('VrmFace: face must be an omote Face (attach(vrm) makes both)');
     if (!HEAD.has(head)) throw new Error(`attach: head \`${head}\` is not 'additive', 'replace' or 'off'`);
@@ -163,10 +163,16 @@ export class VrmFace {
  *    read into omote's acting so the override rules see it) or 'all' (omote writes every
  *    expression every frame). */
 export async function attach(vrm, options) {
-  const { seed = 1, wasm, head, lookAt, expressions } = settings('attach', options);
+  const { seed = 1, wasm, head, lookAt, expressions, tracking } = settings('attach', options, ['seed', 'wasm', 'head', 'lookAt', 'expressions', 'tracking']);
   checkVrm('attach', vrm);
   await init(wasm);
-  const face = new Face(rigFromVrm(vrm), { seed });
+  let face;
+  try {
+    face = new Face(rigFromVrm(vrm), { seed, tracking });
+  } catch (e) {
+    const message = String(e && e.message ? e.message : e).replace(/^new Face\b/, 'attach');
+    throw e instanceof TypeError ? new TypeError(message) : new Error(message);
+  }
   try {
     return new VrmFace(vrm, face, { head, lookAt, expressions });
   } catch (e) {

@@ -81,7 +81,7 @@ export class VoiceInput {
  *  `workletUrl`: where the worklet module is served (default: `voice-worklet.js` next
  *  to this file, which bundlers copy). */
 export async function createVoiceInput(context, options) {
-  const { wasm, steady = false, speaker, profile, workletUrl } = settings('createVoiceInput', options);
+  const { wasm, steady = false, speaker, profile, workletUrl } = settings('createVoiceInput', options, ['wasm', 'steady', 'speaker', 'profile', 'workletUrl']);
   if (!context || !context.audioWorklet) throw new Error('createVoiceInput: an AudioContext (with audioWorklet: a secure context, https or localhost) is needed');
   await init(wasm);
   const seed = voiceSeed(speaker);
@@ -125,7 +125,7 @@ export async function createVoiceInput(context, options) {
  *  called with the MediaStream as soon as it is open (an app's handle to it while the
  *  worklet loads). */
 export async function listenToMicrophone(context, options) {
-  const { deviceId, wasm, steady = false, speaker, profile, workletUrl, onstream } = settings('listenToMicrophone', options);
+  const { deviceId, wasm, steady = false, speaker, profile, workletUrl, onstream } = settings('listenToMicrophone', options, ['deviceId', 'wasm', 'steady', 'speaker', 'profile', 'workletUrl', 'onstream']);
   const stream = await navigator.mediaDevices.getUserMedia({
     audio: { deviceId, echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
   });

@@ -561,10 +561,27 @@ try {
     const vf = await attach(vrm, { head: 'off', lookAt: 'keep' });
     vf.update(1 / 60);
     if (!values.has('blink')) failures.push('VrmFace.update wrote no blink');
+    // A misspelt option of any call is named, not ignored; tracking comes through attach.
+    // (The runtime's own refusals, like the settings' unknown field, are Errors; the
+    // options a call takes are checked in JavaScript, as TypeErrors.)
+    for (const [what, call, text, kind] of [
+      ['attach', () => attach(vrm, { lookat: 'keep' }), 'attach: unknown setting `lookat` (there are `seed`, `wasm`, `head`, `lookAt`, `expressions`, `tracking`)', TypeError],
+      ['attach tracking', () => attach(vrm, { tracking: { mirrorr: true } }), 'attach: the tracking settings: unknown field `mirrorr`', Error],
+      ['analyseVoice', () => analyseVoice(new Float32Array(1600), 16000, { profle: '{}' }), 'analyseVoice: unknown setting `profle` (there is `profile`)', TypeError],
+      ['say', () => new Face(rig).say({ frames: new Float32Array(6), fps: 100 }, { afterglo: {} }), 'say: unknown setting `afterglo`', TypeError],
+      ['new LiveVoice', () => new LiveVoice(16000, { stedy: true }), 'new LiveVoice: unknown setting `stedy`', TypeError],
+    ]) {
+      try { await call(); failures.push(`${what}: no error`); } catch (e) {
+        if (!(e instanceof kind) || !String(e.message).includes(text)) failures.push(`${what}: ${e} (wanted a ${kind.name} "${text}")`);
+      }
+    }
     vf.free();
     expectError('VrmFace update after free', () => vf.update(1 / 60), 'VrmFace.update: this VrmFace was freed');
     expectError('its face after free', () => vf.face.weights(), 'Face.weights: this Face was freed');
     vf.free(); // twice: nothing
+    const tracked = await attach(vrm, { head: 'off', lookAt: 'keep', tracking: { mirror: true } });
+    tracked.face.calibrateTracking(0.5); // throws "tracking is off" if the option was lost
+    tracked.free();
   }
   face.update(1 / 60);
   if (!Array.from(face.weights()).every(Number.isFinite)) failures.push('the face broke after bad calls');
