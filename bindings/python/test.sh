@@ -23,7 +23,10 @@ for tool in cargo cc python3; do
 done
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv" || {
   echo "test.sh: python3 -m venv failed (apt-get install python3-venv)" >&2; exit 2; }
-"$venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/bindings/python/requirements.txt"
+# Tools through the venv's own python (`python -m pip`), never its scripts: a script's
+# first line names the python of the venv where it was made, so in a copied target/ (a
+# clone's CI run) `bin/pip` would install into the original checkout's venv.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$root/bindings/python/requirements.txt"
 
 # The references: the CLI (debug, as the workspace tests build it) and the C example.
 (cd "$root" && cargo build --quiet -p omote-cli -p omote-ffi)
@@ -34,10 +37,10 @@ cc -std=c11 -O1 -ffp-contract=off -Wall -Wextra -Werror -I "$root/include" \
 "$out/face" > "$out/face-c.txt"
 
 # The wheel, installed over any earlier one.
-"$venv/bin/maturin" build --quiet -m "$root/crates/omote-py/Cargo.toml" --profile "$profile" \
+"$venv/bin/python" -m maturin build --quiet -m "$root/crates/omote-py/Cargo.toml" --profile "$profile" \
   -o "$out/wheels" >/dev/null
 wheel="$(ls "$out"/wheels/omote-*.whl)"
-"$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 echo "wheel: $(basename "$wheel") ($(du -k "$wheel" | cut -f1) KiB, profile $profile)"
 
 export OMOTE_BIN="$target/debug/omote" OMOTE_FACE_C_OUTPUT="$out/face-c.txt"
