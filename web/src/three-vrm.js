@@ -152,6 +152,8 @@ export class VrmFace {
 
 /** Loads omote (once) and attaches a new Face to `vrm`.
  *
+ *  - `seed`, `tracking`: the Face's (`new Face(rig, { seed, tracking })`); `wasm`: what
+ *    `init` loads.
  *  - `head`: 'additive' (default; omote's head motion on top of the pose the app's
  *    animation gave neck and head this frame), 'replace' (on the rest pose) or 'off'.
  *  - `lookAt`: 'omote' (default; omote moves the eyes, three-vrm's lookAt is off) or

@@ -226,16 +226,17 @@ namespace Omote
 
         /// <summary>The camera the faces follow, in the scene's frame: the game's
         /// (<see cref="SetCamera"/>) while it gives one, else the scene's path now — to move
-        /// a game camera along the authored path. False when the scene has no camera.
-        /// Allocates nothing.</summary>
+        /// a game camera along the authored path. False (and zeros) when the scene has no
+        /// camera. Allocates nothing.</summary>
         public bool TryGetCameraPosition(out float x, out float y, out float z)
         {
             uint has;
             Native.Check(NativeMethods.omote_scene_camera_position(Handle, camera, out has));
-            x = camera[0];
-            y = camera[1];
-            z = camera[2];
-            return has == 1;
+            bool known = has == 1;
+            x = known ? camera[0] : 0f;
+            y = known ? camera[1] : 0f;
+            z = known ? camera[2] : 0f;
+            return known;
         }
 
         /// <summary>Character <paramref name="i"/>'s acted expression set by the game (a
