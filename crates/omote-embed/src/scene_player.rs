@@ -354,7 +354,8 @@ impl ScenePlayer {
         Ok(())
     }
 
-    /// The camera the faces used this frame (the host's, or the scene's path), if any.
+    /// The camera the faces follow (the host's from the next update on, else the scene's
+    /// path now), if any.
     pub fn camera_position(&self) -> Option<[f32; 3]> {
         self.scene.camera_position().map(|p| p.to_array())
     }

@@ -199,6 +199,16 @@ impl Face {
     }
 }
 
+/// A NumPy scalar's Python value (`np.float32(1.5).item()` is 1.5), or None for
+/// anything else.
+fn numpy_item<'py>(v: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if v.hasattr("dtype")? && v.hasattr("item")? {
+        Ok(Some(v.call_method0("item")?))
+    } else {
+        Ok(None)
+    }
+}
+
 /// `collections.abc.Mapping`.
 fn mapping_type(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     py.import("collections.abc")?.getattr("Mapping")
@@ -218,8 +228,8 @@ fn settings_json(call: &str, settings: &Bound<'_, PyAny>) -> PyResult<String> {
             if v.is_instance(&mapping_type(py)?)? {
                 return Ok(py.get_type::<PyDict>().call1((v,))?.unbind());
             }
-            if v.hasattr("dtype")? && v.hasattr("item")? {
-                return Ok(v.call_method0("item")?.unbind());
+            if let Some(item) = numpy_item(&v)? {
+                return Ok(item.unbind());
             }
             Err(pyo3::exceptions::PyTypeError::new_err(format!(
                 "a {} is not a setting's value (numbers, true/false, text, lists, mappings)",
@@ -274,8 +284,7 @@ impl Face {
             // True: the defaults; False: off (a NumPy bool too); anything else: settings.
             let flag = if t.is_instance_of::<PyBool>() {
                 Some(t.extract::<bool>()?)
-            } else if t.hasattr("dtype")? && t.hasattr("item")? {
-                let item = t.call_method0("item")?;
+            } else if let Some(item) = numpy_item(t)? {
                 item.is_instance_of::<PyBool>()
                     .then(|| item.extract::<bool>())
                     .transpose()?

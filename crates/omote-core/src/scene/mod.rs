@@ -246,8 +246,12 @@ impl Scene {
     /// ([`Scene::set_camera`], from the next update on) while it gives one, else the
     /// scene's path at the timeline's time, if the scene has a camera.
     pub fn camera_position(&self) -> Option<Vec3> {
-        self.host_camera
-            .or_else(|| self.camera.position(self.timeline_time()))
+        self.camera_at(self.timeline_time())
+    }
+
+    /// The camera at timeline time `t`: the host's, else the path's.
+    fn camera_at(&self, t: f32) -> Option<Vec3> {
+        self.host_camera.or_else(|| self.camera.position(t))
     }
 
     /// Where the host's camera is, in the scene's frame (metres, the frame of the
@@ -437,7 +441,7 @@ impl Scene {
             to64,
             to,
             eye_limit,
-            camera: self.host_camera.or_else(|| self.camera.position(to)),
+            camera: self.camera_at(to),
             gaze_step: GazeStep::new(dt),
         }
     }
