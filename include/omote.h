@@ -26,7 +26,9 @@
 // 5: tracking settings (`omote_character_enable_tracking_with`), the game's camera in a
 // scene (`omote_scene_set_camera`) and the camera a scene follows
 // (`omote_scene_camera_position`).
-#define OMOTE_ABI_MINOR 5
+// 6: the game's direction of a scene's gaze and eyes (`omote_scene_set_gaze`,
+// `omote_scene_set_gaze_point`, `omote_scene_set_eye_mode`).
+#define OMOTE_ABI_MINOR 6
 
 // The number of ARKit blendshapes a tracked face carries (52).
 #define OMOTE_ARKIT_COUNT 52
@@ -587,6 +589,33 @@ OmoteStatus omote_scene_set_expression(OmoteScene scene,
 // # Safety
 // `position` is null or points at 3 floats.
 OmoteStatus omote_scene_set_camera(OmoteScene scene, const float *position);
+
+// Where character `i` looks from the next update on, over the scene's gaze keys (the
+// game's direction of a scene): `at` names the target as a scene file's gaze key does —
+// `"auto"`, `"camera"`, `"forward"` or another character's id. Null gives the keys
+// back. A bake replays the scene file alone. (ABI minor 6.)
+//
+// # Safety
+// `at` is null or NUL-terminated.
+OmoteStatus omote_scene_set_gaze(OmoteScene scene, uint32_t i, const char *at);
+
+// Character `i` looks at `point` (`x y z` metres in the scene's frame, the frame of
+// the scene file's character `position`s: +Y up) from the next update on, over the
+// scene's gaze keys: the player's avatar, a prop. Null gives the keys back. (ABI
+// minor 6.)
+//
+// # Safety
+// `point` is null or points at 3 floats.
+OmoteStatus omote_scene_set_gaze_point(OmoteScene scene, uint32_t i, const float *point);
+
+// How character `i`'s eyes behave while it is not speaking, from the next update on,
+// over the scene's eye-mode keys: `mode` as a scene file's `eyes` key names it —
+// `"idle"`, `"talking"`, `"listening"`, `"focused"` or `"auto"`. Null gives the keys
+// back. While the character speaks its eyes talk, as always. (ABI minor 6.)
+//
+// # Safety
+// `mode` is null or NUL-terminated.
+OmoteStatus omote_scene_set_eye_mode(OmoteScene scene, uint32_t i, const char *mode);
 
 // The camera the faces follow, in the scene's frame (`x y z` metres): the game's
 // (`omote_scene_set_camera`) while it gives one, else the scene's path at the

@@ -251,6 +251,63 @@ namespace Omote.Tests
             }
         }
 
+        /// <summary>The game directs a character's gaze and eyes over the scene's keys: a
+        /// point to aoi's left turns its head left, one to its right turns it right;
+        /// cleared before the next update, the scene plays as if never directed; another
+        /// character's id and an eye mode change the face; bad names and numbers throw the
+        /// library's message.</summary>
+        [Test]
+        public void TheGameDirectsGazeAndEyes()
+        {
+            // aoi stands at (-0.65, 1.4, 0) turned 20° (the demo file): points 1 m ahead
+            // and 1 m to its left or right.
+            float sin = (float)Math.Sin(20 * Math.PI / 180), cos = (float)Math.Cos(20 * Math.PI / 180);
+            float[] left = { -0.65f + sin + cos, 1.4f, cos - sin };
+            float[] right = { -0.65f + sin - cos, 1.4f, cos + sin };
+            Func<Action<Scene, int>, int, float[]> play = (direct, frames) =>
+            {
+                using (var scene = Scene.Load(Demo()))
+                {
+                    int aoi = scene.IndexOf("aoi");
+                    direct(scene, aoi);
+                    var r = new float[12 + scene.ChannelNames(aoi).Length];
+                    var w = new float[scene.ChannelNames(aoi).Length];
+                    for (int f = 0; f < frames; f++) scene.Update(1f / 60f);
+                    var rot = new float[12];
+                    scene.Rotations(aoi, rot);
+                    scene.Weights(aoi, w);
+                    Array.Copy(rot, r, 12);
+                    Array.Copy(w, 0, r, 12, w.Length);
+                    return r;
+                }
+            };
+            var toLeft = play((s, i) => s.SetGazePoint(i, left[0], left[1], left[2]), 60);
+            var toRight = play((s, i) => s.SetGazePoint(i, right[0], right[1], right[2]), 60);
+            Assert.That(toLeft[1], Is.GreaterThan(0.05f), "head turned left");
+            Assert.That(toRight[1], Is.LessThan(-0.05f), "head turned right");
+            var keys = play((s, i) => { }, 600);
+            var cleared = play((s, i) => { s.SetGazePoint(i, left[0], left[1], left[2]); s.ClearGaze(i); s.SetEyeMode(i, "focused"); s.ClearEyeMode(i); }, 600);
+            CollectionAssert.AreEqual(keys, cleared);
+            CollectionAssert.AreNotEqual(keys, play((s, i) => s.SetGaze(i, "forward"), 600));
+            CollectionAssert.AreNotEqual(keys, play((s, i) => s.SetEyeMode(i, "focused"), 600));
+            using (var scene = Scene.Load(Demo()))
+            {
+                int aoi = scene.IndexOf("aoi");
+                var e = Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_set_gaze", () => scene.SetGaze(aoi, "nobody"));
+                StringAssert.Contains("`nobody` is neither a character", e.Message);
+                e = Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_set_gaze", () => scene.SetGaze(aoi, "aoi"));
+                StringAssert.Contains("cannot look at itself", e.Message);
+                e = Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_set_gaze_point", () => scene.SetGazePoint(aoi, 0f, float.NaN, 1f));
+                StringAssert.Contains("not three finite numbers", e.Message);
+                e = Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_set_eye_mode", () => scene.SetEyeMode(aoi, "sleepy"));
+                StringAssert.Contains("`sleepy` is not an eye mode", e.Message);
+                Assert.Throws<ArgumentNullException>(() => scene.SetGaze(aoi, null));
+                Assert.Throws<ArgumentOutOfRangeException>(() => scene.SetEyeMode(7, "idle"));
+                scene.SetGaze(aoi, "beni");
+                scene.Update(1f / 60f);
+            }
+        }
+
         [Test]
         public void BrokenSceneTextIsAnErrorNamingTheLine()
         {

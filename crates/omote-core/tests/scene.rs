@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use omote_core::eyes::BlinkCause;
 use omote_core::scene::{
-    CharacterSetup, ExpressionKey, KeyCurve, SceneEvent, SceneSetup, VoiceLine, Wait, is_eye_area,
+    CharacterSetup, ExpressionKey, EyeModeChoice, GazeKey, GazeTarget, KeyCurve, SceneEvent,
+    SceneSetup, VoiceLine, Wait, is_eye_area,
 };
 use omote_core::{
     EyeMode, FaceConfig, FaceDriver, FaceEvent, Pcg32, Rig, Scene, SpeechTrack, Vec3,
@@ -590,4 +591,169 @@ fn bad_setups_are_refused_with_the_character_and_field() {
     })
     .unwrap_err();
     assert!(e.to_string().contains("acting[0].t"), "{e}");
+}
+
+/// The game directs a character's gaze over the scene's keys: a point to its left (a
+/// prop, the player) turns head and eyes there, another character or a keyed direction
+/// is taken over while set, and clearing gives the keys back. Targets that cannot be
+/// looked at are refused and change nothing.
+#[test]
+fn the_games_gaze_replaces_the_keys_until_cleared() {
+    let rig = Arc::new(Rig::standard());
+    let mut a = character(&rig, "a", 1, 0.0);
+    // Keyed: a looks 30° to its right from the start.
+    a.gaze.push(GazeKey {
+        t: 0.0,
+        target: GazeTarget::Direction {
+            yaw_deg: -30.0,
+            pitch_deg: 0.0,
+        },
+    });
+    let b = character(&rig, "b", 2, -2.0);
+    let mut scene = Scene::new(SceneSetup {
+        characters: vec![a, b],
+        ..SceneSetup::default()
+    })
+    .unwrap();
+    // The head's yaw: the target's share, settled within 0.4 s (the eyes add the rest
+    // and their saccades, which a change of target restarts).
+    let yaw = |s: &Scene| {
+        let (y, _, _) = s.state(0).head.to_euler(omote_core::glam::EulerRot::YXZ);
+        y.to_degrees()
+    };
+    let run = |s: &mut Scene, seconds: f32| {
+        for _ in 0..(seconds * FPS) as usize {
+            s.update(DT);
+        }
+    };
+    // What a keyed direction of `deg` shows after `seconds`, for comparison.
+    let keyed_at = |deg: f32, seconds: f32| {
+        let mut a = character(&rig, "a", 1, 0.0);
+        a.gaze.push(GazeKey {
+            t: 0.0,
+            target: GazeTarget::Direction {
+                yaw_deg: deg,
+                pitch_deg: 0.0,
+            },
+        });
+        let mut s = Scene::new(SceneSetup {
+            characters: vec![a, character(&rig, "b", 2, -2.0)],
+            ..SceneSetup::default()
+        })
+        .unwrap();
+        run(&mut s, seconds);
+        yaw(&s)
+    };
+    run(&mut scene, 1.5);
+    let keyed = yaw(&scene);
+    assert!(keyed < -3.0, "keyed: {keyed}");
+
+    // A prop 1 m ahead and 1 m to a's left (+x is its left: it faces +z): 45°.
+    scene
+        .set_gaze(0, Some(GazeTarget::Point(Vec3::new(1.0, 1.4, 1.0))))
+        .unwrap();
+    run(&mut scene, 1.5);
+    let at_45 = keyed_at(45.0, 3.0);
+    assert!(at_45 > 10.0, "{at_45}");
+    assert!(
+        (yaw(&scene) - at_45).abs() < 0.5,
+        "point: {} vs {at_45}",
+        yaw(&scene)
+    );
+    assert_eq!(
+        scene.host_gaze(0),
+        Some(GazeTarget::Point(Vec3::new(1.0, 1.4, 1.0)))
+    );
+    // b stands at −x: to a's right, 90° (clamped to 70°).
+    scene.set_gaze(0, Some(GazeTarget::Character(1))).unwrap();
+    run(&mut scene, 1.5);
+    let at_b = yaw(&scene);
+    assert!(at_b < at_45 - 40.0, "at b: {at_b}, at 45° {at_45}");
+
+    // Refused, and nothing changes: itself, a character the scene lacks, NaN, 120°.
+    for bad in [
+        GazeTarget::Character(0),
+        GazeTarget::Character(7),
+        GazeTarget::Point(Vec3::new(f32::NAN, 0.0, 0.0)),
+        GazeTarget::Direction {
+            yaw_deg: 120.0,
+            pitch_deg: 0.0,
+        },
+    ] {
+        let e = scene.set_gaze(0, Some(bad)).unwrap_err();
+        assert!(e.to_string().starts_with("character `a`: "), "{e}");
+    }
+    assert_eq!(scene.host_gaze(0), Some(GazeTarget::Character(1)));
+
+    scene.set_gaze(0, None).unwrap();
+    run(&mut scene, 1.5);
+    let again = keyed_at(-30.0, 6.0);
+    assert!(
+        (yaw(&scene) - again).abs() < 0.5,
+        "keys again: {} vs {again}",
+        yaw(&scene)
+    );
+    assert_eq!(scene.host_gaze(0), None);
+}
+
+/// The game sets a character's eye mode over the scene's keys: focused blinks far less
+/// than talking-rate idle; cleared, the keyed mode is back; while it speaks, its eyes
+/// talk whatever the game set.
+#[test]
+fn the_games_eye_mode_replaces_the_keys_until_cleared() {
+    let rig = Arc::new(Rig::standard());
+    let blinks = |choice: Option<EyeModeChoice>| {
+        let mut a = character(&rig, "a", 5, 0.0);
+        a.eye_modes.push(omote_core::scene::EyeModeKey {
+            t: 0.0,
+            mode: Some(EyeMode::Listening),
+        });
+        a.lines.push(voice(200.0, line(3.0, 0.2, 2.8)));
+        let mut scene = Scene::new(SceneSetup {
+            characters: vec![a],
+            ..SceneSetup::default()
+        })
+        .unwrap();
+        scene.set_eye_mode(0, choice);
+        assert_eq!(scene.host_eye_mode(0), choice);
+        let mut n = 0;
+        for _ in 0..(180.0 * FPS) as usize {
+            scene.update(DT);
+            n += scene
+                .state(0)
+                .events()
+                .iter()
+                .filter(|e| matches!(e, FaceEvent::Blink(_)))
+                .count();
+        }
+        let mode = choice.map_or(EyeMode::Listening, |c| match c {
+            EyeModeChoice::Auto => EyeMode::Idle,
+            EyeModeChoice::Mode(m) => m,
+        });
+        assert_eq!(scene.driver(0).face().eye_mode(), mode);
+        // Its line at 200 s: talking, whatever was set.
+        for _ in 0..(21.0 * FPS) as usize {
+            scene.update(DT);
+        }
+        assert_eq!(scene.driver(0).face().eye_mode(), EyeMode::Talking);
+        // Cleared after the line: the keyed mode.
+        scene.set_eye_mode(0, None);
+        for _ in 0..(3.0 * FPS) as usize {
+            scene.update(DT);
+        }
+        assert_eq!(scene.driver(0).face().eye_mode(), EyeMode::Listening);
+        n
+    };
+    let focused = blinks(Some(EyeModeChoice::Mode(EyeMode::Focused)));
+    let talking = blinks(Some(EyeModeChoice::Mode(EyeMode::Talking)));
+    let keyed = blinks(None);
+    let auto = blinks(Some(EyeModeChoice::Auto));
+    assert!(
+        (focused as f32) < 0.6 * talking as f32,
+        "focused {focused} vs talking {talking} blinks in 3 min"
+    );
+    assert!(
+        keyed != talking && auto != keyed,
+        "{keyed} {talking} {auto}"
+    );
 }

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use omote_core::scene::{KeyLayer, SceneEvent, SceneEvents};
+use omote_core::scene::{EyeModeChoice, GazeTarget, KeyLayer, SceneEvent, SceneEvents};
 use omote_core::{FaceState, Rig, Scene};
 use omote_scene::{
     BakeOptions, BakedCharacter, FsFiles, LoadOptions, LoadedScene, SceneFileError, SceneFiles,
@@ -317,12 +317,7 @@ impl ScenePlayer {
 
     /// Character `i`'s channel `name`, if the host may act it.
     fn host_channel(&self, i: usize, name: &str) -> Result<omote_core::ChannelId, EmbedError> {
-        if i >= self.scene.len() {
-            return Err(EmbedError::Argument(format!(
-                "character {i}: the scene has {}",
-                self.scene.len()
-            )));
-        }
+        self.check_character(i)?;
         let Some(id) = self.scene.driver(i).rig().channel(name) else {
             return Err(EmbedError::UnknownExpression(omote_fs::echo(name)));
         };
@@ -352,6 +347,74 @@ impl ScenePlayer {
         self.scene
             .set_camera(position.map(omote_core::Vec3::from_array));
         Ok(())
+    }
+
+    /// Where character `i` looks from the next update on, over the scene's gaze keys:
+    /// `at` names a target as a scene file's gaze key does (`"auto"`, `"camera"`,
+    /// `"forward"` or another character's id); `None` gives the keys back. The eyes
+    /// jump there and the head follows with its share, as for a key. A bake replays the
+    /// scene file alone.
+    pub fn set_gaze(&mut self, i: usize, at: Option<&str>) -> Result<(), EmbedError> {
+        self.check_character(i)?;
+        let target = match at {
+            None => None,
+            Some(at) => Some(
+                GazeTarget::from_name(at, |id| self.scene.index(id)).ok_or_else(|| {
+                    EmbedError::Argument(format!(
+                        "`{}` is neither a character of this scene nor camera, forward or auto",
+                        omote_fs::echo(at)
+                    ))
+                })?,
+            ),
+        };
+        self.scene
+            .set_gaze(i, target)
+            .map_err(|e| EmbedError::Argument(e.to_string()))
+    }
+
+    /// Character `i` looks at a point of the scene (metres, the frame of the scene
+    /// file's character `position`s: +Y up) from the next update on, over the scene's
+    /// gaze keys: the player's avatar, a prop. `None` gives the keys back; a coordinate
+    /// that is not finite is refused.
+    pub fn set_gaze_point(&mut self, i: usize, point: Option<[f32; 3]>) -> Result<(), EmbedError> {
+        self.check_character(i)?;
+        self.scene
+            .set_gaze(
+                i,
+                point.map(|p| GazeTarget::Point(omote_core::Vec3::from_array(p))),
+            )
+            .map_err(|e| EmbedError::Argument(e.to_string()))
+    }
+
+    /// How character `i`'s eyes behave while it is not speaking, from the next update
+    /// on, over the scene's eye-mode keys: `mode` as a scene file's `eyes` key names it
+    /// (`"idle"`, `"talking"`, `"listening"`, `"focused"` or `"auto"`); `None` gives the
+    /// keys back. While the character speaks its eyes talk, as always.
+    pub fn set_eye_mode(&mut self, i: usize, mode: Option<&str>) -> Result<(), EmbedError> {
+        self.check_character(i)?;
+        let choice = match mode {
+            None => None,
+            Some(m) => Some(EyeModeChoice::from_name(m).ok_or_else(|| {
+                EmbedError::Argument(format!(
+                    "`{}` is not an eye mode (idle, talking, listening, focused, auto)",
+                    omote_fs::echo(m)
+                ))
+            })?),
+        };
+        self.scene.set_eye_mode(i, choice);
+        Ok(())
+    }
+
+    /// Refuses a character index the scene does not have.
+    fn check_character(&self, i: usize) -> Result<(), EmbedError> {
+        if i < self.scene.len() {
+            Ok(())
+        } else {
+            Err(EmbedError::Argument(format!(
+                "character {i}: the scene has {}",
+                self.scene.len()
+            )))
+        }
     }
 
     /// The camera the faces follow (the host's from the next update on, else the scene's

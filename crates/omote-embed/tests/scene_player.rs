@@ -405,3 +405,92 @@ fn the_games_camera_replaces_the_scenes_path() {
     assert_ne!(frame(&kept), frame(&never));
     assert_eq!(frame(&cleared), frame(&never));
 }
+
+/// The game directs a character's gaze and eyes with the scene file's own names: a point
+/// to its left turns its head left and one to its right turns it right; a host's point is
+/// what the same point keyed in the file plays, frame for frame; `None` gives the keys
+/// back; bad names and numbers are refused with what was given.
+#[test]
+fn the_game_directs_gaze_and_eyes_by_the_scene_files_names() {
+    let mut p = ScenePlayer::load(demo()).unwrap();
+    let aoi = p.index("aoi").unwrap();
+    // A point 1 m ahead of aoi and 1 m to its left or right, in the scene's frame.
+    let (pos, f) = (p.position(aoi), p.facing_deg(aoi).to_radians());
+    let side = |s: f32| {
+        [
+            pos[0] + f.sin() + s * f.cos(),
+            pos[1],
+            pos[2] + f.cos() - s * f.sin(),
+        ]
+    };
+    let head_y_after = |point: [f32; 3]| {
+        let mut p = ScenePlayer::load(demo()).unwrap();
+        p.set_gaze_point(aoi, Some(point)).unwrap();
+        for _ in 0..60 {
+            p.update(1.0 / 60.0);
+        }
+        assert_finite(&p);
+        p.rotations(aoi)[1]
+    };
+    let (left, right) = (head_y_after(side(1.0)), head_y_after(side(-1.0)));
+    assert!(
+        left > 0.05 && right < -0.05,
+        "head y: left {left}, right {right}"
+    );
+
+    // The file's glance at the camera (aoi, 11.0–12.4 s) turned into a point, against
+    // the original file with the game giving that point at 11.0 s.
+    let point = side(1.0);
+    let text = std::fs::read_to_string(demo()).unwrap();
+    let keyed_text = text.replacen(
+        "  at = \"camera\"",
+        &format!("  point = [{}, {}, {}]", point[0], point[1], point[2]),
+        1,
+    );
+    assert_ne!(keyed_text, text);
+    let mut keyed = ScenePlayer::from_text(&keyed_text, &demo(), &FsFiles).unwrap();
+    let mut hosted = ScenePlayer::from_text(&text, &demo(), &FsFiles).unwrap();
+    let mut untouched = ScenePlayer::from_text(&text, &demo(), &FsFiles).unwrap();
+    for s in [&mut keyed, &mut hosted, &mut untouched] {
+        s.set_auto_advance(true);
+    }
+    let mut differed = false;
+    for _ in 0..(12.3f32 * 60.0) as usize {
+        if hosted.timeline_time() + 1.0 / 60.0 >= 11.0 && hosted.scene().host_gaze(aoi).is_none() {
+            hosted.set_gaze_point(aoi, Some(point)).unwrap();
+        }
+        for s in [&mut keyed, &mut hosted, &mut untouched] {
+            s.update(1.0 / 60.0);
+        }
+        assert_eq!(frame(&hosted), frame(&keyed), "at {} s", keyed.time());
+        differed |= frame(&hosted) != frame(&untouched);
+    }
+    assert!(differed, "the point changed nothing");
+    hosted.set_gaze(aoi, None).unwrap();
+    assert_eq!(hosted.scene().host_gaze(aoi), None);
+
+    // Eyes: the mode the game names, until given back.
+    p.set_eye_mode(aoi, Some("focused")).unwrap();
+    p.update(1.0 / 60.0);
+    assert_eq!(
+        p.scene().driver(aoi).face().eye_mode(),
+        omote_core::EyeMode::Focused
+    );
+    p.set_eye_mode(aoi, None).unwrap();
+    p.update(1.0 / 60.0);
+    assert_ne!(
+        p.scene().driver(aoi).face().eye_mode(),
+        omote_core::EyeMode::Focused
+    );
+
+    // Refused, naming what was given.
+    let err = |r: Result<(), EmbedError>| r.unwrap_err().to_string();
+    assert!(err(p.set_gaze(9, Some("camera"))).contains("character 9: the scene has 2"));
+    assert!(err(p.set_gaze(aoi, Some("nobody"))).contains("`nobody` is neither a character"));
+    assert!(err(p.set_gaze(aoi, Some("aoi"))).contains("cannot look at itself"));
+    assert!(
+        err(p.set_gaze_point(aoi, Some([0.0, f32::NAN, 1.0]))).contains("not three finite numbers")
+    );
+    assert!(err(p.set_eye_mode(aoi, Some("sleepy"))).contains("`sleepy` is not an eye mode"));
+    assert_eq!(p.scene().host_gaze(aoi), None);
+}

@@ -96,7 +96,9 @@ pub const OMOTE_ABI_VERSION: u32 = 1;
 /// 5: tracking settings (`omote_character_enable_tracking_with`), the game's camera in a
 /// scene (`omote_scene_set_camera`) and the camera a scene follows
 /// (`omote_scene_camera_position`).
-pub const OMOTE_ABI_MINOR: u32 = 5;
+/// 6: the game's direction of a scene's gaze and eyes (`omote_scene_set_gaze`,
+/// `omote_scene_set_gaze_point`, `omote_scene_set_eye_mode`).
+pub const OMOTE_ABI_MINOR: u32 = 6;
 
 /// The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).
 #[unsafe(no_mangle)]

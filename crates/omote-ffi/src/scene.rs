@@ -320,6 +320,66 @@ pub unsafe extern "C" fn omote_scene_set_camera(
     })
 }
 
+/// Where character `i` looks from the next update on, over the scene's gaze keys (the
+/// game's direction of a scene): `at` names the target as a scene file's gaze key does —
+/// `"auto"`, `"camera"`, `"forward"` or another character's id. Null gives the keys
+/// back. A bake replays the scene file alone. (ABI minor 6.)
+///
+/// # Safety
+/// `at` is null or NUL-terminated.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_scene_set_gaze(
+    scene: OmoteScene,
+    i: u32,
+    at: *const c_char,
+) -> OmoteStatus {
+    guard("omote_scene_set_gaze", || {
+        // SAFETY: the caller's promise.
+        let at = unsafe { ptr::optional_text(at, "at")? };
+        with(scene, |p| Ok(p.set_gaze(i as usize, at)?))
+    })
+}
+
+/// Character `i` looks at `point` (`x y z` metres in the scene's frame, the frame of
+/// the scene file's character `position`s: +Y up) from the next update on, over the
+/// scene's gaze keys: the player's avatar, a prop. Null gives the keys back. (ABI
+/// minor 6.)
+///
+/// # Safety
+/// `point` is null or points at 3 floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_scene_set_gaze_point(
+    scene: OmoteScene,
+    i: u32,
+    point: *const f32,
+) -> OmoteStatus {
+    guard("omote_scene_set_gaze_point", || {
+        // SAFETY: the caller's promise.
+        let point = unsafe { ptr::optional_array::<f32, 3>(point) };
+        with(scene, |p| Ok(p.set_gaze_point(i as usize, point)?))
+    })
+}
+
+/// How character `i`'s eyes behave while it is not speaking, from the next update on,
+/// over the scene's eye-mode keys: `mode` as a scene file's `eyes` key names it —
+/// `"idle"`, `"talking"`, `"listening"`, `"focused"` or `"auto"`. Null gives the keys
+/// back. While the character speaks its eyes talk, as always. (ABI minor 6.)
+///
+/// # Safety
+/// `mode` is null or NUL-terminated.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_scene_set_eye_mode(
+    scene: OmoteScene,
+    i: u32,
+    mode: *const c_char,
+) -> OmoteStatus {
+    guard("omote_scene_set_eye_mode", || {
+        // SAFETY: the caller's promise.
+        let mode = unsafe { ptr::optional_text(mode, "mode")? };
+        with(scene, |p| Ok(p.set_eye_mode(i as usize, mode)?))
+    })
+}
+
 /// The camera the faces follow, in the scene's frame (`x y z` metres): the game's
 /// (`omote_scene_set_camera`) while it gives one, else the scene's path at the
 /// timeline's time — a game can move its own camera along the authored path. `has` gets

@@ -311,3 +311,63 @@ fn a_scenes_camera_is_the_games_while_it_gives_one() {
         );
     }
 }
+
+/// The game directs a scene character's gaze through the C ABI: a point to aoi's left
+/// turns its head left (the head's rotation `y` > 0), one to its right turns it right;
+/// another character's id turns it too; null gives the keys back.
+#[test]
+fn a_scenes_gaze_is_the_games_while_it_gives_one() {
+    use std::ffi::CString;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/scenes/demo/scene.toml"
+    );
+    let path = CString::new(path).unwrap();
+    // aoi stands at (-0.65, 1.4, 0) turned 20° (the demo file).
+    let (sin, cos) = 20f32.to_radians().sin_cos();
+    let head_y = |direct: &dyn Fn(OmoteScene)| {
+        let mut scene = 0;
+        let mut rotations = [0.0f32; 12];
+        // SAFETY: live strings and arrays.
+        unsafe {
+            assert_eq!(omote_scene_load(path.as_ptr(), &mut scene), OmoteStatus::Ok);
+            direct(scene);
+            for _ in 0..60 {
+                assert_eq!(omote_scene_update(scene, 1.0 / 60.0), OmoteStatus::Ok);
+            }
+            assert_eq!(
+                omote_scene_rotations(scene, 0, rotations.as_mut_ptr(), 12),
+                OmoteStatus::Ok
+            );
+            assert_eq!(omote_scene_free(scene), OmoteStatus::Ok);
+        }
+        rotations[1]
+    };
+    let point = |side: f32| {
+        move |scene| {
+            let p = [-0.65 + sin + side * cos, 1.4, cos - side * sin];
+            // SAFETY: a live array of 3.
+            let s = unsafe { omote_scene_set_gaze_point(scene, 0, p.as_ptr()) };
+            assert_eq!(s, OmoteStatus::Ok, "{}", last_error());
+        }
+    };
+    let named = |at: &'static str| {
+        move |scene| {
+            let at = CString::new(at).unwrap();
+            // SAFETY: a live string.
+            let s = unsafe { omote_scene_set_gaze(scene, 0, at.as_ptr()) };
+            assert_eq!(s, OmoteStatus::Ok, "{}", last_error());
+        }
+    };
+    let (left, right) = (head_y(&point(1.0)), head_y(&point(-1.0)));
+    assert!(left > 0.05 && right < -0.05, "left {left}, right {right}");
+    let keys = head_y(&|_| {});
+    assert_ne!(head_y(&named("forward")), keys);
+    let given_back = head_y(&|scene| {
+        point(1.0)(scene);
+        // SAFETY: null gives the keys back.
+        let s = unsafe { omote_scene_set_gaze(scene, 0, std::ptr::null()) };
+        assert_eq!(s, OmoteStatus::Ok);
+    });
+    assert_eq!(given_back, keys);
+}

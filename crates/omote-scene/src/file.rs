@@ -157,7 +157,7 @@ pub struct LineDesc {
     pub hold: Option<f32>,
 }
 
-/// One gaze key: `at` a target or a direction (`yaw`, `pitch`).
+/// One gaze key: `at` a target, a `point`, or a direction (`yaw`, `pitch`).
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct GazeDesc {
@@ -165,6 +165,8 @@ pub struct GazeDesc {
     pub t: f32,
     /// A character id, `"camera"`, `"forward"` or `"auto"`.
     pub at: Option<String>,
+    /// A point in the scene, metres (instead of `at`).
+    pub point: Option<[f32; 3]>,
     /// Degrees, > 0 to the character's left (with `pitch`, instead of `at`).
     pub yaw: Option<f32>,
     /// Degrees, > 0 down.

@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use omote_avatar::{Avatar, AvatarSource};
 use omote_core::scene::{
-    CameraKey, CharacterSetup, ExpressionKey, EyeModeKey, GazeKey, GazeTarget, KeyCurve,
-    SceneSetup, VoiceLine, Wait, is_eye_area,
+    CameraKey, CharacterSetup, ExpressionKey, EyeModeChoice, EyeModeKey, GazeKey, GazeTarget,
+    KeyCurve, SceneSetup, VoiceLine, Wait, is_eye_area,
 };
 use omote_core::speech::SpeechConfig;
-use omote_core::{ChannelId, EyeMode, FaceConfig, FaceDriver, Rig, Scene, SpeechTrack, Vec3};
+use omote_core::{ChannelId, FaceConfig, FaceDriver, Rig, Scene, SpeechTrack, Vec3};
 use omote_lipsync::{Analyser, Profile, Speaker, export};
 use omote_vrm::VrmModel;
 use toml::Spanned;
@@ -1068,30 +1068,37 @@ impl Loader<'_> {
         ids: &HashMap<&str, usize>,
     ) -> Result<GazeTarget, SceneFileError> {
         let gd = g.get_ref();
-        let target = match (&gd.at, gd.yaw, gd.pitch) {
-            (Some(at), None, None) => match at.as_str() {
-                "auto" => GazeTarget::Auto,
-                "camera" => GazeTarget::Camera,
-                "forward" => GazeTarget::Forward,
-                other => match ids.get(other) {
-                    Some(&j) if j != i => GazeTarget::Character(j),
-                    Some(_) => {
+        let target = match (&gd.at, gd.point, gd.yaw, gd.pitch) {
+            (Some(at), None, None, None) => {
+                match GazeTarget::from_name(at, |id| ids.get(id).copied()) {
+                    Some(GazeTarget::Character(j)) if j == i => {
                         return Err(self.err(
                             g,
                             format!("{f}.at"),
                             "a character cannot look at itself",
                         ));
                     }
+                    Some(target) => target,
                     None => {
                         return Err(self.err(
                             g,
                             format!("{f}.at"),
-                            format!("`{}` is neither a character of this scene nor camera, forward or auto", other.escape_debug()),
+                            format!("`{}` is neither a character of this scene nor camera, forward or auto", at.escape_debug()),
                         ));
                     }
-                },
-            },
-            (None, yaw, pitch) if yaw.is_some() || pitch.is_some() => {
+                }
+            }
+            (None, Some(p), None, None) => {
+                if !p.iter().all(|v| v.is_finite()) {
+                    return Err(self.err(
+                        g,
+                        format!("{f}.point"),
+                        "must be three finite numbers [x, y, z] in metres",
+                    ));
+                }
+                GazeTarget::Point(Vec3::from_array(p))
+            }
+            (None, None, yaw, pitch) if yaw.is_some() || pitch.is_some() => {
                 let (yaw, pitch) = (yaw.unwrap_or(0.0), pitch.unwrap_or(0.0));
                 if !(yaw.is_finite()
                     && pitch.is_finite()
@@ -1105,7 +1112,9 @@ impl Loader<'_> {
                     pitch_deg: pitch,
                 }
             }
-            _ => return Err(self.err(g, f, "give `at`, or `yaw` and `pitch`")),
+            _ => {
+                return Err(self.err(g, f, "give one of `at`, `point`, or `yaw` and `pitch`"));
+            }
         };
         Ok(target)
     }
@@ -1114,20 +1123,20 @@ impl Loader<'_> {
     fn eye_mode_key(&self, e: &Spanned<EyesDesc>, f: &str) -> Result<EyeModeKey, SceneFileError> {
         let ed = e.get_ref();
         let t = self.time(e, &format!("{f}.t"), ed.t)?;
-        let mode = match ed.mode.as_str() {
-            "auto" => None,
-            m => Some(EyeMode::from_name(m).ok_or_else(|| {
-                self.err(
-                    e,
-                    format!("{f}.mode"),
-                    format!(
-                        "`{}` is not an eye mode (idle, talking, listening, focused, auto)",
-                        m.escape_debug()
-                    ),
-                )
-            })?),
+        let Some(mode) = EyeModeChoice::from_name(&ed.mode) else {
+            return Err(self.err(
+                e,
+                format!("{f}.mode"),
+                format!(
+                    "`{}` is not an eye mode (idle, talking, listening, focused, auto)",
+                    ed.mode.escape_debug()
+                ),
+            ));
         };
-        Ok(EyeModeKey { t, mode })
+        Ok(EyeModeKey {
+            t,
+            mode: mode.keyed(),
+        })
     }
 }
 

@@ -172,6 +172,18 @@ fn bad_scene_files_name_the_file_the_line_and_the_field() {
             "character[0].gaze[0].at",
         ),
         (
+            "nan-point",
+            format!("{base}[[character.gaze]]\nt = 1\npoint = [0, nan, 1]\n"),
+            ":6:",
+            "character[0].gaze[0].point: must be three finite numbers",
+        ),
+        (
+            "point-and-at",
+            format!("{base}[[character.gaze]]\nt = 1\nat = \"camera\"\npoint = [0, 1, 1]\n"),
+            ":4:",
+            "character[0].gaze[0]: give one of `at`, `point`, or `yaw` and `pitch`",
+        ),
+        (
             "missing-audio",
             format!(
                 "{base}[[character.line]]\nt = 0\naudio = \"v.wav\"\n\n[[character.line]]\nt = 50\naudio = \"nope.wav\"\n"

@@ -145,7 +145,7 @@ namespace Omote
         public const uint AbiVersion = 1;
         /// <summary>The additions within it this binding calls (<c>OMOTE_ABI_MINOR</c>): a
         /// library with fewer lacks some of its functions.</summary>
-        public const uint AbiMinor = 5;
+        public const uint AbiMinor = 6;
         /// <summary>ARKit blendshapes in a tracked face (<c>OMOTE_ARKIT_COUNT</c>).</summary>
         public const int ArkitCount = 52;
         /// <summary>Numbers per track frame: A I U E O N (<c>OMOTE_TRACK_STRIDE</c>).</summary>
@@ -263,6 +263,9 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_expression(ulong scene, uint i, byte[] name, float weight);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_camera(ulong scene, float[] position);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_camera_position(ulong scene, [Out] float[] position, out uint has);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_gaze(ulong scene, uint i, byte[] at);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_gaze_point(ulong scene, uint i, float[] point);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_eye_mode(ulong scene, uint i, byte[] mode);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_fade_expression(ulong scene, uint i, byte[] name, float weight, float seconds);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_info(ulong scene, out double timeS, out float timelineS, out uint waiting, out uint finished);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_character_count(ulong scene, out uint @out);

@@ -34,6 +34,7 @@ namespace Omote
         SceneEvent[] events = new SceneEvent[16];
         int eventCount;
         readonly float[] camera = new float[3];
+        readonly float[] point = new float[3];
 
         Scene(ulong handle) : base(handle)
         {
@@ -237,6 +238,53 @@ namespace Omote
             y = known ? camera[1] : 0f;
             z = known ? camera[2] : 0f;
             return known;
+        }
+
+        /// <summary>Where character <paramref name="i"/> looks from the next update on,
+        /// over the scene's gaze keys: <paramref name="at"/> names the target as a scene
+        /// file's gaze key does — "auto", "camera", "forward" or another character's id
+        /// (an unknown one throws, naming it). <see cref="ClearGaze"/> gives the keys back.</summary>
+        public void SetGaze(int i, string at)
+        {
+            if (at == null) throw new ArgumentNullException("at", "use ClearGaze to give the scene's gaze keys back");
+            Native.Check(NativeMethods.omote_scene_set_gaze(Handle, (uint)CharacterIndex(i), Utf8.Encode(at)));
+        }
+
+        /// <summary>Character <paramref name="i"/> looks at a point of the scene (metres, the
+        /// frame of the scene file's character positions: +Y up, glTF/VRM axes, so Unity's x
+        /// negated) from the next update on, over the scene's gaze keys: the player's avatar,
+        /// a prop. A coordinate that is not finite throws. Allocates nothing.</summary>
+        public void SetGazePoint(int i, float x, float y, float z)
+        {
+            point[0] = x;
+            point[1] = y;
+            point[2] = z;
+            Native.Check(NativeMethods.omote_scene_set_gaze_point(Handle, (uint)CharacterIndex(i), point));
+        }
+
+        /// <summary>Gives character <paramref name="i"/>'s gaze back to the scene's keys
+        /// (<see cref="SetGaze"/>, <see cref="SetGazePoint"/>).</summary>
+        public void ClearGaze(int i)
+        {
+            Native.Check(NativeMethods.omote_scene_set_gaze(Handle, (uint)CharacterIndex(i), null));
+        }
+
+        /// <summary>How character <paramref name="i"/>'s eyes behave while it is not
+        /// speaking, from the next update on, over the scene's eye-mode keys:
+        /// <paramref name="mode"/> as a scene file's eyes key names it — "idle", "talking",
+        /// "listening", "focused" or "auto". While it speaks its eyes talk, as always.
+        /// <see cref="ClearEyeMode"/> gives the keys back.</summary>
+        public void SetEyeMode(int i, string mode)
+        {
+            if (mode == null) throw new ArgumentNullException("mode", "use ClearEyeMode to give the scene's eye-mode keys back");
+            Native.Check(NativeMethods.omote_scene_set_eye_mode(Handle, (uint)CharacterIndex(i), Utf8.Encode(mode)));
+        }
+
+        /// <summary>Gives character <paramref name="i"/>'s eye mode back to the scene's keys
+        /// (<see cref="SetEyeMode"/>).</summary>
+        public void ClearEyeMode(int i)
+        {
+            Native.Check(NativeMethods.omote_scene_set_eye_mode(Handle, (uint)CharacterIndex(i), null));
         }
 
         /// <summary>Character <paramref name="i"/>'s acted expression set by the game (a

@@ -29,6 +29,8 @@ namespace Omote.Unity
             public Vrm10Instance vrm;
             [Tooltip("Where its lines play (optional).")]
             public AudioSource voice;
+            [Tooltip("What it looks at (optional): a transform the game moves — the player's head, a prop. Set, it replaces the scene file's gaze keys; unset, they are back.")]
+            public Transform lookAt;
         }
 
         [Tooltip("The scene file, relative to StreamingAssets (its voices and models beside it).")]
@@ -61,6 +63,7 @@ namespace Omote.Unity
         float[][] weights;
         readonly float[] rotations = new float[12];
         bool cameraGiven;
+        bool[] gazeGiven;
 
         static bool Finite(float v) { return !float.IsNaN(v) && !float.IsInfinity(v); }
         readonly Dictionary<string, AudioClip> clipsByName = new Dictionary<string, AudioClip>();
@@ -76,6 +79,7 @@ namespace Omote.Unity
             appliers = new VrmApplier[n];
             bound = new Binding[n];
             weights = new float[n][];
+            gazeGiven = new bool[n];
             for (int i = 0; i < n; i++)
             {
                 weights[i] = new float[Scene.ChannelNames(i).Length];
@@ -99,16 +103,12 @@ namespace Omote.Unity
         {
             if (Scene == null) return;
             foreach (var a in appliers) if (a != null) a.BeginFrame();
+            Vector3 p;
             if (gameCamera != null)
             {
-                // The camera in the scene's frame: VRM (glTF) axes are Unity's with x negated.
-                Vector3 p = gameCamera.transform.position;
-                if (sceneOrigin != null) p = sceneOrigin.InverseTransformPoint(p);
-                // A degenerate origin (zero scale) gives no position: keep the last one
-                // rather than stop the scene with an exception every frame.
-                if (Finite(p.x) && Finite(p.y) && Finite(p.z))
+                if (InScene(gameCamera.transform.position, out p))
                 {
-                    Scene.SetCamera(-p.x, p.y, p.z);
+                    Scene.SetCamera(p.x, p.y, p.z);
                     cameraGiven = true;
                 }
             }
@@ -116,6 +116,23 @@ namespace Omote.Unity
             {
                 Scene.ClearCamera();
                 cameraGiven = false;
+            }
+            for (int i = 0; i < bound.Length; i++)
+            {
+                var target = bound[i] != null ? bound[i].lookAt : null;
+                if (target != null)
+                {
+                    if (InScene(target.position, out p))
+                    {
+                        Scene.SetGazePoint(i, p.x, p.y, p.z);
+                        gazeGiven[i] = true;
+                    }
+                }
+                else if (gazeGiven[i])
+                {
+                    Scene.ClearGaze(i);
+                    gazeGiven[i] = false;
+                }
             }
             Scene.Update(Time.deltaTime);
             for (int k = 0; k < Scene.EventCount; k++) Play(Scene.Events[k]);
@@ -128,6 +145,17 @@ namespace Omote.Unity
                 Scene.GetGaze(i, out yaw, out pitch);
                 appliers[i].Apply(weights[i], yaw, pitch, rotations);
             }
+        }
+
+        /// <summary>A world position in the scene file's frame: relative to
+        /// <see cref="sceneOrigin"/>, in VRM (glTF) axes — Unity's with x negated. False
+        /// for a degenerate origin (zero scale), which gives no position: the last one is
+        /// kept rather than stop the scene with an exception every frame.</summary>
+        bool InScene(Vector3 world, out Vector3 p)
+        {
+            p = sceneOrigin != null ? sceneOrigin.InverseTransformPoint(world) : world;
+            p.x = -p.x;
+            return Finite(p.x) && Finite(p.y) && Finite(p.z);
         }
 
         /// <summary>Starts a line's audio at its exact time (between frames), or stops a cut one.</summary>

@@ -33,6 +33,51 @@ pub enum GazeTarget {
         /// Degrees.
         pitch_deg: f32,
     },
+    /// A point in the scene's frame (metres, the frame of the characters' positions):
+    /// a prop, a door, the player's avatar.
+    Point(Vec3),
+}
+
+impl GazeTarget {
+    /// The target a scene file's `at` names: `auto`, `camera`, `forward`, or a
+    /// character's id (`index_of` finds it). `None` when it is none of these.
+    pub fn from_name(at: &str, index_of: impl FnOnce(&str) -> Option<usize>) -> Option<Self> {
+        match at {
+            "auto" => Some(Self::Auto),
+            "camera" => Some(Self::Camera),
+            "forward" => Some(Self::Forward),
+            id => index_of(id).map(Self::Character),
+        }
+    }
+}
+
+/// A character's eye mode as a host sets it over the scene's `eyes` keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EyeModeChoice {
+    /// The scene's automatic rule: listening while another character speaks, idle
+    /// otherwise.
+    Auto,
+    /// This mode while the character is not speaking.
+    Mode(EyeMode),
+}
+
+impl EyeModeChoice {
+    /// The choice a scene file's `mode` names: `auto` or a mode's name (`idle`,
+    /// `talking`, `listening`, `focused`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "auto" => Some(Self::Auto),
+            m => EyeMode::from_name(m).map(Self::Mode),
+        }
+    }
+
+    /// As an eye-mode key holds it: `None` for automatic.
+    pub fn keyed(self) -> Option<EyeMode> {
+        match self {
+            Self::Auto => None,
+            Self::Mode(m) => Some(m),
+        }
+    }
 }
 
 /// From time `t` on, look at `target`.
@@ -172,6 +217,10 @@ pub(crate) struct Character {
     pub gaze_motion: GazeMotion,
     /// The other character who spoke last (automatic gaze looks there).
     pub partner: Option<usize>,
+    /// The host's gaze target, over the gaze keys while set.
+    pub host_gaze: Option<GazeTarget>,
+    /// The host's eye mode (`Some(None)`: automatic), over the eye-mode keys while set.
+    pub host_eye_mode: Option<Option<EyeMode>>,
     /// How long a mouth cut by a skip takes to settle into the acting (the hand-over
     /// blend).
     pub cut_settle_s: f32,

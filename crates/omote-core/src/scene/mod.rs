@@ -13,7 +13,8 @@
 //! picture keys (and the eye-area changes ahead, announced to the blink so none starts
 //! just before one); the eye mode (talking while its own line speaks — the driver's
 //! rule — else the keyed mode, else listening while another character speaks, idle
-//! otherwise); gaze (its target seen from its head, a share taken by the head); the
+//! otherwise; a host's mode replaces the keyed one); gaze (its target — the host's,
+//! else the keyed one — seen from its head, a share taken by the head); the
 //! camera seen from its head; then [`FaceDriver::update`]. Nothing is allocated per
 //! frame.
 
@@ -24,7 +25,9 @@ pub(crate) mod event;
 pub(crate) mod keys;
 
 pub use camera_track::{CameraKey, CameraTrack};
-pub use character::{CharacterSetup, EyeModeKey, GazeKey, GazeTarget, VoiceLine, is_eye_area};
+pub use character::{
+    CharacterSetup, EyeModeChoice, EyeModeKey, GazeKey, GazeTarget, VoiceLine, is_eye_area,
+};
 pub use clock::Wait;
 pub use event::{KeyLayer, SceneEvent, SceneEvents};
 pub use keys::{ExpressionKey, JUMP_BLEND_S, KeyCurve, KeyTrack};
@@ -93,6 +96,14 @@ pub enum SceneError {
         key: usize,
         /// The target index.
         target: usize,
+    },
+    /// A host's gaze target that cannot be looked at.
+    #[error("character `{character}`: {reason}")]
+    HostGaze {
+        /// Character id.
+        character: String,
+        /// What is wrong with the target.
+        reason: String,
     },
     /// A wait or camera key has a bad time.
     #[error("{what} is {value} (must be finite and not negative)")]
@@ -269,6 +280,68 @@ impl Scene {
             }
         }
         self.host_camera = position;
+    }
+
+    /// Where `character` looks from the next update on, over its gaze keys: a game's
+    /// own direction (the player's avatar, a prop as a [`GazeTarget::Point`], another
+    /// character). `None` gives the keys back. Refused: a character index the scene
+    /// does not have, the character itself, a point or direction that is not finite, a
+    /// direction beyond ±90°. Panics if `character` is out of range, as the other
+    /// per-character calls do.
+    pub fn set_gaze(
+        &mut self,
+        character: usize,
+        target: Option<GazeTarget>,
+    ) -> Result<(), SceneError> {
+        let n = self.characters.len();
+        let c = &mut self.characters[character];
+        let reason = match target {
+            Some(GazeTarget::Character(j)) if j >= n => Some(format!(
+                "there is no character {j} to look at (the scene has {n})"
+            )),
+            Some(GazeTarget::Character(j)) if j == character => {
+                Some("a character cannot look at itself".to_string())
+            }
+            Some(GazeTarget::Point(p)) if !p.is_finite() => {
+                Some(format!("the gaze point {p} is not three finite numbers"))
+            }
+            Some(GazeTarget::Direction { yaw_deg, pitch_deg })
+                if !(yaw_deg.abs() <= 90.0 && pitch_deg.abs() <= 90.0) =>
+            {
+                Some(format!(
+                    "the gaze direction (yaw {yaw_deg}, pitch {pitch_deg}) is not degrees from -90 to 90"
+                ))
+            }
+            _ => None,
+        };
+        if let Some(reason) = reason {
+            return Err(SceneError::HostGaze {
+                character: c.id.clone(),
+                reason,
+            });
+        }
+        c.host_gaze = target;
+        Ok(())
+    }
+
+    /// How `character`'s eyes behave while it is not speaking, from the next update on,
+    /// over its eye-mode keys (a game's scene state: the character reads, aims,
+    /// listens). `None` gives the keys back. While it speaks its eyes talk, as always.
+    /// Panics if `character` is out of range.
+    pub fn set_eye_mode(&mut self, character: usize, mode: Option<EyeModeChoice>) {
+        self.characters[character].host_eye_mode = mode.map(EyeModeChoice::keyed);
+    }
+
+    /// Where `character` looks as the host set it ([`Scene::set_gaze`]), if it did.
+    pub fn host_gaze(&self, character: usize) -> Option<GazeTarget> {
+        self.characters[character].host_gaze
+    }
+
+    /// The eye mode the host set for `character` ([`Scene::set_eye_mode`]), if it did.
+    pub fn host_eye_mode(&self, character: usize) -> Option<EyeModeChoice> {
+        self.characters[character]
+            .host_eye_mode
+            .map(|m| m.map_or(EyeModeChoice::Auto, EyeModeChoice::Mode))
     }
 
     /// The timeline time by which everything keyed has played out.
@@ -535,12 +608,13 @@ fn advance_keys(c: &mut Character, i: usize, frame: &FrameClock, events: &mut Sc
     announce(c, to, frame.eye_limit, dt);
 }
 
-/// Sets the character's eye mode (the keyed one, else listening while `speaker`
-/// speaks, else idle) and returns where it looks at timeline time `to` (`Auto`
-/// resolved to its partner, or forward).
+/// Sets the character's eye mode (the host's, else the keyed one, else listening while
+/// `speaker` speaks, else idle) and returns where it looks at timeline time `to` (the
+/// host's target, else the keyed one; `Auto` resolved to its partner, or forward).
 #[inline]
 fn eye_mode_and_target(c: &mut Character, speaker: Option<usize>, to: f32) -> GazeTarget {
-    let mode = c.eye_mode_at(to).unwrap_or(if speaker.is_some() {
+    let chosen = c.host_eye_mode.unwrap_or_else(|| c.eye_mode_at(to));
+    let mode = chosen.unwrap_or(if speaker.is_some() {
         EyeMode::Listening
     } else {
         EyeMode::Idle
@@ -549,7 +623,7 @@ fn eye_mode_and_target(c: &mut Character, speaker: Option<usize>, to: f32) -> Ga
     if speaker.is_some() {
         c.partner = speaker;
     }
-    match c.gaze_at(to) {
+    match c.host_gaze.unwrap_or_else(|| c.gaze_at(to)) {
         GazeTarget::Auto => match c.partner {
             Some(j) => GazeTarget::Character(j),
             None => GazeTarget::Forward,
@@ -580,6 +654,8 @@ fn gaze_angles(
             }
         }
         GazeTarget::Direction { yaw_deg, pitch_deg } => Gaze::new(yaw_deg, pitch_deg),
+        GazeTarget::Point(p) if p == head_pos => Gaze::FORWARD,
+        GazeTarget::Point(p) => characters[i].angles_toward(p),
     };
     Gaze::new(
         crate::sanitize::finite_or_zero(gaze.yaw_deg).clamp(-MAX_GAZE_YAW_DEG, MAX_GAZE_YAW_DEG),
@@ -687,6 +763,8 @@ fn build_character(c: CharacterSetup, n: usize, end: &mut f32) -> Result<Charact
         head_share: c.head_share.min(1.0),
         gaze_motion: GazeMotion::default(),
         partner: None,
+        host_gaze: None,
+        host_eye_mode: None,
         cut_settle_s: speech.end_blend_s,
         driver,
     })
