@@ -815,7 +815,8 @@ OmoteStatus omote_anims_json(OmoteAnims anims,
                              uint32_t *len);
 
 // Anim `i` as a VRM Animation (`.vrma`) for its character's VRM (an error when it has
-// none: a rig file or the standard rig).
+// none: a rig file or the standard rig). A tracked character's recording splits the
+// head's turn with the neck at its tracking settings' `neckShare`.
 //
 // # Safety
 // `buf` points at `cap` writable bytes; `len` is writable.

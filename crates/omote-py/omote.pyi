@@ -326,7 +326,8 @@ class Anim:
         """The anim file (what ``omote bake`` writes as ID.anim.json)."""
     def to_vrma(self, rig: Rig) -> bytes:
         """A VRM Animation for ``rig`` (a VRM). Expressions the VRM does not have (an
-        anim recorded on another avatar) are left out with a ``UserWarning``."""
+        anim recorded on another avatar) are left out with a ``UserWarning``. A tracked
+        face's recording splits the head's turn with the neck at its ``neckShare``."""
 
 class Scene:
     """A loaded dialogue scene (docs/scene-format.md)."""

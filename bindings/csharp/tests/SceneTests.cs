@@ -388,6 +388,38 @@ namespace Omote.Tests
             }
         }
 
+        /// <summary>The tracking settings' neckShare reaches a recording's VRMA: the same
+        /// tracked head turn with the neck taking none, half or all of it gives three
+        /// files, and no settings give the half's.</summary>
+        [Test]
+        public void ATrackedRecordingSplitsTheHeadAtItsNeckShare()
+        {
+            Func<string, string> vrma = settings =>
+            {
+                using (var avatar = Avatar.Builtin(0))
+                using (var face = new Character(avatar, 4))
+                {
+                    face.EnableTracking(settings);
+                    face.Record(30f);
+                    float s = (float)Math.Sin(15 * Math.PI / 180), c = (float)Math.Cos(15 * Math.PI / 180);
+                    for (int f = 0; f < 20; f++)
+                    {
+                        face.SetTracked(new float[52], 0f, s, 0f, c);
+                        face.Step(1f / 30f);
+                    }
+                    using (var anims = face.FinishRecording(avatar))
+                        return Convert.ToBase64String(anims.Vrma(0));
+                }
+            };
+            var none = vrma("{\"neckShare\": 0}");
+            var half = vrma("{\"neckShare\": 0.5}");
+            var whole = vrma("{\"neckShare\": 1}");
+            Assert.AreNotEqual(none, half);
+            Assert.AreNotEqual(half, whole);
+            Assert.AreNotEqual(none, whole);
+            Assert.AreEqual(half, vrma(null));
+        }
+
         static float[] FaceSeenFrom(float y)
         {
             {

@@ -770,9 +770,19 @@ impl Character {
     }
 
     /// Ends the recording and gives its anim (`None` if nothing was recording); write it
-    /// with [`crate::anim_json`] or [`crate::vrma`].
+    /// with [`crate::anim_json`] or [`crate::vrma_with_neck_share`] at
+    /// [`Character::neck_share`].
     pub fn finish_recording(&mut self) -> Option<Anim> {
         self.recorder.take().map(AnimRecorder::finish)
+    }
+
+    /// The share of the head's turn a recording's VRMA gives the neck, where the model
+    /// has one: the tracking settings' `neckShare` while tracking is on, else the
+    /// default half.
+    pub fn neck_share(&self) -> f32 {
+        self.driver
+            .retargeter()
+            .map_or(omote_core::tracking::NECK_SHARE, |r| r.config().neck_share)
     }
 
     /// The weights after the VRM override rules (what the face shows), in channel order:

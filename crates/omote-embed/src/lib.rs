@@ -169,6 +169,24 @@ pub fn vrma_with_warning(
     anim: &Anim,
     model: &VrmModel,
 ) -> Result<(Vec<u8>, Option<String>), EmbedError> {
-    let bytes = omote_vrm::write_vrma(anim, model).map_err(|e| EmbedError::Anim(e.to_string()))?;
+    vrma_with_neck_share(anim, model, omote_core::tracking::NECK_SHARE)
+}
+
+/// [`vrma_with_warning`] with the neck taking `neck_share` (0–1) of the head's turn where
+/// the model has a neck: a tracked recording's own `neckShare`
+/// ([`Character::neck_share`]).
+#[cfg(feature = "avatar")]
+pub fn vrma_with_neck_share(
+    anim: &Anim,
+    model: &VrmModel,
+    neck_share: f32,
+) -> Result<(Vec<u8>, Option<String>), EmbedError> {
+    if !(0.0..=1.0).contains(&neck_share) {
+        return Err(EmbedError::Argument(format!(
+            "the neck's share {neck_share} is not a share, 0–1"
+        )));
+    }
+    let bytes = omote_vrm::write_vrma_with_neck_share(anim, model, neck_share)
+        .map_err(|e| EmbedError::Anim(e.to_string()))?;
     Ok((bytes, omote_vrm::expressions_not_on_note(anim, model)))
 }

@@ -881,6 +881,24 @@ fn tracking_settings_from_json_mirror_the_user_and_refuse_by_name() {
         omote_core::RetargetConfig::default()
     );
 
+    // The neck's share reaches a recording's VRMA (the default half without settings).
+    let mut face = Character::from_rig_json(RIG, 3).unwrap();
+    assert_eq!(face.neck_share(), omote_core::tracking::NECK_SHARE);
+    face.enable_tracking(settings.clone()).unwrap();
+    assert_eq!(face.neck_share(), 0.3);
+    let avatar = omote_embed::Avatar::load(&omote_embed::AvatarSource::Builtin).unwrap();
+    let anim = face_recording(&avatar);
+    let model = avatar.model.as_ref().unwrap();
+    let vrma = |share| {
+        omote_embed::vrma_with_neck_share(&anim, model, share)
+            .unwrap()
+            .0
+    };
+    assert_ne!(vrma(0.3), vrma(0.5));
+    assert_eq!(vrma(0.5), omote_embed::vrma(&anim, model).unwrap());
+    let e = omote_embed::vrma_with_neck_share(&anim, model, 1.5).unwrap_err();
+    assert!(e.to_string().contains("1.5 is not a share"), "{e}");
+
     let wink = |settings: &str| {
         let mut face = Character::from_rig_json(RIG, 3)
             .unwrap()
@@ -1168,4 +1186,19 @@ fn a_line_said_part_way_in_plays_from_there() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("finite number of seconds"), "{e}");
+}
+
+/// One second of a tracked head turned 30° to the left on `avatar`, recorded at 30 fps.
+fn face_recording(avatar: &omote_embed::Avatar) -> omote_embed::Anim {
+    let mut face = Character::from_avatar(avatar, 5)
+        .unwrap()
+        .with_tracking(Default::default())
+        .unwrap();
+    face.record(30.0).unwrap();
+    for _ in 0..30 {
+        face.set_tracked_arkit(&[0.0; 52], Some(Quat::from_rotation_y(30f32.to_radians())))
+            .unwrap();
+        face.update(1.0 / 30.0);
+    }
+    face.finish_recording().unwrap()
 }

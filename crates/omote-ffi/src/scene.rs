@@ -18,10 +18,37 @@ use crate::{OmoteAnims, OmoteAvatar, OmoteCharacter, OmoteScene, OmoteStatus};
 pub(crate) static SCENES: Registry<ScenePlayer> = Registry::new(Kind::Scene);
 pub(crate) static ANIMS: Registry<Anims> = Registry::new(Kind::Anims);
 
-/// Anims to write: one per character of a bake or a recording, each with its VRM's
-/// model when it has one (for VRMA).
+/// Anims to write: one per character of a bake or a recording.
 pub(crate) struct Anims {
-    items: Vec<(String, Anim, Option<VrmModel>)>,
+    items: Vec<AnimItem>,
+}
+
+/// One anim to write, with what its VRMA needs.
+struct AnimItem {
+    /// The character's id.
+    id: String,
+    anim: Anim,
+    /// Its VRM's model, when it has one.
+    model: Option<VrmModel>,
+    /// The neck's share of the head's turn in its VRMA (a tracked recording's own).
+    neck_share: f32,
+}
+
+impl Anims {
+    /// A scene's anims: each character's with its model, the default neck share.
+    fn of_scene(baked: Vec<omote_embed::BakedCharacter>, p: &ScenePlayer) -> Self {
+        let items = baked
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| AnimItem {
+                id: b.id,
+                anim: b.anim,
+                model: p.loaded().characters[i].model.clone(),
+                neck_share: omote_core::tracking::NECK_SHARE,
+            })
+            .collect();
+        Self { items }
+    }
 }
 
 /// Where a file's bytes go when the host's resolver reads it
@@ -806,13 +833,7 @@ pub unsafe extern "C" fn omote_scene_bake(
                 ..BakeOptions::default()
             };
             let baked = p.bake(&options)?;
-            Ok(Anims {
-                items: baked
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, b)| (b.id, b.anim, p.loaded().characters[i].model.clone()))
-                    .collect(),
-            })
+            Ok(Anims::of_scene(baked, p))
         })?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, ANIMS.insert(anims), "out") }
@@ -849,13 +870,19 @@ pub unsafe extern "C" fn omote_character_finish_recording(
             AVATARS.get(avatar)?.lock("the avatar")?.model.clone()
         };
         let held = CHARACTERS.get(character)?;
-        let Some(anim) = held.lock("the character")?.finish_recording() else {
+        let mut c = held.lock("the character")?;
+        let Some(anim) = c.finish_recording() else {
             return Err(FfiError::argument(
                 "the character is not recording (omote_character_record)",
             ));
         };
         let anims = Anims {
-            items: vec![("character".into(), anim, model)],
+            items: vec![AnimItem {
+                id: "character".into(),
+                anim,
+                model,
+                neck_share: c.neck_share(),
+            }],
         };
         // SAFETY: checked above.
         unsafe { ptr::write(out, ANIMS.insert(anims), "out") }
@@ -886,13 +913,7 @@ pub unsafe extern "C" fn omote_scene_finish_recording(
                     "the scene is not recording (omote_scene_record)",
                 ));
             }
-            Ok(Anims {
-                items: baked
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, b)| (b.id, b.anim, p.loaded().characters[i].model.clone()))
-                    .collect(),
-            })
+            Ok(Anims::of_scene(baked, p))
         })?;
         // SAFETY: checked above.
         unsafe { ptr::write(out, ANIMS.insert(anims), "out") }
@@ -947,17 +968,17 @@ unsafe fn write_bytes(bytes: &[u8], buf: *mut u8, cap: u32, len: *mut u32) -> Ff
 fn item<R>(
     anims: OmoteAnims,
     i: u32,
-    body: impl FnOnce(&str, &Anim, Option<&VrmModel>) -> FfiResult<R>,
+    body: impl FnOnce(&AnimItem) -> FfiResult<R>,
 ) -> FfiResult<R> {
     let held = ANIMS.get(anims)?;
     let a = held.lock("the anims")?;
-    let Some((id, anim, model)) = a.items.get(i as usize) else {
+    let Some(item) = a.items.get(i as usize) else {
         return Err(FfiError::argument(format!(
             "anim {i}: there are {}",
             a.items.len()
         )));
     };
-    body(id, anim, model.as_ref())
+    body(item)
 }
 
 /// Anim `i`'s character id (text, like `omote_avatar_channel_name`).
@@ -974,8 +995,8 @@ pub unsafe extern "C" fn omote_anims_id(
 ) -> OmoteStatus {
     guard("omote_anims_id", || {
         // SAFETY: the caller's promise.
-        item(anims, i, |id, _, _| unsafe {
-            ptr::write_text(id, buf, cap, len)
+        item(anims, i, |a| unsafe {
+            ptr::write_text(&a.id, buf, cap, len)
         })
     })
 }
@@ -994,8 +1015,8 @@ pub unsafe extern "C" fn omote_anims_json(
     len: *mut u32,
 ) -> OmoteStatus {
     guard("omote_anims_json", || {
-        item(anims, i, |_, anim, _| {
-            let json = omote_embed::anim_json(anim)?;
+        item(anims, i, |a| {
+            let json = omote_embed::anim_json(&a.anim)?;
             // SAFETY: the caller's promise.
             unsafe { write_bytes(json.as_bytes(), buf, cap, len) }
         })
@@ -1003,7 +1024,8 @@ pub unsafe extern "C" fn omote_anims_json(
 }
 
 /// Anim `i` as a VRM Animation (`.vrma`) for its character's VRM (an error when it has
-/// none: a rig file or the standard rig).
+/// none: a rig file or the standard rig). A tracked character's recording splits the
+/// head's turn with the neck at its tracking settings' `neckShare`.
 ///
 /// # Safety
 /// `buf` points at `cap` writable bytes; `len` is writable.
@@ -1016,11 +1038,14 @@ pub unsafe extern "C" fn omote_anims_vrma(
     len: *mut u32,
 ) -> OmoteStatus {
     guard("omote_anims_vrma", || {
-        item(anims, i, |id, anim, model| {
-            let Some(model) = model else {
-                return Err(FfiError::argument(format!("`{id}` has no VRM to animate")));
+        item(anims, i, |a| {
+            let Some(model) = &a.model else {
+                return Err(FfiError::argument(format!(
+                    "`{}` has no VRM to animate",
+                    a.id
+                )));
             };
-            let bytes = omote_embed::vrma(anim, model)?;
+            let (bytes, _) = omote_embed::vrma_with_neck_share(&a.anim, model, a.neck_share)?;
             // SAFETY: the caller's promise.
             unsafe { write_bytes(&bytes, buf, cap, len) }
         })

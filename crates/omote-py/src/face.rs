@@ -575,7 +575,10 @@ impl Face {
     /// Ends the recording: its `Anim` (for `to_json`, `to_vrma`), or None if nothing
     /// was recording.
     fn finish_recording(&mut self) -> Option<Anim> {
-        self.inner.finish_recording().map(|inner| Anim { inner })
+        let neck_share = self.inner.neck_share();
+        self.inner
+            .finish_recording()
+            .map(|inner| Anim { inner, neck_share })
     }
 
     /// What happened in the last update: blinks, saccades (counts), voice_started,
@@ -604,6 +607,19 @@ impl Face {
 #[pyclass(module = "omote", name = "Anim", frozen)]
 pub struct Anim {
     pub(crate) inner: omote_core::Anim,
+    /// The neck's share of the head's turn in its VRMA: a tracked recording's
+    /// `neckShare`, else the default half.
+    pub(crate) neck_share: f32,
+}
+
+impl Anim {
+    /// An anim with the default neck share (a bake, a file).
+    pub(crate) fn new(inner: omote_core::Anim) -> Self {
+        Self {
+            inner,
+            neck_share: omote_core::tracking::NECK_SHARE,
+        }
+    }
 }
 
 fn tracks(t: &omote_core::anim::ExpressionTracks, frames: usize) -> Vec<f32> {
@@ -690,7 +706,9 @@ impl Anim {
     }
 
     /// A VRM Animation (.vrma bytes) for `rig`, which must be a VRM (`Rig.has_vrm`). The
-    /// anim's expressions the VRM does not have are left out, with a `UserWarning`.
+    /// anim's expressions the VRM does not have are left out, with a `UserWarning`. A
+    /// tracked face's recording splits the head's turn with the neck at its tracking
+    /// settings' `neckShare`.
     fn to_vrma<'py>(
         &self,
         py: Python<'py>,
@@ -708,7 +726,7 @@ impl Anim {
             ));
         };
         let (bytes, warning) = py
-            .detach(|| omote_embed::vrma_with_warning(&self.inner, model))
+            .detach(|| omote_embed::vrma_with_neck_share(&self.inner, model, self.neck_share))
             .map_err(embed(call))?;
         if let Some(w) = warning {
             // An anim recorded on another avatar: what the rig has is written.

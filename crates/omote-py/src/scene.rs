@@ -90,7 +90,7 @@ impl Scene {
             .map_err(embed(call))?;
         let out = PyDict::new(py);
         for b in baked {
-            out.set_item(b.id, Anim { inner: b.anim })?;
+            out.set_item(b.id, Anim::new(b.anim))?;
         }
         Ok(out)
     }

@@ -101,6 +101,26 @@ def test_a_recorded_face_writes_a_vrma():
         anim.to_vrma(omote.Rig.standard())
 
 
+def test_a_tracked_recording_splits_the_head_with_the_neck_at_its_neck_share():
+    """The tracking settings' neckShare reaches the recording's VRMA: the same tracked
+    head turn written with the neck taking none, half (the default) or all of it gives
+    three files; the default's is the half's."""
+    rig = omote.Rig.builtin()
+    turn = [0.0, np.sin(np.radians(15)), 0.0, np.cos(np.radians(15))]  # 30° of yaw
+
+    def vrma(tracking):
+        face = omote.Face(rig, seed=4, tracking=tracking)
+        face.record(fps=30)
+        for _ in range(20):
+            face.set_tracked(np.zeros(52, np.float32), head=turn)
+            face.update(1 / 30)
+        return face.finish_recording().to_vrma(rig)
+
+    none, half, whole = (vrma({"neckShare": s}) for s in (0.0, 0.5, 1.0))
+    assert len({none, half, whole}) == 3
+    assert vrma(True) == half
+
+
 def test_a_vrma_for_another_avatar_names_what_it_leaves_out(vrm_dir):
     """An anim recorded on one avatar, written for a VRM with two expressions: the rest
     are left out, and the warning names each of them (never the gaze expressions)."""

@@ -201,6 +201,11 @@ impl FaceDriver {
         self.tracking.is_some()
     }
 
+    /// The retargeter, if tracking is on (its settings).
+    pub fn retargeter(&self) -> Option<&Retargeter> {
+        self.tracking.as_ref()
+    }
+
     /// The retargeter, if tracking is on (to calibrate the neutral pose).
     pub fn retargeter_mut(&mut self) -> Option<&mut Retargeter> {
         self.tracking.as_mut()
