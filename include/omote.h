@@ -27,7 +27,8 @@
 // scene (`omote_scene_set_camera`) and the camera a scene follows
 // (`omote_scene_camera_position`).
 // 6: the game's direction of a scene's gaze and eyes (`omote_scene_set_gaze`,
-// `omote_scene_set_gaze_point`, `omote_scene_set_eye_mode`).
+// `omote_scene_set_gaze_point`, `omote_scene_set_eye_mode`) and its characters' places
+// (`omote_scene_set_placement`).
 #define OMOTE_ABI_MINOR 6
 
 // The number of ARKit blendshapes a tracked face carries (52).
@@ -607,6 +608,19 @@ OmoteStatus omote_scene_set_gaze(OmoteScene scene, uint32_t i, const char *at);
 // # Safety
 // `point` is null or points at 3 floats.
 OmoteStatus omote_scene_set_gaze_point(OmoteScene scene, uint32_t i, const float *point);
+
+// Puts character `i`'s head at `position` (`x y z` metres in the scene's frame, as the
+// scene file's `position`) with its body turned `facing_deg` about +Y (0 faces +Z),
+// from the next update on: a game whose characters walk. Its gaze, the others' gaze at
+// it and its camera correction follow. A bake plays the file's placement. (ABI
+// minor 6.)
+//
+// # Safety
+// `position` points at 3 floats.
+OmoteStatus omote_scene_set_placement(OmoteScene scene,
+                                      uint32_t i,
+                                      const float *position,
+                                      float facing_deg);
 
 // How character `i`'s eyes behave while it is not speaking, from the next update on,
 // over the scene's eye-mode keys: `mode` as a scene file's `eyes` key names it —

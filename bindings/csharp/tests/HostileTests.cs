@@ -30,6 +30,21 @@ namespace Omote.Tests
             avatar.Dispose();
         }
 
+        /// <summary>Text holding a NUL would reach C cut at the NUL ("happy\0junk" read
+        /// as "happy"): it throws instead, naming where the NUL is, and changes nothing.</summary>
+        [Test]
+        public void TextWithANulThrowsInsteadOfBeingCut()
+        {
+            var e = Assert.Throws<ArgumentException>(() => face.SetExpression("happy\0junk", 1f));
+            StringAssert.Contains("NUL character at 5", e.Message);
+            StillSane("a name with a NUL");
+            using (var scene = Scene.Load(System.IO.Path.Combine(Support.Repo(), "examples/scenes/demo/scene.toml")))
+            {
+                Assert.Throws<ArgumentException>(() => scene.SetGaze(0, "camera\0junk"));
+                Assert.Throws<ArgumentException>(() => scene.SetEyeMode(0, "idle\0x"));
+            }
+        }
+
         /// <summary>After each failed call the face still steps and stays sane.</summary>
         void StillSane(string after)
         {

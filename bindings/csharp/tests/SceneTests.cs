@@ -290,10 +290,24 @@ namespace Omote.Tests
             CollectionAssert.AreEqual(keys, cleared);
             CollectionAssert.AreNotEqual(keys, play((s, i) => s.SetGaze(i, "forward"), 600));
             CollectionAssert.AreNotEqual(keys, play((s, i) => s.SetEyeMode(i, "focused"), 600));
+            // beni walks round to aoi's left or right, and aoi, looking at beni, turns with it.
+            Func<float, float> headAtBeni = side =>
+            {
+                var r = play((sc, i) =>
+                {
+                    sc.SetGaze(i, "beni");
+                    sc.SetPlacement(sc.IndexOf("beni"), -0.65f + sin + side * cos, 1.4f, cos - side * sin, 200f);
+                }, 60);
+                return r[1];
+            };
+            Assert.That(headAtBeni(1f), Is.GreaterThan(0.05f), "beni to aoi's left");
+            Assert.That(headAtBeni(-1f), Is.LessThan(-0.05f), "beni to aoi's right");
             using (var scene = Scene.Load(Demo()))
             {
                 int aoi = scene.IndexOf("aoi");
-                var e = Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_set_gaze", () => scene.SetGaze(aoi, "nobody"));
+                var e = Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_set_placement", () => scene.SetPlacement(aoi, 0f, 1.4f, 0f, float.NaN));
+                StringAssert.Contains("not four finite numbers", e.Message);
+                e = Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_set_gaze", () => scene.SetGaze(aoi, "nobody"));
                 StringAssert.Contains("`nobody` is neither a character", e.Message);
                 e = Support.Fails(OmoteStatus.InvalidArgument, "omote_scene_set_gaze", () => scene.SetGaze(aoi, "aoi"));
                 StringAssert.Contains("cannot look at itself", e.Message);

@@ -757,3 +757,121 @@ fn the_games_eye_mode_replaces_the_keys_until_cleared() {
         "{keyed} {talking} {auto}"
     );
 }
+
+/// A target behind a character is looked at over one shoulder and stays there while it
+/// wobbles about straight behind (a player standing behind an NPC); it changes shoulder
+/// only once the target is clearly on the other side. A target at the head counts as
+/// ahead, not as a full turn toward a 0.1 mm offset.
+#[test]
+fn a_target_behind_is_looked_at_over_one_shoulder_without_swinging() {
+    let rig = Arc::new(Rig::standard());
+    let mut scene = Scene::new(SceneSetup {
+        characters: vec![character(&rig, "a", 1, 0.0)],
+        ..SceneSetup::default()
+    })
+    .unwrap();
+    let head_yaw = |s: &Scene| {
+        let (y, _, _) = s.state(0).head.to_euler(omote_core::glam::EulerRot::YXZ);
+        y.to_degrees()
+    };
+    let look = |s: &mut Scene, x: f32, z: f32, frames: usize| {
+        s.set_gaze(0, Some(GazeTarget::Point(Vec3::new(x, 1.4, z))))
+            .unwrap();
+        let mut range = (f32::INFINITY, f32::NEG_INFINITY);
+        for _ in 0..frames {
+            s.update(DT);
+            range = (range.0.min(head_yaw(s)), range.1.max(head_yaw(s)));
+        }
+        range
+    };
+    // Behind, a little to its left (+x): over the left shoulder.
+    look(&mut scene, 0.3, -2.0, 60);
+    assert!(head_yaw(&scene) > 30.0, "{}", head_yaw(&scene));
+    // Wobbling 2 cm either side of straight behind for 3 s: it stays there.
+    for k in 0..30 {
+        let x = if k % 2 == 0 { -0.02 } else { 0.02 };
+        let (low, _) = look(&mut scene, x, -2.0, 6);
+        assert!(low > 30.0, "swung to {low} at wobble {k}");
+    }
+    // Clearly to its right and behind (124° round): the right shoulder.
+    look(&mut scene, -1.5, -1.0, 60);
+    assert!(head_yaw(&scene) < -30.0, "{}", head_yaw(&scene));
+    // At the head, a hair to the side: ahead.
+    look(&mut scene, 1e-4, 0.0, 90);
+    assert!(head_yaw(&scene).abs() < 1.0, "{}", head_yaw(&scene));
+}
+
+/// Gaze and eye-mode keys after a character's last line or acting key are part of the
+/// scene: it lasts until they have played (a bake would have cut them off).
+#[test]
+fn gaze_and_eye_keys_after_the_last_acting_key_still_play() {
+    let rig = Arc::new(Rig::standard());
+    let mut a = character(&rig, "a", 1, 0.0);
+    a.acting.push(key(&rig, 0.2, "happy", 1.0, 0.0));
+    a.gaze.push(GazeKey {
+        t: 5.0,
+        target: GazeTarget::Point(Vec3::new(1.0, 1.4, 1.0)),
+    });
+    a.eye_modes.push(omote_core::scene::EyeModeKey {
+        t: 7.0,
+        mode: Some(EyeMode::Focused),
+    });
+    let mut scene = Scene::new(SceneSetup {
+        characters: vec![a],
+        ..SceneSetup::default()
+    })
+    .unwrap();
+    assert!(scene.end_time() >= 7.0, "{}", scene.end_time());
+    while !scene.is_finished() {
+        scene.update(DT);
+    }
+    let (yaw, _, _) = scene
+        .state(0)
+        .head
+        .to_euler(omote_core::glam::EulerRot::YXZ);
+    assert!(yaw.to_degrees() > 10.0, "{}", yaw.to_degrees());
+    assert_eq!(scene.driver(0).face().eye_mode(), EyeMode::Focused);
+}
+
+/// The game places a character that walks: the others' gaze follows it there, and a
+/// placement that is not finite is refused and changes nothing.
+#[test]
+fn the_games_placement_moves_a_character_and_the_gaze_follows() {
+    let rig = Arc::new(Rig::standard());
+    let mut a = character(&rig, "a", 1, 0.0);
+    a.gaze.push(GazeKey {
+        t: 0.0,
+        target: GazeTarget::Character(1),
+    });
+    // b starts 2 m to a's right (−x).
+    let mut scene = Scene::new(SceneSetup {
+        characters: vec![a, character(&rig, "b", 2, -2.0)],
+        ..SceneSetup::default()
+    })
+    .unwrap();
+    let head_yaw = |s: &Scene| {
+        let (y, _, _) = s.state(0).head.to_euler(omote_core::glam::EulerRot::YXZ);
+        y.to_degrees()
+    };
+    for _ in 0..60 {
+        scene.update(DT);
+    }
+    assert!(head_yaw(&scene) < -10.0, "{}", head_yaw(&scene));
+    // b walks round to a's left, turned to face it.
+    let there = Vec3::new(1.5, 1.4, 1.5);
+    scene.set_placement(1, there, -135.0).unwrap();
+    assert_eq!((scene.position(1), scene.facing_deg(1)), (there, -135.0));
+    for _ in 0..60 {
+        scene.update(DT);
+    }
+    assert!(head_yaw(&scene) > 10.0, "{}", head_yaw(&scene));
+    let e = scene
+        .set_placement(1, Vec3::new(f32::NAN, 0.0, 0.0), 0.0)
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("character `b`: the placement"),
+        "{e}"
+    );
+    assert!(scene.set_placement(1, there, f32::INFINITY).is_err());
+    assert_eq!((scene.position(1), scene.facing_deg(1)), (there, -135.0));
+}

@@ -405,14 +405,32 @@ impl ScenePlayer {
         Ok(())
     }
 
+    /// Puts character `i`'s head at `position` (the scene's frame, metres, as the scene
+    /// file's `position`) with its body turned `facing_deg` about +Y (0 faces +Z), from
+    /// the next update on: a game whose characters walk. Its gaze, the others' gaze at it
+    /// and its camera correction follow. A number that is not finite is refused. A bake
+    /// plays the file's placement.
+    pub fn set_placement(
+        &mut self,
+        i: usize,
+        position: [f32; 3],
+        facing_deg: f32,
+    ) -> Result<(), EmbedError> {
+        self.check_character(i)?;
+        self.scene
+            .set_placement(i, omote_core::Vec3::from_array(position), facing_deg)
+            .map_err(|e| EmbedError::Argument(e.to_string()))
+    }
+
     /// Refuses a character index the scene does not have.
     fn check_character(&self, i: usize) -> Result<(), EmbedError> {
         if i < self.scene.len() {
             Ok(())
         } else {
+            let n = self.scene.len();
+            let s = if n == 1 { "" } else { "s" };
             Err(EmbedError::Argument(format!(
-                "character {i}: the scene has {}",
-                self.scene.len()
+                "character {i}: the scene has {n} character{s}"
             )))
         }
     }
@@ -516,7 +534,8 @@ impl ScenePlayer {
         rotations_of(self.state(i))
     }
 
-    /// Character `i`'s gaze after smoothing and saccades.
+    /// Character `i`'s gaze after smoothing and saccades: the eyes' turn in the head (at
+    /// most 25° each way), on top of the head's rotation ([`ScenePlayer::rotations`]).
     pub fn gaze(&self, i: usize) -> Gaze {
         let s = self.state(i);
         Gaze::new(s.look_at_yaw_deg, s.look_at_pitch_deg)
@@ -527,14 +546,15 @@ impl ScenePlayer {
         self.scene.state(i)
     }
 
-    /// Character `i`'s head position in scene space (metres), as the scene places it.
+    /// Character `i`'s head position in scene space (metres): the scene file's, or the
+    /// game's ([`ScenePlayer::set_placement`]).
     pub fn position(&self, i: usize) -> [f32; 3] {
-        self.loaded.characters[i].position
+        self.scene.position(i).to_array()
     }
 
     /// Character `i`'s body turn about +Y (degrees; 0 faces +Z).
     pub fn facing_deg(&self, i: usize) -> f32 {
-        self.loaded.characters[i].facing_deg
+        self.scene.facing_deg(i)
     }
 
     /// How many voice lines character `i` has.

@@ -485,7 +485,7 @@ fn the_game_directs_gaze_and_eyes_by_the_scene_files_names() {
 
     // Refused, naming what was given.
     let err = |r: Result<(), EmbedError>| r.unwrap_err().to_string();
-    assert!(err(p.set_gaze(9, Some("camera"))).contains("character 9: the scene has 2"));
+    assert!(err(p.set_gaze(9, Some("camera"))).contains("character 9: the scene has 2 characters"));
     assert!(err(p.set_gaze(aoi, Some("nobody"))).contains("`nobody` is neither a character"));
     assert!(err(p.set_gaze(aoi, Some("aoi"))).contains("cannot look at itself"));
     assert!(
@@ -493,4 +493,42 @@ fn the_game_directs_gaze_and_eyes_by_the_scene_files_names() {
     );
     assert!(err(p.set_eye_mode(aoi, Some("sleepy"))).contains("`sleepy` is not an eye mode"));
     assert_eq!(p.scene().host_gaze(aoi), None);
+}
+
+/// The game places a character (one that walks): from the first update on it plays what
+/// the scene file with that placement plays, frame for frame; the player reads the place
+/// back; a number that is not finite is refused.
+#[test]
+fn the_games_placement_plays_as_the_file_placed_there() {
+    let text = std::fs::read_to_string(demo()).unwrap();
+    let placed = text
+        .replacen(
+            "position = [-0.65, 1.4, 0.0]",
+            "position = [-0.9, 1.45, 0.2]",
+            1,
+        )
+        .replacen("facing = 20.0", "facing = 35.0", 1);
+    assert_ne!(placed, text);
+    let mut file = ScenePlayer::from_text(&placed, &demo(), &FsFiles).unwrap();
+    let mut hosted = ScenePlayer::from_text(&text, &demo(), &FsFiles).unwrap();
+    let aoi = hosted.index("aoi").unwrap();
+    hosted.set_placement(aoi, [-0.9, 1.45, 0.2], 35.0).unwrap();
+    assert_eq!(
+        (hosted.position(aoi), hosted.facing_deg(aoi)),
+        ([-0.9, 1.45, 0.2], 35.0)
+    );
+    for s in [&mut file, &mut hosted] {
+        s.set_auto_advance(true);
+    }
+    for _ in 0..(16.0f32 * 60.0) as usize {
+        file.update(1.0 / 60.0);
+        hosted.update(1.0 / 60.0);
+        assert_eq!(frame(&hosted), frame(&file), "at {} s", file.time());
+    }
+    let e = hosted
+        .set_placement(aoi, [0.0, 1.4, 0.0], f32::NAN)
+        .unwrap_err();
+    assert!(e.to_string().contains("not four finite numbers"), "{e}");
+    assert!(hosted.set_placement(5, [0.0, 1.4, 0.0], 0.0).is_err());
+    assert_eq!(hosted.position(aoi), [-0.9, 1.45, 0.2]);
 }

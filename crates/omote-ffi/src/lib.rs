@@ -97,7 +97,8 @@ pub const OMOTE_ABI_VERSION: u32 = 1;
 /// scene (`omote_scene_set_camera`) and the camera a scene follows
 /// (`omote_scene_camera_position`).
 /// 6: the game's direction of a scene's gaze and eyes (`omote_scene_set_gaze`,
-/// `omote_scene_set_gaze_point`, `omote_scene_set_eye_mode`).
+/// `omote_scene_set_gaze_point`, `omote_scene_set_eye_mode`) and its characters' places
+/// (`omote_scene_set_placement`).
 pub const OMOTE_ABI_MINOR: u32 = 6;
 
 /// The library's ABI version (compare with the header's `OMOTE_ABI_VERSION`).

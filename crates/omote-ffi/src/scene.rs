@@ -252,10 +252,11 @@ fn character(p: &ScenePlayer, i: u32) -> FfiResult<usize> {
     if i < p.len() {
         Ok(i)
     } else {
+        let n = p.len();
+        let s = if n == 1 { "" } else { "s" };
         Err(FfiError::argument(format!(
-            "character {i}: the scene has {} (0–{})",
-            p.len(),
-            p.len().saturating_sub(1)
+            "character {i}: the scene has {n} character{s} (0–{})",
+            n.saturating_sub(1)
         )))
     }
 }
@@ -384,6 +385,31 @@ pub unsafe extern "C" fn omote_scene_set_gaze_point(
         // SAFETY: the caller's promise.
         let point = unsafe { ptr::optional_array::<f32, 3>(point) };
         with(scene, |p| Ok(p.set_gaze_point(i as usize, point)?))
+    })
+}
+
+/// Puts character `i`'s head at `position` (`x y z` metres in the scene's frame, as the
+/// scene file's `position`) with its body turned `facing_deg` about +Y (0 faces +Z),
+/// from the next update on: a game whose characters walk. Its gaze, the others' gaze at
+/// it and its camera correction follow. A bake plays the file's placement. (ABI
+/// minor 6.)
+///
+/// # Safety
+/// `position` points at 3 floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omote_scene_set_placement(
+    scene: OmoteScene,
+    i: u32,
+    position: *const f32,
+    facing_deg: f32,
+) -> OmoteStatus {
+    guard("omote_scene_set_placement", || {
+        // SAFETY: the caller's promise.
+        let position = unsafe { ptr::slice(position, 3, "position")? };
+        let position = [position[0], position[1], position[2]];
+        with(scene, |p| {
+            Ok(p.set_placement(i as usize, position, facing_deg)?)
+        })
     })
 }
 
@@ -739,7 +765,9 @@ pub unsafe extern "C" fn omote_scene_rotations(
 
 /// Character `i`'s gaze after smoothing and saccades, degrees (yaw > 0: toward the
 /// avatar's left; pitch > 0: down) — for players that turn the eyes through their own
-/// look-at (UniVRM's yaw/pitch).
+/// look-at (UniVRM's yaw/pitch). It is the eyes' turn in the head (at most 25° each
+/// way): where the character looks is this on top of the head's rotation
+/// (`omote_scene_rotations`), which carries the rest of a larger turn.
 ///
 /// # Safety
 /// `yaw_deg` and `pitch_deg` are writable.

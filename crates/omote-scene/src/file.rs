@@ -19,6 +19,25 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// Three numbers `[x, y, z]`, exactly: serde reads an array into `[f32; 3]` by its first
+/// three items and drops any more, so a fourth would be lost without a word.
+mod xyz {
+    use serde::de::{Deserialize, Deserializer, Error};
+
+    fn three<E: Error>(v: Vec<f32>) -> Result<[f32; 3], E> {
+        <[f32; 3]>::try_from(v.as_slice())
+            .map_err(|_| E::invalid_length(v.len(), &"three numbers [x, y, z]"))
+    }
+
+    pub fn required<'de, D: Deserializer<'de>>(d: D) -> Result<[f32; 3], D::Error> {
+        three(Vec::deserialize(d)?)
+    }
+
+    pub fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<[f32; 3]>, D::Error> {
+        Option::<Vec<f32>>::deserialize(d)?.map(three).transpose()
+    }
+}
+
 impl SceneFile {
     /// The scene as TOML text: keys in alphabetical order (values before tables), absent
     /// and empty fields left out, and each number written as the shortest decimal that
@@ -81,6 +100,7 @@ pub struct CharacterDesc {
     pub seed: Option<u64>,
     /// Head position in scene space, metres, `[x, y, z]` (+Y up, +Z toward a camera in
     /// front). Default `[0, 1.4, 0]`.
+    #[serde(default, deserialize_with = "xyz::optional")]
     pub position: Option<[f32; 3]>,
     /// Degrees about +Y; 0 faces +Z.
     pub facing: Option<f32>,
@@ -166,6 +186,7 @@ pub struct GazeDesc {
     /// A character id, `"camera"`, `"forward"` or `"auto"`.
     pub at: Option<String>,
     /// A point in the scene, metres (instead of `at`).
+    #[serde(default, deserialize_with = "xyz::optional")]
     pub point: Option<[f32; 3]>,
     /// Degrees, > 0 to the character's left (with `pitch`, instead of `at`).
     pub yaw: Option<f32>,
@@ -190,6 +211,7 @@ pub struct CameraKeyDesc {
     /// Scene time (s).
     pub t: f32,
     /// Position `[x, y, z]` in metres.
+    #[serde(deserialize_with = "xyz::required")]
     pub position: [f32; 3],
     /// How the camera moves from the previous key: `"smooth"` (default), `"linear"`,
     /// `"step"`.

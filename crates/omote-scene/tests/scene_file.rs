@@ -178,6 +178,18 @@ fn bad_scene_files_name_the_file_the_line_and_the_field() {
             "character[0].gaze[0].point: must be three finite numbers",
         ),
         (
+            "four-numbers",
+            format!("{base}[[character.gaze]]\nt = 1\npoint = [1.5, 1.0, 0.5, 2]\n"),
+            ":6:",
+            "character[0].gaze[0].point: invalid length 4, expected three numbers [x, y, z]",
+        ),
+        (
+            "four-numbers-position",
+            "[[character]]\nid = \"a\"\nposition = [0, 1.4, 0, 0]\n".to_string(),
+            ":3:",
+            "character[0].position: invalid length 4, expected three numbers [x, y, z]",
+        ),
+        (
             "point-and-at",
             format!("{base}[[character.gaze]]\nt = 1\nat = \"camera\"\npoint = [0, 1, 1]\n"),
             ":4:",

@@ -266,6 +266,7 @@ namespace Omote
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_gaze(ulong scene, uint i, byte[] at);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_gaze_point(ulong scene, uint i, float[] point);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_eye_mode(ulong scene, uint i, byte[] mode);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_set_placement(ulong scene, uint i, float[] position, float facingDeg);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_fade_expression(ulong scene, uint i, byte[] name, float weight, float seconds);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_info(ulong scene, out double timeS, out float timelineS, out uint waiting, out uint finished);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern OmoteStatus omote_scene_character_count(ulong scene, out uint @out);

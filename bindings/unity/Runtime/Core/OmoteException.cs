@@ -33,10 +33,15 @@ namespace Omote
     public static class Utf8
     {
         /// <summary><paramref name="text"/> as NUL-terminated UTF-8; null stays null
-        /// (the library answers a null pointer with a status).</summary>
+        /// (the library answers a null pointer with a status). Text holding a NUL throws:
+        /// C would read only what comes before it, and the rest would be lost without a
+        /// word.</summary>
         public static byte[] Encode(string text)
         {
             if (text == null) return null;
+            int nul = text.IndexOf('\0');
+            if (nul >= 0)
+                throw new ArgumentException(string.Format("the text holds a NUL character at {0}: the library would read only what comes before it", nul), "text");
             int n = Encoding.UTF8.GetByteCount(text);
             var bytes = new byte[n + 1];
             Encoding.UTF8.GetBytes(text, 0, text.Length, bytes, 0);

@@ -262,6 +262,20 @@ namespace Omote
             Native.Check(NativeMethods.omote_scene_set_gaze_point(Handle, (uint)CharacterIndex(i), point));
         }
 
+        /// <summary>Puts character <paramref name="i"/>'s head at (x, y, z) in the scene's
+        /// frame (metres, as the scene file's position: +Y up, glTF/VRM axes, so Unity's x
+        /// negated) with its body turned <paramref name="facingDeg"/> about +Y (0 faces +Z),
+        /// from the next update on: a character that walks. Its gaze, the others' gaze at it
+        /// and its camera correction follow. A number that is not finite throws. Allocates
+        /// nothing.</summary>
+        public void SetPlacement(int i, float x, float y, float z, float facingDeg)
+        {
+            point[0] = x;
+            point[1] = y;
+            point[2] = z;
+            Native.Check(NativeMethods.omote_scene_set_placement(Handle, (uint)CharacterIndex(i), point, facingDeg));
+        }
+
         /// <summary>Gives character <paramref name="i"/>'s gaze back to the scene's keys
         /// (<see cref="SetGaze"/>, <see cref="SetGazePoint"/>).</summary>
         public void ClearGaze(int i)
@@ -372,7 +386,9 @@ namespace Omote
         }
 
         /// <summary>Character <paramref name="i"/>'s gaze after smoothing and saccades,
-        /// degrees (yaw + toward the avatar's left, pitch + down).</summary>
+        /// degrees (yaw + toward the avatar's left, pitch + down): the eyes' turn in the head
+        /// (at most 25° each way), on top of the head's rotation (<see cref="Rotations"/>),
+        /// which carries the rest of a larger turn.</summary>
         public void GetGaze(int i, out float yawDeg, out float pitchDeg)
         {
             Native.Check(NativeMethods.omote_scene_gaze(Handle, Native.Index(i, "i"), out yawDeg, out pitchDeg));

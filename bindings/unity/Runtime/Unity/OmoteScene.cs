@@ -51,6 +51,9 @@ namespace Omote.Unity
         [Tooltip("Where the scene file's origin is in the world (its +Y up, +Z toward a camera in front): the characters' positions are taken from it. Unset: the world's origin.")]
         public Transform sceneOrigin;
 
+        [Tooltip("Each bound model's head bone and turn place its character in the scene every frame (characters that walk or stand where the game puts them); off: the models must stand where the scene file says.")]
+        public bool followModels;
+
         /// <summary>Reads a file the scene names (a path → its bytes, null when missing).
         /// Set it before Start where StreamingAssets are not plain files (Android, WebGL).</summary>
         public Func<string, byte[]> Resolver;
@@ -64,6 +67,7 @@ namespace Omote.Unity
         readonly float[] rotations = new float[12];
         bool cameraGiven;
         bool[] gazeGiven;
+        Transform[] heads;
 
         static bool Finite(float v) { return !float.IsNaN(v) && !float.IsInfinity(v); }
         readonly Dictionary<string, AudioClip> clipsByName = new Dictionary<string, AudioClip>();
@@ -80,6 +84,7 @@ namespace Omote.Unity
             bound = new Binding[n];
             weights = new float[n][];
             gazeGiven = new bool[n];
+            heads = new Transform[n];
             for (int i = 0; i < n; i++)
             {
                 weights[i] = new float[Scene.ChannelNames(i).Length];
@@ -90,6 +95,8 @@ namespace Omote.Unity
                     continue;
                 }
                 appliers[i] = new VrmApplier(bound[i].vrm, null, Scene.ChannelNames(i));
+                var animator = bound[i].vrm.GetComponent<Animator>();
+                heads[i] = animator != null ? animator.GetBoneTransform(HumanBodyBones.Head) : null;
             }
         }
 
@@ -116,6 +123,15 @@ namespace Omote.Unity
             {
                 Scene.ClearCamera();
                 cameraGiven = false;
+            }
+            for (int i = 0; followModels && i < heads.Length; i++)
+            {
+                if (heads[i] == null || !InScene(heads[i].position, out p)) continue;
+                // The body's turn about +Y in the scene's frame (VRM axes: 0 faces +Z).
+                Vector3 f = bound[i].vrm.transform.forward;
+                if (sceneOrigin != null) f = sceneOrigin.InverseTransformDirection(f);
+                float facing = Mathf.Atan2(-f.x, f.z) * Mathf.Rad2Deg;
+                if (Finite(facing)) Scene.SetPlacement(i, p.x, p.y, p.z, facing);
             }
             for (int i = 0; i < bound.Length; i++)
             {

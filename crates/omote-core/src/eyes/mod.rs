@@ -71,9 +71,15 @@ impl Gaze {
     /// assert!((g.yaw_deg - 45.0).abs() < 1e-4 && g.pitch_deg == 0.0);
     /// ```
     pub fn toward(direction: glam::Vec3) -> Self {
-        let d = direction;
+        let mut d = direction;
         if !d.is_finite() || d.length_squared() < 1e-12 {
             return Self::FORWARD;
+        }
+        // A very distant point: scaled down first, so its squares stay finite (the angles
+        // do not depend on the length).
+        let largest = d.abs().max_element();
+        if largest > 1e18 {
+            d /= largest;
         }
         let yaw = d.x.atan2(d.z).to_degrees();
         let pitch = (-d.y).atan2((d.x * d.x + d.z * d.z).sqrt()).to_degrees();

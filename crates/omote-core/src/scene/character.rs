@@ -197,8 +197,10 @@ pub(crate) struct Character {
     pub id: String,
     pub driver: FaceDriver,
     pub position: Vec3,
-    /// Body rotation (scene ← body).
+    /// Body rotation (scene ← body) …
     pub facing: Quat,
+    /// … as degrees about +Y.
+    pub facing_deg: f32,
     pub acting: KeyTrack,
     pub picture: KeyTrack,
     pub lines: Box<[VoiceLine]>,
@@ -221,6 +223,9 @@ pub(crate) struct Character {
     pub host_gaze: Option<GazeTarget>,
     /// The host's eye mode (`Some(None)`: automatic), over the eye-mode keys while set.
     pub host_eye_mode: Option<Option<EyeMode>>,
+    /// The gaze's yaw the last frame aimed at (degrees, clamped): the side a target
+    /// behind is looked at over.
+    pub gaze_yaw_deg: f32,
     /// How long a mouth cut by a skip takes to settle into the acting (the hand-over
     /// blend).
     pub cut_settle_s: f32,

@@ -53,6 +53,14 @@ pub const EYE_CHANGE_LOOKAHEAD_S: f32 = 1.0;
 const MAX_GAZE_YAW_DEG: f32 = 70.0;
 /// … and of pitch.
 const MAX_GAZE_PITCH_DEG: f32 = 40.0;
+/// A target nearer the head than this (m) is the head itself: looked at, it is ahead.
+const MIN_GAZE_DISTANCE_M: f32 = 0.1;
+/// A target further round than this (degrees of yaw, either side) is behind: the
+/// character keeps looking over the shoulder it last turned to, so a target moving
+/// about straight behind does not swing the head from one shoulder to the other.
+const BEHIND_DEG: f32 = 135.0;
+/// A gaze key has played out once the head has turned (it settles in about 0.4 s).
+const GAZE_SETTLE_S: f32 = 0.5;
 
 /// Why a scene could not be built. Indices are the character's and, within it, the
 /// item's position in the setup's lists.
@@ -97,12 +105,13 @@ pub enum SceneError {
         /// The target index.
         target: usize,
     },
-    /// A host's gaze target that cannot be looked at.
+    /// What a host gave a running scene cannot be taken: a gaze target that cannot be
+    /// looked at, a placement that is not finite.
     #[error("character `{character}`: {reason}")]
-    HostGaze {
+    Host {
         /// Character id.
         character: String,
-        /// What is wrong with the target.
+        /// What is wrong with it.
         reason: String,
     },
     /// A wait or camera key has a bad time.
@@ -315,7 +324,7 @@ impl Scene {
             _ => None,
         };
         if let Some(reason) = reason {
-            return Err(SceneError::HostGaze {
+            return Err(SceneError::Host {
                 character: c.id.clone(),
                 reason,
             });
@@ -330,6 +339,43 @@ impl Scene {
     /// Panics if `character` is out of range.
     pub fn set_eye_mode(&mut self, character: usize, mode: Option<EyeModeChoice>) {
         self.characters[character].host_eye_mode = mode.map(EyeModeChoice::keyed);
+    }
+
+    /// Puts `character`'s head at `position` (the scene's frame, metres) with its body
+    /// turned `facing_deg` about +Y (0 faces +Z), from the next update on: a game whose
+    /// characters walk. Its gaze, the others' gaze at it and its camera correction follow.
+    /// A number that is not finite is refused and changes nothing. Panics if `character`
+    /// is out of range.
+    pub fn set_placement(
+        &mut self,
+        character: usize,
+        position: Vec3,
+        facing_deg: f32,
+    ) -> Result<(), SceneError> {
+        let c = &mut self.characters[character];
+        if !(position.is_finite() && facing_deg.is_finite()) {
+            return Err(SceneError::Host {
+                character: c.id.clone(),
+                reason: format!(
+                    "the placement {position} facing {facing_deg}° is not four finite numbers"
+                ),
+            });
+        }
+        c.position = position;
+        c.facing_deg = facing_deg;
+        c.facing = Quat::from_rotation_y(facing_deg.to_radians());
+        Ok(())
+    }
+
+    /// Where `character`'s head is (the scene file's `position`, or the host's
+    /// [`Scene::set_placement`]).
+    pub fn position(&self, character: usize) -> Vec3 {
+        self.characters[character].position
+    }
+
+    /// `character`'s body turn about +Y, degrees (0 faces +Z).
+    pub fn facing_deg(&self, character: usize) -> f32 {
+        self.characters[character].facing_deg
     }
 
     /// Where `character` looks as the host set it ([`Scene::set_gaze`]), if it did.
@@ -480,6 +526,7 @@ impl Scene {
             let head_pos = c.position;
             // 4. Gaze, 5. camera, 6. the face.
             let gaze = gaze_angles(characters, i, head_pos, target, frame.camera);
+            characters[i].gaze_yaw_deg = gaze.yaw_deg;
             drive_face(&mut characters[i], gaze, &frame);
         }
         let mut now_speaking = characters
@@ -633,7 +680,8 @@ fn eye_mode_and_target(c: &mut Character, speaker: Option<usize>, to: f32) -> Ga
 }
 
 /// Character `i`'s gaze toward `target` from its head at `head_pos`: yaw and pitch in
-/// degrees, clamped.
+/// degrees, clamped (a target at the head is ahead; one behind is looked at over the
+/// shoulder the character last turned to).
 #[inline]
 fn gaze_angles(
     characters: &[Character],
@@ -642,23 +690,28 @@ fn gaze_angles(
     target: GazeTarget,
     camera: Option<Vec3>,
 ) -> Gaze {
+    let c = &characters[i];
+    let toward = |p: Vec3| {
+        if p.distance_squared(head_pos) < MIN_GAZE_DISTANCE_M * MIN_GAZE_DISTANCE_M {
+            Gaze::FORWARD
+        } else {
+            c.angles_toward(p)
+        }
+    };
     let gaze = match target {
         GazeTarget::Auto | GazeTarget::Forward => Gaze::FORWARD,
-        GazeTarget::Camera => camera.map_or(Gaze::FORWARD, |p| characters[i].angles_toward(p)),
-        GazeTarget::Character(j) => {
-            let p = characters[j].position;
-            if j == i || p == head_pos {
-                Gaze::FORWARD
-            } else {
-                characters[i].angles_toward(p)
-            }
-        }
+        GazeTarget::Camera => camera.map_or(Gaze::FORWARD, toward),
+        GazeTarget::Character(j) if j == i => Gaze::FORWARD,
+        GazeTarget::Character(j) => toward(characters[j].position),
         GazeTarget::Direction { yaw_deg, pitch_deg } => Gaze::new(yaw_deg, pitch_deg),
-        GazeTarget::Point(p) if p == head_pos => Gaze::FORWARD,
-        GazeTarget::Point(p) => characters[i].angles_toward(p),
+        GazeTarget::Point(p) => toward(p),
     };
+    let mut yaw = crate::sanitize::finite_or_zero(gaze.yaw_deg);
+    if yaw.abs() > BEHIND_DEG && c.gaze_yaw_deg != 0.0 && c.gaze_yaw_deg.signum() != yaw.signum() {
+        yaw = MAX_GAZE_YAW_DEG.copysign(c.gaze_yaw_deg);
+    }
     Gaze::new(
-        crate::sanitize::finite_or_zero(gaze.yaw_deg).clamp(-MAX_GAZE_YAW_DEG, MAX_GAZE_YAW_DEG),
+        yaw.clamp(-MAX_GAZE_YAW_DEG, MAX_GAZE_YAW_DEG),
         crate::sanitize::finite_or_zero(gaze.pitch_deg)
             .clamp(-MAX_GAZE_PITCH_DEG, MAX_GAZE_PITCH_DEG),
     )
@@ -747,10 +800,18 @@ fn build_character(c: CharacterSetup, n: usize, end: &mut f32) -> Result<Charact
     gaze.sort_by(|a, b| a.t.total_cmp(&b.t));
     let mut eye_modes = c.eye_modes;
     eye_modes.sort_by(|a, b| a.t.total_cmp(&b.t));
+    // A gaze or eye-mode key after the last line or acting key still plays.
+    for k in &gaze {
+        *end = end.max(k.t + GAZE_SETTLE_S);
+    }
+    for k in &eye_modes {
+        *end = end.max(k.t);
+    }
     Ok(Character {
         id,
         position: c.position,
         facing: Quat::from_rotation_y(c.facing_deg.to_radians()),
+        facing_deg: c.facing_deg,
         acting: KeyTrack::new(acting, rig.len()),
         picture: KeyTrack::new(c.picture, rig.len()),
         lines: lines.into_boxed_slice(),
@@ -765,6 +826,7 @@ fn build_character(c: CharacterSetup, n: usize, end: &mut f32) -> Result<Charact
         partner: None,
         host_gaze: None,
         host_eye_mode: None,
+        gaze_yaw_deg: 0.0,
         cut_settle_s: speech.end_blend_s,
         driver,
     })

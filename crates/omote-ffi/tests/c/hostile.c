@@ -262,11 +262,15 @@ int main(void) {
   EXPECT("scene gaze at itself", omote_scene_set_gaze(scene, 0, "a"), OMOTE_STATUS_INVALID_ARGUMENT, "cannot look at itself");
   EXPECT("scene gaze at nobody", omote_scene_set_gaze(scene, 0, "nobody"), OMOTE_STATUS_INVALID_ARGUMENT, "omote_scene_set_gaze: `nobody` is neither");
   EXPECT("scene gaze not UTF-8", omote_scene_set_gaze(scene, 0, "\xff\xfe"), OMOTE_STATUS_INVALID_ARGUMENT, "omote_scene_set_gaze");
-  EXPECT("scene gaze character out of range", omote_scene_set_gaze(scene, 1, "camera"), OMOTE_STATUS_INVALID_ARGUMENT, "character 1: the scene has 1");
+  EXPECT("scene gaze character out of range", omote_scene_set_gaze(scene, 1, "camera"), OMOTE_STATUS_INVALID_ARGUMENT, "character 1: the scene has 1 character");
   float inf_point[3] = {0.0f, INFINITY, 1.0f};
   EXPECT("scene gaze point infinite", omote_scene_set_gaze_point(scene, 0, inf_point), OMOTE_STATUS_INVALID_ARGUMENT, "not three finite numbers");
   EXPECT("scene eye mode unknown", omote_scene_set_eye_mode(scene, 0, "sleepy"), OMOTE_STATUS_INVALID_ARGUMENT, "omote_scene_set_eye_mode: `sleepy` is not an eye mode");
   EXPECT("scene gaze on a character", omote_scene_set_gaze(face, 0, "camera"), OMOTE_STATUS_INVALID_HANDLE, "omote_scene_set_gaze");
+  EXPECT("scene placement null", omote_scene_set_placement(scene, 0, NULL, 0.0f), OMOTE_STATUS_NULL_POINTER, "omote_scene_set_placement");
+  float place[3] = {0.5f, 1.4f, 0.0f};
+  EXPECT("scene placement NaN facing", omote_scene_set_placement(scene, 0, place, nan), OMOTE_STATUS_INVALID_ARGUMENT, "not four finite numbers");
+  EXPECT("scene placement", omote_scene_set_placement(scene, 0, place, 30.0f), OMOTE_STATUS_OK, "");
   EXPECT("scene gaze camera", omote_scene_set_gaze(scene, 0, "camera"), OMOTE_STATUS_OK, "");
   EXPECT("scene gaze given back", omote_scene_set_gaze_point(scene, 0, NULL), OMOTE_STATUS_OK, "");
   EXPECT("scene eye mode", omote_scene_set_eye_mode(scene, 0, "focused"), OMOTE_STATUS_OK, "");
