@@ -749,7 +749,9 @@ OmoteStatus omote_scene_rotations(OmoteScene scene, uint32_t i, float *out, uint
 
 // Character `i`'s gaze after smoothing and saccades, degrees (yaw > 0: toward the
 // avatar's left; pitch > 0: down) — for players that turn the eyes through their own
-// look-at (UniVRM's yaw/pitch).
+// look-at (UniVRM's yaw/pitch). It is the eyes' turn in the head (at most 25° each
+// way): where the character looks is this on top of the head's rotation
+// (`omote_scene_rotations`), which carries the rest of a larger turn.
 //
 // # Safety
 // `yaw_deg` and `pitch_deg` are writable.
