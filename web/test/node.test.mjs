@@ -285,7 +285,9 @@ try {
     expectErrorEarly('a 3×3 matrix', () => f.setTrackedMediaPipe({ facialTransformationMatrixes: [{ data: [1, 0, 0, 0, 1, 0, 0, 0, 1] }] }), '4×4');
     expectErrorEarly('an unknown setting', () => f.enableTracking({ mirrorr: true }), 'enableTracking: the tracking settings: unknown field `mirrorr`');
     expectErrorEarly('a setting out of range', () => f.enableTracking({ limits: { yawDeg: -10 } }), 'limits.yawDeg = -10');
-    expectErrorEarly('a setting of the wrong type', () => f.enableTracking({ mirror: 'yes' }), 'expected a boolean');
+    expectErrorEarly('a setting of the wrong type', () => f.enableTracking({ mirror: 'yes' }), 'the tracking settings: mirror: invalid type: string "yes", expected a boolean');
+    expectErrorEarly('a nested setting of the wrong type', () => f.enableTracking({ smoothing: { eyes: 'x' } }), 'the tracking settings: smoothing.eyes: invalid type');
+    expectErrorEarly('a one Euro filter missing a number', () => f.enableTracking('{"headFilter": {"minCutoff": 1,\n "beta": 0.1}}'), 'the tracking settings: headFilter: missing field `derivativeCutoff`');
     expectErrorEarly('a NaN setting', () => f.enableTracking({ smoothing: { mouth: NaN } }), 'enableTracking: smoothing.mouth is NaN: not a JSON number');
     expectErrorEarly('a Map of settings', () => f.enableTracking(new Map([['mirror', true]])), 'enableTracking: the settings is a Map');
     expectErrorEarly('a BigInt setting', () => f.enableTracking({ limits: { yawDeg: 10n } }), 'enableTracking: limits.yawDeg is a BigInt');

@@ -887,7 +887,8 @@ pub fn tracking_settings(json: &str) -> Result<RetargetConfig, EmbedError> {
     }
     // Natively through the settings files' own reader, which names the field
     // (`headFilter: missing field `beta``); the browser package reads with serde_json
-    // alone, which names the position: the path reader is 10 KB of its 250 KB.
+    // alone (the path reader is 10 KB of its 250 KB) and names the field from the
+    // position serde_json gives.
     #[cfg(feature = "avatar")]
     let config: RetargetConfig =
         omote_config::parse_json(json, std::path::Path::new("")).map_err(|e| match e {
@@ -898,7 +899,12 @@ pub fn tracking_settings(json: &str) -> Result<RetargetConfig, EmbedError> {
             e => refused(e.to_string()),
         })?;
     #[cfg(not(feature = "avatar"))]
-    let config: RetargetConfig = serde_json::from_str(json).map_err(|e| refused(e.to_string()))?;
+    let config: RetargetConfig = serde_json::from_str(json).map_err(|e| {
+        match crate::json_path::json_path_at(json, e.line(), e.column()) {
+            path if path.is_empty() => refused(e.to_string()),
+            path => refused(format!("{path}: {e}")),
+        }
+    })?;
     config.check().map_err(|e| refused(e.to_string()))?;
     Ok(config)
 }

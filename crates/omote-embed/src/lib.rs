@@ -86,6 +86,9 @@ mod analysis;
 mod character;
 mod error;
 mod expression_fades;
+// The browser's settings errors (natively, omote-config's reader names the field).
+#[cfg_attr(feature = "avatar", allow(dead_code))]
+mod json_path;
 #[cfg(feature = "scene")]
 mod scene_player;
 mod speaker;
