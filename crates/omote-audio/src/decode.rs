@@ -368,8 +368,17 @@ fn not_read(ext: Option<&str>, e: SymError, head: &[u8]) -> String {
                 None => "its bytes are none of these".into(),
             }
         }
-        // The prober knows no reader for these bytes: said plainly, not in its words.
-        _ if matches!(e, SymError::Unsupported(_)) => "its bytes are none of these".into(),
+        // The prober knows no reader for these bytes: said plainly, not in its words. Bytes
+        // that start as audio (`RIFF…WAVE`) and go on as none are a broken header.
+        _ if matches!(e, SymError::Unsupported(_)) => match container_kind(head) {
+            // (A RIFF that is not WAVE, or AIFF, is another format, not a broken one.)
+            Some(kind) if kind != "a RIFF file" && kind != "an AIFF file" => {
+                format!(
+                    "{kind} whose header is broken (it starts as one, but what follows cannot be read)"
+                )
+            }
+            _ => "its bytes are none of these".into(),
+        },
         _ => e.to_string(),
     }
 }
@@ -413,5 +422,15 @@ mod tests {
         for head in [&b"\x89PNG\r\n\x1a\n"[..], b"glTF\x02\0\0\0", b""] {
             assert_eq!(not_read(None, eof(), head), "its bytes are none of these");
         }
+        // Not out of bytes, but no reader: a WAV's start followed by garbage.
+        let unsupported = || SymError::Unsupported("core (probe): no suitable format reader found");
+        assert_eq!(
+            not_read(Some("wav"), unsupported(), b"RIFF\x24\0\0\0WAVEjunk"),
+            "a WAV file whose header is broken (it starts as one, but what follows cannot be read)"
+        );
+        assert_eq!(
+            not_read(None, unsupported(), b"\x89PNG\r\n\x1a\n"),
+            "its bytes are none of these"
+        );
     }
 }

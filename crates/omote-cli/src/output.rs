@@ -97,9 +97,23 @@ pub fn write_behind<'scope, T: Send + 'scope>(
     Ok(to_write)
 }
 
+/// An error of what a file is made from (a frame that cannot be read), not of writing
+/// it: [`write_with`] passes it on as it is, not as "cannot write" the output.
+#[derive(Debug)]
+pub struct InputError(pub anyhow::Error);
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for InputError {}
+
 /// Let `write` produce the file at a temporary path beside `path` (same extension, so
 /// format-by-extension writers such as PNG encoders work), then rename it to `path`. On
-/// any error the temporary file is removed and an existing `path` is left untouched.
+/// any error the temporary file is removed and an existing `path` is left untouched; an
+/// [`InputError`] is reported as it is, any other as "cannot write" `path`.
 pub fn write_with(
     path: &Path,
     write: impl FnOnce(&Path) -> anyhow::Result<()>,
@@ -124,7 +138,10 @@ pub fn write_with(
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    result.with_context(|| format!("cannot write {}", path.display()))
+    match result {
+        Err(e) if e.is::<InputError>() => Err(e),
+        result => result.with_context(|| format!("cannot write {}", path.display())),
+    }
 }
 
 /// Moves the finished `tmp` to `target`, checking first that the name still holds a
@@ -275,7 +292,10 @@ fn write_with_through(
         Ok(())
     });
     let _ = std::fs::remove_file(&tmp);
-    result.with_context(|| format!("cannot write {}", path.display()))
+    match result {
+        Err(e) if e.is::<InputError>() => Err(e),
+        result => result.with_context(|| format!("cannot write {}", path.display())),
+    }
 }
 
 /// The hidden file beside `path` that is written first, with the same extension.

@@ -1614,6 +1614,25 @@ fn track_a_batch_of_photos_with_a_broken_one() {
         let name = e.unwrap().file_name().to_string_lossy().into_owned();
         assert!(!name.contains("partial"), "{name}");
     }
+    // A video's frames as a folder, one of them broken: the frame is named, not the
+    // output as if writing it had failed, and no partial file is left.
+    let frames = out.join("frames");
+    std::fs::create_dir_all(&frames).unwrap();
+    std::fs::copy(dir.join("astronaut.png"), frames.join("000001.png")).unwrap();
+    std::fs::copy(&broken, frames.join("000002.png")).unwrap();
+    let seq = out.join("seq.jsonl");
+    let o = omote()
+        .args(["track", "--frames"])
+        .arg(&frames)
+        .args(["--fps", "30", "--out"])
+        .arg(&seq)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("000002.png"), "{err}");
+    assert!(!err.contains("cannot write"), "{err}");
+    assert!(!seq.exists());
     std::fs::remove_dir_all(&out).ok();
 }
 
@@ -2002,6 +2021,18 @@ fn live_on_stdin_tracks_as_omote_track_does_and_records_the_face() {
         frames.clone(),
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // An empty pipe is an error, not an empty sequence.
+    let empty = out.join("empty.jsonl");
+    let o = run_with_stdin(
+        omote()
+            .args(["track", "--stdin", "640x480", "--fps", "30", "--out"])
+            .arg(&empty),
+        Vec::new(),
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("no frames came in"), "{err}");
+    assert!(!empty.exists());
     let live = out.join("live.anim.json");
     let live_seq = out.join("live.jsonl");
     let port = free_udp_port();

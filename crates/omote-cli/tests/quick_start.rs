@@ -207,6 +207,7 @@ fn the_readme_quick_start_runs_as_written() {
                         &dir,
                         line,
                         &[
+                            "speak-out/speak.scene.toml",
                             "speak-out/speak.anim.json",
                             "speak-out/speak.png",
                             "speak-out/speak.vrma",

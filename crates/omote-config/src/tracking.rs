@@ -108,7 +108,13 @@ fn read_lines<T: DeserializeOwned>(
         out.push(item);
     }
     if out.is_empty() {
-        return Err(ConfigError::invalid(path, "the sequence has no frames"));
+        let why = match open_line {
+            Some(line) if !warnings.is_empty() => format!(
+                "the sequence has no whole frame: line {line}, its first, is cut short (the file ends inside it)"
+            ),
+            _ => "the sequence has no frames".to_string(),
+        };
+        return Err(ConfigError::invalid(path, why));
     }
     Ok(Sequence {
         frames: out,

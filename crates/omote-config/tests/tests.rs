@@ -363,10 +363,13 @@ fn a_take_cut_off_mid_line_keeps_its_frames() {
     let path = write("bom_pad.jsonl", &format!("\u{feff}{line}\n{line}\n\0\0"));
     let seq = omote_config::load_arkit_sequence(&path).unwrap();
     assert_eq!((seq.frames.len(), seq.warnings.len()), (2, 0));
-    // Cut inside the first line: nothing to keep.
+    // Cut inside the first line: nothing to keep, and the error says why.
     let path = write("cut_first.jsonl", &lines[0][..10]);
     let msg = err_text(omote_config::load_tracking_sequence(&path).unwrap_err());
-    assert!(msg.contains("no frames"), "{msg}");
+    assert!(
+        msg.contains("no whole frame: line 1, its first, is cut short"),
+        "{msg}"
+    );
 }
 
 /// Every number of a retarget settings file is checked on load (finite, sign, limit),

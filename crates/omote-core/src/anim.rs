@@ -284,7 +284,30 @@ pub enum AnimError {
         /// The frame.
         frame: usize,
     },
+    /// A weight outside 0–1.
+    #[error("{field}[{frame}] is {value}: a weight is 0 to 1")]
+    WeightRange {
+        /// The track.
+        field: String,
+        /// The frame.
+        frame: usize,
+        /// The weight.
+        value: f32,
+    },
+    /// A rotation that is not a unit quaternion (a zero one would turn into NaN).
+    #[error("{field}[{frame}] has length {length}: a rotation is a unit quaternion x, y, z, w")]
+    NotUnit {
+        /// The track.
+        field: String,
+        /// The frame.
+        frame: usize,
+        /// Its length.
+        length: f32,
+    },
 }
+
+/// How far a rotation's length may be from 1 (hand-written quaternions to a few digits).
+const UNIT_TOLERANCE: f32 = 0.01;
 
 impl Anim {
     /// Number of frames.
@@ -307,7 +330,8 @@ impl Anim {
     }
 
     /// Check the invariants readers rely on: our format, one value per frame in every
-    /// track, only finite numbers, `appliedExpressions` (if any) shaped like `expressions`.
+    /// track, only finite numbers, weights 0–1, rotations of length 1 (within 0.01),
+    /// `appliedExpressions` (if any) shaped like `expressions`.
     pub fn validate(&self) -> Result<(), AnimError> {
         if self.format != ANIM_FORMAT || !(ANIM_MIN_VERSION..=ANIM_VERSION).contains(&self.version)
         {
@@ -343,10 +367,20 @@ impl Anim {
                 None => Ok(()),
             }
         }
+        let check_weights =
+            |field: &str, v: &[f32]| match v.iter().position(|x| !(0.0..=1.0).contains(x)) {
+                Some(frame) => Err(AnimError::WeightRange {
+                    field: field.to_string(),
+                    frame,
+                    value: v[frame],
+                }),
+                None => Ok(()),
+            };
         for (name, v) in &self.expressions.0 {
             let field = format!("expressions.{name}");
             check_len(field.clone(), v.len())?;
             check_finite(&field, v.iter().map(|x| x.is_finite()))?;
+            check_weights(&field, v)?;
         }
         if let Some(applied) = &self.applied_expressions {
             let (a, e) = (&applied.0, &self.expressions.0);
@@ -365,6 +399,7 @@ impl Anim {
                 let field = format!("appliedExpressions.{name}");
                 check_len(field.clone(), v.len())?;
                 check_finite(&field, v.iter().map(|x| x.is_finite()))?;
+                check_weights(&field, v)?;
             }
         }
         for (field, q) in [
@@ -374,6 +409,17 @@ impl Anim {
         ] {
             check_len(field.to_string(), q.len())?;
             check_finite(field, q.iter().map(|x| x.iter().all(|c| c.is_finite())))?;
+            let length = |x: &[f32; 4]| x.iter().map(|c| c * c).sum::<f32>().sqrt();
+            if let Some(frame) = q
+                .iter()
+                .position(|x| (length(x) - 1.0).abs() > UNIT_TOLERANCE)
+            {
+                return Err(AnimError::NotUnit {
+                    field: field.to_string(),
+                    frame,
+                    length: length(&q[frame]),
+                });
+            }
         }
         check_len("lookAt".to_string(), self.look_at.len())?;
         check_finite(
@@ -582,6 +628,21 @@ mod tests {
         );
         bad.applied_expressions = Some(tracks(vec![0.25, f32::NAN]));
         assert_eq!(err(&bad), "appliedExpressions.blink[1] is not finite");
+        bad.applied_expressions = Some(tracks(vec![0.25, 5.0]));
+        assert_eq!(
+            err(&bad),
+            "appliedExpressions.blink[1] is 5: a weight is 0 to 1"
+        );
+        // A zero rotation would become NaN downstream (a VMC bone, a VRMA).
+        let mut zero = anim.clone();
+        zero.head[1] = [0.0; 4];
+        assert_eq!(
+            err(&zero),
+            "head[1] has length 0: a rotation is a unit quaternion x, y, z, w"
+        );
+        let mut rounded = anim.clone();
+        rounded.left_eye[0] = [0.0, 0.707, 0.0, 0.707];
+        rounded.validate().unwrap();
         let mut swapped = tracks(vec![0.25, 0.16]);
         swapped.0.reverse();
         bad.applied_expressions = Some(swapped);

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use omote_avatar::{Avatar, AvatarSource};
+use omote_core::scene::SceneError;
 use omote_core::scene::{
     CameraKey, CharacterSetup, ExpressionKey, EyeModeChoice, EyeModeKey, GazeKey, GazeTarget,
     KeyCurve, SceneSetup, VoiceLine, Wait, is_eye_area,
@@ -365,6 +366,12 @@ impl<'a> CharacterVoice<'a> {
     }
 }
 
+/// How far from the scene's origin a head or the camera may be (m).
+const MAX_POSITION_M: f32 = 10_000.0;
+
+/// A wait with where the file gives it: its line and field.
+type PlacedWait = (Wait, (usize, String));
+
 impl Loader<'_> {
     fn line<T>(&self, s: &Spanned<T>) -> usize {
         line_of(self.text, s.span().start)
@@ -472,6 +479,7 @@ impl Loader<'_> {
         // Characters.
         let mut setups = Vec::new();
         let mut loaded = Vec::new();
+        // The waits, each with where the file gives it (its line and field).
         let mut waits = Vec::new();
         for (i, c) in file.character.iter().enumerate() {
             let (setup, info, line_waits) =
@@ -482,12 +490,19 @@ impl Loader<'_> {
         }
         let camera = self.camera_keys(&file)?;
         self.scene_waits(&file, &mut waits)?;
+        let (waits, places): (Vec<Wait>, Vec<(usize, String)>) = waits.into_iter().unzip();
         let scene = Scene::new(SceneSetup {
             characters: setups,
             camera,
             waits,
         })
-        .map_err(|e| SceneFileError::file(self.path, e.to_string()))?;
+        .map_err(|e| match &e {
+            SceneError::WaitInLine { wait, .. } if *wait < places.len() => {
+                let (line, field) = &places[*wait];
+                SceneFileError::at(self.path, *line, field.clone(), e.to_string())
+            }
+            _ => SceneFileError::file(self.path, e.to_string()),
+        })?;
         Ok(LoadedScene {
             path: self.path.to_path_buf(),
             scene,
@@ -693,13 +708,7 @@ impl Loader<'_> {
             let d = key.get_ref();
             let field = format!("camera[{k}]");
             let t = self.time(key, &format!("{field}.t"), d.t)?;
-            if !d.position.iter().all(|v| v.is_finite() && v.abs() < 1e4) {
-                return Err(self.err(
-                    key,
-                    format!("{field}.position"),
-                    "is not a position in metres",
-                ));
-            }
+            self.position(key, &format!("{field}.position"), d.position)?;
             camera.push(CameraKey {
                 t,
                 position: Vec3::from_array(d.position),
@@ -709,15 +718,21 @@ impl Loader<'_> {
         Ok(camera)
     }
 
-    /// The scene's own waits, checked, after the lines' `waits`.
-    fn scene_waits(&self, file: &SceneFile, waits: &mut Vec<Wait>) -> Result<(), SceneFileError> {
+    /// The scene's own waits, checked, after the lines' `waits`, with their places.
+    fn scene_waits(
+        &self,
+        file: &SceneFile,
+        waits: &mut Vec<PlacedWait>,
+    ) -> Result<(), SceneFileError> {
         for (k, w) in file.wait.iter().enumerate() {
             let d = w.get_ref();
             let field = format!("wait[{k}]");
-            waits.push(Wait {
+            let wait = Wait {
                 t: self.time(w, &format!("{field}.t"), d.t)?,
                 hold: self.seconds(w, &format!("{field}.hold"), d.hold.unwrap_or(1.0), 3600.0)?,
-            });
+            };
+            let field = format!("{field}.t");
+            waits.push((wait, (self.field_line(w, &field), field)));
         }
         Ok(())
     }
@@ -767,7 +782,7 @@ impl Loader<'_> {
         tracks: &[Arc<SpeechTrack>],
         sources: &[VoiceSource],
         options: &LoadOptions,
-    ) -> Result<(CharacterSetup, LoadedCharacter, Vec<Wait>), SceneFileError> {
+    ) -> Result<(CharacterSetup, LoadedCharacter, Vec<PlacedWait>), SceneFileError> {
         let d = c.get_ref();
         let field = format!("character[{i}]");
         let (rig, model, builtin_vrm) = self.rig(c, &format!("{field}.rig"), d.rig.as_deref())?;
@@ -776,6 +791,20 @@ impl Loader<'_> {
             rig: &rig,
             names: &d.names,
         };
+        // A name mapped to an expression the rig lacks is a mistake even if no key uses it.
+        for (from, to) in &d.names {
+            if rig.channel(to).is_none() {
+                return Err(self.err(
+                    c,
+                    format!("{field}.names.{from}"),
+                    format!(
+                        "the rig `{}` has no expression `{}`",
+                        rig.name(),
+                        to.escape_debug()
+                    ),
+                ));
+            }
+        }
         let acting = self.keys(&names, c, &field, &d.acting, "acting", false)?;
         let picture = self.keys(&names, c, &field, &d.picture, "picture", true)?;
         let (position, facing, head_share) = self.placement(c, &field)?;
@@ -859,6 +888,22 @@ impl Loader<'_> {
         Ok(out)
     }
 
+    /// A position in the scene (a head, the camera): three finite numbers of metres, each
+    /// within ±10 km.
+    fn position<T>(&self, at: &Spanned<T>, field: &str, p: [f32; 3]) -> Result<(), SceneFileError> {
+        if p.iter().all(|v| v.is_finite() && v.abs() < MAX_POSITION_M) {
+            return Ok(());
+        }
+        let [x, y, z] = p.map(f32_text);
+        Err(self.err(
+            at,
+            field,
+            format!(
+                "[{x}, {y}, {z}] is not a position: three numbers of metres, each within ±{MAX_POSITION_M}"
+            ),
+        ))
+    }
+
     /// A character's head position, facing and head share, checked.
     fn placement(
         &self,
@@ -867,13 +912,7 @@ impl Loader<'_> {
     ) -> Result<([f32; 3], f32, f32), SceneFileError> {
         let d = c.get_ref();
         let position = d.position.unwrap_or([0.0, 1.4, 0.0]);
-        if !position.iter().all(|v| v.is_finite() && v.abs() < 1e4) {
-            return Err(self.err(
-                c,
-                format!("{field}.position"),
-                "is not a position in metres",
-            ));
-        }
+        self.position(c, &format!("{field}.position"), position)?;
         let facing = d.facing.unwrap_or(0.0);
         if !(facing.is_finite() && facing.abs() <= 360.0) {
             return Err(self.err(
@@ -940,7 +979,7 @@ impl Loader<'_> {
         tracks: &[Arc<SpeechTrack>],
         sources: &[VoiceSource],
         lines: &mut Vec<VoiceLine>,
-    ) -> Result<(Vec<LoadedLine>, Vec<Wait>), SceneFileError> {
+    ) -> Result<(Vec<LoadedLine>, Vec<PlacedWait>), SceneFileError> {
         let d = c.get_ref();
         let mut waits = Vec::new();
         let mut lines_info = Vec::new();
@@ -973,10 +1012,12 @@ impl Loader<'_> {
             let afterglow = names.weights(&at, &format!("{f}.afterglow"), &ld.afterglow, true)?;
             let then = names.weights(&at, &format!("{f}.then"), &ld.then, false)?;
             if ld.wait {
-                waits.push(Wait {
+                let wait = Wait {
                     t: t + track.duration(),
                     hold: self.seconds(l, &format!("{f}.hold"), ld.hold.unwrap_or(1.0), 3600.0)?,
-                });
+                };
+                let field = format!("{f}.wait");
+                waits.push((wait, (self.field_line(l, &field), field)));
             } else if ld.hold.is_some() {
                 return Err(self.err(
                     l,

@@ -178,10 +178,28 @@ fn bad_scene_files_name_the_file_the_line_and_the_field() {
             "character[0].gaze[0].point: must be three finite numbers",
         ),
         (
+            "wait-in-a-line",
+            format!("{base}[[character.line]]\nt = 0\naudio = \"v.wav\"\n\n[[wait]]\nt = 0.6\n"),
+            ":9:",
+            "wait[0].t: a wait at 0.6 s falls while character `a`'s line 0 speaks",
+        ),
+        (
+            "unused-name-to-nothing",
+            "[[character]]\nid = \"a\"\nnames = { smile = \"hapy\" }\n".to_string(),
+            ":3:",
+            "character[0].names.smile: the rig `omote test face` has no expression `hapy`",
+        ),
+        (
             "four-numbers",
             format!("{base}[[character.gaze]]\nt = 1\npoint = [1.5, 1.0, 0.5, 2]\n"),
             ":6:",
             "character[0].gaze[0].point: invalid length 4, expected three numbers [x, y, z]",
+        ),
+        (
+            "far-position",
+            "[[character]]\nid = \"a\"\nposition = [0, inf, 1e30]\n".to_string(),
+            ":3:",
+            "character[0].position: [0, inf (or a number too large: beyond ±3.4e38), 1e30] is not a position: three numbers of metres, each within ±10000",
         ),
         (
             "four-numbers-position",

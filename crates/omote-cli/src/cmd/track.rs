@@ -35,13 +35,22 @@ use omote_tracker::{
 };
 
 use crate::limits;
+use crate::output::InputError;
 
 /// Track faces: landmarks, blendshapes and head pose as MediaPipe FaceLandmarker
 /// JSON.
 #[derive(Debug, clap::Args)]
-#[command(group(
-    clap::ArgGroup::new("input").required(true).args(["images", "frames", "stdin"])
-))]
+#[command(
+    group(clap::ArgGroup::new("input").required(true).args(["images", "frames", "stdin"])),
+    after_help = "Video from a webcam or a file goes through ffmpeg as raw RGB:\n  \
+# Linux webcam (macOS: -f avfoundation -i 0; Windows: -f dshow -i video=\"NAME\")\n  \
+ffmpeg -f v4l2 -framerate 30 -video_size 640x480 -i /dev/video0 \\\n      \
+-f rawvideo -pix_fmt rgb24 - | omote track --stdin 640x480 --fps 30 --out -\n  \
+# a video file, scaled to 640x480\n  \
+ffmpeg -i clip.mp4 -vf scale=640:480 -r 30 -f rawvideo -pix_fmt rgb24 - \\\n      \
+| omote track --stdin 640x480 --fps 30 --out clip.jsonl\n\n\
+`omote live --camera 0` starts ffmpeg itself and drives the avatar live."
+)]
 pub struct TrackArgs {
     /// Still images (PNG or JPEG), each tracked on its own (IMAGE mode); writes
     /// OUT/NAME.json per image, OUT being a directory.
@@ -427,7 +436,8 @@ fn track_stream(
         None
     };
     let (mut index, mut with_face, mut detector_runs) = (0u64, 0u64, 0u64);
-    while let Some((what, img)) = next()? {
+    // A frame that cannot be read is the input's error, not the output's.
+    while let Some((what, img)) = next().map_err(|e| anyhow::Error::new(InputError(e)))? {
         let view = RgbView::from_image(&what, &img)?;
         if args.detect_every_frame {
             tracker.reset();
@@ -447,6 +457,12 @@ fn track_stream(
         }
         index += 1;
         bar.inc(1);
+    }
+    if index == 0 {
+        // An empty pipe or folder: nothing tracked is an error, not an empty sequence.
+        return Err(anyhow::Error::new(InputError(anyhow::anyhow!(
+            "no frames came in: nothing to track"
+        ))));
     }
     out.flush()?;
     bar.finish_and_clear();

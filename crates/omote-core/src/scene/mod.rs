@@ -105,6 +105,25 @@ pub enum SceneError {
         /// The target index.
         target: usize,
     },
+    /// A wait falls while a character's line speaks: a wait holds the timeline, not the
+    /// voice, so the acting the line hands over to would come late.
+    #[error(
+        "a wait at {t} s falls while character `{character}`'s line {line} speaks ({start:.3}–{end:.3} s): a wait holds the timeline, not the voice, so the expression it hands over to would come late; wait once the line has ended"
+    )]
+    WaitInLine {
+        /// The wait's index in the setup's list.
+        wait: usize,
+        /// Its time.
+        t: f32,
+        /// The character speaking.
+        character: String,
+        /// The line's index in the character's list.
+        line: usize,
+        /// Where the line's voice starts …
+        start: f32,
+        /// … and ends (scene time).
+        end: f32,
+    },
     /// What a host gave a running scene cannot be taken: a gaze target that cannot be
     /// looked at, a placement that is not finite.
     #[error("character `{character}`: {reason}")]
@@ -184,6 +203,7 @@ impl Scene {
         let n = setup.characters.len();
         let mut end = 0.0f32;
         check_waits(&setup.waits, &mut end)?;
+        check_waits_outside_voices(&setup)?;
         check_camera(&setup.camera, &mut end)?;
         let mut characters = Vec::with_capacity(n);
         for c in setup.characters {
@@ -748,6 +768,32 @@ fn check_waits(waits: &[Wait], end: &mut f32) -> Result<(), SceneError> {
             }
         }
         *end = end.max(w.t);
+    }
+    Ok(())
+}
+
+/// No wait may fall while a line's voice speaks (from its voiced start to its voiced
+/// end; the clip's silences around it may hold).
+fn check_waits_outside_voices(setup: &SceneSetup) -> Result<(), SceneError> {
+    for (w, wait) in setup.waits.iter().enumerate() {
+        for c in &setup.characters {
+            for (k, l) in c.lines.iter().enumerate() {
+                let Some((s, e)) = l.track.voiced() else {
+                    continue;
+                };
+                let (start, end) = (l.t + s, l.t + e);
+                if start + 1e-4 < wait.t && wait.t < end - 1e-4 {
+                    return Err(SceneError::WaitInLine {
+                        wait: w,
+                        t: wait.t,
+                        character: c.id.clone(),
+                        line: k,
+                        start,
+                        end,
+                    });
+                }
+            }
+        }
     }
     Ok(())
 }

@@ -16,6 +16,11 @@ pub enum TrackJsonError {
     /// Not JSON, or not the track's fields.
     #[error("{0}")]
     Json(#[from] serde_json::Error),
+    /// Not a JSON object at all: another export (TSV, Rhubarb's XML) or another file.
+    #[error(
+        "not a lip sync track (the JSON `omote lipsync --format json` writes): the text starts with `{0}`"
+    )]
+    NotJson(String),
     /// Another format.
     #[error("format is `{0}`, expected `{TRACK_FORMAT}`")]
     Format(String),
@@ -69,8 +74,16 @@ struct JsonFrame {
 /// let back = export::read_json(&export::to_json(&track, "line.wav")).unwrap();
 /// assert_eq!(back.frames.len(), 3);
 /// assert!(export::read_json("{}").is_err());
+/// assert!(export::read_json("t\tclass\n0.00\tA\n").unwrap_err().to_string().starts_with("not a lip sync track"));
 /// ```
 pub fn read_json(text: &str) -> Result<VowelTrack, TrackJsonError> {
+    // (A byte-order mark, which some editors write, is no reason to refuse it.)
+    let text = text.trim_start_matches('\u{feff}');
+    let body = text.trim_start();
+    if !body.starts_with('{') {
+        let start: String = body.chars().take(20).collect();
+        return Err(TrackJsonError::NotJson(start.escape_debug().to_string()));
+    }
     let j: JsonTrack = serde_json::from_str(text)?;
     if j.format != TRACK_FORMAT {
         return Err(TrackJsonError::Format(j.format));
