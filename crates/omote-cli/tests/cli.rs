@@ -1819,6 +1819,46 @@ fn equal_values(
     (all, telling)
 }
 
+/// An anim that blinks under an emotion with the ARKit lids alone (the built-in
+/// avatar's way) is sent with a warning: a model without those clips does not blink
+/// there. One that blinks with the VRM presets is sent without.
+#[test]
+fn vmc_send_warns_when_blinks_live_on_the_arkit_lids_alone() {
+    let out = scratch("vmc-lids");
+    std::fs::create_dir_all(&out).unwrap();
+    let o = omote().arg("demo").arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let idle = out.join("idle.anim.json");
+    let o = omote()
+        .args(["simulate", "--seconds", "20", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::rename(out.join("simulate.anim.json"), &idle).unwrap();
+    let sink = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let to = sink.local_addr().unwrap().to_string();
+    let send = |anim: &Path| {
+        let o = omote()
+            .args(["vmc", "send"])
+            .arg(anim)
+            .args(["--to", &to, "--speed", "16"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{err}");
+        err
+    };
+    let err = send(&out.join("aoi.anim.json"));
+    assert!(
+        err.contains("blinks with ARKit eyeBlinkLeft/Right alone"),
+        "{err}"
+    );
+    let err = send(&idle);
+    assert!(!err.contains("warning"), "{err}");
+    std::fs::remove_dir_all(&out).ok();
+}
+
 #[test]
 fn vmc_send_to_listen_round_trips_the_demo() {
     let out = scratch("vmc");

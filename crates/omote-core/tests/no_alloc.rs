@@ -315,7 +315,7 @@ fn a_scene_frame_allocates_nothing() {
                 curve: KeyCurve::Smooth,
             },
         ],
-        waits: vec![Wait { t: 8.0, hold: 0.5 }, Wait { t: 16.0, hold: 0.5 }],
+        waits: vec![Wait { t: 8.0, hold: 0.5 }, Wait { t: 16.5, hold: 0.5 }],
     })
     .unwrap();
     scene.set_auto_advance(true);

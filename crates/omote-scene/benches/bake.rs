@@ -64,6 +64,12 @@ fn scene() -> Scene {
         let happy = rig.channel("happy").unwrap();
         while t < SECONDS - 5.0 {
             let len = 1.5 + (rng.next_u32() % 250) as f32 / 100.0;
+            // No wait (every 60 s) while a line speaks: start it after the wait instead.
+            let next_wait = ((t / 60.0).floor() + 1.0) * 60.0;
+            if next_wait < t + len {
+                t = next_wait + 0.5;
+                continue;
+            }
             c.lines.push(VoiceLine {
                 t,
                 track: line(&mut rng, len),

@@ -111,6 +111,15 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
     }
     let weight_kind = WireWeights::resolve(args.weights, args.names);
     let tracks = weight_kind.pick(anim.applied(), &anim.expressions);
+    if let Some(t) = blinks_only_on_arkit_lids(tracks, anim.fps) {
+        crate::output::warn(&format!(
+            "{}: at {t:.1} s (and maybe after) the anim blinks with ARKit eyeBlinkLeft/Right \
+             alone, as the avatar it was made for does under an emotion: a model without \
+             perfect-sync clips does not blink there. Made on that model (`--rig MODEL.vrm`, \
+             a scene's `rig`), the anim blinks with what the model has",
+            args.anim.display()
+        ));
+    }
     let names: Vec<&str> = tracks.0.iter().map(|(n, _)| n.as_str()).collect();
     let mut sink = VmcSink::new(args.to, names.iter().copied(), args.names.into())?;
     let mut weights = vec![0f32; names.len()];
@@ -155,6 +164,22 @@ fn send(args: SendArgs) -> anyhow::Result<()> {
         pacer.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The first time (s) the anim blinks with the ARKit lid channels while the VRM blink
+/// presets stay open — what a model without those channels never shows.
+fn blinks_only_on_arkit_lids(tracks: &omote_core::anim::ExpressionTracks, fps: f32) -> Option<f32> {
+    let track = |n: &str| tracks.get(n);
+    let (left, right) = (track("eyeBlinkLeft")?, track("eyeBlinkRight")?);
+    let presets: Vec<&[f32]> = ["blink", "blinkLeft", "blinkRight"]
+        .iter()
+        .filter_map(|n| track(n))
+        .collect();
+    (0..left.len())
+        .find(|&i| {
+            left[i].min(right[i]) > 0.5 && presets.iter().all(|p| p.get(i).is_none_or(|v| *v < 0.1))
+        })
+        .map(|i| i as f32 / fps)
 }
 
 fn listen(args: ListenArgs) -> anyhow::Result<()> {
