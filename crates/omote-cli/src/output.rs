@@ -739,8 +739,14 @@ const ERROR_CAUSE_CHARS: usize = 2000;
 /// "No such file or directory" twice), each escaped and capped ([`omote_fs::echo_at_most`]).
 pub fn error_text(e: &anyhow::Error) -> String {
     let mut out = String::new();
+    let mut not_found = None;
     for cause in e.chain() {
         let text = cause.to_string();
+        if let Some(io) = cause.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::NotFound
+        {
+            not_found = Some(text.clone());
+        }
         if out.contains(&text) {
             continue;
         }
@@ -750,7 +756,12 @@ pub fn error_text(e: &anyhow::Error) -> String {
         // One line, whatever a cause quotes: a line feed in a name could forge output.
         out.push_str(&omote_fs::echo_at_most(&text, ERROR_CAUSE_CHARS));
     }
-    out
+    // A missing file in the words every command and binding uses, not the OS's
+    // ("No such file or directory (os error 2)" differs by platform and language).
+    match not_found {
+        Some(os) if !os.is_empty() => out.replace(&os, omote_fs::NO_SUCH_FILE),
+        _ => out,
+    }
 }
 
 /// Render `plot` to the PNG file `path`, whole or not at all.
@@ -949,11 +960,19 @@ mod tests {
                 Some(&self.0)
             }
         }
-        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "Permission denied");
         let e = anyhow::Error::from(Quoting(io)).context("loading the voice");
         assert_eq!(
             error_text(&e),
-            "loading the voice: a.wav: cannot read: No such file"
+            "loading the voice: a.wav: cannot read: Permission denied"
+        );
+        // A missing file in omote's words, however the OS says it.
+        let io = std::io::Error::from_raw_os_error(2);
+        assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+        let e = anyhow::Error::from(Quoting(io)).context("loading the voice");
+        assert_eq!(
+            error_text(&e),
+            "loading the voice: a.wav: cannot read: no such file"
         );
     }
 
