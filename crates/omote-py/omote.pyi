@@ -45,13 +45,15 @@ class Track:
 
     @staticmethod
     def from_frames(
-        frames: npt.ArrayLike,
+        frames: npt.NDArray[np.floating],
         fps: float,
         voiced: Union[Tuple[float, float], Literal["all"], None] = "all",
     ) -> Track:
-        """A track from numbers: (n, 6) A I U E O N at ``fps``; ``voiced`` the voiced span
-        (s), ``"all"`` (the default) for the whole track, None for no speech (a silent
-        clip's own ``voiced``: the mouth stays shut). Frames outside the span are silent."""
+        """A track from numbers: a float32/float64 NumPy array (n, 6) of A I U E O N at
+        ``fps`` (1–1000); ``voiced`` the voiced span (s), ``"all"`` (the default) for the
+        whole track, None for no speech (a silent clip's own ``voiced``: the mouth stays
+        shut). Frames outside the span are silent. As every track's frames, each weight is
+        clamped to 0–1 and a frame whose six sum over 1 is scaled to sum 1."""
     @property
     def fps(self) -> float: ...
     @property
@@ -261,7 +263,10 @@ class Face:
         NaN or infinite: ValueError)."""
     @property
     def speaking(self) -> bool: ...
-    def set_live_vowels(self, vowels: npt.ArrayLike, voiced: bool) -> None: ...
+    def set_live_vowels(self, vowels: npt.ArrayLike, voiced: bool) -> None:
+        """The live mouth for the next updates: A I U E O (5 numbers) or A I U E O N (6;
+        N, the closed mouth, is ignored) and whether the frame is voiced; it holds for at
+        most 0.1 s without a new one."""
     def hear(self, stream: VoiceStream, samples: Samples) -> None: ...
     def set_tracked(self, scores: npt.ArrayLike, head: Optional[npt.ArrayLike] = None) -> None:
         """52 ARKit scores (ARKit's order), head x y z w; needs ``tracking=True``."""
@@ -350,7 +355,7 @@ class Scene:
 
 def load_scene(path: StrPath) -> Scene:
     """Loads a scene file; voices are lip-synced as it loads (a voice WAV cut short
-    raises a ``UserWarning``). Releases the GIL."""
+    is read as far as it goes, with a ``UserWarning``). Releases the GIL."""
 
 def inspect(vrm_path: StrPath, *, lenient: bool = False) -> Dict[str, Any]:
     """What omote reads from a VRM, as ``omote inspect --json``."""

@@ -43,7 +43,7 @@ pub enum AudioError {
         path: PathBuf,
     },
     /// The stream declares a sample rate outside what we resample from.
-    #[error("{path}: unsupported sample rate {rate} Hz (supported: {min}..={max} Hz)")]
+    #[error("{path}: unsupported sample rate {rate} Hz (omote reads {min} to {max} Hz)")]
     SampleRate {
         /// The file (or `<memory>`).
         path: PathBuf,

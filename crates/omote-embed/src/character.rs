@@ -671,9 +671,10 @@ impl Character {
     /// Where the camera is (VRM frame, metres), for the camera-angle correction; `None`
     /// turns it off.
     pub fn set_camera(&mut self, position: Option<Vec3>) -> Result<(), EmbedError> {
-        if position.is_some_and(|p| !p.is_finite()) {
+        if let Some(p) = position.filter(|p| !p.is_finite()) {
             return Err(EmbedError::Argument(format!(
-                "camera position {position:?} is not finite"
+                "the camera position [{}, {}, {}] is not three finite numbers",
+                p.x, p.y, p.z
             )));
         }
         self.camera = position;
@@ -972,6 +973,8 @@ pub(crate) fn speech_track(
             frames[i]
         )));
     }
+    // The rates an anim takes: a track at 1e-30 fps would time its frames past any clock.
+    check_fps(fps)?;
     let vowels = frames
         .chunks_exact(6)
         .map(|f| {

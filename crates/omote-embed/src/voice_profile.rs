@@ -48,6 +48,10 @@ pub fn calibrate_voice_from_card(
 pub(crate) fn parse_voice_profile(json: Option<&str>) -> Result<Profile, EmbedError> {
     match json {
         None => Ok(Profile::builtin()),
+        // A path where the text belongs (the CLI's `--profile` takes a file): said so.
+        Some(json) if !json.trim_start().starts_with(['{', '[']) => Err(EmbedError::VoiceProfile(
+            "the voice profile is not a profile's JSON text: give the text (a file's contents), not its path".into(),
+        )),
         Some(json) => Profile::from_json(json, "the voice profile")
             .map_err(|e| EmbedError::VoiceProfile(e.to_string())),
     }

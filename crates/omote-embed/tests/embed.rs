@@ -693,8 +693,11 @@ fn a_calibrated_voice_profile_is_the_one_every_reading_uses() {
         .unwrap();
     assert!(matches!(e, EmbedError::VoiceProfile(_)), "{e}");
     assert!(e.to_string().starts_with("the voice profile: "), "{e}");
-    let e = analyse_voice_with_profile(&at48, 48_000.0, Some("not json")).unwrap_err();
+    let e = analyse_voice_with_profile(&at48, 48_000.0, Some("{not json")).unwrap_err();
     assert!(e.to_string().starts_with("the voice profile: "), "{e}");
+    // A path where the text belongs (the CLI's --profile takes a file) is said so.
+    let e = analyse_voice_with_profile(&at48, 48_000.0, Some("me.json")).unwrap_err();
+    assert!(e.to_string().ends_with("not its path"), "{e}");
     let e = calibrate_voice_from_card(&take48, 48_000.0, Some("ka ki"), None).unwrap_err();
     assert_eq!(
         e.to_string(),

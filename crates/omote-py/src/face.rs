@@ -10,7 +10,7 @@ use omote_core::{EyeMode, Quat, Vec3};
 use omote_embed::{Avatar, AvatarSource, Character, Gaze};
 
 use crate::voice::{Track, VoiceStream, floats, matrix};
-use crate::{embed, existing, path_arg, value};
+use crate::{Error, embed, existing, path_arg, value};
 
 /// An avatar's rig (its expressions and their VRM rules) and, for a VRM, the model
 /// (needed to write a VRMA).
@@ -480,10 +480,23 @@ impl Face {
     #[pyo3(signature = (scores, head_matrix = None))]
     fn set_tracked_named(
         &mut self,
-        scores: &Bound<'_, PyDict>,
+        scores: &Bound<'_, PyAny>,
         head_matrix: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let call = "Face.set_tracked_named";
+        // Any mapping (a dict, MappingProxyType, …), as `tracking=` takes.
+        if !scores.is_instance(&mapping_type(scores.py())?)? {
+            return Err(Error::Type(format!(
+                "scores is {}: pass a mapping of names to scores",
+                crate::a_kind(&scores.get_type().name()?.to_string())
+            ))
+            .raise(call));
+        }
+        let scores = scores
+            .py()
+            .get_type::<PyDict>()
+            .call1((scores,))?
+            .cast_into::<PyDict>()?;
         let mut names = Vec::with_capacity(scores.len());
         let mut values = Vec::with_capacity(scores.len());
         for (k, v) in scores.iter() {

@@ -190,6 +190,12 @@ pub(crate) fn value(call: &str, message: impl Into<String>) -> PyErr {
     Error::Value(message.into()).raise(call)
 }
 
+/// A type's name with its article, for messages: "a list", "an int".
+pub(crate) fn a_kind(kind: &str) -> String {
+    let vowel = kind.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']);
+    format!("{} {kind}", if vowel { "an" } else { "a" })
+}
+
 /// A path argument (`what` names it in errors): a `str` or an `os.PathLike`, else
 /// `call`'s `TypeError` naming the argument and what it was given.
 pub(crate) fn path_arg(call: &str, what: &str, path: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
@@ -197,11 +203,16 @@ pub(crate) fn path_arg(call: &str, what: &str, path: &Bound<'_, PyAny>) -> PyRes
     if path.is_instance_of::<PyString>() || path.hasattr("__fspath__")? {
         // An os.PathLike that gives bytes, or a class rather than an instance.
         return path.extract().map_err(|e: PyErr| {
-            Error::Type(format!("{what} is a {kind} that is not a path: {e}")).raise(call)
+            Error::Type(format!(
+                "{what} is {} that is not a path: {e}",
+                a_kind(&kind.to_string())
+            ))
+            .raise(call)
         });
     }
     Err(Error::Type(format!(
-        "{what} is a {kind}: pass a path (str or os.PathLike)"
+        "{what} is {}: pass a path (str or os.PathLike)",
+        a_kind(&kind.to_string())
     ))
     .raise(call))
 }
@@ -226,6 +237,23 @@ pub(crate) enum Audio {
 }
 
 impl Audio {
+    /// `audio` as samples only, for a call that takes no path (`what` names it).
+    pub(crate) fn extract_samples(
+        call: &str,
+        what: &str,
+        audio: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        if audio.cast::<PyUntypedArray>().is_err() {
+            let kind = audio.get_type().name()?.to_string();
+            return Err(Error::Type(format!(
+                "{what} is {}: pass a 1-D NumPy array of float32 samples in -1..1",
+                a_kind(&kind.to_string())
+            ))
+            .raise(call));
+        }
+        Self::extract(call, what, audio)
+    }
+
     /// `audio` read as a path or a mono sample array (`what` names it in errors).
     pub(crate) fn extract(call: &str, what: &str, audio: &Bound<'_, PyAny>) -> PyResult<Self> {
         let py = audio.py();
@@ -235,7 +263,8 @@ impl Audio {
         let Ok(array) = audio.cast::<PyUntypedArray>() else {
             let kind = audio.get_type().name()?;
             return Err(Error::Type(format!(
-                "{what} is a {kind}: pass a path or a 1-D NumPy array of float32 samples in -1..1"
+                "{what} is {}: pass a path or a 1-D NumPy array of float32 samples in -1..1",
+                a_kind(&kind.to_string())
             ))
             .raise(call));
         };

@@ -567,10 +567,7 @@ impl VoiceStream {
         samples: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let call = "VoiceStream.push";
-        let audio = Audio::extract(call, "samples", samples)?;
-        if let Audio::File(_) = audio {
-            return Err(Error::Type("samples is a path: push a NumPy array".into()).raise(call));
-        }
+        let audio = Audio::extract_samples(call, "samples", samples)?;
         let rate = f64::from(self.inner.sample_rate());
         let (samples, _) = audio.samples(py, call, Some(rate))?;
         let frames = self.inner.push(&samples).map_err(embed(call))?.to_vec();

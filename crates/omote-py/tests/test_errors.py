@@ -89,7 +89,7 @@ def test_a_path_of_the_wrong_type_is_named_with_its_call():
     ]:
         e = raises(TypeError, f"{call}: {arg} is a NoneType: pass a path", f, None)
         assert isinstance(e, omote.OmoteTypeError)
-        raises(TypeError, f"{call}: {arg} is a int", f, 3)
+        raises(TypeError, f"{call}: {arg} is an int", f, 3)
 
 
 def test_missing_and_bad_files(tmp_path):
@@ -178,6 +178,18 @@ def test_face_inputs_are_checked():
     raises(ValueError, "style 5", omote.Rig.builtin, 5)
     raises(ValueError, "0 fps", omote.Face(omote.Rig.builtin()).record, 0)
     raises(ValueError, "not valid", omote.Rig.from_json, "{")
+    # A track's rate is an anim's (a Rhubarb export at 1e-30 fps timed its cues at 2^64).
+    for fps in (1e-30, 0.001, 1e6):
+        raises(ValueError, "not a frame rate from 1 to 1000", omote.Track.from_frames, np.full((6, 6), 0.1), fps)
+    # Named scores in any mapping, as `tracking=` takes; anything else named.
+    import types
+    tracked.set_tracked_named(types.MappingProxyType({"jawOpen": 0.5}))
+    raises(TypeError, "scores is a list: pass a mapping", tracked.set_tracked_named, [("jawOpen", 0.5)])
+    # A call that takes samples only says so; a profile's path is not its text.
+    stream = omote.VoiceStream(16000)
+    raises(TypeError, r"samples is a list: pass a 1-D NumPy array", stream.push, [0.0] * 10)
+    raises(ValueError, "not its path", omote.lipsync, np.zeros(16000, np.float32), sample_rate=16000, profile="me.json")
+    raises(ValueError, r"camera position \[NaN, 0, 0\] is not three finite numbers", face.set_camera, (float("nan"), 0.0, 0.0))
     # Any dt: NaN and negative let no time pass; outputs stay finite and in 0..1.
     for dt in [float("nan"), -1.0, 0.0, 5.0, 1 / 60]:
         face.update(dt)

@@ -329,8 +329,10 @@ def test_a_bad_profile_or_card_is_refused(speech, tmp_path):
     path, samples, rate, text = card_take(speech, tmp_path)
     with pytest.raises(ValueError, match="VoiceStream: the voice profile: "):
         omote.VoiceStream(48000, profile="{}")
-    with pytest.raises(ValueError, match="lipsync: the voice profile: "):
+    with pytest.raises(ValueError, match="lipsync: the voice profile is not a profile's JSON text"):
         omote.lipsync(samples, rate, profile="not json")
+    with pytest.raises(ValueError, match="lipsync: the voice profile: "):
+        omote.lipsync(samples, rate, profile="{not json")
     with pytest.raises(ValueError, match="calibrate_voice: the card take: heard 30 syllables, the card has 2"):
         omote.calibrate_voice(samples, rate, card="ka ki")
     with pytest.raises(ValueError, match=r"calibrate_voice: the card take: the card's syllable \"x\" has no single vowel"):
