@@ -65,6 +65,16 @@ fn character(rig: &Arc<Rig>, id: &str, seed: u64, x: f32) -> CharacterSetup {
     )
 }
 
+/// Character `i`'s head yaw in degrees (> 0 toward its left): the gaze's share the
+/// head carries, settled within 0.4 s (the eyes add the rest and their saccades).
+fn head_yaw(scene: &Scene, i: usize) -> f32 {
+    let (y, _, _) = scene
+        .state(i)
+        .head
+        .to_euler(omote_core::glam::EulerRot::YXZ);
+    y.to_degrees()
+}
+
 /// Mouth output (sum of the five vowels, after overrides) per frame for `frames` frames.
 fn mouth(scene: &mut Scene, who: usize, frames: usize) -> Vec<f32> {
     let rig = scene.driver(who).rig().clone();
@@ -615,12 +625,7 @@ fn the_games_gaze_replaces_the_keys_until_cleared() {
         ..SceneSetup::default()
     })
     .unwrap();
-    // The head's yaw: the target's share, settled within 0.4 s (the eyes add the rest
-    // and their saccades, which a change of target restarts).
-    let yaw = |s: &Scene| {
-        let (y, _, _) = s.state(0).head.to_euler(omote_core::glam::EulerRot::YXZ);
-        y.to_degrees()
-    };
+    let yaw = |s: &Scene| head_yaw(s, 0);
     let run = |s: &mut Scene, seconds: f32| {
         for _ in 0..(seconds * FPS) as usize {
             s.update(DT);
@@ -770,23 +775,19 @@ fn a_target_behind_is_looked_at_over_one_shoulder_without_swinging() {
         ..SceneSetup::default()
     })
     .unwrap();
-    let head_yaw = |s: &Scene| {
-        let (y, _, _) = s.state(0).head.to_euler(omote_core::glam::EulerRot::YXZ);
-        y.to_degrees()
-    };
     let look = |s: &mut Scene, x: f32, z: f32, frames: usize| {
         s.set_gaze(0, Some(GazeTarget::Point(Vec3::new(x, 1.4, z))))
             .unwrap();
         let mut range = (f32::INFINITY, f32::NEG_INFINITY);
         for _ in 0..frames {
             s.update(DT);
-            range = (range.0.min(head_yaw(s)), range.1.max(head_yaw(s)));
+            range = (range.0.min(head_yaw(s, 0)), range.1.max(head_yaw(s, 0)));
         }
         range
     };
     // Behind, a little to its left (+x): over the left shoulder.
     look(&mut scene, 0.3, -2.0, 60);
-    assert!(head_yaw(&scene) > 30.0, "{}", head_yaw(&scene));
+    assert!(head_yaw(&scene, 0) > 30.0, "{}", head_yaw(&scene, 0));
     // Wobbling 2 cm either side of straight behind for 3 s: it stays there.
     for k in 0..30 {
         let x = if k % 2 == 0 { -0.02 } else { 0.02 };
@@ -795,10 +796,10 @@ fn a_target_behind_is_looked_at_over_one_shoulder_without_swinging() {
     }
     // Clearly to its right and behind (124° round): the right shoulder.
     look(&mut scene, -1.5, -1.0, 60);
-    assert!(head_yaw(&scene) < -30.0, "{}", head_yaw(&scene));
+    assert!(head_yaw(&scene, 0) < -30.0, "{}", head_yaw(&scene, 0));
     // At the head, a hair to the side: ahead.
     look(&mut scene, 1e-4, 0.0, 90);
-    assert!(head_yaw(&scene).abs() < 1.0, "{}", head_yaw(&scene));
+    assert!(head_yaw(&scene, 0).abs() < 1.0, "{}", head_yaw(&scene, 0));
 }
 
 /// Gaze and eye-mode keys after a character's last line or acting key are part of the
@@ -825,11 +826,7 @@ fn gaze_and_eye_keys_after_the_last_acting_key_still_play() {
     while !scene.is_finished() {
         scene.update(DT);
     }
-    let (yaw, _, _) = scene
-        .state(0)
-        .head
-        .to_euler(omote_core::glam::EulerRot::YXZ);
-    assert!(yaw.to_degrees() > 10.0, "{}", yaw.to_degrees());
+    assert!(head_yaw(&scene, 0) > 10.0, "{}", head_yaw(&scene, 0));
     assert_eq!(scene.driver(0).face().eye_mode(), EyeMode::Focused);
 }
 
@@ -849,14 +846,10 @@ fn the_games_placement_moves_a_character_and_the_gaze_follows() {
         ..SceneSetup::default()
     })
     .unwrap();
-    let head_yaw = |s: &Scene| {
-        let (y, _, _) = s.state(0).head.to_euler(omote_core::glam::EulerRot::YXZ);
-        y.to_degrees()
-    };
     for _ in 0..60 {
         scene.update(DT);
     }
-    assert!(head_yaw(&scene) < -10.0, "{}", head_yaw(&scene));
+    assert!(head_yaw(&scene, 0) < -10.0, "{}", head_yaw(&scene, 0));
     // b walks round to a's left, turned to face it.
     let there = Vec3::new(1.5, 1.4, 1.5);
     scene.set_placement(1, there, -135.0).unwrap();
@@ -864,7 +857,7 @@ fn the_games_placement_moves_a_character_and_the_gaze_follows() {
     for _ in 0..60 {
         scene.update(DT);
     }
-    assert!(head_yaw(&scene) > 10.0, "{}", head_yaw(&scene));
+    assert!(head_yaw(&scene, 0) > 10.0, "{}", head_yaw(&scene, 0));
     let e = scene
         .set_placement(1, Vec3::new(f32::NAN, 0.0, 0.0), 0.0)
         .unwrap_err();

@@ -422,8 +422,9 @@ impl ScenePlayer {
             .map_err(|e| EmbedError::Argument(e.to_string()))
     }
 
-    /// Refuses a character index the scene does not have.
-    fn check_character(&self, i: usize) -> Result<(), EmbedError> {
+    /// Refuses a character index the scene does not have (the per-character reads
+    /// panic on one; a binding checks here first).
+    pub fn check_character(&self, i: usize) -> Result<(), EmbedError> {
         if i < self.scene.len() {
             Ok(())
         } else {

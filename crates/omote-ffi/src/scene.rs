@@ -248,17 +248,8 @@ fn with<R>(scene: OmoteScene, body: impl FnOnce(&mut ScenePlayer) -> FfiResult<R
 }
 
 fn character(p: &ScenePlayer, i: u32) -> FfiResult<usize> {
-    let i = i as usize;
-    if i < p.len() {
-        Ok(i)
-    } else {
-        let n = p.len();
-        let s = if n == 1 { "" } else { "s" };
-        Err(FfiError::argument(format!(
-            "character {i}: the scene has {n} character{s} (0–{})",
-            n.saturating_sub(1)
-        )))
-    }
+    p.check_character(i as usize)?;
+    Ok(i as usize)
 }
 
 /// 1: waits move on by themselves after their `hold` (an unattended preview); 0 (the
